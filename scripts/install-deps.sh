@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, when they are missing.
+# Safe to run repeatedly: it does nothing when everything is present.
+set -euo pipefail
+
+missing=()
+pkg-config --exists liblz4 2>/dev/null || missing+=(liblz4-dev)
+command -v lz4 >/dev/null 2>&1 || missing+=(lz4)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+echo "installing missing packages: ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+else
+    echo "error: please install: ${missing[*]} (apt-get install -y ${missing[*]})" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq "${missing[@]}"

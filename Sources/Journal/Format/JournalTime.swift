@@ -1,0 +1,65 @@
+import Foundation
+
+/// A record's timestamp: microseconds since 1970-01-01T00:00:00Z.
+///
+/// The journal never reads a clock for record times: the appender supplies them, so a journal
+/// written on a manual clock is byte-for-byte reproducible.
+public struct JournalTime: Sendable, Hashable, Comparable {
+    public var microsecondsSince1970: Int64
+
+    public init(microsecondsSince1970: Int64) {
+        self.microsecondsSince1970 = microsecondsSince1970
+    }
+
+    /// The time of `date`, truncated to the microsecond.
+    public init(_ date: Date) {
+        microsecondsSince1970 = Int64((date.timeIntervalSince1970 * 1_000_000).rounded(.down))
+    }
+
+    public var date: Date {
+        Date(timeIntervalSince1970: Double(microsecondsSince1970) / 1_000_000)
+    }
+
+    public static func < (lhs: JournalTime, rhs: JournalTime) -> Bool {
+        lhs.microsecondsSince1970 < rhs.microsecondsSince1970
+    }
+}
+
+extension JournalTime: CustomStringConvertible {
+    /// ISO 8601 with microseconds, in UTC: `2026-11-29T17:36:04.123456Z`.
+    public var description: String {
+        let seconds = microsecondsSince1970.floorDivided(by: 1_000_000)
+        let micros = microsecondsSince1970 - seconds * 1_000_000
+        let days = seconds.floorDivided(by: 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        let digits = { (value: Int64, width: Int) -> String in
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T"
+            + "\(digits(secondOfDay / 3600, 2)):\(digits(secondOfDay / 60 % 60, 2)):\(digits(secondOfDay % 60, 2))"
+            + ".\(digits(micros, 6))Z"
+    }
+
+    /// Proleptic Gregorian date of a day count (Howard Hinnant's `civil_from_days`).
+    private static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+        let shifted = days + 719_468
+        let era = shifted.floorDivided(by: 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

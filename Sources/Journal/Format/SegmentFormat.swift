@@ -1,0 +1,83 @@
+/// The constants of the on-disk format described in `docs/FORMAT.md`.
+///
+/// A segment is a sequence of LZ4 frames: one skippable frame holding the ``SegmentHeader``,
+/// then, repeatedly, a skippable frame holding a ``SyncMarker`` followed by a standard LZ4 frame
+/// of records (linked blocks, block checksums, one block per commit group).
+public enum SegmentFormat {
+    /// The format version this build writes. Readers refuse a newer major version.
+    public static let currentVersion = FormatVersion(major: 1, minor: 0)
+
+    /// Skippable-frame magic of the segment header.
+    public static let headerMagic: UInt32 = 0x184D_2A50
+    /// Skippable-frame magic of a sync marker.
+    public static let syncMarkerMagic: UInt32 = 0x184D_2A51
+    /// Magic of a standard LZ4 frame.
+    public static let lz4FrameMagic: UInt32 = 0x184D_2204
+    /// The first four bytes inside the header frame: "JRNL".
+    public static let headerIdentifier: [UInt8] = Array("JRNL".utf8)
+
+    /// The record kind reserved for snapshots; application kinds start at 1.
+    public static let snapshotKind: UInt32 = 0
+
+    /// The largest block the writer emits and the reader accepts (the LZ4 frame's 4 MiB block size).
+    public static let maxBlockBytes = 4 * 1024 * 1024
+    /// The largest record (header fields plus payload) any writer may configure.
+    public static let maxRecordBytesLimit = 2 * 1024 * 1024
+    /// The largest segment header the reader accepts.
+    public static let maxHeaderBytes = 4096
+    /// The LZ4 window: linked blocks may refer this far back into the frame's earlier content.
+    public static let windowBytes = 64 * 1024
+
+    /// The frame descriptor's FLG byte the writer uses: version 01, linked blocks, block checksums.
+    static let writerFrameFlags: UInt8 = 0x50
+    /// The frame descriptor's BD byte the writer uses: 4 MiB maximum block size.
+    static let writerBlockDescriptor: UInt8 = 0x70
+    /// The end mark that closes an LZ4 frame: a zero block size.
+    static let endMark: [UInt8] = [0, 0, 0, 0]
+    /// Size in bytes of an encoded sync marker.
+    static let syncMarkerBytes = 28
+
+    /// The file name of the segment whose first record has `baseSequence`.
+    public static func segmentFileName(baseSequence: UInt64) -> String {
+        "segment-\(zeroPadded(baseSequence)).lz4"
+    }
+
+    /// The file name of the sparse index of the segment with `baseSequence`.
+    public static func indexFileName(baseSequence: UInt64) -> String {
+        "segment-\(zeroPadded(baseSequence)).idx"
+    }
+
+    /// The base sequence named by a segment file name, or nil for any other file.
+    public static func baseSequence(ofSegmentFileName name: String) -> UInt64? {
+        guard name.hasPrefix("segment-"), name.hasSuffix(".lz4") else { return nil }
+        let digits = name.dropFirst("segment-".count).dropLast(".lz4".count)
+        guard digits.count == 20, digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        return UInt64(digits)
+    }
+
+    private static func zeroPadded(_ value: UInt64) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, 20 - text.count)) + text
+    }
+}
+
+/// A format version: readers accept any minor version of a major they know.
+public struct FormatVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var major: UInt16
+    public var minor: UInt16
+
+    public init(major: UInt16, minor: UInt16) {
+        self.major = major
+        self.minor = minor
+    }
+
+    public static func < (lhs: FormatVersion, rhs: FormatVersion) -> Bool {
+        (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
+    }
+
+    public var description: String { "\(major).\(minor)" }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

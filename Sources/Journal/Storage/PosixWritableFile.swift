@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// An append-only file descriptor. Closed when the last reference goes away, so a group-commit
+/// thread that still holds it can finish its `fdatasync` after the writer moved to a new segment.
+final class PosixWritableFile: WritableFile {
+    private let descriptor: Int32
+    private let path: String
+    private let length: Mutex<Int>
+
+    init(descriptor: Int32, path: String, size: Int) {
+        self.descriptor = descriptor
+        self.path = path
+        self.length = Mutex(size)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    var size: Int { length.withLock { $0 } }
+
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard var cursor = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(descriptor, cursor, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw JournalError.io(path: path, operation: "write", code: errno)
+            }
+            cursor += written
+            remaining -= written
+        }
+        length.withLock { $0 += bytes.count }
+    }
+
+    func synchronize() throws {
+        while fdatasync(descriptor) != 0 {
+            if errno == EINTR { continue }
+            throw JournalError.io(path: path, operation: "fdatasync", code: errno)
+        }
+    }
+
+    func truncate(to newLength: Int) throws {
+        guard ftruncate(descriptor, off_t(newLength)) == 0 else {
+            throw JournalError.io(path: path, operation: "ftruncate", code: errno)
+        }
+        length.withLock { $0 = newLength }
+    }
+}

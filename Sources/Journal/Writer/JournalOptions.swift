@@ -1,0 +1,85 @@
+import Foundation
+
+/// How a ``JournalWriter`` lays out, commits and retains its segments.
+public struct JournalOptions: Sendable {
+    /// A segment is sealed and a new one begun once it reaches this many bytes.
+    public var segmentBytes = 4 << 20
+    /// Whole old segments are deleted while the journal is larger than this; nil keeps everything.
+    /// The segment being written is never deleted.
+    public var retainedBytes: Int? = 64 << 20
+    /// When appended records reach the file and when they are made durable.
+    public var groupCommit = GroupCommit()
+    /// A frame (and so a sync point) ends once it holds this many bytes of records.
+    public var frameBytes = 64 << 10
+    /// A commit group is cut once it holds this many bytes, even below ``GroupCommit/maxRecords``.
+    public var maxGroupBytes = 32 << 10
+    /// The largest record (kind, time and payload) accepted; larger appends throw.
+    public var maxRecordBytes = 1 << 20
+    /// The writer never puts more records than this in one frame (recorded in each header).
+    public var maxRecordsPerFrame: UInt32 = 65_536
+    /// Written into every segment header, e.g. `engagement-sdk/0.1.0 linux-x86_64`.
+    public var producer = "journal/\(SegmentFormat.currentVersion)"
+    /// The id of a new journal; nil picks a random one. An existing journal keeps its own.
+    public var journalID: UUID?
+    /// The file operations; substitute to inject faults.
+    public var storage: any JournalStorage = PosixStorage()
+    /// The monotonic clock stamped into segment headers (diagnostic only).
+    public var monotonicNanoseconds: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+
+    public init() {}
+
+    func validated() throws -> JournalOptions {
+        func require(_ condition: Bool, _ reason: String) throws {
+            if !condition { throw JournalError.invalidOptions(reason) }
+        }
+        try require(segmentBytes >= 4096, "segmentBytes must be at least 4096")
+        try require(frameBytes >= 1024 && frameBytes <= 1 << 20, "frameBytes must be within 1 KiB...1 MiB")
+        try require(maxGroupBytes >= 256 && maxGroupBytes <= 1 << 20, "maxGroupBytes must be within 256 B...1 MiB")
+        try require(maxRecordBytes >= 64 && maxRecordBytes <= SegmentFormat.maxRecordBytesLimit,
+                    "maxRecordBytes must be within 64...\(SegmentFormat.maxRecordBytesLimit)")
+        try require(groupCommit.maxRecords >= 1, "groupCommit.maxRecords must be at least 1")
+        try require(maxRecordsPerFrame >= UInt32(groupCommit.maxRecords), "maxRecordsPerFrame must be at least groupCommit.maxRecords")
+        if let retainedBytes { try require(retainedBytes >= segmentBytes, "retainedBytes must be at least segmentBytes") }
+        if let delay = groupCommit.maxDelay { try require(delay > .zero, "groupCommit.maxDelay must be positive") }
+        return self
+    }
+}
+
+/// Group commit: appends are gathered into groups; each group is compressed into one LZ4 block
+/// and handed to the file system in one write.
+public struct GroupCommit: Sendable {
+    /// A group is cut once it holds this many records.
+    public var maxRecords = 64
+    /// A group is cut this long after its first record, by a background thread. With nil there
+    /// is no thread: groups are cut only by size, by ``JournalWriter/sync()`` and ``JournalWriter/flush()``,
+    /// all on the caller's thread, which makes the journal's bytes a function of the calls alone.
+    public var maxDelay: Duration? = .milliseconds(2)
+    /// Whether each group is made durable (`fdatasync`) as it is written ("durable"), or only
+    /// when ``JournalWriter/flush()`` or ``JournalWriter/sync()`` asks ("buffered").
+    public var synchronizesEachGroup = true
+
+    public init(maxRecords: Int = 64, maxDelay: Duration? = .milliseconds(2), synchronizesEachGroup: Bool = true) {
+        self.maxRecords = maxRecords
+        self.maxDelay = maxDelay
+        self.synchronizesEachGroup = synchronizesEachGroup
+    }
+}
+
+/// What the writer asks the snapshot provider for: the state as of every record before
+/// `sequence`, to be stored as record `sequence`, the first of a new segment.
+public struct SnapshotRequest: Sendable, Equatable {
+    public enum Reason: String, Sendable, Equatable {
+        /// The journal's very first segment.
+        case newJournal = "new journal"
+        /// The previous segment reached its size bound.
+        case rotation
+        /// The previous segment ends in corruption and is kept as it is.
+        case resumeAfterCorruption = "resume after corruption"
+        /// The segment was created but its snapshot never reached the disk.
+        case missingSnapshot = "missing snapshot"
+    }
+
+    public var sequence: UInt64
+    public var time: JournalTime
+    public var reason: Reason
+}

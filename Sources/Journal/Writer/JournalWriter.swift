@@ -1,0 +1,210 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Appends records to a journal directory: compressed, checksummed, group-committed.
+///
+/// Thread-safe: any number of threads may append; each record gets the next sequence number in
+/// the order the appends took the writer's lock. `append` never waits for the disk; ``flush()``
+/// (or ``sync()``) returns once everything appended before it is durable.
+///
+/// Opening an existing journal recovers it: a torn tail is truncated and appends continue;
+/// corruption at the end of the last segment is left in place and reported in ``recovery``.
+public final class JournalWriter: Sendable {
+    /// The journal's directory.
+    public let directory: String
+    /// What opening the directory found and repaired.
+    public let recovery: RecoveryReport
+    /// The id every segment of this journal carries.
+    public let journalID: UUID
+
+    private let state: Mutex<WriterState>
+    private let groupCommit: GroupCommitThread?
+
+    /// Opens (creating if needed) the journal in `directory`.
+    ///
+    /// - Parameter snapshot: called, under the writer's lock and on the appending thread, when a
+    ///   segment begins; it returns the state as of every record before `request.sequence`. It
+    ///   must not call back into the writer.
+    public init(
+        directory: String,
+        options: JournalOptions = JournalOptions(),
+        snapshot: @escaping @Sendable (SnapshotRequest) -> [UInt8]
+    ) throws {
+        let options = try options.validated()
+        let outcome = try WriterRecovery.open(directory: directory, options: options)
+        let compressor = try FrameCompressor(
+            inputCapacity: options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength)
+        let last = outcome.nextSequence - 1
+        state = Mutex(WriterState(
+            directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,
+            compressor: compressor, staging: StagingBuffer(capacity: options.maxGroupBytes + 4096),
+            active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,
+            nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: last))
+        self.directory = directory
+        self.recovery = outcome.report
+        self.journalID = outcome.journalID
+        groupCommit = options.groupCommit.maxDelay == nil ? nil : GroupCommitThread()
+        groupCommit?.start(writer: self)
+    }
+
+    deinit {
+        try? close()
+    }
+
+    /// The sequence number of the last record appended, or 0 when the journal is empty.
+    public var lastSequence: UInt64 { state.withLock { $0.lastSequence } }
+
+    /// Every record up to this sequence number is durable.
+    public var durableSequence: UInt64 { state.withLock { $0.durableSequence } }
+
+    /// Appends a record and returns its sequence number. Kind 0 is reserved for snapshots.
+    ///
+    /// Throws ``JournalError/recordTooLarge(bytes:limit:)`` without changing anything, or, after
+    /// a failed write, ``JournalError/failed(_:)`` for this and every later append.
+    @discardableResult
+    public func append(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer) throws -> UInt64 {
+        let clock = groupCommit
+        let (sequence, ready, startedGroup) = try state.withLock { state in
+            let pendingBefore = state.pendingCount
+            let sequence = try state.append(kind: kind, timestamp: timestamp, payload: payload,
+                                            now: { clock == nil ? nil : DispatchTime.now().uptimeNanoseconds })
+            let startedGroup = pendingBefore == 0 && state.pendingCount > 0
+            let wroteGroup = state.writtenSequence >= sequence
+            if wroteGroup && state.options.groupCommit.synchronizesEachGroup && clock == nil {
+                try state.synchronizeInline()
+            }
+            return (sequence, state.takeReady(), startedGroup || (wroteGroup && state.options.groupCommit.synchronizesEachGroup))
+        }
+        if startedGroup { groupCommit?.wake() }
+        complete(ready)
+        return sequence
+    }
+
+    /// Appends a record; see ``append(kind:timestamp:payload:)-(_,_,UnsafeRawBufferPointer)``.
+    @discardableResult
+    public func append(kind: UInt32, timestamp: JournalTime, payload: some Collection<UInt8>) throws -> UInt64 {
+        if let sequence = try payload.withContiguousStorageIfAvailable({ buffer in
+            try append(kind: kind, timestamp: timestamp, payload: UnsafeRawBufferPointer(buffer))
+        }) {
+            return sequence
+        }
+        return try Array(payload).withUnsafeBytes { try append(kind: kind, timestamp: timestamp, payload: $0) }
+    }
+
+    /// Returns once every record appended before the call is durable; returns that sequence.
+    @discardableResult
+    public func flush() async throws -> UInt64 {
+        try await withCheckedThrowingContinuation { continuation in
+            flush { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Calls `completion` once every record appended before the call is durable, on the
+    /// group-commit thread or, without one, on the calling thread before returning.
+    public func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void) {
+        let ready = state.withLock { state in
+            state.addWaiter(.init(target: state.lastSequence, completion: completion))
+            state.flushRequested = true
+            return state.takeReady()
+        }
+        complete(ready)
+        if let groupCommit {
+            groupCommit.wake()
+        } else {
+            // A failed sync fails the writer, which completes this waiter with the failure.
+            _ = try? sync()
+        }
+    }
+
+    /// Writes the pending group and makes everything appended so far durable, on this thread.
+    @discardableResult
+    public func sync() throws -> UInt64 {
+        let (file, target) = try state.withLock { state -> ((any WritableFile)?, UInt64) in
+            try state.checkUsable()
+            try state.cutGroup()
+            return (state.active?.file, state.writtenSequence)
+        }
+        try synchronize(file, through: target)
+        return target
+    }
+
+    /// Writes what is pending, closes the open frame, makes everything durable and stops the
+    /// group-commit thread. Later appends throw ``JournalError/closed``. Calling it again does nothing.
+    public func close() throws {
+        groupCommit?.stop()
+        let closing = try state.withLock { state -> ((any WritableFile)?, UInt64)? in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            if state.failure != nil { return nil }
+            try state.cutGroup()
+            try state.endFrameIfOpen()
+            return (state.active?.file, state.writtenSequence)
+        }
+        if let (file, target) = closing { try synchronize(file, through: target) }
+    }
+
+    // MARK: - Group commit
+
+    /// One round of the group-commit thread: cut a due group, sync what needs it. Returns how
+    /// long to wait before the next round (nil: until woken).
+    func groupCommitRound() -> Duration? {
+        let work = state.withLock { state -> (file: (any WritableFile)?, target: UInt64, wait: Duration?)? in
+            guard state.failure == nil, !state.isClosed else { return nil }
+            let now = DispatchTime.now().uptimeNanoseconds
+            if state.pendingCount > 0 && (state.flushRequested || state.pendingGroupIsDue(now: now)) {
+                // A failure is recorded in the state and reported to every waiter.
+                do { try state.cutGroup() } catch {}
+            }
+            let needsSync = state.writtenSequence > state.durableSequence
+                && (state.options.groupCommit.synchronizesEachGroup || state.flushRequested)
+            state.flushRequested = false
+            let wait = state.pendingSince.flatMap { since in
+                state.options.groupCommit.maxDelay.map { delay in
+                    Duration.nanoseconds(Int64(clamping: delay.nanoseconds) - Int64(clamping: now &- since))
+                }
+            }
+            return (needsSync ? state.active?.file : nil, state.writtenSequence, wait)
+        }
+        guard let work else { return nil }
+        if let file = work.file { try? synchronize(file, through: work.target) }
+        return work.wait
+    }
+
+    private func synchronize(_ file: (any WritableFile)?, through target: UInt64) throws {
+        if state.withLock({ $0.durableSequence >= target }) { return }
+        do {
+            try file?.synchronize()
+        } catch {
+            let ready = state.withLock { state in
+                state.fail(error)
+                return state.takeReady()
+            }
+            complete(ready)
+            throw error
+        }
+        let ready = state.withLock { state in
+            state.markDurable(target)
+            return state.takeReady()
+        }
+        complete(ready)
+    }
+
+    private func complete(_ ready: [(WriterState.Waiter, Result<UInt64, JournalError>)]) {
+        for (waiter, result) in ready { waiter.completion(result) }
+    }
+}
+
+extension WriterState {
+    /// Durable-each-group without a group-commit thread: sync on the appending thread.
+    mutating func synchronizeInline() throws {
+        guard let active, writtenSequence > durableSequence else { return }
+        do {
+            try active.file.synchronize()
+        } catch {
+            fail(error)
+            throw error
+        }
+        markDurable(writtenSequence)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// Opens a journal directory for appending: finds the last segment, scans it from its last
+/// sync point, truncates a torn tail, and decides where the next record goes.
+enum WriterRecovery {
+    struct Outcome {
+        var journalID: UUID
+        var active: WriterState.ActiveSegment?
+        var pendingSegmentStart: SnapshotRequest.Reason?
+        var retained: [WriterState.RetainedSegment]
+        var nextSequence: UInt64
+        var report: RecoveryReport
+    }
+
+    static func open(directory: String, options: JournalOptions) throws -> Outcome {
+        let storage = options.storage
+        try storage.createDirectory(at: directory)
+        let listing = try JournalDirectory(path: directory, storage: storage)
+        var report = RecoveryReport()
+        report.segmentsFound = listing.segments.count
+        var segments = listing.segments
+
+        while let last = segments.last {
+            let path = listing.path(of: last.name)
+            let contents = try storage.contents(of: path)
+            let decoder: SegmentDecoder
+            do {
+                decoder = try SegmentDecoder(name: last.name, contents: contents, isLastSegment: true, window: DecodeWindow())
+            } catch .newerVersion(let version) {
+                throw JournalError.newerFormat(path: path, found: version, supported: SegmentFormat.currentVersion)
+            } catch .invalidHeader(let reason, let truncated) {
+                if truncated {
+                    // Created, but the crash came before its header was complete: nothing in it.
+                    try storage.removeFile(at: path)
+                    try storage.removeFile(at: listing.indexPath(of: last))
+                    try storage.synchronizeDirectory(at: directory)
+                    report.removedIncompleteSegments.append(last.name)
+                    segments.removeLast()
+                    continue
+                }
+                let damage = Damage(kind: .corruption, segment: last.name, offset: 0, sequence: last.baseSequence, reason: reason)
+                report.corruption = damage
+                let resume = resumeSequence(after: contents.bytes, from: 0, base: last.baseSequence,
+                                            maxRecordsPerFrame: options.maxRecordsPerFrame)
+                return Outcome(
+                    journalID: try journalID(of: segments.dropLast(), listing: listing, storage: storage) ?? options.journalID ?? UUID(),
+                    active: nil, pendingSegmentStart: .resumeAfterCorruption,
+                    retained: try retainedSizes(segments, listing: listing, storage: storage),
+                    nextSequence: resume, report: report)
+            }
+            return try recover(decoder: decoder, entry: last, contents: contents, segments: segments,
+                               listing: listing, options: options, report: report)
+        }
+        return Outcome(journalID: options.journalID ?? UUID(), active: nil, pendingSegmentStart: .newJournal,
+                       retained: [], nextSequence: 1, report: report)
+    }
+
+    private static func recover(
+        decoder initial: SegmentDecoder, entry: JournalDirectory.Entry, contents: any FileContents,
+        segments: [JournalDirectory.Entry], listing: JournalDirectory, options: JournalOptions, report initialReport: RecoveryReport
+    ) throws -> Outcome {
+        var decoder = initial
+        var report = initialReport
+        let storage = options.storage
+        let path = listing.path(of: entry.name)
+        let header = decoder.header
+
+        // Start from the last sync point the index names, when the data confirms it.
+        var syncPoints: [IndexEntry] = []
+        if let indexContents = try? storage.contents(of: listing.indexPath(of: entry)) {
+            let entries = IndexFile.decode(indexContents.bytes, baseSequence: entry.baseSequence)
+            if let lastGood = entries.lastIndex(where: { SyncMarker.decode(from: contents.bytes, at: $0.offset)?.firstSequence == $0.sequence }),
+               decoder.reposition(toSyncMarkerAt: entries[lastGood].offset) {
+                syncPoints = Array(entries[..<lastGood])
+            }
+        }
+
+        var lastSequence: UInt64? = nil
+        var outcome: SegmentDecoder.Step
+        scan: while true {
+            outcome = decoder.next()
+            switch outcome {
+            case .record(let record): lastSequence = record.sequence
+            case .syncPoint(let offset, let sequence, let time): syncPoints.append(IndexEntry(offset: offset, sequence: sequence, time: time))
+            case .end, .damage: break scan
+            }
+        }
+        report.lastSequence = lastSequence ?? (decoder.nextSequence > 1 ? decoder.nextSequence - 1 : nil)
+
+        if case .damage(let damage) = outcome, damage.kind == .corruption {
+            report.corruption = damage
+            let resume = resumeSequence(after: contents.bytes, from: damage.offset, base: decoder.nextSequence,
+                                        maxRecordsPerFrame: header.maxRecordsPerFrame)
+            return Outcome(journalID: header.journalID, active: nil, pendingSegmentStart: .resumeAfterCorruption,
+                           retained: try retainedSizes(segments, listing: listing, storage: storage),
+                           nextSequence: max(resume, decoder.nextSequence), report: report)
+        }
+
+        let file = try storage.openForAppending(at: path)
+        if case .damage(let damage) = outcome {
+            report.tornTail = damage
+            report.truncatedBytes = file.size - decoder.validEnd
+            try file.truncate(to: decoder.validEnd)
+            syncPoints.removeAll { $0.offset >= decoder.validEnd }
+        }
+        let endsInsideFrame: Bool
+        switch outcome {
+        case .end(let openFrame): endsInsideFrame = openFrame
+        default: endsInsideFrame = decoder.validEndIsInsideFrame
+        }
+        if endsInsideFrame {
+            // The compressor's dictionary is gone; close the frame so the next group opens a new one.
+            try SegmentFormat.endMark.withUnsafeBytes { try file.append($0) }
+        }
+        if report.truncatedBytes > 0 || endsInsideFrame { try file.synchronize() }
+
+        let index = IndexFileWriter(storage: storage, path: listing.indexPath(of: entry),
+                                    baseSequence: entry.baseSequence, entries: syncPoints)
+        let active = WriterState.ActiveSegment(file: file, name: entry.name, baseSequence: entry.baseSequence, index: index)
+        var retained = try retainedSizes(segments.dropLast(), listing: listing, storage: storage)
+        retained.append(.init(baseSequence: entry.baseSequence, bytes: file.size))
+        let nextSequence = decoder.nextSequence
+        let start: SnapshotRequest.Reason? =
+            nextSequence == header.baseSequence ? .missingSnapshot
+            : file.size >= options.segmentBytes ? .rotation : nil
+        return Outcome(journalID: header.journalID, active: active, pendingSegmentStart: start,
+                       retained: retained, nextSequence: nextSequence, report: report)
+    }
+
+    /// The first sequence number that cannot have been used by records lost in a damaged frame:
+    /// past every valid sync marker after `from`, by the most records a frame may hold.
+    static func resumeSequence(after bytes: UnsafeRawBufferPointer, from offset: Int, base: UInt64, maxRecordsPerFrame: UInt32) -> UInt64 {
+        var highest = base
+        var position = offset - 1
+        while let found = TailProbe(bytes: bytes, from: position, maxBlockBytes: SegmentFormat.maxBlockBytes).nextSyncMarker() {
+            highest = max(highest, found.marker.firstSequence)
+            position = found.offset
+        }
+        return highest + UInt64(maxRecordsPerFrame)
+    }
+
+    private static func retainedSizes(
+        _ segments: some Collection<JournalDirectory.Entry>, listing: JournalDirectory, storage: any JournalStorage
+    ) throws -> [WriterState.RetainedSegment] {
+        try segments.map { .init(baseSequence: $0.baseSequence, bytes: try storage.sizeOfFile(at: listing.path(of: $0.name))) }
+    }
+
+    private static func journalID(
+        of segments: some Collection<JournalDirectory.Entry>, listing: JournalDirectory, storage: any JournalStorage
+    ) throws -> UUID? {
+        for entry in segments.reversed() {
+            if let contents = try? storage.contents(of: listing.path(of: entry.name)),
+               let (header, _) = try? SegmentHeader.decode(from: contents.bytes) {
+                return header.journalID
+            }
+        }
+        return nil
+    }
+}

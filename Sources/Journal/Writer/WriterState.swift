@@ -1,0 +1,306 @@
+import Foundation
+
+/// Everything the writer mutates, kept behind one lock in ``JournalWriter``.
+///
+/// Appends encode the record straight into the compressor's frame buffer; a commit group is cut
+/// (compressed into one block and written with one `write`) when it is full, when its time bound
+/// passes, or when a flush asks. Durability (`fdatasync`) happens outside the lock.
+struct WriterState: Sendable {
+    /// The segment being appended to.
+    struct ActiveSegment {
+        let file: any WritableFile
+        let name: String
+        let baseSequence: UInt64
+        let index: IndexFileWriter
+    }
+
+    /// A caller waiting for durability up to `target`.
+    struct Waiter {
+        let target: UInt64
+        let completion: @Sendable (Result<UInt64, JournalError>) -> Void
+    }
+
+    /// A retained segment, oldest first, for retention accounting.
+    struct RetainedSegment {
+        let baseSequence: UInt64
+        var bytes: Int
+    }
+
+    let directory: String
+    let options: JournalOptions
+    let journalID: UUID
+    let snapshotProvider: @Sendable (SnapshotRequest) -> [UInt8]
+    let compressor: FrameCompressor
+    let staging: StagingBuffer
+
+    var active: ActiveSegment?
+    /// Why the next append must begin a new segment, if it must.
+    var pendingSegmentStart: SnapshotRequest.Reason?
+    var retained: [RetainedSegment]
+
+    var nextSequence: UInt64
+    /// The time of the previous record in the current frame (the base of the next time delta).
+    var frameTime = JournalTime(microsecondsSince1970: 0)
+    var frameRecords: UInt32 = 0
+    var pendingCount = 0
+    var pendingFirst: (sequence: UInt64, time: JournalTime)?
+    /// When the pending group's first record arrived (monotonic ns), for the time bound.
+    var pendingSince: UInt64?
+    /// The last sequence handed to the file system.
+    var writtenSequence: UInt64
+    /// The last sequence known durable.
+    var durableSequence: UInt64
+    var flushRequested = false
+    var waiters: [Waiter] = []
+    /// Waiters whose target became durable (or failed), to be completed outside the lock.
+    var ready: [(Waiter, Result<UInt64, JournalError>)] = []
+    var failure: JournalError?
+    var isClosed = false
+
+    var lastSequence: UInt64 { nextSequence - 1 }
+
+    // MARK: - Appending
+
+    mutating func checkUsable() throws {
+        if let failure { throw JournalError.failed(failure.description) }
+        if isClosed { throw JournalError.closed }
+    }
+
+    /// Appends one record and returns its sequence number.
+    mutating func append(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
+        try checkUsable()
+        guard kind != SegmentFormat.snapshotKind else { throw JournalError.reservedKind(kind) }
+        try checkFits(kind: kind, payloadCount: payload.count)
+        if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
+            try startSegment(time: timestamp, reason: reason, now: now)
+        }
+        return try encode(kind: kind, timestamp: timestamp, payload: payload, now: now)
+    }
+
+    /// Rejects a record that cannot fit even with the shortest time delta, before anything changes.
+    private func checkFits(kind: UInt32, payloadCount: Int) throws {
+        let shortest = Varint.length(of: UInt64(kind)) + 1 + payloadCount
+        if shortest > options.maxRecordBytes {
+            throw JournalError.recordTooLarge(bytes: shortest, limit: options.maxRecordBytes)
+        }
+    }
+
+    private mutating func encode(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
+        let upperBound = 2 * Varint.maxLength + Varint.length(of: UInt64(kind)) + payload.count
+        if pendingCount > 0 && compressor.pendingBytes + upperBound > options.maxGroupBytes {
+            try cutGroup()
+        }
+        if compressor.reserveRecord(upperBound) == nil {
+            try cutGroup()
+            try endFrameIfOpen()
+        }
+        let startsFrame = !compressor.isFrameOpen && pendingCount == 0
+        let delta = startsFrame ? 0 : timestamp.microsecondsSince1970 &- frameTime.microsecondsSince1970
+        let zigzagDelta = Varint.zigzag(delta)
+        let length = Varint.length(of: UInt64(kind)) + Varint.length(of: zigzagDelta) + payload.count
+        guard length <= options.maxRecordBytes else {
+            throw JournalError.recordTooLarge(bytes: length, limit: options.maxRecordBytes)
+        }
+        guard let destination = compressor.reserveRecord(upperBound) else {
+            throw JournalError.failed("frame buffer too small for a record of \(length) bytes")
+        }
+        var written = Varint.store(UInt64(length), at: destination)
+        written += Varint.store(UInt64(kind), at: destination + written)
+        written += Varint.store(zigzagDelta, at: destination + written)
+        if let source = payload.baseAddress, payload.count > 0 {
+            (destination + written).copyMemory(from: source, byteCount: payload.count)
+        }
+        written += payload.count
+        compressor.commitRecord(written)
+
+        let sequence = nextSequence
+        nextSequence += 1
+        frameTime = timestamp
+        if pendingCount == 0 {
+            pendingFirst = (sequence, timestamp)
+            pendingSince = now()
+        }
+        pendingCount += 1
+        if pendingCount >= options.groupCommit.maxRecords || compressor.pendingBytes >= options.maxGroupBytes {
+            try cutGroup()
+        }
+        return sequence
+    }
+
+    // MARK: - Commit groups and frames
+
+    /// Whether the pending group has waited past the time bound at monotonic time `now`.
+    func pendingGroupIsDue(now: UInt64) -> Bool {
+        guard let since = pendingSince, let delay = options.groupCommit.maxDelay else { return false }
+        return now &- since >= delay.nanoseconds
+    }
+
+    /// Compresses the pending group into one block and writes it (with the frame's marker and
+    /// header first when the group opens a frame, and the end mark after when it closes one).
+    mutating func cutGroup() throws {
+        guard pendingCount > 0, let active, let first = pendingFirst else { return }
+        do {
+            if !compressor.isFrameOpen {
+                let markerOffset = active.file.size + staging.count
+                staging.append(SyncMarker(firstSequence: first.sequence, firstTime: first.time).encoded())
+                try compressor.beginFrame(into: staging)
+                frameRecords = 0
+                active.index.add(IndexEntry(offset: markerOffset, sequence: first.sequence, time: first.time))
+            }
+            try compressor.compressPending(into: staging)
+            frameRecords += UInt32(pendingCount)
+            pendingCount = 0
+            pendingFirst = nil
+            pendingSince = nil
+            if compressor.frameContentBytes >= options.frameBytes
+                || frameRecords + UInt32(options.groupCommit.maxRecords) > options.maxRecordsPerFrame {
+                try compressor.endFrame(into: staging)
+            }
+            try writeStaged()
+        } catch {
+            fail(error)
+            throw error
+        }
+        writtenSequence = lastSequence
+        if let last = retained.indices.last { retained[last].bytes = active.file.size }
+        if active.file.size >= options.segmentBytes && pendingSegmentStart == nil {
+            pendingSegmentStart = .rotation
+        }
+    }
+
+    mutating func endFrameIfOpen() throws {
+        guard compressor.isFrameOpen else { return }
+        do {
+            try compressor.endFrame(into: staging)
+            try writeStaged()
+        } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    private mutating func writeStaged() throws {
+        guard !staging.isEmpty, let active else { return }
+        defer { staging.removeAll() }
+        try active.file.append(staging.bytes)
+    }
+
+    // MARK: - Segments
+
+    /// Seals the active segment (if any), creates the next one and writes its snapshot record.
+    mutating func startSegment(time: JournalTime, reason: SnapshotRequest.Reason, now: () -> UInt64?) throws {
+        let request = SnapshotRequest(sequence: nextSequence, time: time, reason: reason)
+        let snapshot = snapshotProvider(request)
+        guard Varint.length(of: UInt64(snapshot.count)) + 2 + snapshot.count <= options.maxRecordBytes else {
+            throw JournalError.recordTooLarge(bytes: snapshot.count + 2, limit: options.maxRecordBytes)
+        }
+        if reason != .missingSnapshot {
+            try sealActiveSegment()
+            try createSegment(baseSequence: nextSequence, baseTime: time)
+        }
+        pendingSegmentStart = nil
+        _ = try snapshot.withUnsafeBytes { bytes in
+            try encode(kind: SegmentFormat.snapshotKind, timestamp: time, payload: bytes, now: now)
+        }
+        applyRetention()
+    }
+
+    /// Writes the last group and the end mark, and makes the segment durable.
+    mutating func sealActiveSegment() throws {
+        guard let active else { return }
+        try cutGroup()
+        try endFrameIfOpen()
+        do {
+            try active.file.synchronize()
+        } catch {
+            fail(error)
+            throw error
+        }
+        markDurable(writtenSequence)
+        self.active = nil
+    }
+
+    private mutating func createSegment(baseSequence: UInt64, baseTime: JournalTime) throws {
+        let header = SegmentHeader(
+            journalID: journalID, baseSequence: baseSequence, baseTime: baseTime,
+            createdMonotonicNanoseconds: options.monotonicNanoseconds(),
+            maxRecordsPerFrame: options.maxRecordsPerFrame, maxRecordBytes: UInt32(options.maxRecordBytes),
+            producer: options.producer)
+        let name = SegmentFormat.segmentFileName(baseSequence: baseSequence)
+        let path = directory + "/" + name
+        do {
+            let file = try options.storage.createFile(at: path)
+            try header.encoded().withUnsafeBytes { try file.append($0) }
+            try file.synchronize()
+            try options.storage.synchronizeDirectory(at: directory)
+            let index = IndexFileWriter(
+                storage: options.storage,
+                path: directory + "/" + SegmentFormat.indexFileName(baseSequence: baseSequence),
+                baseSequence: baseSequence)
+            active = ActiveSegment(file: file, name: name, baseSequence: baseSequence, index: index)
+            retained.append(RetainedSegment(baseSequence: baseSequence, bytes: file.size))
+        } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    /// Deletes whole old segments while the journal exceeds its retention bound.
+    private mutating func applyRetention() {
+        guard let limit = options.retainedBytes else { return }
+        var total = retained.reduce(0) { $0 + $1.bytes }
+        var removedAny = false
+        while total > limit, retained.count > 1 {
+            let oldest = retained.removeFirst()
+            total -= oldest.bytes
+            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.segmentFileName(baseSequence: oldest.baseSequence))
+            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.indexFileName(baseSequence: oldest.baseSequence))
+            removedAny = true
+        }
+        if removedAny { try? options.storage.synchronizeDirectory(at: directory) }
+    }
+
+    // MARK: - Durability
+
+    mutating func addWaiter(_ waiter: Waiter) {
+        if let failure {
+            ready.append((waiter, .failure(.failed(failure.description))))
+        } else if durableSequence >= waiter.target {
+            ready.append((waiter, .success(durableSequence)))
+        } else {
+            waiters.append(waiter)
+        }
+    }
+
+    mutating func markDurable(_ sequence: UInt64) {
+        guard sequence > durableSequence else { return }
+        durableSequence = sequence
+        var stillWaiting: [Waiter] = []
+        for waiter in waiters {
+            if waiter.target <= sequence { ready.append((waiter, .success(sequence))) } else { stillWaiting.append(waiter) }
+        }
+        waiters = stillWaiting
+    }
+
+    /// Stops the writer for good after a failed write or sync; every waiter fails.
+    mutating func fail(_ error: Error) {
+        guard failure == nil else { return }
+        let reason = (error as? JournalError) ?? .failed("\(error)")
+        failure = reason
+        compressor.discardPending()
+        for waiter in waiters { ready.append((waiter, .failure(.failed(reason.description)))) }
+        waiters = []
+    }
+
+    mutating func takeReady() -> [(Waiter, Result<UInt64, JournalError>)] {
+        defer { ready = [] }
+        return ready
+    }
+}
+
+extension Duration {
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}

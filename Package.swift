@@ -5,6 +5,7 @@ let package = Package(
     name: "EngagementSDK",
     products: [
         .library(name: "Journal", targets: ["Journal"]),
+        .library(name: "Sandbox", targets: ["Sandbox"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
     targets: [
@@ -14,11 +15,17 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // One lock type for the whole package, visible to ThreadSanitizer.
+        .target(name: "Locking"),
         // A generic, crash-safe, compressed append-only log. Knows nothing of the SDK.
-        .target(name: "Journal", dependencies: ["CLZ4"]),
+        .target(name: "Journal", dependencies: ["CLZ4", "Locking"]),
+        // A loopback HTTP backend that checks keys per project and region, records what each
+        // project received and injects faults. Tests, the demo and the benchmarks use it.
+        .target(name: "Sandbox", dependencies: ["Locking"]),
         // The command-line tool support engineers run on journals taken off a device.
         .executableTarget(name: "replay", dependencies: ["Journal"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

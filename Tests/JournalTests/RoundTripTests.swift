@@ -18,7 +18,7 @@ struct RoundTripTests {
         for (index, record) in application.enumerated() {
             #expect(record.payload == TestJournal.payload(index))
             #expect(record.timestamp == TestJournal.time(index))
-            #expect(record.kind == UInt32(1 + index % 3))
+            #expect(record.kind == UInt32(16 + index % 3))
         }
         // Sequence numbers are dense across snapshots and segments.
         #expect(records.map(\.sequence) == Array(1...UInt64(records.count)))
@@ -55,11 +55,11 @@ struct RoundTripTests {
         let directory = TemporaryDirectory()
         let writer = try JournalWriter(directory: directory.path, options: TestJournal.options(), snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 3)
-        #expect(throws: JournalError.recordTooLarge(bytes: (1 << 20) + 2 + 1, limit: 1 << 20)) {
-            try writer.append(kind: 1, timestamp: TestJournal.time(0), payload: [UInt8](repeating: 1, count: (1 << 20) + 1))
+        #expect(throws: JournalError.recordTooLarge(bytes: (1 << 20) + 3, limit: 1 << 20)) {
+            try writer.append(kind: 16, timestamp: TestJournal.time(0), payload: [UInt8](repeating: 1, count: (1 << 20) + 1))
         }
-        #expect(throws: JournalError.reservedKind(0)) {
-            try writer.append(kind: 0, timestamp: TestJournal.time(0), payload: [1])
+        #expect(throws: JournalError.reservedKind(1)) {
+            try writer.append(kind: 1, timestamp: TestJournal.time(0), payload: [1])
         }
         try TestJournal.appendRecords(writer, count: 3, startingAt: 3)
         try writer.close()
@@ -79,7 +79,7 @@ struct RoundTripTests {
         #expect(writer.recovery.tornTail == nil)
         #expect(writer.recovery.lastSequence == 11)
         #expect(writer.lastSequence == 11)
-        let next = try writer.append(kind: 1, timestamp: TestJournal.time(10), payload: TestJournal.payload(10))
+        let next = try writer.append(kind: 16, timestamp: TestJournal.time(10), payload: TestJournal.payload(10))
         #expect(next == 12)
         try writer.close()
         let reader = try JournalReader(directory: directory.path)

@@ -16,8 +16,16 @@ public enum SegmentFormat {
     /// The first four bytes inside the header frame: "JRNL".
     public static let headerIdentifier: [UInt8] = Array("JRNL".utf8)
 
-    /// The record kind reserved for snapshots; application kinds start at 1.
+    /// The record kind reserved for snapshots.
     public static let snapshotKind: UInt32 = 0
+    /// The kind of the check record that ends every block's content: its payload is the XXH32
+    /// of the block's decompressed bytes before it. It is framing, not a record: it has no
+    /// sequence number and readers never return it.
+    static let blockCheckKind: UInt32 = 1
+    /// Kinds below this are reserved for the journal; applications use this and above.
+    public static let firstApplicationKind: UInt32 = 16
+    /// The encoded length of a block check record: length, kind, zero time delta, 4-byte digest.
+    static let blockCheckBytes = 7
 
     /// The largest block the writer emits and the reader accepts (the LZ4 frame's 4 MiB block size).
     public static let maxBlockBytes = 4 * 1024 * 1024

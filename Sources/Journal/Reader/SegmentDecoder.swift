@@ -247,30 +247,45 @@ struct SegmentDecoder {
         case .success(let count):
             frame?.records += count
         }
-        pendingRecords = PendingRecords(cursor: content.lowerBound, end: content.upperBound, blockOffset: offset)
+        pendingRecords = PendingRecords(
+            cursor: content.lowerBound, end: content.upperBound - SegmentFormat.blockCheckBytes, blockOffset: offset)
         offset += 8 + size
         validEnd = offset
         return next()
     }
 
-    /// Checks that `content` is a whole number of well-formed records within the limits.
+    /// Checks that `content` is a whole number of well-formed records within the limits, ending
+    /// in a block check record whose digest matches the bytes before it. Returns the number of
+    /// records (the check not included).
     private func validateRecords(in content: Range<Int>, frameRecords: UInt32, frameLimit: UInt32) -> Result<UInt32, RecordFramingError> {
         let block = window.bytes(content)
+        guard block.count >= SegmentFormat.blockCheckBytes else {
+            return .failure(RecordFramingError("block of \(block.count) bytes has no block check"))
+        }
+        let checkStart = block.count - SegmentFormat.blockCheckBytes
+        guard block[checkStart] == UInt8(SegmentFormat.blockCheckBytes - 1),
+              block[checkStart + 1] == UInt8(SegmentFormat.blockCheckKind), block[checkStart + 2] == 0
+        else { return .failure(RecordFramingError("block does not end with its block check")) }
+        let records = UnsafeRawBufferPointer(rebasing: block[..<checkStart])
+        guard XXHash32.hash(records) == block.loadUnaligned(fromByteOffset: checkStart + 3, as: UInt32.self).littleEndian else {
+            return .failure(RecordFramingError("block check does not match the decoded bytes"))
+        }
         var position = 0
         var count: UInt32 = 0
-        while position < block.count {
-            guard let length = Varint.load(from: block, at: position) else {
+        while position < records.count {
+            guard let length = Varint.load(from: records, at: position) else {
                 return .failure(RecordFramingError("record length at block byte \(position) is malformed"))
             }
             guard length.value <= UInt64(maxRecordBytes) else {
                 return .failure(RecordFramingError("record length \(length.value) exceeds the segment's limit \(maxRecordBytes)"))
             }
             let recordEnd = length.next + Int(length.value)
-            guard recordEnd <= block.count else {
+            guard recordEnd <= records.count else {
                 return .failure(RecordFramingError("record at block byte \(position) runs past the block's end"))
             }
-            let body = UnsafeRawBufferPointer(rebasing: block[length.next..<recordEnd])
+            let body = UnsafeRawBufferPointer(rebasing: records[length.next..<recordEnd])
             guard let kind = Varint.load(from: body, at: 0), kind.value <= UInt64(UInt32.max),
+                  kind.value != UInt64(SegmentFormat.blockCheckKind),
                   Varint.load(from: body, at: kind.next) != nil
             else {
                 return .failure(RecordFramingError("record at block byte \(position) has a malformed kind or time"))

@@ -3,19 +3,19 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import Locking
 
 /// An append-only file descriptor. Closed when the last reference goes away, so a group-commit
 /// thread that still holds it can finish its `fdatasync` after the writer moved to a new segment.
 final class PosixWritableFile: WritableFile {
     private let descriptor: Int32
     private let path: String
-    private let length: Mutex<Int>
+    private let length: Locked<Int>
 
     init(descriptor: Int32, path: String, size: Int) {
         self.descriptor = descriptor
         self.path = path
-        self.length = Mutex(size)
+        self.length = Locked(size)
     }
 
     deinit {

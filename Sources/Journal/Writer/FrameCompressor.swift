@@ -49,13 +49,26 @@ final class FrameCompressor: @unchecked Sendable {
     var pendingBytes: Int { inputEnd - compressedUpTo }
     var frameContentBytes: Int { inputEnd }
 
-    /// Room at the end of the pending group for one record of at most `byteCount` bytes.
+    /// Room at the end of the pending group for one record of at most `byteCount` bytes (and,
+    /// after it, the group's block check record).
     func reserveRecord(_ byteCount: Int) -> UnsafeMutableRawPointer? {
-        inputEnd + byteCount <= inputCapacity ? input + inputEnd : nil
+        inputEnd + byteCount + SegmentFormat.blockCheckBytes <= inputCapacity ? input + inputEnd : nil
     }
 
     func commitRecord(_ byteCount: Int) {
         inputEnd += byteCount
+    }
+
+    /// Ends the pending group with its block check record: the XXH32 of the group's bytes.
+    /// The input buffer always keeps room for it (see the writer's capacity).
+    func appendBlockCheck() {
+        let digest = XXHash32.hash(UnsafeRawBufferPointer(start: input + compressedUpTo, count: pendingBytes))
+        let check = input + inputEnd
+        check.storeBytes(of: UInt8(SegmentFormat.blockCheckBytes - 1), as: UInt8.self)
+        check.storeBytes(of: UInt8(SegmentFormat.blockCheckKind), toByteOffset: 1, as: UInt8.self)
+        check.storeBytes(of: 0, toByteOffset: 2, as: UInt8.self)
+        check.storeBytes(of: digest.littleEndian, toByteOffset: 3, as: UInt32.self)
+        inputEnd += SegmentFormat.blockCheckBytes
     }
 
     /// Writes the 7-byte LZ4 frame header into `output`.

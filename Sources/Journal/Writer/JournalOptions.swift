@@ -32,7 +32,7 @@ public struct JournalOptions: Sendable {
         func require(_ condition: Bool, _ reason: String) throws {
             if !condition { throw JournalError.invalidOptions(reason) }
         }
-        try require(segmentBytes >= 4096, "segmentBytes must be at least 4096")
+        try require(segmentBytes >= 1024, "segmentBytes must be at least 1024")
         try require(frameBytes >= 1024 && frameBytes <= 1 << 20, "frameBytes must be within 1 KiB...1 MiB")
         try require(maxGroupBytes >= 256 && maxGroupBytes <= 1 << 20, "maxGroupBytes must be within 256 B...1 MiB")
         try require(maxRecordBytes >= 64 && maxRecordBytes <= SegmentFormat.maxRecordBytesLimit,

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Appends records to a journal directory: compressed, checksummed, group-committed.
 ///
@@ -18,7 +18,7 @@ public final class JournalWriter: Sendable {
     /// The id every segment of this journal carries.
     public let journalID: UUID
 
-    private let state: Mutex<WriterState>
+    private let state: Locked<WriterState>
     private let groupCommit: GroupCommitThread?
 
     /// Opens (creating if needed) the journal in `directory`.
@@ -34,9 +34,10 @@ public final class JournalWriter: Sendable {
         let options = try options.validated()
         let outcome = try WriterRecovery.open(directory: directory, options: options)
         let compressor = try FrameCompressor(
-            inputCapacity: options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength)
+            inputCapacity: options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
+                + SegmentFormat.blockCheckBytes)
         let last = outcome.nextSequence - 1
-        state = Mutex(WriterState(
+        state = Locked(WriterState(
             directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,
             compressor: compressor, staging: StagingBuffer(capacity: options.maxGroupBytes + 4096),
             active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,
@@ -58,7 +59,8 @@ public final class JournalWriter: Sendable {
     /// Every record up to this sequence number is durable.
     public var durableSequence: UInt64 { state.withLock { $0.durableSequence } }
 
-    /// Appends a record and returns its sequence number. Kind 0 is reserved for snapshots.
+    /// Appends a record and returns its sequence number. Kinds below
+    /// ``SegmentFormat/firstApplicationKind`` are reserved for the journal.
     ///
     /// Throws ``JournalError/recordTooLarge(bytes:limit:)`` without changing anything, or, after
     /// a failed write, ``JournalError/failed(_:)`` for this and every later append.
@@ -114,6 +116,24 @@ public final class JournalWriter: Sendable {
         } else {
             // A failed sync fails the writer, which completes this waiter with the failure.
             _ = try? sync()
+        }
+    }
+
+    /// Calls `completion` once record `sequence` is durable, without hurrying it: it becomes
+    /// durable when its group is cut and synchronized (by size, by the time bound, or by a flush).
+    public func whenDurable(through sequence: UInt64, completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void) {
+        let ready = state.withLock { state in
+            state.addWaiter(.init(target: sequence, completion: completion))
+            return state.takeReady()
+        }
+        complete(ready)
+    }
+
+    /// Returns once record `sequence` is durable, without hurrying it (see ``whenDurable(through:completion:)``).
+    @discardableResult
+    public func whenDurable(through sequence: UInt64) async throws -> UInt64 {
+        try await withCheckedThrowingContinuation { continuation in
+            whenDurable(through: sequence) { continuation.resume(with: $0) }
         }
     }
 

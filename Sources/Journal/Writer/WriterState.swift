@@ -69,7 +69,7 @@ struct WriterState: Sendable {
     /// Appends one record and returns its sequence number.
     mutating func append(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
         try checkUsable()
-        guard kind != SegmentFormat.snapshotKind else { throw JournalError.reservedKind(kind) }
+        guard kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(kind) }
         try checkFits(kind: kind, payloadCount: payload.count)
         if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
             try startSegment(time: timestamp, reason: reason, now: now)
@@ -147,6 +147,7 @@ struct WriterState: Sendable {
                 frameRecords = 0
                 active.index.add(IndexEntry(offset: markerOffset, sequence: first.sequence, time: first.time))
             }
+            compressor.appendBlockCheck()
             try compressor.compressPending(into: staging)
             frameRecords += UInt32(pendingCount)
             pendingCount = 0

@@ -40,7 +40,7 @@ enum TestJournal {
     @discardableResult
     static func appendRecords(_ writer: JournalWriter, count: Int, startingAt first: Int = 0) throws -> [UInt64] {
         try (first..<(first + count)).map { index in
-            try writer.append(kind: UInt32(1 + index % 3), timestamp: time(index), payload: payload(index))
+            try writer.append(kind: UInt32(16 + index % 3), timestamp: time(index), payload: payload(index))
         }
     }
 

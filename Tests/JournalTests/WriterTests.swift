@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import Journal
+import Locking
+
+@Suite("Writer: concurrency, group commit, rotation, retention")
+struct WriterTests {
+    @Test("concurrent appenders: every record present once, each thread's records in its own order")
+    func concurrentAppenders() throws {
+        let directory = TemporaryDirectory()
+        var options = TestJournal.options(segmentBytes: 64 << 10, frameBytes: 8192, groupRecords: 16)
+        options.groupCommit = GroupCommit(maxRecords: 16, maxDelay: .milliseconds(1), synchronizesEachGroup: false)
+        let writer = try JournalWriter(directory: directory.path, options: options, snapshot: TestJournal.snapshot)
+        let threads = 4
+        let perThread = 2_000
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                let payload = Array("t\(thread)-\(index)".utf8)
+                _ = try? writer.append(kind: 16 + UInt32(thread), timestamp: TestJournal.time(index), payload: payload)
+            }
+        }
+        try writer.close()
+        let records = TestJournal.applicationRecords(try TestJournal.readAll(directory.path).records)
+        #expect(records.count == threads * perThread)
+        for thread in 0..<threads {
+            let mine = records.filter { $0.kind == 16 + UInt32(thread) }.map { String(decoding: $0.payload, as: UTF8.self) }
+            #expect(mine == (0..<perThread).map { "t\(thread)-\($0)" })
+        }
+        #expect(try JournalReader(directory: directory.path).verify().isClean)
+    }
+
+    @Test("flush returns once everything appended before it is durable")
+    func flushIsDurable() async throws {
+        let directory = TemporaryDirectory()
+        var options = TestJournal.options()
+        options.groupCommit = GroupCommit(maxRecords: 1000, maxDelay: .seconds(3600), synchronizesEachGroup: true)
+        let writer = try JournalWriter(directory: directory.path, options: options, snapshot: TestJournal.snapshot)
+        let sequences = try TestJournal.appendRecords(writer, count: 10)
+        #expect(writer.durableSequence < sequences.last!, "nothing forces the group out yet")
+        let durable = try await writer.flush()
+        #expect(durable >= sequences.last!)
+        #expect(writer.durableSequence >= sequences.last!)
+        try writer.close()
+    }
+
+    @Test("the record bound cuts and syncs a group without a flush")
+    func recordBound() async throws {
+        let directory = TemporaryDirectory()
+        var options = TestJournal.options()
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: .seconds(3600), synchronizesEachGroup: true)
+        let writer = try JournalWriter(directory: directory.path, options: options, snapshot: TestJournal.snapshot)
+        // The snapshot plus three records make the first group of four.
+        let sequences = try TestJournal.appendRecords(writer, count: 3)
+        let durable = try await writer.whenDurable(through: sequences.last!)
+        #expect(durable >= sequences.last!)
+        let more = try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
+        #expect(writer.durableSequence < more.last!, "a group of two waits for its bounds")
+        try writer.close()
+    }
+
+    @Test("the time bound cuts and syncs a group without a flush")
+    func timeBound() async throws {
+        let directory = TemporaryDirectory()
+        var options = TestJournal.options()
+        options.groupCommit = GroupCommit(maxRecords: 1000, maxDelay: .milliseconds(1), synchronizesEachGroup: true)
+        let writer = try JournalWriter(directory: directory.path, options: options, snapshot: TestJournal.snapshot)
+        let sequence = try writer.append(kind: 16, timestamp: TestJournal.time(0), payload: [1, 2, 3])
+        let durable = try await writer.whenDurable(through: sequence)
+        #expect(durable >= sequence)
+        try writer.close()
+    }
+
+    @Test("without a group-commit thread the journal's bytes depend only on the calls")
+    func deterministicBytes() throws {
+        func build() throws -> [String: [UInt8]] {
+            let storage = InMemoryStorage()
+            var options = TestJournal.options(segmentBytes: 2048)
+            options.storage = storage
+            let writer = try JournalWriter(directory: "/j", options: options, snapshot: TestJournal.snapshot)
+            try TestJournal.appendRecords(writer, count: 100)
+            try writer.sync()
+            try TestJournal.appendRecords(writer, count: 50, startingAt: 100)
+            try writer.close()
+            return Dictionary(uniqueKeysWithValues: storage.fileNames(in: "/j").map { ($0, storage.bytes(of: "/j/" + $0)!) })
+        }
+        #expect(try build() == build())
+    }
+
+    @Test("retention drops whole old segments; what remains starts with a snapshot and reads on its own")
+    func retention() throws {
+        let directory = TemporaryDirectory()
+        let options = TestJournal.options(segmentBytes: 2048, frameBytes: 1024, retainedBytes: 6144)
+        let writer = try JournalWriter(directory: directory.path, options: options, snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(writer, count: 600)
+        try writer.close()
+        let reader = try JournalReader(directory: directory.path)
+        let total = reader.segments.reduce(0) { $0 + $1.bytes }
+        #expect(total <= 6144 + 2048)
+        #expect(reader.segments.count >= 2)
+        let records = try TestJournal.readAll(directory.path).records
+        #expect(records.first?.isSnapshot == true)
+        #expect(records.first?.sequence == reader.segments.first?.baseSequence)
+        #expect(records.first.map { String(decoding: $0.payload, as: UTF8.self) } == "snapshot@\(records.first!.sequence):rotation")
+        #expect(records.last?.payload == TestJournal.payload(599))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.filter { $0.hasSuffix(".idx") }.count == reader.segments.count, "index files go with their segments")
+    }
+
+    @Test("a failed write stops the writer: the append throws and so does every later one")
+    func failedWrite() throws {
+        let storage = FailingStorage()
+        var options = TestJournal.options()
+        options.storage = storage
+        let writer = try JournalWriter(directory: "/f", options: options, snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(writer, count: 3)
+        storage.failWrites.withLock { $0 = true }
+        #expect(throws: JournalError.self) { try TestJournal.appendRecords(writer, count: 10) }
+        storage.failWrites.withLock { $0 = false }
+        #expect {
+            try writer.append(kind: 16, timestamp: TestJournal.time(0), payload: [1])
+        } throws: { error in
+            if case JournalError.failed = error { true } else { false }
+        }
+    }
+}
+
+
+/// Storage whose writes fail on demand (ENOSPC), over an in-memory file system.
+final class FailingStorage: JournalStorage {
+    let inner = InMemoryStorage()
+    let failWrites = Locked(false)
+
+    func createDirectory(at path: String) throws { try inner.createDirectory(at: path) }
+    func contentsOfDirectory(at path: String) throws -> [String] { try inner.contentsOfDirectory(at: path) }
+    func createFile(at path: String) throws -> any WritableFile { Failing(inner: try inner.createFile(at: path), storage: self) }
+    func openForAppending(at path: String) throws -> any WritableFile { Failing(inner: try inner.openForAppending(at: path), storage: self) }
+    func sizeOfFile(at path: String) throws -> Int { try inner.sizeOfFile(at: path) }
+    func contents(of path: String) throws -> any FileContents { try inner.contents(of: path) }
+    func removeFile(at path: String) throws { try inner.removeFile(at: path) }
+    func synchronizeDirectory(at path: String) throws { try inner.synchronizeDirectory(at: path) }
+
+    final class Failing: WritableFile {
+        let inner: any WritableFile
+        let storage: FailingStorage
+        init(inner: any WritableFile, storage: FailingStorage) {
+            self.inner = inner
+            self.storage = storage
+        }
+        var size: Int { inner.size }
+        func append(_ bytes: UnsafeRawBufferPointer) throws {
+            if storage.failWrites.withLock({ $0 }) { throw JournalError.io(path: "/f", operation: "write", code: 28) }
+            try inner.append(bytes)
+        }
+        func synchronize() throws { try inner.synchronize() }
+        func truncate(to length: Int) throws { try inner.truncate(to: length) }
+    }
+}

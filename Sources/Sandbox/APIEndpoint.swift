@@ -1,0 +1,34 @@
+/// The endpoints of the imitated API, named by their path after `/<region>/api/`.
+enum APIEndpoint: String, CaseIterable, Sendable {
+    case updateUser = "users/update"
+    case updateEmail = "users/updateEmail"
+    case registerDeviceToken = "users/registerDeviceToken"
+    case disableDevice = "users/disableDevice"
+    case trackEvent = "events/track"
+    case trackPurchase = "commerce/trackPurchase"
+    case updateCart = "commerce/updateCart"
+    case trackPushOpen = "events/trackPushOpen"
+    case trackInAppOpen = "events/trackInAppOpen"
+    case trackInAppClick = "events/trackInAppClick"
+    case trackInAppClose = "events/trackInAppClose"
+    case trackInAppDelivery = "events/trackInAppDelivery"
+    case consumeInApp = "events/inAppConsume"
+    case embeddedMessageReceived = "embedded-messaging/events/received"
+    case embeddedMessageClick = "embedded-messaging/events/click"
+    case getInAppMessages = "inApp/getMessages"
+    case getEmbeddedMessages = "embedded-messaging/messages"
+
+    /// The only method the endpoint answers.
+    var method: String {
+        switch self {
+        case .getInAppMessages, .getEmbeddedMessages: "GET"
+        default: "POST"
+        }
+    }
+
+    /// The endpoint at `path` if it exists and answers `method`.
+    init?(path: String, method: String) {
+        guard let endpoint = APIEndpoint(rawValue: path), endpoint.method == method else { return nil }
+        self = endpoint
+    }
+}

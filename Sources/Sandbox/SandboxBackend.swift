@@ -1,0 +1,152 @@
+import Foundation
+
+/// An in-process HTTP/1.1 server on 127.0.0.1 that imitates a customer-engagement REST API
+/// (Iterable-like) for several projects, and records everything it receives.
+///
+/// The server listens on an ephemeral port from the moment it is created until ``shutdown()`` is
+/// called or the instance is deinitialised; many instances can run side by side. Requests go to
+/// `http://127.0.0.1:<port>/<region>/api/<endpoint>` (see ``baseURL(region:)``) and are
+/// authenticated with the `Api-Key` header (and a bearer JWT for projects that require one).
+/// Tests can queue ``Fault``s, inspect the ``ReceivedRequest`` log and wait for traffic without
+/// sleeping. The server only ever listens on the loopback interface and never makes outgoing connections.
+public final class SandboxBackend: Sendable {
+    /// The TCP port the server listens on, chosen by the kernel.
+    public let port: UInt16
+
+    private let rootURL: URL
+    private let registry = ProjectRegistry()
+    private let tokens = JWTIssuer()
+    private let faults = FaultQueue()
+    private let log = RequestLog()
+    private let server: HTTPServer
+
+    /// Registers `projects` and starts serving.
+    /// - Throws: ``SandboxBackendError`` when two projects share a name or API key, or the socket
+    ///   cannot be set up.
+    public init(projects: [SandboxProject] = []) throws(SandboxBackendError) {
+        for project in projects {
+            try registry.register(project)
+        }
+        let api = SandboxAPI(projects: registry, tokens: tokens, faults: faults)
+        do throws(SocketError) {
+            server = try HTTPServer(api: api, log: log)
+        } catch {
+            throw .socketFailure(operation: error.operation, errno: error.code)
+        }
+        port = server.port
+        let root = "http://127.0.0.1:\(port)/"
+        guard let rootURL = URL(string: root) else {
+            server.shutdown()
+            throw .invalidBaseURL(root)
+        }
+        self.rootURL = rootURL
+        server.start()
+    }
+
+    deinit {
+        server.shutdown()
+    }
+
+    // MARK: - Addresses
+
+    /// The base URL clients of `region` use: `http://127.0.0.1:<port>/<region>/api/`.
+    public func baseURL(region: String) -> URL {
+        rootURL
+            .appendingPathComponent(region, isDirectory: true)
+            .appendingPathComponent("api", isDirectory: true)
+    }
+
+    /// Whether the server is still serving (false after ``shutdown()``).
+    public var isRunning: Bool {
+        server.isRunning
+    }
+
+    // MARK: - Projects and authentication
+
+    /// Adds a project while the server runs.
+    /// - Throws: ``SandboxBackendError/duplicateProjectName(_:)`` or ``SandboxBackendError/duplicateAPIKey(_:)``.
+    public func register(_ project: SandboxProject) throws(SandboxBackendError) {
+        try registry.register(project)
+    }
+
+    /// Every registered project, sorted by name.
+    public var projects: [SandboxProject] {
+        registry.allProjects
+    }
+
+    /// Issues a bearer token that authenticates requests of `project` until ``expireJWTs(project:)``.
+    /// A token issued for an unregistered name authenticates nothing.
+    public func issueJWT(project: String, subject: String) -> String {
+        tokens.issue(projectName: project, subject: subject)
+    }
+
+    /// Expires every token issued so far for `project`; tokens issued afterwards are valid.
+    public func expireJWTs(project: String) {
+        tokens.expireAll(projectName: project)
+    }
+
+    // MARK: - Served content
+
+    /// Sets the JSON array `GET inApp/getMessages` returns for `project` as `{"inAppMessages": json}`.
+    /// - Throws: ``SandboxBackendError/notAJSONArray`` or ``SandboxBackendError/unknownProject(_:)``.
+    public func setInAppMessages(_ json: Data, project: String) throws(SandboxBackendError) {
+        try registry.setInAppMessages(json, projectName: project)
+    }
+
+    /// Sets the JSON array `GET embedded-messaging/messages` returns for `project` as `{"placements": json}`.
+    /// - Throws: ``SandboxBackendError/notAJSONArray`` or ``SandboxBackendError/unknownProject(_:)``.
+    public func setEmbeddedPlacements(_ json: Data, project: String) throws(SandboxBackendError) {
+        try registry.setEmbeddedPlacements(json, projectName: project)
+    }
+
+    // MARK: - Fault injection
+
+    /// Queues `fault` for the next `times` requests that pass authentication, reach a known endpoint
+    /// and are selected by `matching`. Faults are consumed oldest first; `times < 1` queues nothing.
+    public func inject(_ fault: Fault, matching: RequestMatcher = .any, times: Int = 1) {
+        faults.enqueue(fault, matching: matching, times: times)
+    }
+
+    /// Discards every queued fault that has not been consumed yet.
+    public func removeAllFaults() {
+        faults.removeAll()
+    }
+
+    /// How many fault uses are still queued.
+    public var pendingFaultCount: Int {
+        faults.pendingCount
+    }
+
+    // MARK: - Recorded traffic
+
+    /// Every recorded request, in arrival order.
+    public func requests() -> [ReceivedRequest] {
+        log.entries
+    }
+
+    /// The recorded requests that authenticated as `project`, in arrival order.
+    public func requests(project: String) -> [ReceivedRequest] {
+        log.entries.filter { $0.isAuthenticated && $0.projectName == project }
+    }
+
+    /// Empties the request log. Requests still in flight are recorded when they finish.
+    public func clearRequests() {
+        log.clear()
+    }
+
+    /// Suspends until the log holds at least `count` requests. Resumed by the server thread that
+    /// records the request, never by polling; `timeout` is only a safety net.
+    /// - Returns: true once the count is reached, false if `timeout` elapses or the task is cancelled first.
+    public func waitForRequests(count: Int, timeout: Duration) async -> Bool {
+        await log.waitForCount(count, timeout: timeout)
+    }
+
+    // MARK: - Lifecycle
+
+    /// Stops accepting connections, closes every open connection (held or delayed requests are
+    /// recorded as ``ReceivedRequest/Outcome/dropped``) and joins all server threads.
+    /// Idempotent; also called on deinit.
+    public func shutdown() {
+        server.shutdown()
+    }
+}

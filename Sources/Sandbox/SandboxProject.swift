@@ -1,0 +1,20 @@
+/// A tenant of the sandbox: an API key bound to one data region.
+public struct SandboxProject: Sendable, Hashable {
+    /// A unique name used to look the project's traffic up, e.g. `"ios-app"`.
+    public var name: String
+    /// The value clients send in the `Api-Key` header. Unique across projects.
+    public var apiKey: String
+    /// The data region whose base URL the key is valid for, e.g. `"us"` or `"eu"`.
+    public var region: String
+    /// Whether requests must also carry `Authorization: Bearer <token>` with a token from
+    /// ``SandboxBackend/issueJWT(project:subject:)``.
+    public var requiresJWT: Bool
+
+    /// Describes a project; register it with ``SandboxBackend/init(projects:)`` or ``SandboxBackend/register(_:)``.
+    public init(name: String, apiKey: String, region: String = "us", requiresJWT: Bool = false) {
+        self.name = name
+        self.apiKey = apiKey
+        self.region = region
+        self.requiresJWT = requiresJWT
+    }
+}

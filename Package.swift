@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["Locking"]),
         // The command-line tool support engineers run on journals taken off a device.
         .executableTarget(name: "replay", dependencies: ["Journal"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking"]),
+        // A child process the crash tests run and kill with SIGKILL (not shipped).
+        .executableTarget(name: "crash-child", dependencies: ["Journal"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
     ],
     swiftLanguageModes: [.v6]

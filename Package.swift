@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Journal", targets: ["Journal"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .executable(name: "replay", targets: ["replay"]),
+        .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
         // liblz4 from Debian's liblz4-dev: the frame API writes segments, the block API reads them.
@@ -24,6 +25,14 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["Locking"]),
         // The command-line tool support engineers run on journals taken off a device.
         .executableTarget(name: "replay", dependencies: ["Journal"]),
+        // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Side-by-side benchmarks against the peers the issues name.
+        .executableTarget(name: "bench", dependencies: ["Journal", "CLZ4", "CSQLite"]),
         // A child process the crash tests run and kill with SIGKILL (not shipped).
         .executableTarget(name: "crash-child", dependencies: ["Journal"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),

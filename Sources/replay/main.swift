@@ -1,1 +1,8 @@
-print("replay")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let console = Console.standard()
+let status = ReplayCommandLine.run(Array(CommandLine.arguments.dropFirst()), console: console)
+console.flush()
+exit(status)

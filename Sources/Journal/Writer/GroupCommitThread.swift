@@ -28,6 +28,8 @@ final class GroupCommitThread: Sendable {
                 } else {
                     self.wakeup.wait()
                 }
+                // Drain extra wake-ups that raced with the round just done: it saw their work.
+                while self.wakeup.wait(timeout: .now()) == .success {}
             }
         }
         thread.name = "journal-group-commit"

@@ -66,19 +66,26 @@ public final class JournalWriter: Sendable {
     /// a failed write, ``JournalError/failed(_:)`` for this and every later append.
     @discardableResult
     public func append(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer) throws -> UInt64 {
-        let clock = groupCommit
-        let (sequence, ready, startedGroup) = try state.withLock { state in
+        let threaded = groupCommit != nil
+        let (sequence, ready, wake) = try state.withLock { state in
             let pendingBefore = state.pendingCount
             let sequence = try state.append(kind: kind, timestamp: timestamp, payload: payload,
-                                            now: { clock == nil ? nil : DispatchTime.now().uptimeNanoseconds })
-            let startedGroup = pendingBefore == 0 && state.pendingCount > 0
+                                            now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil })
             let wroteGroup = state.writtenSequence >= sequence
-            if wroteGroup && state.options.groupCommit.synchronizesEachGroup && clock == nil {
+            let syncsGroups = state.options.groupCommit.synchronizesEachGroup
+            if wroteGroup && syncsGroups && !threaded {
                 try state.synchronizeInline()
             }
-            return (sequence, state.takeReady(), startedGroup || (wroteGroup && state.options.groupCommit.synchronizesEachGroup))
+            // Wake the group-commit thread only when it sleeps through work it must do: a new
+            // group's time bound to start, or a written group to sync.
+            let startedGroup = pendingBefore == 0 && state.pendingCount > 0
+            let wake = threaded && (
+                (startedGroup && state.flusher == .sleepingUntilWoken)
+                || (wroteGroup && syncsGroups && state.flusher != .running))
+            if wake { state.flusher = .running }
+            return (sequence, state.takeReady(), wake)
         }
-        if startedGroup { groupCommit?.wake() }
+        if wake { groupCommit?.wake() }
         complete(ready)
         return sequence
     }
@@ -112,6 +119,7 @@ public final class JournalWriter: Sendable {
         }
         complete(ready)
         if let groupCommit {
+            state.withLock { $0.flusher = .running }
             groupCommit.wake()
         } else {
             // A failed sync fails the writer, which completes this waiter with the failure.
@@ -167,7 +175,7 @@ public final class JournalWriter: Sendable {
     // MARK: - Group commit
 
     /// One round of the group-commit thread: cut a due group, sync what needs it. Returns how
-    /// long to wait before the next round (nil: until woken).
+    /// long to sleep before the next round: zero to go again at once, nil until woken.
     func groupCommitRound() -> Duration? {
         let work = state.withLock { state -> (file: (any WritableFile)?, target: UInt64, wait: Duration?)? in
             guard state.failure == nil, !state.isClosed else { return nil }
@@ -179,14 +187,21 @@ public final class JournalWriter: Sendable {
             let needsSync = state.writtenSequence > state.durableSequence
                 && (state.options.groupCommit.synchronizesEachGroup || state.flushRequested)
             state.flushRequested = false
+            if needsSync {
+                state.flusher = .running
+                return (state.active?.file, state.writtenSequence, .zero)
+            }
             let wait = state.pendingSince.flatMap { since in
                 state.options.groupCommit.maxDelay.map { delay in
-                    Duration.nanoseconds(Int64(clamping: delay.nanoseconds) - Int64(clamping: now &- since))
+                    Duration.nanoseconds(max(0, Int64(clamping: delay.nanoseconds) - Int64(clamping: now &- since)))
                 }
             }
-            return (needsSync ? state.active?.file : nil, state.writtenSequence, wait)
+            state.flusher = wait == nil ? .sleepingUntilWoken : .sleepingUntilDeadline
+            return (nil, state.writtenSequence, wait)
         }
-        guard let work else { return nil }
+        guard let work else {
+            return nil
+        }
         if let file = work.file { try? synchronize(file, through: work.target) }
         return work.wait
     }

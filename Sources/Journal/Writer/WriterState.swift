@@ -51,6 +51,9 @@ struct WriterState: Sendable {
     /// The last sequence known durable.
     var durableSequence: UInt64
     var flushRequested = false
+    /// What the group-commit thread is doing, so appenders wake it only when it would
+    /// otherwise miss work (a wake-up per group would cost a context switch each).
+    var flusher = FlusherStatus.running
     var waiters: [Waiter] = []
     /// Waiters whose target became durable (or failed), to be completed outside the lock.
     var ready: [(Waiter, Result<UInt64, JournalError>)] = []
@@ -297,6 +300,16 @@ struct WriterState: Sendable {
         defer { ready = [] }
         return ready
     }
+}
+
+/// The group-commit thread's state, as last published under the writer's lock.
+enum FlusherStatus {
+    /// Doing a round (or about to): it will see any new work before it sleeps.
+    case running
+    /// Asleep until the pending group's time bound.
+    case sleepingUntilDeadline
+    /// Asleep until woken: nothing was pending or unsynced.
+    case sleepingUntilWoken
 }
 
 extension Duration {

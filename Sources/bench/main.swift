@@ -1,0 +1,81 @@
+// bench: side-by-side benchmarks. See docs/BENCHMARKS.md for the figures and how to read them.
+//
+//   swift run -c release bench journal [--records N] [--seek-records N] [--keep DIR] [--json]
+import Foundation
+
+let usage = """
+    usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--json]
+
+      journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
+                with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
+                seeks and the scan's peak memory on a larger journal
+      --records N        records in the side-by-side workload (default 500000)
+      --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
+      --keep DIR         leave the buffered journal of the workload in DIR
+      --json             one JSON object on stdout
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bench: \(message)\n".utf8))
+    exit(2)
+}
+
+/// The command line, consumed option by option.
+struct BenchArguments {
+    var remaining: [String]
+
+    mutating func take(_ name: String) -> String? {
+        guard let index = remaining.firstIndex(of: name) else { return nil }
+        guard index + 1 < remaining.count else { fail("\(name) needs a value") }
+        let value = remaining[index + 1]
+        remaining.removeSubrange(index...(index + 1))
+        return value
+    }
+
+    mutating func takeCount(_ name: String) -> Int? {
+        take(name).map { text in
+            guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else { fail("\(name) expects a positive count") }
+            return value
+        }
+    }
+
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+}
+
+var arguments = BenchArguments(remaining: Array(CommandLine.arguments.dropFirst()))
+guard let suite = arguments.remaining.first else { fail(usage) }
+arguments.remaining.removeFirst()
+
+if suite == "_scan-rss", let directory = arguments.remaining.first {
+    do { try JournalBenchmark.scanAndReportPeak(directory) } catch { fail("\(error)") }
+    exit(0)
+}
+
+let json = arguments.flag("--json")
+let log: (String) -> Void = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+
+switch suite {
+case "journal":
+    let scratch = NSTemporaryDirectory() + "bench-\(ProcessInfo.processInfo.processIdentifier)"
+    var benchmark = JournalBenchmark(scratch: scratch)
+    benchmark.records = arguments.takeCount("--records") ?? benchmark.records
+    benchmark.seekRecords = arguments.takeCount("--seek-records") ?? benchmark.seekRecords
+    benchmark.keep = arguments.take("--keep")
+    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    do {
+        let report = try benchmark.run(log: log)
+        try? FileManager.default.removeItem(atPath: scratch)
+        print(json ? JournalReportFormatter.json(report) : JournalReportFormatter.table(report))
+    } catch {
+        try? FileManager.default.removeItem(atPath: scratch)
+        fail("\(error)")
+    }
+case "--help", "-h", "help":
+    print(usage)
+default:
+    fail("unknown suite '\(suite)'\n\(usage)")
+}

@@ -1,0 +1,55 @@
+import Journal
+
+/// `replay`: the entry point, shared by the executable and the tests.
+enum ReplayCommandLine {
+    static let commands: [any Command.Type] = [
+        InfoCommand.self, VerifyCommand.self, CatCommand.self,
+    ]
+
+    static let overview = """
+        replay: read, check and explain SDK journals taken off a device.
+
+        usage: replay <command> [options] <journal>
+
+        A journal is a directory of segment files.
+
+        commands:
+        \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+        Run `replay <command> --help` for a command's options.
+        Exit status: 0 fine, 1 findings (corruption, violations), 2 usage error or unreadable input.
+        """
+
+    /// Runs the command line `arguments` (without the program name); returns the exit status.
+    static func run(_ arguments: [String], console: Console) -> Int32 {
+        guard let name = arguments.first, name != "--help", name != "-h", name != "help" || arguments.count > 1 else {
+            console.print(overview)
+            return arguments.isEmpty ? ExitStatus.failure.rawValue : ExitStatus.ok.rawValue
+        }
+        if name == "help", let topic = arguments.dropFirst().first {
+            return run([topic, "--help"], console: console)
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            console.printError("replay: unknown command '\(name)'. Run `replay --help` for the list.")
+            return ExitStatus.failure.rawValue
+        }
+        var rest = Arguments(arguments.dropFirst())
+        if rest.wantsHelp {
+            console.print(command.help)
+            return ExitStatus.ok.rawValue
+        }
+        do {
+            let parsed = try command.init(arguments: &rest)
+            try rest.finish()
+            return try parsed.run(console: console).rawValue
+        } catch let error as UsageError {
+            console.printError("replay \(name): \(error.message)")
+            console.printError("Run `replay \(name) --help` for usage.")
+            return ExitStatus.failure.rawValue
+        } catch {
+            console.clearProgress()
+            console.printError("replay \(name): \(error)")
+            return ExitStatus.failure.rawValue
+        }
+    }
+}

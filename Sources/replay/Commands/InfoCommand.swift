@@ -1,0 +1,74 @@
+import Journal
+
+/// `replay info`: what a journal holds, at a glance.
+struct InfoCommand: Command {
+    static let name = "info"
+    static let summary = "segments, records, time span, bytes and compression ratio"
+    static let help = """
+        usage: replay info [--json] <journal>
+
+        Reads every record (verifying as it goes) and summarises the journal: its id and producer,
+        segments, records, sequence range, time span, bytes on disk and the compression ratio
+        against the raw record stream. Corruption is counted here; `replay verify` locates it.
+
+          --json   one JSON object instead of the table
+        """
+
+    let path: String
+    let json: Bool
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        json = arguments.flag("--json")
+        path = try arguments.positional("journal directory")
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let reader = try JournalSource.open(path)
+        let report = reader.verify { done, total in
+            console.progress("reading \(Format.bytes(done)) of \(Format.bytes(total))")
+        }
+        console.clearProgress()
+        let header = reader.segments.lazy.compactMap(\.header).last
+        if json {
+            console.print(JSONValue.object([
+                ("journal", .string(path)),
+                ("id", .optional(reader.journalID) { .string($0.uuidString) }),
+                ("producer", .optional(header?.producer) { .string($0) }),
+                ("format", .optional(header?.version) { .string($0.description) }),
+                ("segments", .integer(Int64(report.segments))),
+                ("records", .integer(Int64(report.records))),
+                ("snapshots", .integer(Int64(report.snapshots))),
+                ("first_sequence", .optional(report.firstSequence) { .unsigned($0) }),
+                ("last_sequence", .optional(report.lastSequence) { .unsigned($0) }),
+                ("first_time", .optional(report.firstTime) { .string($0.description) }),
+                ("last_time", .optional(report.lastTime) { .string($0.description) }),
+                ("file_bytes", .integer(Int64(report.fileBytes))),
+                ("record_bytes", .integer(Int64(report.recordBytes))),
+                ("ratio", .number(report.compressionRatio)),
+                ("torn_tail", .optional(report.tornTail) { .string($0.description) }),
+                ("corruption", .integer(Int64(report.corruption.count))),
+            ]).serialized())
+            return .ok
+        }
+        var table = Table([.left, .left])
+        table.add(["journal", path])
+        table.add(["id", reader.journalID?.uuidString ?? "-"])
+        table.add(["producer", header?.producer ?? "-"])
+        table.add(["format", header?.version.description ?? "-"])
+        table.add(["segments", "\(Format.count(report.segments))"])
+        table.add(["records", "\(Format.count(report.records)) (\(Format.count(report.snapshots)) snapshots)"])
+        if let first = report.firstSequence, let last = report.lastSequence {
+            table.add(["sequences", "\(first) ... \(last)"])
+        }
+        if let first = report.firstTime, let last = report.lastTime {
+            table.add(["time span", "\(first) ... \(last) (\(Format.duration(microseconds: last.microsecondsSince1970 - first.microsecondsSince1970)))"])
+        }
+        table.add(["on disk", Format.bytes(report.fileBytes)])
+        table.add(["records raw", Format.bytes(report.recordBytes)])
+        table.add(["ratio", "\(Format.fixed(report.compressionRatio, digits: 2))x"])
+        table.add(["torn tail", report.tornTail.map { "\($0.segment) at offset \($0.offset)" } ?? "none"])
+        table.add(["corruption", report.corruption.isEmpty ? "none" : "\(report.corruption.count) (run `replay verify`)"])
+        table.lines().forEach(console.print)
+        return .ok
+    }
+}

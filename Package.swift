@@ -37,6 +37,7 @@ let package = Package(
         .executableTarget(name: "crash-child", dependencies: ["Journal"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal"]),
     ],
     swiftLanguageModes: [.v6]
 )

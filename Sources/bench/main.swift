@@ -5,11 +5,13 @@ import Foundation
 
 let usage = """
     usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--json]
+           bench blocks [--records N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
                 seeks and the scan's peak memory on a larger journal
-      --records N        records in the side-by-side workload (default 500000)
+      blocks    compression ratio and cost by records per LZ4 block (1, 4, 16, 64)
+      --records N        records in the side-by-side workload (default 500000; blocks: 200000)
       --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
       --keep DIR         leave the buffered journal of the workload in DIR
       --json             one JSON object on stdout
@@ -73,6 +75,24 @@ case "journal":
     } catch {
         try? FileManager.default.removeItem(atPath: scratch)
         fail("\(error)")
+    }
+case "blocks":
+    var benchmark = BlockGranularityBenchmark()
+    benchmark.records = arguments.takeCount("--records") ?? benchmark.records
+    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    let rows = benchmark.run()
+    if json {
+        let items = rows.map { "{\"records_per_block\":\($0.recordsPerBlock),\"ratio\":\(Format.fixed($0.ratio, digits: 3)),"
+            + "\"share_of_ceiling\":\(Format.fixed($0.shareOfCeiling, digits: 3)),\"us_per_record\":\(Format.fixed($0.microsecondsPerRecord, digits: 3))}" }
+        print("{\"rows\":[\(items.joined(separator: ","))]}")
+    } else {
+        print("records/block   ratio   share of ceiling   us/record")
+        for row in rows {
+            print("\(row.recordsPerBlock)".padding(toLength: 16, withPad: " ", startingAt: 0)
+                  + "\(Format.fixed(row.ratio, digits: 2))x".padding(toLength: 8, withPad: " ", startingAt: 0)
+                  + "\(Format.fixed(row.shareOfCeiling * 100, digits: 1))%".padding(toLength: 19, withPad: " ", startingAt: 0)
+                  + Format.fixed(row.microsecondsPerRecord, digits: 3))
+        }
     }
 case "--help", "-h", "help":
     print(usage)

@@ -6,6 +6,9 @@ enum ReplayCommandLine {
         InfoCommand.self, VerifyCommand.self, CatCommand.self,
     ]
 
+    /// The subcommands' names, in the order `--help` lists them.
+    static var commandNames: [String] { commands.map { $0.name } }
+
     static let overview = """
         replay: read, check and explain SDK journals taken off a device.
 

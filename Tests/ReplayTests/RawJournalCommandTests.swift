@@ -1,0 +1,99 @@
+import Foundation
+import Journal
+import Testing
+@testable import replay
+
+@Suite("replay info, verify, cat on raw journals")
+struct RawJournalCommandTests {
+    @Test("info summarises the journal")
+    func info() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path)
+        let run = ReplayHarness.run(["info", path])
+        #expect(run.status == 0)
+        let lines = run.out.replacingOccurrences(of: path, with: "JOURNAL").split(separator: "\n").map(String.init)
+        #expect(lines.first == "journal      JOURNAL")
+        #expect(lines.contains("id           5EED0000-0000-4000-8000-000000000001"))
+        #expect(lines.contains("producer     replay-tests"))
+        #expect(lines.contains { $0.hasPrefix("records      4") && $0.hasSuffix("snapshots)") })
+        #expect(lines.contains("time span    2025-11-24T16:00:00.000000Z ... 2025-11-24T16:00:09.750000Z (9.75s)"))
+        #expect(lines.contains("torn tail    none"))
+        #expect(lines.contains("corruption   none"))
+
+        let json = ReplayHarness.run(["info", "--json", path])
+        #expect(json.status == 0)
+        #expect(json.out.hasPrefix("{\"journal\":"))
+        #expect(json.out.contains("\"id\":\"5EED0000-0000-4000-8000-000000000001\""))
+        #expect(json.out.contains("\"corruption\":0"))
+    }
+
+    @Test("verify: exit 0 when clean, 1 with the location when corrupt, 2 when unreadable")
+    func verify() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        let clean = ReplayHarness.run(["verify", path])
+        #expect(clean.status == 0)
+        #expect(clean.out.hasPrefix("ok: "))
+
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".lz4") }.sorted().first)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path + "/" + first))
+        bytes[bytes.count / 2] ^= 0x40   // inside a sealed segment
+        try bytes.write(to: URL(fileURLWithPath: path + "/" + first))
+        let corrupt = ReplayHarness.run(["verify", path])
+        #expect(corrupt.status == 1)
+        #expect(corrupt.out.hasPrefix("CORRUPT: 1 problem(s)"))
+        #expect(corrupt.out.contains("corruption in \(first) at offset "))
+        #expect(corrupt.out.contains(", sequence "))
+        let json = ReplayHarness.run(["verify", "--json", path])
+        #expect(json.status == 1)
+        #expect(json.out.contains("\"clean\":false"))
+
+        let missing = ReplayHarness.run(["verify", path + "/nope"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains(path + "/nope"))
+        let notJournal = ReplayHarness.run(["verify", NSTemporaryDirectory()])
+        #expect(notJournal.status == 2)
+        #expect(notJournal.error.contains("no segment files"))
+    }
+
+    @Test("cat prints one line per record from a sequence, with a limit")
+    func cat() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path)
+        let run = ReplayHarness.run(["cat", "--from", "5", "--limit", "3", path])
+        #expect(run.status == 0)
+        #expect(run.out == """
+            5  2025-11-24T16:00:00.750000Z  kind 16  18 B
+            6  2025-11-24T16:00:01.000000Z  kind 17  21 B
+            7  2025-11-24T16:00:01.250000Z  kind 18  24 B
+
+            """)
+        let json = ReplayHarness.run(["cat", "--limit=1", "--json", path])
+        #expect(json.out == "{\"seq\":1,\"time\":\"2025-11-24T16:00:00.000000Z\",\"kind\":0,\"bytes\":7}\n")
+    }
+
+    @Test("usage errors exit 2 and name the problem; --help exits 0", arguments: [
+        (["cat"], "missing journal directory"),
+        (["cat", "--from"], "--from needs a value"),
+        (["cat", "--from", "x", "/j"], "--from expects a sequence number, not 'x'"),
+        (["cat", "--bogus", "/j"], "unknown option --bogus"),
+        (["info", "/a", "/b"], "unexpected argument '/b'"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        let run = ReplayHarness.run(arguments)
+        #expect(run.status == 2)
+        #expect(run.error.contains(message), "\(run.error)")
+    }
+
+    @Test("every command has its own --help", arguments: ReplayCommandLine.commandNames)
+    func help(command: String) {
+        let run = ReplayHarness.run([command, "--help"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("usage: replay \(command)"))
+        #expect(ReplayHarness.run(["help", command]).out == run.out)
+    }
+}

@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
     name: "EngagementSDK",
     products: [
+        .library(name: "SDK", targets: ["SDK"]),
         .library(name: "Journal", targets: ["Journal"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .executable(name: "replay", targets: ["replay"]),
@@ -20,6 +21,14 @@ let package = Package(
         .target(name: "Locking"),
         // A generic, crash-safe, compressed append-only log. Knows nothing of the SDK.
         .target(name: "Journal", dependencies: ["CLZ4", "Locking"]),
+        // OpenSSL's libcrypto from Debian's libssl-dev: SHA-256 fingerprints, HMAC redaction.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // The engagement SDK: facts, the pure core, the engine, the public API, delivery, modules.
+        .target(name: "SDK", dependencies: ["Journal", "Locking", "CCrypto"]),
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
@@ -37,6 +46,7 @@ let package = Package(
         .executableTarget(name: "crash-child", dependencies: ["Journal"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking"]),
         .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal"]),
     ],
     swiftLanguageModes: [.v6]

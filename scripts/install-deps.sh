@@ -8,6 +8,7 @@ pkg-config --exists liblz4 2>/dev/null || missing+=(liblz4-dev)
 command -v lz4 >/dev/null 2>&1 || missing+=(lz4)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

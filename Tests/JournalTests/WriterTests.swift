@@ -156,3 +156,36 @@ final class FailingStorage: JournalStorage {
         func truncate(to length: Int) throws { try inner.truncate(to: length) }
     }
 }
+
+@Suite("Writer: rotation on request")
+struct RotationOnRequestTests {
+    @Test("with rotation on request, segments begin only when asked, each with the snapshot given then")
+    func rotationOnRequest() throws {
+        let storage = InMemoryStorage()
+        var options = TestJournal.options(segmentBytes: 1024)
+        options.storage = storage
+        options.rotation = .onRequest
+        let writer = try JournalWriter(directory: "/r", options: options, snapshot: nil)
+        #expect(throws: JournalError.self) { try TestJournal.appendRecords(writer, count: 1) }
+        var state = 0
+        for batch in 0..<40 {
+            try writer.rotateIfNeeded(time: TestJournal.time(batch * 5)) { request in Array("state=\(state) at \(request.sequence)".utf8) }
+            // A batch of five related records is never split by a rotation.
+            try TestJournal.appendRecords(writer, count: 5, startingAt: batch * 5)
+            state += 5
+        }
+        try writer.close()
+        let reader = try JournalReader(directory: "/r", storage: storage)
+        #expect(reader.segments.count > 2)
+        let records = try reader.readAll().records
+        var counted = 0
+        for record in records {
+            if record.isSnapshot {
+                #expect(String(decoding: record.payload, as: UTF8.self) == "state=\(counted) at \(record.sequence)")
+            } else {
+                counted += 1
+            }
+        }
+        #expect(counted == 200)
+    }
+}

@@ -17,6 +17,8 @@ public struct JournalOptions: Sendable {
     public var maxRecordBytes = 1 << 20
     /// The writer never puts more records than this in one frame (recorded in each header).
     public var maxRecordsPerFrame: UInt32 = 65_536
+    /// When a new segment (and its snapshot) begins.
+    public var rotation = Rotation.automatic
     /// Written into every segment header, e.g. `engagement-sdk/0.1.0 linux-x86_64`.
     public var producer = "journal/\(SegmentFormat.currentVersion)"
     /// The id of a new journal; nil picks a random one. An existing journal keeps its own.
@@ -43,6 +45,17 @@ public struct JournalOptions: Sendable {
         if let delay = groupCommit.maxDelay { try require(delay > .zero, "groupCommit.maxDelay must be positive") }
         return self
     }
+}
+
+/// When the writer begins a new segment, which starts with a snapshot record.
+public enum Rotation: Sendable, Equatable {
+    /// Inside `append`, once the segment passed its size bound, with the snapshot provider
+    /// given at open. Right for appenders whose state is consistent between any two appends.
+    case automatic
+    /// Only when the owner calls ``JournalWriter/rotateIfNeeded(snapshot:)``, at a moment it
+    /// chooses (between two batches of related records). `append` never rotates: a segment may
+    /// pass its size bound by what is appended before the next call.
+    case onRequest
 }
 
 /// Group commit: appends are gathered into groups; each group is compressed into one LZ4 block

@@ -24,12 +24,13 @@ public final class JournalWriter: Sendable {
     /// Opens (creating if needed) the journal in `directory`.
     ///
     /// - Parameter snapshot: called, under the writer's lock and on the appending thread, when a
-    ///   segment begins; it returns the state as of every record before `request.sequence`. It
-    ///   must not call back into the writer.
+    ///   segment begins inside `append` (``Rotation/automatic``); it returns the state as of every
+    ///   record before `request.sequence`. It must not call back into the writer. With
+    ///   ``Rotation/onRequest`` it may be nil: ``rotateIfNeeded(snapshot:)`` supplies snapshots.
     public init(
         directory: String,
         options: JournalOptions = JournalOptions(),
-        snapshot: @escaping @Sendable (SnapshotRequest) -> [UInt8]
+        snapshot: (@Sendable (SnapshotRequest) -> [UInt8])?
     ) throws {
         let options = try options.validated()
         let outcome = try WriterRecovery.open(directory: directory, options: options)
@@ -76,13 +77,7 @@ public final class JournalWriter: Sendable {
             if wroteGroup && syncsGroups && !threaded {
                 try state.synchronizeInline()
             }
-            // Wake the group-commit thread only when it sleeps through work it must do: a new
-            // group's time bound to start, or a written group to sync.
-            let startedGroup = pendingBefore == 0 && state.pendingCount > 0
-            let wake = threaded && (
-                (startedGroup && state.flusher == .sleepingUntilWoken)
-                || (wroteGroup && syncsGroups && state.flusher != .running))
-            if wake { state.flusher = .running }
+            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: wroteGroup)
             return (sequence, state.takeReady(), wake)
         }
         if wake { groupCommit?.wake() }
@@ -107,6 +102,25 @@ public final class JournalWriter: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             flush { continuation.resume(with: $0) }
         }
+    }
+
+    /// Begins a new segment now if one is due (the current one passed its size bound, or the
+    /// journal has none yet), writing the snapshot `provider` returns as its first record, stamped
+    /// `time`. Returns whether it did. `provider` runs on this thread, under the writer's lock.
+    @discardableResult
+    public func rotateIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
+        let threaded = groupCommit != nil
+        let (rotated, ready, wake) = try state.withLock { state in
+            let pendingBefore = state.pendingCount
+            let writtenBefore = state.writtenSequence
+            let rotated = try state.rotateIfNeeded(time: time, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
+                                                   snapshot: provider)
+            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: state.writtenSequence > writtenBefore)
+            return (rotated, state.takeReady(), wake)
+        }
+        if wake { groupCommit?.wake() }
+        complete(ready)
+        return rotated
     }
 
     /// Calls `completion` once every record appended before the call is durable, on the

@@ -29,7 +29,7 @@ struct WriterState: Sendable {
     let directory: String
     let options: JournalOptions
     let journalID: UUID
-    let snapshotProvider: @Sendable (SnapshotRequest) -> [UInt8]
+    let snapshotProvider: (@Sendable (SnapshotRequest) -> [UInt8])?
     let compressor: FrameCompressor
     let staging: StagingBuffer
 
@@ -75,7 +75,11 @@ struct WriterState: Sendable {
         guard kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(kind) }
         try checkFits(kind: kind, payloadCount: payload.count)
         if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
-            try startSegment(time: timestamp, reason: reason, now: now)
+            if let provider = snapshotProvider, options.rotation == .automatic || active == nil {
+                try startSegment(time: timestamp, reason: reason, now: now, snapshot: provider)
+            } else if active == nil {
+                throw JournalError.invalidOptions("no segment to append to: call rotateIfNeeded(snapshot:) first")
+            }
         }
         return try encode(kind: kind, timestamp: timestamp, payload: payload, now: now)
     }
@@ -191,10 +195,19 @@ struct WriterState: Sendable {
 
     // MARK: - Segments
 
+    /// Begins the pending segment, if one is due, with the snapshot `provider` returns.
+    mutating func rotateIfNeeded(time: JournalTime, now: () -> UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
+        try checkUsable()
+        guard let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) else { return false }
+        try startSegment(time: time, reason: reason, now: now, snapshot: provider)
+        return true
+    }
+
     /// Seals the active segment (if any), creates the next one and writes its snapshot record.
-    mutating func startSegment(time: JournalTime, reason: SnapshotRequest.Reason, now: () -> UInt64?) throws {
+    mutating func startSegment(time: JournalTime, reason: SnapshotRequest.Reason, now: () -> UInt64?,
+                               snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         let request = SnapshotRequest(sequence: nextSequence, time: time, reason: reason)
-        let snapshot = snapshotProvider(request)
+        let snapshot = provider(request)
         guard Varint.length(of: UInt64(snapshot.count)) + 2 + snapshot.count <= options.maxRecordBytes else {
             throw JournalError.recordTooLarge(bytes: snapshot.count + 2, limit: options.maxRecordBytes)
         }
@@ -294,6 +307,16 @@ struct WriterState: Sendable {
         compressor.discardPending()
         for waiter in waiters { ready.append((waiter, .failure(.failed(reason.description)))) }
         waiters = []
+    }
+
+    /// Whether the group-commit thread sleeps through work it must do: a new group's time bound
+    /// to start, or a written group to sync. Marks it running when so (the caller wakes it).
+    mutating func flusherMustWake(pendingBefore: Int, wroteGroup: Bool) -> Bool {
+        let startedGroup = pendingBefore == 0 && pendingCount > 0
+        let wake = (startedGroup && flusher == .sleepingUntilWoken)
+            || (wroteGroup && options.groupCommit.synchronizesEachGroup && flusher != .running)
+        if wake { flusher = .running }
+        return wake
     }
 
     mutating func takeReady() -> [(Waiter, Result<UInt64, JournalError>)] {

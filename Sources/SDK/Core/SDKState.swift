@@ -1,0 +1,134 @@
+import Journal
+
+/// Everything the SDK believes, as a pure fold of the journal's facts (``evolve(_:)``).
+///
+/// The live engine and `replay` compute it the same way, so what `replay state` shows is exactly
+/// what the SDK believed. It holds no secrets: API keys and JWTs live outside it.
+public struct SDKState: Sendable, Equatable {
+    // MARK: Lifecycle
+
+    /// The project the SDK is on; nil before initialization.
+    public var live: ProjectRef?
+    /// Counts instances: each initialization and each switch landing starts a new one.
+    public var generation: UInt64 = 0
+    /// Engine rules in force (from the last engine start).
+    public var rules = EngineRules()
+    /// Every project a task may still be sent to, by fingerprint.
+    public var projects: [ProjectFingerprint: ProjectRef] = [:]
+
+    // MARK: Identity and project-scoped storage
+
+    public var email: String?
+    public var userID: String?
+    public var pushToken: String?
+    public var attribution: AttributionInfo?
+    /// Events made with no identity, held in the live project's storage.
+    public var heldEvents: [HeldEvent] = []
+    /// App sessions counted with no identity.
+    public var unknownUserSessions = 0
+    public var inAppMessageIDs: [String] = []
+    public var embeddedMessageIDs: [String] = []
+    /// Projects whose storage a switch cleared; late writes for them are refused.
+    public var clearedProjects: Set<ProjectFingerprint> = []
+
+    // MARK: Delivery
+
+    /// Queued and in-flight tasks, by id.
+    public var tasks: [TaskID: QueuedTask] = [:]
+    /// Each project's tasks in the order they must be sent.
+    public var taskOrder: [ProjectFingerprint: [TaskID]] = [:]
+    /// Total body bytes of queued tasks (the queue is bounded by count and bytes).
+    public var queuedBytes = 0
+    public var nextTaskNumber: UInt64 = 1
+
+    // MARK: Calls, timers, requests
+
+    /// Calls made and not yet resolved.
+    public var pendingCalls: [CallID: PendingCall] = [:]
+    public var timers: [TimerPurpose: JournalTime] = [:]
+    /// JWT refreshes per project for the current instance.
+    public var auth: [ProjectFingerprint: AuthState] = [:]
+    /// Durability requests not yet answered, and what waits on each.
+    public var durabilityWaits: [UInt64: DurabilityWait] = [:]
+    public var nextRequestNumber: UInt64 = 1
+
+    // MARK: Modules
+
+    /// Each module's lifecycle in the current instance.
+    public var modules: [String: ModuleLifecycle] = [:]
+    /// Awaited module hooks not finished yet.
+    public var hooks: [UInt64: PendingHook] = [:]
+
+    // MARK: Switching
+
+    public var switching = SwitchState()
+
+    /// The time of the last fact applied.
+    public var time = JournalTime(microsecondsSince1970: 0)
+
+    public init() {}
+}
+
+/// An event held for an unknown user.
+public struct HeldEvent: Sendable, Hashable {
+    public var call: CallID
+    public var event: PublicCall
+}
+
+/// A task in the queue.
+public struct QueuedTask: Sendable, Hashable {
+    public enum Status: Sendable, Hashable {
+        /// Waiting its turn.
+        case queued
+        /// Sent; attempt `n` is on the wire.
+        case inFlight(attempt: Int)
+        /// Attempt `n` failed; attempt `n + 1` is due at the timer.
+        case retrying(nextAttempt: Int)
+        /// Waiting for a fresh JWT before its next attempt.
+        case awaitingToken(nextAttempt: Int)
+    }
+
+    public var task: DeliveryTask
+    public var status: Status
+    /// The last error, for the final failure's reason.
+    public var lastError: String?
+}
+
+/// A call made and not yet resolved.
+public struct PendingCall: Sendable, Hashable {
+    public var name: CallName
+    public var madeAt: JournalTime
+    public var caller: UInt64
+    /// The project the SDK was on when the call was made.
+    public var projectAtCall: ProjectFingerprint?
+}
+
+/// JWT refresh bookkeeping for one project's current instance.
+public struct AuthState: Sendable, Hashable {
+    public var refreshesUsed = 0
+    /// The refresh request in flight, if any.
+    public var refreshing: UInt64?
+}
+
+/// What waits on a durability request.
+public enum DurabilityWait: Sendable, Hashable {
+    /// A `flush()` call.
+    case flush(CallID)
+    /// A teardown waiting for the outgoing disable to be durable.
+    case teardownDisable(SwitchID)
+}
+
+/// A module's lifecycle in the current instance.
+public struct ModuleLifecycle: Sendable, Hashable {
+    public var initialized = false
+    public var started = false
+    public var deinitialized = false
+    public var generation: UInt64 = 0
+}
+
+/// An awaited module hook in progress.
+public struct PendingHook: Sendable, Hashable {
+    public var module: String
+    public var event: ModuleEvent
+    public var startedAt: JournalTime
+}

@@ -1,0 +1,62 @@
+import Journal
+
+/// The switch machinery's state: the gate, the switch in flight, the queue of requested switches.
+public struct SwitchState: Sendable, Equatable {
+    /// Calls held behind the gate while a switch runs, in arrival order.
+    public var gate: [GatedCall] = []
+    /// Bytes of arguments held behind the gate (the gate is bounded by count and bytes).
+    public var gateBytes = 0
+    /// The switch running now.
+    public var inFlight: SwitchRun?
+    /// Switches requested and waiting to start, in order.
+    public var queue: [SwitchRequest] = []
+    /// A switch that landed and whose callbacks have not run yet: the next one waits for them.
+    public var awaitingCallbacks: SwitchID?
+    public var nextSwitchNumber: UInt64 = 1
+
+    public init() {}
+
+    /// Whether calls that the gate holds must wait now.
+    public var gateIsClosed: Bool { inFlight != nil }
+
+    /// The project the app asked for last: the queue's tail, else the switch in flight, else nil
+    /// (then it is the live project).
+    public var requestedProject: ProjectRef? {
+        queue.last?.project ?? inFlight?.to
+    }
+}
+
+/// A call held behind the gate.
+public struct GatedCall: Sendable, Hashable {
+    public var call: ReceivedCall
+    public var madeAt: JournalTime
+    public var bytes: Int
+}
+
+/// A switch requested and not started.
+public struct SwitchRequest: Sendable, Hashable {
+    public var id: SwitchID
+    public var project: ProjectRef
+    /// The calls whose completions fire when it lands (the request and any it absorbed).
+    public var calls: [CallID]
+}
+
+/// A switch in progress.
+public struct SwitchRun: Sendable, Hashable {
+    public var id: SwitchID
+    public var from: ProjectRef?
+    public var to: ProjectRef
+    public var calls: [CallID]
+    public var startedAt: JournalTime
+    /// The step running now and when it began.
+    public var step: TeardownStepKind?
+    public var stepStartedAt: JournalTime
+    /// Why the switch is not clean, in the order the reasons arose.
+    public var warnings: [String] = []
+    /// The outgoing disableDevice task, when one was queued.
+    public var disableTask: TaskID?
+    /// The durability request the disable step waits on.
+    public var durabilityRequest: UInt64?
+    /// Hooks the release step waits on.
+    public var awaitedHooks: Set<UInt64> = []
+}

@@ -1,0 +1,38 @@
+/// How a public call ended. Every call's completion receives exactly one of these.
+public enum CallOutcome: Sendable, Hashable {
+    /// The request reached `project`, which answered with `status`.
+    case delivered(project: ProjectFingerprint, status: Int)
+    /// The call took effect inside the SDK (identity, storage, a held event) for `project`;
+    /// nothing was sent for it.
+    case applied(project: ProjectFingerprint?)
+    /// It will never succeed.
+    case failed(CallFailure)
+    /// It was dropped on purpose, before it could be delivered.
+    case discarded(DiscardReason)
+}
+
+/// Why a call failed.
+public enum CallFailure: Sendable, Hashable {
+    /// The arguments were unusable (the reason names which and why).
+    case rejected(String)
+    /// The SDK was not initialized when the call was processed.
+    case notInitialized
+    /// The project answered with a status that retrying cannot fix.
+    case httpStatus(Int, code: String?)
+    /// Every attempt failed; the last error.
+    case retriesExhausted(String)
+    /// The auth provider could not supply a usable JWT.
+    case authentication(String)
+}
+
+/// Why a call was discarded.
+public enum DiscardReason: Sendable, Hashable {
+    /// `logoutUser` purged the queued request.
+    case purgedByLogout
+    /// A switch purged the queued request of the project it left.
+    case purgedBySwitch(SwitchID)
+    /// The outgoing project's events could not be delivered within the switch's bound.
+    case undeliveredAtSwitch(SwitchID)
+    /// The gate was full while a switch ran.
+    case gateFull(capacity: Int)
+}

@@ -1,0 +1,146 @@
+import Journal
+
+/// Why bytes could not be decoded as a fact, and where.
+public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    /// The byte offset within the fact's payload.
+    public var offset: Int
+    /// Whether the bytes are well-formed but use a variant this build does not know (a newer
+    /// writer): such a fact is passed through as unknown rather than reported as damage.
+    public var isUnknownVariant: Bool
+
+    init(_ reason: String, offset: Int, unknownVariant: Bool = false) {
+        self.reason = reason
+        self.offset = offset
+        self.isUnknownVariant = unknownVariant
+    }
+
+    public var description: String { "\(reason) at payload byte \(offset)" }
+}
+
+/// Reads a tagged-field message field by field. Every read is bounds-checked; malformed input
+/// throws ``CodecError``, never traps, and allocations never exceed the input's size.
+struct FieldReader {
+    /// One field: its number and its raw value.
+    struct Field {
+        enum Value {
+            case varint(UInt64)
+            case fixed64(UInt64)
+            case bytes(ArraySlice<UInt8>)
+        }
+
+        let number: Int
+        let value: Value
+        let offset: Int
+
+        func unsigned() throws(CodecError) -> UInt64 {
+            guard case .varint(let raw) = value else { throw CodecError("field \(number) is not a varint", offset: offset) }
+            return raw
+        }
+
+        func signed() throws(CodecError) -> Int64 {
+            Varint.unzigzag(try unsigned())
+        }
+
+        func int() throws(CodecError) -> Int {
+            let raw = try signed()
+            guard let value = Int(exactly: raw) else { throw CodecError("field \(number) is out of range", offset: offset) }
+            return value
+        }
+
+        func bool() throws(CodecError) -> Bool {
+            try unsigned() != 0
+        }
+
+        func double() throws(CodecError) -> Double {
+            guard case .fixed64(let raw) = value else { throw CodecError("field \(number) is not a fixed64", offset: offset) }
+            return Double(bitPattern: raw)
+        }
+
+        func bytes() throws(CodecError) -> ArraySlice<UInt8> {
+            guard case .bytes(let raw) = value else { throw CodecError("field \(number) is not length-delimited", offset: offset) }
+            return raw
+        }
+
+        func string() throws(CodecError) -> String {
+            guard let text = String(validating: try bytes(), as: UTF8.self) else {
+                throw CodecError("field \(number) is not UTF-8", offset: offset)
+            }
+            return text
+        }
+
+        func message<Value: FieldCodable>(_ type: Value.Type = Value.self) throws(CodecError) -> Value {
+            var nested = FieldReader(try bytes(), baseOffset: offset)
+            return try Value(from: &nested)
+        }
+    }
+
+    private let input: ArraySlice<UInt8>
+    private var position: Int
+    private let baseOffset: Int
+
+    init(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0) {
+        input = bytes
+        position = bytes.startIndex
+        self.baseOffset = baseOffset
+    }
+
+    init(_ bytes: [UInt8]) {
+        self.init(bytes[...])
+    }
+
+    private var offset: Int { baseOffset + position - input.startIndex }
+
+    /// The next field, or nil at the end.
+    mutating func next() throws(CodecError) -> Field? {
+        guard position < input.endIndex else { return nil }
+        let start = offset
+        let key = try varint()
+        guard key >> 3 <= UInt64(Int32.max) else { throw CodecError("field number too large", offset: start) }
+        let number = Int(key >> 3)
+        switch key & 7 {
+        case 0:
+            return Field(number: number, value: .varint(try varint()), offset: start)
+        case 1:
+            guard input.endIndex - position >= 8 else { throw CodecError("fixed64 runs past the end", offset: start) }
+            var raw: UInt64 = 0
+            for index in 0..<8 { raw |= UInt64(input[position + index]) << UInt64(8 * index) }
+            position += 8
+            return Field(number: number, value: .fixed64(raw), offset: start)
+        case 2:
+            let length = try varint()
+            guard length <= UInt64(input.endIndex - position) else { throw CodecError("length \(length) runs past the end", offset: start) }
+            let slice = input[position..<(position + Int(length))]
+            position += Int(length)
+            return Field(number: number, value: .bytes(slice), offset: start)
+        default:
+            throw CodecError("unknown wire type \(key & 7)", offset: start)
+        }
+    }
+
+    private mutating func varint() throws(CodecError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        let start = offset
+        while position < input.endIndex {
+            let byte = input[position]
+            position += 1
+            if shift == 63 && byte > 1 { throw CodecError("varint overflows 64 bits", offset: start) }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+            if shift > 63 { throw CodecError("varint longer than 10 bytes", offset: start) }
+        }
+        throw CodecError("varint runs past the end", offset: start)
+    }
+
+    /// Reads every field, handing each to `handle`; fields `handle` ignores are skipped.
+    mutating func forEachField(_ handle: (Field) throws(CodecError) -> Void) throws(CodecError) {
+        while let field = try next() { try handle(field) }
+    }
+}
+
+/// A required field that was absent.
+func missing(_ name: String) -> CodecError {
+    CodecError("required field \(name) is missing", offset: 0)
+}

@@ -1,0 +1,98 @@
+import Journal
+
+/// Writes a tagged-field message: each field is `varint(number << 3 | wire type)` then its
+/// value, so a reader can skip fields it does not know. Wire types: 0 varint, 1 fixed 64-bit,
+/// 2 length-delimited (bytes, strings, nested messages). Nil optionals are simply not written.
+struct FieldWriter {
+    private(set) var output = ByteWriter(capacity: 64)
+
+    var bytes: [UInt8] { output.bytes }
+
+    private mutating func tag(_ field: Int, _ wire: UInt64) {
+        output.writeVarint(UInt64(field) << 3 | wire)
+    }
+
+    mutating func unsigned(_ field: Int, _ value: UInt64) {
+        tag(field, 0)
+        output.writeVarint(value)
+    }
+
+    mutating func unsigned(_ field: Int, _ value: UInt64?) {
+        if let value { unsigned(field, value) }
+    }
+
+    mutating func signed(_ field: Int, _ value: Int64) {
+        tag(field, 0)
+        output.writeSignedVarint(value)
+    }
+
+    mutating func signed(_ field: Int, _ value: Int64?) {
+        if let value { signed(field, value) }
+    }
+
+    mutating func int(_ field: Int, _ value: Int) {
+        signed(field, Int64(value))
+    }
+
+    mutating func bool(_ field: Int, _ value: Bool) {
+        unsigned(field, value ? 1 : 0)
+    }
+
+    mutating func double(_ field: Int, _ value: Double) {
+        tag(field, 1)
+        output.writeUInt64(value.bitPattern)
+    }
+
+    mutating func double(_ field: Int, _ value: Double?) {
+        if let value { double(field, value) }
+    }
+
+    mutating func bytes(_ field: Int, _ value: some Collection<UInt8>) {
+        tag(field, 2)
+        output.writeLengthPrefixed(value)
+    }
+
+    mutating func string(_ field: Int, _ value: String) {
+        bytes(field, Array(value.utf8))
+    }
+
+    mutating func string(_ field: Int, _ value: String?) {
+        if let value { string(field, value) }
+    }
+
+    /// A nested message.
+    mutating func message(_ field: Int, _ value: some FieldCodable) {
+        var nested = FieldWriter()
+        value.encode(to: &nested)
+        bytes(field, nested.bytes)
+    }
+
+    mutating func message(_ field: Int, _ value: (some FieldCodable)?) {
+        if let value { message(field, value) }
+    }
+
+    /// A repeated nested message: one field per element, in order.
+    mutating func messages(_ field: Int, _ values: some Sequence<some FieldCodable>) {
+        for value in values { message(field, value) }
+    }
+
+    /// Repeated strings: one field per element, in order.
+    mutating func strings(_ field: Int, _ values: some Sequence<String>) {
+        for value in values { string(field, value) }
+    }
+}
+
+/// A value with a tagged-field encoding.
+protocol FieldCodable {
+    func encode(to writer: inout FieldWriter)
+    init(from reader: inout FieldReader) throws(CodecError)
+}
+
+extension FieldCodable {
+    /// The value as a standalone message.
+    func encodedMessage() -> [UInt8] {
+        var writer = FieldWriter()
+        encode(to: &writer)
+        return writer.bytes
+    }
+}

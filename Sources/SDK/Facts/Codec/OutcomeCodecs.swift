@@ -1,0 +1,237 @@
+import Journal
+
+// Tagged-field encodings of decisions' values. Variant tags and field numbers are part of the
+// journal format: never reuse or renumber; add new ones.
+
+extension GateDecision: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .executed(let project): writer.unsigned(1, 1); writer.message(2, project)
+        case .queued(let id, let position): writer.unsigned(1, 2); writer.message(3, id); writer.int(4, position)
+        case .replayed(let id, let project): writer.unsigned(1, 3); writer.message(3, id); writer.message(2, project)
+        case .inline(let project): writer.unsigned(1, 4); writer.message(2, project)
+        case .refused: writer.unsigned(1, 5)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .executed(project: try fields.requiredMessage(2, "project"))
+        case 2: self = .queued(switch: try fields.requiredMessage(3, "switch"), position: try fields.int(4) ?? 0)
+        case 3: self = .replayed(switch: try fields.requiredMessage(3, "switch"), project: try fields.requiredMessage(2, "project"))
+        case 4: self = .inline(project: try fields.requiredMessage(2, "project"))
+        case 5: self = .refused
+        default: throw fields.unknown("gate decision")
+        }
+    }
+}
+
+extension JournalTime: FieldCodable {
+    func encode(to writer: inout FieldWriter) { writer.signed(1, microsecondsSince1970) }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var value: Int64 = 0
+        while let field = try reader.next() { if field.number == 1 { value = try field.signed() } }
+        self.init(microsecondsSince1970: value)
+    }
+}
+
+extension DeliveryTask: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, id)
+        writer.message(2, call)
+        writer.message(3, project)
+        writer.string(4, region)
+        writer.string(5, endpoint)
+        writer.string(6, path)
+        writer.unsigned(7, method == .get ? 1 : 2)
+        writer.string(8, query)
+        writer.bytes(9, body)
+        writer.signed(10, createdAt.microsecondsSince1970)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var id: TaskID?, call: CallID?, project: ProjectFingerprint?
+        var region = "", endpoint = "", path = "", query: String?
+        var method = Method.post
+        var body: [UInt8] = []
+        var created: Int64 = 0
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: id = try field.message()
+            case 2: call = try field.message()
+            case 3: project = try field.message()
+            case 4: region = try field.string()
+            case 5: endpoint = try field.string()
+            case 6: path = try field.string()
+            case 7: method = try field.unsigned() == 1 ? .get : .post
+            case 8: query = try field.string()
+            case 9: body = Array(try field.bytes())
+            case 10: created = try field.signed()
+            default: break
+            }
+        }
+        guard let id, let project else { throw missing("task id or project") }
+        self.init(id: id, call: call, project: project, region: region, endpoint: endpoint, path: path, method: method,
+                  query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created))
+    }
+}
+
+extension CallFailure: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .rejected(let reason): writer.unsigned(1, 1); writer.string(2, reason)
+        case .notInitialized: writer.unsigned(1, 2)
+        case .httpStatus(let status, let code): writer.unsigned(1, 3); writer.int(3, status); writer.string(4, code)
+        case .retriesExhausted(let reason): writer.unsigned(1, 4); writer.string(2, reason)
+        case .authentication(let reason): writer.unsigned(1, 5); writer.string(2, reason)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .rejected(try fields.string(2) ?? "")
+        case 2: self = .notInitialized
+        case 3: self = .httpStatus(try fields.int(3) ?? 0, code: try fields.string(4))
+        case 4: self = .retriesExhausted(try fields.string(2) ?? "")
+        case 5: self = .authentication(try fields.string(2) ?? "")
+        default: throw fields.unknown("failure")
+        }
+    }
+}
+
+extension DiscardReason: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .purgedByLogout: writer.unsigned(1, 1)
+        case .purgedBySwitch(let id): writer.unsigned(1, 2); writer.message(2, id)
+        case .undeliveredAtSwitch(let id): writer.unsigned(1, 3); writer.message(2, id)
+        case .gateFull(let capacity): writer.unsigned(1, 4); writer.int(3, capacity)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .purgedByLogout
+        case 2: self = .purgedBySwitch(try fields.requiredMessage(2, "switch"))
+        case 3: self = .undeliveredAtSwitch(try fields.requiredMessage(2, "switch"))
+        case 4: self = .gateFull(capacity: try fields.int(3) ?? 0)
+        default: throw fields.unknown("discard reason")
+        }
+    }
+}
+
+extension TaskOutcome: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .delivered(let status): writer.unsigned(1, 1); writer.int(2, status)
+        case .failed(let failure): writer.unsigned(1, 2); writer.message(3, failure)
+        case .discarded(let reason): writer.unsigned(1, 3); writer.message(4, reason)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .delivered(status: try fields.int(2) ?? 0)
+        case 2: self = .failed(try fields.requiredMessage(3, "failure"))
+        case 3: self = .discarded(try fields.requiredMessage(4, "reason"))
+        default: throw fields.unknown("task outcome")
+        }
+    }
+}
+
+extension CallOutcome: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .delivered(let project, let status): writer.unsigned(1, 1); writer.message(2, project); writer.int(3, status)
+        case .applied(let project): writer.unsigned(1, 2); writer.message(2, project)
+        case .failed(let failure): writer.unsigned(1, 3); writer.message(4, failure)
+        case .discarded(let reason): writer.unsigned(1, 4); writer.message(5, reason)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .delivered(project: try fields.requiredMessage(2, "project"), status: try fields.int(3) ?? 0)
+        case 2: self = .applied(project: try fields.message(2))
+        case 3: self = .failed(try fields.requiredMessage(4, "failure"))
+        case 4: self = .discarded(try fields.requiredMessage(5, "reason"))
+        default: throw fields.unknown("call outcome")
+        }
+    }
+}
+
+extension ModuleEvent: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .initialize: writer.unsigned(1, 1)
+        case .start: writer.unsigned(1, 2)
+        case .notification(let name): writer.unsigned(1, 3); writer.string(2, name)
+        case .reset: writer.unsigned(1, 4)
+        case .deinitialize: writer.unsigned(1, 5)
+        case .willLogout: writer.unsigned(1, 6)
+        case .willSwitchProject(let to): writer.unsigned(1, 7); writer.message(3, to)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .initialize
+        case 2: self = .start
+        case 3: self = .notification(try fields.string(2) ?? "")
+        case 4: self = .reset
+        case 5: self = .deinitialize
+        case 6: self = .willLogout
+        case 7: self = .willSwitchProject(to: try fields.requiredMessage(3, "project"))
+        default: throw fields.unknown("module event")
+        }
+    }
+}
+
+extension SwitchRouting: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .started: writer.unsigned(1, 1)
+        case .absorbed(let into): writer.unsigned(1, 2); writer.message(2, into)
+        case .enqueued(let behind): writer.unsigned(1, 3); writer.message(2, behind)
+        case .noop: writer.unsigned(1, 4)
+        case .initialization: writer.unsigned(1, 5)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .started
+        case 2: self = .absorbed(into: try fields.requiredMessage(2, "switch"))
+        case 3: self = .enqueued(behind: try fields.requiredMessage(2, "switch"))
+        case 4: self = .noop
+        case 5: self = .initialization
+        default: throw fields.unknown("switch routing")
+        }
+    }
+}
+
+extension StepOutcome: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .clean: writer.unsigned(1, 1)
+        case .noisy(let reason): writer.unsigned(1, 2); writer.string(2, reason)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .clean
+        case 2: self = .noisy(try fields.string(2) ?? "")
+        default: throw fields.unknown("step outcome")
+        }
+    }
+}

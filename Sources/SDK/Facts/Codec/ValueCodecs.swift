@@ -1,0 +1,331 @@
+import Foundation
+import Journal
+
+// Tagged-field encodings of the values facts carry. Field numbers are part of the journal
+// format: never reuse or renumber one; add new fields with new numbers.
+
+extension ProjectFingerprint: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.bytes(1, bytes)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var raw: [UInt8]?
+        while let field = try reader.next() { if field.number == 1 { raw = Array(try field.bytes()) } }
+        guard let raw, let value = ProjectFingerprint(bytes: raw) else { throw missing("fingerprint") }
+        self = value
+    }
+}
+
+extension CallID: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        let value = uuid.uuid
+        writer.bytes(1, [value.0, value.1, value.2, value.3, value.4, value.5, value.6, value.7,
+                         value.8, value.9, value.10, value.11, value.12, value.13, value.14, value.15])
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var raw: [UInt8] = []
+        while let field = try reader.next() { if field.number == 1 { raw = Array(try field.bytes()) } }
+        guard raw.count == 16 else { throw missing("call id") }
+        self.init(UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                              raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])))
+    }
+}
+
+extension RetryRules: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.int(1, maxAttempts)
+        writer.signed(2, baseDelayMilliseconds)
+        writer.signed(3, maxDelayMilliseconds)
+        writer.int(4, jwtRefreshBudget)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        self.init()
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: maxAttempts = try field.int()
+            case 2: baseDelayMilliseconds = try field.signed()
+            case 3: maxDelayMilliseconds = try field.signed()
+            case 4: jwtRefreshBudget = try field.int()
+            default: break
+            }
+        }
+    }
+}
+
+extension ProjectRef: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, fingerprint)
+        writer.string(2, region)
+        writer.string(3, endpoint)
+        writer.bool(4, usesJWT)
+        writer.message(5, retry)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var fingerprint: ProjectFingerprint?
+        var region = "", endpoint = "", usesJWT = false
+        var retry = RetryRules()
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: fingerprint = try field.message()
+            case 2: region = try field.string()
+            case 3: endpoint = try field.string()
+            case 4: usesJWT = try field.bool()
+            case 5: retry = try field.message()
+            default: break
+            }
+        }
+        guard let fingerprint else { throw missing("project fingerprint") }
+        self.init(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry)
+    }
+}
+
+/// A `[String: DataValue]` as a message: one entry per key, keys sorted.
+struct DataObject: FieldCodable {
+    var members: [String: DataValue]
+
+    init(_ members: [String: DataValue]) {
+        self.members = members
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        for key in members.keys.sorted() { writer.message(1, DataEntry(key: key, value: members[key]!)) }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        members = [:]
+        while let field = try reader.next() {
+            if field.number == 1 {
+                let entry: DataEntry = try field.message()
+                members[entry.key] = entry.value
+            }
+        }
+    }
+}
+
+struct DataEntry: FieldCodable {
+    var key: String
+    var value: DataValue
+
+    func encode(to writer: inout FieldWriter) {
+        writer.string(1, key)
+        writer.message(2, value)
+    }
+
+    init(key: String, value: DataValue) {
+        self.key = key
+        self.value = value
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var key: String?
+        var value: DataValue = .null
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: key = try field.string()
+            case 2: value = try field.message()
+            default: break
+            }
+        }
+        guard let key else { throw missing("data key") }
+        self.init(key: key, value: value)
+    }
+}
+
+extension DataValue: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .string(let text): writer.string(1, text)
+        case .integer(let value): writer.signed(2, value)
+        case .number(let value): writer.double(3, value)
+        case .bool(let value): writer.bool(4, value)
+        case .null: writer.bool(5, true)
+        case .array(let elements):
+            writer.bool(6, true)
+            writer.messages(7, elements)
+        case .object(let members): writer.message(8, DataObject(members))
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var result: DataValue = .null
+        var elements: [DataValue] = []
+        var isArray = false
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: result = .string(try field.string())
+            case 2: result = .integer(try field.signed())
+            case 3: result = .number(try field.double())
+            case 4: result = .bool(try field.bool())
+            case 5: result = .null
+            case 6: isArray = true
+            case 7: elements.append(try field.message())
+            case 8: result = .object((try field.message() as DataObject).members)
+            default: break
+            }
+        }
+        self = isArray ? .array(elements) : result
+    }
+}
+
+extension CommerceItem: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.string(1, id)
+        writer.string(2, name)
+        writer.double(3, price)
+        writer.int(4, quantity)
+        writer.string(5, sku)
+        writer.message(6, dataFields.map(DataObject.init))
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        self.init(id: "", name: "", price: 0, quantity: 0)
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: id = try field.string()
+            case 2: name = try field.string()
+            case 3: price = try field.double()
+            case 4: quantity = try field.int()
+            case 5: sku = try field.string()
+            case 6: dataFields = (try field.message() as DataObject).members
+            default: break
+            }
+        }
+    }
+}
+
+/// A list of commerce items as a message.
+struct CommerceItems: FieldCodable {
+    var items: [CommerceItem]
+
+    func encode(to writer: inout FieldWriter) {
+        writer.messages(1, items)
+    }
+
+    init(_ items: [CommerceItem]) {
+        self.items = items
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        items = []
+        while let field = try reader.next() { if field.number == 1 { items.append(try field.message()) } }
+    }
+}
+
+extension PushOpen: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.signed(1, campaignID)
+        writer.signed(2, templateID)
+        writer.string(3, messageID)
+        writer.bool(4, appAlreadyRunning)
+        writer.message(5, dataFields.map(DataObject.init))
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        self.init(campaignID: nil, templateID: nil, messageID: "", appAlreadyRunning: false)
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: campaignID = try field.signed()
+            case 2: templateID = try field.signed()
+            case 3: messageID = try field.string()
+            case 4: appAlreadyRunning = try field.bool()
+            case 5: dataFields = (try field.message() as DataObject).members
+            default: break
+            }
+        }
+    }
+}
+
+extension AttributionInfo: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.signed(1, campaignID)
+        writer.signed(2, templateID)
+        writer.string(3, messageID)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        self.init(campaignID: 0, templateID: 0, messageID: "")
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: campaignID = try field.signed()
+            case 2: templateID = try field.signed()
+            case 3: messageID = try field.string()
+            default: break
+            }
+        }
+    }
+}
+
+extension TaskID: FieldCodable {
+    func encode(to writer: inout FieldWriter) { writer.unsigned(1, number) }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var number: UInt64 = 0
+        while let field = try reader.next() { if field.number == 1 { number = try field.unsigned() } }
+        self.init(number)
+    }
+}
+
+extension SwitchID: FieldCodable {
+    func encode(to writer: inout FieldWriter) { writer.unsigned(1, number) }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var number: UInt64 = 0
+        while let field = try reader.next() { if field.number == 1 { number = try field.unsigned() } }
+        self.init(number)
+    }
+}
+
+/// Reads the variant tag (field 1) of an enum message, then its other fields.
+struct VariantFields {
+    var tag: UInt64?
+    var fields: [Int: FieldReader.Field] = [:]
+    var repeated: [Int: [FieldReader.Field]] = [:]
+
+    init(_ reader: inout FieldReader) throws(CodecError) {
+        while let field = try reader.next() {
+            if field.number == 1 {
+                tag = try field.unsigned()
+            } else {
+                fields[field.number] = field
+                repeated[field.number, default: []].append(field)
+            }
+        }
+    }
+
+    func unknown(_ type: String) -> CodecError {
+        CodecError("unknown \(type) variant \(tag.map(String.init) ?? "none")", offset: 0, unknownVariant: true)
+    }
+
+    func string(_ number: Int) throws(CodecError) -> String? { try fields[number]?.string() }
+    func requiredString(_ number: Int, _ name: String) throws(CodecError) -> String {
+        guard let value = try string(number) else { throw missing(name) }
+        return value
+    }
+    func signed(_ number: Int) throws(CodecError) -> Int64? { try fields[number]?.signed() }
+    func unsigned(_ number: Int) throws(CodecError) -> UInt64? { try fields[number]?.unsigned() }
+    func int(_ number: Int) throws(CodecError) -> Int? { try fields[number]?.int() }
+    func bool(_ number: Int) throws(CodecError) -> Bool { try fields[number]?.bool() ?? false }
+    func double(_ number: Int) throws(CodecError) -> Double? { try fields[number]?.double() }
+    func message<Value: FieldCodable>(_ number: Int, _ type: Value.Type = Value.self) throws(CodecError) -> Value? {
+        guard let field = fields[number] else { return nil }
+        return try field.message(Value.self)
+    }
+    func requiredMessage<Value: FieldCodable>(_ number: Int, _ name: String, _ type: Value.Type = Value.self) throws(CodecError) -> Value {
+        guard let value: Value = try message(number) else { throw missing(name) }
+        return value
+    }
+    func strings(_ number: Int) throws(CodecError) -> [String] {
+        var values: [String] = []
+        for field in repeated[number] ?? [] { values.append(try field.string()) }
+        return values
+    }
+    func messages<Value: FieldCodable>(_ number: Int, _ type: Value.Type = Value.self) throws(CodecError) -> [Value] {
+        var values: [Value] = []
+        for field in repeated[number] ?? [] { values.append(try field.message(Value.self)) }
+        return values
+    }
+}

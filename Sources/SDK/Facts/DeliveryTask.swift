@@ -1,0 +1,48 @@
+import Journal
+
+/// One request to one project, bound when it was made to that project's fingerprint, region and
+/// endpoint, so it goes there whatever the SDK is on when it is sent (even after a restart).
+public struct DeliveryTask: Sendable, Hashable {
+    public enum Method: String, Sendable, Hashable {
+        case get = "GET"
+        case post = "POST"
+    }
+
+    public var id: TaskID
+    /// The call whose completion this task resolves; nil for the SDK's own requests.
+    public var call: CallID?
+    public var project: ProjectFingerprint
+    public var region: String
+    public var endpoint: String
+    /// The API path after the endpoint, e.g. `events/track`.
+    public var path: String
+    public var method: Method
+    public var query: String?
+    /// The JSON body.
+    public var body: [UInt8]
+    public var createdAt: JournalTime
+
+    public init(id: TaskID, call: CallID?, project: ProjectFingerprint, region: String, endpoint: String, path: String,
+                method: Method, query: String?, body: [UInt8], createdAt: JournalTime) {
+        self.id = id
+        self.call = call
+        self.project = project
+        self.region = region
+        self.endpoint = endpoint
+        self.path = path
+        self.method = method
+        self.query = query
+        self.body = body
+        self.createdAt = createdAt
+    }
+
+    /// A disableDevice request: logout and switches keep it queued.
+    public var isDisableDevice: Bool { path == "users/disableDevice" }
+}
+
+/// How a task ended.
+public enum TaskOutcome: Sendable, Hashable {
+    case delivered(status: Int)
+    case failed(CallFailure)
+    case discarded(DiscardReason)
+}

@@ -1,0 +1,100 @@
+import Journal
+
+/// Everything the journal records about the SDK: inputs (what the world told it) and decisions
+/// (what it concluded). The SDK's state is a fold of these with ``SDKState/evolve(_:)``.
+public enum Fact: Sendable, Hashable {
+    // MARK: Inputs
+
+    /// The SDK object came up over the journal.
+    case engineStarted(EngineStart)
+    /// A public call reached the mailbox.
+    case callReceived(ReceivedCall)
+    /// An HTTP exchange for a task ended.
+    case transportCompleted(TransportCompletion)
+    /// A timer went off.
+    case timerFired(TimerPurpose)
+    /// A durability request was answered.
+    case durabilityConfirmed(DurabilityConfirmation)
+    /// An awaited module hook returned.
+    case moduleHookCompleted(ModuleHookCompletion)
+    /// The auth provider answered.
+    case authTokenReceived(AuthTokenReceipt)
+    /// The completions of a landed switch have run on the callback queue.
+    case callbacksDelivered(SwitchID)
+    /// A system notification (e.g. `foreground`) reached the SDK.
+    case notificationReceived(String)
+
+    // MARK: Decisions
+
+    /// The SDK is on `project`; `generation` counts instances (each switch starts a new one).
+    case initialized(project: ProjectRef, generation: UInt64)
+    /// What the gate did with a call.
+    case gateDecided(call: CallID, decision: GateDecision)
+    /// A call's arguments were unusable.
+    case callRejected(call: CallID, reason: String)
+    case identityChanged(email: String?, userID: String?)
+    case pushTokenChanged(String?)
+    case attributionChanged(project: ProjectFingerprint, info: AttributionInfo?)
+    /// An attribution write was refused (late work of a project whose storage was cleared).
+    case attributionRefused(project: ProjectFingerprint, reason: String)
+    /// An event made with no identity, held in the project's storage until the user is known.
+    case unknownUserEventHeld(project: ProjectFingerprint, call: CallID, event: PublicCall)
+    /// An app session began with no identity.
+    case unknownUserSessionCounted(project: ProjectFingerprint)
+    case taskQueued(DeliveryTask)
+    case taskDispatched(task: TaskID, attempt: Int)
+    case taskCompleted(task: TaskID, outcome: TaskOutcome)
+    case timerSet(TimerPurpose, due: JournalTime)
+    case callResolved(call: CallID, outcome: CallOutcome)
+    case authRefreshRequested(project: ProjectFingerprint, request: UInt64)
+    /// An auth refresh ended; `failure` nil means a token arrived.
+    case authRefreshFinished(project: ProjectFingerprint, request: UInt64, failure: String?)
+    case moduleEventDelivered(module: String, event: ModuleEvent, project: ProjectFingerprint, generation: UInt64)
+    case moduleHookStarted(hook: UInt64, module: String, event: ModuleEvent)
+    case moduleHookFinished(hook: UInt64, overran: Bool)
+    case messagesStored(kind: MessageKind, project: ProjectFingerprint, ids: [String])
+    case storageCleared(project: ProjectFingerprint, scope: StorageScope)
+    /// Everything journaled so far must become durable; answered by ``durabilityConfirmed(_:)``.
+    case durabilityRequested(request: UInt64)
+
+    // MARK: Switch decisions
+
+    case switchRouted(switch: SwitchID, call: CallID, project: ProjectRef, routing: SwitchRouting)
+    case switchStarted(switch: SwitchID, from: ProjectFingerprint?, to: ProjectRef)
+    case teardownStepBegan(switch: SwitchID, step: TeardownStepKind)
+    case teardownStepFinished(switch: SwitchID, step: TeardownStepKind, outcome: StepOutcome, elapsedMicroseconds: Int64)
+    case switchLanded(switch: SwitchID, project: ProjectFingerprint, result: SwitchResult, reasons: [String])
+
+    /// A fact of a kind this build does not know (written by a newer SDK): kept, never applied.
+    case unknown(kind: UInt32, payload: [UInt8])
+}
+
+/// What the gate did with a call.
+public enum GateDecision: Sendable, Hashable {
+    /// Run now against the live project.
+    case executed(project: ProjectFingerprint)
+    /// Held behind the gate of switch `switch`, at this position in its queue.
+    case queued(switch: SwitchID, position: Int)
+    /// Run when `switch` landed, against the project it landed on.
+    case replayed(switch: SwitchID, project: ProjectFingerprint)
+    /// Run at once against the project the SDK was on, although a switch was running.
+    case inline(project: ProjectFingerprint)
+    /// Not run: the reason is in the call's resolution.
+    case refused
+}
+
+/// Which kind of messages.
+public enum MessageKind: String, Sendable, Hashable {
+    case inApp = "in-app"
+    case embedded
+}
+
+/// What a clear wiped.
+public enum StorageScope: String, Sendable, Hashable {
+    /// Email, user id, push token, in memory and in storage.
+    case identity
+    /// Unknown-user events and sessions, attribution.
+    case projectScoped = "project-scoped"
+    case inAppMessages = "in-app messages"
+    case embeddedMessages = "embedded messages"
+}

@@ -1,0 +1,54 @@
+/// The journal record kind of each fact. These numbers are part of the journal format: never
+/// reuse or renumber one. Kinds 16–31 are inputs, 32–63 decisions, 64–79 switch decisions.
+public enum FactKind: UInt32, Sendable, CaseIterable {
+    case engineStarted = 16
+    case callReceived = 17
+    case transportCompleted = 18
+    case timerFired = 19
+    case durabilityConfirmed = 20
+    case moduleHookCompleted = 21
+    case authTokenReceived = 22
+    case callbacksDelivered = 23
+    case notificationReceived = 24
+
+    case initialized = 32
+    case gateDecided = 33
+    case callRejected = 34
+    case identityChanged = 35
+    case pushTokenChanged = 36
+    case attributionChanged = 37
+    case attributionRefused = 38
+    case unknownUserEventHeld = 39
+    case unknownUserSessionCounted = 40
+    case taskQueued = 41
+    case taskDispatched = 42
+    case taskCompleted = 43
+    case timerSet = 44
+    case callResolved = 45
+    case authRefreshRequested = 46
+    case authRefreshFinished = 47
+    case moduleEventDelivered = 48
+    case moduleHookStarted = 49
+    case moduleHookFinished = 50
+    case messagesStored = 51
+    case storageCleared = 52
+    case durabilityRequested = 53
+
+    case switchRouted = 64
+    case switchStarted = 65
+    case teardownStepBegan = 66
+    case teardownStepFinished = 67
+    case switchLanded = 68
+
+    /// Whether facts of this kind are inputs (what the world told the SDK) rather than decisions.
+    public var isInput: Bool { rawValue < 32 }
+
+    /// The kind's name as `replay` prints it.
+    public var name: String { "\(self)" }
+
+    /// The kind with this name, for `replay timeline --kind`.
+    public init?(name: String) {
+        guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = found
+    }
+}

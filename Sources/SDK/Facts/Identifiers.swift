@@ -1,0 +1,38 @@
+import Foundation
+
+/// Identifies one public call from the moment it is made until its completion resolves.
+public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let uuid: UUID
+
+    public init(_ uuid: UUID) {
+        self.uuid = uuid
+    }
+
+    public static func < (lhs: CallID, rhs: CallID) -> Bool { lhs.uuid.uuidString < rhs.uuid.uuidString }
+    /// The first eight hex digits: enough to tell calls apart in a timeline.
+    public var description: String { String(uuid.uuidString.prefix(8)).lowercased() }
+}
+
+/// Identifies one delivery task (one HTTP request and its retries) within a journal.
+public struct TaskID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let number: UInt64
+
+    public init(_ number: UInt64) {
+        self.number = number
+    }
+
+    public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.number < rhs.number }
+    public var description: String { "t\(number)" }
+}
+
+/// Identifies one project switch request (numbered in the order the SDK received them).
+public struct SwitchID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let number: UInt64
+
+    public init(_ number: UInt64) {
+        self.number = number
+    }
+
+    public static func < (lhs: SwitchID, rhs: SwitchID) -> Bool { lhs.number < rhs.number }
+    public var description: String { "s\(number)" }
+}

@@ -1,0 +1,127 @@
+import Journal
+
+// The payloads of input facts: what the world told the SDK. Small records, grouped here.
+
+/// The SDK object came up over this journal (first start or restart).
+public struct EngineStart: Sendable, Hashable {
+    /// The SDK's version, e.g. `0.1.0`.
+    public var sdkVersion: String
+    /// Whether the journal already held records (a restart).
+    public var restored: Bool
+    /// Engine options decisions depend on (recorded so `replay recheck` decides alike).
+    public var options: EngineRules
+
+    public init(sdkVersion: String, restored: Bool, options: EngineRules) {
+        self.sdkVersion = sdkVersion
+        self.restored = restored
+        self.options = options
+    }
+}
+
+/// Engine-wide rules decisions depend on.
+public struct EngineRules: Sendable, Hashable {
+    /// The most calls the gate holds during a switch; more are rejected, never dropped silently.
+    public var gateCapacity: Int
+    /// How long a teardown waits for the outgoing disable to be durably queued.
+    public var disableDurabilityBoundMilliseconds: Int64
+    /// How long an async module hook may run before it is reported as overrunning.
+    public var moduleHookBoundMilliseconds: Int64
+    /// What happens to the outgoing project's queued events at a switch.
+    public var pendingEvents: PendingEventsRule
+
+    public init(gateCapacity: Int = 10_000, disableDurabilityBoundMilliseconds: Int64 = 2_000,
+                moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge) {
+        self.gateCapacity = gateCapacity
+        self.disableDurabilityBoundMilliseconds = disableDurabilityBoundMilliseconds
+        self.moduleHookBoundMilliseconds = moduleHookBoundMilliseconds
+        self.pendingEvents = pendingEvents
+    }
+}
+
+/// What a switch does with the outgoing project's queued events.
+public enum PendingEventsRule: Sendable, Hashable {
+    /// Discard them (keeping queued disableDevice tasks), as the reference implementation does.
+    case purge
+    /// Try to deliver them to the outgoing project first, for at most this long; what is left
+    /// is discarded and reported.
+    case deliverToOutgoing(timeoutMilliseconds: Int64)
+}
+
+/// A public call arrived in the mailbox.
+public struct ReceivedCall: Sendable, Hashable {
+    public var id: CallID
+    /// The calling thread, so per-thread call order can be checked afterwards.
+    public var caller: UInt64
+    public var call: PublicCall
+
+    public init(id: CallID, caller: UInt64, call: PublicCall) {
+        self.id = id
+        self.caller = caller
+        self.call = call
+    }
+}
+
+/// An HTTP exchange for a task ended.
+public struct TransportCompletion: Sendable, Hashable {
+    public var task: TaskID
+    public var attempt: Int
+    public var outcome: TransportOutcome
+
+    public init(task: TaskID, attempt: Int, outcome: TransportOutcome) {
+        self.task = task
+        self.attempt = attempt
+        self.outcome = outcome
+    }
+}
+
+/// What came back, as much as decisions need.
+public enum TransportOutcome: Sendable, Hashable {
+    /// A response: its status, the API's `code` field when the body had one, and for message
+    /// fetches the ids of the messages returned.
+    case response(status: Int, code: String?, messageIDs: [String])
+    /// No response at all.
+    case networkError(String)
+}
+
+/// A timer the SDK set went off.
+public enum TimerPurpose: Sendable, Hashable {
+    case retry(TaskID, attempt: Int)
+    case teardownBound(SwitchID, TeardownStepKind)
+    case moduleHookBound(hook: UInt64)
+}
+
+/// Everything appended up to a durability request is durable.
+public struct DurabilityConfirmation: Sendable, Hashable {
+    public var request: UInt64
+    /// Nil when the journal could not make it durable (the reason).
+    public var failure: String?
+
+    public init(request: UInt64, failure: String?) {
+        self.request = request
+        self.failure = failure
+    }
+}
+
+/// An async module hook returned.
+public struct ModuleHookCompletion: Sendable, Hashable {
+    public var hook: UInt64
+
+    public init(hook: UInt64) {
+        self.hook = hook
+    }
+}
+
+/// The auth provider answered a request for a fresh JWT. The token itself never enters the
+/// journal.
+public struct AuthTokenReceipt: Sendable, Hashable {
+    public var request: UInt64
+    public var project: ProjectFingerprint
+    /// Nil when a token arrived; the reason otherwise.
+    public var failure: String?
+
+    public init(request: UInt64, project: ProjectFingerprint, failure: String?) {
+        self.request = request
+        self.project = project
+        self.failure = failure
+    }
+}

@@ -1,0 +1,47 @@
+/// A project as the journal knows it: its fingerprint, where its requests go, and the parts of
+/// its configuration that decisions depend on. Never its API key.
+public struct ProjectRef: Sendable, Hashable, CustomStringConvertible {
+    public var fingerprint: ProjectFingerprint
+    /// `us`, `eu` or `custom`.
+    public var region: String
+    /// The base URL requests go to, e.g. `https://api.eu.iterable.com/api/`.
+    public var endpoint: String
+    /// Whether requests carry a JWT from the project's auth provider.
+    public var usesJWT: Bool
+    public var retry: RetryRules
+
+    public init(fingerprint: ProjectFingerprint, region: String, endpoint: String, usesJWT: Bool, retry: RetryRules) {
+        self.fingerprint = fingerprint
+        self.region = region
+        self.endpoint = endpoint
+        self.usesJWT = usesJWT
+        self.retry = retry
+    }
+
+    public var description: String { "\(fingerprint) (\(region))" }
+}
+
+/// How delivery retries, in numbers the journal can record.
+public struct RetryRules: Sendable, Hashable {
+    /// Attempts per request, the first included.
+    public var maxAttempts: Int
+    /// The delay before the second attempt; it doubles per attempt up to ``maxDelayMilliseconds``.
+    public var baseDelayMilliseconds: Int64
+    public var maxDelayMilliseconds: Int64
+    /// How many fresh JWTs an instance may ask its auth provider for after 401s.
+    public var jwtRefreshBudget: Int
+
+    public init(maxAttempts: Int = 5, baseDelayMilliseconds: Int64 = 1_000, maxDelayMilliseconds: Int64 = 60_000, jwtRefreshBudget: Int = 3) {
+        self.maxAttempts = maxAttempts
+        self.baseDelayMilliseconds = baseDelayMilliseconds
+        self.maxDelayMilliseconds = maxDelayMilliseconds
+        self.jwtRefreshBudget = jwtRefreshBudget
+    }
+
+    /// The wait before attempt `attempt + 1` after attempt `attempt` failed, in microseconds.
+    func delay(afterAttempt attempt: Int) -> Int64 {
+        let exponent = min(max(attempt - 1, 0), 30)
+        let delay = min(baseDelayMilliseconds << Int64(exponent), maxDelayMilliseconds)
+        return max(delay, 0) * 1_000
+    }
+}

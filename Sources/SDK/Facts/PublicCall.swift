@@ -1,0 +1,59 @@
+/// A public call with its arguments, as recorded in the journal.
+public enum PublicCall: Sendable, Hashable {
+    case initialize(ProjectRef)
+    case switchProject(ProjectRef)
+    case setEmail(String?)
+    case setUserId(String?)
+    case updateEmail(String)
+    case updateUser(dataFields: [String: DataValue], mergeNestedObjects: Bool)
+    case updateCart(items: [CommerceItem])
+    case trackPurchase(total: Double, items: [CommerceItem], dataFields: [String: DataValue]?)
+    case track(event: String, dataFields: [String: DataValue]?)
+    case registerToken(String)
+    case disableDevice
+    case logoutUser
+    case trackPushOpen(PushOpen)
+    /// A push payload handed to the SDK (the `itbl` block carries campaign, template, message).
+    case handlePush(payload: [String: DataValue])
+    case inAppFetch(count: Int)
+    case inAppOpen(messageID: String)
+    case inAppClick(messageID: String, url: String)
+    case inAppClose(messageID: String, url: String?)
+    case inAppDelivery(messageID: String)
+    case inAppConsume(messageID: String)
+    case embeddedFetch
+    case embeddedReceived(messageID: String)
+    case embeddedClick(messageID: String, buttonID: String?, url: String?)
+    case setAttribution(AttributionInfo?)
+    case flush
+
+    public var name: CallName {
+        switch self {
+        case .initialize: .initialize
+        case .switchProject: .switchProject
+        case .setEmail: .setEmail
+        case .setUserId: .setUserId
+        case .updateEmail: .updateEmail
+        case .updateUser: .updateUser
+        case .updateCart: .updateCart
+        case .trackPurchase: .trackPurchase
+        case .track: .track
+        case .registerToken: .registerToken
+        case .disableDevice: .disableDevice
+        case .logoutUser: .logoutUser
+        case .trackPushOpen: .trackPushOpen
+        case .handlePush: .handlePush
+        case .inAppFetch: .inAppFetch
+        case .inAppOpen: .inAppOpen
+        case .inAppClick: .inAppClick
+        case .inAppClose: .inAppClose
+        case .inAppDelivery: .inAppDelivery
+        case .inAppConsume: .inAppConsume
+        case .embeddedFetch: .embeddedFetch
+        case .embeddedReceived: .embeddedReceived
+        case .embeddedClick: .embeddedClick
+        case .setAttribution: .setAttribution
+        case .flush: .flush
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// Lowercase hexadecimal text for byte strings: two characters per byte, `0`–`9` and `a`–`f`.
+enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// The lowercase hex form of `bytes`, two characters per byte.
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The bytes spelled by lowercase hex `text`, or nil when `text` has an odd length or holds
+    /// any character other than `0`–`9` and `a`–`f` (uppercase is rejected: one value, one spelling).
+    static func decode(_ text: String) -> [UInt8]? {
+        let characters = Array(text.utf8)
+        guard characters.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(characters.count / 2)
+        var index = 0
+        while index < characters.count {
+            guard let high = value(of: characters[index]), let low = value(of: characters[index + 1]) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func value(of character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

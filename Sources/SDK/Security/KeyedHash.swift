@@ -1,0 +1,83 @@
+import CCrypto
+
+/// HMAC-SHA256 (RFC 2104) under one secret key, computed by OpenSSL's libcrypto.
+///
+/// Redacted exports replace personal values with `token(_:kind:)`: equal values give equal
+/// tokens under one key, so records stay linkable, while nobody without the key can tell which
+/// value a token stands for. Keep the key secret and use a fresh `random()` key per export
+/// unless tokens must match across exports. The key never appears in `description`.
+public struct KeyedHash: Sendable {
+    /// The block size of SHA-256: RFC 2104 replaces longer keys by their hash.
+    private static let blockLength = 64
+    /// The number of HMAC bytes a token keeps (12 hex characters).
+    public static let tokenByteCount = 6
+
+    private let key: [UInt8]
+
+    /// A keyed hash under `key`. Any length works; use at least 32 random bytes (`random()`)
+    /// for redaction, since a short or guessable key lets anyone recompute the tokens.
+    public init(key: [UInt8]) {
+        // RFC 2104 hashes keys longer than the block size before use, so doing it here gives
+        // the same HMAC and keeps every key within libcrypto's `int` key length.
+        self.key = key.count > Self.blockLength ? SHA256.digest(key) : key
+    }
+
+    /// A keyed hash under 32 fresh bytes from libcrypto's random generator (`RAND_bytes`).
+    /// Throws `CryptoError.randomBytesUnavailable` when the generator has no entropy source;
+    /// it never falls back to weaker randomness.
+    public static func random() throws(CryptoError) -> KeyedHash {
+        var key = [UInt8](repeating: 0, count: 32)
+        let status = key.withUnsafeMutableBufferPointer { buffer in
+            RAND_bytes(buffer.baseAddress, Int32(buffer.count))
+        }
+        guard status == 1 else { throw .randomBytesUnavailable }
+        return KeyedHash(key: key)
+    }
+
+    /// The 32-byte HMAC-SHA256 of `bytes` under this key.
+    ///
+    /// Never fails for any input. It stops the process only if libcrypto itself cannot run (it
+    /// could not allocate its context), which no input can cause.
+    public func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: SHA256.digestLength)
+        var written: UInt32 = 0
+        // libcrypto treats a null key as "no key set", so an empty key is passed as a valid
+        // pointer with length zero, which RFC 2104 defines (the key is padded with zeros).
+        var emptyKeyStandIn: UInt8 = 0
+        let result = key.withUnsafeBufferPointer { keyBuffer in
+            withUnsafePointer(to: &emptyKeyStandIn) { standIn in
+                bytes.withContiguousBytes { input in
+                    output.withUnsafeMutableBufferPointer { digest in
+                        HMAC(
+                            EVP_sha256(),
+                            keyBuffer.baseAddress ?? standIn, Int32(keyBuffer.count),
+                            input.baseAddress, input.count,
+                            digest.baseAddress, &written
+                        )
+                    }
+                }
+            }
+        }
+        precondition(result != nil && written == UInt32(SHA256.digestLength), "libcrypto's HMAC failed for SHA-256")
+        return output
+    }
+
+    /// A short, stable stand-in for `value`, such as `email:3f9a1c0b7d2e`: `kind`, a colon, then
+    /// the first 6 bytes, in lowercase hex, of the HMAC of `kind`, a zero byte and `value` (all
+    /// UTF-8). Equal `kind` and `value` give equal tokens under one key; the same value under a
+    /// different kind or key gives an unrelated token. The token never contains `value`.
+    public func token(_ value: String, kind: String) -> String {
+        var message = Array(kind.utf8)
+        message.append(0)
+        message.append(contentsOf: value.utf8)
+        return kind + ":" + Hex.encode(digest(message).prefix(Self.tokenByteCount))
+    }
+}
+
+extension KeyedHash: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Names the type only; never the key.
+    public var description: String { "KeyedHash(HMAC-SHA256, key redacted)" }
+    public var debugDescription: String { description }
+    /// No children, so `dump` and debuggers show no key bytes either.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

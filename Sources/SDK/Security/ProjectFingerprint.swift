@@ -1,0 +1,77 @@
+/// A short, public identifier of a project's API key: the first 8 bytes of the SHA-256 of the
+/// key's UTF-8 bytes, written as 16 lowercase hex characters.
+///
+/// The SDK records, logs and exports fingerprints instead of keys. A fingerprint never reveals
+/// its key: SHA-256 cannot be inverted, and API keys are long random strings, so guessing a key
+/// from its fingerprint is out of reach. Two different keys share a fingerprint only by a 1 in
+/// 2^64 accident. Ordering is byte-wise, the same as ordering the hex forms.
+public struct ProjectFingerprint: Sendable, Hashable {
+    /// The number of bytes in a fingerprint.
+    public static let byteCount = 8
+
+    /// The 8 bytes read as a big-endian integer, so integer order is byte-wise order.
+    private let value: UInt64
+
+    /// The fingerprint of `apiKey`. Never stores or returns the key itself.
+    public init(apiKey: String) {
+        let digest = SHA256.digest(Array(apiKey.utf8))
+        self.value = Self.bigEndianValue(digest.prefix(Self.byteCount))
+    }
+
+    /// The fingerprint made of exactly these 8 bytes, or nil for any other length.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.value = Self.bigEndianValue(bytes)
+    }
+
+    /// The fingerprint spelled by `hex`, its 16-character lowercase hex form, or nil for any
+    /// other text (wrong length, uppercase, non-hex characters).
+    public init?(hex: String) {
+        guard let bytes = Hex.decode(hex) else { return nil }
+        self.init(bytes: bytes)
+    }
+
+    /// The 8 bytes, first byte first.
+    public var bytes: [UInt8] {
+        (0..<Self.byteCount).map { index in UInt8(truncatingIfNeeded: value >> (8 * (7 - index))) }
+    }
+
+    /// The 16-character lowercase hex form, e.g. `2c70e12b7a0646f9`.
+    public var hex: String { Hex.encode(bytes) }
+
+    private static func bigEndianValue(_ bytes: some Collection<UInt8>) -> UInt64 {
+        bytes.reduce(0) { partial, byte in partial << 8 | UInt64(byte) }
+    }
+}
+
+extension ProjectFingerprint: Comparable {
+    public static func < (lhs: ProjectFingerprint, rhs: ProjectFingerprint) -> Bool {
+        lhs.value < rhs.value
+    }
+}
+
+extension ProjectFingerprint: CustomStringConvertible {
+    /// The hex form.
+    public var description: String { hex }
+}
+
+extension ProjectFingerprint: Codable {
+    /// Decodes the hex form; fails with `DecodingError.dataCorrupted` for anything else.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let fingerprint = ProjectFingerprint(hex: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "a project fingerprint is 16 lowercase hex characters"
+            )
+        }
+        self = fingerprint
+    }
+
+    /// Encodes the hex form as a single string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+}

@@ -1,0 +1,5 @@
+import Testing
+
+/// The parent suite of the security tests, so `swift test --filter SecurityTests` runs them all.
+@Suite("Security: hashing, fingerprints and the keyring")
+enum SecurityTests {}

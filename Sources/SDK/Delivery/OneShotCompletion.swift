@@ -12,11 +12,6 @@ final class OneShotCompletion: Sendable {
         pending = Locked(completion)
     }
 
-    /// Whether a result has been delivered already.
-    var isDelivered: Bool {
-        pending.withLock { $0 == nil }
-    }
-
     /// Calls the completion with `result` if nothing was delivered before.
     /// - Returns: true when this call delivered the result, false when an earlier one had.
     @discardableResult

@@ -1,0 +1,6 @@
+import Testing
+
+/// The transports that carry the SDK's HTTP requests: `URLSessionTransport` against a loopback
+/// sandbox, and `InProcessTransport`. Run them alone with `swift test --filter TransportTests`.
+@Suite("TransportTests")
+enum TransportTests {}

@@ -13,6 +13,10 @@ public struct SDKState: Sendable, Equatable {
     public var generation: UInt64 = 0
     /// Engine rules in force (from the last engine start).
     public var rules = EngineRules()
+    /// The SDK version of the last engine start (sent with message fetches).
+    public var sdkVersion = ""
+    /// The modules plugged in (from the last engine start), in delivery order.
+    public var moduleDescriptors: [ModuleDescriptor] = []
     /// Every project a task may still be sent to, by fingerprint.
     public var projects: [ProjectFingerprint: ProjectRef] = [:]
 
@@ -30,6 +34,8 @@ public struct SDKState: Sendable, Equatable {
     public var embeddedMessageIDs: [String] = []
     /// Projects whose storage a switch cleared; late writes for them are refused.
     public var clearedProjects: Set<ProjectFingerprint> = []
+    /// Whether an instance runs in this process (false from engine start until initialized).
+    public var instanceRunning = false
 
     // MARK: Delivery
 
@@ -90,8 +96,6 @@ public struct QueuedTask: Sendable, Hashable {
 
     public var task: DeliveryTask
     public var status: Status
-    /// The last error, for the final failure's reason.
-    public var lastError: String?
 }
 
 /// A call made and not yet resolved.

@@ -53,10 +53,6 @@ public struct SwitchRun: Sendable, Hashable {
     public var stepStartedAt: JournalTime
     /// Why the switch is not clean, in the order the reasons arose.
     public var warnings: [String] = []
-    /// The outgoing disableDevice task, when one was queued.
-    public var disableTask: TaskID?
-    /// The durability request the disable step waits on.
-    public var durabilityRequest: UInt64?
-    /// Hooks the release step waits on.
-    public var awaitedHooks: Set<UInt64> = []
+    /// Problems of module hooks during the current step (they make the step noisy).
+    public var stepProblems: [String] = []
 }

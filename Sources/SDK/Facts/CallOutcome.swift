@@ -35,4 +35,6 @@ public enum DiscardReason: Sendable, Hashable {
     case undeliveredAtSwitch(SwitchID)
     /// The gate was full while a switch ran.
     case gateFull(capacity: Int)
+    /// The delivery queue was full.
+    case queueFull(capacity: Int)
 }

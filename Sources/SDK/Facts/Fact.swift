@@ -39,6 +39,8 @@ public enum Fact: Sendable, Hashable {
     case attributionRefused(project: ProjectFingerprint, reason: String)
     /// An event made with no identity, held in the project's storage until the user is known.
     case unknownUserEventHeld(project: ProjectFingerprint, call: CallID, event: PublicCall)
+    /// The user became known: the held events were turned into requests for them.
+    case unknownUserEventsReleased(project: ProjectFingerprint)
     /// An app session began with no identity.
     case unknownUserSessionCounted(project: ProjectFingerprint)
     case taskQueued(DeliveryTask)
@@ -51,11 +53,14 @@ public enum Fact: Sendable, Hashable {
     case authRefreshFinished(project: ProjectFingerprint, request: UInt64, failure: String?)
     case moduleEventDelivered(module: String, event: ModuleEvent, project: ProjectFingerprint, generation: UInt64)
     case moduleHookStarted(hook: UInt64, module: String, event: ModuleEvent)
-    case moduleHookFinished(hook: UInt64, overran: Bool)
+    /// A hook ended: in time and handled (`problem` nil), or with the problem (an overrun of its
+    /// bound, or the module's own failure).
+    case moduleHookFinished(hook: UInt64, problem: String?)
     case messagesStored(kind: MessageKind, project: ProjectFingerprint, ids: [String])
     case storageCleared(project: ProjectFingerprint, scope: StorageScope)
-    /// Everything journaled so far must become durable; answered by ``durabilityConfirmed(_:)``.
-    case durabilityRequested(request: UInt64)
+    /// Everything journaled so far must become durable, for `purpose`; answered by
+    /// ``durabilityConfirmed(_:)``.
+    case durabilityRequested(request: UInt64, purpose: DurabilityWait)
 
     // MARK: Switch decisions
 
@@ -73,8 +78,9 @@ public enum Fact: Sendable, Hashable {
 public enum GateDecision: Sendable, Hashable {
     /// Run now against the live project.
     case executed(project: ProjectFingerprint)
-    /// Held behind the gate of switch `switch`, at this position in its queue.
-    case queued(switch: SwitchID, position: Int)
+    /// Held behind the gate of switch `switch`, at this position in its queue (the call is
+    /// kept whole: it is replayed from here, even after a restart).
+    case queued(switch: SwitchID, position: Int, call: ReceivedCall)
     /// Run when `switch` landed, against the project it landed on.
     case replayed(switch: SwitchID, project: ProjectFingerprint)
     /// Run at once against the project the SDK was on, although a switch was running.

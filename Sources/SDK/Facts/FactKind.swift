@@ -33,6 +33,7 @@ public enum FactKind: UInt32, Sendable, CaseIterable {
     case messagesStored = 51
     case storageCleared = 52
     case durabilityRequested = 53
+    case unknownUserEventsReleased = 54
 
     case switchRouted = 64
     case switchStarted = 65

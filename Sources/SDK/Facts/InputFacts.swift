@@ -10,11 +10,25 @@ public struct EngineStart: Sendable, Hashable {
     public var restored: Bool
     /// Engine options decisions depend on (recorded so `replay recheck` decides alike).
     public var options: EngineRules
+    /// The modules plugged in, in the order they receive events.
+    public var modules: [ModuleDescriptor]
 
-    public init(sdkVersion: String, restored: Bool, options: EngineRules) {
+    public init(sdkVersion: String, restored: Bool, options: EngineRules, modules: [ModuleDescriptor] = []) {
         self.sdkVersion = sdkVersion
         self.restored = restored
         self.options = options
+        self.modules = modules
+    }
+}
+
+/// A module as decisions see it: its name and the system notifications it asked for.
+public struct ModuleDescriptor: Sendable, Hashable {
+    public var name: String
+    public var notifications: [String]
+
+    public init(name: String, notifications: [String]) {
+        self.name = name
+        self.notifications = notifications
     }
 }
 
@@ -22,6 +36,12 @@ public struct EngineStart: Sendable, Hashable {
 public struct EngineRules: Sendable, Hashable {
     /// The most calls the gate holds during a switch; more are rejected, never dropped silently.
     public var gateCapacity: Int
+    /// The most bytes of call arguments the gate holds.
+    public var gateByteCapacity: Int
+    /// The most tasks the delivery queue holds.
+    public var queueCapacity: Int
+    /// The most body bytes the delivery queue holds.
+    public var queueByteCapacity: Int
     /// How long a teardown waits for the outgoing disable to be durably queued.
     public var disableDurabilityBoundMilliseconds: Int64
     /// How long an async module hook may run before it is reported as overrunning.
@@ -29,9 +49,13 @@ public struct EngineRules: Sendable, Hashable {
     /// What happens to the outgoing project's queued events at a switch.
     public var pendingEvents: PendingEventsRule
 
-    public init(gateCapacity: Int = 10_000, disableDurabilityBoundMilliseconds: Int64 = 2_000,
+    public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 1_000,
+                queueByteCapacity: Int = 512 << 10, disableDurabilityBoundMilliseconds: Int64 = 2_000,
                 moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge) {
         self.gateCapacity = gateCapacity
+        self.gateByteCapacity = gateByteCapacity
+        self.queueCapacity = queueCapacity
+        self.queueByteCapacity = queueByteCapacity
         self.disableDurabilityBoundMilliseconds = disableDurabilityBoundMilliseconds
         self.moduleHookBoundMilliseconds = moduleHookBoundMilliseconds
         self.pendingEvents = pendingEvents
@@ -102,12 +126,15 @@ public struct DurabilityConfirmation: Sendable, Hashable {
     }
 }
 
-/// An async module hook returned.
+/// A module hook returned.
 public struct ModuleHookCompletion: Sendable, Hashable {
     public var hook: UInt64
+    /// Nil when the module handled the event; what went wrong otherwise.
+    public var failure: String?
 
-    public init(hook: UInt64) {
+    public init(hook: UInt64, failure: String? = nil) {
         self.hook = hook
+        self.failure = failure
     }
 }
 

@@ -122,6 +122,9 @@ extension EngineRules: FieldCodable {
         writer.signed(2, disableDurabilityBoundMilliseconds)
         writer.signed(3, moduleHookBoundMilliseconds)
         writer.message(4, pendingEvents)
+        writer.int(5, gateByteCapacity)
+        writer.int(6, queueCapacity)
+        writer.int(7, queueByteCapacity)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -132,6 +135,27 @@ extension EngineRules: FieldCodable {
             case 2: disableDurabilityBoundMilliseconds = try field.signed()
             case 3: moduleHookBoundMilliseconds = try field.signed()
             case 4: pendingEvents = try field.message()
+            case 5: gateByteCapacity = try field.int()
+            case 6: queueCapacity = try field.int()
+            case 7: queueByteCapacity = try field.int()
+            default: break
+            }
+        }
+    }
+}
+
+extension ModuleDescriptor: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.string(1, name)
+        writer.strings(2, notifications)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        self.init(name: "", notifications: [])
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: name = try field.string()
+            case 2: notifications.append(try field.string())
             default: break
             }
         }
@@ -143,6 +167,7 @@ extension EngineStart: FieldCodable {
         writer.string(1, sdkVersion)
         writer.bool(2, restored)
         writer.message(3, options)
+        writer.messages(4, modules)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -152,6 +177,7 @@ extension EngineStart: FieldCodable {
             case 1: sdkVersion = try field.string()
             case 2: restored = try field.bool()
             case 3: options = try field.message()
+            case 4: modules.append(try field.message())
             default: break
             }
         }
@@ -284,11 +310,20 @@ extension DurabilityConfirmation: FieldCodable {
 }
 
 extension ModuleHookCompletion: FieldCodable {
-    func encode(to writer: inout FieldWriter) { writer.unsigned(1, hook) }
+    func encode(to writer: inout FieldWriter) {
+        writer.unsigned(1, hook)
+        writer.string(2, failure)
+    }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         self.init(hook: 0)
-        while let field = try reader.next() { if field.number == 1 { hook = try field.unsigned() } }
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: hook = try field.unsigned()
+            case 2: failure = try field.string()
+            default: break
+            }
+        }
     }
 }
 

@@ -25,6 +25,7 @@ public enum FactCodec {
         case .attributionRefused: FactKind.attributionRefused.rawValue
         case .unknownUserEventHeld: FactKind.unknownUserEventHeld.rawValue
         case .unknownUserSessionCounted: FactKind.unknownUserSessionCounted.rawValue
+        case .unknownUserEventsReleased: FactKind.unknownUserEventsReleased.rawValue
         case .taskQueued: FactKind.taskQueued.rawValue
         case .taskDispatched: FactKind.taskDispatched.rawValue
         case .taskCompleted: FactKind.taskCompleted.rawValue
@@ -76,7 +77,7 @@ public enum FactCodec {
             writer.message(1, project); writer.string(2, reason)
         case .unknownUserEventHeld(let project, let call, let event):
             writer.message(1, project); writer.message(2, call); writer.message(3, event)
-        case .unknownUserSessionCounted(let project):
+        case .unknownUserSessionCounted(let project), .unknownUserEventsReleased(let project):
             writer.message(1, project)
         case .taskQueued(let task):
             task.encode(to: &writer)
@@ -96,14 +97,14 @@ public enum FactCodec {
             writer.string(1, module); writer.message(2, event); writer.message(3, project); writer.unsigned(4, generation)
         case .moduleHookStarted(let hook, let module, let event):
             writer.unsigned(1, hook); writer.string(2, module); writer.message(3, event)
-        case .moduleHookFinished(let hook, let overran):
-            writer.unsigned(1, hook); writer.bool(2, overran)
+        case .moduleHookFinished(let hook, let problem):
+            writer.unsigned(1, hook); writer.string(3, problem)
         case .messagesStored(let kind, let project, let ids):
             writer.string(1, kind.rawValue); writer.message(2, project); writer.strings(3, ids)
         case .storageCleared(let project, let scope):
             writer.message(1, project); writer.string(2, scope.rawValue)
-        case .durabilityRequested(let request):
-            writer.unsigned(1, request)
+        case .durabilityRequested(let request, let purpose):
+            writer.unsigned(1, request); writer.message(2, purpose)
         case .switchRouted(let id, let call, let project, let routing):
             writer.message(1, id); writer.message(2, call); writer.message(3, project); writer.message(4, routing)
         case .switchStarted(let id, let from, let to):
@@ -169,6 +170,8 @@ public enum FactCodec {
                                          event: try fields.required(3, "event"))
         case .unknownUserSessionCounted:
             return .unknownUserSessionCounted(project: try fields.required(1, "project"))
+        case .unknownUserEventsReleased:
+            return .unknownUserEventsReleased(project: try fields.required(1, "project"))
         case .taskDispatched:
             return .taskDispatched(task: try fields.required(1, "task"), attempt: try fields.int(2) ?? 0)
         case .taskCompleted:
@@ -189,7 +192,7 @@ public enum FactCodec {
             return .moduleHookStarted(hook: try fields.unsigned(1) ?? 0, module: try fields.string(2) ?? "",
                                       event: try fields.required(3, "event"))
         case .moduleHookFinished:
-            return .moduleHookFinished(hook: try fields.unsigned(1) ?? 0, overran: try fields.bool(2))
+            return .moduleHookFinished(hook: try fields.unsigned(1) ?? 0, problem: try fields.string(3))
         case .messagesStored:
             guard let kind = MessageKind(rawValue: try fields.string(1) ?? "") else {
                 throw CodecError("unknown message kind", offset: 0, unknownVariant: true)
@@ -201,7 +204,7 @@ public enum FactCodec {
             }
             return .storageCleared(project: try fields.required(1, "project"), scope: scope)
         case .durabilityRequested:
-            return .durabilityRequested(request: try fields.unsigned(1) ?? 0)
+            return .durabilityRequested(request: try fields.unsigned(1) ?? 0, purpose: try fields.required(2, "purpose"))
         case .switchRouted:
             return .switchRouted(switch: try fields.required(1, "switch"), call: try fields.required(2, "call"),
                                  project: try fields.required(3, "project"), routing: try fields.required(4, "routing"))

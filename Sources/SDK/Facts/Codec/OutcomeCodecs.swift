@@ -7,7 +7,8 @@ extension GateDecision: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
         case .executed(let project): writer.unsigned(1, 1); writer.message(2, project)
-        case .queued(let id, let position): writer.unsigned(1, 2); writer.message(3, id); writer.int(4, position)
+        case .queued(let id, let position, let call):
+            writer.unsigned(1, 2); writer.message(3, id); writer.int(4, position); writer.message(5, call)
         case .replayed(let id, let project): writer.unsigned(1, 3); writer.message(3, id); writer.message(2, project)
         case .inline(let project): writer.unsigned(1, 4); writer.message(2, project)
         case .refused: writer.unsigned(1, 5)
@@ -18,7 +19,8 @@ extension GateDecision: FieldCodable {
         let fields = try VariantFields(&reader)
         switch fields.tag {
         case 1: self = .executed(project: try fields.requiredMessage(2, "project"))
-        case 2: self = .queued(switch: try fields.requiredMessage(3, "switch"), position: try fields.int(4) ?? 0)
+        case 2: self = .queued(switch: try fields.requiredMessage(3, "switch"), position: try fields.int(4) ?? 0,
+                               call: try fields.requiredMessage(5, "call"))
         case 3: self = .replayed(switch: try fields.requiredMessage(3, "switch"), project: try fields.requiredMessage(2, "project"))
         case 4: self = .inline(project: try fields.requiredMessage(2, "project"))
         case 5: self = .refused
@@ -109,6 +111,7 @@ extension DiscardReason: FieldCodable {
         case .purgedBySwitch(let id): writer.unsigned(1, 2); writer.message(2, id)
         case .undeliveredAtSwitch(let id): writer.unsigned(1, 3); writer.message(2, id)
         case .gateFull(let capacity): writer.unsigned(1, 4); writer.int(3, capacity)
+        case .queueFull(let capacity): writer.unsigned(1, 5); writer.int(3, capacity)
         }
     }
 
@@ -119,6 +122,7 @@ extension DiscardReason: FieldCodable {
         case 2: self = .purgedBySwitch(try fields.requiredMessage(2, "switch"))
         case 3: self = .undeliveredAtSwitch(try fields.requiredMessage(2, "switch"))
         case 4: self = .gateFull(capacity: try fields.int(3) ?? 0)
+        case 5: self = .queueFull(capacity: try fields.int(3) ?? 0)
         default: throw fields.unknown("discard reason")
         }
     }
@@ -232,6 +236,24 @@ extension StepOutcome: FieldCodable {
         case 1: self = .clean
         case 2: self = .noisy(try fields.string(2) ?? "")
         default: throw fields.unknown("step outcome")
+        }
+    }
+}
+
+extension DurabilityWait: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .flush(let call): writer.unsigned(1, 1); writer.message(2, call)
+        case .teardownDisable(let id): writer.unsigned(1, 2); writer.message(3, id)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .flush(try fields.requiredMessage(2, "call"))
+        case 2: self = .teardownDisable(try fields.requiredMessage(3, "switch"))
+        default: throw fields.unknown("durability wait")
         }
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where a project's data lives. A typed value, never a free string: a typo does not compile.
+public enum DataRegion: Sendable, Hashable {
+    case us
+    case eu
+    /// A base URL of your own, e.g. a proxy: requests go to `<url>/<endpoint path>`.
+    case custom(URL)
+
+    /// The id the journal records: `us`, `eu` or `custom`.
+    public var identifier: String {
+        switch self {
+        case .us: "us"
+        case .eu: "eu"
+        case .custom: "custom"
+        }
+    }
+}
+
+/// The base URL of each region's API. The defaults are the platform's; tests point them at a
+/// sandbox backend.
+public struct RegionEndpoints: Sendable {
+    public var us: URL
+    public var eu: URL
+
+    public init(us: URL, eu: URL) {
+        self.us = us
+        self.eu = eu
+    }
+
+    /// The platform's production endpoints.
+    public static let production = RegionEndpoints(
+        us: URL(string: "https://api.iterable.com/api/")!,
+        eu: URL(string: "https://api.eu.iterable.com/api/")!)
+
+    /// The base URL for `region`.
+    public func url(for region: DataRegion) -> URL {
+        switch region {
+        case .us: us
+        case .eu: eu
+        case .custom(let url): url
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import Journal
+import Locking
+
+/// The engagement SDK: one instance per workspace, each with its own journal directory.
+///
+/// Every public call returns at once; calls made from one thread are processed in the order
+/// they were made. Each call's completion resolves exactly once (delivered, applied, failed or
+/// discarded), on ``SDKConfiguration/callbackQueue``. Getters see every call made before them on
+/// the same thread. Everything the SDK does is journaled; `replay` reads the journal.
+public final class EngagementSDK: Sendable {
+    /// This SDK's version.
+    public static let version = "0.1.0"
+
+    public let configuration: SDKConfiguration
+    /// What opening the journal found (a torn tail truncated, corruption kept aside).
+    public let journalRecovery: RecoveryReport
+    /// Facts in the journal that could not be decoded when the state was rebuilt (skipped).
+    public let undecodableFacts: [UInt64]
+
+    private let mailbox: Mailbox<EngineMessage>
+    private let published: Locked<PublishedView>
+    private let stopped = Locked(false)
+    private let engineThread = Locked<UInt64?>(nil)
+
+    /// Opens (creating or restoring) the journal in the configuration's directory and starts
+    /// the engine. A restored instance resumes delivery of what was queued.
+    public init(configuration: SDKConfiguration) throws {
+        self.configuration = configuration
+        try FileManager.default.createDirectory(atPath: configuration.storageDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let keyring = try Keyring(path: configuration.keyringPath)
+        var options = JournalOptions()
+        options.rotation = .onRequest
+        options.segmentBytes = configuration.journalSegmentBytes
+        options.retainedBytes = configuration.journalRetainedBytes
+        options.groupCommit = configuration.groupCommit
+        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
+        options.producer = "engagement-sdk/\(configuration.sdkVersion) \(Self.platform)"
+        options.storage = configuration.journalStorage
+        let writer = try JournalWriter(directory: configuration.journalDirectory, options: options, snapshot: nil)
+        let restored = try StateRestorer.restore(directory: configuration.journalDirectory, storage: configuration.journalStorage)
+        journalRecovery = writer.recovery
+        undecodableFacts = restored.undecodable.map(\.sequence)
+
+        let mailbox = Mailbox<EngineMessage>()
+        let published = Locked(PublishedView(state: restored.state))
+        self.mailbox = mailbox
+        self.published = published
+        let loop = EngineLoop(configuration: configuration, mailbox: mailbox, activity: ActivityTracker(),
+                              published: published, writer: writer, keyring: keyring, restored: restored.state)
+        let engineThread = engineThread
+        let thread = Thread {
+            engineThread.withLock { $0 = Self.currentThreadID() }
+            loop.run()
+        }
+        thread.name = "engagement-sdk.engine"
+        thread.start()
+        let modules = configuration.modules.map { ModuleDescriptor(name: $0.info.name, notifications: $0.notificationNames) }
+        mailbox.post(.input(.engineStarted(EngineStart(
+            sdkVersion: configuration.sdkVersion, restored: restored.hadFacts, options: configuration.rules, modules: modules)), .none))
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Stops the engine and closes the journal (everything appended becomes durable). Calls made
+    /// afterwards are ignored. Safe to call more than once.
+    public func shutdown() {
+        guard !stopped.withLock({ was in defer { was = true }; return was }) else { return }
+        let done = DispatchSemaphore(value: 0)
+        if mailbox.post(.stop { done.signal() }) { done.wait() }
+    }
+
+    /// Returns once every call made before it is processed and nothing the SDK started is still
+    /// in flight (requests, flushes, module hooks, completions). Timers do not count: a test on
+    /// a ``ManualClock`` advances it and settles again.
+    public func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !mailbox.post(.settle { continuation.resume() }) { continuation.resume() }
+        }
+    }
+
+    // MARK: - Submitting calls
+
+    /// Hands a call to the mailbox; `completion` hears its outcome.
+    func submit(_ call: PublicCall, _ completion: (@Sendable (CallOutcome) -> Void)?) {
+        post(call, .completion(completion.map(CallCompletion.outcome)))
+    }
+
+    func submit(_ call: PublicCall) async -> CallOutcome {
+        await withCheckedContinuation { continuation in
+            submit(call) { continuation.resume(returning: $0) }
+        }
+    }
+
+    func post(_ call: PublicCall, _ attachment: EngineAttachment) {
+        let received = ReceivedCall(id: CallID(configuration.makeCallID()), caller: Self.currentThreadID(), call: call)
+        if !mailbox.post(.input(.callReceived(received), attachment)) {
+            let completion: CallCompletion?? = switch attachment {
+            case .completion(let completion): completion
+            case .project(_, let completion): completion
+            default: nil
+            }
+            if case .outcome(let body)?? = completion {
+                configuration.callbackQueue.async { body(.failed(.rejected("the SDK was shut down"))) }
+            }
+        }
+    }
+
+    /// Posts an input that is not a call (a notification).
+    func mailboxPost(_ input: Fact) {
+        mailbox.post(.input(input, .none))
+    }
+
+    /// Reads the published state once every call made before on this thread was processed.
+    func read<Value: Sendable>(_ body: (PublishedView) -> Value) -> Value {
+        if engineThread.withLock({ $0 }) != Self.currentThreadID() && !stopped.withLock({ $0 }) {
+            let barrier = DispatchSemaphore(value: 0)
+            if mailbox.post(.barrier { _ in barrier.signal() }) { barrier.wait() }
+        }
+        return body(published.withLock { $0 })
+    }
+
+    static func currentThreadID() -> UInt64 {
+        UInt64(pthread_self())
+    }
+
+    static var platform: String {
+        #if os(Linux)
+        let system = "linux"
+        #else
+        let system = "darwin"
+        #endif
+        #if arch(x86_64)
+        return system + "-x86_64"
+        #elseif arch(arm64)
+        return system + "-arm64"
+        #else
+        return system
+        #endif
+    }
+}

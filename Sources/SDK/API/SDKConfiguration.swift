@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+import Journal
+
+/// How an ``EngagementSDK`` instance is wired: where it keeps its journal and keyring, and the
+/// clock, transport, ids and queues it uses. Everything nondeterministic is injected here.
+public struct SDKConfiguration: Sendable {
+    /// The instance's directory: its journal (`journal/`) and keyring (`keyring`, mode 0600)
+    /// live here. Each instance needs its own.
+    public var storageDirectory: String
+    public var clock: any SDKClock
+    public var transport: any Transport
+    /// Makes the id of each public call.
+    public var makeCallID: @Sendable () -> UUID
+    /// Where completions run. The default is a serial queue the SDK owns (nothing services the
+    /// main queue in a program without a main loop); apps with a main loop may pass `.main`.
+    public var callbackQueue: DispatchQueue
+    /// Modules plugged into every instance, in the order they hear events.
+    public var modules: [any SDKModule]
+    public var rules: EngineRules
+    public var regionEndpoints: RegionEndpoints
+    /// The journal's group commit; durable by default (fdatasync per 64 records or 2 ms).
+    public var groupCommit: GroupCommit
+    public var journalSegmentBytes: Int
+    public var journalRetainedBytes: Int?
+    /// The journal's file operations (substitute to inject faults or simulate power loss).
+    public var journalStorage: any JournalStorage
+    public var sdkVersion: String
+
+    public init(
+        storageDirectory: String,
+        clock: any SDKClock = SystemClock(),
+        transport: any Transport = URLSessionTransport(),
+        makeCallID: @escaping @Sendable () -> UUID = { UUID() },
+        callbackQueue: DispatchQueue = DispatchQueue(label: "engagement-sdk.callbacks"),
+        modules: [any SDKModule] = BuiltInModules.standard(),
+        rules: EngineRules = EngineRules(),
+        regionEndpoints: RegionEndpoints = .production,
+        groupCommit: GroupCommit = GroupCommit(),
+        journalSegmentBytes: Int = 4 << 20,
+        journalRetainedBytes: Int? = 64 << 20,
+        journalStorage: any JournalStorage = PosixStorage(),
+        sdkVersion: String = EngagementSDK.version
+    ) {
+        self.storageDirectory = storageDirectory
+        self.clock = clock
+        self.transport = transport
+        self.makeCallID = makeCallID
+        self.callbackQueue = callbackQueue
+        self.modules = modules
+        self.rules = rules
+        self.regionEndpoints = regionEndpoints
+        self.groupCommit = groupCommit
+        self.journalSegmentBytes = journalSegmentBytes
+        self.journalRetainedBytes = journalRetainedBytes
+        self.journalStorage = journalStorage
+        self.sdkVersion = sdkVersion
+    }
+
+    var journalDirectory: String { storageDirectory + "/journal" }
+    var keyringPath: String { storageDirectory + "/keyring" }
+}

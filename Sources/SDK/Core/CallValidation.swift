@@ -1,0 +1,72 @@
+/// Checks a call's arguments before anything else happens: the first problem, in words that name
+/// the argument, or nil when the call is usable.
+enum CallValidation {
+    /// The largest encoded data-fields object a call may carry.
+    static let maxDataBytes = 64 << 10
+    /// The longest identifier (email, user id, token, message id, event name).
+    static let maxIdentifierLength = 1_024
+
+    static func problem(in call: PublicCall) -> String? {
+        switch call {
+        case .initialize, .switchProject, .disableDevice, .logoutUser, .embeddedFetch, .flush:
+            return nil
+        case .setEmail(let email):
+            guard let email else { return nil }
+            return identifier(email, "email") ?? (email.contains("@") ? nil : "email '\(email.prefix(64))' is not an email address")
+        case .setUserId(let userID):
+            return userID.flatMap { identifier($0, "userId") }
+        case .updateEmail(let email):
+            return identifier(email, "newEmail") ?? (email.contains("@") ? nil : "newEmail '\(email.prefix(64))' is not an email address")
+        case .updateUser(let dataFields, _):
+            return data(dataFields, "dataFields")
+        case .updateCart(let items):
+            return commerce(items)
+        case .trackPurchase(let total, let items, let dataFields):
+            if !total.isFinite || total < 0 { return "total \(total) is not a finite, non-negative amount" }
+            return commerce(items) ?? dataFields.flatMap { data($0, "dataFields") }
+        case .track(let event, let dataFields):
+            return identifier(event, "eventName") ?? dataFields.flatMap { data($0, "dataFields") }
+        case .registerToken(let token):
+            return identifier(token, "token")
+        case .trackPushOpen(let open):
+            return identifier(open.messageID, "messageId") ?? open.dataFields.flatMap { data($0, "dataFields") }
+        case .handlePush(let payload):
+            return data(payload, "payload")
+        case .inAppFetch(let count):
+            return (1...100).contains(count) ? nil : "count \(count) is outside 1...100"
+        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id):
+            return identifier(id, "messageId")
+        case .inAppClick(let id, let url):
+            return identifier(id, "messageId") ?? identifier(url, "clickedUrl")
+        case .inAppClose(let id, let url):
+            return identifier(id, "messageId") ?? url.flatMap { identifier($0, "clickedUrl") }
+        case .embeddedClick(let id, let button, let url):
+            return identifier(id, "messageId") ?? button.flatMap { identifier($0, "buttonIdentifier") } ?? url.flatMap { identifier($0, "targetUrl") }
+        case .setAttribution(let info):
+            return info.flatMap { identifier($0.messageID, "messageId") }
+        }
+    }
+
+    private static func identifier(_ value: String, _ name: String) -> String? {
+        if value.isEmpty { return "\(name) is empty" }
+        if value.utf8.count > maxIdentifierLength { return "\(name) is \(value.utf8.count) bytes long (limit \(maxIdentifierLength))" }
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "\(name) contains a control character" }
+        return nil
+    }
+
+    private static func data(_ object: [String: DataValue], _ name: String) -> String? {
+        if let problem = DataValue.object(object).problem(path: name) { return problem }
+        let size = DataValue.object(object).json().utf8.count
+        return size > maxDataBytes ? "\(name) is \(size) bytes of JSON (limit \(maxDataBytes))" : nil
+    }
+
+    private static func commerce(_ items: [CommerceItem]) -> String? {
+        for (index, item) in items.enumerated() {
+            if let problem = identifier(item.id, "items[\(index)].id") { return problem }
+            if !item.price.isFinite { return "items[\(index)].price \(item.price) is not a finite number" }
+            if item.quantity < 0 { return "items[\(index)].quantity \(item.quantity) is negative" }
+            if let fields = item.dataFields, let problem = data(fields, "items[\(index)].dataFields") { return problem }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,115 @@
+import Journal
+
+/// The HTTP request a public call becomes: pure, built from the call, the identity it is made
+/// under and its time. Bodies follow the engagement platform's REST API; JSON keys are sorted.
+struct RequestBody: Equatable {
+    var path: String
+    var method: DeliveryTask.Method
+    var query: String?
+    var body: [UInt8]
+
+    /// The user as request bodies name them: by email, else by user id.
+    struct Identity: Equatable {
+        var email: String?
+        var userID: String?
+
+        var isKnown: Bool { email != nil || userID != nil }
+
+        /// `email` or `userId`, for bodies that name the user at the top level.
+        var fields: [String: DataValue] {
+            if let email { return ["email": .string(email)] }
+            if let userID { return ["userId": .string(userID)] }
+            return [:]
+        }
+    }
+
+    /// The request for `call`, or nil when the call is handled without one.
+    static func make(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String) -> RequestBody? {
+        let createdAt = DataValue.integer(time.microsecondsSince1970 / 1_000_000)
+        switch call {
+        case .updateEmail(let newEmail):
+            var object: [String: DataValue] = ["newEmail": .string(newEmail)]
+            if let email = identity.email { object["currentEmail"] = .string(email) }
+            else if let userID = identity.userID { object["currentUserId"] = .string(userID) }
+            return post("users/updateEmail", object)
+        case .updateUser(let dataFields, let merge):
+            return post("users/update", identity.fields.merging(["dataFields": .object(dataFields), "mergeNestedObjects": .bool(merge)]) { $1 })
+        case .updateCart(let items):
+            return post("commerce/updateCart", ["user": .object(identity.fields), "items": .array(items.map(\.dataValue))])
+        case .trackPurchase(let total, let items, let dataFields):
+            var object: [String: DataValue] = ["user": .object(identity.fields), "items": .array(items.map(\.dataValue)),
+                                               "total": .number(total), "createdAt": createdAt]
+            if let dataFields { object["dataFields"] = .object(dataFields) }
+            return post("commerce/trackPurchase", object)
+        case .track(let event, let dataFields):
+            var object = identity.fields.merging(["eventName": .string(event), "createdAt": createdAt]) { $1 }
+            if let dataFields { object["dataFields"] = .object(dataFields) }
+            return post("events/track", object)
+        case .registerToken(let token):
+            return post("users/registerDeviceToken", identity.fields.merging([
+                "device": .object(["token": .string(token), "platform": "APNS", "applicationName": "engagement-sdk"]),
+            ]) { $1 })
+        case .disableDevice:
+            guard let pushToken else { return nil }
+            return post("users/disableDevice", identity.fields.merging(["token": .string(pushToken)]) { $1 })
+        case .trackPushOpen(let open):
+            var object = identity.fields.merging(["messageId": .string(open.messageID), "appAlreadyRunning": .bool(open.appAlreadyRunning)]) { $1 }
+            if let campaign = open.campaignID { object["campaignId"] = .integer(campaign) }
+            if let template = open.templateID { object["templateId"] = .integer(template) }
+            if let dataFields = open.dataFields { object["dataFields"] = .object(dataFields) }
+            return post("events/trackPushOpen", object)
+        case .inAppFetch(let count):
+            return get("inApp/getMessages", identity, ["count": String(count), "platform": "iOS", "SDKVersion": sdkVersion])
+        case .inAppOpen(let messageID):
+            return post("events/trackInAppOpen", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+        case .inAppClick(let messageID, let url):
+            return post("events/trackInAppClick", identity.fields.merging(["messageId": .string(messageID), "clickedUrl": .string(url)]) { $1 })
+        case .inAppClose(let messageID, let url):
+            var object = identity.fields.merging(["messageId": .string(messageID)]) { $1 }
+            if let url { object["clickedUrl"] = .string(url) }
+            return post("events/trackInAppClose", object)
+        case .inAppDelivery(let messageID):
+            return post("events/trackInAppDelivery", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+        case .inAppConsume(let messageID):
+            return post("events/inAppConsume", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+        case .embeddedFetch:
+            return get("embedded-messaging/messages", identity, ["platform": "iOS", "sdkVersion": sdkVersion])
+        case .embeddedReceived(let messageID):
+            return post("embedded-messaging/events/received", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+        case .embeddedClick(let messageID, let buttonID, let url):
+            var object = identity.fields.merging(["messageId": .string(messageID)]) { $1 }
+            if let buttonID { object["buttonIdentifier"] = .string(buttonID) }
+            if let url { object["targetUrl"] = .string(url) }
+            return post("embedded-messaging/events/click", object)
+        case .initialize, .switchProject, .setEmail, .setUserId, .logoutUser, .handlePush, .setAttribution, .flush:
+            return nil
+        }
+    }
+
+    private static func post(_ path: String, _ object: [String: DataValue]) -> RequestBody {
+        RequestBody(path: path, method: .post, query: nil, body: Array(DataValue.object(object).json().utf8))
+    }
+
+    private static func get(_ path: String, _ identity: Identity, _ parameters: [String: String]) -> RequestBody {
+        var all = parameters
+        if let email = identity.email { all["email"] = email } else if let userID = identity.userID { all["userId"] = userID }
+        let query = all.keys.sorted().map { "\($0)=\(percentEncoded(all[$0]!))" }.joined(separator: "&")
+        return RequestBody(path: path, method: .get, query: query, body: [])
+    }
+
+    /// RFC 3986 unreserved characters stay; every other byte becomes %XX.
+    static func percentEncoded(_ value: String) -> String {
+        var output = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                output += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return output
+    }
+}

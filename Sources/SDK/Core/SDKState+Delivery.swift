@@ -1,0 +1,138 @@
+import Journal
+
+extension SDKState {
+    /// Turns a call into a task bound to `project` (its fingerprint, region and endpoint), queues
+    /// it and sends it if the project's queue is idle. A full queue discards it, saying so.
+    mutating func enqueue(_ call: PublicCall, call id: CallID?, on project: ProjectRef, identity: RequestBody.Identity,
+                          _ log: inout Decisions) {
+        guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: log.time, sdkVersion: sdkVersion) else {
+            resolve(id, .applied(project: project.fingerprint), &log)
+            return
+        }
+        let keepsAlways = request.path == "users/disableDevice"
+        if !keepsAlways && (tasks.count >= rules.queueCapacity || queuedBytes + request.body.count > rules.queueByteCapacity) {
+            resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &log)
+            return
+        }
+        let task = DeliveryTask(
+            id: TaskID(nextTaskNumber), call: id, project: project.fingerprint, region: project.region, endpoint: project.endpoint,
+            path: request.path, method: request.method, query: request.query, body: request.body, createdAt: log.time)
+        if projects[project.fingerprint] == nil { projects[project.fingerprint] = project }
+        emit(.taskQueued(task), &log)
+        dispatchIfIdle(project.fingerprint, &log)
+    }
+
+    /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting.
+    /// Tasks of one project go out one at a time, in order.
+    mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ log: inout Decisions) {
+        guard auth[project]?.refreshing == nil, let head = taskOrder[project]?.first, let queued = tasks[head] else { return }
+        switch queued.status {
+        case .queued:
+            emit(.taskDispatched(task: head, attempt: 1), &log)
+        case .retrying(let next) where timers[.retry(head, attempt: next)] == nil:
+            // Its timer is gone (a restart, or it fired): send it now.
+            emit(.taskDispatched(task: head, attempt: next), &log)
+        case .awaitingToken(let next):
+            emit(.taskDispatched(task: head, attempt: next), &log)
+        case .inFlight, .retrying:
+            break
+        }
+    }
+
+    /// An exchange ended: deliver, retry, refresh the JWT, or fail.
+    mutating func handleTransport(_ completion: TransportCompletion, _ log: inout Decisions) {
+        guard let queued = tasks[completion.task], queued.status == .inFlight(attempt: completion.attempt) else { return }
+        let task = queued.task
+        let project = projects[task.project]
+        let retry = project?.retry ?? RetryRules()
+        switch completion.outcome {
+        case .response(let status, _, let messageIDs) where (200..<300).contains(status):
+            emit(.taskCompleted(task: task.id, outcome: .delivered(status: status)), &log)
+            if task.path == "inApp/getMessages" || task.path == "embedded-messaging/messages" {
+                storeMessages(messageIDs, kind: task.path == "inApp/getMessages" ? .inApp : .embedded, for: task.project, &log)
+            }
+            resolve(task.call, .delivered(project: task.project, status: status), &log)
+        case .response(401, let code, _) where code == "InvalidJwtPayload" && project?.usesJWT == true:
+            if (auth[task.project]?.refreshesUsed ?? 0) < retry.jwtRefreshBudget {
+                emit(.authRefreshRequested(project: task.project, request: takeRequestNumber()), &log)
+            } else {
+                fail(task, .authentication("JWT rejected and the refresh budget of \(retry.jwtRefreshBudget) is spent"), &log)
+            }
+        case .response(let status, let code, _) where status == 429 || status >= 500:
+            retryOrFail(task, attempt: completion.attempt, retry: retry, error: "HTTP \(status)\(code.map { " \($0)" } ?? "")", &log)
+        case .response(let status, let code, _):
+            fail(task, .httpStatus(status, code: code), &log)
+        case .networkError(let reason):
+            retryOrFail(task, attempt: completion.attempt, retry: retry, error: reason, &log)
+        }
+        dispatchIfIdle(task.project, &log)
+        taskFinishedDuringSwitch(task.project, &log)
+    }
+
+    private mutating func retryOrFail(_ task: DeliveryTask, attempt: Int, retry: RetryRules, error: String, _ log: inout Decisions) {
+        if attempt < retry.maxAttempts {
+            let due = JournalTime(microsecondsSince1970: log.time.microsecondsSince1970 + retry.delay(afterAttempt: attempt))
+            emit(.timerSet(.retry(task.id, attempt: attempt + 1), due: due), &log)
+        } else {
+            fail(task, .retriesExhausted("\(attempt) attempts; last: \(error)"), &log)
+        }
+    }
+
+    private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ log: inout Decisions) {
+        emit(.taskCompleted(task: task.id, outcome: .failed(failure)), &log)
+        resolve(task.call, .failed(failure), &log)
+    }
+
+    /// Messages fetched for `project` are kept only while it is the live project with its
+    /// storage intact: a fetch that lands after a switch must not leak into the new project.
+    private mutating func storeMessages(_ ids: [String], kind: MessageKind, for project: ProjectFingerprint, _ log: inout Decisions) {
+        guard live?.fingerprint == project, !clearedProjects.contains(project) else { return }
+        emit(.messagesStored(kind: kind, project: project, ids: ids), &log)
+    }
+
+    /// A timer went off (it was still set).
+    mutating func handleTimer(_ purpose: TimerPurpose, _ log: inout Decisions) {
+        switch purpose {
+        case .retry(let id, let attempt):
+            guard let queued = tasks[id], queued.status == .retrying(nextAttempt: attempt) else { return }
+            if taskOrder[queued.task.project]?.first == id, auth[queued.task.project]?.refreshing == nil {
+                emit(.taskDispatched(task: id, attempt: attempt), &log)
+            }
+        case .teardownBound(let id, let step):
+            teardownBoundPassed(id, step, &log)
+        case .moduleHookBound(let hook):
+            guard let pending = hooks[hook] else { return }
+            emit(.moduleHookFinished(hook: hook, problem: "module \(pending.module) overran its \(rules.moduleHookBoundMilliseconds) ms bound on \(pending.event.label)"), &log)
+            hookFinished(&log)
+        }
+    }
+
+    /// The auth provider answered: retry the waiting request with the new token, or fail it.
+    mutating func handleAuthToken(_ receipt: AuthTokenReceipt, _ log: inout Decisions) {
+        guard auth[receipt.project]?.refreshing == receipt.request else { return }
+        emit(.authRefreshFinished(project: receipt.project, request: receipt.request, failure: receipt.failure), &log)
+        if let failure = receipt.failure, let head = taskOrder[receipt.project]?.first, let queued = tasks[head] {
+            fail(queued.task, .authentication("the auth provider failed: \(failure)"), &log)
+        }
+        dispatchIfIdle(receipt.project, &log)
+        taskFinishedDuringSwitch(receipt.project, &log)
+    }
+
+    /// Discards queued tasks (not those on the wire), keeping disableDevice ones when asked.
+    /// `projects` limits the purge; nil purges every project's tasks.
+    mutating func purgeQueue(keepingDisables: Bool, reason: DiscardReason, projects only: Set<ProjectFingerprint>?, _ log: inout Decisions) {
+        let victims = tasks.values
+            .filter { queued in
+                if keepingDisables && queued.task.isDisableDevice { return false }
+                if case .inFlight = queued.status { return false }
+                return only.map { $0.contains(queued.task.project) } ?? true
+            }
+            .map(\.task)
+            .sorted { $0.id < $1.id }
+        for task in victims {
+            emit(.taskCompleted(task: task.id, outcome: .discarded(reason)), &log)
+            resolve(task.call, .discarded(reason), &log)
+        }
+        for project in Set(victims.map(\.project)).sorted() { dispatchIfIdle(project, &log) }
+    }
+}

@@ -1,0 +1,55 @@
+import Journal
+
+extension SDKState {
+    /// Delivers an event to a module without waiting (journaled).
+    mutating func deliver(_ event: ModuleEvent, to module: String, _ log: inout Decisions) {
+        guard let live else { return }
+        emit(.moduleEventDelivered(module: module, event: event, project: live.fingerprint, generation: generation), &log)
+    }
+
+    /// Starts an awaited hook: the module handles `event`, and its completion (or its bound
+    /// passing first) comes back as an input.
+    mutating func startHook(_ module: String, _ event: ModuleEvent, _ log: inout Decisions) {
+        let hook = takeRequestNumber()
+        emit(.moduleHookStarted(hook: hook, module: module, event: event), &log)
+        let due = JournalTime(microsecondsSince1970: log.time.microsecondsSince1970 + rules.moduleHookBoundMilliseconds * 1_000)
+        emit(.timerSet(.moduleHookBound(hook: hook), due: due), &log)
+    }
+
+    /// Starts the modules of a new instance: initialize, then start, each journaled; the start
+    /// is awaited (a module that fails or overruns makes the start noisy).
+    mutating func startModules(_ log: inout Decisions) {
+        for module in moduleDescriptors {
+            deliver(.initialize, to: module.name, &log)
+            deliver(.start, to: module.name, &log)
+            startHook(module.name, .start, &log)
+        }
+    }
+
+    mutating func handleHookCompletion(_ completion: ModuleHookCompletion, _ log: inout Decisions) {
+        guard let pending = hooks[completion.hook] else { return }   // already overran
+        let problem = completion.failure.map { "module \(pending.module) failed \(pending.event.label): \($0)" }
+        emit(.moduleHookFinished(hook: completion.hook, problem: problem), &log)
+        hookFinished(&log)
+    }
+
+    /// A hook ended: a teardown step waiting on hooks may be done.
+    mutating func hookFinished(_ log: inout Decisions) {
+        continueSwitchAfterHooks(&log)
+    }
+
+    /// Whether any hook for `event` (or any event matching) is still running.
+    func hooksPending(_ matches: (PendingHook) -> Bool) -> Bool {
+        hooks.values.contains(where: matches)
+    }
+
+    mutating func handleNotification(_ name: String, _ log: inout Decisions) {
+        guard let live, instanceRunning else { return }
+        for module in moduleDescriptors where module.notifications.contains(name) {
+            deliver(.notification(name), to: module.name, &log)
+        }
+        if name == "foreground" && email == nil && userID == nil {
+            emit(.unknownUserSessionCounted(project: live.fingerprint), &log)
+        }
+    }
+}

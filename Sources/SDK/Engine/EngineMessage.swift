@@ -1,0 +1,39 @@
+/// What the engine thread handles, in mailbox order.
+enum EngineMessage: Sendable {
+    /// An input for `decide`, with what must travel with it but never enter the journal.
+    case input(Fact, EngineAttachment)
+    /// Runs on the engine thread once every earlier message was handled (reads, settling).
+    case barrier(@Sendable (EngineView) -> Void)
+    /// Nothing to do but look around (an effect ended).
+    case wake
+    /// Keep a JWT the auth provider issued for a request (never journaled).
+    case cacheToken(ProjectFingerprint, String)
+    /// Run `waiter` once the engine is idle: nothing queued, nothing in flight.
+    case settle(@Sendable () -> Void)
+    /// Close the journal and end the thread; `done` runs last.
+    case stop(@Sendable () -> Void)
+}
+
+/// Things an input carries that the journal must never hold.
+enum EngineAttachment: Sendable {
+    case none
+    /// A public call's completion.
+    case completion(CallCompletion?)
+    /// `initialize` or `switchProject`: the project with its key and auth provider.
+    case project(Project, CallCompletion?)
+    /// A fresh JWT from the auth provider.
+    case token(String)
+}
+
+/// How a call's caller hears back.
+enum CallCompletion: Sendable {
+    case outcome(@Sendable (CallOutcome) -> Void)
+    case switchResult(@Sendable (SwitchResult) -> Void)
+}
+
+/// What engine-thread readers may look at.
+struct EngineView: Sendable {
+    var state: SDKState
+    var lastSequence: UInt64
+    var idle: Bool
+}

@@ -1,0 +1,412 @@
+import Foundation
+import Journal
+
+/// Encodes the whole ``SDKState`` as a snapshot record (the first record of every segment), and
+/// back. Collections are written in a sorted order, so equal states give equal bytes.
+public enum StateCodec {
+    /// The snapshot payload for `state`.
+    public static func encode(_ state: SDKState) -> [UInt8] {
+        state.encodedMessage()
+    }
+
+    /// The state a snapshot payload holds.
+    public static func decode(_ payload: some Collection<UInt8>) throws(CodecError) -> SDKState {
+        var reader = FieldReader(Array(payload))
+        return try SDKState(from: &reader)
+    }
+}
+
+extension SDKState: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, live)
+        writer.unsigned(2, generation)
+        writer.message(3, rules)
+        writer.string(4, sdkVersion)
+        writer.messages(5, moduleDescriptors)
+        writer.messages(6, projects.keys.sorted().map { projects[$0]! })
+        writer.string(7, email)
+        writer.string(8, userID)
+        writer.string(9, pushToken)
+        writer.message(10, attribution)
+        writer.messages(11, heldEvents)
+        writer.int(12, unknownUserSessions)
+        writer.strings(13, inAppMessageIDs)
+        writer.strings(14, embeddedMessageIDs)
+        writer.messages(15, clearedProjects.sorted())
+        writer.bool(16, instanceRunning)
+        writer.messages(17, tasks.keys.sorted().map { tasks[$0]! })
+        writer.messages(18, taskOrder.keys.sorted().map { TaskOrderEntry(project: $0, tasks: taskOrder[$0]!) })
+        writer.int(19, queuedBytes)
+        writer.unsigned(20, nextTaskNumber)
+        writer.messages(21, pendingCalls.keys.sorted().map { PendingCallEntry(id: $0, call: pendingCalls[$0]!) })
+        writer.messages(22, timers.map { TimerEntry(purpose: $0.key, due: $0.value) }.sorted { $0.encodedMessage().lexicographicallyPrecedes($1.encodedMessage()) })
+        writer.messages(23, auth.keys.sorted().map { AuthEntry(project: $0, state: auth[$0]!) })
+        writer.messages(24, durabilityWaits.keys.sorted().map { DurabilityEntry(request: $0, wait: durabilityWaits[$0]!) })
+        writer.unsigned(25, nextRequestNumber)
+        writer.messages(26, modules.keys.sorted().map { ModuleEntry(name: $0, lifecycle: modules[$0]!) })
+        writer.messages(27, hooks.keys.sorted().map { HookEntry(hook: $0, pending: hooks[$0]!) })
+        writer.message(28, switching)
+        writer.signed(29, time.microsecondsSince1970)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        self.init()
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: live = try field.message()
+            case 2: generation = try field.unsigned()
+            case 3: rules = try field.message()
+            case 4: sdkVersion = try field.string()
+            case 5: moduleDescriptors.append(try field.message())
+            case 6:
+                let project: ProjectRef = try field.message()
+                projects[project.fingerprint] = project
+            case 7: email = try field.string()
+            case 8: userID = try field.string()
+            case 9: pushToken = try field.string()
+            case 10: attribution = try field.message()
+            case 11: heldEvents.append(try field.message())
+            case 12: unknownUserSessions = try field.int()
+            case 13: inAppMessageIDs.append(try field.string())
+            case 14: embeddedMessageIDs.append(try field.string())
+            case 15: clearedProjects.insert(try field.message())
+            case 16: instanceRunning = try field.bool()
+            case 17:
+                let queued: QueuedTask = try field.message()
+                tasks[queued.task.id] = queued
+            case 18:
+                let entry: TaskOrderEntry = try field.message()
+                taskOrder[entry.project] = entry.tasks
+            case 19: queuedBytes = try field.int()
+            case 20: nextTaskNumber = try field.unsigned()
+            case 21:
+                let entry: PendingCallEntry = try field.message()
+                pendingCalls[entry.id] = entry.call
+            case 22:
+                let entry: TimerEntry = try field.message()
+                timers[entry.purpose] = entry.due
+            case 23:
+                let entry: AuthEntry = try field.message()
+                auth[entry.project] = entry.state
+            case 24:
+                let entry: DurabilityEntry = try field.message()
+                durabilityWaits[entry.request] = entry.wait
+            case 25: nextRequestNumber = try field.unsigned()
+            case 26:
+                let entry: ModuleEntry = try field.message()
+                modules[entry.name] = entry.lifecycle
+            case 27:
+                let entry: HookEntry = try field.message()
+                hooks[entry.hook] = entry.pending
+            case 28: switching = try field.message()
+            case 29: time = JournalTime(microsecondsSince1970: try field.signed())
+            default: break
+            }
+        }
+    }
+}
+
+extension HeldEvent: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, call)
+        writer.message(2, event)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(call: try fields.required(1, "call"), event: try fields.required(2, "event"))
+    }
+}
+
+extension QueuedTask: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, task)
+        switch status {
+        case .queued: writer.unsigned(2, 1)
+        case .inFlight(let attempt): writer.unsigned(2, 2); writer.int(3, attempt)
+        case .retrying(let next): writer.unsigned(2, 3); writer.int(3, next)
+        case .awaitingToken(let next): writer.unsigned(2, 4); writer.int(3, next)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        let attempt = try fields.int(3) ?? 1
+        let status: Status = switch try fields.unsigned(2) {
+        case 2: .inFlight(attempt: attempt)
+        case 3: .retrying(nextAttempt: attempt)
+        case 4: .awaitingToken(nextAttempt: attempt)
+        default: .queued
+        }
+        self.init(task: try fields.required(1, "task"), status: status)
+    }
+}
+
+struct TaskOrderEntry: FieldCodable {
+    var project: ProjectFingerprint
+    var tasks: [TaskID]
+
+    init(project: ProjectFingerprint, tasks: [TaskID]) {
+        self.project = project
+        self.tasks = tasks
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, project)
+        for task in tasks { writer.unsigned(2, task.number) }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var project: ProjectFingerprint?
+        var tasks: [TaskID] = []
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: project = try field.message()
+            case 2: tasks.append(TaskID(try field.unsigned()))
+            default: break
+            }
+        }
+        guard let project else { throw missing("project") }
+        self.init(project: project, tasks: tasks)
+    }
+}
+
+struct PendingCallEntry: FieldCodable {
+    var id: CallID
+    var call: PendingCall
+
+    init(id: CallID, call: PendingCall) {
+        self.id = id
+        self.call = call
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, id)
+        writer.string(2, call.name.rawValue)
+        writer.signed(3, call.madeAt.microsecondsSince1970)
+        writer.unsigned(4, call.caller)
+        writer.message(5, call.projectAtCall)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        guard let name = CallName(rawValue: try fields.string(2) ?? "") else {
+            throw CodecError("unknown call name", offset: 0, unknownVariant: true)
+        }
+        self.init(id: try fields.required(1, "call"), call: PendingCall(
+            name: name, madeAt: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0),
+            caller: try fields.unsigned(4) ?? 0, projectAtCall: try fields.message(5)))
+    }
+}
+
+struct TimerEntry: FieldCodable {
+    var purpose: TimerPurpose
+    var due: JournalTime
+
+    init(purpose: TimerPurpose, due: JournalTime) {
+        self.purpose = purpose
+        self.due = due
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, purpose)
+        writer.signed(2, due.microsecondsSince1970)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(purpose: try fields.required(1, "timer"), due: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0))
+    }
+}
+
+struct AuthEntry: FieldCodable {
+    var project: ProjectFingerprint
+    var state: AuthState
+
+    init(project: ProjectFingerprint, state: AuthState) {
+        self.project = project
+        self.state = state
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, project)
+        writer.int(2, state.refreshesUsed)
+        writer.unsigned(3, state.refreshing)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(project: try fields.required(1, "project"),
+                  state: AuthState(refreshesUsed: try fields.int(2) ?? 0, refreshing: try fields.unsigned(3)))
+    }
+}
+
+struct DurabilityEntry: FieldCodable {
+    var request: UInt64
+    var wait: DurabilityWait
+
+    init(request: UInt64, wait: DurabilityWait) {
+        self.request = request
+        self.wait = wait
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.unsigned(1, request)
+        writer.message(2, wait)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(request: try fields.unsigned(1) ?? 0, wait: try fields.required(2, "wait"))
+    }
+}
+
+struct ModuleEntry: FieldCodable {
+    var name: String
+    var lifecycle: ModuleLifecycle
+
+    init(name: String, lifecycle: ModuleLifecycle) {
+        self.name = name
+        self.lifecycle = lifecycle
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.string(1, name)
+        writer.bool(2, lifecycle.initialized)
+        writer.bool(3, lifecycle.started)
+        writer.bool(4, lifecycle.deinitialized)
+        writer.unsigned(5, lifecycle.generation)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(name: try fields.string(1) ?? "", lifecycle: ModuleLifecycle(
+            initialized: try fields.bool(2), started: try fields.bool(3), deinitialized: try fields.bool(4),
+            generation: try fields.unsigned(5) ?? 0))
+    }
+}
+
+struct HookEntry: FieldCodable {
+    var hook: UInt64
+    var pending: PendingHook
+
+    init(hook: UInt64, pending: PendingHook) {
+        self.hook = hook
+        self.pending = pending
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.unsigned(1, hook)
+        writer.string(2, pending.module)
+        writer.message(3, pending.event)
+        writer.signed(4, pending.startedAt.microsecondsSince1970)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(hook: try fields.unsigned(1) ?? 0, pending: PendingHook(
+            module: try fields.string(2) ?? "", event: try fields.required(3, "event"),
+            startedAt: JournalTime(microsecondsSince1970: try fields.signed(4) ?? 0)))
+    }
+}
+
+extension SwitchState: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.messages(1, gate)
+        writer.int(2, gateBytes)
+        writer.message(3, inFlight)
+        writer.messages(4, queue)
+        writer.message(5, awaitingCallbacks)
+        writer.unsigned(6, nextSwitchNumber)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        self.init()
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: gate.append(try field.message())
+            case 2: gateBytes = try field.int()
+            case 3: inFlight = try field.message()
+            case 4: queue.append(try field.message())
+            case 5: awaitingCallbacks = try field.message()
+            case 6: nextSwitchNumber = try field.unsigned()
+            default: break
+            }
+        }
+    }
+}
+
+extension GatedCall: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, call)
+        writer.signed(2, madeAt.microsecondsSince1970)
+        writer.int(3, bytes)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(call: try fields.required(1, "call"), madeAt: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0),
+                  bytes: try fields.int(3) ?? 0)
+    }
+}
+
+extension SwitchRequest: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, id)
+        writer.message(2, project)
+        writer.messages(3, calls)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var id: SwitchID?, project: ProjectRef?
+        var calls: [CallID] = []
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: id = try field.message()
+            case 2: project = try field.message()
+            case 3: calls.append(try field.message())
+            default: break
+            }
+        }
+        guard let id, let project else { throw missing("switch request") }
+        self.init(id: id, project: project, calls: calls)
+    }
+}
+
+extension SwitchRun: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, id)
+        writer.message(2, from)
+        writer.message(3, to)
+        writer.messages(4, calls)
+        writer.signed(5, startedAt.microsecondsSince1970)
+        writer.message(6, step)
+        writer.signed(7, stepStartedAt.microsecondsSince1970)
+        writer.strings(8, warnings)
+        writer.strings(9, stepProblems)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var id: SwitchID?, from: ProjectRef?, to: ProjectRef?, step: TeardownStepKind?
+        var calls: [CallID] = []
+        var started: Int64 = 0, stepStarted: Int64 = 0
+        var warnings: [String] = [], problems: [String] = []
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: id = try field.message()
+            case 2: from = try field.message()
+            case 3: to = try field.message()
+            case 4: calls.append(try field.message())
+            case 5: started = try field.signed()
+            case 6: step = try field.message()
+            case 7: stepStarted = try field.signed()
+            case 8: warnings.append(try field.string())
+            case 9: problems.append(try field.string())
+            default: break
+            }
+        }
+        guard let id, let to else { throw missing("switch run") }
+        self.init(id: id, from: from, to: to, calls: calls, startedAt: JournalTime(microsecondsSince1970: started), step: step,
+                  stepStartedAt: JournalTime(microsecondsSince1970: stepStarted), warnings: warnings, stepProblems: problems)
+    }
+}

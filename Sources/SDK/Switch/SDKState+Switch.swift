@@ -1,0 +1,245 @@
+import Journal
+
+/// The switch contract, as decisions: routing, the gate, the teardown state machine, landing.
+///
+/// A teardown is a sequence of steps, each journaled when it begins and when it finishes. Steps
+/// that wait (for the disable to be durable, for module hooks, for pending deliveries) finish
+/// when the input they wait for arrives or their bound's timer fires; meanwhile the mailbox keeps
+/// processing calls (inline ones run, gated ones are held).
+extension SDKState {
+    // MARK: - Control calls
+
+    mutating func handleControlCall(_ received: ReceivedCall, _ log: inout Decisions) {
+        switch received.call {
+        case .flush:
+            emit(.durabilityRequested(request: takeRequestNumber(), purpose: .flush(received.id)), &log)
+        case .initialize(let project):
+            initialize(received, project, &log)
+        case .switchProject(let project):
+            routeSwitch(received, to: project, &log)
+        default:
+            break
+        }
+    }
+
+    /// `initialize` at launch: start on `project`; when the journal was on another project, that
+    /// is a switch at launch (the old project's identity and storage are cleared, its disable kept).
+    private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ log: inout Decisions) {
+        let idle = switching.inFlight == nil && switching.queue.isEmpty
+        if !instanceRunning && idle && (live == nil || live?.fingerprint == project.fingerprint) {
+            emit(.initialized(project: project, generation: generation + 1), &log)
+            startModules(&log)
+            resolve(received.id, .applied(project: project.fingerprint), &log)
+            return
+        }
+        routeSwitch(received, to: project, &log)
+    }
+
+    // MARK: - Routing
+
+    /// Routes a switch request. The requested project is the queue's tail, else the switch in
+    /// flight, else the live project; a request for it is absorbed by whatever will deliver it,
+    /// anything else goes on the tail.
+    private mutating func routeSwitch(_ received: ReceivedCall, to project: ProjectRef, _ log: inout Decisions) {
+        let id = SwitchID(switching.nextSwitchNumber)
+        let idle = switching.inFlight == nil && switching.queue.isEmpty
+        if live == nil && idle {
+            emit(.switchRouted(switch: id, call: received.id, project: project, routing: .initialization), &log)
+            startNextSwitchIfReady(&log)
+            return
+        }
+        let requested = switching.requestedProject ?? live
+        if requested?.fingerprint == project.fingerprint {
+            if let tail = switching.queue.last {
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: tail.id)), &log)
+            } else if let run = switching.inFlight {
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: run.id)), &log)
+            } else {
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .noop), &log)
+                resolve(received.id, .applied(project: project.fingerprint), &log)
+            }
+            return
+        }
+        let behind = switching.queue.last?.id ?? switching.inFlight?.id ?? switching.awaitingCallbacks
+        emit(.switchRouted(switch: id, call: received.id, project: project, routing: behind.map { .enqueued(behind: $0) } ?? .started), &log)
+        startNextSwitchIfReady(&log)
+    }
+
+    /// Starts the next queued switch when none runs and the last one's callbacks have run.
+    mutating func startNextSwitchIfReady(_ log: inout Decisions) {
+        guard switching.inFlight == nil, switching.awaitingCallbacks == nil, let next = switching.queue.first else { return }
+        emit(.switchStarted(switch: next.id, from: live?.fingerprint, to: next.project), &log)
+        beginStep(live == nil ? .startInstance : .disablePush, &log)
+    }
+
+    // MARK: - Steps
+
+    private func nextStep(after step: TeardownStepKind) -> TeardownStepKind? {
+        switch step {
+        case .disablePush: if case .deliverToOutgoing = rules.pendingEvents { .deliverPending } else { .resetInApp }
+        case .deliverPending: .resetInApp
+        case .resetInApp: .resetEmbedded
+        case .resetEmbedded: .purgeQueue
+        case .purgeQueue: .clearIdentity
+        case .clearIdentity: .clearProjectStorage
+        case .clearProjectStorage: .releaseInstance
+        case .releaseInstance: .startInstance
+        case .startInstance: nil
+        }
+    }
+
+    private mutating func beginStep(_ step: TeardownStepKind, _ log: inout Decisions) {
+        guard let run = switching.inFlight else { return }
+        emit(.teardownStepBegan(switch: run.id, step: step), &log)
+        let from = run.from
+        switch step {
+        case .disablePush:
+            guard let from, pushToken != nil else {
+                finishStep(.noisy("no push token to disable"), &log)
+                return
+            }
+            enqueue(.disableDevice, call: nil, on: from, identity: RequestBody.Identity(email: email, userID: userID), &log)
+            emit(.durabilityRequested(request: takeRequestNumber(), purpose: .teardownDisable(run.id)), &log)
+            setBound(step, milliseconds: rules.disableDurabilityBoundMilliseconds, &log)
+        case .deliverPending:
+            guard let from, hasPendingEvents(of: from.fingerprint) else {
+                finishStep(.clean, &log)
+                return
+            }
+            if case .deliverToOutgoing(let timeout) = rules.pendingEvents { setBound(step, milliseconds: timeout, &log) }
+        case .resetInApp, .resetEmbedded:
+            let (module, scope): (String, StorageScope) = step == .resetInApp ? (BuiltInModules.inApp, .inAppMessages)
+                                                                               : (BuiltInModules.embedded, .embeddedMessages)
+            if let from { emit(.storageCleared(project: from.fingerprint, scope: scope), &log) }
+            if instanceRunning && moduleDescriptors.contains(where: { $0.name == module }) {
+                startHook(module, .reset, &log)
+            } else {
+                finishStep(.clean, &log)
+            }
+        case .purgeQueue:
+            guard let from else { return finishStep(.clean, &log) }
+            let reason: DiscardReason
+            if case .deliverToOutgoing = rules.pendingEvents { reason = .undeliveredAtSwitch(run.id) } else { reason = .purgedBySwitch(run.id) }
+            let undelivered = tasks.values.filter { !$0.task.isDisableDevice && $0.task.project == from.fingerprint && !$0.isInFlight }.count
+            purgeQueue(keepingDisables: true, reason: reason, projects: [from.fingerprint], &log)
+            if case .deliverToOutgoing = rules.pendingEvents, undelivered > 0 {
+                finishStep(.noisy("\(undelivered) queued event(s) of the outgoing project could not be delivered in time and were discarded"), &log)
+            } else {
+                finishStep(.clean, &log)
+            }
+        case .clearIdentity:
+            if let from { emit(.storageCleared(project: from.fingerprint, scope: .identity), &log) }
+            finishStep(.clean, &log)
+        case .clearProjectStorage:
+            if let from { emit(.storageCleared(project: from.fingerprint, scope: .projectScoped), &log) }
+            finishStep(.clean, &log)
+        case .releaseInstance:
+            guard instanceRunning, !moduleDescriptors.isEmpty else { return finishStep(.clean, &log) }
+            for module in moduleDescriptors { startHook(module.name, .willSwitchProject(to: run.to.fingerprint), &log) }
+        case .startInstance:
+            emit(.initialized(project: run.to, generation: generation + 1), &log)
+            if moduleDescriptors.isEmpty {
+                finishStep(.clean, &log)
+            } else {
+                startModules(&log)
+            }
+        }
+    }
+
+    private mutating func setBound(_ step: TeardownStepKind, milliseconds: Int64, _ log: inout Decisions) {
+        guard let run = switching.inFlight else { return }
+        let due = JournalTime(microsecondsSince1970: log.time.microsecondsSince1970 + milliseconds * 1_000)
+        emit(.timerSet(.teardownBound(run.id, step), due: due), &log)
+    }
+
+    private mutating func finishStep(_ outcome: StepOutcome, _ log: inout Decisions) {
+        guard let run = switching.inFlight, let step = run.step else { return }
+        let elapsed = log.time.microsecondsSince1970 - run.stepStartedAt.microsecondsSince1970
+        emit(.teardownStepFinished(switch: run.id, step: step, outcome: outcome, elapsedMicroseconds: elapsed), &log)
+        if let next = nextStep(after: step) {
+            beginStep(next, &log)
+        } else {
+            land(&log)
+        }
+    }
+
+    /// The outcome of a step whose module hooks ended: clean, or noisy with their problems.
+    private var stepOutcomeFromHooks: StepOutcome {
+        let problems = switching.inFlight?.stepProblems ?? []
+        return problems.isEmpty ? .clean : .noisy(problems.joined(separator: "; "))
+    }
+
+    // MARK: - What steps wait for
+
+    /// The outgoing disable is durable (or the journal failed to make it so).
+    mutating func disableBecameDurable(_ id: SwitchID, failure: String?, _ log: inout Decisions) {
+        guard let run = switching.inFlight, run.id == id, run.step == .disablePush else { return }
+        finishStep(failure.map { .noisy("the disable could not be made durable: \($0)") } ?? .clean, &log)
+    }
+
+    /// A step's bound passed before what it waited for.
+    mutating func teardownBoundPassed(_ id: SwitchID, _ step: TeardownStepKind, _ log: inout Decisions) {
+        guard let run = switching.inFlight, run.id == id, run.step == step else { return }
+        switch step {
+        case .disablePush:
+            finishStep(.noisy("the disable was not durable within \(rules.disableDurabilityBoundMilliseconds) ms"), &log)
+        case .deliverPending:
+            finishStep(.clean, &log)
+        default:
+            finishStep(.noisy("\(step.rawValue) did not finish within its bound"), &log)
+        }
+    }
+
+    /// A module hook ended: finish the step waiting on hooks once none of its hooks remain.
+    mutating func continueSwitchAfterHooks(_ log: inout Decisions) {
+        guard let run = switching.inFlight, let step = run.step else { return }
+        switch step {
+        case .resetInApp, .resetEmbedded:
+            let module = step == .resetInApp ? BuiltInModules.inApp : BuiltInModules.embedded
+            if !hooksPending({ $0.module == module && $0.event == .reset }) { finishStep(stepOutcomeFromHooks, &log) }
+        case .releaseInstance:
+            if !hooksPending({ if case .willSwitchProject = $0.event { true } else { false } }) {
+                let outcome = stepOutcomeFromHooks
+                for module in moduleDescriptors { deliver(.deinitialize, to: module.name, &log) }
+                finishStep(outcome, &log)
+            }
+        case .startInstance:
+            if !hooksPending({ $0.event == .start }) { finishStep(stepOutcomeFromHooks, &log) }
+        default:
+            break
+        }
+    }
+
+    /// A task of `project` ended: a deliver-pending step may be done.
+    mutating func taskFinishedDuringSwitch(_ project: ProjectFingerprint, _ log: inout Decisions) {
+        guard let run = switching.inFlight, run.step == .deliverPending, run.from?.fingerprint == project,
+              !hasPendingEvents(of: project) else { return }
+        finishStep(.clean, &log)
+    }
+
+    private func hasPendingEvents(of project: ProjectFingerprint) -> Bool {
+        (taskOrder[project] ?? []).contains { tasks[$0].map { !$0.task.isDisableDevice } ?? false }
+    }
+
+    // MARK: - Landing
+
+    /// The switch lands: the SDK is on the new project. Calls held by the gate are replayed in
+    /// order against it, then the switch's completions resolve; the next switch waits until
+    /// those completions have run.
+    private mutating func land(_ log: inout Decisions) {
+        guard let run = switching.inFlight else { return }
+        let result: SwitchResult = run.warnings.isEmpty ? .switchedCleanly : .switchedWithWarnings
+        emit(.switchLanded(switch: run.id, project: run.to.fingerprint, result: result, reasons: run.warnings), &log)
+        while let held = switching.gate.first, let project = live {
+            emit(.gateDecided(call: held.call.id, decision: .replayed(switch: run.id, project: project.fingerprint)), &log)
+            execute(held.call, on: project, &log)
+        }
+        for call in run.calls { resolve(call, .applied(project: run.to.fingerprint), &log) }
+    }
+}
+
+extension QueuedTask {
+    var isInFlight: Bool {
+        if case .inFlight = status { true } else { false }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Journal
+import Locking
+import Sandbox
+@testable import SDK
+
+/// An SDK instance wired to a loopback sandbox backend, a manual clock and its own temporary
+/// directory: what every end-to-end test starts from.
+final class SDKHarness: Sendable {
+    static let usKey = "us-key-0001"
+    static let euKey = "eu-key-0002"
+    static let otherUSKey = "us-key-0003"
+
+    let sandbox: SandboxBackend
+    let clock: ManualClock
+    let directory: String
+    let sdk: EngagementSDK
+    let modules: [LifecycleModule]
+    let endpoints: RegionEndpoints
+
+    init(rules: EngineRules = EngineRules(), modules: [LifecycleModule]? = nil, directory: String? = nil,
+         sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs()) throws {
+        let sandbox = try sandbox ?? SandboxBackend(projects: [
+            SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
+            SandboxProject(name: "eu", apiKey: Self.euKey, region: "eu"),
+            SandboxProject(name: "us2", apiKey: Self.otherUSKey, region: "us"),
+        ])
+        self.sandbox = sandbox
+        self.clock = clock ?? ManualClock()
+        self.directory = directory ?? NSTemporaryDirectory() + "sdk-tests/\(UUID().uuidString)"
+        self.modules = modules ?? [LifecycleModule(name: BuiltInModules.inApp, notifications: ["foreground"]),
+                                   LifecycleModule(name: BuiltInModules.embedded), LifecycleModule(name: BuiltInModules.push)]
+        endpoints = RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu"))
+        let configuration = SDKConfiguration(
+            storageDirectory: self.directory, clock: self.clock, transport: URLSessionTransport(),
+            makeCallID: { ids.next() }, modules: self.modules, rules: rules, regionEndpoints: endpoints)
+        sdk = try EngagementSDK(configuration: configuration)
+    }
+
+    /// A second SDK over the same directory (a restart), sharing the sandbox and clock.
+    func restarted(rules: EngineRules = EngineRules()) throws -> SDKHarness {
+        sdk.shutdown()
+        return try SDKHarness(rules: rules, directory: directory, sandbox: sandbox, clock: clock)
+    }
+
+    var us: Project { Project(apiKey: Self.usKey, config: ProjectConfig(region: .us))! }
+    var eu: Project { Project(apiKey: Self.euKey, config: ProjectConfig(region: .eu))! }
+    var us2: Project { Project(apiKey: Self.otherUSKey, config: ProjectConfig(region: .us))! }
+
+    /// The journal's facts, decoded, with their sequence numbers.
+    func facts() throws -> [(sequence: UInt64, fact: Fact)] {
+        let cursor = try JournalReader(directory: directory + "/journal").records(mode: .salvage)
+        var facts: [(UInt64, Fact)] = []
+        while let record = try cursor.next() {
+            if record.isSnapshot { continue }
+            facts.append((record.sequence, try FactCodec.decode(kind: record.kind, payload: record.payload)))
+        }
+        return facts
+    }
+
+    /// Requests the sandbox accepted for `project`, by endpoint.
+    func received(by project: String) -> [ReceivedRequest] {
+        sandbox.requests(project: project).filter { $0.outcome == .accepted }
+    }
+
+    deinit {
+        sdk.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Call ids 1, 2, 3 ... so journals are reproducible.
+final class SequentialIDs: Sendable {
+    private let counter = Locked<UInt64>(0)
+
+    func next() -> UUID {
+        let value = counter.withLock { value -> UInt64 in
+            value += 1
+            return value
+        }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 { bytes[15 - index] = UInt8(truncatingIfNeeded: value >> UInt64(8 * index)) }
+        bytes[6] = 0x40
+        bytes[8] = 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -9,8 +9,8 @@ public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     public static func < (lhs: CallID, rhs: CallID) -> Bool { lhs.uuid.uuidString < rhs.uuid.uuidString }
-    /// The first eight hex digits: enough to tell calls apart in a timeline.
-    public var description: String { String(uuid.uuidString.prefix(8)).lowercased() }
+    /// The last eight hex digits: enough to tell calls apart in a timeline.
+    public var description: String { String(uuid.uuidString.suffix(8)).lowercased() }
 }
 
 /// Identifies one delivery task (one HTTP request and its retries) within a journal.

@@ -1,0 +1,44 @@
+import Foundation
+import Journal
+import Sandbox
+import Testing
+@testable import SDK
+
+@Suite("Switch: basics")
+struct SwitchBasicsTests {
+    @Test("a switch disables the outgoing device, clears identity, lands on the new project and replays calls made meanwhile")
+    func basicSwitch() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        sdk.initialize(harness.us)
+        sdk.setEmail("ada@example.com", completion: nil)
+        sdk.registerToken("token-1", completion: nil)
+        await sdk.track("before")
+        let hold = HoldGate()
+        harness.sandbox.inject(.hold(hold), matching: .endpoint("users/disableDevice"))
+
+        let result = Eventually<SwitchResult>()
+        sdk.switchProject(to: harness.eu, completion: result.completion)
+        sdk.setEmail("grace@example.com", completion: nil)
+        sdk.track("during", completion: nil)
+        let outcome = await result.value
+        #expect(outcome == .switchedCleanly)
+        #expect(sdk.liveProject == harness.eu.fingerprint)
+        #expect(sdk.email == "grace@example.com")
+        // The switch landed while the outgoing disable was still held on the wire.
+        #expect(await hold.waitUntilHeld(count: 1))
+        hold.release()
+        await sdk.settle()
+
+        let eu = harness.received(by: "eu")
+        #expect(eu.map(\.endpoint).contains("events/track"))
+        #expect(eu.first { $0.endpoint == "events/track" }?.jsonObject?["email"] as? String == "grace@example.com")
+        #expect(!eu.contains { ($0.jsonObject?["email"] as? String) == "ada@example.com" })
+        let us = harness.sandbox.requests(project: "us")
+        let disable = try #require(us.first { $0.endpoint == "users/disableDevice" })
+        #expect(disable.jsonObject?["token"] as? String == "token-1")
+        #expect(disable.region == "us")
+        let facts = try harness.facts().map(\.fact)
+        #expect(facts.contains { if case .switchLanded(_, _, .switchedCleanly, _) = $0 { true } else { false } })
+    }
+}

@@ -110,6 +110,18 @@ public final class EngagementSDK: Sendable {
         }
     }
 
+    /// The engine's state and last journal sequence once every earlier call was processed.
+    func engineView() -> EngineView? {
+        let result = Locked<EngineView?>(nil)
+        let barrier = DispatchSemaphore(value: 0)
+        guard mailbox.post(.barrier { view in
+            result.withLock { $0 = view }
+            barrier.signal()
+        }) else { return nil }
+        barrier.wait()
+        return result.withLock { $0 }
+    }
+
     /// Posts an input that is not a call (a notification).
     func mailboxPost(_ input: Fact) {
         mailbox.post(.input(input, .none))

@@ -26,6 +26,9 @@ public struct SDKConfiguration: Sendable {
     /// The journal's file operations (substitute to inject faults or simulate power loss).
     public var journalStorage: any JournalStorage
     public var sdkVersion: String
+    /// Sees the state and the last journal sequence after every input (tests compare it with a
+    /// fresh fold of the journal). Runs on the engine thread; must be quick.
+    var stateObserver: (@Sendable (SDKState, UInt64) -> Void)?
 
     public init(
         storageDirectory: String,

@@ -112,6 +112,7 @@ final class EngineLoop: @unchecked Sendable {
             }
         }
         publish()
+        configuration.stateObserver?(state, lastSequence)
         runEffects(of: facts)
         if case .engineStarted = input { resumeAfterStart() }
     }

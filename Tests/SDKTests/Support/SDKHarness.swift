@@ -19,7 +19,8 @@ final class SDKHarness: Sendable {
     let endpoints: RegionEndpoints
 
     init(rules: EngineRules = EngineRules(), modules: [LifecycleModule]? = nil, directory: String? = nil,
-         sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs()) throws {
+         sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs(),
+         observer: (@Sendable (SDKState, UInt64) -> Void)? = nil) throws {
         let sandbox = try sandbox ?? SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
             SandboxProject(name: "eu", apiKey: Self.euKey, region: "eu"),
@@ -31,9 +32,10 @@ final class SDKHarness: Sendable {
         self.modules = modules ?? [LifecycleModule(name: BuiltInModules.inApp, notifications: ["foreground"]),
                                    LifecycleModule(name: BuiltInModules.embedded), LifecycleModule(name: BuiltInModules.push)]
         endpoints = RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu"))
-        let configuration = SDKConfiguration(
+        var configuration = SDKConfiguration(
             storageDirectory: self.directory, clock: self.clock, transport: URLSessionTransport(),
             makeCallID: { ids.next() }, modules: self.modules, rules: rules, regionEndpoints: endpoints)
+        configuration.stateObserver = observer
         sdk = try EngagementSDK(configuration: configuration)
     }
 

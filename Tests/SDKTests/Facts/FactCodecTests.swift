@@ -1,0 +1,73 @@
+import Foundation
+import Journal
+import Testing
+@testable import SDK
+
+@Suite("Fact codec")
+struct FactCodecTests {
+    @Test("every fact survives encoding and decoding", arguments: 0..<20)
+    func roundTrip(seed: Int) throws {
+        var random = RandomFacts(seed: UInt64(seed))
+        for _ in 0..<500 {
+            let fact = random.fact()
+            let decoded = try FactCodec.decode(kind: FactCodec.kind(of: fact), payload: FactCodec.payload(of: fact))
+            #expect(decoded == fact)
+        }
+    }
+
+    @Test("every fact kind is produced by the generator and has a distinct number")
+    func kinds() {
+        var random = RandomFacts(seed: 99)
+        var seen = Set<UInt32>()
+        for _ in 0..<5_000 { seen.insert(FactCodec.kind(of: random.fact())) }
+        #expect(seen == Set(FactKind.allCases.map(\.rawValue)))
+        #expect(Set(FactKind.allCases.map(\.rawValue)).count == FactKind.allCases.count)
+        #expect(FactKind.allCases.allSatisfy { $0.rawValue >= SegmentFormat.firstApplicationKind })
+    }
+
+    @Test("unknown kinds pass through; unknown fields are skipped; unknown variants become unknown facts")
+    func forwardCompatibility() throws {
+        #expect(try FactCodec.decode(kind: 999, payload: [1, 2, 3]) == .unknown(kind: 999, payload: [1, 2, 3]))
+        // A newer writer added field 15 to a pushTokenChanged fact: an older reader skips it.
+        var payload = FactCodec.payload(of: .pushTokenChanged("t"))
+        payload += [0x7A, 2, 0xAB, 0xCD]   // field 15, wire type 2, two bytes
+        payload += [0x78, 0x05]             // field 15, varint 5
+        #expect(try FactCodec.decode(kind: FactKind.pushTokenChanged.rawValue, payload: payload) == .pushTokenChanged("t"))
+        // A call variant from the future: the whole fact is kept as unknown, not an error.
+        let future: [UInt8] = [0x0A, 18, 0x0A, 16] + [UInt8](repeating: 7, count: 16) + [0x1A, 2, 0x08, 99]
+        let decoded = try FactCodec.decode(kind: FactKind.callReceived.rawValue, payload: future)
+        #expect(decoded == .unknown(kind: FactKind.callReceived.rawValue, payload: future))
+    }
+
+    @Test("malformed payloads throw with an offset and never trap", arguments: 0..<10)
+    func malformed(seed: Int) {
+        var random = RandomFacts(seed: UInt64(1_000 + seed))
+        for _ in 0..<300 {
+            let fact = random.fact()
+            var payload = FactCodec.payload(of: fact)
+            guard !payload.isEmpty else { continue }
+            switch random.int(0...2) {
+            case 0: payload.removeLast(random.int(1...payload.count))
+            case 1: payload[random.int(0...(payload.count - 1))] ^= UInt8(random.int(1...255))
+            default: payload += [0xFF, 0xFF, 0xFF]
+            }
+            do {
+                _ = try FactCodec.decode(kind: FactCodec.kind(of: fact), payload: payload)
+            } catch {
+                #expect(error.offset >= 0 && error.offset <= payload.count + 16)
+            }
+        }
+    }
+
+    @Test("a state survives its snapshot encoding")
+    func snapshotRoundTrip() throws {
+        var random = RandomFacts(seed: 7)
+        var state = SDKState()
+        var time = JournalTime(microsecondsSince1970: 0)
+        for _ in 0..<2_000 {
+            time.microsecondsSince1970 += 1_000
+            state.evolve(random.fact(), at: time)
+            #expect(try StateCodec.decode(StateCodec.encode(state)) == state)
+        }
+    }
+}

@@ -15,12 +15,14 @@ final class SDKHarness: Sendable {
     let clock: ManualClock
     let directory: String
     let sdk: EngagementSDK
-    let modules: [LifecycleModule]
+    let modules: [any SDKModule]
     let endpoints: RegionEndpoints
 
-    init(rules: EngineRules = EngineRules(), modules: [LifecycleModule]? = nil, directory: String? = nil,
+    init(rules: EngineRules = EngineRules(), modules: [any SDKModule]? = nil, directory: String? = nil,
          sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs(),
-         observer: (@Sendable (SDKState, UInt64) -> Void)? = nil) throws {
+         observer: (@Sendable (SDKState, UInt64) -> Void)? = nil, storage: any JournalStorage = PosixStorage(),
+         callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false) throws {
+        self.keepsDirectory = keepsDirectory
         let sandbox = try sandbox ?? SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
             SandboxProject(name: "eu", apiKey: Self.euKey, region: "eu"),
@@ -34,16 +36,21 @@ final class SDKHarness: Sendable {
         endpoints = RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu"))
         var configuration = SDKConfiguration(
             storageDirectory: self.directory, clock: self.clock, transport: URLSessionTransport(),
-            makeCallID: { ids.next() }, modules: self.modules, rules: rules, regionEndpoints: endpoints)
+            makeCallID: { ids.next() }, modules: self.modules, rules: rules, regionEndpoints: endpoints,
+            journalStorage: storage)
+        if let callbackQueue { configuration.callbackQueue = callbackQueue }
         configuration.stateObserver = observer
         sdk = try EngagementSDK(configuration: configuration)
     }
 
     /// A second SDK over the same directory (a restart), sharing the sandbox and clock.
-    func restarted(rules: EngineRules = EngineRules()) throws -> SDKHarness {
+    func restarted(rules: EngineRules = EngineRules(), modules: [any SDKModule]? = nil) throws -> SDKHarness {
         sdk.shutdown()
-        return try SDKHarness(rules: rules, directory: directory, sandbox: sandbox, clock: clock)
+        return try SDKHarness(rules: rules, modules: modules, directory: directory, sandbox: sandbox, clock: clock, keepsDirectory: true)
     }
+
+    /// Set on a harness made by ``restarted(rules:modules:)``: the first harness removes the directory.
+    private let keepsDirectory: Bool
 
     var us: Project { Project(apiKey: Self.usKey, config: ProjectConfig(region: .us))! }
     var eu: Project { Project(apiKey: Self.euKey, config: ProjectConfig(region: .eu))! }
@@ -67,7 +74,13 @@ final class SDKHarness: Sendable {
 
     deinit {
         sdk.shutdown()
-        try? FileManager.default.removeItem(atPath: directory)
+        if !keepsDirectory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// The facts, once the journal is closed (shuts the SDK down).
+    func closedFacts() throws -> [Fact] {
+        sdk.shutdown()
+        return try facts().map(\.fact)
     }
 }
 

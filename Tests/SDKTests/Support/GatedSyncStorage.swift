@@ -1,0 +1,65 @@
+import Foundation
+import Journal
+import Locking
+
+/// Real files whose `fdatasync` can be held by the test: a disk that is slow to make things
+/// durable, on demand and without timing.
+final class GatedSyncStorage: JournalStorage {
+    private let inner = PosixStorage()
+    private let state = Locked<(holding: Bool, waiters: [CheckedContinuation<Void, Never>], held: Int)>((false, [], 0))
+    private let released = DispatchSemaphore(value: 0)
+    private let heldSignal = Eventually<Int>()
+
+    func holdSyncs() { state.withLock { $0.holding = true } }
+
+    func releaseSyncs() {
+        let held = state.withLock { state -> Int in
+            state.holding = false
+            defer { state.held = 0 }
+            return state.held
+        }
+        for _ in 0..<held { released.signal() }
+    }
+
+    func waitUntilSyncHeld() async { _ = await heldSignal.value }
+
+    /// Called by a file's synchronize: blocks while syncs are held.
+    func gate() {
+        let mustWait = state.withLock { state -> Bool in
+            guard state.holding else { return false }
+            state.held += 1
+            return true
+        }
+        if mustWait {
+            heldSignal.completion(1)
+            released.wait()
+        }
+    }
+
+    func createDirectory(at path: String) throws { try inner.createDirectory(at: path) }
+    func contentsOfDirectory(at path: String) throws -> [String] { try inner.contentsOfDirectory(at: path) }
+    func createFile(at path: String) throws -> any WritableFile { GatedFile(inner: try inner.createFile(at: path), storage: self) }
+    func openForAppending(at path: String) throws -> any WritableFile { GatedFile(inner: try inner.openForAppending(at: path), storage: self) }
+    func sizeOfFile(at path: String) throws -> Int { try inner.sizeOfFile(at: path) }
+    func contents(of path: String) throws -> any FileContents { try inner.contents(of: path) }
+    func removeFile(at path: String) throws { try inner.removeFile(at: path) }
+    func synchronizeDirectory(at path: String) throws { try inner.synchronizeDirectory(at: path) }
+
+    final class GatedFile: WritableFile {
+        let inner: any WritableFile
+        let storage: GatedSyncStorage
+
+        init(inner: any WritableFile, storage: GatedSyncStorage) {
+            self.inner = inner
+            self.storage = storage
+        }
+
+        var size: Int { inner.size }
+        func append(_ bytes: UnsafeRawBufferPointer) throws { try inner.append(bytes) }
+        func synchronize() throws {
+            storage.gate()
+            try inner.synchronize()
+        }
+        func truncate(to length: Int) throws { try inner.truncate(to: length) }
+    }
+}

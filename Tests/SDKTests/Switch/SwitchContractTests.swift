@@ -269,7 +269,8 @@ struct SwitchContractTests {
     @Test("the teardown waits for the disable to be durable, and its bound is honoured")
     func durabilityBound() async throws {
         let storage = GatedSyncStorage()
-        let harness = try SDKHarness(storage: storage)
+        let watcher = StateWatcher()
+        let harness = try SDKHarness(observer: watcher.observer, storage: storage)
         let sdk = harness.sdk
         sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
@@ -278,8 +279,10 @@ struct SwitchContractTests {
         storage.holdSyncs()
         let result = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: result.completion)
+        await watcher.until { $0.switching.inFlight?.step == .disablePush }
         await storage.waitUntilSyncHeld()
         #expect(result.current == nil, "waiting for the disable to be durable")
+        _ = harness.sdk.engineView()   // the batch that set the bound's timer has run its effects
         harness.clock.advance(by: .milliseconds(2_001))
         #expect(await result.value == .switchedWithWarnings)
         storage.releaseSyncs()
@@ -298,6 +301,7 @@ struct SwitchContractTests {
         let result = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: result.completion)
         await gate.waitUntilHolding()
+        _ = harness.sdk.engineView()   // the batch that set the bound's timer has run its effects
         harness.clock.advance(by: .milliseconds(2_001))
         #expect(await result.value == .switchedWithWarnings)
         gate.release()

@@ -1,0 +1,167 @@
+import Foundation
+import Journal
+import Sandbox
+import Testing
+@testable import SDK
+
+/// Delivery: retries, failures, JWT refresh, logout's purge, restarts.
+@Suite("Delivery")
+struct DeliveryTests {
+    @Test("5xx, 429 and dropped connections are retried with backoff on the clock, then delivered",
+          arguments: [Fault.status(503), .status(500), .rateLimited, .dropConnection])
+    func retried(fault: Fault) async throws {
+        let harness = try SDKHarness()
+        harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        harness.sandbox.inject(fault, matching: .endpoint("events/track"), times: 2)
+        let outcome = Eventually<CallOutcome>()
+        harness.sdk.track("retried", completion: outcome.completion)
+        await harness.sdk.settle()
+        #expect(outcome.current == nil, "waiting for the retry timer")
+        harness.clock.advance(by: .seconds(1))      // attempt 2 (base delay 1 s)
+        await harness.sdk.settle()
+        #expect(outcome.current == nil)
+        harness.clock.advance(by: .seconds(2))      // attempt 3 (doubled)
+        #expect(await outcome.value == .delivered(project: harness.us.fingerprint, status: 200))
+        let facts = try harness.closedFacts()
+        #expect(facts.filter { if case .taskDispatched = $0 { true } else { false } }.count >= 3)
+    }
+
+    @Test("retries stop at the policy's attempts and the call fails naming the last error")
+    func retriesExhausted() async throws {
+        let harness = try SDKHarness()
+        harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 10)
+        let outcome = Eventually<CallOutcome>()
+        harness.sdk.track("doomed", completion: outcome.completion)
+        await RandomStory.drain(harness)
+        guard case .failed(.retriesExhausted(let reason)) = await outcome.value else {
+            Issue.record("expected retriesExhausted, got \(String(describing: outcome.current))")
+            return
+        }
+        #expect(reason.contains("5 attempts") && reason.contains("503"))
+    }
+
+    @Test("other 4xx fail at once with the status and the API's code", arguments: [400, 404, 409])
+    func clientErrorsFail(status: Int) async throws {
+        let harness = try SDKHarness()
+        harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        harness.sandbox.inject(.status(status), matching: .endpoint("events/track"))
+        #expect(await harness.sdk.track("bad") == .failed(.httpStatus(status, code: "GenericError")))
+        #expect(await harness.sdk.track("fine") == .delivered(project: harness.us.fingerprint, status: 200))
+    }
+
+    @Test("a wrong key is a 401 the SDK does not retry")
+    func wrongKey() async throws {
+        let harness = try SDKHarness()
+        let bogus = Project(apiKey: "not-registered", config: ProjectConfig(region: .us))!
+        harness.sdk.initialize(bogus)
+        await harness.sdk.setEmail("ada@example.com")
+        #expect(await harness.sdk.track("x") == .failed(.httpStatus(401, code: "BadApiKey")))
+    }
+
+    @Test("a 401 for an expired JWT asks the provider for a fresh token and retries; the budget bounds it")
+    func jwtRefresh() async throws {
+        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true)])
+        let harness = try SDKHarness(sandbox: sandbox)
+        let issued = Counter()
+        let provider = ClosureAuthProvider { completion in
+            issued.increment()
+            completion(.success(sandbox.issueJWT(project: "secure", subject: "ada")))
+        }
+        let project = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
+        harness.sdk.initialize(project)
+        await harness.sdk.setEmail("ada@example.com")
+        #expect(await harness.sdk.track("first") == .delivered(project: project.fingerprint, status: 200))
+        sandbox.expireJWTs(project: "secure")
+        #expect(await harness.sdk.track("after-expiry") == .delivered(project: project.fingerprint, status: 200))
+        #expect(issued.value == 2)
+        // An expiry the provider cannot cure: the budget (3 refreshes per instance) ends it.
+        sandbox.inject(.jwtExpired, matching: .endpoint("events/track"), times: 10)
+        guard case .failed(.authentication(let reason)) = await harness.sdk.track("doomed") else {
+            Issue.record("expected an authentication failure")
+            return
+        }
+        #expect(reason.contains("budget"))
+        #expect(issued.value == 4)
+    }
+
+    @Test("logout purges queued requests but keeps the disableDevice, and resolves the purged calls as discarded")
+    func logoutPurge() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        sdk.initialize(harness.us)
+        await sdk.setEmail("ada@example.com")
+        await sdk.registerToken("tok")
+        let hold = HoldGate()
+        harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
+        let first = Eventually<CallOutcome>(), queued = Eventually<CallOutcome>()
+        sdk.track("in-flight", completion: first.completion)
+        sdk.track("queued", completion: queued.completion)
+        #expect(await hold.waitUntilHeld(count: 1))
+        await sdk.logoutUser()
+        #expect(await queued.value == .discarded(.purgedByLogout))
+        #expect(sdk.email == nil)
+        hold.release()
+        #expect(await first.value == .delivered(project: harness.us.fingerprint, status: 200))
+        await sdk.settle()
+        #expect(harness.received(by: "us").contains { $0.endpoint == "users/disableDevice" })
+        #expect(!harness.received(by: "us").contains { $0.jsonObject?["eventName"] as? String == "queued" })
+    }
+
+    @Test("a restarted SDK rebuilds identity, project, queue and attribution, and resumes delivery")
+    func restartResumes() async throws {
+        let harness = try SDKHarness()
+        harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        await harness.sdk.setAttributionInfo(AttributionInfo(campaignID: 4, templateID: 5, messageID: "m"))
+        harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 3)
+        for index in 0..<3 { harness.sdk.track("queued-\(index)", completion: nil) }
+        await harness.sdk.flush()
+        await harness.sdk.settle()
+
+        let restarted = try harness.restarted()
+        #expect(restarted.sdk.email == "ada@example.com")
+        #expect(restarted.sdk.attributionInfo?.campaignID == 4)
+        #expect(restarted.sdk.liveProject == harness.us.fingerprint)
+        restarted.sdk.initialize(restarted.us)
+        await RandomStory.drain(restarted)
+        let events = restarted.received(by: "us").compactMap { $0.jsonObject?["eventName"] as? String }
+        #expect(events == ["queued-0", "queued-1", "queued-2"])
+    }
+
+    @Test("bad input gets a clear, journaled rejection and never a crash", arguments: [
+        ("non-finite number", { @Sendable (sdk: EngagementSDK) async in await sdk.track("e", dataFields: ["x": .number(.infinity)]) }),
+        ("oversized payload", { @Sendable (sdk: EngagementSDK) async in await sdk.updateUser(dataFields: ["blob": .string(String(repeating: "x", count: 70_000))]) }),
+        ("empty event name", { @Sendable (sdk: EngagementSDK) async in await sdk.track("") }),
+        ("control character", { @Sendable (sdk: EngagementSDK) async in await sdk.registerToken("tok\u{0}en") }),
+        ("not an email", { @Sendable (sdk: EngagementSDK) async in await sdk.setEmail("ada") }),
+        ("negative quantity", { @Sendable (sdk: EngagementSDK) async in await sdk.updateCart(items: [CommerceItem(id: "a", name: "b", price: 1, quantity: -1)]) }),
+        ("NaN total", { @Sendable (sdk: EngagementSDK) async in await sdk.trackPurchase(total: .nan, items: []) }),
+        ("huge count", { @Sendable (sdk: EngagementSDK) async in await sdk.fetchInAppMessages(count: 1_000_000) }),
+    ] as [(String, @Sendable (EngagementSDK) async -> CallOutcome)])
+    func badInput(name: String, make: @Sendable (EngagementSDK) async -> CallOutcome) async throws {
+        let harness = try SDKHarness()
+        harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        guard case .failed(.rejected(let reason)) = await make(harness.sdk) else {
+            Issue.record("\(name) was not rejected")
+            return
+        }
+        #expect(!reason.isEmpty)
+        let facts = try harness.closedFacts()
+        #expect(facts.contains { if case .callRejected(_, reason) = $0 { true } else { false } })
+        #expect(harness.received(by: "us").isEmpty)
+    }
+}
+
+/// A thread-safe counter for test doubles.
+final class Counter: Sendable {
+    private let count = Locked(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+import Locking

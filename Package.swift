@@ -41,7 +41,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Side-by-side benchmarks against the peers the issues name.
-        .executableTarget(name: "bench", dependencies: ["Journal", "CLZ4", "CSQLite"]),
+        .executableTarget(name: "bench", dependencies: ["Journal", "SDK", "Locking", "CLZ4", "CSQLite"]),
         // A child process the crash tests run and kill with SIGKILL (not shipped).
         .executableTarget(name: "crash-child", dependencies: ["Journal"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),

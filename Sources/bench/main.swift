@@ -1,16 +1,21 @@
 // bench: side-by-side benchmarks. See docs/BENCHMARKS.md for the figures and how to read them.
 //
 //   swift run -c release bench journal [--records N] [--seek-records N] [--keep DIR] [--json]
+import Dispatch
 import Foundation
+import Locking
 
 let usage = """
     usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--json]
            bench blocks [--records N] [--json]
+           bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
                 seeks and the scan's peak memory on a larger journal
       blocks    compression ratio and cost by records per LZ4 block (1, 4, 16, 64)
+      sdk       public-call cost and engine calls/s with the journal, against the same engine
+                recording through JSON lines and SQLite; resident memory over many calls
       --records N        records in the side-by-side workload (default 500000; blocks: 200000)
       --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
       --keep DIR         leave the buffered journal of the workload in DIR
@@ -58,7 +63,7 @@ if suite == "_scan-rss", let directory = arguments.remaining.first {
 }
 
 let json = arguments.flag("--json")
-let log: (String) -> Void = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
 
 switch suite {
 case "journal":
@@ -93,6 +98,31 @@ case "blocks":
                   + "\(Format.fixed(row.shareOfCeiling * 100, digits: 1))%".padding(toLength: 19, withPad: " ", startingAt: 0)
                   + Format.fixed(row.microsecondsPerRecord, digits: 3))
         }
+    }
+case "sdk":
+    let scratch = NSTemporaryDirectory() + "bench-sdk-\(ProcessInfo.processInfo.processIdentifier)"
+    var benchmark = SDKBenchmark(scratch: scratch)
+    benchmark.calls = arguments.takeCount("--calls") ?? benchmark.calls
+    benchmark.rssCalls = arguments.takeCount("--rss-calls") ?? benchmark.rssCalls
+    if let peers = arguments.take("--peers") { benchmark.peers = peers.split(separator: ",").map { "sdk-" + $0 } }
+    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    let outcome = Locked<Result<SDKBenchmark.Report, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            let report = try await benchmark.run(log: log)
+            outcome.withLock { $0 = .success(report) }
+        } catch {
+            outcome.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    try? FileManager.default.removeItem(atPath: scratch)
+    switch outcome.withLock({ $0 }) {
+    case .success(let report)?: print(json ? SDKReportFormatter.json(report) : SDKReportFormatter.table(report))
+    case .failure(let error)?: fail("\(error)")
+    case nil: fail("no result")
     }
 case "--help", "-h", "help":
     print(usage)

@@ -39,9 +39,18 @@ public final class EngagementSDK: Sendable {
         options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
         options.producer = "engagement-sdk/\(configuration.sdkVersion) \(Self.platform)"
         options.storage = configuration.journalStorage
-        let writer = try JournalWriter(directory: configuration.journalDirectory, options: options, snapshot: nil)
-        let restored = try StateRestorer.restore(directory: configuration.journalDirectory, storage: configuration.journalStorage)
-        journalRecovery = writer.recovery
+        let recorder: any FactRecorder
+        let restored: StateRestorer.Restored
+        if let override = configuration.recorderOverride {
+            recorder = override
+            restored = StateRestorer.Restored(state: SDKState(), hadFacts: false, undecodable: [])
+            journalRecovery = RecoveryReport()
+        } else {
+            let writer = try JournalWriter(directory: configuration.journalDirectory, options: options, snapshot: nil)
+            recorder = writer
+            restored = try StateRestorer.restore(directory: configuration.journalDirectory, storage: configuration.journalStorage)
+            journalRecovery = writer.recovery
+        }
         undecodableFacts = restored.undecodable.map(\.sequence)
 
         let mailbox = Mailbox<EngineMessage>()
@@ -49,7 +58,7 @@ public final class EngagementSDK: Sendable {
         self.mailbox = mailbox
         self.published = published
         let loop = EngineLoop(configuration: configuration, mailbox: mailbox, activity: ActivityTracker(),
-                              published: published, writer: writer, keyring: keyring, restored: restored.state)
+                              published: published, recorder: recorder, keyring: keyring, restored: restored.state)
         let engineThread = engineThread
         let thread = Thread {
             engineThread.withLock { $0 = Self.currentThreadID() }
@@ -127,11 +136,19 @@ public final class EngagementSDK: Sendable {
         mailbox.post(.input(input, .none))
     }
 
-    /// Reads the published state once every call made before on this thread was processed.
-    func read<Value: Sendable>(_ body: (PublishedView) -> Value) -> Value {
+    /// Reads the state once every call made before on this thread was processed. On the engine
+    /// thread itself (a module's handler) it reads the state as of the last batch of inputs.
+    func read<Value: Sendable>(_ body: @escaping @Sendable (PublishedView) -> Value) -> Value {
         if engineThread.withLock({ $0 }) != Self.currentThreadID() && !stopped.withLock({ $0 }) {
+            let result = Locked<Value?>(nil)
             let barrier = DispatchSemaphore(value: 0)
-            if mailbox.post(.barrier { _ in barrier.signal() }) { barrier.wait() }
+            if mailbox.post(.barrier { view in
+                result.withLock { $0 = body(PublishedView(state: view.state)) }
+                barrier.signal()
+            }) {
+                barrier.wait()
+                if let value = result.withLock({ $0 }) { return value }
+            }
         }
         return body(published.withLock { $0 })
     }

@@ -29,12 +29,15 @@ public struct SDKConfiguration: Sendable {
     /// Sees the state and the last journal sequence after every input (tests compare it with a
     /// fresh fold of the journal). Runs on the engine thread; must be quick.
     var stateObserver: (@Sendable (SDKState, UInt64) -> Void)?
+    /// Replaces the journal as the place facts are recorded (the `bench` executable's peers
+    /// only: an SDK built with it keeps no journal for `replay`).
+    package var recorderOverride: (any FactRecorder)?
 
     public init(
         storageDirectory: String,
         clock: any SDKClock = SystemClock(),
         transport: any Transport = URLSessionTransport(),
-        makeCallID: @escaping @Sendable () -> UUID = { UUID() },
+        makeCallID: @escaping @Sendable () -> UUID = CallIDGenerator().next,
         callbackQueue: DispatchQueue = DispatchQueue(label: "engagement-sdk.callbacks"),
         modules: [any SDKModule] = BuiltInModules.standard(),
         rules: EngineRules = EngineRules(),

@@ -56,7 +56,7 @@ enum CallValidation {
 
     private static func data(_ object: [String: DataValue], _ name: String) -> String? {
         if let problem = DataValue.object(object).problem(path: name) { return problem }
-        let size = DataValue.object(object).json().utf8.count
+        let size = DataValue.object(object).jsonByteCount
         return size > maxDataBytes ? "\(name) is \(size) bytes of JSON (limit \(maxDataBytes))" : nil
     }
 

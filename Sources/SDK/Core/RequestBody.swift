@@ -16,10 +16,10 @@ struct RequestBody: Equatable {
         var isKnown: Bool { email != nil || userID != nil }
 
         /// `email` or `userId`, for bodies that name the user at the top level.
-        var fields: [String: DataValue] {
-            if let email { return ["email": .string(email)] }
-            if let userID { return ["userId": .string(userID)] }
-            return [:]
+        var fields: JSONFields {
+            var fields = JSONFields()
+            if let email { fields["email"] = .string(email) } else if let userID { fields["userId"] = .string(userID) }
+            return fields
         }
     }
 
@@ -28,32 +28,32 @@ struct RequestBody: Equatable {
         let createdAt = DataValue.integer(time.microsecondsSince1970 / 1_000_000)
         switch call {
         case .updateEmail(let newEmail):
-            var object: [String: DataValue] = ["newEmail": .string(newEmail)]
+            var object: JSONFields = ["newEmail": .string(newEmail)]
             if let email = identity.email { object["currentEmail"] = .string(email) }
             else if let userID = identity.userID { object["currentUserId"] = .string(userID) }
             return post("users/updateEmail", object)
         case .updateUser(let dataFields, let merge):
-            return post("users/update", identity.fields.merging(["dataFields": .object(dataFields), "mergeNestedObjects": .bool(merge)]) { $1 })
+            return post("users/update", identity.fields.adding(["dataFields": .object(dataFields), "mergeNestedObjects": .bool(merge)]))
         case .updateCart(let items):
-            return post("commerce/updateCart", ["user": .object(identity.fields), "items": .array(items.map(\.dataValue))])
+            return post("commerce/updateCart", ["user": identity.fields.dataValue, "items": .array(items.map(\.dataValue))])
         case .trackPurchase(let total, let items, let dataFields):
-            var object: [String: DataValue] = ["user": .object(identity.fields), "items": .array(items.map(\.dataValue)),
-                                               "total": .number(total), "createdAt": createdAt]
+            var object: JSONFields = ["user": identity.fields.dataValue, "items": .array(items.map(\.dataValue)),
+                                      "total": .number(total), "createdAt": createdAt]
             if let dataFields { object["dataFields"] = .object(dataFields) }
             return post("commerce/trackPurchase", object)
         case .track(let event, let dataFields):
-            var object = identity.fields.merging(["eventName": .string(event), "createdAt": createdAt]) { $1 }
+            var object = identity.fields.adding(["eventName": .string(event), "createdAt": createdAt])
             if let dataFields { object["dataFields"] = .object(dataFields) }
             return post("events/track", object)
         case .registerToken(let token):
-            return post("users/registerDeviceToken", identity.fields.merging([
+            return post("users/registerDeviceToken", identity.fields.adding([
                 "device": .object(["token": .string(token), "platform": "APNS", "applicationName": "engagement-sdk"]),
-            ]) { $1 })
+            ]))
         case .disableDevice:
             guard let pushToken else { return nil }
-            return post("users/disableDevice", identity.fields.merging(["token": .string(pushToken)]) { $1 })
+            return post("users/disableDevice", identity.fields.adding(["token": .string(pushToken)]))
         case .trackPushOpen(let open):
-            var object = identity.fields.merging(["messageId": .string(open.messageID), "appAlreadyRunning": .bool(open.appAlreadyRunning)]) { $1 }
+            var object = identity.fields.adding(["messageId": .string(open.messageID), "appAlreadyRunning": .bool(open.appAlreadyRunning)])
             if let campaign = open.campaignID { object["campaignId"] = .integer(campaign) }
             if let template = open.templateID { object["templateId"] = .integer(template) }
             if let dataFields = open.dataFields { object["dataFields"] = .object(dataFields) }
@@ -61,23 +61,23 @@ struct RequestBody: Equatable {
         case .inAppFetch(let count):
             return get("inApp/getMessages", identity, ["count": String(count), "platform": "iOS", "SDKVersion": sdkVersion])
         case .inAppOpen(let messageID):
-            return post("events/trackInAppOpen", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+            return post("events/trackInAppOpen", identity.fields.adding(["messageId": .string(messageID)]))
         case .inAppClick(let messageID, let url):
-            return post("events/trackInAppClick", identity.fields.merging(["messageId": .string(messageID), "clickedUrl": .string(url)]) { $1 })
+            return post("events/trackInAppClick", identity.fields.adding(["messageId": .string(messageID), "clickedUrl": .string(url)]))
         case .inAppClose(let messageID, let url):
-            var object = identity.fields.merging(["messageId": .string(messageID)]) { $1 }
+            var object = identity.fields.adding(["messageId": .string(messageID)])
             if let url { object["clickedUrl"] = .string(url) }
             return post("events/trackInAppClose", object)
         case .inAppDelivery(let messageID):
-            return post("events/trackInAppDelivery", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+            return post("events/trackInAppDelivery", identity.fields.adding(["messageId": .string(messageID)]))
         case .inAppConsume(let messageID):
-            return post("events/inAppConsume", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+            return post("events/inAppConsume", identity.fields.adding(["messageId": .string(messageID)]))
         case .embeddedFetch:
             return get("embedded-messaging/messages", identity, ["platform": "iOS", "sdkVersion": sdkVersion])
         case .embeddedReceived(let messageID):
-            return post("embedded-messaging/events/received", identity.fields.merging(["messageId": .string(messageID)]) { $1 })
+            return post("embedded-messaging/events/received", identity.fields.adding(["messageId": .string(messageID)]))
         case .embeddedClick(let messageID, let buttonID, let url):
-            var object = identity.fields.merging(["messageId": .string(messageID)]) { $1 }
+            var object = identity.fields.adding(["messageId": .string(messageID)])
             if let buttonID { object["buttonIdentifier"] = .string(buttonID) }
             if let url { object["targetUrl"] = .string(url) }
             return post("embedded-messaging/events/click", object)
@@ -86,8 +86,8 @@ struct RequestBody: Equatable {
         }
     }
 
-    private static func post(_ path: String, _ object: [String: DataValue]) -> RequestBody {
-        RequestBody(path: path, method: .post, query: nil, body: Array(DataValue.object(object).json().utf8))
+    private static func post(_ path: String, _ object: JSONFields) -> RequestBody {
+        RequestBody(path: path, method: .post, query: nil, body: object.jsonBytes())
     }
 
     private static func get(_ path: String, _ identity: Identity, _ parameters: [String: String]) -> RequestBody {

@@ -163,8 +163,9 @@ extension SDKState {
         queuedBytes -= removed.task.body.count
         taskOrder[removed.task.project]?.removeAll { $0 == id }
         if taskOrder[removed.task.project]?.isEmpty == true { taskOrder[removed.task.project] = nil }
-        for purpose in timers.keys {
-            if case .retry(id, _) = purpose { timers[purpose] = nil }
+        if !timers.isEmpty {
+            let stale = timers.keys.filter { if case .retry(id, _) = $0 { true } else { false } }
+            for purpose in stale { timers[purpose] = nil }
         }
     }
 }

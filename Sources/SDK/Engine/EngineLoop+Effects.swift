@@ -42,7 +42,7 @@ extension EngineLoop {
             return
         }
         guard var request = Self.request(for: task, apiKey: key, sentAt: configuration.clock.now(), sdkVersion: configuration.sdkVersion,
-                                         idempotencyKey: "\(writer.journalID.uuidString.lowercased())-\(id.number)") else {
+                                         idempotencyKey: "\(recorder.streamID.uuidString.lowercased())-\(id.number)") else {
             finishEffect(with: .transportCompleted(TransportCompletion(
                 task: id, attempt: attempt, outcome: .networkError("invalid endpoint \(task.endpoint)"))))
             return
@@ -138,7 +138,7 @@ extension EngineLoop {
 
     private func requestDurability(_ request: UInt64) {
         activity.begin()
-        writer.flush { [self] result in
+        recorder.flush { [self] result in
             let failure: String? = switch result {
             case .success: nil
             case .failure(let error): error.description

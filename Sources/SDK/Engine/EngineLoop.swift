@@ -16,7 +16,7 @@ final class EngineLoop: @unchecked Sendable {
     let mailbox: Mailbox<EngineMessage>
     let activity: ActivityTracker
     let published: Locked<PublishedView>
-    let writer: JournalWriter
+    let recorder: any FactRecorder
     let keyring: Keyring
 
     /// The projected state: changed only by facts this loop appended.
@@ -37,15 +37,15 @@ final class EngineLoop: @unchecked Sendable {
     private let keyringQueue = DispatchQueue(label: "engagement-sdk.keyring")
 
     init(configuration: SDKConfiguration, mailbox: Mailbox<EngineMessage>, activity: ActivityTracker,
-         published: Locked<PublishedView>, writer: JournalWriter, keyring: Keyring, restored: SDKState) {
+         published: Locked<PublishedView>, recorder: any FactRecorder, keyring: Keyring, restored: SDKState) {
         self.configuration = configuration
         self.mailbox = mailbox
         self.activity = activity
         self.published = published
-        self.writer = writer
+        self.recorder = recorder
         self.keyring = keyring
         self.state = restored
-        self.lastSequence = writer.lastSequence
+        self.lastSequence = recorder.lastSequence
         self.lastTime = restored.time
         self.modules = Dictionary(configuration.modules.map { ($0.info.name, $0) }, uniquingKeysWith: { first, _ in first })
         for fingerprint in keyring.fingerprints {
@@ -69,13 +69,17 @@ final class EngineLoop: @unchecked Sendable {
                 case .settle(let waiter):
                     settleWaiters.append(waiter)
                 case .stop(let done):
-                    try? writer.close()
+                    try? recorder.close()
                     mailbox.close()
                     releaseSettleWaiters()
                     done()
                     return
                 }
             }
+            // A small copy for reads made on this thread; the state itself is never shared, so
+            // its collections are mutated in place.
+            let view = PublishedView(state: state)
+            published.withLock { $0 = view }
             if mailbox.isEmpty && activity.isIdle { releaseSettleWaiters() }
         }
     }
@@ -95,7 +99,7 @@ final class EngineLoop: @unchecked Sendable {
         lastTime = time
         if journalFailure == nil {
             do {
-                try writer.rotateIfNeeded(time: time) { _ in StateCodec.encode(state) }
+                try recorder.rotateIfNeeded(time: time) { _ in StateCodec.encode(state) }
             } catch {
                 journalFailure = "\(error)"
             }
@@ -104,14 +108,13 @@ final class EngineLoop: @unchecked Sendable {
         if journalFailure == nil {
             for fact in facts {
                 do {
-                    lastSequence = try writer.append(kind: FactCodec.kind(of: fact), timestamp: time, payload: FactCodec.payload(of: fact))
+                    lastSequence = try recorder.append(kind: FactCodec.kind(of: fact), timestamp: time, payload: FactCodec.payload(of: fact))
                 } catch {
                     journalFailure = "\(error)"
                     break
                 }
             }
         }
-        publish()
         configuration.stateObserver?(state, lastSequence)
         runEffects(of: facts)
         if case .engineStarted = input { resumeAfterStart() }
@@ -171,14 +174,10 @@ final class EngineLoop: @unchecked Sendable {
         let mailbox = mailbox
         configuration.clock.schedule(at: due) { mailbox.post(.input(.timerFired(purpose), .none)) }
     }
-
-    private func publish() {
-        let view = PublishedView(state: state)
-        published.withLock { $0 = view }
-    }
 }
 
-/// What the SDK's getters read: the state's public face after the latest input.
+/// What getters called on the engine thread (from a module's handler) read: the state's public
+/// face after the last batch of inputs.
 struct PublishedView: Sendable {
     var email: String?
     var userID: String?

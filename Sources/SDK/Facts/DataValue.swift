@@ -27,20 +27,32 @@ extension DataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 
 extension DataValue {
     /// The first problem that makes this value unsendable as JSON: a non-finite number, or
-    /// nesting deeper than `maxDepth`. Nil when the value is fine.
+    /// nesting deeper than `maxDepth`. Nil when the value is fine. `path` names the value.
     func problem(maxDepth: Int = 32, path: String = "") -> String? {
-        guard maxDepth > 0 else { return "\(path.isEmpty ? "value" : path) is nested too deeply" }
+        guard let (reason, trail) = firstProblem(depth: maxDepth) else { return nil }
+        var name = path
+        for step in trail.reversed() { name = name.isEmpty ? step : (step.hasPrefix("[") ? name + step : name + "." + step) }
+        return "\(name.isEmpty ? "value" : name) \(reason)"
+    }
+
+    /// The problem and the keys leading to it, innermost first (built only when there is one).
+    private func firstProblem(depth: Int) -> (String, [String])? {
+        guard depth > 0 else { return ("is nested too deeply", []) }
         switch self {
         case .number(let value) where !value.isFinite:
-            return "\(path.isEmpty ? "value" : path) is not a finite number (\(value))"
+            return ("is not a finite number (\(value))", [])
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                if let problem = element.problem(maxDepth: maxDepth - 1, path: "\(path)[\(index)]") { return problem }
+                if var found = element.firstProblem(depth: depth - 1) {
+                    found.1.append("[\(index)]")
+                    return found
+                }
             }
         case .object(let members):
-            for key in members.keys.sorted() {
-                if let problem = members[key]!.problem(maxDepth: maxDepth - 1, path: path.isEmpty ? key : "\(path).\(key)") {
-                    return problem
+            for key in members.keys.sorted(by: String.utf8Precedes) {
+                if var found = members[key]!.firstProblem(depth: depth - 1) {
+                    found.1.append(key)
+                    return found
                 }
             }
         default:
@@ -51,58 +63,102 @@ extension DataValue {
 
     /// Compact JSON with sorted object keys.
     func json() -> String {
-        var output = ""
+        String(decoding: jsonBytes(), as: UTF8.self)
+    }
+
+    /// Compact JSON with sorted object keys, as UTF-8 bytes.
+    func jsonBytes() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(128)
         writeJSON(to: &output)
         return output
     }
 
-    func writeJSON(to output: inout String) {
+    func writeJSON(to output: inout [UInt8]) {
         switch self {
         case .string(let text): Self.writeJSONString(text, to: &output)
-        case .integer(let value): output += String(value)
-        case .number(let value): output += value.isFinite ? Self.shortest(value) : "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .null: output += "null"
+        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .number(let value): output.append(contentsOf: (value.isFinite ? Self.shortest(value) : "null").utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: output.append(contentsOf: "null".utf8)
         case .array(let elements):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 element.writeJSON(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output += "," }
+            output.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted(by: String.utf8Precedes).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeJSONString(key, to: &output)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 members[key]!.writeJSON(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    static func writeJSONString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+    /// Writes `text` as a JSON string: UTF-8 bytes as they are, quotes, backslashes and control
+    /// characters escaped.
+    static func writeJSONString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                           hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default:
+                output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// The length of ``jsonBytes()`` without building it.
+    var jsonByteCount: Int {
+        switch self {
+        case .string(let text): Self.jsonStringByteCount(text)
+        case .integer(let value): String(value).utf8.count
+        case .number(let value): (value.isFinite ? Self.shortest(value) : "null").utf8.count
+        case .bool(let value): value ? 4 : 5
+        case .null: 4
+        case .array(let elements): 2 + max(0, elements.count - 1) + elements.reduce(0) { $0 + $1.jsonByteCount }
+        case .object(let members):
+            2 + max(0, members.count - 1) + members.reduce(0) { $0 + Self.jsonStringByteCount($1.key) + 1 + $1.value.jsonByteCount }
+        }
+    }
+
+    private static func jsonStringByteCount(_ text: String) -> Int {
+        var count = 2
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): count += 2
+            case 0..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
     }
 
     /// The shortest decimal that reads back as `value` (Swift's own description).
     private static func shortest(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
+    }
+}
+
+extension String {
+    /// Orders strings by their UTF-8 bytes (the same as by code points): fast, and the same on
+    /// every platform, so sorted keys give the same bytes everywhere.
+    static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 }

@@ -92,7 +92,7 @@ struct DataObject: FieldCodable {
     }
 
     func encode(to writer: inout FieldWriter) {
-        for key in members.keys.sorted() { writer.message(1, DataEntry(key: key, value: members[key]!)) }
+        for key in members.keys.sorted(by: String.utf8Precedes) { writer.message(1, DataEntry(key: key, value: members[key]!)) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {

@@ -1,0 +1,119 @@
+import Dispatch
+import Foundation
+import Journal
+import SDK
+
+/// `bench sdk`: what a public call costs its caller and how many calls per second the engine
+/// sustains with journaling on, against the same engine recording through JSON lines and SQLite.
+/// Delivery goes through an in-process transport that answers at once, so the network is not
+/// what is measured.
+struct SDKBenchmark {
+    var calls = 200_000
+    var rssCalls = 1_000_000
+    var peers = ["sdk-journal", "sdk-jsonl", "sdk-sqlite"]
+    var scratch: String
+
+    struct Row {
+        var name: String
+        var callsPerSecond: Double
+        var callerMedianMicroseconds: Double
+    }
+
+    struct Report {
+        var rows: [Row] = []
+        var rssGrowthMiB = 0.0
+        var rssCalls = 0
+    }
+
+    func run(log: @Sendable (String) -> Void) async throws -> Report {
+        var report = Report()
+        for name in peers {
+            log("running \(name)")
+            let directory = scratch + "/" + name
+            try? FileManager.default.removeItem(atPath: directory)
+            let recorder: (any FactRecorder)? = switch name {
+            case "sdk-jsonl": try JSONLinesRecorder(directory: directory + "/peer")
+            case "sdk-sqlite": try SQLiteRecorder(directory: directory + "/peer")
+            default: nil
+            }
+            let sdk = try Self.makeSDK(directory: directory, recorder: recorder)
+            let (rate, median) = await Self.measure(sdk, calls: calls)
+            report.rows.append(Row(name: name, callsPerSecond: rate, callerMedianMicroseconds: median))
+            sdk.shutdown()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        log("resident memory over \(rssCalls) calls")
+        let directory = scratch + "/rss"
+        try? FileManager.default.removeItem(atPath: directory)
+        let sdk = try Self.makeSDK(directory: directory, recorder: nil)
+        _ = await Self.measure(sdk, calls: 100_000)
+        let before = ProcessStats.residentMiB()
+        _ = await Self.measure(sdk, calls: rssCalls)
+        report.rssGrowthMiB = ProcessStats.residentMiB() - before
+        report.rssCalls = rssCalls
+        sdk.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+        return report
+    }
+
+    static func makeSDK(directory: String, recorder: (any FactRecorder)?) throws -> EngagementSDK {
+        let transport = InProcessTransport { _ in .response(status: 200, headers: [:], body: Data(#"{"code":"Success"}"#.utf8)) }
+        var configuration = SDKConfiguration(storageDirectory: directory, transport: transport, modules: [],
+                                             journalRetainedBytes: 64 << 20)
+        configuration.recorderOverride = recorder
+        let sdk = try EngagementSDK(configuration: configuration)
+        sdk.initialize(Project(apiKey: "bench-key")!)
+        sdk.setEmail("bench@example.com", completion: nil)
+        return sdk
+    }
+
+    /// Makes `calls` track calls in batches (so the mailbox stays small), timing each call on
+    /// the caller's side; returns engine calls/s and the caller's median µs.
+    static func measure(_ sdk: EngagementSDK, calls: Int) async -> (Double, Double) {
+        let batch = 10_000
+        var samples: [Double] = []
+        samples.reserveCapacity(min(calls, 200_000))
+        let stopwatch = Stopwatch()
+        var made = 0
+        while made < calls {
+            for index in 0..<min(batch, calls - made) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(index))], completion: nil)
+                if samples.count < 200_000 { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
+            }
+            made += batch
+            await sdk.settle()
+        }
+        return (Double(calls) / stopwatch.seconds, percentile(samples, 0.5))
+    }
+}
+
+/// Renders the SDK benchmark as a table or one JSON object.
+enum SDKReportFormatter {
+    static func table(_ report: SDKBenchmark.Report) -> String {
+        var lines = ["engine               calls/s   caller median (us)"]
+        for row in report.rows {
+            lines.append(row.name.padding(toLength: 18, withPad: " ", startingAt: 0)
+                         + Format.fixed(row.callsPerSecond, digits: 0).leftPadded(10)
+                         + Format.fixed(row.callerMedianMicroseconds, digits: 2).leftPadded(21))
+        }
+        lines.append("")
+        lines.append("resident memory growth over \(report.rssCalls) calls: \(Format.fixed(report.rssGrowthMiB, digits: 1)) MiB")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ report: SDKBenchmark.Report) -> String {
+        let rows = report.rows.map { row in
+            "{\"name\":\"\(row.name)\",\"calls_per_s\":\(Format.fixed(row.callsPerSecond, digits: 0)),"
+                + "\"caller_median_us\":\(Format.fixed(row.callerMedianMicroseconds, digits: 3))}"
+        }
+        return "{\"rows\":[\(rows.joined(separator: ","))],\"rss_growth_mib\":\(Format.fixed(report.rssGrowthMiB, digits: 1)),"
+            + "\"rss_calls\":\(report.rssCalls)}"
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        String(repeating: " ", count: max(1, width - count)) + self
+    }
+}

@@ -49,6 +49,10 @@ enum ReplayCommandLine {
             console.printError("replay \(name): \(error.message)")
             console.printError("Run `replay \(name) --help` for usage.")
             return ExitStatus.failure.rawValue
+        } catch JournalError.corrupted(let damage) {
+            console.clearProgress()
+            console.printError("replay \(name): stopped at \(damage) (run `replay verify` for the whole picture)")
+            return ExitStatus.findings.rawValue
         } catch {
             console.clearProgress()
             console.printError("replay \(name): \(error)")

@@ -63,16 +63,19 @@ struct RawJournalCommandTests {
         let path = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try ReplayHarness.writeRawJournal(at: path)
+        // The raw journal's payloads are not facts: kinds show by name, marked unreadable, and
+        // the command says so on standard error (exit 1).
         let run = ReplayHarness.run(["cat", "--from", "5", "--limit", "3", path])
-        #expect(run.status == 0)
+        #expect(run.status == 1)
         #expect(run.out == """
-            5  2025-11-24T16:00:00.750000Z  kind 16  18 B
-            6  2025-11-24T16:00:01.000000Z  kind 17  21 B
-            7  2025-11-24T16:00:01.250000Z  kind 18  24 B
+            5  2025-11-24T16:00:00.750000Z  engineStarted (unreadable)  18 B
+            6  2025-11-24T16:00:01.000000Z  callReceived (unreadable)  21 B
+            7  2025-11-24T16:00:01.250000Z  transportCompleted (unreadable)  24 B
 
             """)
+        #expect(run.error.contains("record 5 skipped"))
         let json = ReplayHarness.run(["cat", "--limit=1", "--json", path])
-        #expect(json.out == "{\"seq\":1,\"time\":\"2025-11-24T16:00:00.000000Z\",\"kind\":0,\"bytes\":7}\n")
+        #expect(json.out == "{\"seq\":1,\"time\":\"2025-11-24T16:00:00.000000Z\",\"kind\":0,\"name\":\"snapshot\",\"bytes\":7}\n")
     }
 
     @Test("usage errors exit 2 and name the problem; --help exits 0", arguments: [

@@ -4,6 +4,7 @@ import Journal
 enum ReplayCommandLine {
     static let commands: [any Command.Type] = [
         InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
+        DiagnoseCommand.self,
     ]
 
     /// The subcommands' names, in the order `--help` lists them.

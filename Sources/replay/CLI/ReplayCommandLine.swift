@@ -3,7 +3,7 @@ import Journal
 /// `replay`: the entry point, shared by the executable and the tests.
 enum ReplayCommandLine {
     static let commands: [any Command.Type] = [
-        InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
+        DemoCommand.self, InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
         DiagnoseCommand.self,
     ]
 

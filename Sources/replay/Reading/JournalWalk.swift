@@ -16,6 +16,8 @@ final class JournalWalk {
     private(set) var state: SDKState
     /// The last record folded (sequence and time), if any.
     private(set) var position: (sequence: UInt64, time: JournalTime)?
+    /// The last record folded, if any.
+    private(set) var lastFolded: DecodedRecord?
     let stream: FactStream
     private var lookahead: DecodedRecord?
     /// Whether the walk began at the journal's first retained segment without a usable
@@ -133,6 +135,7 @@ final class JournalWalk {
         case .unreadable: break
         }
         position = (record.sequence, record.time)
+        lastFolded = record
     }
 }
 

@@ -46,12 +46,12 @@ struct AuditCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         let walk = try JournalWalk(reader: try JournalSource.open(path))
-        var shown = 0
+        var shown: [String: Int] = [:]
         if !json { console.print(AuditRow.header) }
         let audit = CallAudit { row in
             guard calls.isEmpty || calls.contains(row.name) else { return }
             if let project, !(row.liveAtCall.map(project.matches) ?? false) && !(row.deliveredTo.map(project.matches) ?? false) { return }
-            shown += 1
+            shown[row.status, default: 0] += 1
             console.print(json ? row.json.serialized() : row.line)
         }
         while let record = try walk.next() {
@@ -60,20 +60,22 @@ struct AuditCommand: Command {
         }
         audit.finish()
         let statuses = ["delivered", "applied", "failed", "discarded", "pending"]
-        let deliveries = audit.deliveries.sorted { $0.key < $1.key }
+        let deliveries = audit.deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key) ?? true }
+        let total = audit.statusCounts.values.reduce(0, +)
+        let shownTotal = shown.values.reduce(0, +)
         if json {
             console.print(JSONValue.object([("summary", .object([
-                ("calls", .object(statuses.map { ($0, .integer(Int64(audit.statusCounts[$0] ?? 0))) })),
+                ("calls", .integer(Int64(total))),
+                ("shown", .object(statuses.map { ($0, .integer(Int64(shown[$0] ?? 0))) })),
                 ("requests_delivered", .object(deliveries.map { project, counts in
                     (project.hex, .object([("for_calls", .integer(Int64(counts.forCalls))),
                                            ("sdk_own", .integer(Int64(counts.ownRequests)))]))
                 })),
             ]))]).serialized())
         } else {
-            let total = audit.statusCounts.values.reduce(0, +)
             console.print()
-            console.print("\(total) call(s)" + (shown == total ? "" : ", \(shown) shown") + ": "
-                          + statuses.map { "\(audit.statusCounts[$0] ?? 0) \($0)" }.joined(separator: ", "))
+            console.print((shownTotal == total ? "\(total) call(s)" : "\(shownTotal) of \(total) call(s) shown") + ": "
+                          + statuses.map { "\(shown[$0] ?? 0) \($0)" }.joined(separator: ", "))
             for (project, counts) in deliveries {
                 console.print("\(project.hex) received \(counts.forCalls + counts.ownRequests) request(s): "
                               + "\(counts.forCalls) for calls, \(counts.ownRequests) of the SDK's own")

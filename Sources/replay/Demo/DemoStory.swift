@@ -232,9 +232,12 @@ final class DemoStory {
         processed()
     }
 
-    /// Returns once the SDK processed everything posted before (a read is a barrier).
+    /// Returns once the SDK processed everything posted before, and what those inputs posted
+    /// to its mailbox themselves (a read is a barrier behind everything posted so far; a
+    /// synchronous module hook posts its completion while the SDK handles the input that
+    /// started it, so after the first barrier; the next barriers let such chains finish).
     private func processed() {
-        _ = sdk.liveProject
+        for _ in 0..<3 { _ = sdk.liveProject }
     }
 
     /// Runs what is queued on the callback queue so far (its completions, and the notice that

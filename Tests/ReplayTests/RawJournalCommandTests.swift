@@ -10,8 +10,10 @@ struct RawJournalCommandTests {
         let path = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try ReplayHarness.writeRawJournal(at: path)
+        // Its payloads are not facts: info says so, with status 1.
         let run = ReplayHarness.run(["info", path])
-        #expect(run.status == 0)
+        #expect(run.status == 1)
+        #expect(run.error.contains("could not be decoded as facts"))
         let lines = run.out.replacingOccurrences(of: path, with: "JOURNAL").split(separator: "\n").map(String.init)
         #expect(lines.first == "journal      JOURNAL")
         #expect(lines.contains("id           5EED0000-0000-4000-8000-000000000001"))
@@ -20,9 +22,10 @@ struct RawJournalCommandTests {
         #expect(lines.contains("time span    2025-11-24T16:00:00.000000Z ... 2025-11-24T16:00:09.750000Z (9.75s)"))
         #expect(lines.contains("torn tail    none"))
         #expect(lines.contains("corruption   none"))
+        #expect(lines.contains { $0.hasPrefix("undecodable  ") && $0.hasSuffix("record(s)") })
 
         let json = ReplayHarness.run(["info", "--json", path])
-        #expect(json.status == 0)
+        #expect(json.status == 1)
         #expect(json.out.hasPrefix("{\"journal\":"))
         #expect(json.out.contains("\"id\":\"5EED0000-0000-4000-8000-000000000001\""))
         #expect(json.out.contains("\"corruption\":0"))

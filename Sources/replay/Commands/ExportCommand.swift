@@ -24,6 +24,8 @@ struct ExportCommand: Command {
                             the fact's fields (snapshots as the state `replay state` shows)
           -o OUT            where to write; must not exist (a journal directory may be empty)
           --json            print a summary as JSON
+
+        Exit status 1 when records this build cannot read had to be left empty in the copy.
         """
 
     enum OutputFormat: String {
@@ -73,7 +75,10 @@ struct ExportCommand: Command {
         if summary.droppedSnapshots > 0 {
             console.printError("replay export: \(summary.droppedSnapshots) snapshot(s) fell inside a copy segment and were left out; later sequence numbers shift by one each")
         }
-        return .ok
+        if summary.emptied > 0 {
+            console.printError("replay export: \(summary.emptied) record(s) could not be read and were kept empty; the copy is incomplete")
+        }
+        return summary.emptied == 0 ? .ok : .findings
     }
 
     private struct ExportSummary {

@@ -12,7 +12,8 @@ struct InfoCommand: Command {
         segments, records, sequence range, time span, bytes on disk and the compression ratio
         against the raw record stream. Corruption is counted here; `replay verify` locates it.
         Then the facts by kind (names from the SDK's fact kinds; public calls also by name) and
-        how many records could not be decoded.
+        how many records could not be decoded. Exit status 1 when there is corruption or an
+        undecodable record.
 
           --json   one JSON object instead of the table
         """
@@ -33,6 +34,13 @@ struct InfoCommand: Command {
         console.clearProgress()
         let header = reader.segments.lazy.compactMap(\.header).last
         let census = report.unreadable == nil ? FactCensus.take(reader) : FactCensus()
+        if let unreadable = report.unreadable { console.printError("replay info: \(unreadable)") }
+        if !report.corruption.isEmpty {
+            console.printError("replay info: \(report.corruption.count) corrupt spot(s); `replay verify` locates them")
+        }
+        if census.undecodable > 0 {
+            console.printError("replay info: \(census.undecodable) record(s) could not be decoded as facts; `replay cat` shows which")
+        }
         if json {
             console.print(JSONValue.object([
                 ("journal", .string(path)),
@@ -55,7 +63,7 @@ struct InfoCommand: Command {
                 ("calls", .object(census.calls.map { ($0.name, .integer(Int64($0.count))) })),
                 ("undecodable", .integer(Int64(census.undecodable))),
             ]).serialized())
-            return .ok
+            return Self.status(report, census)
         }
         var table = Table([.left, .left])
         table.add(["journal", path])
@@ -68,7 +76,7 @@ struct InfoCommand: Command {
             table.add(["sequences", "\(first) ... \(last)"])
         }
         if let first = report.firstTime, let last = report.lastTime {
-            table.add(["time span", "\(first) ... \(last) (\(Format.duration(microseconds: last.microsecondsSince1970 - first.microsecondsSince1970)))"])
+            table.add(["time span", "\(first) ... \(last) (\(Describe.elapsed(from: first, to: last)))"])
         }
         table.add(["on disk", Format.bytes(report.fileBytes)])
         table.add(["records raw", Format.bytes(report.recordBytes)])
@@ -91,6 +99,10 @@ struct InfoCommand: Command {
             }
             kinds.lines().forEach(console.print)
         }
-        return .ok
+        return Self.status(report, census)
+    }
+
+    private static func status(_ report: VerificationReport, _ census: FactCensus) -> ExitStatus {
+        report.corruption.isEmpty && report.unreadable == nil && census.undecodable == 0 ? .ok : .findings
     }
 }

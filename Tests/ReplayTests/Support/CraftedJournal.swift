@@ -45,6 +45,12 @@ final class CraftedJournal {
         return lastSequence
     }
 
+    /// Appends `fact` without folding it (for facts the SDK's fold would trap on).
+    @discardableResult
+    func appendUnfolded(_ fact: Fact, after micros: Int64 = 1_000) throws -> UInt64 {
+        try appendRaw(kind: FactCodec.kind(of: fact), payload: FactCodec.payload(of: fact), after: micros)
+    }
+
     /// Appends raw bytes as a record of `kind` (not folded).
     @discardableResult
     func appendRaw(kind: UInt32, payload: [UInt8], after micros: Int64 = 1_000) throws -> UInt64 {

@@ -6,6 +6,9 @@ import SDK
 /// string value. Equal values give equal tokens under one redactor, so a post-mortem still sees
 /// "the same user" without seeing who.
 ///
+/// Kept as they are: project fingerprints, event names, message, campaign and template ids,
+/// commerce items' ids, names, prices and quantities (not their data fields), URLs.
+///
 /// Token kinds: `email`, `user`, `token`, `data` (data-field values, whatever their type),
 /// `body` (other strings of request bodies), `text` (quoted or address-like words in
 /// free-text reasons, which can echo a rejected argument).
@@ -189,25 +192,26 @@ struct Redactor {
     // MARK: - Free text
 
     /// Reasons and errors echo arguments (`email 'x' is not an email address`): quoted
-    /// passages and words with an `@` become `text` tokens.
+    /// passages and words with an `@` become `text` tokens. A quote opens after a space (or at
+    /// the start) and closes before a space, punctuation or the end, so apostrophes inside
+    /// words (`project's`) stay as they are.
     func redact(text: String) -> String {
+        let characters = Array(text)
         var output = ""
-        var quoted: String?
-        for character in text {
-            if character == "'" {
-                if let passage = quoted {
-                    output += "'" + token(passage, "text") + "'"
-                    quoted = nil
-                } else {
-                    quoted = ""
-                }
-            } else if quoted != nil {
-                quoted?.append(character)
+        var index = 0
+        while index < characters.count {
+            let opens = characters[index] == "'" && (index == 0 || characters[index - 1].isWhitespace)
+            if opens, let close = (index + 1..<characters.count).first(where: { position in
+                characters[position] == "'" && (position + 1 == characters.count || characters[position + 1].isWhitespace
+                                                || ",.;:)!?".contains(characters[position + 1]))
+            }) {
+                output += "'" + token(String(characters[(index + 1)..<close]), "text") + "'"
+                index = close + 1
             } else {
-                output.append(character)
+                output.append(characters[index])
+                index += 1
             }
         }
-        if let unterminated = quoted { output += "'" + token(unterminated, "text") }
         return output.split(separator: " ", omittingEmptySubsequences: false).map { word in
             word.contains("@") ? token(String(word), "text") : String(word)
         }.joined(separator: " ")

@@ -88,6 +88,17 @@ struct RawJournalCommandTests {
         (["cat", "--bogus", "/j"], "unknown option --bogus"),
         (["info", "/a", "/b"], "unexpected argument '/b'"),
         (["frobnicate"], "unknown command 'frobnicate'"),
+        (["state", "/j"], "--at SEQ|TIME is required"),
+        (["state", "--at", "yesterday", "/j"], "--at expects a sequence number or an ISO-8601 time"),
+        (["diff", "--from", "1", "/j"], "--to SEQ|TIME is required"),
+        (["timeline", "--kind", "callMade", "/j"], "--kind expects a fact kind"),
+        (["timeline", "--project", "xyz", "/j"], "--project expects a project fingerprint"),
+        (["audit", "--call", "buy", "/j"], "--call expects a public call"),
+        (["diagnose", "--switch", "x", "/j"], "--switch expects a switch number"),
+        (["recheck", "--limit", "-1", "/j"], "--limit expects a count"),
+        (["export", "--redact", "/j"], "-o OUT is required"),
+        (["export", "--redact", "--format", "csv", "-o", "x", "/j"], "--format expects journal or ndjson"),
+        (["demo", "extra"], "unexpected argument 'extra'"),
     ])
     func usageErrors(arguments: [String], message: String) {
         let run = ReplayHarness.run(arguments)

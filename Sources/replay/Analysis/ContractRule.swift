@@ -31,10 +31,3 @@ enum ContractRule: String, CaseIterable, Sendable {
         }
     }
 }
-
-/// One breach of a rule, with the sequence numbers that prove it.
-struct Violation: Sendable {
-    var rule: ContractRule
-    var message: String
-    var sequences: [UInt64]
-}

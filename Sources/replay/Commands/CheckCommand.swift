@@ -28,12 +28,11 @@ struct CheckCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         let reader = try JournalSource.open(path)
-        let walk = try JournalWalk(reader: reader)
+        let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
         let checker = ContractChecker()
         while let record = try walk.next() {
             checker.consume(record, before: walk.state)
             walk.fold(record)
-            if checker.records % 4096 == 0, let position = walk.position { console.progress("checking seq \(position.sequence)") }
         }
         console.clearProgress()
         checker.finish(state: walk.state)

@@ -67,7 +67,7 @@ struct DemoCommand: Command {
     /// module hooks and the demo's waits suspend); this thread waits, off the cooperative pool.
     static func runStory(into directory: String) throws -> DemoStory.Outcome {
         let done = DispatchSemaphore(value: 0)
-        let result = ResultBox()
+        let result = StoryResult()
         Task.detached {
             do {
                 result.set(.success(try await DemoStory.run(into: directory)))
@@ -80,19 +80,3 @@ struct DemoCommand: Command {
         return try result.get()
     }
 }
-
-/// Carries the story's result from its task to the waiting thread.
-private final class ResultBox: Sendable {
-    private let value = Mutex<Result<DemoStory.Outcome, any Error>?>(nil)
-
-    func set(_ result: Result<DemoStory.Outcome, any Error>) {
-        value.withLock { $0 = result }
-    }
-
-    func get() throws -> DemoStory.Outcome {
-        guard let result = value.withLock({ $0 }) else { throw DemoStory.Failure.setup("the story did not finish") }
-        return try result.get()
-    }
-}
-
-import Synchronization

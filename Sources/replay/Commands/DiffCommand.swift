@@ -41,20 +41,14 @@ struct DiffCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         let reader = try JournalSource.open(path)
-        let first = try JournalWalk(reader: reader, start: .after(from))
+        let progress: (UInt64) -> Void = { console.progress("folding seq \($0)") }
+        let first = try JournalWalk(reader: reader, start: .after(from), onProgress: progress)
         let before = StateDocument.make(first.state)
         let fromPosition = StateCommand.position(first)
-        // Going on from the first moment when the second lies after it; a fresh walk otherwise.
-        let second: JournalWalk
-        if let position = first.position, to.includes(sequence: position.sequence, time: position.time) {
-            second = first
-            while let record = try second.peek(), to.includes(sequence: record.sequence, time: record.time) {
-                _ = try second.next()
-                second.fold(record)
-            }
-        } else {
-            second = try JournalWalk(reader: reader, start: .after(to))
-        }
+        // The second moment seeks on its own: from its segment's snapshot, never through
+        // everything between the two.
+        let second = try JournalWalk(reader: reader, start: .after(to), onProgress: progress)
+        console.clearProgress()
         let diff = DocumentDiff(from: before, to: StateDocument.make(second.state))
         if json {
             console.print(JSONValue.object([("from", fromPosition), ("to", StateCommand.position(second)),
@@ -65,7 +59,7 @@ struct DiffCommand: Command {
             diff.lines().forEach(console.print)
         }
         let unreadable = first.stream.reportProblems(command: Self.name, console: console)
-            || (second !== first && second.stream.reportProblems(command: Self.name, console: console))
+            || second.stream.reportProblems(command: Self.name, console: console)
         return diff.isEmpty && !unreadable ? .ok : .findings
     }
 

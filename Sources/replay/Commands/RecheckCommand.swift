@@ -32,13 +32,14 @@ struct RecheckCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path))
+        let walk = try JournalWalk(reader: try JournalSource.open(path), onProgress: { console.progress("rechecking seq \($0)") })
         let recheck = Recheck(limit: limit)
         while let record = try walk.next() {
             recheck.consume(record, before: walk.state)
             walk.fold(record)
         }
         recheck.finish()
+        console.clearProgress()
         if json {
             console.print(JSONValue.object([
                 ("inputs", .integer(Int64(recheck.inputs))),

@@ -33,8 +33,10 @@ struct StateCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path), start: .after(moment))
+        let walk = try JournalWalk(reader: try JournalSource.open(path), start: .after(moment),
+                                   onProgress: { console.progress("folding seq \($0)") })
         let ended = try walk.peek() == nil
+        console.clearProgress()
         let document = StateDocument.make(walk.state)
         if json {
             console.print(JSONValue.object([("at", Self.position(walk)), ("journal_ended", .bool(ended)),

@@ -23,6 +23,11 @@ final class JournalWalk {
     /// Whether the walk began at the journal's first retained segment without a usable
     /// snapshot, from an empty state.
     private(set) var startedWithoutSnapshot = false
+    /// Called with the sequence number every ``progressInterval`` records folded (for a
+    /// progress line on a terminal).
+    var onProgress: ((UInt64) -> Void)?
+    static let progressInterval = 1 << 14
+    private var folded = 0
 
     /// Where a walk begins.
     enum Start {
@@ -38,8 +43,9 @@ final class JournalWalk {
     ///
     /// Throws ``MomentError`` when the moment lies before the journal's first retained record,
     /// and journal errors (corruption on the way is ``JournalError/corrupted(_:)``).
-    init(reader: JournalReader, start: Start = .beginning) throws {
+    init(reader: JournalReader, start: Start = .beginning, onProgress: ((UInt64) -> Void)? = nil) throws {
         self.reader = reader
+        self.onProgress = onProgress
         let moment: Moment? = switch start {
         case .beginning: nil
         case .after(let moment), .at(let moment): moment
@@ -136,17 +142,7 @@ final class JournalWalk {
         }
         position = (record.sequence, record.time)
         lastFolded = record
-    }
-}
-
-/// A moment a command was given that the journal does not cover.
-enum MomentError: Error, CustomStringConvertible {
-    case beforeJournal(Moment, first: String)
-
-    var description: String {
-        switch self {
-        case .beforeJournal(let moment, let first):
-            "\(moment) is before the journal's first retained record (\(first))"
-        }
+        folded += 1
+        if folded % Self.progressInterval == 0 { onProgress?(record.sequence) }
     }
 }

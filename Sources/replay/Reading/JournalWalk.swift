@@ -20,9 +20,6 @@ final class JournalWalk {
     private(set) var lastFolded: DecodedRecord?
     let stream: FactStream
     private var lookahead: DecodedRecord?
-    /// Whether the walk began at the journal's first retained segment without a usable
-    /// snapshot, from an empty state.
-    private(set) var startedWithoutSnapshot = false
     /// Called with the sequence number every ``progressInterval`` records folded (for a
     /// progress line on a terminal).
     var onProgress: ((UInt64) -> Void)?
@@ -54,7 +51,6 @@ final class JournalWalk {
         self.state = state
         self.stream = stream
         self.lookahead = first
-        startedWithoutSnapshot = first?.isSnapshot != true
         // The snapshot stays the first record handed out; folding it again changes nothing.
         switch start {
         case .beginning:
@@ -101,7 +97,9 @@ final class JournalWalk {
             }
             candidate = index > 0 ? index - 1 : nil
         }
-        // No readable snapshot: fold from an empty state at the first record.
+        // No readable snapshot at or before the start: fold from an empty state at the first
+        // record (right for a journal that still holds its first segment; the unreadable
+        // snapshots are reported as skipped records).
         let stream = try FactStream(reader: reader)
         return (SDKState(), stream, try stream.next())
     }

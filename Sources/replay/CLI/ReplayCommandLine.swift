@@ -16,13 +16,14 @@ enum ReplayCommandLine {
 
         usage: replay <command> [options] <journal>
 
-        A journal is a directory of segment files.
+        A journal is a directory of segment files. Start with `replay demo`, which writes one.
 
         commands:
         \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
         Run `replay <command> --help` for a command's options.
-        Exit status: 0 fine, 1 findings (corruption, violations), 2 usage error or unreadable input.
+        Exit status: 0 fine, 1 findings (corruption, undecodable records, violations, differences),
+        2 usage error or unreadable input (a newer journal format is refused by name and version).
         """
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.

@@ -33,7 +33,7 @@ let package = Package(
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
         // The command-line tool support engineers run on journals taken off a device.
-        .executableTarget(name: "replay", dependencies: ["Journal"]),
+        .executableTarget(name: "replay", dependencies: ["Journal", "SDK", "Sandbox"]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(
             name: "CSQLite",
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
         .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox"]),
     ],
     swiftLanguageModes: [.v6]
 )

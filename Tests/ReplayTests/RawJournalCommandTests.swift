@@ -10,8 +10,10 @@ struct RawJournalCommandTests {
         let path = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try ReplayHarness.writeRawJournal(at: path)
+        // Its payloads are not facts: info says so, with status 1.
         let run = ReplayHarness.run(["info", path])
-        #expect(run.status == 0)
+        #expect(run.status == 1)
+        #expect(run.error.contains("could not be decoded as facts"))
         let lines = run.out.replacingOccurrences(of: path, with: "JOURNAL").split(separator: "\n").map(String.init)
         #expect(lines.first == "journal      JOURNAL")
         #expect(lines.contains("id           5EED0000-0000-4000-8000-000000000001"))
@@ -20,9 +22,10 @@ struct RawJournalCommandTests {
         #expect(lines.contains("time span    2025-11-24T16:00:00.000000Z ... 2025-11-24T16:00:09.750000Z (9.75s)"))
         #expect(lines.contains("torn tail    none"))
         #expect(lines.contains("corruption   none"))
+        #expect(lines.contains { $0.hasPrefix("undecodable  ") && $0.hasSuffix("record(s)") })
 
         let json = ReplayHarness.run(["info", "--json", path])
-        #expect(json.status == 0)
+        #expect(json.status == 1)
         #expect(json.out.hasPrefix("{\"journal\":"))
         #expect(json.out.contains("\"id\":\"5EED0000-0000-4000-8000-000000000001\""))
         #expect(json.out.contains("\"corruption\":0"))
@@ -63,16 +66,19 @@ struct RawJournalCommandTests {
         let path = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try ReplayHarness.writeRawJournal(at: path)
+        // The raw journal's payloads are not facts: kinds show by name, marked unreadable, and
+        // the command says so on standard error (exit 1).
         let run = ReplayHarness.run(["cat", "--from", "5", "--limit", "3", path])
-        #expect(run.status == 0)
+        #expect(run.status == 1)
         #expect(run.out == """
-            5  2025-11-24T16:00:00.750000Z  kind 16  18 B
-            6  2025-11-24T16:00:01.000000Z  kind 17  21 B
-            7  2025-11-24T16:00:01.250000Z  kind 18  24 B
+            5  2025-11-24T16:00:00.750000Z  engineStarted (unreadable)  18 B
+            6  2025-11-24T16:00:01.000000Z  callReceived (unreadable)  21 B
+            7  2025-11-24T16:00:01.250000Z  transportCompleted (unreadable)  24 B
 
             """)
+        #expect(run.error.contains("record 5 skipped"))
         let json = ReplayHarness.run(["cat", "--limit=1", "--json", path])
-        #expect(json.out == "{\"seq\":1,\"time\":\"2025-11-24T16:00:00.000000Z\",\"kind\":0,\"bytes\":7}\n")
+        #expect(json.out == "{\"seq\":1,\"time\":\"2025-11-24T16:00:00.000000Z\",\"kind\":0,\"name\":\"snapshot\",\"bytes\":7}\n")
     }
 
     @Test("usage errors exit 2 and name the problem; --help exits 0", arguments: [
@@ -82,6 +88,17 @@ struct RawJournalCommandTests {
         (["cat", "--bogus", "/j"], "unknown option --bogus"),
         (["info", "/a", "/b"], "unexpected argument '/b'"),
         (["frobnicate"], "unknown command 'frobnicate'"),
+        (["state", "/j"], "--at SEQ|TIME is required"),
+        (["state", "--at", "yesterday", "/j"], "--at expects a sequence number or an ISO-8601 time"),
+        (["diff", "--from", "1", "/j"], "--to SEQ|TIME is required"),
+        (["timeline", "--kind", "callMade", "/j"], "--kind expects a fact kind"),
+        (["timeline", "--project", "xyz", "/j"], "--project expects a project fingerprint"),
+        (["audit", "--call", "buy", "/j"], "--call expects a public call"),
+        (["diagnose", "--switch", "x", "/j"], "--switch expects a switch number"),
+        (["recheck", "--limit", "-1", "/j"], "--limit expects a count"),
+        (["export", "--redact", "/j"], "-o OUT is required"),
+        (["export", "--redact", "--format", "csv", "-o", "x", "/j"], "--format expects journal or ndjson"),
+        (["demo", "extra"], "unexpected argument 'extra'"),
     ])
     func usageErrors(arguments: [String], message: String) {
         let run = ReplayHarness.run(arguments)

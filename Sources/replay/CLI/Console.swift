@@ -11,23 +11,42 @@ final class Console {
     let errorIsTerminal: Bool
 
     private let flushOutput: () -> Void
+    private let readInput: () -> String?
+    /// Whether standard input is a terminal (interactive commands prompt only there).
+    let inputIsTerminal: Bool
 
     init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false,
-         flush: @escaping () -> Void = {}) {
+         flush: @escaping () -> Void = {}, input: @escaping () -> String? = { nil }, inputIsTerminal: Bool = false) {
         writeOut = out
         writeError = error
         self.errorIsTerminal = errorIsTerminal
         flushOutput = flush
+        readInput = input
+        self.inputIsTerminal = inputIsTerminal
     }
 
-    /// The process's own standard output (buffered; see ``flush()``) and standard error.
+    /// The process's own standard input, standard output (buffered; see ``flush()``) and
+    /// standard error.
     static func standard() -> Console {
         let output = FileDescriptorBuffer(descriptor: 1)
         return Console(
             out: { output.write($0) },
             error: { FileDescriptorBuffer.writeAll($0, to: 2) },
             errorIsTerminal: isatty(2) != 0,
-            flush: { output.flush() })
+            flush: { output.flush() },
+            input: { Swift.readLine(strippingNewline: true) },
+            inputIsTerminal: isatty(0) != 0)
+    }
+
+    /// The next line of standard input, without its newline; nil at its end.
+    func readLine() -> String? {
+        readInput()
+    }
+
+    /// Writes `text` without a newline and flushes (a prompt).
+    func prompt(_ text: String) {
+        writeOut(text)
+        flushOutput()
     }
 
     /// Writes out anything buffered.

@@ -3,7 +3,9 @@ import Journal
 /// `replay`: the entry point, shared by the executable and the tests.
 enum ReplayCommandLine {
     static let commands: [any Command.Type] = [
-        InfoCommand.self, VerifyCommand.self, CatCommand.self,
+        DemoCommand.self, InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
+        StateCommand.self, DiffCommand.self, AuditCommand.self, DiagnoseCommand.self, CheckCommand.self, RecheckCommand.self,
+        ExportCommand.self, StepCommand.self,
     ]
 
     /// The subcommands' names, in the order `--help` lists them.
@@ -14,13 +16,14 @@ enum ReplayCommandLine {
 
         usage: replay <command> [options] <journal>
 
-        A journal is a directory of segment files.
+        A journal is a directory of segment files. Start with `replay demo`, which writes one.
 
         commands:
         \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
         Run `replay <command> --help` for a command's options.
-        Exit status: 0 fine, 1 findings (corruption, violations), 2 usage error or unreadable input.
+        Exit status: 0 fine, 1 findings (corruption, undecodable records, violations, differences),
+        2 usage error or unreadable input (a newer journal format is refused by name and version).
         """
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
@@ -49,6 +52,10 @@ enum ReplayCommandLine {
             console.printError("replay \(name): \(error.message)")
             console.printError("Run `replay \(name) --help` for usage.")
             return ExitStatus.failure.rawValue
+        } catch JournalError.corrupted(let damage) {
+            console.clearProgress()
+            console.printError("replay \(name): stopped at \(damage) (run `replay verify` for the whole picture)")
+            return ExitStatus.findings.rawValue
         } catch {
             console.clearProgress()
             console.printError("replay \(name): \(error)")

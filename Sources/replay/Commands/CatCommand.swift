@@ -1,14 +1,17 @@
 import Journal
+import SDK
 
 /// `replay cat`: one line per record.
 struct CatCommand: Command {
     static let name = "cat"
-    static let summary = "one line per record: sequence, time, kind, payload size"
+    static let summary = "one line per record: sequence, time, fact kind, payload size"
     static let help = """
         usage: replay cat [--from SEQ] [--limit N] [--json] <journal>
 
         Prints one line per record, in sequence order: its sequence number, timestamp (UTC),
-        kind and payload size. Stops with exit status 1 at corruption (naming where).
+        kind by name (a public call also by its name, e.g. `callReceived track`) and payload
+        size. Kinds this build does not know print as `kind N`. Stops with exit status 1 at
+        corruption (naming where) or after records it could not decode.
 
           --from SEQ   start at this sequence number (seeks through the index)
           --limit N    print at most N records
@@ -28,28 +31,35 @@ struct CatCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let cursor = try JournalSource.open(path).records(from: from)
+        let stream = try FactStream(reader: try JournalSource.open(path), from: from, decodesSnapshots: false)
         var printed = 0
-        do {
-            while printed < (limit ?? .max), let record = try cursor.nextView() {
-                if json {
-                    console.print(JSONValue.object([
-                        ("seq", .unsigned(record.sequence)),
-                        ("time", .string(record.timestamp.description)),
-                        ("kind", .unsigned(UInt64(record.kind))),
-                        ("bytes", .integer(Int64(record.payload.count))),
-                    ]).serialized())
-                } else {
-                    let kind = record.isSnapshot ? "snapshot" : "kind \(record.kind)"
-                    console.print("\(record.sequence)  \(record.timestamp)  \(kind)  \(record.payload.count) B")
-                }
-                printed += 1
+        while printed < (limit ?? .max), let record = try stream.next() {
+            let call = Self.callName(record)
+            if json {
+                var members: [(String, JSONValue)] = [
+                    ("seq", .unsigned(record.sequence)),
+                    ("time", .string(record.time.description)),
+                    ("kind", .unsigned(UInt64(record.kind))),
+                    ("name", .string(record.kindName)),
+                ]
+                if let call { members.append(("call", .string(call))) }
+                if case .unreadable(let reason) = record.content, !record.isSnapshot { members.append(("unreadable", .string(reason))) }
+                members.append(("bytes", .integer(Int64(record.payloadBytes))))
+                console.print(JSONValue.object(members).serialized())
+            } else {
+                var kind = record.kindName
+                if let call { kind += " " + call }
+                if case .unreadable = record.content, !record.isSnapshot { kind += " (unreadable)" }
+                console.print("\(record.sequence)  \(record.time)  \(kind)  \(record.payloadBytes) B")
             }
-        } catch JournalError.corrupted(let damage) {
-            console.printError("replay cat: stopped at \(damage)")
-            return .findings
+            printed += 1
         }
-        if let torn = cursor.tornTail { console.printError("replay cat: torn tail: \(torn)") }
-        return .ok
+        return stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
+    }
+
+    /// The public call's name for a `callReceived` record.
+    static func callName(_ record: DecodedRecord) -> String? {
+        if case .callReceived(let received)? = record.fact { return received.call.name.rawValue }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 import Journal
+import SDK
 
 /// `replay info`: what a journal holds, at a glance.
 struct InfoCommand: Command {
@@ -10,6 +11,9 @@ struct InfoCommand: Command {
         Reads every record (verifying as it goes) and summarises the journal: its id and producer,
         segments, records, sequence range, time span, bytes on disk and the compression ratio
         against the raw record stream. Corruption is counted here; `replay verify` locates it.
+        Then the facts by kind (names from the SDK's fact kinds; public calls also by name) and
+        how many records could not be decoded. Exit status 1 when there is corruption or an
+        undecodable record.
 
           --json   one JSON object instead of the table
         """
@@ -29,6 +33,14 @@ struct InfoCommand: Command {
         }
         console.clearProgress()
         let header = reader.segments.lazy.compactMap(\.header).last
+        let census = report.unreadable == nil ? FactCensus.take(reader) : FactCensus()
+        if let unreadable = report.unreadable { console.printError("replay info: \(unreadable)") }
+        if !report.corruption.isEmpty {
+            console.printError("replay info: \(report.corruption.count) corrupt spot(s); `replay verify` locates them")
+        }
+        if census.undecodable > 0 {
+            console.printError("replay info: \(census.undecodable) record(s) could not be decoded as facts; `replay cat` shows which")
+        }
         if json {
             console.print(JSONValue.object([
                 ("journal", .string(path)),
@@ -47,8 +59,11 @@ struct InfoCommand: Command {
                 ("ratio", .number(report.compressionRatio)),
                 ("torn_tail", .optional(report.tornTail) { .string($0.description) }),
                 ("corruption", .integer(Int64(report.corruption.count))),
+                ("kinds", .object(census.kinds.map { ($0.name, .integer(Int64($0.count))) })),
+                ("calls", .object(census.calls.map { ($0.name, .integer(Int64($0.count))) })),
+                ("undecodable", .integer(Int64(census.undecodable))),
             ]).serialized())
-            return .ok
+            return Self.status(report, census)
         }
         var table = Table([.left, .left])
         table.add(["journal", path])
@@ -61,14 +76,33 @@ struct InfoCommand: Command {
             table.add(["sequences", "\(first) ... \(last)"])
         }
         if let first = report.firstTime, let last = report.lastTime {
-            table.add(["time span", "\(first) ... \(last) (\(Format.duration(microseconds: last.microsecondsSince1970 - first.microsecondsSince1970)))"])
+            table.add(["time span", "\(first) ... \(last) (\(Describe.elapsed(from: first, to: last)))"])
         }
         table.add(["on disk", Format.bytes(report.fileBytes)])
         table.add(["records raw", Format.bytes(report.recordBytes)])
         table.add(["ratio", "\(Format.fixed(report.compressionRatio, digits: 2))x"])
         table.add(["torn tail", report.tornTail.map { "\($0.segment) at offset \($0.offset)" } ?? "none"])
         table.add(["corruption", report.corruption.isEmpty ? "none" : "\(report.corruption.count) (run `replay verify`)"])
+        table.add(["undecodable", census.undecodable == 0 ? "none" : "\(Format.count(census.undecodable)) record(s)"])
         table.lines().forEach(console.print)
-        return .ok
+        if !census.kinds.isEmpty {
+            console.print()
+            console.print("facts by kind")
+            var kinds = Table([.left, .right, .left])
+            for (name, count) in census.kinds {
+                if name == FactKind.callReceived.name && !census.calls.isEmpty {
+                    kinds.add(["  " + name, Format.count(count),
+                               "(" + census.calls.map { "\($0.name) \($0.count)" }.joined(separator: ", ") + ")"])
+                } else {
+                    kinds.add(["  " + name, Format.count(count)])
+                }
+            }
+            kinds.lines().forEach(console.print)
+        }
+        return Self.status(report, census)
+    }
+
+    private static func status(_ report: VerificationReport, _ census: FactCensus) -> ExitStatus {
+        report.corruption.isEmpty && report.unreadable == nil && census.undecodable == 0 ? .ok : .findings
     }
 }

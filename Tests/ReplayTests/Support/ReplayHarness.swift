@@ -3,17 +3,19 @@ import Journal
 @testable import replay
 
 /// Runs `replay` in-process with captured output.
-struct ReplayRun {
+struct ReplayRun: Sendable {
     var status: Int32
     var out: String
     var error: String
 }
 
 enum ReplayHarness {
-    static func run(_ arguments: [String]) -> ReplayRun {
+    /// Runs `replay arguments`; `input` is what standard input holds, line by line.
+    static func run(_ arguments: [String], input: [String] = []) -> ReplayRun {
         var out = ""
         var error = ""
-        let console = Console(out: { out += $0 }, error: { error += $0 })
+        var lines = input[...]
+        let console = Console(out: { out += $0 }, error: { error += $0 }, input: { lines.popFirst() })
         let status = ReplayCommandLine.run(arguments, console: console)
         return ReplayRun(status: status, out: out, error: error)
     }

@@ -1,0 +1,86 @@
+import Journal
+import SDK
+
+/// `replay audit`: which project received each public call, and how each ended.
+struct AuditCommand: Command {
+    static let name = "audit"
+    static let summary = "every public call: live project, gate decision, where it went, how it ended"
+    static let help = """
+        usage: replay audit [--project FP] [--call NAME] [--json] <journal>
+
+        One row per public call (callReceived): its sequence number, time, short id and name;
+        the project the SDK was on when it was made; what the gate did (executed, queued and
+        replayed, inline, refused; for switchProject and initialize, how the switch was routed);
+        the project its request went to (the task that carried it); and how it ended: delivered
+        (with the HTTP status), applied, failed or discarded (with the reason), or pending.
+
+        Rows are printed as calls resolve (memory stays bounded however long the journal);
+        calls still pending at the end come last. A summary follows: calls by status and the
+        requests each project received (for calls, and of the SDK's own such as a switch's
+        disableDevice), to compare with the backend's logs.
+
+          --project FP   only calls made on, or delivered to, this project (fingerprint or a
+                         prefix of at least 4 hex digits)
+          --call NAME    only calls of this name, e.g. track, setEmail (repeatable)
+          --json         one JSON object per call (NDJSON), then one {"summary": …}
+        """
+
+    let path: String
+    let project: ProjectFilter?
+    let calls: Set<CallName>
+    let json: Bool
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        project = try arguments.option("--project", as: ProjectFilter.expectation, ProjectFilter.init)
+        var calls = Set<CallName>()
+        for name in try arguments.options("--call") {
+            guard let call = CallName(rawValue: name) else {
+                throw UsageError("--call expects a public call such as track or setEmail, not '\(name)'")
+            }
+            calls.insert(call)
+        }
+        self.calls = calls
+        json = arguments.flag("--json")
+        path = try arguments.positional("journal directory")
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let walk = try JournalWalk(reader: try JournalSource.open(path))
+        var shown: [String: Int] = [:]
+        if !json { console.print(AuditRow.header) }
+        let audit = CallAudit { row in
+            guard calls.isEmpty || calls.contains(row.name) else { return }
+            if let project, !(row.liveAtCall.map(project.matches) ?? false) && !(row.deliveredTo.map(project.matches) ?? false) { return }
+            shown[row.status, default: 0] += 1
+            console.print(json ? row.json.serialized() : row.line)
+        }
+        while let record = try walk.next() {
+            audit.consume(record, before: walk.state)
+            walk.fold(record)
+        }
+        audit.finish()
+        let statuses = ["delivered", "applied", "failed", "discarded", "pending"]
+        let deliveries = audit.deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key) ?? true }
+        let total = audit.statusCounts.values.reduce(0, +)
+        let shownTotal = shown.values.reduce(0, +)
+        if json {
+            console.print(JSONValue.object([("summary", .object([
+                ("calls", .integer(Int64(total))),
+                ("shown", .object(statuses.map { ($0, .integer(Int64(shown[$0] ?? 0))) })),
+                ("requests_delivered", .object(deliveries.map { project, counts in
+                    (project.hex, .object([("for_calls", .integer(Int64(counts.forCalls))),
+                                           ("sdk_own", .integer(Int64(counts.ownRequests)))]))
+                })),
+            ]))]).serialized())
+        } else {
+            console.print()
+            console.print((shownTotal == total ? "\(total) call(s)" : "\(shownTotal) of \(total) call(s) shown") + ": "
+                          + statuses.map { "\(shown[$0] ?? 0) \($0)" }.joined(separator: ", "))
+            for (project, counts) in deliveries {
+                console.print("\(project.hex) received \(counts.forCalls + counts.ownRequests) request(s): "
+                              + "\(counts.forCalls) for calls, \(counts.ownRequests) of the SDK's own")
+            }
+        }
+        return walk.stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
+    }
+}

@@ -1,0 +1,72 @@
+import Journal
+import SDK
+
+/// `replay check`: the switch contract's invariants over a journal.
+struct CheckCommand: Command {
+    static let name = "check"
+    static let summary = "verify the switch contract's invariants; exit 1 on any violation"
+    static let help = """
+        usage: replay check [--json] <journal>
+
+        Checks, over the whole journal, the invariants of the switch contract:
+
+        \(ContractRule.allCases.map { "  \($0.rawValue.padding(toLength: 25, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+
+        Each violation is printed with the sequence numbers that prove it (look them up with
+        `replay timeline --from SEQ`). Exit status: 0 when every rule holds, 1 otherwise.
+
+          --json   one JSON object: every rule with its violations
+        """
+
+    let path: String
+    let json: Bool
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        json = arguments.flag("--json")
+        path = try arguments.positional("journal directory")
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let reader = try JournalSource.open(path)
+        let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
+        let checker = ContractChecker()
+        while let record = try walk.next() {
+            checker.consume(record, before: walk.state)
+            walk.fold(record)
+        }
+        console.clearProgress()
+        checker.finish(state: walk.state)
+        if json {
+            console.print(JSONValue.object([
+                ("clean", .bool(checker.isClean)),
+                ("records", .integer(Int64(checker.records))),
+                ("rules", .array(ContractRule.allCases.map { rule in
+                    .object([("rule", .string(rule.rawValue)), ("summary", .string(rule.summary)),
+                             ("violations", .integer(Int64(checker.counts[rule] ?? 0))),
+                             ("details", .array((checker.violations[rule] ?? []).map { violation in
+                                 .object([("message", .string(violation.message)),
+                                          ("sequences", .array(violation.sequences.map { .unsigned($0) }))])
+                             }))])
+                })),
+            ]).serialized())
+        } else {
+            let span = walk.position.map { " (up to seq \($0.sequence))" } ?? ""
+            console.print("check: \(ContractRule.allCases.count) rules over \(Format.count(checker.records)) records\(span)")
+            for rule in ContractRule.allCases {
+                let count = checker.counts[rule] ?? 0
+                let name = rule.rawValue.padding(toLength: 25, withPad: " ", startingAt: 0)
+                console.print(count == 0 ? "  ok    \(name)\(rule.summary)" : "  FAIL  \(name)\(count) violation(s)")
+                for violation in checker.violations[rule] ?? [] {
+                    let proof = violation.sequences.isEmpty ? "" : "seq " + violation.sequences.map(String.init).joined(separator: ", ") + ": "
+                    console.print("          \(proof)\(violation.message)")
+                }
+                if count > (checker.violations[rule]?.count ?? 0) {
+                    console.print("          ... and \(count - (checker.violations[rule]?.count ?? 0)) more")
+                }
+            }
+            console.print(checker.isClean ? "no violation" : "\(checker.counts.values.reduce(0, +)) violation(s)")
+        }
+        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        return checker.isClean && !unreadable ? .ok : .findings
+    }
+}

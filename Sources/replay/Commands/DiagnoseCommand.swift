@@ -1,0 +1,65 @@
+import Journal
+import SDK
+
+/// `replay diagnose`: what happened in each switch, and why it reported what it reported.
+struct DiagnoseCommand: Command {
+    static let name = "diagnose"
+    static let summary = "per switch: routing, teardown steps, disable durability, held calls, result"
+    static let help = """
+        usage: replay diagnose [--switch N] [--json] <journal>
+
+        For every switch request: when it was requested (its switchRouted) and how it was
+        routed (started, absorbed into another, enqueued, noop, initialization); each teardown
+        step with its outcome and duration; whether the outgoing device's disable was confirmed
+        durable before its bound; the calls the gate held and where they were replayed; the
+        calls that ran inline during the window; the result and, when it has warnings, the
+        noisy steps' reasons. Anomalies are listed: a step that never finished, a switch that
+        never landed, a held call never replayed, a result that contradicts its steps.
+
+        Exit status: 0 when no switch shows an anomaly, 1 otherwise.
+
+          --switch N   only switch N (as in s3, or just 3)
+          --json       one JSON array of switch reports
+        """
+
+    let path: String
+    let only: UInt64?
+    let json: Bool
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        only = try arguments.option("--switch", as: "a switch number such as 3 or s3") { text in
+            UInt64(text.hasPrefix("s") ? String(text.dropFirst()) : text)
+        }
+        json = arguments.flag("--json")
+        path = try arguments.positional("journal directory")
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let reader = try JournalSource.open(path)
+        var anomalies = false
+        var reports: [JSONValue] = []
+        var printed = 0
+        let diagnosis = SwitchDiagnosis(only: only) { report in
+            anomalies = anomalies || !report.anomalies.isEmpty
+            if json {
+                reports.append(report.json)
+            } else {
+                if printed > 0 { console.print() }
+                report.lines.forEach(console.print)
+            }
+            printed += 1
+        }
+        let walk = try JournalWalk(reader: reader)
+        while let record = try walk.next() {
+            diagnosis.consume(record, before: walk.state)
+            walk.fold(record)
+        }
+        diagnosis.finish()
+        if json { console.print(JSONValue.array(reports).serialized()) }
+        if printed == 0 && !json {
+            console.print(only.map { "no switch s\($0) in this journal" } ?? "no switch in this journal")
+        }
+        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        return anomalies || unreadable ? .findings : .ok
+    }
+}

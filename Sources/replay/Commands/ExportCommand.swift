@@ -1,0 +1,188 @@
+import Foundation
+import Journal
+import SDK
+
+/// `replay export --redact`: a copy of a journal that can leave the company.
+struct ExportCommand: Command {
+    static let name = "export"
+    static let summary = "a redacted, shareable copy (NDJSON or a journal)"
+    static let help = """
+        usage: replay export --redact [--format journal|ndjson] -o OUT [--json] <journal>
+
+        Writes a copy in which emails, user ids, push tokens and data-field values are replaced
+        by keyed-hash tokens (HMAC-SHA256 under a random key made for this export and then
+        forgotten): equal values give equal tokens, so the copy still shows "the same user"
+        without showing who. Request bodies keep their keys and lose every string value;
+        rejection reasons lose the values they quote. Fingerprints, event names, message and
+        campaign ids are kept.
+
+          --redact          required: export only ever writes redacted copies
+          --format journal  (default) OUT is a new journal directory, readable by every replay
+                            command; snapshots are redacted too. Its records are numbered from
+                            1 and its segments may be laid out differently (stderr says so)
+          --format ndjson   OUT is a file with one JSON object per record: seq, time, kind and
+                            the fact's fields (snapshots as the state `replay state` shows)
+          -o OUT            where to write; must not exist (a journal directory may be empty)
+          --json            print a summary as JSON
+
+        Exit status 1 when records this build cannot read had to be left empty in the copy.
+        """
+
+    enum OutputFormat: String {
+        case journal, ndjson
+    }
+
+    let path: String
+    let format: OutputFormat
+    let output: String
+    let json: Bool
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        guard arguments.flag("--redact") else { throw UsageError("export writes redacted copies only: pass --redact") }
+        format = try arguments.option("--format", as: "journal or ndjson", OutputFormat.init(rawValue:)) ?? .journal
+        let short = try arguments.option("-o")
+        let long = try arguments.option("--output")
+        guard let output = short ?? long else { throw UsageError("-o OUT is required") }
+        self.output = output
+        json = arguments.flag("--json")
+        path = try arguments.positional("journal directory")
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let reader = try JournalSource.open(path)
+        let redactor = Redactor(hash: try KeyedHash.random())
+        let summary: ExportSummary
+        switch format {
+        case .ndjson: summary = try exportNDJSON(reader, redactor, console: console)
+        case .journal: summary = try exportJournal(reader, redactor, console: console)
+        }
+        console.clearProgress()
+        if json {
+            console.print(JSONValue.object([
+                ("output", .string(output)), ("format", .string(format.rawValue)),
+                ("records", .integer(Int64(summary.records))), ("emptied", .integer(Int64(summary.emptied))),
+                ("sequence_offset", .integer(summary.sequenceOffset)),
+            ]).serialized())
+        } else {
+            console.print("wrote \(Format.count(summary.records)) redacted record(s) to \(output) (\(format.rawValue))")
+            if summary.emptied > 0 {
+                console.print("\(summary.emptied) record(s) this build cannot read were kept as empty records")
+            }
+        }
+        if summary.sequenceOffset != 0 {
+            console.printError("replay export: the copy numbers its records from 1: its sequence N is the original's N + \(summary.sequenceOffset) up to the first dropped snapshot")
+        }
+        if summary.droppedSnapshots > 0 {
+            console.printError("replay export: \(summary.droppedSnapshots) snapshot(s) fell inside a copy segment and were left out; later sequence numbers shift by one each")
+        }
+        if summary.emptied > 0 {
+            console.printError("replay export: \(summary.emptied) record(s) could not be read and were kept empty; the copy is incomplete")
+        }
+        return summary.emptied == 0 ? .ok : .findings
+    }
+
+    private struct ExportSummary {
+        var records = 0
+        var emptied = 0
+        var sequenceOffset: Int64 = 0
+        var droppedSnapshots = 0
+    }
+
+    // MARK: - NDJSON
+
+    private func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, console: Console) throws -> ExportSummary {
+        guard !FileManager.default.fileExists(atPath: output) else { throw ExportError.exists(output) }
+        guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: output) else { throw ExportError.cannotWrite(output) }
+        defer { try? handle.close() }
+        var summary = ExportSummary()
+        var buffer = ""
+        let stream = try FactStream(reader: reader)
+        while let record = try stream.next() {
+            var redacted = record
+            switch record.content {
+            case .fact(let fact): redacted.content = .fact(redactor.redact(fact))
+            case .snapshot(let state): redacted.content = .snapshot(redactor.redact(state))
+            case .unreadable:
+                redacted.content = .unreadable("not readable by this build; left out of the export")
+                summary.emptied += 1
+            }
+            buffer += FactJSON.object(redacted).serialized() + "\n"
+            summary.records += 1
+            if buffer.utf8.count >= 1 << 16 {
+                try handle.write(contentsOf: Data(buffer.utf8))
+                buffer = ""
+                console.progress("exported seq \(record.sequence)")
+            }
+        }
+        try handle.write(contentsOf: Data(buffer.utf8))
+        return summary
+    }
+
+    // MARK: - Journal
+
+    private func exportJournal(_ reader: JournalReader, _ redactor: Redactor, console: Console) throws -> ExportSummary {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
+            throw ExportError.exists(output)
+        }
+        var options = JournalOptions()
+        options.rotation = .onRequest
+        options.segmentBytes = 1024
+        options.retainedBytes = nil
+        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
+        options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: false)
+        let producer = reader.segments.lazy.compactMap(\.header).first?.producer ?? "unknown"
+        options.producer = String("replay export (redacted) of \(producer)".utf8.prefix(255)) ?? "replay export (redacted)"
+        let writer = try JournalWriter(directory: output, options: options, snapshot: nil)
+        var summary = ExportSummary()
+        let walk = try JournalWalk(reader: reader)
+        var firstSequence: UInt64?
+        while let record = try walk.next() {
+            if firstSequence == nil {
+                firstSequence = record.sequence
+                summary.sequenceOffset = Int64(record.sequence) - 1
+            }
+            switch record.content {
+            case .snapshot(let state):
+                // The snapshot opens a copy segment when the current one is big enough; a fresh
+                // journal always opens with it.
+                let snapshot = StateCodec.encode(redactor.redact(state))
+                if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
+                else { summary.records += 1 }
+            case .fact(let fact):
+                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
+                let redacted = redactor.redact(fact)
+                try writer.append(kind: FactCodec.kind(of: redacted), timestamp: record.time, payload: FactCodec.payload(of: redacted))
+                summary.records += 1
+            case .unreadable:
+                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
+                if record.isSnapshot {
+                    let snapshot = StateCodec.encode(redactor.redact(walk.state))
+                    if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
+                    else { summary.records += 1 }
+                } else {
+                    try writer.append(kind: record.kind, timestamp: record.time, payload: [UInt8]())
+                    summary.records += 1
+                    summary.emptied += 1
+                }
+            }
+            walk.fold(record)
+            if summary.records % 4096 == 0 { console.progress("exported seq \(record.sequence)") }
+        }
+        try writer.close()
+        return summary
+    }
+
+    /// A copy must open with a snapshot: when the original's first record is not one, the
+    /// state the walk starts from stands in.
+    private func ensureStarted(_ writer: JournalWriter, _ state: SDKState, _ redactor: Redactor, at time: JournalTime,
+                               _ summary: inout ExportSummary) throws {
+        guard writer.lastSequence == 0 else { return }
+        let snapshot = StateCodec.encode(redactor.redact(state))
+        if try writer.rotateIfNeeded(time: time, snapshot: { _ in snapshot }) {
+            summary.records += 1
+            summary.sequenceOffset -= 1
+        }
+    }
+}

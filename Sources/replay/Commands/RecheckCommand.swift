@@ -1,0 +1,65 @@
+import Journal
+import SDK
+
+/// `replay recheck`: today's decision rules against the decisions a journal recorded.
+struct RecheckCommand: Command {
+    static let name = "recheck"
+    static let summary = "replay recorded inputs through today's decide; report differing decisions"
+    static let help = """
+        usage: replay recheck [--limit N] [--json] <journal>
+
+        Feeds every recorded input (a call, an HTTP answer, a timer, a durability answer, a
+        module hook's end ...) through this build's SDKState.decide, on the state folded from
+        the facts recorded before it, and compares the decisions it makes with the decisions
+        recorded after that input. A field journal becomes a regression test: a difference
+        means today's SDK would have decided otherwise.
+
+        Each mismatch names the input's sequence number and the first differing decision.
+        Exit status: 0 when every input decides alike, 1 on any mismatch.
+
+          --limit N   print at most N mismatches (default 10; all are counted)
+          --json      one JSON object with the counts and the mismatches
+        """
+
+    let path: String
+    let limit: Int
+    let json: Bool
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        limit = try arguments.option("--limit", as: "a count", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }) ?? 10
+        json = arguments.flag("--json")
+        path = try arguments.positional("journal directory")
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let walk = try JournalWalk(reader: try JournalSource.open(path), onProgress: { console.progress("rechecking seq \($0)") })
+        let recheck = Recheck(limit: limit)
+        while let record = try walk.next() {
+            recheck.consume(record, before: walk.state)
+            walk.fold(record)
+        }
+        recheck.finish()
+        console.clearProgress()
+        if json {
+            console.print(JSONValue.object([
+                ("inputs", .integer(Int64(recheck.inputs))),
+                ("checked", .integer(Int64(recheck.checked))),
+                ("skipped", .integer(Int64(recheck.skipped))),
+                ("mismatches", .integer(Int64(recheck.mismatchCount))),
+                ("details", .array(recheck.mismatches.map(\.json))),
+            ]).serialized())
+        } else {
+            for (index, mismatch) in recheck.mismatches.enumerated() {
+                if index > 0 { console.print() }
+                mismatch.lines.forEach(console.print)
+            }
+            if recheck.mismatchCount > 0 { console.print() }
+            let skipped = recheck.skipped > 0 ? ", \(recheck.skipped) skipped (unknown kinds or unreadable records)" : ""
+            console.print("recheck: \(recheck.checked) of \(recheck.inputs) input(s) rechecked\(skipped); "
+                          + (recheck.mismatchCount == 0 ? "every one decides as recorded"
+                             : "\(recheck.mismatchCount) decide(s) differently" + (recheck.mismatchCount > recheck.mismatches.count ? " (first \(recheck.mismatches.count) shown)" : "")))
+        }
+        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        return recheck.mismatchCount == 0 && !unreadable ? .ok : .findings
+    }
+}

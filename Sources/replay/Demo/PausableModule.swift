@@ -1,0 +1,46 @@
+import SDK
+import Synchronization
+
+/// A module that can be told to keep the SDK waiting in its `willSwitchProject` hook, so the
+/// demo can act in the moment between a teardown's clear steps and the new instance's start.
+///
+/// Otherwise it does nothing: it hears its lifecycle events and returns.
+final class PausableModule: SDKModule {
+    let info: ModuleInfo
+    /// Counts the `willSwitchProject` hooks that were held.
+    let arrivals = ArrivalCounter()
+    private let state = Mutex<(armed: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    init(name: String) {
+        info = ModuleInfo(name: name, version: EngagementSDK.version)
+    }
+
+    func process(event: ModuleEvent, context: ModuleContext) throws {}
+
+    func processAwaited(event: ModuleEvent, context: ModuleContext) async throws {
+        guard case .willSwitchProject = event else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let held = state.withLock { state -> Bool in
+                guard state.armed else { return false }
+                state.armed = false
+                state.waiting = continuation
+                return true
+            }
+            if held { arrivals.arrive() } else { continuation.resume() }
+        }
+    }
+
+    /// Holds the next `willSwitchProject` hook until ``release()``.
+    func arm() {
+        state.withLock { $0.armed = true }
+    }
+
+    /// Lets the held hook return.
+    func release() {
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state.waiting = nil; state.armed = false }
+            return state.waiting
+        }
+        waiting?.resume()
+    }
+}

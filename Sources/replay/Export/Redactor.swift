@@ -1,0 +1,250 @@
+import Journal
+import SDK
+
+/// Replaces personal data in facts and states with keyed-hash tokens (``KeyedHash``): emails,
+/// user ids, push tokens and data-field values; request bodies keep their keys and lose every
+/// string value. Equal values give equal tokens under one redactor, so a post-mortem still sees
+/// "the same user" without seeing who.
+///
+/// Kept as they are: project fingerprints, event names, message, campaign and template ids,
+/// commerce items' ids, names, prices and quantities (not their data fields), URLs.
+///
+/// Token kinds: `email`, `user`, `token`, `data` (data-field values, whatever their type),
+/// `body` (other strings of request bodies), `text` (quoted or address-like words in
+/// free-text reasons, which can echo a rejected argument).
+struct Redactor {
+    private let hash: KeyedHash
+
+    init(hash: KeyedHash) {
+        self.hash = hash
+    }
+
+    func token(_ value: String, _ kind: String) -> String {
+        hash.token(value, kind: kind)
+    }
+
+    // MARK: - Facts
+
+    func redact(_ fact: Fact) -> Fact {
+        switch fact {
+        case .callReceived(let received):
+            return .callReceived(redact(received))
+        case .gateDecided(let call, .queued(let id, let position, let received)):
+            return .gateDecided(call: call, decision: .queued(switch: id, position: position, call: redact(received)))
+        case .callRejected(let call, let reason):
+            return .callRejected(call: call, reason: redact(text: reason))
+        case .identityChanged(let email, let userID):
+            return .identityChanged(email: email.map { token($0, "email") }, userID: userID.map { token($0, "user") })
+        case .pushTokenChanged(let pushToken):
+            return .pushTokenChanged(pushToken.map { token($0, "token") })
+        case .attributionRefused(let project, let reason):
+            return .attributionRefused(project: project, reason: redact(text: reason))
+        case .unknownUserEventHeld(let project, let call, let event):
+            return .unknownUserEventHeld(project: project, call: call, event: redact(event))
+        case .taskQueued(let task):
+            return .taskQueued(redact(task))
+        case .taskCompleted(let task, let outcome):
+            return .taskCompleted(task: task, outcome: redact(outcome))
+        case .callResolved(let call, let outcome):
+            return .callResolved(call: call, outcome: redact(outcome))
+        case .transportCompleted(let completion):
+            guard case .networkError(let reason) = completion.outcome else { return fact }
+            return .transportCompleted(TransportCompletion(task: completion.task, attempt: completion.attempt,
+                                                           outcome: .networkError(redact(text: reason))))
+        case .moduleHookFinished(let hook, let problem):
+            return .moduleHookFinished(hook: hook, problem: problem.map(redact(text:)))
+        case .moduleHookCompleted(let completion):
+            return .moduleHookCompleted(ModuleHookCompletion(hook: completion.hook, failure: completion.failure.map(redact(text:))))
+        case .authTokenReceived(let receipt):
+            return .authTokenReceived(AuthTokenReceipt(request: receipt.request, project: receipt.project,
+                                                       failure: receipt.failure.map(redact(text:))))
+        case .authRefreshFinished(let project, let request, let failure):
+            return .authRefreshFinished(project: project, request: request, failure: failure.map(redact(text:)))
+        case .unknown(let kind, _):
+            // Opaque to this build: it may hold anything, so nothing of it is kept.
+            return .unknown(kind: kind, payload: [])
+        default:
+            return fact
+        }
+    }
+
+    func redact(_ received: ReceivedCall) -> ReceivedCall {
+        ReceivedCall(id: received.id, caller: received.caller, call: redact(received.call))
+    }
+
+    func redact(_ call: PublicCall) -> PublicCall {
+        switch call {
+        case .setEmail(let email): return .setEmail(email.map { token($0, "email") })
+        case .setUserId(let userID): return .setUserId(userID.map { token($0, "user") })
+        case .updateEmail(let email): return .updateEmail(token(email, "email"))
+        case .updateUser(let dataFields, let merge): return .updateUser(dataFields: redact(data: dataFields), mergeNestedObjects: merge)
+        case .updateCart(let items): return .updateCart(items: items.map(redact))
+        case .trackPurchase(let total, let items, let dataFields):
+            return .trackPurchase(total: total, items: items.map(redact), dataFields: dataFields.map(redact(data:)))
+        case .track(let event, let dataFields): return .track(event: event, dataFields: dataFields.map(redact(data:)))
+        case .registerToken(let pushToken): return .registerToken(token(pushToken, "token"))
+        case .trackPushOpen(let open):
+            var redacted = open
+            redacted.dataFields = open.dataFields.map(redact(data:))
+            return .trackPushOpen(redacted)
+        case .handlePush(let payload): return .handlePush(payload: redact(data: payload))
+        default: return call
+        }
+    }
+
+    func redact(_ item: CommerceItem) -> CommerceItem {
+        var item = item
+        item.dataFields = item.dataFields.map(redact(data:))
+        return item
+    }
+
+    /// Every leaf becomes a `data` token (of its JSON text, so 2 and "2" differ); structure stays.
+    func redact(data members: [String: DataValue]) -> [String: DataValue] {
+        members.mapValues(redact(data:))
+    }
+
+    func redact(data value: DataValue) -> DataValue {
+        switch value {
+        case .null: .null
+        case .array(let elements): .array(elements.map(redact(data:)))
+        case .object(let members): .object(redact(data: members))
+        case .string(let text): .string(token(text, "data"))
+        case .integer(let number): .string(token(String(number), "data"))
+        case .number(let number): .string(token("\(number)", "data"))
+        case .bool(let flag): .string(token(flag ? "true" : "false", "data"))
+        }
+    }
+
+    func redact(_ task: DeliveryTask) -> DeliveryTask {
+        var task = task
+        task.body = redact(body: task.body)
+        task.query = task.query.map(redact(query:))
+        return task
+    }
+
+    func redact(_ outcome: CallOutcome) -> CallOutcome {
+        if case .failed(let failure) = outcome { return .failed(redact(failure)) }
+        return outcome
+    }
+
+    func redact(_ outcome: TaskOutcome) -> TaskOutcome {
+        if case .failed(let failure) = outcome { return .failed(redact(failure)) }
+        return outcome
+    }
+
+    func redact(_ failure: CallFailure) -> CallFailure {
+        switch failure {
+        case .rejected(let reason): .rejected(redact(text: reason))
+        case .retriesExhausted(let reason): .retriesExhausted(redact(text: reason))
+        case .authentication(let reason): .authentication(redact(text: reason))
+        case .notInitialized, .httpStatus: failure
+        }
+    }
+
+    // MARK: - Request bodies and queries
+
+    /// The JSON body with every string value replaced (keys kept); the kind follows the key
+    /// (`email`, `currentEmail`, `newEmail` → email; `userId`, `currentUserId` → user; `token`
+    /// → token); everything under `dataFields` becomes data tokens. A body that is not JSON is
+    /// replaced by one token.
+    func redact(body: [UInt8]) -> [UInt8] {
+        guard !body.isEmpty else { return body }
+        guard let json = JSONParser.parse(body) else {
+            return Array(JSONValue.string(token(String(decoding: body, as: UTF8.self), "body")).serialized().utf8)
+        }
+        return Array(redact(json: json, key: nil, inData: false).serialized().utf8)
+    }
+
+    private func redact(json: JSONValue, key: String?, inData: Bool) -> JSONValue {
+        switch json {
+        case .object(let members):
+            return .object(members.map { name, value in (name, redact(json: value, key: name, inData: inData || name == "dataFields")) })
+        case .array(let elements):
+            return .array(elements.map { redact(json: $0, key: key, inData: inData) })
+        case .string(let text):
+            return .string(token(text, inData ? "data" : Self.kind(forKey: key)))
+        case .integer, .unsigned, .number, .bool:
+            return inData ? .string(token(json.serialized(), "data")) : json
+        case .null:
+            return json
+        }
+    }
+
+    private static func kind(forKey key: String?) -> String {
+        switch key {
+        case "email", "currentEmail", "newEmail": "email"
+        case "userId", "currentUserId": "user"
+        case "token": "token"
+        default: "body"
+        }
+    }
+
+    /// `a=1&email=x` with every value replaced, keys kept.
+    func redact(query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let key = String(pair[..<equals])
+            let value = String(pair[pair.index(after: equals)...])
+            return key + "=" + token(value, Self.kind(forKey: key)).replacingColons()
+        }.joined(separator: "&")
+    }
+
+    // MARK: - Free text
+
+    /// Reasons and errors echo arguments (`email 'x' is not an email address`): quoted
+    /// passages and words with an `@` become `text` tokens. A quote opens after a space (or at
+    /// the start) and closes before a space, punctuation or the end, so apostrophes inside
+    /// words (`project's`) stay as they are.
+    func redact(text: String) -> String {
+        let characters = Array(text)
+        var output = ""
+        var index = 0
+        while index < characters.count {
+            let opens = characters[index] == "'" && (index == 0 || characters[index - 1].isWhitespace)
+            if opens, let close = (index + 1..<characters.count).first(where: { position in
+                characters[position] == "'" && (position + 1 == characters.count || characters[position + 1].isWhitespace
+                                                || ",.;:)!?".contains(characters[position + 1]))
+            }) {
+                output += "'" + token(String(characters[(index + 1)..<close]), "text") + "'"
+                index = close + 1
+            } else {
+                output.append(characters[index])
+                index += 1
+            }
+        }
+        return output.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            word.contains("@") ? token(String(word), "text") : String(word)
+        }.joined(separator: " ")
+    }
+
+    // MARK: - States
+
+    func redact(_ state: SDKState) -> SDKState {
+        var state = state
+        state.email = state.email.map { token($0, "email") }
+        state.userID = state.userID.map { token($0, "user") }
+        state.pushToken = state.pushToken.map { token($0, "token") }
+        for index in state.heldEvents.indices { state.heldEvents[index].event = redact(state.heldEvents[index].event) }
+        for (id, queued) in state.tasks { state.tasks[id]?.task = redact(queued.task) }
+        // Byte counts follow the redacted values, as a fold of the redacted facts computes them.
+        state.queuedBytes = state.tasks.values.reduce(0) { $0 + $1.task.body.count }
+        for index in state.switching.gate.indices {
+            let call = redact(state.switching.gate[index].call)
+            state.switching.gate[index].call = call
+            state.switching.gate[index].bytes = FactCodec.payload(of: .callReceived(call)).count
+        }
+        state.switching.gateBytes = state.switching.gate.reduce(0) { $0 + $1.bytes }
+        if let run = state.switching.inFlight {
+            state.switching.inFlight?.warnings = run.warnings.map(redact(text:))
+            state.switching.inFlight?.stepProblems = run.stepProblems.map(redact(text:))
+        }
+        return state
+    }
+}
+
+private extension String {
+    /// Tokens are `kind:hex`; in a query the colon is percent-encoded.
+    func replacingColons() -> String {
+        split(separator: ":", omittingEmptySubsequences: false).joined(separator: "%3A")
+    }
+}

@@ -1,0 +1,63 @@
+/// Measures how deeply tagged-field messages nest in a payload, without recursion.
+///
+/// The journal's payloads are tagged-field messages (varint key, then a varint, 8 bytes, or a
+/// length-delimited value). A length-delimited value that itself parses as a whole message is
+/// counted as a nested level. Strings that happen to parse as messages only make the estimate
+/// larger, never smaller, so a payload that passes the probe decodes within the limit.
+enum NestingProbe {
+    /// The nesting depth of `payload`, or a value above `limit` as soon as it exceeds it.
+    static func depth(of payload: UnsafeRawBufferPointer, limit: Int) -> Int {
+        // Each pending range is a byte range believed to be a message, with its depth.
+        var pending: [(range: Range<Int>, depth: Int)] = [(0..<payload.count, 1)]
+        var deepest = 0
+        var budget = 1 << 24   // bounds the work on adversarial input
+        while let (range, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            if deepest > limit { return deepest }
+            guard let children = lengthDelimitedFields(in: payload, range: range, budget: &budget) else { continue }
+            for child in children where !child.isEmpty { pending.append((child, depth + 1)) }
+            if budget <= 0 { return limit + 1 }
+        }
+        return deepest
+    }
+
+    /// The value ranges of the length-delimited fields of the message in `range`, or nil when
+    /// the bytes are not a well-formed message.
+    private static func lengthDelimitedFields(in bytes: UnsafeRawBufferPointer, range: Range<Int>, budget: inout Int) -> [Range<Int>]? {
+        var position = range.lowerBound
+        var children: [Range<Int>] = []
+        while position < range.upperBound {
+            budget -= 1
+            guard budget > 0, let key = varint(bytes, &position, end: range.upperBound) else { return nil }
+            switch key & 7 {
+            case 0:
+                guard varint(bytes, &position, end: range.upperBound) != nil else { return nil }
+            case 1:
+                guard range.upperBound - position >= 8 else { return nil }
+                position += 8
+            case 2:
+                guard let length = varint(bytes, &position, end: range.upperBound),
+                      length <= UInt64(range.upperBound - position) else { return nil }
+                let end = position + Int(length)
+                children.append(position..<end)
+                position = end
+            default:
+                return nil
+            }
+        }
+        return children
+    }
+
+    private static func varint(_ bytes: UnsafeRawBufferPointer, _ position: inout Int, end: Int) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < end, shift < 64 {
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
+    }
+}

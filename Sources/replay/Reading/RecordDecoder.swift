@@ -1,0 +1,54 @@
+import Journal
+import SDK
+
+/// Interprets record payloads: snapshots with ``StateCodec``, facts with ``FactCodec``, and
+/// refuses what would be unsafe to fold (see ``NestingProbe`` and ``FactGuard``).
+///
+/// Never traps on any bytes: whatever cannot be interpreted becomes
+/// ``DecodedRecord/Content/unreadable(_:)`` with the reason.
+enum RecordDecoder {
+    /// The deepest nesting of tagged-field messages a payload may have. Legitimate facts nest
+    /// a few levels plus data fields (which the SDK limits to 32); the codecs decode nested
+    /// messages recursively, so a deeper payload could exhaust the stack.
+    static let maximumNesting = 96
+
+    static func decode(_ view: RecordView, decodingSnapshots: Bool = true) -> DecodedRecord {
+        decode(sequence: view.sequence, time: view.timestamp, kind: view.kind, payload: view.payload,
+               decodingSnapshots: decodingSnapshots)
+    }
+
+    static func decode(sequence: UInt64, time: JournalTime, kind: UInt32, payload: UnsafeRawBufferPointer,
+                       decodingSnapshots: Bool = true) -> DecodedRecord {
+        DecodedRecord(sequence: sequence, time: time, kind: kind, payloadBytes: payload.count,
+                      content: content(kind: kind, time: time, payload: payload, decodingSnapshots: decodingSnapshots))
+    }
+
+    private static func content(kind: UInt32, time: JournalTime, payload: UnsafeRawBufferPointer,
+                                decodingSnapshots: Bool) -> DecodedRecord.Content {
+        if let problem = FactGuard.problem(with: time) { return .unreadable(problem) }
+        if kind == SegmentFormat.snapshotKind {
+            guard decodingSnapshots else { return .unreadable("snapshot not decoded") }
+            guard NestingProbe.depth(of: payload, limit: maximumNesting) <= maximumNesting else {
+                return .unreadable("snapshot nests deeper than \(maximumNesting) levels")
+            }
+            do {
+                let state = try StateCodec.decode(payload)
+                if let problem = FactGuard.problem(with: state) { return .unreadable("snapshot: \(problem)") }
+                return .snapshot(state)
+            } catch {
+                return .unreadable("snapshot: \(error)")
+            }
+        }
+        if FactKind(rawValue: kind) != nil,
+           NestingProbe.depth(of: payload, limit: maximumNesting) > maximumNesting {
+            return .unreadable("payload nests deeper than \(maximumNesting) levels")
+        }
+        do {
+            let fact = try FactCodec.decode(kind: kind, payload: payload)
+            if let problem = FactGuard.problem(with: fact) { return .unreadable(problem) }
+            return .fact(fact)
+        } catch {
+            return .unreadable("\(error)")
+        }
+    }
+}

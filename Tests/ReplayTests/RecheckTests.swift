@@ -1,0 +1,56 @@
+import Foundation
+import Journal
+import SDK
+import Testing
+@testable import replay
+
+@Suite("recheck against today's decide")
+struct RecheckTests {
+    typealias J = CraftedJournal
+
+    @Test("a recorded decision today's rules would not make is reported with its sequence number")
+    func mismatch() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try CraftedJournal(directory: path)
+        try journal.append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
+        try journal.append(.callReceived(J.received(1, .initialize(J.us))))
+        try journal.append(.initialized(project: J.us, generation: 1))
+        try journal.append(.callResolved(call: J.call(1), outcome: .applied(project: J.us.fingerprint)))
+        // setEmail: decide would change the identity; the journal says it went to another email.
+        let input = try journal.append(.callReceived(J.received(2, .setEmail("ada@example.com"))))
+        try journal.append(.gateDecided(call: J.call(2), decision: .executed(project: J.us.fingerprint)))
+        let wrong = try journal.append(.identityChanged(email: "someone@example.com", userID: nil))
+        try journal.append(.callResolved(call: J.call(2), outcome: .applied(project: J.us.fingerprint)))
+        // A later input that decides alike: the difference does not cascade.
+        try journal.append(.callReceived(J.received(3, .setUserId("u-1"))))
+        try journal.append(.gateDecided(call: J.call(3), decision: .executed(project: J.us.fingerprint)))
+        try journal.append(.identityChanged(email: nil, userID: "u-1"))
+        try journal.append(.callResolved(call: J.call(3), outcome: .applied(project: J.us.fingerprint)))
+        try journal.close()
+
+        let run = ReplayHarness.run(["recheck", path])
+        #expect(run.status == 1)
+        #expect(run.out.contains("input seq \(input) at"))
+        #expect(run.out.contains("first difference at decision #2 (recorded seq \(wrong))"))
+        #expect(run.out.contains("recorded: identityChanged email \"someone@example.com\""))
+        #expect(run.out.contains("today:    identityChanged email \"ada@example.com\""))
+        #expect(run.out.contains("recheck: 4 of 4 input(s) rechecked; 1 decide(s) differently"))
+        let json = ReplayHarness.run(["recheck", "--json", path])
+        #expect(json.out.contains("\"mismatches\":1"))
+        #expect(json.out.contains("\"recorded_seq\":\(wrong)"))
+    }
+
+    @Test("inputs of kinds from a newer SDK are skipped, not failed")
+    func unknownInputs() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try CraftedJournal(directory: path)
+        try journal.append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
+        try journal.appendRaw(kind: 30, payload: [1, 2, 3])
+        try journal.close()
+        let run = ReplayHarness.run(["recheck", path])
+        #expect(run.status == 0, "\(run.out)")
+        #expect(run.out.contains("1 of 2 input(s) rechecked, 1 skipped"))
+    }
+}

@@ -99,7 +99,7 @@ final class EngineLoop: @unchecked Sendable {
         lastTime = time
         if journalFailure == nil {
             do {
-                try recorder.rotateIfNeeded(time: time) { _ in StateCodec.encode(state) }
+                try recorder.beginSegmentIfNeeded(time: time) { _ in StateCodec.encode(state) }
             } catch {
                 journalFailure = "\(error)"
             }
@@ -108,7 +108,7 @@ final class EngineLoop: @unchecked Sendable {
         if journalFailure == nil {
             for fact in facts {
                 do {
-                    lastSequence = try recorder.append(kind: FactCodec.kind(of: fact), timestamp: time, payload: FactCodec.payload(of: fact))
+                    lastSequence = try recorder.record(kind: FactCodec.kind(of: fact), timestamp: time, payload: FactCodec.payload(of: fact))
                 } catch {
                     journalFailure = "\(error)"
                     break

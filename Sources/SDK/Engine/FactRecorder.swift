@@ -9,9 +9,9 @@ package protocol FactRecorder: Sendable {
     /// The sequence number of the last record.
     var lastSequence: UInt64 { get }
     /// Begins a new segment with the snapshot `provider` returns, when one is due.
-    func rotateIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
+    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
     /// Records one fact; returns its sequence number.
-    func append(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64
+    func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64
     /// Calls `completion` once everything recorded before the call is durable.
     func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void)
     func close() throws
@@ -20,11 +20,11 @@ package protocol FactRecorder: Sendable {
 extension JournalWriter: FactRecorder {
     package var streamID: UUID { journalID }
 
-    package func rotateIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
-        _ = try rotateIfNeeded(time: time, snapshot: provider) as Bool
+    package func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        try rotateIfNeeded(time: time, snapshot: provider)
     }
 
-    package func append(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
+    package func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
         try payload.withUnsafeBytes { try append(kind: kind, timestamp: timestamp, payload: $0) }
     }
 }

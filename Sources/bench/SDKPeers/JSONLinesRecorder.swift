@@ -34,9 +34,9 @@ final class JSONLinesRecorder: FactRecorder {
 
     var lastSequence: UInt64 { state.withLock { $0.sequence } }
 
-    func rotateIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
-    func append(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
+    func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
         try state.withLock { state in
             state.sequence += 1
             var line = try encoder.encode(Line(seq: state.sequence, kind: kind, ts: timestamp.microsecondsSince1970, payload: Data(payload)))

@@ -41,9 +41,9 @@ final class SQLiteRecorder: FactRecorder {
 
     var lastSequence: UInt64 { state.withLock { $0.sequence } }
 
-    func rotateIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
-    func append(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
+    func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
         try state.withLock { state in
             if state.inTransaction == 0 { sqlite3_exec(connection.database, "BEGIN", nil, nil, nil) }
             state.sequence += 1

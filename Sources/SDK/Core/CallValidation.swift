@@ -12,11 +12,11 @@ enum CallValidation {
             return nil
         case .setEmail(let email):
             guard let email else { return nil }
-            return identifier(email, "email") ?? (email.contains("@") ? nil : "email '\(email.prefix(64))' is not an email address")
+            return identifier(email, "email") ?? (email.contains("@") ? nil : "email is not an email address (no @)")
         case .setUserId(let userID):
             return userID.flatMap { identifier($0, "userId") }
         case .updateEmail(let email):
-            return identifier(email, "newEmail") ?? (email.contains("@") ? nil : "newEmail '\(email.prefix(64))' is not an email address")
+            return identifier(email, "newEmail") ?? (email.contains("@") ? nil : "newEmail is not an email address (no @)")
         case .updateUser(let dataFields, _):
             return data(dataFields, "dataFields")
         case .updateCart(let items):

@@ -64,7 +64,7 @@ extension SDKState {
     /// A fresh request number (auth refreshes, durability requests, module hooks).
     mutating func takeRequestNumber() -> UInt64 {
         let number = nextRequestNumber
-        nextRequestNumber += 1
+        nextRequestNumber &+= 1
         return number
     }
 

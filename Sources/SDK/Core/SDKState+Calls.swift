@@ -171,7 +171,8 @@ extension SDKState {
         if !held.isEmpty {
             emit(.unknownUserEventsReleased(project: project.fingerprint), &log)
             for event in held {
-                enqueue(event.event, call: nil, on: project, identity: identity, &log)
+                // Linked to the call that made it (already resolved as applied), for the audit.
+                enqueue(event.event, call: event.call, on: project, identity: identity, &log)
             }
         }
     }

@@ -71,8 +71,8 @@ extension SDKState {
 
     private mutating func retryOrFail(_ task: DeliveryTask, attempt: Int, retry: RetryRules, error: String, _ log: inout Decisions) {
         if attempt < retry.maxAttempts {
-            let due = JournalTime(microsecondsSince1970: log.time.microsecondsSince1970 + retry.delay(afterAttempt: attempt))
-            emit(.timerSet(.retry(task.id, attempt: attempt + 1), due: due), &log)
+            let due = log.time.advanced(byMicroseconds: retry.delay(afterAttempt: attempt))
+            emit(.timerSet(.retry(task.id, attempt: attempt &+ 1), due: due), &log)
         } else {
             fail(task, .retriesExhausted("\(attempt) attempts; last: \(error)"), &log)
         }
@@ -119,12 +119,15 @@ extension SDKState {
     }
 
     /// Discards queued tasks (not those on the wire), keeping disableDevice ones when asked.
-    /// `projects` limits the purge; nil purges every project's tasks.
-    mutating func purgeQueue(keepingDisables: Bool, reason: DiscardReason, projects only: Set<ProjectFingerprint>?, _ log: inout Decisions) {
+    /// `projects` limits the purge; nil purges every project's tasks. Only tasks numbered below
+    /// `before` go (a switch keeps what was made during its window).
+    mutating func purgeQueue(keepingDisables: Bool, reason: DiscardReason, projects only: Set<ProjectFingerprint>?,
+                             before: UInt64 = .max, _ log: inout Decisions) {
         let victims = tasks.values
             .filter { queued in
                 if keepingDisables && queued.task.isDisableDevice { return false }
                 if case .inFlight = queued.status { return false }
+                if queued.task.id.number >= before { return false }
                 return only.map { $0.contains(queued.task.project) } ?? true
             }
             .map(\.task)

@@ -20,7 +20,7 @@ extension SDKState {
             sdkVersion = start.sdkVersion
             // Requests on the wire when the process ended never answered: they go again.
             for (id, queued) in tasks {
-                if case .inFlight(let attempt) = queued.status { tasks[id]?.status = .retrying(nextAttempt: attempt + 1) }
+                if case .inFlight(let attempt) = queued.status { tasks[id]?.status = .retrying(nextAttempt: attempt &+ 1) }
             }
             for project in auth.keys { auth[project]?.refreshing = nil }
             instanceRunning = false
@@ -74,7 +74,7 @@ extension SDKState {
         case .unknownUserEventHeld(_, let call, let event):
             heldEvents.append(HeldEvent(call: call, event: event))
         case .unknownUserSessionCounted:
-            unknownUserSessions += 1
+            unknownUserSessions &+= 1
         case .unknownUserEventsReleased:
             heldEvents = []
             unknownUserSessions = 0
@@ -84,7 +84,7 @@ extension SDKState {
             tasks[task.id] = QueuedTask(task: task, status: .queued)
             taskOrder[task.project, default: []].append(task.id)
             queuedBytes += task.body.count
-            nextTaskNumber = max(nextTaskNumber, task.id.number + 1)
+            nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
         case .taskDispatched(let id, let attempt):
             tasks[id]?.status = .inFlight(attempt: attempt)
@@ -96,11 +96,11 @@ extension SDKState {
         case .callResolved(let call, _):
             pendingCalls[call] = nil
         case .authRefreshRequested(let project, let request):
-            auth[project, default: AuthState()].refreshesUsed += 1
+            auth[project, default: AuthState()].refreshesUsed &+= 1
             auth[project, default: AuthState()].refreshing = request
-            nextRequestNumber = max(nextRequestNumber, request + 1)
+            nextRequestNumber = max(nextRequestNumber, request &+ 1)
             for id in taskOrder[project] ?? [] {
-                if case .inFlight(let attempt) = tasks[id]?.status { tasks[id]?.status = .awaitingToken(nextAttempt: attempt + 1) }
+                if case .inFlight(let attempt) = tasks[id]?.status { tasks[id]?.status = .awaitingToken(nextAttempt: attempt &+ 1) }
             }
         case .authRefreshFinished(let project, _, _):
             auth[project]?.refreshing = nil
@@ -118,7 +118,7 @@ extension SDKState {
             modules[module] = lifecycle
         case .moduleHookStarted(let hook, let module, let event):
             hooks[hook] = PendingHook(module: module, event: event, startedAt: time)
-            nextRequestNumber = max(nextRequestNumber, hook + 1)
+            nextRequestNumber = max(nextRequestNumber, hook &+ 1)
         case .moduleHookFinished(let hook, let problem):
             if let problem, switching.inFlight?.step != nil { switching.inFlight?.stepProblems.append(problem) }
             hooks[hook] = nil
@@ -146,7 +146,7 @@ extension SDKState {
             }
         case .durabilityRequested(let request, let purpose):
             durabilityWaits[request] = purpose
-            nextRequestNumber = max(nextRequestNumber, request + 1)
+            nextRequestNumber = max(nextRequestNumber, request &+ 1)
 
         // MARK: Switching
         case .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded:

@@ -12,7 +12,7 @@ extension SDKState {
     mutating func startHook(_ module: String, _ event: ModuleEvent, _ log: inout Decisions) {
         let hook = takeRequestNumber()
         emit(.moduleHookStarted(hook: hook, module: module, event: event), &log)
-        let due = JournalTime(microsecondsSince1970: log.time.microsecondsSince1970 + rules.moduleHookBoundMilliseconds * 1_000)
+        let due = log.time.advanced(byMilliseconds: rules.moduleHookBoundMilliseconds)
         emit(.timerSet(.moduleHookBound(hook: hook), due: due), &log)
     }
 

@@ -55,4 +55,7 @@ public struct SwitchRun: Sendable, Hashable {
     public var warnings: [String] = []
     /// Problems of module hooks during the current step (they make the step noisy).
     public var stepProblems: [String] = []
+    /// Tasks numbered from here on were made during the switch (inline calls, the outgoing
+    /// disable): the purge leaves them alone.
+    public var firstTaskOfWindow: UInt64 = .max
 }

@@ -64,6 +64,8 @@ final class EngineLoop: @unchecked Sendable {
                     body(EngineView(state: state, lastSequence: lastSequence, idle: mailbox.isEmpty && activity.isIdle))
                 case .wake:
                     break
+                case .timerDue(let purpose, let due):
+                    if state.timers[purpose] == due { handle(.timerFired(purpose), .none) }
                 case .cacheToken(let project, let token):
                     tokens[project] = token
                 case .settle(let waiter):
@@ -172,7 +174,7 @@ final class EngineLoop: @unchecked Sendable {
 
     func schedule(_ purpose: TimerPurpose, at due: JournalTime) {
         let mailbox = mailbox
-        configuration.clock.schedule(at: due) { mailbox.post(.input(.timerFired(purpose), .none)) }
+        configuration.clock.schedule(at: due) { mailbox.post(.timerDue(purpose, due)) }
     }
 }
 

@@ -1,3 +1,5 @@
+import Journal
+
 /// What the engine thread handles, in mailbox order.
 enum EngineMessage: Sendable {
     /// An input for `decide`, with what must travel with it but never enter the journal.
@@ -6,6 +8,9 @@ enum EngineMessage: Sendable {
     case barrier(@Sendable (EngineView) -> Void)
     /// Nothing to do but look around (an effect ended).
     case wake
+    /// A timer the engine set fell due; it becomes a `timerFired` input only if the state still
+    /// waits on it (a step that already finished does not), so stale timers leave no trace.
+    case timerDue(TimerPurpose, JournalTime)
     /// Keep a JWT the auth provider issued for a request (never journaled).
     case cacheToken(ProjectFingerprint, String)
     /// Run `waiter` once the engine is idle: nothing queued, nothing in flight.

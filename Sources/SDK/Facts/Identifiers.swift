@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 
 /// Identifies one public call from the moment it is made until its completion resolves.
 public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -35,4 +36,19 @@ public struct SwitchID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public static func < (lhs: SwitchID, rhs: SwitchID) -> Bool { lhs.number < rhs.number }
     public var description: String { "s\(number)" }
+}
+
+extension JournalTime {
+    /// This time plus `microseconds`, saturating at the ends of the range (values from a damaged
+    /// journal must never trap).
+    func advanced(byMicroseconds microseconds: Int64) -> JournalTime {
+        let (sum, overflow) = microsecondsSince1970.addingReportingOverflow(microseconds)
+        return JournalTime(microsecondsSince1970: overflow ? (microseconds > 0 ? .max : .min) : sum)
+    }
+
+    /// This time plus `milliseconds`, saturating.
+    func advanced(byMilliseconds milliseconds: Int64) -> JournalTime {
+        let (micros, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000)
+        return advanced(byMicroseconds: overflow ? (milliseconds > 0 ? .max : .min) : micros)
+    }
 }

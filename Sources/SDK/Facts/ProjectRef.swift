@@ -40,8 +40,9 @@ public struct RetryRules: Sendable, Hashable {
 
     /// The wait before attempt `attempt + 1` after attempt `attempt` failed, in microseconds.
     func delay(afterAttempt attempt: Int) -> Int64 {
-        let exponent = min(max(attempt - 1, 0), 30)
-        let delay = min(baseDelayMilliseconds << Int64(exponent), maxDelayMilliseconds)
-        return max(delay, 0) * 1_000
+        let exponent = attempt <= 1 ? 0 : min(attempt &- 1, 30)
+        let delay = max(min(baseDelayMilliseconds << Int64(exponent), maxDelayMilliseconds), 0)
+        let (micros, overflow) = delay.multipliedReportingOverflow(by: 1_000)
+        return overflow ? Int64.max : micros
     }
 }

@@ -5,7 +5,7 @@ extension SDKState {
     mutating func evolveSwitch(_ fact: Fact, at time: JournalTime) {
         switch fact {
         case .switchRouted(let id, let call, let project, let routing):
-            switching.nextSwitchNumber = max(switching.nextSwitchNumber, id.number + 1)
+            switching.nextSwitchNumber = max(switching.nextSwitchNumber, id.number &+ 1)
             projects[project.fingerprint] = project
             switch routing {
             case .started, .enqueued, .initialization:
@@ -24,12 +24,13 @@ extension SDKState {
             switching.queue.removeAll { $0.id == id }
             switching.inFlight = SwitchRun(
                 id: id, from: from.flatMap { projects[$0] }, to: to, calls: request?.calls ?? [],
-                startedAt: time, step: nil, stepStartedAt: time)
+                startedAt: time, step: nil, stepStartedAt: time, firstTaskOfWindow: nextTaskNumber)
         case .teardownStepBegan(_, let step):
             switching.inFlight?.step = step
             switching.inFlight?.stepStartedAt = time
             switching.inFlight?.stepProblems = []
-        case .teardownStepFinished(_, _, let outcome, _):
+        case .teardownStepFinished(let id, let step, let outcome, _):
+            timers[.teardownBound(id, step)] = nil
             if case .noisy(let reason) = outcome { switching.inFlight?.warnings.append(reason) }
             switching.inFlight?.step = nil
             switching.inFlight?.stepProblems = []

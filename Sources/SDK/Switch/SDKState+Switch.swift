@@ -27,7 +27,7 @@ extension SDKState {
     private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ log: inout Decisions) {
         let idle = switching.inFlight == nil && switching.queue.isEmpty
         if !instanceRunning && idle && (live == nil || live?.fingerprint == project.fingerprint) {
-            emit(.initialized(project: project, generation: generation + 1), &log)
+            emit(.initialized(project: project, generation: generation &+ 1), &log)
             startModules(&log)
             resolve(received.id, .applied(project: project.fingerprint), &log)
             return
@@ -102,7 +102,7 @@ extension SDKState {
             emit(.durabilityRequested(request: takeRequestNumber(), purpose: .teardownDisable(run.id)), &log)
             setBound(step, milliseconds: rules.disableDurabilityBoundMilliseconds, &log)
         case .deliverPending:
-            guard let from, hasPendingEvents(of: from.fingerprint) else {
+            guard let from, hasPendingEvents(of: from.fingerprint, before: run.firstTaskOfWindow) else {
                 finishStep(.clean, &log)
                 return
             }
@@ -120,8 +120,10 @@ extension SDKState {
             guard let from else { return finishStep(.clean, &log) }
             let reason: DiscardReason
             if case .deliverToOutgoing = rules.pendingEvents { reason = .undeliveredAtSwitch(run.id) } else { reason = .purgedBySwitch(run.id) }
-            let undelivered = tasks.values.filter { !$0.task.isDisableDevice && $0.task.project == from.fingerprint && !$0.isInFlight }.count
-            purgeQueue(keepingDisables: true, reason: reason, projects: [from.fingerprint], &log)
+            let undelivered = tasks.values.filter {
+                !$0.task.isDisableDevice && $0.task.project == from.fingerprint && !$0.isInFlight && $0.task.id.number < run.firstTaskOfWindow
+            }.count
+            purgeQueue(keepingDisables: true, reason: reason, projects: [from.fingerprint], before: run.firstTaskOfWindow, &log)
             if case .deliverToOutgoing = rules.pendingEvents, undelivered > 0 {
                 finishStep(.noisy("\(undelivered) queued event(s) of the outgoing project could not be delivered in time and were discarded"), &log)
             } else {
@@ -137,7 +139,7 @@ extension SDKState {
             guard instanceRunning, !moduleDescriptors.isEmpty else { return finishStep(.clean, &log) }
             for module in moduleDescriptors { startHook(module.name, .willSwitchProject(to: run.to.fingerprint), &log) }
         case .startInstance:
-            emit(.initialized(project: run.to, generation: generation + 1), &log)
+            emit(.initialized(project: run.to, generation: generation &+ 1), &log)
             if moduleDescriptors.isEmpty {
                 finishStep(.clean, &log)
             } else {
@@ -148,13 +150,13 @@ extension SDKState {
 
     private mutating func setBound(_ step: TeardownStepKind, milliseconds: Int64, _ log: inout Decisions) {
         guard let run = switching.inFlight else { return }
-        let due = JournalTime(microsecondsSince1970: log.time.microsecondsSince1970 + milliseconds * 1_000)
+        let due = log.time.advanced(byMilliseconds: milliseconds)
         emit(.timerSet(.teardownBound(run.id, step), due: due), &log)
     }
 
     private mutating func finishStep(_ outcome: StepOutcome, _ log: inout Decisions) {
         guard let run = switching.inFlight, let step = run.step else { return }
-        let elapsed = log.time.microsecondsSince1970 - run.stepStartedAt.microsecondsSince1970
+        let elapsed = log.time.microsecondsSince1970 &- run.stepStartedAt.microsecondsSince1970
         emit(.teardownStepFinished(switch: run.id, step: step, outcome: outcome, elapsedMicroseconds: elapsed), &log)
         if let next = nextStep(after: step) {
             beginStep(next, &log)
@@ -213,12 +215,13 @@ extension SDKState {
     /// A task of `project` ended: a deliver-pending step may be done.
     mutating func taskFinishedDuringSwitch(_ project: ProjectFingerprint, _ log: inout Decisions) {
         guard let run = switching.inFlight, run.step == .deliverPending, run.from?.fingerprint == project,
-              !hasPendingEvents(of: project) else { return }
+              !hasPendingEvents(of: project, before: run.firstTaskOfWindow) else { return }
         finishStep(.clean, &log)
     }
 
-    private func hasPendingEvents(of project: ProjectFingerprint) -> Bool {
-        (taskOrder[project] ?? []).contains { tasks[$0].map { !$0.task.isDisableDevice } ?? false }
+    /// Whether `project` still has events queued from before the switch began.
+    private func hasPendingEvents(of project: ProjectFingerprint, before window: UInt64) -> Bool {
+        (taskOrder[project] ?? []).contains { $0.number < window && (tasks[$0].map { !$0.task.isDisableDevice } ?? false) }
     }
 
     // MARK: - Landing

@@ -71,3 +71,42 @@ struct FactCodecTests {
         }
     }
 }
+
+@Suite("Fact codec limits")
+struct FactCodecLimitTests {
+    @Test("the deepest data the SDK accepts survives the codec; deeper hostile nesting is refused without a crash")
+    func nesting() throws {
+        var value: DataValue = "leaf"
+        for _ in 0..<30 { value = .object(["k": value]) }
+        #expect(DataValue.object(["root": value]).problem() == nil)
+        let fact = Fact.callReceived(ReceivedCall(id: CallID(UUID()), caller: 1, call: .track(event: "e", dataFields: ["root": value])))
+        #expect(try FactCodec.decode(kind: FactCodec.kind(of: fact), payload: FactCodec.payload(of: fact)) == fact)
+
+        // 5,000 nested length-delimited fields: refused with a clear error.
+        var hostile: [UInt8] = []
+        for _ in 0..<5_000 { hostile = [0x0A] + Self.varint(hostile.count) + hostile }
+        #expect(throws: CodecError.self) { _ = try FactCodec.decode(kind: FactKind.callReceived.rawValue, payload: hostile) }
+    }
+
+    @Test("facts with extreme numbers apply without trapping")
+    func extremeNumbers() {
+        var state = SDKState()
+        let time = JournalTime(microsecondsSince1970: .max)
+        state.evolve(.taskQueued(DeliveryTask(id: TaskID(.max), call: nil, project: ProjectFingerprint(apiKey: "k"), region: "us",
+                                              endpoint: "https://x/", path: "events/track", method: .post, query: nil, body: [],
+                                              createdAt: time)), at: time)
+        state.evolve(.switchRouted(switch: SwitchID(.max), call: CallID(UUID()), project: ProjectRef(
+            fingerprint: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://x/", usesJWT: false,
+            retry: RetryRules(maxAttempts: .max, baseDelayMilliseconds: .max, maxDelayMilliseconds: .max, jwtRefreshBudget: .max)),
+            routing: .started), at: time)
+        state.evolve(.durabilityRequested(request: .max, purpose: .flush(CallID(UUID()))), at: time)
+        _ = state.decide(.transportCompleted(TransportCompletion(task: TaskID(.max), attempt: .max, outcome: .networkError("x"))), at: time)
+        #expect(RetryRules(maxAttempts: 9, baseDelayMilliseconds: .max, maxDelayMilliseconds: .max).delay(afterAttempt: .min) == .max)
+    }
+
+    static func varint(_ value: Int) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.writeVarint(UInt64(value))
+        return writer.bytes
+    }
+}

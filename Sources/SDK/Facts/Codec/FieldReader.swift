@@ -32,6 +32,8 @@ struct FieldReader {
         let number: Int
         let value: Value
         let offset: Int
+        /// How deep in nested messages this field sits.
+        let depth: Int
 
         func unsigned() throws(CodecError) -> UInt64 {
             guard case .varint(let raw) = value else { throw CodecError("field \(number) is not a varint", offset: offset) }
@@ -70,19 +72,28 @@ struct FieldReader {
         }
 
         func message<Value: FieldCodable>(_ type: Value.Type = Value.self) throws(CodecError) -> Value {
-            var nested = FieldReader(try bytes(), baseOffset: offset)
+            guard depth < FieldReader.maxDepth else {
+                throw CodecError("messages nested deeper than \(FieldReader.maxDepth) levels", offset: offset)
+            }
+            var nested = FieldReader(try bytes(), baseOffset: offset, depth: depth + 1)
             return try Value(from: &nested)
         }
     }
 
+    /// The deepest nesting decoded; deeper input is rejected, so hostile bytes cannot exhaust
+    /// the stack.
+    static let maxDepth = 160
+
     private let input: ArraySlice<UInt8>
     private var position: Int
     private let baseOffset: Int
+    private let depth: Int
 
-    init(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0) {
+    init(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0, depth: Int = 0) {
         input = bytes
         position = bytes.startIndex
         self.baseOffset = baseOffset
+        self.depth = depth
     }
 
     init(_ bytes: [UInt8]) {
@@ -100,19 +111,19 @@ struct FieldReader {
         let number = Int(key >> 3)
         switch key & 7 {
         case 0:
-            return Field(number: number, value: .varint(try varint()), offset: start)
+            return Field(number: number, value: .varint(try varint()), offset: start, depth: depth)
         case 1:
             guard input.endIndex - position >= 8 else { throw CodecError("fixed64 runs past the end", offset: start) }
             var raw: UInt64 = 0
             for index in 0..<8 { raw |= UInt64(input[position + index]) << UInt64(8 * index) }
             position += 8
-            return Field(number: number, value: .fixed64(raw), offset: start)
+            return Field(number: number, value: .fixed64(raw), offset: start, depth: depth)
         case 2:
             let length = try varint()
             guard length <= UInt64(input.endIndex - position) else { throw CodecError("length \(length) runs past the end", offset: start) }
             let slice = input[position..<(position + Int(length))]
             position += Int(length)
-            return Field(number: number, value: .bytes(slice), offset: start)
+            return Field(number: number, value: .bytes(slice), offset: start, depth: depth)
         default:
             throw CodecError("unknown wire type \(key & 7)", offset: start)
         }

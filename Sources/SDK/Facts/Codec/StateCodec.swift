@@ -384,6 +384,7 @@ extension SwitchRun: FieldCodable {
         writer.signed(7, stepStartedAt.microsecondsSince1970)
         writer.strings(8, warnings)
         writer.strings(9, stepProblems)
+        writer.unsigned(10, firstTaskOfWindow)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -391,6 +392,7 @@ extension SwitchRun: FieldCodable {
         var calls: [CallID] = []
         var started: Int64 = 0, stepStarted: Int64 = 0
         var warnings: [String] = [], problems: [String] = []
+        var window = UInt64.max
         while let field = try reader.next() {
             switch field.number {
             case 1: id = try field.message()
@@ -402,11 +404,13 @@ extension SwitchRun: FieldCodable {
             case 7: stepStarted = try field.signed()
             case 8: warnings.append(try field.string())
             case 9: problems.append(try field.string())
+            case 10: window = try field.unsigned()
             default: break
             }
         }
         guard let id, let to else { throw missing("switch run") }
         self.init(id: id, from: from, to: to, calls: calls, startedAt: JournalTime(microsecondsSince1970: started), step: step,
-                  stepStartedAt: JournalTime(microsecondsSince1970: stepStarted), warnings: warnings, stepProblems: problems)
+                  stepStartedAt: JournalTime(microsecondsSince1970: stepStarted), warnings: warnings, stepProblems: problems,
+                  firstTaskOfWindow: window)
     }
 }

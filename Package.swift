@@ -42,12 +42,15 @@ let package = Package(
         ),
         // Side-by-side benchmarks against the peers the issues name.
         .executableTarget(name: "bench", dependencies: ["Journal", "SDK", "Locking", "CLZ4", "CSQLite"]),
+        // The story the SDK crash tests script, shared by the child and the checking parent.
+        .target(name: "CrashStory"),
         // A child process the crash tests run and kill with SIGKILL (not shipped).
-        .executableTarget(name: "crash-child", dependencies: ["Journal"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),
+        .executableTarget(name: "crash-child", dependencies: ["Journal", "SDK", "CrashStory"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
         .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking"]),
         .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,9 @@ public struct ReceivedRequest: Sendable, Equatable {
         case faulted(Fault)
         /// Never answered because the server shut down while the request was delayed or held.
         case dropped
+        /// Answered `200`, but its `Idempotency-Key` was already answered for this project: a
+        /// re-send the platform dedupes.
+        case duplicate
     }
 
     /// Position in the global arrival order of this server, starting at 0. Not reset by clearing the log.

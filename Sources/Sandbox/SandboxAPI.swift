@@ -7,6 +7,7 @@ struct SandboxAPI: Sendable {
     let projects: ProjectRegistry
     let tokens: JWTIssuer
     let faults: FaultQueue
+    let ledger: IdempotencyLedger
 
     /// Decides the response to `request`, consuming a matching fault when one is queued.
     ///
@@ -55,7 +56,15 @@ struct SandboxAPI: Sendable {
         if let fault = faults.consume(for: subject) {
             apply(fault, to: &decision)
         }
+        if let key = request.headers["idempotency-key"], !key.isEmpty, decision.response.status < 300,
+           !Self.neverAnswered(decision), !ledger.firstUse(of: key, project: project.name) {
+            decision.outcome = .duplicate
+        }
         return decision
+    }
+
+    private static func neverAnswered(_ decision: APIDecision) -> Bool {
+        if case .never = decision.delivery { true } else { false }
     }
 
     private func successResponse(for endpoint: APIEndpoint, project: SandboxProject) -> HTTPResponse {

@@ -27,7 +27,7 @@ public final class SandboxBackend: Sendable {
         for project in projects {
             try registry.register(project)
         }
-        let api = SandboxAPI(projects: registry, tokens: tokens, faults: faults)
+        let api = SandboxAPI(projects: registry, tokens: tokens, faults: faults, ledger: IdempotencyLedger())
         do throws(SocketError) {
             server = try HTTPServer(api: api, log: log)
         } catch {
@@ -67,6 +67,15 @@ public final class SandboxBackend: Sendable {
     /// - Throws: ``SandboxBackendError/duplicateProjectName(_:)`` or ``SandboxBackendError/duplicateAPIKey(_:)``.
     public func register(_ project: SandboxProject) throws(SandboxBackendError) {
         try registry.register(project)
+    }
+
+    /// The requests `project` answered with a 2xx, re-sends of an already answered
+    /// `Idempotency-Key` excluded: what the project actually received, once each.
+    public func delivered(project: String) -> [ReceivedRequest] {
+        requests(project: project).filter { request in
+            guard let status = request.status, (200..<300).contains(status) else { return false }
+            return request.outcome != .duplicate
+        }
     }
 
     /// Every registered project, sorted by name.

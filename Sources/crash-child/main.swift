@@ -2,6 +2,7 @@
 // kills it with SIGKILL. Not a user-facing tool.
 //
 //   crash-child journal DIR SEED
+//   crash-child sdk DIR PORT SEED LENGTH FROM-STEP RUN   (see SDKCrashChild)
 //
 // Appends records whose payloads count up ("n=1", "n=2", ... continuing across restarts), and
 // after every `sync()` prints "durable SEQ" on stdout. The parent kills it at a random moment and
@@ -84,5 +85,9 @@ if arguments.count == 4, arguments[1] == "journal", let seed = UInt64(arguments[
     var child = JournalCrashChild(directory: arguments[2], random: XorShift(state: seed | 1))
     child.run()
 }
-FileHandle.standardError.write(Data("usage: crash-child journal DIR SEED\n".utf8))
+if arguments.count == 8, arguments[1] == "sdk", let port = Int(arguments[3]), let seed = UInt64(arguments[4]),
+   let length = Int(arguments[5]), let from = Int(arguments[6]), let run = Int(arguments[7]) {
+    SDKCrashChild(directory: arguments[2], port: port, seed: seed, fromStep: from, runNumber: run, length: length).run()
+}
+FileHandle.standardError.write(Data("usage: crash-child journal DIR SEED | crash-child sdk DIR PORT SEED LENGTH FROM-STEP RUN\n".utf8))
 exit(2)

@@ -189,3 +189,34 @@ struct RotationOnRequestTests {
         #expect(counted == 200)
     }
 }
+
+@Suite("Writer: atomic batches")
+struct BatchTests {
+    @Test("a batch is never split: cut anywhere, the reader sees all of a batch or none of it")
+    func batchesAreAtomic() throws {
+        let storage = InMemoryStorage()
+        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4)
+        options.storage = storage
+        let writer = try JournalWriter(directory: "/b", options: options, snapshot: TestJournal.snapshot)
+        var batches: [[UInt64]] = []
+        for batch in 0..<30 {
+            let size = 1 + batch % 7
+            let records = (0..<size).map { (kind: UInt32(16), payload: Array("b\(batch)-\($0)".utf8) + TestJournal.payload(batch)) }
+            let last = try writer.appendBatch(records, timestamp: TestJournal.time(batch))
+            batches.append(Array((last - UInt64(size) + 1)...last))
+        }
+        try writer.close()
+        let name = try #require(storage.fileNames(in: "/b").first { $0.hasSuffix(".lz4") })
+        let bytes = try #require(storage.bytes(of: "/b/" + name))
+        for cut in stride(from: 0, through: bytes.count, by: 3) {
+            let copy = InMemoryStorage()
+            try copy.createDirectory(at: "/b")
+            copy.setBytes(Array(bytes.prefix(cut)), of: "/b/" + name)
+            let present = Set(try JournalReader(directory: "/b", storage: copy).readAll().records.map(\.sequence))
+            for batch in batches {
+                let kept = batch.filter(present.contains).count
+                #expect(kept == 0 || kept == batch.count, "cut at \(cut) split a batch")
+            }
+        }
+    }
+}

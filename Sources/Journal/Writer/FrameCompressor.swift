@@ -12,9 +12,9 @@ final class FrameCompressor: @unchecked Sendable {
     private let context: OpaquePointer
     private var preferences: LZ4F_preferences_t
     private var options: LZ4F_compressOptions_t
-    let inputCapacity: Int
+    private(set) var inputCapacity: Int
     /// The frame's content: committed blocks, then the pending group.
-    let input: UnsafeMutableRawPointer
+    private(set) var input: UnsafeMutableRawPointer
     /// Bytes of the frame's content already compressed into blocks.
     private(set) var compressedUpTo = 0
     /// The end of the pending group's bytes.
@@ -57,6 +57,17 @@ final class FrameCompressor: @unchecked Sendable {
 
     func commitRecord(_ byteCount: Int) {
         inputEnd += byteCount
+    }
+
+    /// Grows the frame buffer to hold at least `byteCount` bytes (plus a block check). Only
+    /// between frames, when nothing in the buffer is still needed.
+    func ensureCapacity(_ byteCount: Int) {
+        precondition(!isFrameOpen && inputEnd == 0)
+        let needed = byteCount + SegmentFormat.blockCheckBytes
+        guard needed > inputCapacity else { return }
+        input.deallocate()
+        input = UnsafeMutableRawPointer.allocate(byteCount: needed, alignment: 16)
+        inputCapacity = needed
     }
 
     /// Ends the pending group with its block check record: the XXH32 of the group's bytes.

@@ -4,6 +4,9 @@ import Foundation
 public struct JournalOptions: Sendable {
     /// A segment is sealed and a new one begun once it reaches this many bytes.
     public var segmentBytes = 4 << 20
+    /// A segment is also sealed once it holds this many records (nil: no bound). Readers that
+    /// rebuild state start at a segment's snapshot, so this bounds how much they fold.
+    public var segmentRecords: Int?
     /// Whole old segments are deleted while the journal is larger than this; nil keeps everything.
     /// The segment being written is never deleted.
     public var retainedBytes: Int? = 64 << 20
@@ -35,6 +38,7 @@ public struct JournalOptions: Sendable {
             if !condition { throw JournalError.invalidOptions(reason) }
         }
         try require(segmentBytes >= 1024, "segmentBytes must be at least 1024")
+        if let segmentRecords { try require(segmentRecords >= 16, "segmentRecords must be at least 16") }
         try require(frameBytes >= 1024 && frameBytes <= 1 << 20, "frameBytes must be within 1 KiB...1 MiB")
         try require(maxGroupBytes >= 256 && maxGroupBytes <= 1 << 20, "maxGroupBytes must be within 256 B...1 MiB")
         try require(maxRecordBytes >= 64 && maxRecordBytes <= SegmentFormat.maxRecordBytesLimit,

@@ -85,6 +85,29 @@ public final class JournalWriter: Sendable {
         return sequence
     }
 
+    /// Appends records that a crash must never split: they land in one commit group, so after
+    /// a crash either all of them are in the journal or none is. Returns the last one's
+    /// sequence number (the others precede it, in order). Same errors as a single append.
+    @discardableResult
+    public func appendBatch(_ records: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+        let threaded = groupCommit != nil
+        let (sequence, ready, wake) = try state.withLock { state in
+            let pendingBefore = state.pendingCount
+            let writtenBefore = state.writtenSequence
+            let sequence = try state.appendBatch(records, timestamp: timestamp,
+                                                 now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil })
+            let wroteGroup = state.writtenSequence > writtenBefore
+            if wroteGroup && state.options.groupCommit.synchronizesEachGroup && !threaded {
+                try state.synchronizeInline()
+            }
+            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: wroteGroup)
+            return (sequence, state.takeReady(), wake)
+        }
+        if wake { groupCommit?.wake() }
+        complete(ready)
+        return sequence
+    }
+
     /// Appends a record; see ``append(kind:timestamp:payload:)-(_,_,UnsafeRawBufferPointer)``.
     @discardableResult
     public func append(kind: UInt32, timestamp: JournalTime, payload: some Collection<UInt8>) throws -> UInt64 {

@@ -122,7 +122,8 @@ enum WriterRecovery {
         let nextSequence = decoder.nextSequence
         let start: SnapshotRequest.Reason? =
             nextSequence == header.baseSequence ? .missingSnapshot
-            : file.size >= options.segmentBytes ? .rotation : nil
+            : file.size >= options.segmentBytes || options.segmentRecords.map({ nextSequence &- entry.baseSequence >= UInt64($0) }) == true
+                ? .rotation : nil
         return Outcome(journalID: header.journalID, active: active, pendingSegmentStart: start,
                        retained: retained, nextSequence: nextSequence, report: report)
     }

@@ -92,6 +92,56 @@ struct WriterState: Sendable {
         }
     }
 
+    /// Appends records that a crash must never split: all of them go into one commit group
+    /// (one block), so a torn write loses the whole batch or none of it. Returns the last
+    /// record's sequence number. A batch larger than a block can hold is appended record by
+    /// record (and is then not atomic): the SDK's batches are far smaller.
+    mutating func appendBatch(_ records: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime, now: () -> UInt64?) throws -> UInt64 {
+        try checkUsable()
+        for record in records {
+            guard record.kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(record.kind) }
+            try checkFits(kind: record.kind, payloadCount: record.payload.count)
+        }
+        guard !records.isEmpty else { return lastSequence }
+        if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
+            if let provider = snapshotProvider, options.rotation == .automatic || active == nil {
+                try startSegment(time: timestamp, reason: reason, now: now, snapshot: provider)
+            } else if active == nil {
+                throw JournalError.invalidOptions("no segment to append to: call rotateIfNeeded(snapshot:) first")
+            }
+        }
+        let total = records.reduce(SegmentFormat.blockCheckBytes) {
+            $0 + 2 * Varint.maxLength + Varint.length(of: UInt64($1.kind)) + $1.payload.count
+        }
+        guard total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes,
+              records.count <= Int(options.maxRecordsPerFrame) else {
+            var last = lastSequence
+            for record in records {
+                last = try record.payload.withUnsafeBytes { try encode(kind: record.kind, timestamp: timestamp, payload: $0, now: now) }
+            }
+            return last
+        }
+        // Room for the whole batch in the pending group, and in the frame.
+        if pendingCount > 0 && (compressor.pendingBytes + total > options.maxGroupBytes
+            || Int(frameRecords) + pendingCount + records.count > Int(options.maxRecordsPerFrame)) {
+            try cutGroup()
+        }
+        if Int(frameRecords) + records.count > Int(options.maxRecordsPerFrame) { try endFrameIfOpen() }
+        if compressor.reserveRecord(total) == nil {
+            try cutGroup()
+            try endFrameIfOpen()
+            compressor.ensureCapacity(total)
+        }
+        var last = lastSequence
+        for record in records {
+            last = try record.payload.withUnsafeBytes { try encodeRecord(kind: record.kind, timestamp: timestamp, payload: $0, now: now) }
+        }
+        if pendingCount >= options.groupCommit.maxRecords || compressor.pendingBytes >= options.maxGroupBytes {
+            try cutGroup()
+        }
+        return last
+    }
+
     private mutating func encode(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
         let upperBound = 2 * Varint.maxLength + Varint.length(of: UInt64(kind)) + payload.count
         if pendingCount > 0 && compressor.pendingBytes + upperBound > options.maxGroupBytes {
@@ -101,6 +151,16 @@ struct WriterState: Sendable {
             try cutGroup()
             try endFrameIfOpen()
         }
+        let sequence = try encodeRecord(kind: kind, timestamp: timestamp, payload: payload, now: now)
+        if pendingCount >= options.groupCommit.maxRecords || compressor.pendingBytes >= options.maxGroupBytes {
+            try cutGroup()
+        }
+        return sequence
+    }
+
+    /// Encodes one record into the pending group; the caller made room for it.
+    private mutating func encodeRecord(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
+        let upperBound = 2 * Varint.maxLength + Varint.length(of: UInt64(kind)) + payload.count
         let startsFrame = !compressor.isFrameOpen && pendingCount == 0
         let delta = startsFrame ? 0 : timestamp.microsecondsSince1970 &- frameTime.microsecondsSince1970
         let zigzagDelta = Varint.zigzag(delta)
@@ -128,9 +188,6 @@ struct WriterState: Sendable {
             pendingSince = now()
         }
         pendingCount += 1
-        if pendingCount >= options.groupCommit.maxRecords || compressor.pendingBytes >= options.maxGroupBytes {
-            try cutGroup()
-        }
         return sequence
     }
 
@@ -171,7 +228,9 @@ struct WriterState: Sendable {
         }
         writtenSequence = lastSequence
         if let last = retained.indices.last { retained[last].bytes = active.file.size }
-        if active.file.size >= options.segmentBytes && pendingSegmentStart == nil {
+        let recordsInSegment = nextSequence &- active.baseSequence
+        let full = active.file.size >= options.segmentBytes || options.segmentRecords.map { recordsInSegment >= UInt64($0) } == true
+        if full && pendingSegmentStart == nil {
             pendingSegmentStart = .rotation
         }
     }

@@ -30,6 +30,10 @@ extension EngagementSDK {
         mailboxPost(.notificationReceived(name))
     }
 
+    /// Why the journal stopped recording, if it did (a failed write or sync). The SDK keeps
+    /// working in memory, but flushes fail and `replay` sees nothing after the failure.
+    public var journalFailure: String? { engineView()?.journalFailure }
+
     // MARK: - Reads (each sees every call made before it on the same thread)
 
     /// The user's email, as of every call made before this read on this thread.

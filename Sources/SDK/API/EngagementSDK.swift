@@ -34,6 +34,7 @@ public final class EngagementSDK: Sendable {
         var options = JournalOptions()
         options.rotation = .onRequest
         options.segmentBytes = configuration.journalSegmentBytes
+        options.segmentRecords = configuration.journalSegmentRecords
         options.retainedBytes = configuration.journalRetainedBytes
         options.groupCommit = configuration.groupCommit
         options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit

@@ -22,6 +22,9 @@ public struct SDKConfiguration: Sendable {
     /// The journal's group commit; durable by default (fdatasync per 64 records or 2 ms).
     public var groupCommit: GroupCommit
     public var journalSegmentBytes: Int
+    /// A segment is sealed after this many facts too, so a restart folds at most this many on
+    /// top of the latest snapshot.
+    public var journalSegmentRecords: Int
     public var journalRetainedBytes: Int?
     /// The journal's file operations (substitute to inject faults or simulate power loss).
     public var journalStorage: any JournalStorage
@@ -44,6 +47,7 @@ public struct SDKConfiguration: Sendable {
         regionEndpoints: RegionEndpoints = .production,
         groupCommit: GroupCommit = GroupCommit(),
         journalSegmentBytes: Int = 4 << 20,
+        journalSegmentRecords: Int = 50_000,
         journalRetainedBytes: Int? = 64 << 20,
         journalStorage: any JournalStorage = PosixStorage(),
         sdkVersion: String = EngagementSDK.version
@@ -58,6 +62,7 @@ public struct SDKConfiguration: Sendable {
         self.regionEndpoints = regionEndpoints
         self.groupCommit = groupCommit
         self.journalSegmentBytes = journalSegmentBytes
+        self.journalSegmentRecords = journalSegmentRecords
         self.journalRetainedBytes = journalRetainedBytes
         self.journalStorage = journalStorage
         self.sdkVersion = sdkVersion

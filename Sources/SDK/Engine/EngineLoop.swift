@@ -61,7 +61,8 @@ final class EngineLoop: @unchecked Sendable {
                 case .input(let fact, let attachment):
                     handle(fact, attachment)
                 case .barrier(let body):
-                    body(EngineView(state: state, lastSequence: lastSequence, idle: mailbox.isEmpty && activity.isIdle))
+                    body(EngineView(state: state, lastSequence: lastSequence, idle: mailbox.isEmpty && activity.isIdle,
+                                    journalFailure: journalFailure))
                 case .wake:
                     break
                 case .timerDue(let purpose, let due):
@@ -102,19 +103,20 @@ final class EngineLoop: @unchecked Sendable {
         if journalFailure == nil {
             do {
                 try recorder.beginSegmentIfNeeded(time: time) { _ in StateCodec.encode(state) }
+            } catch JournalError.recordTooLarge {
+                // The state is too large for one snapshot record right now: the segment goes on
+                // past its size bound and the rotation is tried again at the next input.
             } catch {
                 journalFailure = "\(error)"
             }
         }
         let facts = state.decide(input, at: time)
         if journalFailure == nil {
-            for fact in facts {
-                do {
-                    lastSequence = try recorder.record(kind: FactCodec.kind(of: fact), timestamp: time, payload: FactCodec.payload(of: fact))
-                } catch {
-                    journalFailure = "\(error)"
-                    break
-                }
+            // An input and its decisions are one batch: a crash never keeps half of a decision.
+            do {
+                lastSequence = try recorder.record(facts.map { (FactCodec.kind(of: $0), FactCodec.payload(of: $0)) }, timestamp: time)
+            } catch {
+                journalFailure = "\(error)"
             }
         }
         configuration.stateObserver?(state, lastSequence)
@@ -154,8 +156,12 @@ final class EngineLoop: @unchecked Sendable {
     }
 
     /// After a (re)start: re-arm the timers, answer what the previous process left waiting
-    /// (everything in a recovered journal is durable; its module hooks are gone).
+    /// (everything in a recovered journal is durable; its module hooks and its callers'
+    /// completions are gone, so a landed switch's callbacks count as run).
     private func resumeAfterStart() {
+        if let landed = state.switching.awaitingCallbacks {
+            mailbox.post(.input(.callbacksDelivered(landed), .none))
+        }
         for (purpose, due) in state.timers { schedule(purpose, at: due) }
         for request in state.durabilityWaits.keys.sorted() {
             mailbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: nil)), .none))

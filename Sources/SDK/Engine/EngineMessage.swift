@@ -41,4 +41,6 @@ struct EngineView: Sendable {
     var state: SDKState
     var lastSequence: UInt64
     var idle: Bool
+    /// Why the journal stopped accepting facts, if it did.
+    var journalFailure: String?
 }

@@ -10,8 +10,9 @@ package protocol FactRecorder: Sendable {
     var lastSequence: UInt64 { get }
     /// Begins a new segment with the snapshot `provider` returns, when one is due.
     func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
-    /// Records one fact; returns its sequence number.
-    func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64
+    /// Records the facts of one input, atomically (a crash keeps all of them or none); returns
+    /// the last one's sequence number.
+    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64
     /// Calls `completion` once everything recorded before the call is durable.
     func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void)
     func close() throws
@@ -24,7 +25,7 @@ extension JournalWriter: FactRecorder {
         try rotateIfNeeded(time: time, snapshot: provider)
     }
 
-    package func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
-        try payload.withUnsafeBytes { try append(kind: kind, timestamp: timestamp, payload: $0) }
+    package func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+        try appendBatch(facts, timestamp: timestamp)
     }
 }

@@ -9,7 +9,11 @@ public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.uuid = uuid
     }
 
-    public static func < (lhs: CallID, rhs: CallID) -> Bool { lhs.uuid.uuidString < rhs.uuid.uuidString }
+    public static func < (lhs: CallID, rhs: CallID) -> Bool {
+        withUnsafeBytes(of: lhs.uuid) { left in
+            withUnsafeBytes(of: rhs.uuid) { right in left.lexicographicallyPrecedes(right) }
+        }
+    }
     /// The last eight hex digits: enough to tell calls apart in a timeline.
     public var description: String { String(uuid.uuidString.suffix(8)).lowercased() }
 }

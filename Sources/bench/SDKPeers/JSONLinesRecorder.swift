@@ -36,7 +36,13 @@ final class JSONLinesRecorder: FactRecorder {
 
     func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
-    func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
+    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+        var last: UInt64 = 0
+        for fact in facts { last = try recordOne(kind: fact.kind, timestamp: timestamp, payload: fact.payload) }
+        return last
+    }
+
+    private func recordOne(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
         try state.withLock { state in
             state.sequence += 1
             var line = try encoder.encode(Line(seq: state.sequence, kind: kind, ts: timestamp.microsecondsSince1970, payload: Data(payload)))

@@ -43,7 +43,13 @@ final class SQLiteRecorder: FactRecorder {
 
     func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
-    func record(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
+    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+        var last: UInt64 = 0
+        for fact in facts { last = try recordOne(kind: fact.kind, timestamp: timestamp, payload: fact.payload) }
+        return last
+    }
+
+    private func recordOne(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
         try state.withLock { state in
             if state.inTransaction == 0 { sqlite3_exec(connection.database, "BEGIN", nil, nil, nil) }
             state.sequence += 1

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Journal
+import Journal
 
 @Suite("Crash loop")
 struct CrashLoopTests {
@@ -25,7 +25,9 @@ struct CrashLoopTests {
             reportedDurable = max(reportedDurable, lastReport)
 
             let reader = try JournalReader(directory: directory.path)
-            let (records, cursor) = try reader.readAll()
+            let cursor = try reader.records()
+            var records: [JournalRecord] = []
+            while let record = try cursor.next() { records.append(record) }
             #expect(cursor.corruption.isEmpty, "iteration \(iteration)")
             let last = records.last?.sequence ?? 0
             #expect(last >= reportedDurable, "iteration \(iteration): reported \(reportedDurable) durable, found up to \(last)")
@@ -41,47 +43,5 @@ struct CrashLoopTests {
         #expect(writer.recovery.corruption == nil)
         try writer.close()
         #expect(try JournalReader(directory: directory.path).verify().isClean)
-    }
-}
-
-/// A child process of the `crash-child` executable, with its stdout read line by line.
-final class ChildProcess {
-    /// The `crash-child` binary built beside the test bundle, when present.
-    static let executable: URL? = {
-        let candidates = [CommandLine.arguments.first, Bundle.main.executablePath].compactMap { $0 }.map {
-            URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("crash-child")
-        } + [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("crash-child")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    private let process = Process()
-    private let output = Pipe()
-    private var buffer: [UInt8] = []
-
-    init(arguments: [String]) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.standardOutput = output
-        try process.run()
-    }
-
-    /// The next line the child printed, or nil once it exited.
-    func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { return nil }
-            buffer += data
-        }
-    }
-
-    /// SIGKILL, then reap.
-    func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }

@@ -35,6 +35,10 @@ struct FaultProfile: Sendable, Hashable {
     var rules = EngineRules()
     /// Whether the app plugs the built-in modules in (their hooks make teardown steps wait).
     var withModules = true
+    /// Whether the journal cuts commit groups every 64 records, as the SDK's default group
+    /// commit does, even inside the facts of one input (a crash can then tear an input's batch;
+    /// see docs/RELIABILITY.md). Off: groups are cut only between inputs.
+    var groupsCutInsideInputs = false
 
     /// A world with no faults at all: the end of every story drains in it.
     static let calm = FaultProfile()
@@ -75,6 +79,7 @@ extension FaultProfile {
         var calm = FaultProfile.calm
         calm.rules = rules
         calm.withModules = withModules
+        calm.groupsCutInsideInputs = groupsCutInsideInputs
         return calm
     }
 }

@@ -41,6 +41,8 @@ struct SimulateCommand: Command {
                           journal digest
           --steps N       steps per story (default \(defaultSteps))
           --jobs J        threads running seeds side by side (default 1)
+          --out DIR       with --seed: write the story's final journal into DIR (created), to
+                          read with the other commands (timeline, state, audit, diagnose ...)
           --no-shrink     report failing seeds without shrinking them
           --json          one JSON object instead of text
         """
@@ -52,6 +54,7 @@ struct SimulateCommand: Command {
     let jobs: Int
     let shrinks: Bool
     let json: Bool
+    let output: String?
 
     init(arguments: inout Arguments) throws(UsageError) {
         let count: (String) -> Int? = { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
@@ -62,10 +65,12 @@ struct SimulateCommand: Command {
         jobs = try arguments.option("--jobs", as: "a positive count", count) ?? 1
         shrinks = !arguments.flag("--no-shrink")
         json = arguments.flag("--json")
+        output = try arguments.option("--out")
+        if output != nil && single == nil { throw UsageError("--out needs --seed") }
     }
 
     func run(console: Console) throws -> ExitStatus {
-        if let single { return runOne(single, console: console) }
+        if let single { return try runOne(single, console: console) }
         let batch = SeedBatch(firstSeed: firstSeed, count: seeds, steps: steps, jobs: jobs)
         if !json { console.print("simulate: seeds \(firstSeed)…\(firstSeed &+ UInt64(seeds - 1)), \(steps) steps each, \(jobs) job(s)") }
         let tally = batch.run(progress: { console.progress("simulate: \(Format.count($0)) stories") })
@@ -94,10 +99,12 @@ struct SimulateCommand: Command {
         return tally.failed.isEmpty ? .ok : .findings
     }
 
-    private func runOne(_ seed: UInt64, console: Console) -> ExitStatus {
+    private func runOne(_ seed: UInt64, console: Console) throws -> ExitStatus {
         let story = StoryGenerator.story(seed: seed, length: steps)
         var trace: [String] = []
-        let outcome = StoryRunner.run(story, trace: { trace.append($0) })
+        var storage: InMemoryStorage?
+        let outcome = StoryRunner.run(story, trace: { trace.append($0) }, journal: { storage = $0 })
+        if let output, let storage { try StoryRunner.write(storage, to: output) }
         let shrunk = outcome.passed || !shrinks ? nil : shrink(outcome)
         if json {
             console.print(JSONValue.object([

@@ -44,6 +44,10 @@ final class SimulatedEngine {
     /// The state after each input whose last record may not be durable yet (plus the last
     /// durable one): a crash must leave exactly one of them.
     private(set) var boundaries: [(sequence: UInt64, state: SDKState)] = []
+    /// Whether a group-commit bound is scheduled for the pending group.
+    private var groupCommitScheduled = false
+    /// The group-commit bound (`GroupCommit.maxDelay`'s default, 2 ms).
+    static let groupCommitMilliseconds: Int64 = 2
     /// How many inputs this engine handled.
     private(set) var inputsHandled = 0
 
@@ -135,8 +139,30 @@ final class SimulatedEngine {
             world.checkProjection(live: state, journalFold: shadow, after: input, inputNumber: inputsHandled, launch: launch)
             recordBoundary()
         }
+        scheduleGroupCommitIfPending()
         runEffects(of: facts)
         if case .engineStarted = input { resumeAfterStart() }
+    }
+
+    /// The group-commit thread's 2 ms bound, on the virtual clock: once a group is pending, it
+    /// is cut and made durable 2 ms later, between two inputs (the real thread may cut inside an
+    /// input's facts; `FaultProfile.groupsCutInsideInputs` simulates that with the 64-record bound).
+    private func scheduleGroupCommitIfPending() {
+        guard journalFailure == nil, !groupCommitScheduled, writer.lastSequence > writer.durableSequence else { return }
+        groupCommitScheduled = true
+        world.schedule(.groupCommitDue(launch: launch), at: world.now.advancedSaturating(milliseconds: Self.groupCommitMilliseconds))
+    }
+
+    /// The pending group's bound passed: cut it and make it durable.
+    func commitGroup() {
+        groupCommitScheduled = false
+        guard journalFailure == nil else { return }
+        do {
+            try writer.sync()
+        } catch {
+            journalFailure = "\(error)"
+            world.noteJournalFailure(state: shadow, reason: journalFailure ?? "")
+        }
     }
 
     /// Stores what an input carries outside the journal (`EngineLoop.accept`).

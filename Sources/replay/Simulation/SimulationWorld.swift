@@ -84,7 +84,9 @@ final class SimulationWorld {
     func settle(maximumEvents: Int = 200_000) {
         profile = profile.calmed()
         let budget = eventsRun + maximumEvents
-        while let due = events.nextDue {
+        while true {
+            engine?.drainMailbox()
+            guard let due = events.nextDue else { break }
             advance(to: due)
             if eventsRun > budget {
                 report(.settle, "the world did not settle within \(maximumEvents) events after the story ended")
@@ -131,6 +133,8 @@ final class SimulationWorld {
             engine.finishEffect(with: .moduleHookCompleted(completion))
         case .callbackRuns:
             engine.runNextCallback()
+        case .groupCommitDue:
+            engine.commitGroup()
         case .requestArrives:
             break
         }
@@ -165,7 +169,14 @@ final class SimulationWorld {
         options.rotation = .onRequest
         options.segmentBytes = 8 << 10
         options.retainedBytes = nil
-        options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: true)
+        if profile.groupsCutInsideInputs {
+            options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: true)
+        } else {
+            // Groups never fill up inside an input's facts: the engine cuts them between inputs
+            // (see `SimulatedEngine.commitGroupIfDue`).
+            options.groupCommit = GroupCommit(maxRecords: Int(options.maxRecordsPerFrame), maxDelay: nil, synchronizesEachGroup: true)
+            options.maxGroupBytes = 1 << 20
+        }
         options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
         options.producer = "engagement-sdk/\(EngagementSDK.version) simulated"
         options.storage = storage

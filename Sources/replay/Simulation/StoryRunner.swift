@@ -1,11 +1,14 @@
+import Foundation
 import Journal
 import SDK
 
 /// Runs a story in a fresh ``SimulationWorld``: launches the app, takes each step, lets the world
 /// settle without faults, then audits the result (``StoryAudit``).
 enum StoryRunner {
-    /// Runs `story`; `trace` hears each step as it is taken.
-    static func run(_ story: Story, checksEveryInput: Bool = true, trace: ((String) -> Void)? = nil) -> StoryOutcome {
+    /// Runs `story`; `trace` hears each step as it is taken; `journal` receives the device's
+    /// storage at the end (to write the journal out).
+    static func run(_ story: Story, checksEveryInput: Bool = true, trace: ((String) -> Void)? = nil,
+                    journal: ((InMemoryStorage) -> Void)? = nil) -> StoryOutcome {
         let world = SimulationWorld(seed: story.seed, profile: story.profile, checksEveryInput: checksEveryInput)
         world.startProcess()
         for (index, step) in story.steps.enumerated() {
@@ -14,6 +17,7 @@ enum StoryRunner {
         }
         world.settle()
         let audit = StoryAudit.run(world)
+        journal?(world.storage.memory)
         return StoryOutcome(seed: story.seed, failures: world.failures + audit.failures, journalDigest: digest(of: world.storage.memory),
                             steps: story.steps.count, launches: world.launch, records: audit.records,
                             requestsReceived: world.backend.receipts.count)
@@ -33,6 +37,19 @@ enum StoryRunner {
         case .crash(let tail, let relaunchOn):
             world.crash(tail: tail)
             if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
+        }
+    }
+
+    /// Writes the journal files of `storage` into `directory` (created; must not hold segments).
+    static func write(_ storage: InMemoryStorage, to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for name in storage.fileNames(in: SimulationWorld.journalDirectory) {
+            let path = directory + "/" + name
+            guard !FileManager.default.fileExists(atPath: path) else { throw SimulationOutputError.exists(path) }
+            let bytes = storage.bytes(of: SimulationWorld.journalDirectory + "/" + name) ?? []
+            guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+                throw SimulationOutputError.unwritable(path)
+            }
         }
     }
 

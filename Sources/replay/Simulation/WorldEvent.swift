@@ -21,6 +21,8 @@ enum WorldEvent {
     case hookReturns(launch: Int, ModuleHookCompletion)
     /// The callback queue runs its next item.
     case callbackRuns(launch: Int)
+    /// The group-commit bound passed for the journal's pending group.
+    case groupCommitDue(launch: Int)
 }
 
 extension WorldEvent {
@@ -29,7 +31,7 @@ extension WorldEvent {
         switch self {
         case .timerDue(let launch, _, _), .requestArrives(_, let launch, _, _), .transportAnswer(let launch, _),
              .tokenForRequest(let launch, _), .refreshAnswer(let launch, _, _), .durabilityDue(let launch, _),
-             .hookReturns(let launch, _), .callbackRuns(let launch):
+             .hookReturns(let launch, _), .callbackRuns(let launch), .groupCommitDue(let launch):
             launch
         }
     }

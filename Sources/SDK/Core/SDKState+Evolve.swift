@@ -47,7 +47,9 @@ extension SDKState {
             instanceRunning = true
             projects[project.fingerprint] = project
             self.generation = generation
-            auth = [:]
+            // A fresh refresh budget per instance, but a refresh already asked for stays
+            // awaited: its task (another project's, made during a switch) waits on its answer.
+            auth = auth.compactMapValues { $0.refreshing.map { AuthState(refreshesUsed: 0, refreshing: $0) } }
             clearedProjects.remove(project.fingerprint)
         case .gateDecided(let call, let decision):
             switch decision {

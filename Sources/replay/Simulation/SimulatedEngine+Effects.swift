@@ -43,7 +43,7 @@ extension SimulatedEngine {
                 task: id, attempt: attempt, outcome: .networkError("no API key for project \(task.project) in the keyring"))))
             return
         }
-        var request = SimulatedRequest(task: id, attempt: attempt, project: task.project, idempotencyKey: "\(writer.journalID.uuidString.lowercased())-\(id.number)",
+        var request = SimulatedRequest(task: id, attempt: attempt, project: task.project, idempotencyKey: task.idempotencyKey(stream: writer.journalID),
                                        apiKey: key, endpoint: task.endpoint, path: task.path, body: task.body, token: nil)
         guard state.projects[task.project]?.usesJWT == true else {
             world.transmit(request, launch: launch)

@@ -205,8 +205,9 @@ final class SimulationWorld {
                                                       options: profile.rules, modules: modules)), .none))
     }
 
-    /// Power loss: keep what the journal synchronized (plus `tail`), forget the process, relaunch.
-    func crash(tail: CrashTail) {
+    /// Power loss: keep what the journal synchronized (plus `tail`), forget the process, and
+    /// relaunch `relaunchMilliseconds` later (requests already on the wire still arrive meanwhile).
+    func crash(tail: CrashTail, relaunchMilliseconds: Int64) {
         guard let engine else {
             startProcess()
             return
@@ -216,6 +217,7 @@ final class SimulationWorld {
         let survivor = storage.memory.simulatePowerLoss(tail.lossTail)
         self.engine = nil
         storage = FailingSyncStorage(memory: survivor)
+        advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
         startProcess(after: boundaries)
     }
 

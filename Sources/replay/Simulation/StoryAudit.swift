@@ -147,15 +147,15 @@ struct StoryAudit {
     private mutating func checkBackend(journalID: UUID?) {
         for misroute in world.backend.misroutes { report(.backend, "misrouted: \(misroute)") }
         guard let journalID else { return }
-        let prefix = journalID.uuidString.lowercased() + "-"
         var byKey: [String: [BackendReceipt]] = [:]
         for receipt in world.backend.receipts { byKey[receipt.idempotencyKey, default: []].append(receipt) }
-        for (key, receipts) in byKey.sorted(by: { $0.key < $1.key }) {
-            guard key.hasPrefix(prefix), let number = UInt64(key.dropFirst(prefix.count)) else { continue }
-            guard let record = tasks[TaskID(number)] else { continue }
-            for receipt in receipts where receipt.project != record.task.project || receipt.path != record.task.path || receipt.body != record.task.body {
+        // Receipts under a key the journal has no task for were sent before their task's record
+        // was durable and a crash lost it: the app was never told they were delivered.
+        for (id, record) in tasks.sorted(by: { $0.key < $1.key }) {
+            let key = record.task.idempotencyKey(stream: journalID)
+            for receipt in byKey[key] ?? [] where receipt.project != record.task.project || receipt.path != record.task.path || receipt.body != record.task.body {
                 report(.backend, "under idempotency key \(key) the backend received \(receipt.path) for \(receipt.project), "
-                       + "which is not the journal's task \(record.task.id) (\(record.task.path) for \(record.task.project))")
+                       + "which is not the journal's task \(id) (\(record.task.path) for \(record.task.project))")
                 break
             }
         }
@@ -166,7 +166,7 @@ struct StoryAudit {
                 }
                 continue
             }
-            let receipts = byKey[prefix + String(id.number)] ?? []
+            let receipts = byKey[record.task.idempotencyKey(stream: journalID)] ?? []
             if receipts.isEmpty {
                 report(.backend, "task \(id) (\(record.task.path)) is delivered in the journal, but \(record.task.project) never received it")
             }

@@ -139,7 +139,7 @@ struct StoryGenerator {
         default: .garbage(bytes: random.int(1...64), seed: random.next())
         }
         let relaunchOn: Int? = random.chance(0.9) ? anyProject() : nil
-        steps.append(.crash(tail: tail, relaunchOn: relaunchOn))
+        steps.append(.crash(tail: tail, afterMilliseconds: random.int64(300...3_000), relaunchOn: relaunchOn))
     }
 
     private mutating func wait() {

@@ -34,8 +34,8 @@ enum StoryRunner {
             world.notify(name)
         case .expireTokens(let project):
             world.backend.expireTokens(of: SimulatedProject.catalog[project % SimulatedProject.catalog.count].fingerprint)
-        case .crash(let tail, let relaunchOn):
-            world.crash(tail: tail)
+        case .crash(let tail, let after, let relaunchOn):
+            world.crash(tail: tail, relaunchMilliseconds: after)
             if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
         }
     }

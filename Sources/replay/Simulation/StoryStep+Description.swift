@@ -12,8 +12,8 @@ extension StoryStep: CustomStringConvertible {
             "notification \(name)"
         case .expireTokens(let project):
             "backend expires the JWTs of \(Self.projectName(project))"
-        case .crash(let tail, let relaunchOn):
-            "power loss (\(tail)), relaunch" + (relaunchOn.map { " and initialize \(Self.projectName($0))" } ?? " without initializing")
+        case .crash(let tail, let after, let relaunchOn):
+            "power loss (\(tail)), relaunch \(after) ms later" + (relaunchOn.map { " and initialize \(Self.projectName($0))" } ?? " without initializing")
         }
     }
 

@@ -15,7 +15,7 @@ enum StoryStep: Sendable, Hashable {
     case expireTokens(project: Int)
     /// Power loss: the journal keeps what it had synchronized (plus `tail`), requests already on
     /// the wire still reach the backend, everything else of the process is gone. The app
-    /// relaunches at once over the same storage and, when `relaunchOn` is set, initializes that
-    /// project (the same one or another).
-    case crash(tail: CrashTail, relaunchOn: Int?)
+    /// relaunches `afterMilliseconds` later over the same storage and, when `relaunchOn` is set,
+    /// initializes that project (the same one or another).
+    case crash(tail: CrashTail, afterMilliseconds: Int64, relaunchOn: Int?)
 }

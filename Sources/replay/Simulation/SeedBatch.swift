@@ -9,6 +9,8 @@ struct SeedBatch: Sendable {
     var count: Int
     var steps: Int
     var jobs: Int
+    /// Whether commit groups are cut inside an input's facts (`FaultProfile.groupsCutInsideInputs`).
+    var tearsBatches = false
 
     /// What a batch found.
     struct Tally: Sendable {
@@ -16,6 +18,7 @@ struct SeedBatch: Sendable {
         var records = 0
         var requestsReceived = 0
         var launches = 0
+        var explained: [String: Int] = [:]
         /// The failing stories, by seed.
         var failed: [StoryOutcome] = []
 
@@ -24,6 +27,7 @@ struct SeedBatch: Sendable {
             records += other.records
             requestsReceived += other.requestsReceived
             launches += other.launches
+            explained.merge(other.explained, uniquingKeysWith: +)
             failed += other.failed
         }
     }
@@ -52,11 +56,12 @@ struct SeedBatch: Sendable {
         var index = job
         while index < count {
             let seed = firstSeed &+ UInt64(index)
-            let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps))
+            let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches))
             tally.stories += 1
             tally.records += outcome.records
             tally.requestsReceived += outcome.requestsReceived
             tally.launches += outcome.launches
+            tally.explained.merge(outcome.explained, uniquingKeysWith: +)
             if !outcome.passed { tally.failed.append(outcome) }
             index += jobs
             if tally.stories % 1_000 == 0 { progress?(tally.stories) }

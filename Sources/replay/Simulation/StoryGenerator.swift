@@ -12,11 +12,13 @@ struct StoryGenerator {
     private let projectCount = SimulatedProject.catalog.count
     private var messageNumber = 0
 
-    /// The story of `seed`, about `length` steps long (a chain may add a few).
-    static func story(seed: UInt64, length: Int) -> Story {
+    /// The story of `seed`, about `length` steps long (a chain may add a few); `tearsBatches`
+    /// sets ``FaultProfile/groupsCutInsideInputs``.
+    static func story(seed: UInt64, length: Int, tearsBatches: Bool = false) -> Story {
         var generator = StoryGenerator(random: SimulationRandom(seed: seed, stream: 1))
         var profileRandom = SimulationRandom(seed: seed, stream: 2)
-        let profile = FaultProfile.draw(&profileRandom)
+        var profile = FaultProfile.draw(&profileRandom)
+        profile.groupsCutInsideInputs = tearsBatches
         generator.opening()
         while generator.steps.count < length { generator.addStep() }
         return Story(seed: seed, profile: profile, steps: generator.steps)

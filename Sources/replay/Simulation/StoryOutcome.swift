@@ -9,6 +9,8 @@ struct StoryOutcome: Sendable {
     var launches: Int
     var records: Int
     var requestsReceived: Int
+    /// Allowed outcomes and known design issues met, counted by explanation.
+    var explained: [String: Int] = [:]
 
     var passed: Bool { failures.isEmpty }
     /// The check of the first failure (what the shrinker keeps failing).

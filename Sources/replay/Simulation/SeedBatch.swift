@@ -11,6 +11,8 @@ struct SeedBatch: Sendable {
     var jobs: Int
     /// Whether commit groups are cut inside an input's facts (`FaultProfile.groupsCutInsideInputs`).
     var tearsBatches = false
+    /// Whether projection equality is checked after every input (else at crashes and the end).
+    var checksEveryInput = false
 
     /// What a batch found.
     struct Tally: Sendable {
@@ -56,7 +58,8 @@ struct SeedBatch: Sendable {
         var index = job
         while index < count {
             let seed = firstSeed &+ UInt64(index)
-            let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches))
+            let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches),
+                                          checksEveryInput: checksEveryInput)
             tally.stories += 1
             tally.records += outcome.records
             tally.requestsReceived += outcome.requestsReceived

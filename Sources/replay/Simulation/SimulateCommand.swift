@@ -46,6 +46,9 @@ struct SimulateCommand: Command {
           --tear-batches  cut the journal's commit groups every 64 records, as the SDK's default
                           group commit may, even inside one input's facts: a crash can then
                           tear an input's batch (a known design issue, see docs/RELIABILITY.md)
+          --every-input   check projection equality after every input in every story (always
+                          done with --seed and while shrinking; otherwise at each crash and at
+                          the end, which is about twice as fast)
           --no-shrink     report failing seeds without shrinking them
           --json          one JSON object instead of text
         """
@@ -59,6 +62,7 @@ struct SimulateCommand: Command {
     let json: Bool
     let output: String?
     let tearsBatches: Bool
+    let everyInput: Bool
 
     init(arguments: inout Arguments) throws(UsageError) {
         let count: (String) -> Int? = { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
@@ -71,12 +75,14 @@ struct SimulateCommand: Command {
         json = arguments.flag("--json")
         output = try arguments.option("--out")
         tearsBatches = arguments.flag("--tear-batches")
+        everyInput = arguments.flag("--every-input")
         if output != nil && single == nil { throw UsageError("--out needs --seed") }
     }
 
     func run(console: Console) throws -> ExitStatus {
         if let single { return try runOne(single, console: console) }
-        let batch = SeedBatch(firstSeed: firstSeed, count: seeds, steps: steps, jobs: jobs, tearsBatches: tearsBatches)
+        let batch = SeedBatch(firstSeed: firstSeed, count: seeds, steps: steps, jobs: jobs, tearsBatches: tearsBatches,
+                              checksEveryInput: everyInput)
         if !json { console.print("simulate: seeds \(firstSeed)…\(firstSeed &+ UInt64(seeds - 1)), \(steps) steps each, \(jobs) job(s)") }
         let tally = batch.run(progress: { console.progress("simulate: \(Format.count($0)) stories") })
         console.clearProgress()

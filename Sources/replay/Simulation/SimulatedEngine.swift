@@ -114,8 +114,10 @@ final class SimulatedEngine {
                 }
             } catch {
                 journalFailure = "\(error)"
+                world.noteJournalFailure(state: state, reason: journalFailure ?? "")
             }
         }
+        let before = state
         let facts = state.decide(input, at: time)
         var journaled = 0
         if journalFailure == nil {
@@ -129,7 +131,9 @@ final class SimulatedEngine {
                     foldIntoShadow(kind: FactCodec.kind(of: fact), payload: payload, at: time)
                 } catch {
                     journalFailure = "\(error)"
-                    world.noteJournalFailure(state: shadow, reason: journalFailure ?? "")
+                    var kept = before
+                    for fact in facts.prefix(journaled) { kept.evolve(fact, at: time) }
+                    world.noteJournalFailure(state: kept, reason: journalFailure ?? "")
                     break
                 }
             }
@@ -160,8 +164,9 @@ final class SimulatedEngine {
         do {
             try writer.sync()
         } catch {
+            // The group reached the file before its sync failed: the journal holds it all.
             journalFailure = "\(error)"
-            world.noteJournalFailure(state: shadow, reason: journalFailure ?? "")
+            world.noteJournalFailure(state: state, reason: journalFailure ?? "")
         }
     }
 

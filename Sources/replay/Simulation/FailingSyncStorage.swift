@@ -30,25 +30,25 @@ final class FailingSyncStorage: JournalStorage {
 }
 
 extension FailingSyncStorage {
-/// A file of ``FailingSyncStorage``.
-final class File: WritableFile {
-    private let inner: any WritableFile
-    private let failNextSync: Locked<Bool>
+    /// A file of ``FailingSyncStorage``.
+    final class File: WritableFile {
+        private let inner: any WritableFile
+        private let failNextSync: Locked<Bool>
 
-    init(inner: any WritableFile, failNextSync: Locked<Bool>) {
-        self.inner = inner
-        self.failNextSync = failNextSync
-    }
-
-    var size: Int { inner.size }
-    func append(_ bytes: UnsafeRawBufferPointer) throws { try inner.append(bytes) }
-    func truncate(to length: Int) throws { try inner.truncate(to: length) }
-
-    func synchronize() throws {
-        if failNextSync.withLock({ was in defer { was = false }; return was }) {
-            throw JournalError.io(path: "simulated", operation: "fdatasync", code: 5)
+        init(inner: any WritableFile, failNextSync: Locked<Bool>) {
+            self.inner = inner
+            self.failNextSync = failNextSync
         }
-        try inner.synchronize()
+
+        var size: Int { inner.size }
+        func append(_ bytes: UnsafeRawBufferPointer) throws { try inner.append(bytes) }
+        func truncate(to length: Int) throws { try inner.truncate(to: length) }
+
+        func synchronize() throws {
+            if failNextSync.withLock({ was in defer { was = false }; return was }) {
+                throw JournalError.io(path: "simulated", operation: "fdatasync", code: 5)
+            }
+            try inner.synchronize()
+        }
     }
-}
 }

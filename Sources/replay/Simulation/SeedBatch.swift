@@ -21,6 +21,9 @@ struct SeedBatch: Sendable {
         var requestsReceived = 0
         var launches = 0
         var explained: [String: Int] = [:]
+        /// Every story's journal digest, mixed with its seed, summed: the same for the same
+        /// seeds whatever the order they ran in (equal across runs, processes and job counts).
+        var journalsDigest: UInt64 = 0
         /// The failing stories, by seed.
         var failed: [StoryOutcome] = []
 
@@ -30,6 +33,7 @@ struct SeedBatch: Sendable {
             requestsReceived += other.requestsReceived
             launches += other.launches
             explained.merge(other.explained, uniquingKeysWith: +)
+            journalsDigest &+= other.journalsDigest
             failed += other.failed
         }
     }
@@ -65,6 +69,8 @@ struct SeedBatch: Sendable {
             tally.requestsReceived += outcome.requestsReceived
             tally.launches += outcome.launches
             tally.explained.merge(outcome.explained, uniquingKeysWith: +)
+            var mixer = SimulationRandom(seed: outcome.journalDigest ^ seed)
+            tally.journalsDigest &+= mixer.next()
             if !outcome.passed { tally.failed.append(outcome) }
             index += jobs
             if tally.stories % 1_000 == 0 { progress?(tally.stories) }

@@ -100,12 +100,14 @@ struct SimulateCommand: Command {
                 ("first_seed", .unsigned(firstSeed)), ("seeds", .integer(Int64(seeds))), ("steps", .integer(Int64(steps))),
                 ("stories", .integer(Int64(tally.stories))), ("failed", .integer(Int64(tally.failed.count))),
                 ("records", .integer(Int64(tally.records))), ("requests_received", .integer(Int64(tally.requestsReceived))),
-                ("launches", .integer(Int64(tally.launches))), ("failures", .array(reports)),
+                ("launches", .integer(Int64(tally.launches))), ("journals_digest", .string(Self.hex(tally.journalsDigest))),
+                ("failures", .array(reports)),
                 ("explained", .object(tally.explained.keys.sorted().map { ($0, .integer(Int64(tally.explained[$0] ?? 0))) })),
             ]).serialized())
         } else {
             console.print("simulate: \(Format.count(tally.stories)) stories, \(Format.count(tally.launches)) launches, "
-                          + "\(Format.count(tally.records)) journal records, \(Format.count(tally.requestsReceived)) requests received; "
+                          + "\(Format.count(tally.records)) journal records (digest \(Self.hex(tally.journalsDigest))), "
+                          + "\(Format.count(tally.requestsReceived)) requests received; "
                           + (tally.failed.isEmpty ? "every story passed" : "\(tally.failed.count) failed (seeds \(tally.failed.map { String($0.seed) }.joined(separator: ", ")))"))
             for (explanation, count) in tally.explained.sorted(by: { $0.key < $1.key }) {
                 console.print("  explained, not failures: \(Format.count(count)) × \(explanation)")

@@ -36,8 +36,9 @@ final class SimulationWorld {
     private(set) var callsMade: [CallID: (launch: Int, name: CallName, completions: Int)] = [:]
     /// At each crash: the journal id and the sequence number through which it was durable.
     private(set) var crashes: [(journalID: UUID, durableSequence: UInt64)] = []
-    /// When the journal failed (the live state then stops being a fold of it), and its state then.
-    private(set) var journalFailure: (reason: String, state: SDKState)?
+    /// When the running process's journal failed (the live state then stops being a fold of
+    /// it): the launch, why, and the state the journal had kept.
+    private(set) var journalFailure: (launch: Int, reason: String, state: SDKState)?
     private(set) var eventsRun = 0
 
     init(seed: UInt64, profile: FaultProfile, checksEveryInput: Bool = true) {
@@ -287,8 +288,10 @@ final class SimulationWorld {
                + Self.firstDifference(journalFold, live))
     }
 
+    /// The running process's journal stopped accepting facts; `state` is what it kept. Only the
+    /// first failure of each launch counts (later appends fail for the same reason).
     func noteJournalFailure(state: SDKState, reason: String) {
-        if journalFailure == nil { journalFailure = (reason, state) }
+        if journalFailure?.launch != launch { journalFailure = (launch, reason, state) }
     }
 
     // MARK: - Helpers

@@ -132,7 +132,7 @@ struct StoryAudit {
             if fold != live.state {
                 report(.projection, "at the end, the live state differs from the fold of the journal" + SimulationWorld.firstDifference(fold, live.state))
             }
-        } else if let failure = world.journalFailure, fold != failure.state {
+        } else if let failure = world.journalFailure, failure.launch == world.launch, fold != failure.state {
             report(.projection, "the journal failed (\(failure.reason)); the fold of what it kept differs from the state then"
                    + SimulationWorld.firstDifference(fold, failure.state))
         }

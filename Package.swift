@@ -33,7 +33,7 @@ let package = Package(
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
         // The command-line tool support engineers run on journals taken off a device.
-        .executableTarget(name: "replay", dependencies: ["Journal", "SDK", "Sandbox"]),
+        .executableTarget(name: "replay", dependencies: ["Journal", "SDK", "Sandbox", "Locking"]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(
             name: "CSQLite",

@@ -71,6 +71,8 @@ extension SDKState {
     private mutating func handleEngineStart(_ start: EngineStart, _ log: inout Decisions) {
         // Resume delivery: requests that were on the wire go again, in order.
         for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &log) }
+        // A switch queued behind one whose callbacks the previous process never ran starts now.
+        startNextSwitchIfReady(&log)
     }
 
     private mutating func handleDurability(_ confirmation: DurabilityConfirmation, purpose: DurabilityWait, _ log: inout Decisions) {

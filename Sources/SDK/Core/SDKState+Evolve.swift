@@ -23,6 +23,9 @@ extension SDKState {
                 if case .inFlight(let attempt) = queued.status { tasks[id]?.status = .retrying(nextAttempt: attempt &+ 1) }
             }
             for project in auth.keys { auth[project]?.refreshing = nil }
+            // The completions of a switch that landed in the previous process died with it:
+            // nothing will report them run, so the next switch must not wait for them.
+            switching.awaitingCallbacks = nil
             instanceRunning = false
         case .callReceived(let received):
             pendingCalls[received.id] = PendingCall(
@@ -44,7 +47,9 @@ extension SDKState {
             instanceRunning = true
             projects[project.fingerprint] = project
             self.generation = generation
-            auth = [:]
+            // A fresh refresh budget per instance, but a refresh already asked for stays
+            // awaited: its task (another project's, made during a switch) waits on its answer.
+            auth = auth.compactMapValues { $0.refreshing.map { AuthState(refreshesUsed: 0, refreshing: $0) } }
             clearedProjects.remove(project.fingerprint)
         case .gateDecided(let call, let decision):
             switch decision {

@@ -42,7 +42,7 @@ extension EngineLoop {
             return
         }
         guard var request = Self.request(for: task, apiKey: key, sentAt: configuration.clock.now(), sdkVersion: configuration.sdkVersion,
-                                         idempotencyKey: "\(recorder.streamID.uuidString.lowercased())-\(id.number)") else {
+                                         idempotencyKey: task.idempotencyKey(stream: recorder.streamID)) else {
             finishEffect(with: .transportCompleted(TransportCompletion(
                 task: id, attempt: attempt, outcome: .networkError("invalid endpoint \(task.endpoint)"))))
             return

@@ -1,17 +1,18 @@
 import Journal
 
 /// Rebuilds the state from a journal: the latest readable snapshot, then every fact after it.
-enum StateRestorer {
-    struct Restored {
-        var state: SDKState
+/// Package-visible so `replay simulate` restarts its simulated SDK exactly as the SDK does.
+package enum StateRestorer {
+    package struct Restored {
+        package var state: SDKState
         /// Whether the journal held any fact (a restart rather than a first start).
-        var hadFacts: Bool
+        package var hadFacts: Bool
         /// Facts that could not be decoded (skipped), with their sequence numbers.
-        var undecodable: [(sequence: UInt64, reason: String)]
+        package var undecodable: [(sequence: UInt64, reason: String)]
     }
 
     /// Folds the journal in `directory`. Corruption is skipped (salvage), never fatal.
-    static func restore(directory: String, storage: any JournalStorage) throws -> Restored {
+    package static func restore(directory: String, storage: any JournalStorage) throws -> Restored {
         let reader = try JournalReader(directory: directory, storage: storage)
         var undecodable: [(UInt64, String)] = []
         for segment in reader.segments.reversed() {

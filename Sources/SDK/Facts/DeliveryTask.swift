@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 
 /// One request to one project, bound when it was made to that project's fingerprint, region and
@@ -38,6 +39,13 @@ public struct DeliveryTask: Sendable, Hashable {
 
     /// A disableDevice request: logout and switches keep it queued.
     public var isDisableDevice: Bool { path == "users/disableDevice" }
+
+    /// The `Idempotency-Key` its requests carry in the journal `stream`: the same for every
+    /// attempt of this task (in any process), different for a task that reuses its number after
+    /// a crash lost the first holder's record (the two were created at different times).
+    package func idempotencyKey(stream: UUID) -> String {
+        "\(stream.uuidString.lowercased())-\(id.number)-\(createdAt.microsecondsSince1970)"
+    }
 }
 
 /// How a task ended.

@@ -1,0 +1,54 @@
+import Journal
+import Locking
+
+/// An `InMemoryStorage` whose next `synchronize()` can be made to fail, as a disk does with
+/// EIO: the journal writer then fails for good, exactly as it would on a real device.
+final class FailingSyncStorage: JournalStorage {
+    /// The storage underneath (what a power loss is simulated on).
+    let memory: InMemoryStorage
+    private let failNextSync = Locked(false)
+
+    init(memory: InMemoryStorage) {
+        self.memory = memory
+    }
+
+    /// The next `synchronize()` of any file throws.
+    func armSyncFailure() {
+        failNextSync.withLock { $0 = true }
+    }
+
+    func createDirectory(at path: String) throws { try memory.createDirectory(at: path) }
+    func contentsOfDirectory(at path: String) throws -> [String] { try memory.contentsOfDirectory(at: path) }
+    func createFile(at path: String) throws -> any WritableFile { File(inner: try memory.createFile(at: path), failNextSync: failNextSync) }
+    func openForAppending(at path: String) throws -> any WritableFile {
+        File(inner: try memory.openForAppending(at: path), failNextSync: failNextSync)
+    }
+    func sizeOfFile(at path: String) throws -> Int { try memory.sizeOfFile(at: path) }
+    func contents(of path: String) throws -> any FileContents { try memory.contents(of: path) }
+    func removeFile(at path: String) throws { try memory.removeFile(at: path) }
+    func synchronizeDirectory(at path: String) throws { try memory.synchronizeDirectory(at: path) }
+}
+
+extension FailingSyncStorage {
+    /// A file of ``FailingSyncStorage``.
+    final class File: WritableFile {
+        private let inner: any WritableFile
+        private let failNextSync: Locked<Bool>
+
+        init(inner: any WritableFile, failNextSync: Locked<Bool>) {
+            self.inner = inner
+            self.failNextSync = failNextSync
+        }
+
+        var size: Int { inner.size }
+        func append(_ bytes: UnsafeRawBufferPointer) throws { try inner.append(bytes) }
+        func truncate(to length: Int) throws { try inner.truncate(to: length) }
+
+        func synchronize() throws {
+            if failNextSync.withLock({ was in defer { was = false }; return was }) {
+                throw JournalError.io(path: "simulated", operation: "fdatasync", code: 5)
+            }
+            try inner.synchronize()
+        }
+    }
+}

@@ -1,0 +1,8 @@
+/// `EngineAttachment` for the simulation: the project of `initialize`/`switchProject` (its key
+/// and whether it has an auth provider), the call's completion, a fresh token.
+enum SimulatedAttachment {
+    case none
+    case completion(SimulatedCompletion)
+    case project(SimulatedProject, SimulatedCompletion)
+    case token(String)
+}

@@ -1,0 +1,64 @@
+import Journal
+import SDK
+
+/// The engagement platform, in process: it knows the catalog's projects by API key and region,
+/// issues and expires JWTs, injects server-side faults, and records every request it processed
+/// (``receipts``), so a story's end can compare what each project received with the journal.
+///
+/// Single-threaded, no sockets: the simulated world calls it when a request arrives.
+final class SimulatedBackend {
+    /// Every request processed (answered 2xx), in arrival order.
+    private(set) var receipts: [BackendReceipt] = []
+    /// Requests that reached a backend they did not belong to (an unknown key, a key sent to
+    /// another region's base URL): each is a misrouting by the SDK.
+    private(set) var misroutes: [String] = []
+    /// How many requests arrived, processed or not.
+    private(set) var arrivals = 0
+    /// Each JWT project's current token generation: tokens of older generations have expired.
+    private var tokenGeneration: [ProjectFingerprint: Int] = [:]
+    private let projectsByKey: [String: SimulatedProject]
+
+    init(projects: [SimulatedProject] = SimulatedProject.catalog) {
+        projectsByKey = Dictionary(projects.map { ($0.apiKey, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A token the backend accepts for `project` until its tokens expire.
+    func issueToken(for project: ProjectFingerprint) -> String {
+        "jwt-\(project.hex)-\(tokenGeneration[project, default: 0])"
+    }
+
+    /// Every token issued so far for `project` stops working.
+    func expireTokens(of project: ProjectFingerprint) {
+        tokenGeneration[project, default: 0] += 1
+    }
+
+    /// Processes a request that arrived at `time`: authenticates it, maybe injects a fault,
+    /// records it when accepted, and returns what the client would make of the answer.
+    func process(_ request: SimulatedRequest, at time: JournalTime, profile: FaultProfile,
+                 random: inout SimulationRandom) -> TransportOutcome {
+        arrivals += 1
+        guard let project = projectsByKey[request.apiKey] else {
+            misroutes.append("\(request.path) for task \(request.task) carried an unknown API key")
+            return .response(status: 401, code: "BadApiKey", messageIDs: [])
+        }
+        guard SimulatedProject.regionOfEndpoint[request.endpoint] == project.region else {
+            misroutes.append("\(request.path) for task \(request.task): project \(project.name)'s key (region \(project.region)) sent to \(request.endpoint)")
+            return .response(status: 401, code: "BadApiKey", messageIDs: [])
+        }
+        if project.usesJWT {
+            if random.chance(profile.tokenExpiry) { expireTokens(of: project.fingerprint) }
+            if request.token != issueToken(for: project.fingerprint) {
+                return .response(status: 401, code: "InvalidJwtPayload", messageIDs: [])
+            }
+        }
+        if random.chance(profile.serverError) { return .response(status: random.pick([500, 502, 503]), code: nil, messageIDs: []) }
+        if random.chance(profile.tooManyRequests) { return .response(status: 429, code: "RateLimitExceeded", messageIDs: []) }
+        receipts.append(BackendReceipt(idempotencyKey: request.idempotencyKey, project: project.fingerprint, path: request.path,
+                                       body: request.body, time: time))
+        switch request.path {
+        case "inApp/getMessages": return .response(status: 200, code: "Success", messageIDs: ["ia-\(project.name)-1", "ia-\(project.name)-2"])
+        case "embedded-messaging/messages": return .response(status: 200, code: "Success", messageIDs: ["em-\(project.name)-1"])
+        default: return .response(status: 200, code: "Success", messageIDs: [])
+        }
+    }
+}

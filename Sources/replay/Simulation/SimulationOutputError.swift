@@ -1,0 +1,12 @@
+/// Why `simulate --out` could not write a story's journal.
+enum SimulationOutputError: Error, CustomStringConvertible {
+    case exists(String)
+    case unwritable(String)
+
+    var description: String {
+        switch self {
+        case .exists(let path): "\(path) already exists"
+        case .unwritable(let path): "cannot write \(path)"
+        }
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import Journal
+import SDK
+
+/// The simulated world of one story: a virtual clock with its pending events, the device's
+/// storage and keyring, the app process (a ``SimulatedEngine``, replaced at each crash), the
+/// network and the ``SimulatedBackend``. Single-threaded and deterministic: everything random
+/// comes from the story's seed, nothing reads real time.
+final class SimulationWorld {
+    /// The caller id of the app's completion handlers (the callback queue's thread).
+    static let callbackCaller: UInt64 = 100
+    static let journalDirectory = "/device/journal"
+    /// The virtual time every story starts at: 2025-11-24T16:00:00Z.
+    static let epoch = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+
+    let seed: UInt64
+    private(set) var now = SimulationWorld.epoch
+    private var events = EventQueue()
+    /// The faults in force (calm while a story's end drains).
+    private(set) var profile: FaultProfile
+    private var faults: SimulationRandom
+    let backend = SimulatedBackend()
+    /// The device's keyring: API keys by fingerprint; it survives crashes.
+    var keyring: [ProjectFingerprint: String] = [:]
+    private(set) var storage: FailingSyncStorage
+    /// The running process; nil only while a crash is being handled.
+    private(set) var engine: SimulatedEngine?
+    private(set) var launch = 0
+    private var nextCall: UInt64 = 1
+    /// Whether projection equality is checked after every input (else at crashes and the end).
+    let checksEveryInput: Bool
+
+    // What the checks read afterwards.
+    private(set) var failures: [SimulationFailure] = []
+    /// Calls made, by id: the launch that made them and how often their completion ran.
+    private(set) var callsMade: [CallID: (launch: Int, name: CallName, completions: Int)] = [:]
+    /// At each crash: the journal id and the sequence number through which it was durable.
+    private(set) var crashes: [(journalID: UUID, durableSequence: UInt64)] = []
+    /// When the running process's journal failed (the live state then stops being a fold of
+    /// it): the launch, why, and the state the journal had kept.
+    private(set) var journalFailure: (launch: Int, reason: String, state: SDKState)?
+    private(set) var eventsRun = 0
+
+    init(seed: UInt64, profile: FaultProfile, checksEveryInput: Bool = true) {
+        self.seed = seed
+        self.profile = profile
+        faults = SimulationRandom(seed: seed, stream: 3)
+        storage = FailingSyncStorage(memory: InMemoryStorage())
+        self.checksEveryInput = checksEveryInput
+    }
+
+    // MARK: - Randomness and time
+
+    func draw(_ range: ClosedRange<Int64>) -> Int64 {
+        faults.int64(range)
+    }
+
+    func chance(_ probability: Double) -> Bool {
+        faults.chance(probability)
+    }
+
+    func schedule(_ event: WorldEvent, at due: JournalTime) {
+        events.schedule(event, at: max(due, now))
+    }
+
+    func schedule(_ event: WorldEvent, after milliseconds: Int64) {
+        events.schedule(event, at: now.advancedSaturating(milliseconds: milliseconds))
+    }
+
+    /// Runs the engine and every event due up to `target`, then sets the clock there.
+    func advance(to target: JournalTime) {
+        while true {
+            engine?.drainMailbox()
+            guard let (due, event) = events.popDue(notAfter: target) else { break }
+            if due > now { now = due }
+            eventsRun += 1
+            run(event)
+        }
+        engine?.drainMailbox()
+        if target > now { now = target }
+    }
+
+    /// The calm end of a story: no more faults; runs until nothing is pending (or reports that
+    /// the world never settles).
+    func settle(maximumEvents: Int = 200_000) {
+        profile = profile.calmed()
+        let budget = eventsRun + maximumEvents
+        while true {
+            engine?.drainMailbox()
+            guard let due = events.nextDue else { break }
+            advance(to: due)
+            if eventsRun > budget {
+                report(.settle, "the world did not settle within \(maximumEvents) events after the story ended")
+                return
+            }
+        }
+        engine?.drainMailbox()
+    }
+
+    private func run(_ event: WorldEvent) {
+        switch event {
+        case .requestArrives(let request, let launch, let sentAt, let answerLost):
+            let outcome = backend.process(request, at: now, profile: profile, random: &faults)
+            let answer = WorldEvent.transportAnswer(launch: launch, TransportCompletion(
+                task: request.task, attempt: request.attempt, outcome: answerLost ? .networkError("timed out") : outcome))
+            if answerLost {
+                schedule(answer, at: sentAt.advancedSaturating(milliseconds: profile.timeoutMilliseconds))
+            } else {
+                schedule(answer, after: draw(profile.latencyMilliseconds))
+            }
+            return
+        default:
+            break
+        }
+        guard let engine, event.launch == launch else { return }
+        switch event {
+        case .timerDue(_, let purpose, let due):
+            engine.post(.timerDue(purpose, due))
+        case .transportAnswer(_, let completion):
+            engine.finishEffect(with: .transportCompleted(completion))
+        case .tokenForRequest(_, let request):
+            engine.tokenArrived(for: request, project: request.project,
+                                token: chance(profile.authFailure) ? nil : backend.issueToken(for: request.project))
+        case .refreshAnswer(_, let project, let request):
+            if chance(profile.authFailure) {
+                engine.finishEffect(with: .authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: "simulated auth provider failure")))
+            } else {
+                engine.finishEffect(with: .authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: nil)),
+                                    .token(backend.issueToken(for: project)))
+            }
+        case .durabilityDue(_, let request):
+            engine.durabilityDue(request)
+        case .hookReturns(_, let completion):
+            engine.finishEffect(with: .moduleHookCompleted(completion))
+        case .callbackRuns:
+            engine.runNextCallback()
+        case .groupCommitDue:
+            engine.commitGroup()
+        case .requestArrives:
+            break
+        }
+    }
+
+    // MARK: - The network
+
+    /// The transport: a request is refused, lost on the way, or reaches the backend (whose
+    /// answer may be lost); the client hears back after the latency or its timeout.
+    func transmit(_ request: SimulatedRequest, launch: Int) {
+        let latency = draw(profile.latencyMilliseconds)
+        if chance(profile.refused) {
+            schedule(.transportAnswer(launch: launch, TransportCompletion(task: request.task, attempt: request.attempt,
+                                                                          outcome: .networkError("connection refused"))), after: latency)
+        } else if chance(profile.lostBeforeBackend) {
+            schedule(.transportAnswer(launch: launch, TransportCompletion(task: request.task, attempt: request.attempt,
+                                                                          outcome: .networkError("timed out"))), after: profile.timeoutMilliseconds)
+        } else {
+            schedule(.requestArrives(request, launch: launch, sentAt: now, answerLost: chance(profile.lostAfterBackend)), after: latency)
+        }
+    }
+
+    // MARK: - The app
+
+    /// Starts the app process over the device's storage, as `EngagementSDK.init` does: opens
+    /// (recovering) the journal, restores the state, and posts `engineStarted`.
+    /// `boundaries` are the states the crashed process had after each input that a crash could
+    /// have cut at: the restored state must be one of them.
+    func startProcess(after boundaries: [(sequence: UInt64, state: SDKState)]? = nil) {
+        launch += 1
+        var options = JournalOptions()
+        options.rotation = .onRequest
+        options.segmentBytes = 8 << 10
+        options.retainedBytes = nil
+        if profile.groupsCutInsideInputs {
+            options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: true)
+        } else {
+            // Groups never fill up inside an input's facts: the engine cuts them between inputs
+            // (see `SimulatedEngine.commitGroupIfDue`).
+            options.groupCommit = GroupCommit(maxRecords: Int(options.maxRecordsPerFrame), maxDelay: nil, synchronizesEachGroup: true)
+            options.maxGroupBytes = 1 << 20
+        }
+        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
+        options.producer = "engagement-sdk/\(EngagementSDK.version) simulated"
+        options.storage = storage
+        options.journalID = Self.uuid(seed, UInt64(launch))
+        let monotonic = UInt64(launch) * 1_000_000_000
+        options.monotonicNanoseconds = { monotonic }
+        let writer: JournalWriter
+        let restored: StateRestorer.Restored
+        do {
+            writer = try JournalWriter(directory: Self.journalDirectory, options: options, snapshot: nil)
+            restored = try StateRestorer.restore(directory: Self.journalDirectory, storage: storage)
+        } catch {
+            report(.journal, "launch \(launch): the SDK could not open its journal: \(error)")
+            engine = nil
+            return
+        }
+        if !restored.undecodable.isEmpty {
+            report(.journal, "launch \(launch): \(restored.undecodable.count) fact(s) of the recovered journal do not decode (first: seq \(restored.undecodable[0].sequence))")
+        }
+        if let boundaries { compareRecovery(writer: writer, restored: restored.state, boundaries: boundaries) }
+        let modules: [ModuleDescriptor] = profile.withModules
+            ? BuiltInModules.standard().map { ModuleDescriptor(name: $0.info.name, notifications: $0.notificationNames) } : []
+        let engine = SimulatedEngine(world: self, launch: launch, writer: writer, restored: restored.state, modules: modules)
+        self.engine = engine
+        engine.post(.input(.engineStarted(EngineStart(sdkVersion: EngagementSDK.version, restored: restored.hadFacts,
+                                                      options: profile.rules, modules: modules)), .none))
+    }
+
+    /// Power loss: keep what the journal synchronized (plus `tail`), forget the process, and
+    /// relaunch `relaunchMilliseconds` later (requests already on the wire still arrive meanwhile).
+    func crash(tail: CrashTail, relaunchMilliseconds: Int64) {
+        guard let engine else {
+            startProcess()
+            return
+        }
+        crashes.append((engine.writer.journalID, engine.writer.durableSequence))
+        let boundaries = engine.journalFailure == nil ? engine.boundaries : nil
+        let survivor = storage.memory.simulatePowerLoss(tail.lossTail)
+        self.engine = nil
+        storage = FailingSyncStorage(memory: survivor)
+        advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
+        startProcess(after: boundaries)
+    }
+
+    private func compareRecovery(writer: JournalWriter, restored: SDKState, boundaries: [(sequence: UInt64, state: SDKState)]) {
+        let recovered = writer.lastSequence
+        guard let first = boundaries.first else { return }
+        if recovered < first.sequence {
+            report(.journal, "launch \(launch): the journal recovered through seq \(recovered), but seq \(first.sequence) had been made durable before the crash")
+            return
+        }
+        guard let boundary = boundaries.last(where: { $0.sequence == recovered }) else {
+            let around = boundaries.map(\.sequence).filter { $0 < recovered }.last
+            report(.journal, "launch \(launch): the crash cut the journal at seq \(recovered), inside the facts of one input (the input before it ended at seq \(around.map(String.init) ?? "?")): the restored state never existed")
+            return
+        }
+        if restored != boundary.state {
+            report(.projection, "launch \(launch): the state restored from the journal (through seq \(recovered)) differs from the live state the crashed process had there"
+                   + Self.firstDifference(restored, boundary.state))
+        }
+    }
+
+    /// A public call from `caller`, as `EngagementSDK.post` makes it.
+    func makeCall(_ call: StoryCall, caller: UInt64) {
+        guard let engine else { return }
+        let id = CallID(Self.uuid(seed ^ 0xCA11, nextCall))
+        nextCall += 1
+        let received: (PublicCall, SimulatedAttachment)
+        switch call {
+        case .initialize(let index):
+            let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
+            received = (.initialize(project.reference), .project(project, SimulatedCompletion(isSwitch: false, reaction: nil)))
+        case .switchProject(let index, let reaction):
+            let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
+            received = (.switchProject(project.reference), .project(project, SimulatedCompletion(isSwitch: true, reaction: reaction)))
+        case .sdk(let publicCall):
+            received = (publicCall, .completion(SimulatedCompletion(isSwitch: false, reaction: nil)))
+        }
+        callsMade[id] = (launch, received.0.name, 0)
+        engine.post(.input(.callReceived(ReceivedCall(id: id, caller: caller, call: received.0)), received.1))
+    }
+
+    /// A notification the system sends the app (`EngagementSDK.mailboxPost`).
+    func notify(_ name: String) {
+        engine?.post(.input(.notificationReceived(name), .none))
+    }
+
+    /// A call's completion ran on the callback queue.
+    func completionRan(_ call: CallID, outcome: CallOutcome, switchResult: SwitchResult?) {
+        guard let made = callsMade[call] else {
+            report(.settle, "a completion ran for call \(call), which the app never made")
+            return
+        }
+        if made.completions > 0 { report(.settle, "the completion of call \(call) (\(made.name.rawValue)) ran more than once") }
+        callsMade[call]?.completions += 1
+    }
+
+    // MARK: - Checks during the story
+
+    func report(_ check: SimulationCheck, _ message: String) {
+        if failures.count < 50 { failures.append(SimulationFailure(check: check, message: message)) }
+    }
+
+    /// Projection equality after one input: the live state against the fold of the decoded facts.
+    func checkProjection(live: SDKState, journalFold: SDKState, after input: Fact, inputNumber: Int, launch: Int) {
+        guard checksEveryInput, live != journalFold else { return }
+        report(.projection, "launch \(launch), input #\(inputNumber) (\(FactSummary.text(input))): the live state differs from the fold of the journaled facts"
+               + Self.firstDifference(journalFold, live))
+    }
+
+    /// The running process's journal stopped accepting facts; `state` is what it kept. Only the
+    /// first failure of each launch counts (later appends fail for the same reason).
+    func noteJournalFailure(state: SDKState, reason: String) {
+        if journalFailure?.launch != launch { journalFailure = (launch, reason, state) }
+    }
+
+    // MARK: - Helpers
+
+    /// Where two states first differ, as `replay diff` would name it.
+    static func firstDifference(_ from: SDKState, _ to: SDKState) -> String {
+        let diff = DocumentDiff(from: StateDocument.make(from), to: StateDocument.make(to))
+        return diff.changes.first.map { " (first difference: \($0.path))" } ?? " (outside what `replay state` shows)"
+    }
+
+    /// A version-4-shaped UUID made of two numbers (deterministic ids for calls and journals).
+    static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
+        let h = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000
+        let l = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
+        return UUID(uuid: (byte(h, 0), byte(h, 1), byte(h, 2), byte(h, 3), byte(h, 4), byte(h, 5), byte(h, 6), byte(h, 7),
+                           byte(l, 0), byte(l, 1), byte(l, 2), byte(l, 3), byte(l, 4), byte(l, 5), byte(l, 6), byte(l, 7)))
+    }
+}

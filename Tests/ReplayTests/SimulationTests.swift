@@ -1,0 +1,144 @@
+import Foundation
+import Journal
+import SDK
+import Testing
+@testable import replay
+
+/// `replay simulate`: a few hundred seeded stories pass every check, one seed always gives the
+/// same journal byte for byte, and every failure the simulator found stays fixed (each test
+/// names its seed; the story is `replay simulate --seed S --steps 40`).
+@Suite("deterministic simulation")
+struct SimulationTests {
+    /// Runs one seed's story with every check, projection equality after every input included.
+    private static func run(seed: UInt64, steps: Int = 40, tearsBatches: Bool = false,
+                            journal: ((InMemoryStorage) -> Void)? = nil) -> StoryOutcome {
+        StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches), journal: journal)
+    }
+
+    private static func describe(_ outcome: StoryOutcome) -> Comment {
+        Comment(rawValue: "seed \(outcome.seed): " + outcome.failures.map { "[\($0.check.rawValue)] \($0.message)" }.joined(separator: "\n"))
+    }
+
+    @Test("300 seeded stories of 20 steps pass every check")
+    func manySeeds() {
+        let tally = SeedBatch(firstSeed: 1, count: 300, steps: 20, jobs: 1, checksEveryInput: true).run()
+        #expect(tally.stories == 300)
+        #expect(tally.launches > 300, "stories crash and relaunch")
+        #expect(tally.requestsReceived > 1_000, "stories reach the backend")
+        for outcome in tally.failed { Issue.record(Self.describe(outcome)) }
+    }
+
+    @Test("the same seed gives the same story and the same journal, byte for byte")
+    func determinism() {
+        var first: [String: [UInt8]] = [:]
+        var second: [String: [UInt8]] = [:]
+        let a = Self.run(seed: 4242, journal: { storage in first = Self.files(of: storage) })
+        let b = Self.run(seed: 4242, journal: { storage in second = Self.files(of: storage) })
+        #expect(StoryGenerator.story(seed: 4242, length: 40) == StoryGenerator.story(seed: 4242, length: 40))
+        #expect(!first.isEmpty)
+        #expect(first == second)
+        #expect(a.journalDigest == b.journalDigest)
+        #expect(Self.run(seed: 4243).journalDigest != a.journalDigest)
+    }
+
+    private static func files(of storage: InMemoryStorage) -> [String: [UInt8]] {
+        Dictionary(uniqueKeysWithValues: storage.fileNames(in: SimulationWorld.journalDirectory).map {
+            ($0, storage.bytes(of: SimulationWorld.journalDirectory + "/" + $0) ?? [])
+        })
+    }
+
+    // MARK: - Regressions: SDK bugs the simulator found
+
+    /// A switch that landed just before a power loss left `awaitingCallbacks` set; after the
+    /// relaunch the switches queued behind it never started and their calls never resolved.
+    @Test("a relaunch does not strand the switch queue behind callbacks that died", arguments: [68, 70] as [UInt64])
+    func switchQueueSurvivesRelaunch(seed: UInt64) {
+        let outcome = Self.run(seed: seed)
+        #expect(outcome.passed, Self.describe(outcome))
+        #expect(outcome.launches > 1)
+    }
+
+    /// A switch landing reset every project's auth state, forgetting the JWT refresh another
+    /// project's task waited on: the task stayed "awaiting a JWT" and its call never resolved.
+    @Test("a switch landing keeps JWT refreshes in flight (seed 244)")
+    func refreshSurvivesLanding() {
+        let outcome = Self.run(seed: 244)
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
+    /// A request sent before its task's record was durable, then a power loss: the next task
+    /// reused the number and went out under the same Idempotency-Key with another body.
+    @Test("a task number reused after a crash gets its own idempotency key", arguments: [2, 20] as [UInt64])
+    func idempotencyKeysStayUnique(seed: UInt64) {
+        let outcome = Self.run(seed: seed)
+        #expect(outcome.passed, Self.describe(outcome))
+        #expect(outcome.launches > 1)
+    }
+
+    @Test("the idempotency key names the task's journal, number and creation time")
+    func idempotencyKeyFormat() throws {
+        let stream = try #require(UUID(uuidString: "5EED0000-0000-4000-8000-000000000001"))
+        let task = DeliveryTask(id: TaskID(7), call: nil, project: SimulatedProject.catalog[0].fingerprint, region: "us",
+                                endpoint: "https://api.us.sim.test/api/", path: "events/track", method: .post, query: nil, body: [],
+                                createdAt: JournalTime(microsecondsSince1970: 1_764_000_000_000_123))
+        #expect(task.idempotencyKey(stream: stream) == "5eed0000-0000-4000-8000-000000000001-7-1764000000000123")
+    }
+
+    // MARK: - Regressions: simulator bugs
+
+    /// The calm end looked at the event queue before the mailbox: a last `flush` was never
+    /// handled (seed 80 of the first generator).
+    @Test("a story ending on a call still settles it")
+    func lastCallSettles() {
+        let story = Story(seed: 80, profile: FaultProfile(), steps: [.call(caller: 1, .sdk(.flush), engineKeepsUp: false)])
+        let outcome = StoryRunner.run(story)
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
+    /// When the journal failed, the state it kept was taken from the per-input shadow fold,
+    /// which only `--every-input` maintains (seed 2267); and only the first failure of a story
+    /// was kept, so a later process's failed journal was compared with an earlier process's
+    /// state (seeds 319818 and 356469, found by the million-story run). All 10 steps.
+    @Test("a failed journal is compared with the state it kept, with or without per-input checks",
+          arguments: [2267, 319_818, 356_469] as [UInt64])
+    func failedJournalProjection(seed: UInt64) {
+        let story = StoryGenerator.story(seed: seed, length: 10)
+        for everyInput in [false, true] {
+            let outcome = StoryRunner.run(story, checksEveryInput: everyInput)
+            #expect(outcome.passed, Self.describe(outcome))
+        }
+    }
+
+    // MARK: - The known design issue
+
+    /// With the SDK's default group commit (a group every 64 records) a power loss can keep the
+    /// first part of one input's facts: the restored state never existed. Needs a design change
+    /// (atomic input batches in the journal); see docs/RELIABILITY.md.
+    @Test("with groups cut inside an input's facts, a crash can tear a batch (known issue, seed 117)")
+    func tornBatchIsKnown() {
+        let outcome = Self.run(seed: 117, tearsBatches: true)
+        #expect(outcome.failures.contains { $0.check == .journal && $0.message.contains("inside the facts of one input") })
+        let passed = outcome.passed
+        withKnownIssue("a crash can tear an input's batch of facts (design issue)") {
+            #expect(passed, Self.describe(outcome))
+        }
+    }
+
+    // MARK: - The command
+
+    @Test("simulate: usage, one seed, a batch, JSON")
+    func command() {
+        let help = ReplayHarness.run(["simulate", "--help"])
+        #expect(help.status == 0 && help.out.contains("--from-seed"))
+        #expect(ReplayHarness.run(["simulate", "--seeds", "0"]).status == 2)
+        #expect(ReplayHarness.run(["simulate", "--out", "/tmp/x"]).status == 2)
+        let one = ReplayHarness.run(["simulate", "--seed", "3", "--steps", "12"])
+        #expect(one.status == 0, Comment(rawValue: one.out))
+        #expect(one.out.contains("every check passed") && one.out.contains("digest"))
+        let batch = ReplayHarness.run(["simulate", "--seeds", "20", "--from-seed", "500", "--steps", "10", "--json"])
+        #expect(batch.status == 0, Comment(rawValue: batch.out))
+        #expect(batch.out.contains("\"stories\":20") && batch.out.contains("\"failed\":0"))
+        let jobs = ReplayHarness.run(["simulate", "--seeds", "20", "--from-seed", "500", "--steps", "10", "--jobs", "2", "--json"])
+        #expect(jobs.out == batch.out, "the tally does not depend on how many threads ran it")
+    }
+}

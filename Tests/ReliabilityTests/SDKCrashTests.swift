@@ -118,13 +118,13 @@ struct SDKCrashTests {
         }
 
         // Every disableDevice the journal queued reached the project it was made for.
-        let journalID = try #require(try JournalReader(directory: journal).journalID).uuidString.lowercased()
+        let journalID = try #require(try JournalReader(directory: journal).journalID)
         let cursor = try JournalReader(directory: journal).records(mode: .salvage)
         var disables: [(key: String, project: ProjectFingerprint)] = []
         while let record = try cursor.next() {
             guard !record.isSnapshot, case .taskQueued(let task)? = try? FactCodec.decode(kind: record.kind, payload: record.payload),
                   task.isDisableDevice else { continue }
-            disables.append(("\(journalID)-\(task.id.number)", task.project))
+            disables.append((task.idempotencyKey(stream: journalID), task.project))
         }
         #expect(!disables.isEmpty)
         for disable in disables {

@@ -109,18 +109,16 @@ struct SimulationTests {
         }
     }
 
-    // MARK: - The known design issue
+    // MARK: - Torn batches (fixed)
 
-    /// With the SDK's default group commit (a group every 64 records) a power loss can keep the
-    /// first part of one input's facts: the restored state never existed. Needs a design change
-    /// (atomic input batches in the journal); see docs/RELIABILITY.md.
-    @Test("with groups cut inside an input's facts, a crash can tear a batch (known issue, seed 117)")
-    func tornBatchIsKnown() {
-        let outcome = Self.run(seed: 117, tearsBatches: true)
-        #expect(outcome.failures.contains { $0.check == .journal && $0.message.contains("inside the facts of one input") })
-        let passed = outcome.passed
-        withKnownIssue("a crash can tear an input's batch of facts (design issue)") {
-            #expect(passed, Self.describe(outcome))
+    /// With the SDK's default group commit (a group every 64 records) a power loss used to keep
+    /// the first part of one input's facts, a state that never existed (seed 117). The journal
+    /// now appends an input's facts as one atomic batch.
+    @Test("with groups cut every 64 records, a crash never tears an input's batch (regression, seed 117)")
+    func batchesAreNotTorn() {
+        for seed: UInt64 in [117, 118, 119, 120] {
+            let outcome = Self.run(seed: seed, tearsBatches: true)
+            #expect(outcome.passed, Self.describe(outcome))
         }
     }
 

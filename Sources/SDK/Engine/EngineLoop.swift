@@ -156,12 +156,10 @@ final class EngineLoop: @unchecked Sendable {
     }
 
     /// After a (re)start: re-arm the timers, answer what the previous process left waiting
-    /// (everything in a recovered journal is durable; its module hooks and its callers'
-    /// completions are gone, so a landed switch's callbacks count as run).
+    /// (everything in a recovered journal is durable; its module hooks are gone). A landed
+    /// switch's callbacks died with that process: `evolve` of the start already stopped
+    /// waiting for them.
     private func resumeAfterStart() {
-        if let landed = state.switching.awaitingCallbacks {
-            mailbox.post(.input(.callbacksDelivered(landed), .none))
-        }
         for (purpose, due) in state.timers { schedule(purpose, at: due) }
         for request in state.durabilityWaits.keys.sorted() {
             mailbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: nil)), .none))

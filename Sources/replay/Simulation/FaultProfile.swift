@@ -36,8 +36,8 @@ struct FaultProfile: Sendable, Hashable {
     /// Whether the app plugs the built-in modules in (their hooks make teardown steps wait).
     var withModules = true
     /// Whether the journal cuts commit groups every 64 records, as the SDK's default group
-    /// commit does, even inside the facts of one input (a crash can then tear an input's batch;
-    /// see docs/RELIABILITY.md). Off: groups are cut only between inputs.
+    /// commit does (never inside one input's batch of facts). Off: groups are cut only by the
+    /// simulated 2 ms bound.
     var groupsCutInsideInputs = false
 
     /// A world with no faults at all: the end of every story drains in it.

@@ -44,8 +44,8 @@ struct SimulateCommand: Command {
           --out DIR       with --seed: write the story's final journal into DIR (created), to
                           read with the other commands (timeline, state, audit, diagnose ...)
           --tear-batches  cut the journal's commit groups every 64 records, as the SDK's default
-                          group commit may, even inside one input's facts: a crash can then
-                          tear an input's batch (a known design issue, see docs/RELIABILITY.md)
+                          group commit does (a regression check: the journal never cuts inside
+                          one input's batch of facts, so a crash cannot tear it)
           --every-input   check projection equality after every input in every story (always
                           done with --seed and while shrinking; otherwise at each crash and at
                           the end, which is about twice as fast)

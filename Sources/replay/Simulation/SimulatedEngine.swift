@@ -119,23 +119,15 @@ final class SimulatedEngine {
         }
         let before = state
         let facts = state.decide(input, at: time)
-        var journaled = 0
         if journalFailure == nil {
-            for fact in facts {
-                do {
-                    let payload = FactCodec.payload(of: fact)
-                    lastSequence = try payload.withUnsafeBytes {
-                        try writer.append(kind: FactCodec.kind(of: fact), timestamp: time, payload: $0)
-                    }
-                    journaled += 1
-                    foldIntoShadow(kind: FactCodec.kind(of: fact), payload: payload, at: time)
-                } catch {
-                    journalFailure = "\(error)"
-                    var kept = before
-                    for fact in facts.prefix(journaled) { kept.evolve(fact, at: time) }
-                    world.noteJournalFailure(state: kept, reason: journalFailure ?? "")
-                    break
-                }
+            // `EngineLoop.handle`: an input and its decisions are one atomic batch.
+            let records = facts.map { (kind: FactCodec.kind(of: $0), payload: FactCodec.payload(of: $0)) }
+            do {
+                lastSequence = try writer.appendBatch(records, timestamp: time)
+                for record in records { foldIntoShadow(kind: record.kind, payload: record.payload, at: time) }
+            } catch {
+                journalFailure = "\(error)"
+                world.noteJournalFailure(state: before, reason: journalFailure ?? "")
             }
         }
         inputsHandled += 1
@@ -149,8 +141,9 @@ final class SimulatedEngine {
     }
 
     /// The group-commit thread's 2 ms bound, on the virtual clock: once a group is pending, it
-    /// is cut and made durable 2 ms later, between two inputs (the real thread may cut inside an
-    /// input's facts; `FaultProfile.groupsCutInsideInputs` simulates that with the 64-record bound).
+    /// is cut and made durable 2 ms later. (With `FaultProfile.groupsCutInsideInputs` groups
+    /// are also cut every 64 records, as the SDK's default; the journal still never cuts inside
+    /// one input's batch.)
     private func scheduleGroupCommitIfPending() {
         guard journalFailure == nil, !groupCommitScheduled, writer.lastSequence > writer.durableSequence else { return }
         groupCommitScheduled = true

@@ -42,7 +42,7 @@ public struct PosixStorage: JournalStorage {
     }
 
     public func openForAppending(at path: String) throws -> any WritableFile {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { throw JournalError.io(path: path, operation: "open", code: errno) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
@@ -55,7 +55,7 @@ public struct PosixStorage: JournalStorage {
 
     public func sizeOfFile(at path: String) throws -> Int {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw JournalError.io(path: path, operation: "stat", code: errno) }
+        guard lstat(path, &status) == 0 else { throw JournalError.io(path: path, operation: "lstat", code: errno) }
         return Int(status.st_size)
     }
 

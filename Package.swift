@@ -7,7 +7,7 @@ let package = Package(
         .library(name: "SDK", targets: ["SDK"]),
         .library(name: "Journal", targets: ["Journal"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
-        .executable(name: "replay", targets: ["replay"]),
+        .executable(name: "replay", targets: ["replay-main"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
@@ -32,8 +32,11 @@ let package = Package(
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
-        // The command-line tool support engineers run on journals taken off a device.
-        .executableTarget(name: "replay", dependencies: ["Journal", "SDK", "Sandbox"]),
+        // The command-line tool support engineers run on journals taken off a device: every
+        // command, as a library, so the tests and the fuzzer run them in-process...
+        .target(name: "replay", dependencies: ["Journal", "SDK", "Sandbox"]),
+        // ...and the `replay` executable, which only hands its arguments to it.
+        .executableTarget(name: "replay-main", dependencies: ["replay"]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(
             name: "CSQLite",

@@ -47,10 +47,20 @@ let package = Package(
         .executableTarget(name: "bench", dependencies: ["Journal", "SDK", "Locking", "CLZ4", "CSQLite"]),
         // A child process the crash tests run and kill with SIGKILL (not shipped).
         .executableTarget(name: "crash-child", dependencies: ["Journal"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child"]),
+        // What the fuzz targets do with an input, as a library the regression tests call too
+        // (docs/FUZZING.md).
+        .target(name: "FuzzHarness", dependencies: ["Journal", "SDK", "replay", "CLZ4"]),
+        // libFuzzer entry points, one file each: built with `--sanitize fuzzer` (make fuzz) they
+        // are fuzzers; in a plain build they compile and link but do nothing.
+        .executableTarget(name: "fuzz-journal", dependencies: ["FuzzHarness"]),
+        .executableTarget(name: "fuzz-facts", dependencies: ["FuzzHarness"]),
+        .executableTarget(name: "fuzz-replay", dependencies: ["FuzzHarness"]),
+        // Writes the seed corpora under Fuzz/Corpus (not a fuzzer: build it without sanitizers).
+        .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child", "FuzzHarness"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "FuzzHarness"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo bench clean
+.PHONY: all deps build test demo bench clean fuzz-build fuzz fuzz-smoke fuzz-corpus
 
 all: build
 
@@ -21,6 +21,30 @@ demo: deps
 
 bench: deps
 	$(SWIFT) run -c release bench all
+
+# Fuzzing (docs/FUZZING.md): the libFuzzer targets, built with AddressSanitizer in their own
+# scratch directory, each run for FUZZ_SECONDS on a temporary copy of its committed corpus.
+FUZZ_TARGETS ?= journal facts replay
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_SCRATCH ?= .build/fuzz
+
+fuzz-build: deps
+	for target in $(FUZZ_TARGETS); do \
+		$(SWIFT) build -c release --sanitize fuzzer --sanitize address --scratch-path $(FUZZ_SCRATCH) \
+			--product fuzz-$$target || exit 1; \
+	done
+
+fuzz: fuzz-build
+	scripts/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# A few seconds per target, for CI: the build, the harnesses and the seeds still work.
+fuzz-smoke: fuzz-build
+	scripts/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+# Rewrites Fuzz/Corpus and the dictionaries from the code (commit the result).
+fuzz-corpus: deps
+	$(SWIFT) run fuzz-corpus Fuzz
 
 clean:
 	rm -rf .build

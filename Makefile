@@ -28,11 +28,12 @@ FUZZ_TARGETS ?= journal facts replay
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_SCRATCH ?= .build/fuzz
+# The toolchain's lld links the sanitizer runtimes without ld.gold's spurious warning.
+FUZZ_BUILD_FLAGS = -c release --sanitize fuzzer --sanitize address -Xswiftc -use-ld=lld --scratch-path $(FUZZ_SCRATCH)
 
 fuzz-build: deps
 	for target in $(FUZZ_TARGETS); do \
-		$(SWIFT) build -c release --sanitize fuzzer --sanitize address --scratch-path $(FUZZ_SCRATCH) \
-			--product fuzz-$$target || exit 1; \
+		$(SWIFT) build $(FUZZ_BUILD_FLAGS) --product fuzz-$$target || exit 1; \
 	done
 
 fuzz: fuzz-build

@@ -128,7 +128,9 @@ enum WriterRecovery {
     }
 
     /// The first sequence number that cannot have been used by records lost in a damaged frame:
-    /// past every valid sync marker after `from`, by the most records a frame may hold.
+    /// past every valid sync marker after `from`, by the most records a frame may hold. Saturates
+    /// at `UInt64.max` (a damaged name or marker can claim any sequence): the writer then has no
+    /// sequence number left to give and refuses appends.
     static func resumeSequence(after bytes: UnsafeRawBufferPointer, from offset: Int, base: UInt64, maxRecordsPerFrame: UInt32) -> UInt64 {
         var highest = base
         var position = offset - 1
@@ -136,7 +138,8 @@ enum WriterRecovery {
             highest = max(highest, found.marker.firstSequence)
             position = found.offset
         }
-        return highest + UInt64(maxRecordsPerFrame)
+        let (resume, overflow) = highest.addingReportingOverflow(UInt64(maxRecordsPerFrame))
+        return overflow ? .max : resume
     }
 
     private static func retainedSizes(

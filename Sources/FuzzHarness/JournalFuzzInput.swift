@@ -13,10 +13,11 @@ import Journal
 /// - ``Shape/twoSegmentsAtFraction``: two segments, split at `fraction/31` of `content`.
 /// - ``Shape/segmentAndIndex``: one segment and its index file, split at the last `JIDX`.
 ///
-/// Each segment is named after the base sequence its header claims (bytes 40..<48), so the
-/// names agree with the headers unless the input says otherwise. With the repair bit, every
-/// checksum the harness can recompute is recomputed (``SegmentChecksumRepair``): mutations then
-/// reach the record framing and the cursors' logic instead of stopping at the first checksum.
+/// Each segment is named after the base sequence its header claims (bytes 32..<40 of the file),
+/// so names agree with headers unless two segments claim the same base (the second is then named
+/// one past it). With the repair bit, every checksum the harness can recompute is recomputed
+/// (``SegmentChecksumRepair``): mutations then reach the record framing and the cursors' logic
+/// instead of stopping at the first checksum.
 /// `seek` picks the record the harness seeks to.
 public struct JournalFuzzInput: Sendable {
     public enum Shape: UInt8, Sendable, CaseIterable {
@@ -103,8 +104,8 @@ public struct JournalFuzzInput: Sendable {
     /// A segment file named after the base sequence its header claims.
     private func segment(_ bytes: [UInt8], fallbackBase: UInt64) -> File {
         var base = fallbackBase
-        if bytes.count >= 48 {
-            base = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[40 + $1]) << UInt64(8 * $1) }
+        if bytes.count >= 40 {
+            base = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[32 + $1]) << UInt64(8 * $1) }
         }
         return File(name: SegmentFormat.segmentFileName(baseSequence: base), bytes: bytes)
     }

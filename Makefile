@@ -28,8 +28,10 @@ FUZZ_TARGETS ?= journal facts replay
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_SCRATCH ?= .build/fuzz
-# The toolchain's lld links the sanitizer runtimes without ld.gold's spurious warning.
-FUZZ_BUILD_FLAGS = -c release --sanitize fuzzer --sanitize address -Xswiftc -use-ld=lld --scratch-path $(FUZZ_SCRATCH)
+# The toolchain's lld links the sanitizer runtimes without ld.gold's spurious warning; dead
+# stripping would let lld drop the coverage counters libFuzzer is guided by.
+FUZZ_BUILD_FLAGS = -c release --sanitize fuzzer --sanitize address -Xswiftc -use-ld=lld --disable-dead-strip \
+	--scratch-path $(FUZZ_SCRATCH)
 
 fuzz-build: deps
 	for target in $(FUZZ_TARGETS); do \

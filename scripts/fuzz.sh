@@ -48,6 +48,10 @@ for target in "$@"; do
         echo "fuzz-$target: FAILED; the input is under $artifacts/$target/" >&2
         exit 1
     fi
+    if grep -q 'no interesting inputs were found' "$log"; then
+        echo "fuzz-$target: FAILED: libFuzzer sees no coverage (is the build instrumented? see make fuzz-build)" >&2
+        exit 1
+    fi
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" | sed "s/^/  /"
     if ! (cd "$work" && ASAN_OPTIONS=$replay_asan "$binary" "${common[@]}" -runs=0 "$corpus" >"$log" 2>&1); then
         tail -n 80 "$log"

@@ -28,10 +28,13 @@ FUZZ_TARGETS ?= journal facts replay
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_SCRATCH ?= .build/fuzz
-# The toolchain's lld links the sanitizer runtimes without ld.gold's spurious warning; dead
-# stripping would let lld drop the coverage counters libFuzzer is guided by.
-FUZZ_BUILD_FLAGS = -c release --sanitize fuzzer --sanitize address -Xswiftc -use-ld=lld --disable-dead-strip \
-	--scratch-path $(FUZZ_SCRATCH)
+# `--sanitize fuzzer` makes SwiftPM build the executables for libFuzzer's main. The sanitizers
+# themselves come as one -sanitize=fuzzer,address: swiftc keeps only the last -sanitize flag, and
+# SwiftPM's `--sanitize fuzzer --sanitize address` passes two, in no fixed order. The toolchain's
+# lld links the sanitizer runtimes without ld.gold's spurious warning; dead stripping would let
+# it drop the coverage counters libFuzzer is guided by.
+FUZZ_BUILD_FLAGS = -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+	--disable-dead-strip --scratch-path $(FUZZ_SCRATCH)
 
 fuzz-build: deps
 	for target in $(FUZZ_TARGETS); do \

@@ -1,3 +1,4 @@
+import Foundation
 import FuzzHarness
 import Journal
 import Testing
@@ -37,5 +38,44 @@ struct FuzzRegressionTests {
             try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 0), payload: [1, 2, 3])
         }
         try writer.close()
+    }
+
+    /// fuzz-journal, invariant 1: a segment holding only its header, whose header allows records
+    /// of 0 bytes. Recovery wrote the snapshot and the next record into it anyway, and readers,
+    /// which hold a segment to its header's limits, saw a torn tail instead of either.
+    @Test("a segment whose header allows smaller records than the writer's is left, not appended to")
+    func recoveryRespectsTheSegmentsLimits() throws {
+        let input = [UInt8](Data(base64Encoded: "BEBQKk0YSQAAAEpSTkwAAAAAAAA0Ks+4AAAAAAAAAAA0SCrPuBEAAAAAAAA0SCrPuAA0SCrPuEgqz7gAAAAAAAAAADRIKs8RAAAAAAAANEgqz7g=") ?? Data())
+        #expect(input.count == 83)
+        #expect(JournalReaderFuzzer.run(input) == [])
+    }
+
+    /// The same bug as it happens in the field: a new version of the app writes larger records
+    /// (or fuller frames) than the segment it reopens was started with.
+    @Test("a writer whose options grew appends in a new segment, and every record reads back")
+    func writerWithGrownLimits() throws {
+        let storage = InMemoryStorage()
+        func options(maxRecordBytes: Int, maxRecordsPerFrame: UInt32) -> JournalOptions {
+            var options = JournalOptions()
+            options.storage = storage
+            options.maxRecordBytes = maxRecordBytes
+            options.maxRecordsPerFrame = maxRecordsPerFrame
+            options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
+            return options
+        }
+        let time = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+        let old = try JournalWriter(directory: "/journal", options: options(maxRecordBytes: 64, maxRecordsPerFrame: 8)) { _ in [1] }
+        try old.append(kind: 16, timestamp: time, payload: [UInt8](repeating: 7, count: 40))
+        try old.close()
+
+        let new = try JournalWriter(directory: "/journal", options: options(maxRecordBytes: 4096, maxRecordsPerFrame: 64)) { _ in [2] }
+        for _ in 0..<20 { try new.append(kind: 17, timestamp: time, payload: [UInt8](repeating: 9, count: 1000)) }
+        try new.close()
+
+        let reader = try JournalReader(directory: "/journal", storage: storage)
+        let report = reader.verify()
+        #expect(reader.segments.count == 2)
+        #expect(report.isClean && report.tornTail == nil)
+        #expect(report.records == 2 + 1 + 20)
     }
 }

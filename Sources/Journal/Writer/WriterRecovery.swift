@@ -114,6 +114,11 @@ enum WriterRecovery {
         }
         if report.truncatedBytes > 0 || endsInsideFrame { try file.synchronize() }
 
+        if UInt64(header.maxRecordBytes) < UInt64(options.maxRecordBytes) || header.maxRecordsPerFrame < options.maxRecordsPerFrame {
+            return try leave(entry, header: header, nextSequence: decoder.nextSequence, segments: segments, listing: listing,
+                             storage: storage, report: report)
+        }
+
         let index = IndexFileWriter(storage: storage, path: listing.indexPath(of: entry),
                                     baseSequence: entry.baseSequence, entries: syncPoints)
         let active = WriterState.ActiveSegment(file: file, name: entry.name, baseSequence: entry.baseSequence, index: index)
@@ -125,6 +130,26 @@ enum WriterRecovery {
             : file.size >= options.segmentBytes ? .rotation : nil
         return Outcome(journalID: header.journalID, active: active, pendingSegmentStart: start,
                        retained: retained, nextSequence: nextSequence, report: report)
+    }
+
+    /// Leaves the last segment as it is when its header allows smaller records or frames than
+    /// this writer writes (its options grew since the segment began): readers hold a segment to
+    /// its header's limits, so appends continue in a new segment that states the writer's. A
+    /// segment holding only its header is removed instead, so the new one can take its name.
+    private static func leave(
+        _ entry: JournalDirectory.Entry, header: SegmentHeader, nextSequence: UInt64, segments: [JournalDirectory.Entry],
+        listing: JournalDirectory, storage: any JournalStorage, report: RecoveryReport
+    ) throws -> Outcome {
+        var kept = segments
+        if nextSequence == header.baseSequence {
+            try storage.removeFile(at: listing.path(of: entry.name))
+            try storage.removeFile(at: listing.indexPath(of: entry))
+            try storage.synchronizeDirectory(at: listing.path)
+            kept.removeLast()
+        }
+        return Outcome(journalID: header.journalID, active: nil, pendingSegmentStart: .limitsChanged,
+                       retained: try retainedSizes(kept, listing: listing, storage: storage),
+                       nextSequence: nextSequence, report: report)
     }
 
     /// The first sequence number that cannot have been used by records lost in a damaged frame:

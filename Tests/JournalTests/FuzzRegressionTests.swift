@@ -78,4 +78,28 @@ struct FuzzRegressionTests {
         #expect(report.isClean && report.tornTail == nil)
         #expect(report.records == 2 + 1 + 20)
     }
+
+    /// fuzz-journal, crash 2: a segment holding only its header, which claims base sequence 0.
+    /// The writer's last sequence is the next one minus 1, which underflowed. Such a segment is
+    /// now replaced by one numbered from 1 (sequence 0 stands for "no record").
+    @Test("a header-only segment based at sequence 0 is replaced; records start at 1")
+    func headerOnlySegmentBasedAtZero() throws {
+        let input = [UInt8](Data(base64Encoded: "BIxQKk0YSQAAAEpSTkwBAAAA8CIAAAAAQACA//8AAAD/DwAAAAAAAAAAAAAAAAAAU3RyaW4QAAxmdXp6EwEAAACwABYcNQAOcAYBAJqMEj0utAA=") ?? Data())
+        #expect(input.count == 83)
+        #expect(JournalReaderFuzzer.run(input) == [])
+
+        let storage = InMemoryStorage()
+        var options = JournalOptions()
+        options.storage = storage
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
+        let files = try #require(JournalFuzzInput(input)?.files())
+        try storage.createDirectory(at: "/journal")
+        for file in files { storage.setBytes(file.bytes, of: "/journal/" + file.name) }
+        let writer = try JournalWriter(directory: "/journal", options: options) { _ in [1] }
+        #expect(writer.lastSequence == 0)
+        #expect(try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 0), payload: [2]) == 2)
+        try writer.close()
+        let report = try JournalReader(directory: "/journal", storage: storage).verify()
+        #expect(report.isClean && report.firstSequence == 1 && report.lastSequence == 2)
+    }
 }

@@ -114,7 +114,11 @@ enum WriterRecovery {
         }
         if report.truncatedBytes > 0 || endsInsideFrame { try file.synchronize() }
 
-        if UInt64(header.maxRecordBytes) < UInt64(options.maxRecordBytes) || header.maxRecordsPerFrame < options.maxRecordsPerFrame {
+        // Sequence 0 stands for "no record": a segment holding only its header, based at 0, cannot
+        // take its snapshot as record 0, so it is replaced like one whose limits are too small.
+        let limitsFit = UInt64(header.maxRecordBytes) >= UInt64(options.maxRecordBytes)
+            && header.maxRecordsPerFrame >= options.maxRecordsPerFrame
+        if !limitsFit || decoder.nextSequence == 0 {
             return try leave(entry, header: header, nextSequence: decoder.nextSequence, segments: segments, listing: listing,
                              storage: storage, report: report)
         }
@@ -135,7 +139,8 @@ enum WriterRecovery {
     /// Leaves the last segment as it is when its header allows smaller records or frames than
     /// this writer writes (its options grew since the segment began): readers hold a segment to
     /// its header's limits, so appends continue in a new segment that states the writer's. A
-    /// segment holding only its header is removed instead, so the new one can take its name.
+    /// segment holding only its header is removed instead, so the new one can take its name
+    /// (numbered from 1 at least).
     private static func leave(
         _ entry: JournalDirectory.Entry, header: SegmentHeader, nextSequence: UInt64, segments: [JournalDirectory.Entry],
         listing: JournalDirectory, storage: any JournalStorage, report: RecoveryReport
@@ -149,7 +154,7 @@ enum WriterRecovery {
         }
         return Outcome(journalID: header.journalID, active: nil, pendingSegmentStart: .limitsChanged,
                        retained: try retainedSizes(kept, listing: listing, storage: storage),
-                       nextSequence: nextSequence, report: report)
+                       nextSequence: max(nextSequence, 1), report: report)
     }
 
     /// The first sequence number that cannot have been used by records lost in a damaged frame:

@@ -57,7 +57,8 @@ let package = Package(
         .executableTarget(name: "fuzz-replay", dependencies: ["FuzzHarness"]),
         // Writes the seed corpora under Fuzz/Corpus (not a fuzzer: build it without sanitizers).
         .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child", "FuzzHarness"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "crash-child", "FuzzHarness"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
         .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "FuzzHarness"]),
         .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness"]),

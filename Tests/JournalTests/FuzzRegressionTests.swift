@@ -9,6 +9,12 @@ import Testing
 struct FuzzRegressionTests {
     static let packageRoot = FuzzCorpus.packageRoot(fromTestFile: #filePath)
 
+    /// Inputs too long to inline, kept byte for byte in `Fixtures/fuzz-journal/`.
+    static func fixture(_ name: String) throws -> [UInt8] {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures/fuzz-journal/" + name
+        return [UInt8](try #require(FileManager.default.contents(atPath: path)))
+    }
+
     @Test("every seed of the journal corpus reads clean")
     func seeds() {
         let seeds = FuzzCorpus.seeds(of: "journal", packageRoot: Self.packageRoot)
@@ -101,5 +107,33 @@ struct FuzzRegressionTests {
         try writer.close()
         let report = try JournalReader(directory: "/journal", storage: storage).verify()
         #expect(report.isClean && report.firstSequence == 1 && report.lastSequence == 2)
+    }
+
+    /// fuzz-journal, invariant 2: a flipped bit in a block's size, in the middle of the last
+    /// segment, made the block run past the end of the file. Readers took that for a torn tail
+    /// without looking further, so they dropped the frames after it without a word, while
+    /// recovery, starting from the index past the bad block, appended after them.
+    @Test("a block size running past the end of the last segment is corruption, not a torn tail")
+    func blockSizePastTheEnd() throws {
+        #expect(JournalReaderFuzzer.run(try Self.fixture("block-size-past-the-end-hides-later-frames")) == [])
+
+        let storage = InMemoryStorage()
+        try FixtureJournal.writeRaw(to: "/journal", storage: storage,
+                                    payloads: (0..<60).map { Array("record \($0) \(String(repeating: "ab", count: $0))".utf8) },
+                                    segmentBytes: 1 << 20)
+        let reader = try JournalReader(directory: "/journal", storage: storage)
+        let points = try reader.syncPoints(ofSegment: 0)
+        try #require(reader.segments.count == 1 && points.count >= 3)
+        let path = "/journal/" + reader.segments[0].name
+        var bytes = try #require(storage.bytes(of: path))
+        // The first block of the second frame: after its 28-byte sync marker and 7-byte frame header.
+        let sizeField = points[1].offset + 28 + 7
+        bytes[sizeField + 2] |= 0x20
+        storage.setBytes(bytes, of: path)
+
+        let report = try JournalReader(directory: "/journal", storage: storage).verify()
+        #expect(report.tornTail == nil)
+        #expect(report.corruption.map(\.offset) == [sizeField])
+        #expect(report.lastSequence == 61)
     }
 }

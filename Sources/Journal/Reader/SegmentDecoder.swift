@@ -139,11 +139,11 @@ struct SegmentDecoder {
     private mutating func nextBetweenFrames() -> Step {
         let remaining = bytes.count - offset
         if remaining == 0 { return .end(openFrame: false) }
-        guard remaining >= 8 else { return damage(at: offset, "a frame is cut short", truncated: true) }
+        guard remaining >= 8 else { return damage(at: offset, "a frame is cut short") }
         let magic = load32(offset)
         if magic == SegmentFormat.syncMarkerMagic {
             guard remaining >= SegmentFormat.syncMarkerBytes else {
-                return damage(at: offset, "a sync marker is cut short", truncated: true)
+                return damage(at: offset, "a sync marker is cut short")
             }
             guard let marker = SyncMarker.decode(from: bytes, at: offset) else {
                 return damage(at: offset, "invalid sync marker (checksum or size)")
@@ -166,7 +166,7 @@ struct SegmentDecoder {
             // A skippable frame of a newer minor version: skipped, with its size bounded.
             let size = Int(load32(offset + 4))
             guard size <= 1 << 20 else { return damage(at: offset, "skippable frame of \(size) bytes is implausible") }
-            guard remaining >= 8 + size else { return damage(at: offset, "a skippable frame is cut short", truncated: true) }
+            guard remaining >= 8 + size else { return damage(at: offset, "a skippable frame is cut short") }
             offset += 8 + size
             validEnd = offset
             validEndIsInsideFrame = false
@@ -180,7 +180,7 @@ struct SegmentDecoder {
 
     private mutating func openFrame() -> Step {
         let remaining = bytes.count - offset
-        guard remaining >= 7 else { return damage(at: offset, "an LZ4 frame header is cut short", truncated: true) }
+        guard remaining >= 7 else { return damage(at: offset, "an LZ4 frame header is cut short") }
         guard load32(offset) == SegmentFormat.lz4FrameMagic else {
             return damage(at: offset, "a sync marker is not followed by an LZ4 frame")
         }
@@ -193,7 +193,7 @@ struct SegmentDecoder {
         let blockSizeID = Int(descriptor >> 4)
         guard (4...7).contains(blockSizeID) else { return damage(at: offset, "LZ4 block size id \(blockSizeID) is invalid") }
         let headerLength = 7 + (flags & 0x08 != 0 ? 8 : 0)
-        guard remaining >= headerLength else { return damage(at: offset, "an LZ4 frame header is cut short", truncated: true) }
+        guard remaining >= headerLength else { return damage(at: offset, "an LZ4 frame header is cut short") }
         let descriptorBytes = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + headerLength - 1)])
         let expectedChecksum = UInt8(truncatingIfNeeded: XXHash32.hash(descriptorBytes) >> 8)
         guard bytes[offset + headerLength - 1] == expectedChecksum else {
@@ -216,11 +216,11 @@ struct SegmentDecoder {
     private mutating func nextInFrame(_ state: FrameState) -> Step {
         let remaining = bytes.count - offset
         if remaining == 0 { return .end(openFrame: true) }
-        guard remaining >= 4 else { return damage(at: offset, "a block header is cut short", truncated: true) }
+        guard remaining >= 4 else { return damage(at: offset, "a block header is cut short") }
         let word = load32(offset)
         if word == 0 {
             let trailer = state.hasContentChecksum ? 8 : 4
-            guard remaining >= trailer else { return damage(at: offset, "a frame end is cut short", truncated: true) }
+            guard remaining >= trailer else { return damage(at: offset, "a frame end is cut short") }
             offset += trailer
             validEnd = offset
             validEndIsInsideFrame = false
@@ -232,7 +232,7 @@ struct SegmentDecoder {
         guard size <= state.maxBlockBytes else {
             return damage(at: offset, "block size \(size) exceeds the frame's maximum \(state.maxBlockBytes)")
         }
-        guard remaining >= 8 + size else { return damage(at: offset, "a block is cut short", truncated: true) }
+        guard remaining >= 8 + size else { return damage(at: offset, "a block is cut short") }
         let stored = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 4 + size)])
         guard XXHash32.hash(stored) == load32(offset + 4 + size) else {
             return damage(at: offset, "block checksum does not match")
@@ -322,12 +322,13 @@ struct SegmentDecoder {
 
     // MARK: - Damage
 
-    private mutating func damage(at position: Int, _ reason: String, truncated: Bool = false) -> Step {
+    /// Stops at damage: a torn tail when this is the last segment and nothing readable follows,
+    /// corruption otherwise. Damage that looks cut short is probed too: a flipped size field makes
+    /// a block run past the end of the file, and must not hide the frames after it.
+    private mutating func damage(at position: Int, _ reason: String) -> Step {
         let kind: Damage.Kind
         if !isLastSegment {
             kind = .corruption
-        } else if truncated {
-            kind = .tornTail
         } else {
             kind = TailProbe(bytes: bytes, from: position, maxBlockBytes: frame?.maxBlockBytes ?? SegmentFormat.maxBlockBytes)
                 .findsReadableData() ? .corruption : .tornTail

@@ -136,4 +136,31 @@ struct FuzzRegressionTests {
         #expect(report.corruption.map(\.offset) == [sizeField])
         #expect(report.lastSequence == 61)
     }
+
+    /// fuzz-journal, invariant 3: a valid sync marker whose sequence skips ahead (the frames
+    /// before it were lost). Salvage looked for the next marker strictly after it, so it lost the
+    /// marker's own frame: here the record appended after recovery, numbered past the gap.
+    @Test("salvage resumes at a valid sync marker whose sequence skips ahead")
+    func salvageResumesAtTheGap() throws {
+        #expect(JournalReaderFuzzer.run(try Self.fixture("marker-after-a-gap-is-not-resumed")) == [])
+
+        let storage = InMemoryStorage()
+        try FixtureJournal.writeRaw(to: "/journal", storage: storage,
+                                    payloads: (0..<60).map { Array("record \($0) \(String(repeating: "ab", count: $0))".utf8) },
+                                    segmentBytes: 1 << 20)
+        let reader = try JournalReader(directory: "/journal", storage: storage)
+        let points = try reader.syncPoints(ofSegment: 0)
+        try #require(reader.segments.count == 1 && points.count >= 3)
+        let path = "/journal/" + reader.segments[0].name
+        // Cut out the second frame: the third frame's marker now follows the first frame.
+        var bytes = try #require(storage.bytes(of: path))
+        bytes.removeSubrange(points[1].offset..<points[2].offset)
+        storage.setBytes(bytes, of: path)
+
+        let report = try JournalReader(directory: "/journal", storage: storage).verify()
+        let lost = Int(points[2].sequence - points[1].sequence)
+        #expect(report.corruption.map(\.offset) == [points[1].offset])
+        #expect(report.records == 61 - lost)
+        #expect(report.lastSequence == 61)
+    }
 }

@@ -342,10 +342,12 @@ struct SegmentDecoder {
         return .damage(found)
     }
 
-    /// After damage: the offset of the next valid sync marker after `position`, if any, and the
-    /// decoder repositioned there. Salvage continues from it.
-    mutating func resynchronize(after position: Int) -> (offset: Int, sequence: UInt64)? {
-        guard let found = TailProbe(bytes: bytes, from: position, maxBlockBytes: SegmentFormat.maxBlockBytes).nextSyncMarker() else {
+    /// After damage at `position`: the offset of the first valid sync marker at or after it, if
+    /// any, and the decoder repositioned there. Salvage continues from it. The damage itself may
+    /// be a valid marker whose sequence does not follow on (the frames before it were lost): its
+    /// frame is readable, so salvage resumes there, numbering from the marker's sequence.
+    mutating func resynchronize(from position: Int) -> (offset: Int, sequence: UInt64)? {
+        guard let found = TailProbe(bytes: bytes, from: position - 1, maxBlockBytes: SegmentFormat.maxBlockBytes).nextSyncMarker() else {
             return nil
         }
         damageFound = nil

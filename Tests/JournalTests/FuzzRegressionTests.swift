@@ -163,4 +163,24 @@ struct FuzzRegressionTests {
         #expect(report.records == 61 - lost)
         #expect(report.lastSequence == 61)
     }
+
+    /// fuzz-journal, invariant 4: an index entry (checksum and all) pointing at bytes inside the
+    /// segment header that form a valid sync marker. Recovery started there, found no frame after
+    /// it, and truncated the "torn tail" inside the header, destroying the segment.
+    @Test("an index entry pointing inside the header is not followed")
+    func indexEntryInsideTheHeader() throws {
+        let input = try Self.fixture("index-entry-inside-the-header")
+        #expect(JournalReaderFuzzer.run(input) == [])
+
+        let storage = InMemoryStorage()
+        try storage.createDirectory(at: "/journal")
+        for file in try #require(JournalFuzzInput(input)?.files()) { storage.setBytes(file.bytes, of: "/journal/" + file.name) }
+        var options = JournalOptions()
+        options.storage = storage
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
+        let writer = try JournalWriter(directory: "/journal", options: options) { _ in [1] }
+        try writer.close()
+        let reader = try JournalReader(directory: "/journal", storage: storage)
+        #expect(reader.segments.allSatisfy { $0.header != nil })
+    }
 }

@@ -108,9 +108,11 @@ struct SegmentDecoder {
     var fileLength: Int { bytes.count }
 
     /// Positions the decoder at the sync marker at `markerOffset` (from an index); returns false,
-    /// leaving the decoder where it was, when no valid marker is there.
+    /// leaving the decoder where it was, when no valid marker is there. Markers sit after the
+    /// header: bytes inside it that happen to look like one are not a place to read (or, for
+    /// recovery, to truncate) from.
     mutating func reposition(toSyncMarkerAt markerOffset: Int) -> Bool {
-        guard frame == nil, pendingRecords.cursor == pendingRecords.end,
+        guard markerOffset >= headerLength, frame == nil, pendingRecords.cursor == pendingRecords.end,
               let marker = SyncMarker.decode(from: bytes, at: markerOffset)
         else { return false }
         offset = markerOffset

@@ -7,6 +7,8 @@
 # repository is never modified, for SECONDS seconds; then the corpus it grew is run once more
 # with AddressSanitizer's full use-after-free checking (see docs/FUZZING.md). Crashing inputs
 # go to $FUZZ_ARTIFACTS/TARGET/ (default fuzz-artifacts/). Exits 1 at the first crash.
+# With FUZZ_CORPUS_DIR set, the grown corpus is kept in $FUZZ_CORPUS_DIR/TARGET between runs
+# (long sessions resume where they stopped); the committed seeds are added to it each time.
 set -euo pipefail
 
 bin=$1
@@ -15,6 +17,8 @@ shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 artifacts=${FUZZ_ARTIFACTS:-$root/fuzz-artifacts}
 case $artifacts in /*) ;; *) artifacts=$root/$artifacts ;; esac
+kept=${FUZZ_CORPUS_DIR:-}
+case $kept in ''|/*) ;; *) kept=$PWD/$kept ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -36,11 +40,12 @@ for target in "$@"; do
     esac
     binary=$bin/fuzz-$target
     [ -x "$binary" ] || { echo "fuzz: $binary is missing; run make fuzz-build" >&2; exit 2; }
-    corpus=$work/corpus-$target
+    corpus=${kept:+$kept/$target}
+    corpus=${corpus:-$work/corpus-$target}
     log=$work/$target.log
     mkdir -p "$corpus" "$artifacts/$target"
     cp "$root/Fuzz/Corpus/$target/"* "$corpus/"
-    echo "fuzz-$target: ${seconds}s on $(ls "$corpus" | wc -l) seeds"
+    echo "fuzz-$target: ${seconds}s on $(ls "$corpus" | wc -l) inputs"
     common=("${options[@]}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 "-artifact_prefix=$artifacts/$target/")
     if ! (cd "$work" && ASAN_OPTIONS=$fuzzing_asan "$binary" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 \
             "$corpus" >"$log" 2>&1); then

@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo bench simulate clean
+.PHONY: all deps build test demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus
 
 all: build
 
@@ -33,6 +33,36 @@ SIMULATE_JOBS ?= 1
 simulate: deps
 	$(SWIFT) build -c release --product replay
 	.build/release/replay simulate --seeds $(SIMULATE_SEEDS) --steps $(SIMULATE_STEPS) --from-seed $(SIMULATE_FROM) --jobs $(SIMULATE_JOBS)
+
+# Fuzzing (docs/FUZZING.md): the libFuzzer targets, built with AddressSanitizer in their own
+# scratch directory, each run for FUZZ_SECONDS on a temporary copy of its committed corpus.
+FUZZ_TARGETS ?= journal facts replay
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_SCRATCH ?= .build/fuzz
+# `--sanitize fuzzer` makes SwiftPM build the executables for libFuzzer's main. The sanitizers
+# themselves come as one -sanitize=fuzzer,address: swiftc keeps only the last -sanitize flag, and
+# SwiftPM's `--sanitize fuzzer --sanitize address` passes two, in no fixed order. The toolchain's
+# lld links the sanitizer runtimes without ld.gold's spurious warning; dead stripping would let
+# it drop the coverage counters libFuzzer is guided by.
+FUZZ_BUILD_FLAGS = -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+	--disable-dead-strip --scratch-path $(FUZZ_SCRATCH)
+
+fuzz-build: deps
+	for target in $(FUZZ_TARGETS); do \
+		$(SWIFT) build $(FUZZ_BUILD_FLAGS) --product fuzz-$$target || exit 1; \
+	done
+
+fuzz: fuzz-build
+	scripts/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# A few seconds per target, for CI: the build, the harnesses and the seeds still work.
+fuzz-smoke: fuzz-build
+	scripts/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+# Rewrites Fuzz/Corpus and the dictionaries from the code (commit the result).
+fuzz-corpus: deps
+	$(SWIFT) run fuzz-corpus Fuzz
 
 clean:
 	rm -rf .build

@@ -7,7 +7,7 @@ let package = Package(
         .library(name: "SDK", targets: ["SDK"]),
         .library(name: "Journal", targets: ["Journal"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
-        .executable(name: "replay", targets: ["replay"]),
+        .executable(name: "replay", targets: ["replay-main"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
@@ -32,8 +32,11 @@ let package = Package(
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
-        // The command-line tool support engineers run on journals taken off a device.
-        .executableTarget(name: "replay", dependencies: ["Journal", "SDK", "Sandbox", "Locking"]),
+        // The command-line tool support engineers run on journals taken off a device: every
+        // command, as a library, so the tests and the fuzzer run them in-process...
+        .target(name: "replay", dependencies: ["Journal", "SDK", "Sandbox", "Locking"]),
+        // ...and the `replay` executable, which only hands its arguments to it.
+        .executableTarget(name: "replay-main", dependencies: ["replay"]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(
             name: "CSQLite",
@@ -46,10 +49,21 @@ let package = Package(
         .target(name: "CrashStory"),
         // A child process the crash tests run and kill with SIGKILL (not shipped).
         .executableTarget(name: "crash-child", dependencies: ["Journal", "SDK", "CrashStory"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking"]),
+        // What the fuzz targets do with an input, as a library the regression tests call too
+        // (docs/FUZZING.md).
+        .target(name: "FuzzHarness", dependencies: ["Journal", "SDK", "replay", "CLZ4"]),
+        // libFuzzer entry points, one file each: built with `--sanitize fuzzer` (make fuzz) they
+        // are fuzzers; in a plain build they compile and link but do nothing.
+        .executableTarget(name: "fuzz-journal", dependencies: ["FuzzHarness"]),
+        .executableTarget(name: "fuzz-facts", dependencies: ["FuzzHarness"]),
+        .executableTarget(name: "fuzz-replay", dependencies: ["FuzzHarness"]),
+        // Writes the seed corpora under Fuzz/Corpus (not a fuzzer: build it without sanitizers).
+        .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "FuzzHarness"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay"]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,6 +22,9 @@ public enum JournalError: Error, Sendable, Equatable {
     case failed(String)
     /// No record with this sequence number is retained.
     case sequenceNotFound(UInt64)
+    /// The journal's sequence numbers ran out: a damaged segment claimed sequences near 2^64 and
+    /// recovery resumed past them. Nothing more can be appended to this journal.
+    case sequenceSpaceExhausted
 }
 
 extension JournalError: CustomStringConvertible {
@@ -49,6 +52,8 @@ extension JournalError: CustomStringConvertible {
             "the journal writer stopped after an earlier failure: \(reason)"
         case .sequenceNotFound(let sequence):
             "sequence \(sequence) is not in the journal"
+        case .sequenceSpaceExhausted:
+            "the journal has no sequence numbers left (a damaged segment claimed sequences near 2^64); start a new journal"
         }
     }
 }

@@ -160,7 +160,7 @@ public final class RecordCursor {
         }
         guard mode == .salvage else { throw JournalError.corrupted(damage) }
         corruption.append(damage)
-        if let resumed = decoder!.resynchronize(after: damage.offset) {
+        if let resumed = decoder!.resynchronize(from: damage.offset) {
             skipped.append(SkippedRange(damage: damage, resumedAtOffset: resumed.offset, resumedAtSequence: resumed.sequence))
             expectedSequence = resumed.sequence
         } else {

@@ -108,9 +108,11 @@ struct SegmentDecoder {
     var fileLength: Int { bytes.count }
 
     /// Positions the decoder at the sync marker at `markerOffset` (from an index); returns false,
-    /// leaving the decoder where it was, when no valid marker is there.
+    /// leaving the decoder where it was, when no valid marker is there. Markers sit after the
+    /// header: bytes inside it that happen to look like one are not a place to read (or, for
+    /// recovery, to truncate) from.
     mutating func reposition(toSyncMarkerAt markerOffset: Int) -> Bool {
-        guard frame == nil, pendingRecords.cursor == pendingRecords.end,
+        guard markerOffset >= headerLength, frame == nil, pendingRecords.cursor == pendingRecords.end,
               let marker = SyncMarker.decode(from: bytes, at: markerOffset)
         else { return false }
         offset = markerOffset
@@ -139,11 +141,11 @@ struct SegmentDecoder {
     private mutating func nextBetweenFrames() -> Step {
         let remaining = bytes.count - offset
         if remaining == 0 { return .end(openFrame: false) }
-        guard remaining >= 8 else { return damage(at: offset, "a frame is cut short", truncated: true) }
+        guard remaining >= 8 else { return damage(at: offset, "a frame is cut short") }
         let magic = load32(offset)
         if magic == SegmentFormat.syncMarkerMagic {
             guard remaining >= SegmentFormat.syncMarkerBytes else {
-                return damage(at: offset, "a sync marker is cut short", truncated: true)
+                return damage(at: offset, "a sync marker is cut short")
             }
             guard let marker = SyncMarker.decode(from: bytes, at: offset) else {
                 return damage(at: offset, "invalid sync marker (checksum or size)")
@@ -166,7 +168,7 @@ struct SegmentDecoder {
             // A skippable frame of a newer minor version: skipped, with its size bounded.
             let size = Int(load32(offset + 4))
             guard size <= 1 << 20 else { return damage(at: offset, "skippable frame of \(size) bytes is implausible") }
-            guard remaining >= 8 + size else { return damage(at: offset, "a skippable frame is cut short", truncated: true) }
+            guard remaining >= 8 + size else { return damage(at: offset, "a skippable frame is cut short") }
             offset += 8 + size
             validEnd = offset
             validEndIsInsideFrame = false
@@ -180,7 +182,7 @@ struct SegmentDecoder {
 
     private mutating func openFrame() -> Step {
         let remaining = bytes.count - offset
-        guard remaining >= 7 else { return damage(at: offset, "an LZ4 frame header is cut short", truncated: true) }
+        guard remaining >= 7 else { return damage(at: offset, "an LZ4 frame header is cut short") }
         guard load32(offset) == SegmentFormat.lz4FrameMagic else {
             return damage(at: offset, "a sync marker is not followed by an LZ4 frame")
         }
@@ -193,7 +195,7 @@ struct SegmentDecoder {
         let blockSizeID = Int(descriptor >> 4)
         guard (4...7).contains(blockSizeID) else { return damage(at: offset, "LZ4 block size id \(blockSizeID) is invalid") }
         let headerLength = 7 + (flags & 0x08 != 0 ? 8 : 0)
-        guard remaining >= headerLength else { return damage(at: offset, "an LZ4 frame header is cut short", truncated: true) }
+        guard remaining >= headerLength else { return damage(at: offset, "an LZ4 frame header is cut short") }
         let descriptorBytes = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + headerLength - 1)])
         let expectedChecksum = UInt8(truncatingIfNeeded: XXHash32.hash(descriptorBytes) >> 8)
         guard bytes[offset + headerLength - 1] == expectedChecksum else {
@@ -216,11 +218,11 @@ struct SegmentDecoder {
     private mutating func nextInFrame(_ state: FrameState) -> Step {
         let remaining = bytes.count - offset
         if remaining == 0 { return .end(openFrame: true) }
-        guard remaining >= 4 else { return damage(at: offset, "a block header is cut short", truncated: true) }
+        guard remaining >= 4 else { return damage(at: offset, "a block header is cut short") }
         let word = load32(offset)
         if word == 0 {
             let trailer = state.hasContentChecksum ? 8 : 4
-            guard remaining >= trailer else { return damage(at: offset, "a frame end is cut short", truncated: true) }
+            guard remaining >= trailer else { return damage(at: offset, "a frame end is cut short") }
             offset += trailer
             validEnd = offset
             validEndIsInsideFrame = false
@@ -232,7 +234,7 @@ struct SegmentDecoder {
         guard size <= state.maxBlockBytes else {
             return damage(at: offset, "block size \(size) exceeds the frame's maximum \(state.maxBlockBytes)")
         }
-        guard remaining >= 8 + size else { return damage(at: offset, "a block is cut short", truncated: true) }
+        guard remaining >= 8 + size else { return damage(at: offset, "a block is cut short") }
         let stored = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 4 + size)])
         guard XXHash32.hash(stored) == load32(offset + 4 + size) else {
             return damage(at: offset, "block checksum does not match")
@@ -322,12 +324,13 @@ struct SegmentDecoder {
 
     // MARK: - Damage
 
-    private mutating func damage(at position: Int, _ reason: String, truncated: Bool = false) -> Step {
+    /// Stops at damage: a torn tail when this is the last segment and nothing readable follows,
+    /// corruption otherwise. Damage that looks cut short is probed too: a flipped size field makes
+    /// a block run past the end of the file, and must not hide the frames after it.
+    private mutating func damage(at position: Int, _ reason: String) -> Step {
         let kind: Damage.Kind
         if !isLastSegment {
             kind = .corruption
-        } else if truncated {
-            kind = .tornTail
         } else {
             kind = TailProbe(bytes: bytes, from: position, maxBlockBytes: frame?.maxBlockBytes ?? SegmentFormat.maxBlockBytes)
                 .findsReadableData() ? .corruption : .tornTail
@@ -341,10 +344,12 @@ struct SegmentDecoder {
         return .damage(found)
     }
 
-    /// After damage: the offset of the next valid sync marker after `position`, if any, and the
-    /// decoder repositioned there. Salvage continues from it.
-    mutating func resynchronize(after position: Int) -> (offset: Int, sequence: UInt64)? {
-        guard let found = TailProbe(bytes: bytes, from: position, maxBlockBytes: SegmentFormat.maxBlockBytes).nextSyncMarker() else {
+    /// After damage at `position`: the offset of the first valid sync marker at or after it, if
+    /// any, and the decoder repositioned there. Salvage continues from it. The damage itself may
+    /// be a valid marker whose sequence does not follow on (the frames before it were lost): its
+    /// frame is readable, so salvage resumes there, numbering from the marker's sequence.
+    mutating func resynchronize(from position: Int) -> (offset: Int, sequence: UInt64)? {
+        guard let found = TailProbe(bytes: bytes, from: position - 1, maxBlockBytes: SegmentFormat.maxBlockBytes).nextSyncMarker() else {
             return nil
         }
         damageFound = nil

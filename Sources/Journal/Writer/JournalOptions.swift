@@ -94,6 +94,9 @@ public struct SnapshotRequest: Sendable, Equatable {
         case resumeAfterCorruption = "resume after corruption"
         /// The segment was created but its snapshot never reached the disk.
         case missingSnapshot = "missing snapshot"
+        /// The last segment's header allows smaller records or frames than the writer's options:
+        /// it is kept as it is and a new segment begins.
+        case limitsChanged = "segment limits changed"
     }
 
     public var sequence: UInt64

@@ -114,6 +114,15 @@ enum WriterRecovery {
         }
         if report.truncatedBytes > 0 || endsInsideFrame { try file.synchronize() }
 
+        // Sequence 0 stands for "no record": a segment holding only its header, based at 0, cannot
+        // take its snapshot as record 0, so it is replaced like one whose limits are too small.
+        let limitsFit = UInt64(header.maxRecordBytes) >= UInt64(options.maxRecordBytes)
+            && header.maxRecordsPerFrame >= options.maxRecordsPerFrame
+        if !limitsFit || decoder.nextSequence == 0 {
+            return try leave(entry, header: header, nextSequence: decoder.nextSequence, segments: segments, listing: listing,
+                             storage: storage, report: report)
+        }
+
         let index = IndexFileWriter(storage: storage, path: listing.indexPath(of: entry),
                                     baseSequence: entry.baseSequence, entries: syncPoints)
         let active = WriterState.ActiveSegment(file: file, name: entry.name, baseSequence: entry.baseSequence, index: index)
@@ -128,8 +137,31 @@ enum WriterRecovery {
                        retained: retained, nextSequence: nextSequence, report: report)
     }
 
+    /// Leaves the last segment as it is when its header allows smaller records or frames than
+    /// this writer writes (its options grew since the segment began): readers hold a segment to
+    /// its header's limits, so appends continue in a new segment that states the writer's. A
+    /// segment holding only its header is removed instead, so the new one can take its name
+    /// (numbered from 1 at least).
+    private static func leave(
+        _ entry: JournalDirectory.Entry, header: SegmentHeader, nextSequence: UInt64, segments: [JournalDirectory.Entry],
+        listing: JournalDirectory, storage: any JournalStorage, report: RecoveryReport
+    ) throws -> Outcome {
+        var kept = segments
+        if nextSequence == header.baseSequence {
+            try storage.removeFile(at: listing.path(of: entry.name))
+            try storage.removeFile(at: listing.indexPath(of: entry))
+            try storage.synchronizeDirectory(at: listing.path)
+            kept.removeLast()
+        }
+        return Outcome(journalID: header.journalID, active: nil, pendingSegmentStart: .limitsChanged,
+                       retained: try retainedSizes(kept, listing: listing, storage: storage),
+                       nextSequence: max(nextSequence, 1), report: report)
+    }
+
     /// The first sequence number that cannot have been used by records lost in a damaged frame:
-    /// past every valid sync marker after `from`, by the most records a frame may hold.
+    /// past every valid sync marker after `from`, by the most records a frame may hold. Saturates
+    /// at `UInt64.max` (a damaged name or marker can claim any sequence): the writer then has no
+    /// sequence number left to give and refuses appends.
     static func resumeSequence(after bytes: UnsafeRawBufferPointer, from offset: Int, base: UInt64, maxRecordsPerFrame: UInt32) -> UInt64 {
         var highest = base
         var position = offset - 1
@@ -137,7 +169,8 @@ enum WriterRecovery {
             highest = max(highest, found.marker.firstSequence)
             position = found.offset
         }
-        return highest + UInt64(maxRecordsPerFrame)
+        let (resume, overflow) = highest.addingReportingOverflow(UInt64(maxRecordsPerFrame))
+        return overflow ? .max : resume
     }
 
     private static func retainedSizes(

@@ -72,6 +72,7 @@ struct WriterState: Sendable {
     /// Appends one record and returns its sequence number.
     mutating func append(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
         try checkUsable()
+        try checkSequenceAvailable()
         guard kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(kind) }
         try checkFits(kind: kind, payloadCount: payload.count)
         if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
@@ -82,6 +83,13 @@ struct WriterState: Sendable {
             }
         }
         return try encode(kind: kind, timestamp: timestamp, payload: payload, now: now)
+    }
+
+    /// A record takes a sequence number and must leave the next one representable, so the last,
+    /// `UInt64.max`, is never given out. Only a damaged journal gets near it (recovery resumes past
+    /// whatever sequence a damaged segment claims).
+    private func checkSequenceAvailable() throws {
+        if nextSequence == .max { throw JournalError.sequenceSpaceExhausted }
     }
 
     /// Rejects a record that cannot fit even with the shortest time delta, before anything changes.
@@ -258,6 +266,7 @@ struct WriterState: Sendable {
     mutating func rotateIfNeeded(time: JournalTime, now: () -> UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
         try checkUsable()
         guard let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) else { return false }
+        try checkSequenceAvailable()
         try startSegment(time: time, reason: reason, now: now, snapshot: provider)
         return true
     }

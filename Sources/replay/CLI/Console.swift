@@ -4,7 +4,7 @@ import Glibc
 
 /// Where a command writes: standard output for results, standard error for messages and
 /// progress. Tests capture both in memory.
-final class Console {
+package final class Console {
     private let writeOut: (String) -> Void
     private let writeError: (String) -> Void
     /// Whether standard error is a terminal (progress is only drawn there).
@@ -15,7 +15,7 @@ final class Console {
     /// Whether standard input is a terminal (interactive commands prompt only there).
     let inputIsTerminal: Bool
 
-    init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false,
+    package init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false,
          flush: @escaping () -> Void = {}, input: @escaping () -> String? = { nil }, inputIsTerminal: Bool = false) {
         writeOut = out
         writeError = error
@@ -27,7 +27,7 @@ final class Console {
 
     /// The process's own standard input, standard output (buffered; see ``flush()``) and
     /// standard error.
-    static func standard() -> Console {
+    package static func standard() -> Console {
         let output = FileDescriptorBuffer(descriptor: 1)
         return Console(
             out: { output.write($0) },
@@ -50,7 +50,7 @@ final class Console {
     }
 
     /// Writes out anything buffered.
-    func flush() {
+    package func flush() {
         flushOutput()
     }
 

@@ -1,7 +1,7 @@
 import Journal
 
-/// `replay`: the entry point, shared by the executable and the tests.
-enum ReplayCommandLine {
+/// `replay`: the entry point, shared by the executable, the tests and the fuzzer.
+package enum ReplayCommandLine {
     static let commands: [any Command.Type] = [
         DemoCommand.self, InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
         StateCommand.self, DiffCommand.self, AuditCommand.self, DiagnoseCommand.self, CheckCommand.self, RecheckCommand.self,
@@ -9,7 +9,7 @@ enum ReplayCommandLine {
     ]
 
     /// The subcommands' names, in the order `--help` lists them.
-    static var commandNames: [String] { commands.map { $0.name } }
+    package static var commandNames: [String] { commands.map { $0.name } }
 
     static let overview = """
         replay: read, check and explain SDK journals taken off a device.
@@ -27,7 +27,7 @@ enum ReplayCommandLine {
         """
 
     /// Runs the command line `arguments` (without the program name); returns the exit status.
-    static func run(_ arguments: [String], console: Console) -> Int32 {
+    package static func run(_ arguments: [String], console: Console) -> Int32 {
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" || arguments.count > 1 else {
             console.print(overview)
             return arguments.isEmpty ? ExitStatus.failure.rawValue : ExitStatus.ok.rawValue

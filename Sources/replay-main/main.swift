@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import replay
 
 let console = Console.standard()
 let status = ReplayCommandLine.run(Array(CommandLine.arguments.dropFirst()), console: console)

@@ -1,0 +1,126 @@
+import Journal
+
+/// The journal fuzz target: hostile bytes as the files of a journal directory (see
+/// ``JournalFuzzInput``), in an ``InMemoryStorage``, read every way a reader can.
+///
+/// It verifies the journal, reads it with a strict and a salvage cursor, lists each segment's
+/// sync points, seeks by sequence and by time, then opens a ``JournalWriter`` on it (recovery),
+/// appends a record and reads the result back. None of it may trap, hang or allocate by what
+/// the bytes claim; beyond that it checks what must hold whatever the bytes:
+///
+/// - a strict cursor's sequence numbers run without a gap;
+/// - a strict cursor returns a prefix of what a salvage cursor returns (they differ only at
+///   corruption, where strict stops and salvage skips), and `verify` counts what salvage reads;
+/// - when the strict cursor reads to the end, salvage and `verify` find no corruption and the
+///   same records, and seeking to any of those records returns exactly the records from there;
+/// - after a writer opened a readable journal and appended a record, reading finds that record
+///   last.
+public enum JournalReaderFuzzer {
+    static let directory = "/journal"
+    /// Seeks read at most this many records: enough to compare, bounded in time.
+    static let seekReadLimit = 256
+
+    /// Runs one input; returns the invariants it broke.
+    public static func run(_ input: [UInt8]) -> [String] {
+        guard let parsed = JournalFuzzInput(input) else { return [] }
+        let storage = InMemoryStorage()
+        try? storage.createDirectory(at: directory)
+        for file in parsed.files() { storage.setBytes(file.bytes, of: directory + "/" + file.name) }
+        var checker = InvariantChecker()
+        let readable = read(storage, seekSelector: parsed.seekSelector, &checker)
+        recoverAndAppend(storage, checkingReadBack: readable, &checker)
+        return checker.violations
+    }
+
+    // MARK: - Reading
+
+    /// Reads the journal every way; returns false when it cannot be opened at all.
+    private static func read(_ storage: InMemoryStorage, seekSelector: UInt8, _ checker: inout InvariantChecker) -> Bool {
+        // Throws for a newer format or mixed journals: nothing more to read then.
+        guard let reader = try? JournalReader(directory: directory, storage: storage) else { return false }
+        let report = reader.verify()
+        for index in reader.segments.indices { _ = try? reader.syncPoints(ofSegment: index) }
+        let strict = trail { try reader.records(mode: .strict) }
+        let salvage = trail { try reader.records(mode: .salvage) }
+
+        checker.expect(strict.isConsecutive, "strict cursor skipped or repeated a sequence number")
+        checker.expect(report.records == salvage.count,
+                       "verify counted \(report.records) records, a salvage cursor read \(salvage.count)")
+        let shared = min(strict.digests.count, salvage.digests.count)
+        checker.expect(strict.count <= salvage.count && strict.digests[..<shared] == salvage.digests[..<shared],
+                       "the strict cursor's records are not a prefix of the salvage cursor's")
+        let strictReadAll = strict.failure == nil
+        if strictReadAll {
+            checker.expect(salvage.failure == nil && salvage.count == strict.count && salvage.combined == strict.combined,
+                           "strict read \(strict.count) records cleanly, salvage read \(salvage.count) (\(salvage.failure ?? "no error"))")
+            checker.expect(report.corruption.isEmpty && report.unreadable == nil,
+                           "strict read everything but verify found corruption: \(report.corruption)")
+        }
+        seek(reader, in: strict, selector: seekSelector, compare: strictReadAll, &checker)
+        return true
+    }
+
+    /// Seeks to the sequence and time of one record the strict cursor returned (or, when it
+    /// returned none, to a sequence chosen by `selector`) and, when the strict cursor read the
+    /// whole journal, checks the seek against it.
+    private static func seek(_ reader: JournalReader, in strict: RecordTrail, selector: UInt8, compare: Bool,
+                             _ checker: inout InvariantChecker) {
+        guard !strict.digests.isEmpty else {
+            for sequence in [0, UInt64(selector), UInt64.max] {
+                _ = trail(limit: seekReadLimit) { try reader.records(from: sequence, mode: .salvage) }
+            }
+            return
+        }
+        let index = Int(selector) * strict.digests.count / 256
+        let target = strict.digests[index]
+        let bySequence = trail(limit: seekReadLimit) { try reader.records(from: target.sequence, mode: .strict) }
+        _ = trail(limit: seekReadLimit) { try reader.records(fromTime: JournalTime(microsecondsSince1970: target.time), mode: .strict) }
+        _ = trail(limit: seekReadLimit) { try reader.records(from: target.sequence, mode: .salvage) }
+        guard compare else { return }
+        let expected = strict.digests[index...].prefix(seekReadLimit)
+        checker.expect(bySequence.failure == nil && bySequence.digests.elementsEqual(expected),
+                       "seeking to sequence \(target.sequence) returned \(bySequence.count) records "
+                       + "(\(bySequence.failure ?? "no error")), not the \(expected.count) a full read has from there")
+    }
+
+    private static func trail(limit: Int = .max, _ makeCursor: () throws -> RecordCursor) -> RecordTrail {
+        do {
+            return RecordTrail(try makeCursor(), limit: limit)
+        } catch {
+            return RecordTrail(failure: "\(error)")
+        }
+    }
+
+    // MARK: - Recovery
+
+    /// The fixed record the writer appends after recovery.
+    private static let appendedPayload: [UInt8] = Array("appended after recovery".utf8)
+    private static let appendedKind: UInt32 = 16
+
+    /// Opens a writer on the journal (recovering it), appends one record, closes, and checks the
+    /// record reads back as the journal's last, when the journal could be read before. (Recovery
+    /// looks at the last segment only; a directory a reader refuses, for a newer format or mixed
+    /// journals in an older segment, stays refused.)
+    private static func recoverAndAppend(_ storage: InMemoryStorage, checkingReadBack: Bool, _ checker: inout InvariantChecker) {
+        var options = JournalOptions()
+        options.storage = storage
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
+        options.retainedBytes = nil
+        options.monotonicNanoseconds = { 0 }
+        let time = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+        // Opening refuses newer formats and may fail on what it cannot repair: that is an answer.
+        guard let writer = try? JournalWriter(directory: directory, options: options, snapshot: { _ in [0x08, 0x01] }) else { return }
+        guard let sequence = try? writer.append(kind: appendedKind, timestamp: time, payload: appendedPayload),
+              (try? writer.close()) != nil, checkingReadBack
+        else { return }
+        guard let reader = try? JournalReader(directory: directory, storage: storage) else {
+            checker.expect(false, "the journal a writer recovered and appended to cannot be opened")
+            return
+        }
+        var last: JournalRecord?
+        let cursor = try? reader.records(mode: .salvage)
+        while let record = try? cursor?.next() { last = record }
+        checker.expect(last?.sequence == sequence && last?.kind == appendedKind && last?.payload == appendedPayload,
+                       "appended record \(sequence) after recovery, but the last record read is \(last.map { "\($0.sequence)" } ?? "none")")
+    }
+}

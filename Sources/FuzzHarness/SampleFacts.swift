@@ -1,0 +1,78 @@
+import Journal
+import SDK
+
+/// One fact of every kind, with values that reach the codec's less common branches (optional
+/// fields present and absent, nested messages, NaN, negative numbers). Exhaustive over
+/// ``FactKind``: a new kind does not compile until it has a sample.
+public enum SampleFacts {
+    /// A sample of every kind, in the order of `FactKind.allCases`, then an unknown kind.
+    public static var all: [Fact] {
+        FactKind.allCases.map(sample) + [.unknown(kind: 200, payload: [0x08, 0x01, 0x12, 0x02, 0x68, 0x69])]
+    }
+
+    static let us = FixtureStory.us
+    static let eu = FixtureStory.eu
+    static let call = FixtureStory.callID(7)
+    static let task = TaskID(3)
+    static let switchID = SwitchID(2)
+    static let time = FixtureStory.startTime
+
+    static let received = ReceivedCall(id: call, caller: 9, call: .trackPurchase(
+        total: .nan, items: [CommerceItem(id: "i", name: "Item", price: -1.5, quantity: -2, sku: nil, dataFields: ["k": [1, "two", 3.0, true, nil]])],
+        dataFields: ["nested": ["deeper": ["deepest": "value"]]]))
+
+    static let delivery = DeliveryTask(id: task, call: call, project: us.fingerprint, region: us.region, endpoint: us.endpoint,
+                                       path: "events/track", method: .post, query: "a=1", body: Array(#"{"eventName":"viewed"}"#.utf8),
+                                       createdAt: time)
+
+    /// The sample of `kind`.
+    public static func sample(of kind: FactKind) -> Fact {
+        switch kind {
+        case .engineStarted:
+            .engineStarted(EngineStart(sdkVersion: "0.1.0", restored: true,
+                                       options: EngineRules(gateCapacity: 2, pendingEvents: .deliverToOutgoing(timeoutMilliseconds: 500)),
+                                       modules: [ModuleDescriptor(name: "inbox", notifications: ["foreground", "background"])]))
+        case .callReceived: .callReceived(received)
+        case .transportCompleted:
+            .transportCompleted(TransportCompletion(task: task, attempt: 2, outcome: .response(status: 200, code: "Success", messageIDs: ["m-1"])))
+        case .timerFired: .timerFired(.teardownBound(switchID, .disablePush))
+        case .durabilityConfirmed: .durabilityConfirmed(DurabilityConfirmation(request: 4, failure: "disk full"))
+        case .moduleHookCompleted: .moduleHookCompleted(ModuleHookCompletion(hook: 5, failure: "module threw"))
+        case .authTokenReceived: .authTokenReceived(AuthTokenReceipt(request: 6, project: eu.fingerprint, failure: nil))
+        case .callbacksDelivered: .callbacksDelivered(switchID)
+        case .notificationReceived: .notificationReceived("foreground")
+        case .initialized: .initialized(project: us, generation: 3)
+        case .gateDecided: .gateDecided(call: call, decision: .queued(switch: switchID, position: 1, call: received))
+        case .callRejected: .callRejected(call: call, reason: "email 'x' is not valid")
+        case .identityChanged: .identityChanged(email: "ada@example.com", userID: nil)
+        case .pushTokenChanged: .pushTokenChanged(nil)
+        case .attributionChanged: .attributionChanged(project: us.fingerprint, info: AttributionInfo(campaignID: -1, templateID: 2, messageID: "a"))
+        case .attributionRefused: .attributionRefused(project: us.fingerprint, reason: "storage cleared by switch 2")
+        case .unknownUserEventHeld:
+            .unknownUserEventHeld(project: us.fingerprint, call: call, event: .track(event: "viewed", dataFields: ["n": 1]))
+        case .unknownUserSessionCounted: .unknownUserSessionCounted(project: us.fingerprint)
+        case .taskQueued: .taskQueued(delivery)
+        case .taskDispatched: .taskDispatched(task: task, attempt: 1)
+        case .taskCompleted: .taskCompleted(task: task, outcome: .failed(.httpStatus(400, code: "BadParams")))
+        case .timerSet: .timerSet(.retry(task, attempt: 2), due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 2_000_000))
+        case .callResolved: .callResolved(call: call, outcome: .discarded(.undeliveredAtSwitch(switchID)))
+        case .authRefreshRequested: .authRefreshRequested(project: eu.fingerprint, request: 6)
+        case .authRefreshFinished: .authRefreshFinished(project: eu.fingerprint, request: 6, failure: "provider returned nil")
+        case .moduleEventDelivered:
+            .moduleEventDelivered(module: "inbox", event: .willSwitchProject(to: eu.fingerprint), project: us.fingerprint, generation: 3)
+        case .moduleHookStarted: .moduleHookStarted(hook: 5, module: "inbox", event: .notification("foreground"))
+        case .moduleHookFinished: .moduleHookFinished(hook: 5, problem: "overran its 2000 ms bound")
+        case .messagesStored: .messagesStored(kind: .embedded, project: us.fingerprint, ids: ["e-1", "e-2"])
+        case .storageCleared: .storageCleared(project: us.fingerprint, scope: .inAppMessages)
+        case .durabilityRequested: .durabilityRequested(request: 4, purpose: .teardownDisable(switchID))
+        case .unknownUserEventsReleased: .unknownUserEventsReleased(project: us.fingerprint)
+        case .switchRouted: .switchRouted(switch: switchID, call: call, project: eu, routing: .enqueued(behind: SwitchID(1)))
+        case .switchStarted: .switchStarted(switch: switchID, from: us.fingerprint, to: eu)
+        case .teardownStepBegan: .teardownStepBegan(switch: switchID, step: .deliverPending)
+        case .teardownStepFinished:
+            .teardownStepFinished(switch: switchID, step: .purgeQueue, outcome: .noisy("2 events purged"), elapsedMicroseconds: -5)
+        case .switchLanded:
+            .switchLanded(switch: switchID, project: eu.fingerprint, result: .switchedWithWarnings, reasons: ["disable not durable in time"])
+        }
+    }
+}

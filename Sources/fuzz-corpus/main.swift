@@ -1,0 +1,21 @@
+import Foundation
+import FuzzHarness
+
+// Writes the fuzz targets' seed corpora and dictionaries: `swift run fuzz-corpus [DIR]`
+// (default `Fuzz`, run from the package root; `make fuzz-corpus` does it). Each
+// `DIR/Corpus/<target>` directory is replaced as a whole: its files are generated, not edited
+// by hand. The output is the same on every run.
+
+let root = CommandLine.arguments.dropFirst().first ?? "Fuzz"
+do {
+    let corpus = CorpusWriter(root: root)
+    try corpus.write(target: "journal", JournalSeeds.make())
+    try corpus.write(target: "facts", FactSeeds.make())
+    try corpus.write(target: "replay", ReplaySeeds.make())
+    try corpus.writeDictionary("journal.dict", JournalSeeds.dictionary())
+    try corpus.writeDictionary("replay.dict", ReplaySeeds.dictionary())
+    print("fuzz-corpus: wrote \(corpus.summary) under \(root)")
+} catch {
+    FileHandle.standardError.write(Data("fuzz-corpus: \(error)\n".utf8))
+    exit(1)
+}

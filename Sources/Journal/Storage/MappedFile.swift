@@ -16,7 +16,10 @@ final class MappedFile: FileContents {
         // A journal is read from the files in its directory, never through a symbolic link to
         // somewhere else (O_NOFOLLOW), and only when they are regular files.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { throw JournalError.io(path: path, operation: "open", code: errno) }
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw JournalError.notAJournal(path: path, reason: "a symbolic link, which is never followed") }
+            throw JournalError.io(path: path, operation: "open", code: errno)
+        }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw JournalError.io(path: path, operation: "fstat", code: errno) }

@@ -93,6 +93,11 @@ public final class EngagementSDK: Sendable {
         }
     }
 
+    /// The most messages that ever waited in the mailbox at once, and the bound at which public
+    /// calls wait for room (tests of the overload behaviour read them).
+    var mailboxHighWaterMark: Int { mailbox.highWaterMark }
+    var mailboxCapacity: Int { mailbox.capacity }
+
     // MARK: - Submitting calls
 
     /// Hands a call to the mailbox; `completion` hears its outcome.
@@ -108,7 +113,7 @@ public final class EngagementSDK: Sendable {
 
     func post(_ call: PublicCall, _ attachment: EngineAttachment) {
         let received = ReceivedCall(id: CallID(configuration.makeCallID()), caller: Self.currentThreadID(), call: call)
-        if !mailbox.post(.input(.callReceived(received), attachment)) {
+        if !mailbox.postWaitingForRoom(.input(.callReceived(received), attachment)) {
             let completion: CallCompletion?? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion

@@ -10,8 +10,10 @@ final class ActivityTracker: Sendable {
         outstanding.withLock { $0 += 1 }
     }
 
-    func end() {
-        outstanding.withLock { $0 -= 1 }
+    /// Ends one effect; true when it was the last one running.
+    @discardableResult
+    func end() -> Bool {
+        outstanding.withLock { $0 -= 1; return $0 == 0 }
     }
 
     var isIdle: Bool { outstanding.withLock { $0 == 0 } }

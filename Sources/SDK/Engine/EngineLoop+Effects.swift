@@ -157,8 +157,8 @@ extension EngineLoop {
             case .outcome(let body): body(outcome)
             case .switchResult(let body): body(switchResult)
             }
-            activity.end()
-            mailbox.post(.wake)
+            // The engine looks again only when this was the last effect (settle waits for that).
+            if activity.end() { mailbox.post(.wake) }
         }
     }
 

@@ -172,8 +172,7 @@ final class EngineLoop: @unchecked Sendable {
     /// Posts an input from an effect that just ended, then lets settle waiters look again.
     func finishEffect(with input: Fact, _ attachment: EngineAttachment = .none) {
         mailbox.post(.input(input, attachment))
-        activity.end()
-        mailbox.post(.wake)
+        if activity.end() { mailbox.post(.wake) }
     }
 
     func schedule(_ purpose: TimerPurpose, at due: JournalTime) {

@@ -1,27 +1,59 @@
 import Dispatch
 import Locking
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The engine's inbox: a FIFO of messages fed from any thread and drained by the engine thread.
-/// Posting never blocks and keeps the order of posts from any one thread.
+/// Keeps the order of posts from any one thread.
+///
+/// Bounded for callers: ``postWaitingForRoom(_:)`` (public calls) waits while `capacity`
+/// messages are already waiting, so a caller that outpaces the engine is slowed down instead of
+/// growing memory without limit; nothing is ever dropped. ``post(_:)`` (effects feeding their
+/// results back, timers, the engine itself) never waits, and neither does anything posted from
+/// the engine thread, which would otherwise wait for itself.
 final class Mailbox<Message: Sendable>: Sendable {
     private struct State {
         var messages: [Message] = []
         var head = 0
         var waiting = false
         var closed = false
+        /// Callers waiting in `postWaitingForRoom` for the taker to make room.
+        var waitingForRoom = 0
+        /// The thread that takes messages (the engine thread), once it has taken.
+        var taker: pthread_t?
+        /// The most messages that ever waited at once.
+        var highWater = 0
 
+        var count: Int { messages.count - head }
         var isEmpty: Bool { head == messages.count }
+
+        /// How many callers to wake, forgetting them (each retries, and waits again if still full).
+        mutating func takeRoomWaiters() -> Int {
+            defer { waitingForRoom = 0 }
+            return waitingForRoom
+        }
     }
 
+    /// How many waiting messages make ``postWaitingForRoom(_:)`` wait.
+    let capacity: Int
     private let state = Locked(State())
     private let signal = DispatchSemaphore(value: 0)
+    private let room = DispatchSemaphore(value: 0)
 
-    /// Adds a message; false when the mailbox is closed.
+    init(capacity: Int = 16_384) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Adds a message at once, whatever the mailbox holds; false when the mailbox is closed.
     @discardableResult
     func post(_ message: Message) -> Bool {
         let wake = state.withLock { state -> Bool? in
             guard !state.closed else { return nil }
             state.messages.append(message)
+            state.highWater = max(state.highWater, state.count)
             defer { state.waiting = false }
             return state.waiting
         }
@@ -30,20 +62,40 @@ final class Mailbox<Message: Sendable>: Sendable {
         return true
     }
 
+    /// Adds a message, first waiting while `capacity` messages already wait (unless called on
+    /// the taking thread); false when the mailbox is closed.
+    @discardableResult
+    func postWaitingForRoom(_ message: Message) -> Bool {
+        while true {
+            let outcome = state.withLock { state -> Bool? in
+                let onTaker = state.taker.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+                if !state.closed && !onTaker && state.count >= capacity {
+                    state.waitingForRoom += 1
+                    return nil
+                }
+                return true
+            }
+            if outcome != nil { return post(message) }
+            room.wait()
+        }
+    }
+
     /// Takes every waiting message, blocking until there is one; nil once closed and drained.
     func takeAll() -> [Message]? {
         while true {
-            let batch = state.withLock { state -> [Message]?? in
+            let (batch, waiters) = state.withLock { state -> ([Message]??, Int) in
+                if state.taker == nil { state.taker = pthread_self() }
                 if !state.isEmpty {
                     let batch = Array(state.messages[state.head...])
-                    state.messages.removeAll(keepingCapacity: true)
+                    state.messages.removeAll(keepingCapacity: state.messages.count <= capacity)
                     state.head = 0
-                    return .some(batch)
+                    return (.some(batch), state.takeRoomWaiters())
                 }
-                if state.closed { return .some(nil) }
+                if state.closed { return (.some(nil), state.takeRoomWaiters()) }
                 state.waiting = true
-                return nil
+                return (nil, 0)
             }
+            for _ in 0..<waiters { room.signal() }
             if let batch { return batch }
             signal.wait()
         }
@@ -52,13 +104,18 @@ final class Mailbox<Message: Sendable>: Sendable {
     /// Whether nothing waits to be taken.
     var isEmpty: Bool { state.withLock { $0.isEmpty } }
 
-    /// Refuses further posts and wakes the taker.
+    /// The most messages that ever waited at once (at most `capacity` plus what was posted
+    /// without waiting).
+    var highWaterMark: Int { state.withLock { $0.highWater } }
+
+    /// Refuses further posts, wakes the taker and every caller waiting for room.
     func close() {
-        let wake = state.withLock { state -> Bool in
+        let (wake, waiters) = state.withLock { state -> (Bool, Int) in
             state.closed = true
             defer { state.waiting = false }
-            return state.waiting
+            return (state.waiting, state.takeRoomWaiters())
         }
         if wake { signal.signal() }
+        for _ in 0..<waiters { room.signal() }
     }
 }

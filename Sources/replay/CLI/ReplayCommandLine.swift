@@ -16,7 +16,9 @@ package enum ReplayCommandLine {
 
         usage: replay <command> [options] <journal>
 
-        A journal is a directory of segment files. Start with `replay demo`, which writes one.
+        A journal is a directory of segment files (a redacted export is one too), or `-` for
+        its segment files concatenated on standard input: cat DIR/segment-*.lz4 | replay info -
+        Start with `replay demo`, which writes one.
 
         commands:
         \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))

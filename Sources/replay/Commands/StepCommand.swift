@@ -19,6 +19,7 @@ struct StepCommand: Command {
 
     init(arguments: inout Arguments) throws(UsageError) {
         path = try arguments.positional("journal directory")
+        if path == "-" { throw UsageError("step reads its commands from standard input, so the journal must be a directory, not -") }
     }
 
     func run(console: Console) throws -> ExitStatus {

@@ -1,0 +1,54 @@
+/// A journal carried as one byte stream: its segment files concatenated in sequence order, as
+/// `cat DIR/segment-*.lz4` prints them (for example, piped off a device). The concatenation is
+/// itself a valid LZ4 frame stream, and every segment starts with its header frame, so the
+/// stream splits back into segments exactly.
+public enum SegmentStream {
+    /// Splits `bytes` before each segment header and stores each segment in `storage` under
+    /// `directory`, named as the writer names it. Returns how many segments there were.
+    /// Throws ``JournalError/notAJournal(path:reason:)``, naming `source`, when the stream is empty
+    /// or does not begin with a segment header. Never reads past `bytes`.
+    public static func unpack(_ bytes: [UInt8], source: String, into storage: InMemoryStorage, directory: String) throws -> Int {
+        let starts = segmentStarts(in: bytes)
+        guard let first = starts.first, first.offset == 0 else {
+            throw JournalError.notAJournal(path: source, reason: bytes.isEmpty
+                ? "the stream is empty"
+                : "the stream does not begin with a segment header (expected the concatenated segment files)")
+        }
+        try storage.createDirectory(at: directory)
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1].offset : bytes.count
+            // A segment whose header is from a newer format keeps its place in the order; the
+            // reader then refuses it by version.
+            let base = start.baseSequence ?? UInt64(index)
+            storage.setBytes(Array(bytes[start.offset..<end]), of: directory + "/" + SegmentFormat.segmentFileName(baseSequence: base))
+        }
+        return starts.count
+    }
+
+    /// Where each segment header begins: the header magic followed by a header whose checksum
+    /// holds (a newer format version included).
+    static func segmentStarts(in bytes: [UInt8]) -> [(offset: Int, baseSequence: UInt64?)] {
+        let magic = withUnsafeBytes(of: SegmentFormat.headerMagic.littleEndian) { Array($0) }
+        var starts: [(Int, UInt64?)] = []
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                if raw[offset] == magic[0] && raw[offset + 1] == magic[1] && raw[offset + 2] == magic[2] && raw[offset + 3] == magic[3] {
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+                    do throws(SegmentHeader.DecodingError) {
+                        let (header, length) = try SegmentHeader.decode(from: rest)
+                        starts.append((offset, header.baseSequence))
+                        offset += length
+                        continue
+                    } catch {
+                        // A newer major version is a header all the same; anything else is not
+                        // one, and these bytes belong to the segment before.
+                        if case .newerMajorVersion = error { starts.append((offset, nil)) }
+                    }
+                }
+                offset += 1
+            }
+        }
+        return starts
+    }
+}

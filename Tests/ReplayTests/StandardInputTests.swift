@@ -1,0 +1,83 @@
+import Foundation
+import Journal
+import Testing
+@testable import replay
+
+/// `-` reads a journal's segment files concatenated on standard input.
+@Suite("journals on standard input")
+struct StandardInputTests {
+    static func concatenatedSegments(of directory: String) throws -> [UInt8] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".lz4") }.sorted()
+        return try names.flatMap { [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))) }
+    }
+
+    static func records(_ reader: JournalReader) throws -> [JournalRecord] {
+        let cursor = try reader.records()
+        var records: [JournalRecord] = []
+        while let record = try cursor.next() { records.append(record) }
+        return records
+    }
+
+    @Test("concatenated segments split back into the same segments and records")
+    func splitsBack() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        let directory = try JournalReader(directory: path)
+        #expect(directory.segments.count > 2)
+        let stream = try JournalSource.reader(forStream: try Self.concatenatedSegments(of: path))
+        #expect(stream.segments.count == directory.segments.count)
+        #expect(try Self.records(stream) == Self.records(directory))
+        #expect(stream.verify().isClean)
+    }
+
+    @Test("a stream that is empty or does not begin with a segment header is refused, naming the source")
+    func refusesWhatIsNotAJournal() throws {
+        for bytes in [[], Array("{\"seq\":1}\n".utf8), [UInt8](repeating: 0, count: 4096)] {
+            #expect {
+                _ = try JournalSource.reader(forStream: bytes)
+            } throws: { error in
+                "\(error)".hasPrefix("standard input: not a journal segment")
+            }
+        }
+    }
+
+    @Test("damage inside the stream is found where it is, as in a directory")
+    func damageIsLocated() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        var bytes = try Self.concatenatedSegments(of: path)
+        bytes[bytes.count / 2] ^= 0x5A
+        let report = try JournalSource.reader(forStream: bytes).verify()
+        #expect(!report.isClean)
+    }
+
+    @Test("the replay executable reads `-` from its standard input", .enabled(if: Self.executable != nil))
+    func executableReadsStandardInput() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["verify", "-"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(try Self.concatenatedSegments(of: path)))
+        try input.fileHandleForWriting.close()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(printed.hasPrefix("ok: 305 records in 5 segments"), "\(printed)")
+    }
+
+    /// The `replay` binary built beside the test bundle, when present.
+    static let executable: URL? = {
+        let candidates = [CommandLine.arguments.first, Bundle.main.executablePath].compactMap { $0 }.map {
+            URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("replay")
+        } + [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("replay")]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+}

@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus
+.PHONY: all deps build test unit-tests tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus
 
 all: build
 
@@ -11,10 +11,29 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Installs what is missing, builds everything (tests included) and runs the whole suite.
-test: deps
+# What CI runs: installs what is missing, builds everything (tests included), runs the whole
+# suite, then the concurrency suites under ThreadSanitizer and a short smoke of each fuzzer.
+test: unit-tests tsan fuzz-smoke
+
+unit-tests: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The suites where threads meet (the engine's mailbox, switches under load, group commit, the
+# keyring, the transport, the sandbox server) under ThreadSanitizer, in their own scratch
+# directory. Any report fails the run (TSan's exit code).
+TSAN_SUITES ?= SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|BatchTests|TransportTests|HTTPProtocolTests
+TSAN_SCRATCH ?= .build/tsan
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	TSAN_OPTIONS=halt_on_error=1 OVERLOAD_CALLS=30000 $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter "$(TSAN_SUITES)"
+
+# The long reliability runs (docs/RELIABILITY.md): the SDK killed with SIGKILL 100 times
+# mid-story, the journal writer 100 times, and a burst of a million calls during a held switch.
+reliability: deps
+	$(SWIFT) build --build-tests
+	SDK_CRASH_ITERATIONS=100 JOURNAL_CRASH_ITERATIONS=100 OVERLOAD_CALLS=1000000 \
+		$(SWIFT) test --skip-build --filter "SDKCrashTests|CrashLoopTests|OverloadTests"
 
 demo: deps
 	$(SWIFT) run replay demo

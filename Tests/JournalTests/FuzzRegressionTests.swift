@@ -15,6 +15,18 @@ struct FuzzRegressionTests {
         return [UInt8](try #require(FileManager.default.contents(atPath: path)))
     }
 
+    /// Sixty records in one segment of at least three frames: its storage, sync points and path.
+    static func oneSegmentOfSixtyRecords() throws -> (InMemoryStorage, [IndexEntry], String) {
+        let storage = InMemoryStorage()
+        try FixtureJournal.writeRaw(to: "/journal", storage: storage,
+                                    payloads: (0..<60).map { Array("record \($0) \(String(repeating: "ab", count: $0))".utf8) },
+                                    segmentBytes: 1 << 20)
+        let reader = try JournalReader(directory: "/journal", storage: storage)
+        let points = try reader.syncPoints(ofSegment: 0)
+        try #require(reader.segments.count == 1 && points.count >= 3)
+        return (storage, points, "/journal/" + reader.segments[0].name)
+    }
+
     @Test("every seed of the journal corpus reads clean")
     func seeds() {
         let seeds = FuzzCorpus.seeds(of: "journal", packageRoot: Self.packageRoot)
@@ -117,14 +129,7 @@ struct FuzzRegressionTests {
     func blockSizePastTheEnd() throws {
         #expect(JournalReaderFuzzer.run(try Self.fixture("block-size-past-the-end-hides-later-frames")) == [])
 
-        let storage = InMemoryStorage()
-        try FixtureJournal.writeRaw(to: "/journal", storage: storage,
-                                    payloads: (0..<60).map { Array("record \($0) \(String(repeating: "ab", count: $0))".utf8) },
-                                    segmentBytes: 1 << 20)
-        let reader = try JournalReader(directory: "/journal", storage: storage)
-        let points = try reader.syncPoints(ofSegment: 0)
-        try #require(reader.segments.count == 1 && points.count >= 3)
-        let path = "/journal/" + reader.segments[0].name
+        let (storage, points, path) = try Self.oneSegmentOfSixtyRecords()
         var bytes = try #require(storage.bytes(of: path))
         // The first block of the second frame: after its 28-byte sync marker and 7-byte frame header.
         let sizeField = points[1].offset + 28 + 7
@@ -144,14 +149,7 @@ struct FuzzRegressionTests {
     func salvageResumesAtTheGap() throws {
         #expect(JournalReaderFuzzer.run(try Self.fixture("marker-after-a-gap-is-not-resumed")) == [])
 
-        let storage = InMemoryStorage()
-        try FixtureJournal.writeRaw(to: "/journal", storage: storage,
-                                    payloads: (0..<60).map { Array("record \($0) \(String(repeating: "ab", count: $0))".utf8) },
-                                    segmentBytes: 1 << 20)
-        let reader = try JournalReader(directory: "/journal", storage: storage)
-        let points = try reader.syncPoints(ofSegment: 0)
-        try #require(reader.segments.count == 1 && points.count >= 3)
-        let path = "/journal/" + reader.segments[0].name
+        let (storage, points, path) = try Self.oneSegmentOfSixtyRecords()
         // Cut out the second frame: the third frame's marker now follows the first frame.
         var bytes = try #require(storage.bytes(of: path))
         bytes.removeSubrange(points[1].offset..<points[2].offset)

@@ -27,9 +27,10 @@ public struct PosixStorage: JournalStorage {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            // The name is read in place, up to its NUL: a directory entry may be shorter than
+            // `dirent`, so copying the whole `d_name` field could read past it (ASan saw it).
+            guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { continue }
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names

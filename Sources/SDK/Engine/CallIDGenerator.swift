@@ -29,3 +29,17 @@ public final class CallIDGenerator: Sendable {
             UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)))
     }
 }
+
+extension CallIDGenerator {
+    /// The id numbered `number`: 00000000-0000-4000-8000-00000000000n (the low 56 bits of the
+    /// number, in a version-4 layout). For journals that must come out the same on every run:
+    /// tests, fixtures, the demo. Not unique across instances: never for real calls.
+    public static func sequentialUUID(_ number: UInt64) -> UUID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 { bytes[15 - index] = UInt8(truncatingIfNeeded: number >> UInt64(8 * index)) }
+        bytes[6] = 0x40
+        bytes[8] = 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

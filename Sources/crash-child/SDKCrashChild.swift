@@ -48,14 +48,20 @@ struct SDKCrashChild {
                 sdk.trackPushOpen(PushOpen(campaignID: 1, templateID: 2, messageID: "m\(index)", appAlreadyRunning: true), completion: nil)
             case .switchTo(let project): sdk.switchProject(to: projects[project]) { _ in }
             case .flush:
+                // The app waits for each flush before going on, as an app that checkpoints does:
+                // a run makes steady progress between kills instead of posting the whole rest of
+                // the story at once (which would queue thousands of switches behind each other).
                 let step = index
+                let flushed = DispatchSemaphore(value: 0)
                 sdk.flush { outcome in
-                    guard case .applied = outcome else {
+                    if case .applied = outcome {
+                        FileHandle.standardOutput.write(Data("flushed \(step)\n".utf8))
+                    } else {
                         FileHandle.standardError.write(Data("crash-child: flush at step \(step) failed: \(outcome)\n".utf8))
-                        return
                     }
-                    FileHandle.standardOutput.write(Data("flushed \(step)\n".utf8))
+                    flushed.signal()
                 }
+                flushed.wait()
             }
         }
         let finished = DispatchSemaphore(value: 0)

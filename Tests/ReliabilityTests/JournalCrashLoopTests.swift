@@ -8,7 +8,7 @@ struct CrashLoopTests {
     static let iterations = ProcessInfo.processInfo.environment["JOURNAL_CRASH_ITERATIONS"].flatMap(Int.init) ?? 50
 
     @Test("SIGKILL at random moments loses nothing that flush reported durable", .enabled(if: ChildProcess.executable != nil))
-    func crashLoop() throws {
+    func crashLoop() async throws {
         let directory = TemporaryDirectory()
         var generator = SplitMix64(seed: 20_261_129)
         var reportedDurable: UInt64 = 0
@@ -17,11 +17,11 @@ struct CrashLoopTests {
             let reports = Int(generator.next() % 40) + 1
             var lastReport: UInt64 = 0
             for _ in 0..<reports {
-                guard let line = child.readLine() else { break }
+                guard let line = await child.nextLine() else { break }
                 let parts = line.split(separator: " ")
                 if parts.count == 2, parts[0] == "durable", let sequence = UInt64(parts[1]) { lastReport = sequence }
             }
-            child.kill()
+            await child.killAndReap()
             reportedDurable = max(reportedDurable, lastReport)
 
             let reader = try JournalReader(directory: directory.path)

@@ -20,7 +20,7 @@ struct SDKCrashTests {
 
     @Test("killed at random moments mid-story: nothing acknowledged is lost or doubled, disables reach the outgoing project, the journal checks clean",
           .enabled(if: ChildProcess.executable != nil))
-    func crashes() throws {
+    func crashes() async throws {
         let sandbox = try SandboxBackend(projects: CrashStory.projects.map { SandboxProject(name: $0.name, apiKey: $0.key, region: $0.region) })
         let directory = TemporaryDirectory()
         let seed: UInt64 = 7_1129
@@ -38,7 +38,7 @@ struct SDKCrashTests {
             var seen = 0
             var flushed = resume
             var finished = false
-            while seen < killAfter, let line = child.readLine() {
+            while seen < killAfter, let line = await child.nextLine() {
                 if line == "done" { finished = true; break }
                 let parts = line.split(separator: " ")
                 if parts.count == 2, parts[0] == "flushed", let step = Int(parts[1]) {
@@ -47,10 +47,10 @@ struct SDKCrashTests {
                 }
             }
             if !finished && !last {
-                child.kill()
+                await child.killAndReap()
                 kills += 1
             } else {
-                #expect(child.wait() == 0)
+                #expect(await child.exitStatus() == 0)
             }
             for index in resume..<flushed where story.steps[index] == .track {
                 acknowledged.insert(Acknowledged(event: CrashStory.eventName(step: index, run: run), project: story.project(atStep: index)))

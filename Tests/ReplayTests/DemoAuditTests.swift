@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 import SDK
 import Testing
 @testable import replay
@@ -13,7 +14,7 @@ struct DemoAuditTests {
         let outcome = try await DemoStory.run(into: directory)
         #expect(outcome.switchResults == [.switchedCleanly, .switchedCleanly, .switchedWithWarnings])
 
-        let reader = try JournalSource.open(directory)
+        let reader = try JournalReader(directory: directory)
         let walk = try JournalWalk(reader: reader)
         var rows: [AuditRow] = []
         let audit = CallAudit { rows.append($0) }

@@ -53,6 +53,28 @@ struct StandardInputTests {
         #expect(!report.isClean)
     }
 
+    @Test("every command given `-` reads the console's standard input")
+    func commandsReadTheConsole() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        let bytes = try Self.concatenatedSegments(of: path)
+        for arguments in [["verify"], ["cat", "--from", "290"], ["info"]] {
+            var fromStream = "", fromDirectory = ""
+            let console = Console(out: { fromStream += $0 }, error: { _ in }, inputBytes: { bytes })
+            let status = ReplayCommandLine.run(arguments + ["-"], console: console)
+            let reference = ReplayCommandLine.run(arguments + [path], console: Console(out: { fromDirectory += $0 }, error: { _ in }))
+            #expect(status == reference)
+            #expect(fromStream.replacingOccurrences(of: "/standard-input/", with: "")
+                    == fromDirectory.replacingOccurrences(of: path + "/", with: "").replacingOccurrences(of: path, with: "-"),
+                    "\(arguments)")
+        }
+        var error = ""
+        let empty = ReplayCommandLine.run(["verify", "-"], console: Console(out: { _ in }, error: { error += $0 }))
+        #expect(empty == 2)
+        #expect(error.contains("standard input") && error.contains("empty"), "\(error)")
+    }
+
     @Test("the replay executable reads `-` from its standard input", .enabled(if: Self.executable != nil))
     func executableReadsStandardInput() throws {
         let path = ReplayHarness.temporaryDirectory()

@@ -25,6 +25,9 @@ final class EngineLoop: @unchecked Sendable {
     /// Why the journal stopped accepting facts, if it did (the SDK keeps working in memory).
     private(set) var journalFailure: String?
     private var lastTime: JournalTime
+    /// A rotation whose snapshot was too large is tried again once this sequence is written.
+    private var rotationRetryAfter: UInt64 = 0
+    static let rotationRetryRecords: UInt64 = 1_024
 
     // Side tables: what effects need and the journal must never hold.
     var keys: [ProjectFingerprint: String] = [:]
@@ -100,12 +103,14 @@ final class EngineLoop: @unchecked Sendable {
         accept(attachment, for: input)
         let time = max(configuration.clock.now(), lastTime)
         lastTime = time
-        if journalFailure == nil {
+        if journalFailure == nil && lastSequence >= rotationRetryAfter {
             do {
                 try recorder.beginSegmentIfNeeded(time: time) { _ in StateCodec.encode(state) }
             } catch JournalError.recordTooLarge {
                 // The state is too large for one snapshot record right now: the segment goes on
-                // past its size bound and the rotation is tried again at the next input.
+                // past its size bound, and the rotation is tried again once some more records
+                // were written (not at every input: encoding a state that large is costly).
+                rotationRetryAfter = lastSequence + Self.rotationRetryRecords
             } catch {
                 journalFailure = "\(error)"
             }

@@ -12,16 +12,19 @@ package final class Console {
 
     private let flushOutput: () -> Void
     private let readInput: () -> String?
+    private let readAllInput: () throws -> [UInt8]
     /// Whether standard input is a terminal (interactive commands prompt only there).
     let inputIsTerminal: Bool
 
     package init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false,
-         flush: @escaping () -> Void = {}, input: @escaping () -> String? = { nil }, inputIsTerminal: Bool = false) {
+         flush: @escaping () -> Void = {}, input: @escaping () -> String? = { nil }, inputIsTerminal: Bool = false,
+         inputBytes: @escaping () throws -> [UInt8] = { [] }) {
         writeOut = out
         writeError = error
         self.errorIsTerminal = errorIsTerminal
         flushOutput = flush
         readInput = input
+        readAllInput = inputBytes
         self.inputIsTerminal = inputIsTerminal
     }
 
@@ -35,12 +38,18 @@ package final class Console {
             errorIsTerminal: isatty(2) != 0,
             flush: { output.flush() },
             input: { Swift.readLine(strippingNewline: true) },
-            inputIsTerminal: isatty(0) != 0)
+            inputIsTerminal: isatty(0) != 0,
+            inputBytes: { try JournalSource.readStandardInput() })
     }
 
     /// The next line of standard input, without its newline; nil at its end.
     func readLine() -> String? {
         readInput()
+    }
+
+    /// All of standard input, as bytes (a journal given as `-`).
+    func readAllBytes() throws -> [UInt8] {
+        try readAllInput()
     }
 
     /// Writes `text` without a newline and flushes (a prompt).

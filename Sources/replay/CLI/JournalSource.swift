@@ -7,9 +7,10 @@ enum JournalSource {
     /// The largest journal read from standard input (it is held in memory).
     static let maxStreamBytes = 1 << 30
 
-    /// A reader over the journal at `path`; throws when it holds no segments.
-    static func open(_ path: String) throws -> JournalReader {
-        if path == "-" { return try openStandardInput() }
+    /// A reader over the journal at `path` (`-`: the console's standard input); throws when it
+    /// holds no segments.
+    static func open(_ path: String, console: Console) throws -> JournalReader {
+        if path == "-" { return try reader(forStream: try console.readAllBytes()) }
         let reader = try JournalReader(directory: path)
         guard !reader.segments.isEmpty else {
             throw JournalError.notAJournal(path: path, reason: "no segment files (segment-*.lz4) in this directory")
@@ -17,8 +18,8 @@ enum JournalSource {
         return reader
     }
 
-    /// Reads the concatenated segments from standard input into memory and opens them there.
-    private static func openStandardInput() throws -> JournalReader {
+    /// The process's standard input, up to ``maxStreamBytes``.
+    static func readStandardInput() throws -> [UInt8] {
         var bytes: [UInt8] = []
         while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
             bytes.append(contentsOf: chunk)
@@ -26,7 +27,7 @@ enum JournalSource {
                 throw JournalError.notAJournal(path: "standard input", reason: "more than \(maxStreamBytes >> 20) MiB; copy the journal to a directory instead")
             }
         }
-        return try reader(forStream: bytes)
+        return bytes
     }
 
     /// A reader over a journal given as its concatenated segment files.

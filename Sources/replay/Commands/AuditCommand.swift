@@ -45,7 +45,7 @@ struct AuditCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path))
+        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console))
         var shown: [String: Int] = [:]
         if !json { console.print(AuditRow.header) }
         let audit = CallAudit { row in

@@ -27,7 +27,7 @@ struct CheckCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path)
+        let reader = try JournalSource.open(path, console: console)
         let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
         let checker = ContractChecker()
         while let record = try walk.next() {

@@ -34,7 +34,7 @@ struct DemoCommand: Command {
     func run(console: Console) throws -> ExitStatus {
         let directory = output ?? NSTemporaryDirectory() + "replay-demo-\(UUID().uuidString.prefix(8).lowercased())"
         let outcome = try Self.runStory(into: directory)
-        let reader = try JournalSource.open(outcome.journal)
+        let reader = try JournalSource.open(outcome.journal, console: console)
         if json {
             console.print(JSONValue.object([
                 ("journal", .string(outcome.journal)),

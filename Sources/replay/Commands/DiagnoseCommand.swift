@@ -35,7 +35,7 @@ struct DiagnoseCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path)
+        let reader = try JournalSource.open(path, console: console)
         var anomalies = false
         var reports: [JSONValue] = []
         var printed = 0

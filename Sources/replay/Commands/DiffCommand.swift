@@ -40,7 +40,7 @@ struct DiffCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path)
+        let reader = try JournalSource.open(path, console: console)
         let progress: (UInt64) -> Void = { console.progress("folding seq \($0)") }
         let first = try JournalWalk(reader: reader, start: .after(from), onProgress: progress)
         let before = StateDocument.make(first.state)

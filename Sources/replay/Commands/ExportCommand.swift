@@ -49,7 +49,7 @@ struct ExportCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path)
+        let reader = try JournalSource.open(path, console: console)
         let redactor = Redactor(hash: try KeyedHash.random())
         let summary: ExportSummary
         switch format {

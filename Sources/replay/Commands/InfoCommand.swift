@@ -27,7 +27,7 @@ struct InfoCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path)
+        let reader = try JournalSource.open(path, console: console)
         let report = reader.verify { done, total in
             console.progress("reading \(Format.bytes(done)) of \(Format.bytes(total))")
         }

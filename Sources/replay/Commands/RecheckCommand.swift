@@ -32,7 +32,7 @@ struct RecheckCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path), onProgress: { console.progress("rechecking seq \($0)") })
+        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), onProgress: { console.progress("rechecking seq \($0)") })
         let recheck = Recheck(limit: limit)
         while let record = try walk.next() {
             recheck.consume(record, before: walk.state)

@@ -23,7 +23,7 @@ struct StepCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let session = try StepSession(reader: try JournalSource.open(path), console: console)
+        let session = try StepSession(reader: try JournalSource.open(path, console: console), console: console)
         try session.run()
         return .ok
     }

@@ -47,7 +47,7 @@ struct TimelineCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path), start: from.map { .at($0) } ?? .beginning)
+        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: from.map { .at($0) } ?? .beginning)
         var depth = Self.depth(walk.state)
         while let record = try walk.next() {
             if let to, !to.includes(sequence: record.sequence, time: record.time) { break }

@@ -26,7 +26,7 @@ struct VerifyCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path)
+        let reader = try JournalSource.open(path, console: console)
         let report = reader.verify { done, total in
             console.progress("verifying \(Format.bytes(done)) of \(Format.bytes(total))")
         }

@@ -1,7 +1,10 @@
 import Foundation
 
 /// A child process of the `crash-child` executable, with its stdout read line by line.
-final class ChildProcess {
+///
+/// Unchecked Sendable: one test drives one child, one call at a time (each awaited before the
+/// next), so its line buffer is never touched by two threads at once.
+final class ChildProcess: @unchecked Sendable {
     /// The `crash-child` binary built beside the test bundle, when present.
     static let executable: URL? = {
         let candidates = [CommandLine.arguments.first, Bundle.main.executablePath].compactMap { $0 }.map {
@@ -33,6 +36,22 @@ final class ChildProcess {
             if data.isEmpty { return nil }
             buffer += data
         }
+    }
+
+    /// ``readLine()`` on a thread of its own, so a test waiting for its child never holds one of
+    /// the few threads Swift concurrency shares with every other test running in parallel.
+    func nextLine() async -> String? {
+        (try? await onOwnThread { self.readLine() }) ?? nil
+    }
+
+    /// ``wait()`` on a thread of its own.
+    func exitStatus() async -> Int32 {
+        (try? await onOwnThread { self.wait() }) ?? -1
+    }
+
+    /// ``kill()`` on a thread of its own.
+    func killAndReap() async {
+        _ = try? await onOwnThread { self.kill() }
     }
 
     /// SIGKILL, then reap.
@@ -77,5 +96,17 @@ struct SplitMix64: RandomNumberGenerator {
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         return value ^ (value >> 31)
+    }
+}
+
+/// Runs `body` on a thread of its own and returns its result. `body` must not record test issues
+/// (`#expect`): they would not be attributed to the test.
+func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try body() })
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 }

@@ -48,9 +48,15 @@ struct OverloadTests {
             tally.record(outcome)
             if resolved.withLock({ $0 += 1; return $0 }) == total { done.completion(()) }
         }
-        // Two callers, as fast as they can: the mailbox makes them wait rather than grow.
-        DispatchQueue.concurrentPerform(iterations: 2) { caller in
-            for index in 0..<(total / 2) { sdk.track("c\(caller)-\(index)", completion: completion) }
+        // Two callers, as fast as they can: the mailbox makes them wait rather than grow. (They
+        // run on threads of their own: waiting here must not hold a thread of the shared pool.)
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            Thread {
+                DispatchQueue.concurrentPerform(iterations: 2) { caller in
+                    for index in 0..<(total / 2) { sdk.track("c\(caller)-\(index)", completion: completion) }
+                }
+                finished.resume()
+            }.start()
         }
         #expect(sdk.mailboxHighWaterMark <= sdk.mailboxCapacity + 64, "the mailbox grew past its bound")
         print("Overload: \(total) calls, mailbox high-water mark \(sdk.mailboxHighWaterMark) of \(sdk.mailboxCapacity)")

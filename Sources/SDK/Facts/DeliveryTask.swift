@@ -41,10 +41,21 @@ public struct DeliveryTask: Sendable, Hashable {
     public var isDisableDevice: Bool { path == "users/disableDevice" }
 
     /// The `Idempotency-Key` its requests carry in the journal `stream`: the same for every
-    /// attempt of this task (in any process), different for a task that reuses its number after
-    /// a crash lost the first holder's record (the two were created at different times).
+    /// attempt of this task, in any process.
+    ///
+    /// A task made for a public call is keyed by that call (whose id is durable before any of
+    /// its requests leave): when a crash loses the decision that queued it after the request
+    /// left (a gated call replayed at a landing, a held event released by an identification),
+    /// the decision is made again after the restart, and the new task carries the same key, so
+    /// the backend takes it once. A task of the SDK's own (a switch's disable, a token
+    /// re-registration) is keyed by its number and creation time, so a task that reuses a
+    /// number a crash freed never shares a key with the first holder; such a task may reach the
+    /// backend twice if a crash loses its decision after it left (both are idempotent there).
     package func idempotencyKey(stream: UUID) -> String {
-        "\(stream.uuidString.lowercased())-\(id.number)-\(createdAt.microsecondsSince1970)"
+        if let call {
+            return "\(stream.uuidString.lowercased())-call-\(call.uuid.uuidString.lowercased())"
+        }
+        return "\(stream.uuidString.lowercased())-\(id.number)-\(createdAt.microsecondsSince1970)"
     }
 }
 

@@ -50,7 +50,7 @@ enum StateDocument {
             ("held", .integer(Int64(gate.count))),
             ("bytes", .integer(Int64(state.switching.gateBytes))),
             ("calls", .object(gate.enumerated().map { position, held in
-                (held.call.id.description, .object([("position", .integer(Int64(position))),
+                (held.call.id.fullDescription, .object([("position", .integer(Int64(position))),
                                                     ("call", .string(Describe.call(held.call.call))),
                                                     ("made_at", .string(held.madeAt.description))]))
             })),
@@ -119,7 +119,7 @@ enum StateDocument {
         return .object([
             ("count", .integer(Int64(calls.count))),
             ("calls", .object(calls.map { id, call in
-                (id.description, .object([("name", .string(call.name.rawValue)), ("made_at", .string(call.madeAt.description)),
+                (id.fullDescription, .object([("name", .string(call.name.rawValue)), ("made_at", .string(call.madeAt.description)),
                                           ("project_at_call", .optional(call.projectAtCall) { .string($0.hex) })]))
             })),
         ])
@@ -149,4 +149,10 @@ enum StateDocument {
             ("cleared_projects", .array(state.clearedProjects.sorted().map { .string($0.hex) })),
         ])
     }
+}
+
+extension CallID {
+    /// The whole id: the keys of a state document must stay unique across the SDK instances of
+    /// one journal (each restart numbers its calls from 1 again, so the short form repeats).
+    var fullDescription: String { uuid.uuidString.lowercased() }
 }

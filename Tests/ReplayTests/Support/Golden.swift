@@ -14,7 +14,8 @@ enum Golden {
         var text = text
         if let journal { text = text.replacingOccurrences(of: journal, with: "JOURNAL") }
         let rules: [(String, String)] = [
-            ("[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}", "JOURNAL-ID"),
+            // The journal's random id; the demo's call ids (00000000-0000-4000-8000-…) stay.
+            ("(?!00000000-0000-4000-8000-)[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}", "JOURNAL-ID"),
             ("\"caller\":[0-9]+", "\"caller\":0"),
             ("(email|user|token|data|body|text):[0-9a-f]{12}", "$1:TOKEN"),
             ("(on disk +)[0-9.]+ [KMG]?i?B", "$1SIZE"),

@@ -13,6 +13,9 @@ struct SDKCrashTests {
     /// How many kills: 20 by default (CI), more with SDK_CRASH_ITERATIONS (`make reliability`).
     static let iterations = ProcessInfo.processInfo.environment["SDK_CRASH_ITERATIONS"].flatMap(Int.init) ?? 20
 
+    /// The story's and the kills' seed: SDK_CRASH_SEED, or a fixed one.
+    static let seed = ProcessInfo.processInfo.environment["SDK_CRASH_SEED"].flatMap(UInt64.init) ?? 7_1129
+
     struct Acknowledged: Hashable {
         var event: String
         var project: Int
@@ -23,7 +26,7 @@ struct SDKCrashTests {
     func crashes() async throws {
         let sandbox = try SandboxBackend(projects: CrashStory.projects.map { SandboxProject(name: $0.name, apiKey: $0.key, region: $0.region) })
         let directory = TemporaryDirectory()
-        let seed: UInt64 = 7_1129
+        let seed = Self.seed
         let length = max(600, Self.iterations * 40)
         let story = CrashStory(seed: seed, length: length)
         var random = SplitMix64(seed: seed)
@@ -93,7 +96,7 @@ struct SDKCrashTests {
         let made = Set(names.values)
         let summary = try JournalReader(directory: journal).verify()
         // The counts docs/RELIABILITY.md reports.
-        print("SDK crashes: \(kills) kills survived, \(acknowledged.count) acknowledged calls checked, \(summary.records) records in \(summary.segments) segments")
+        print("SDK crashes (seed \(seed)): \(kills) kills survived, \(acknowledged.count) acknowledged calls checked, \(summary.records) records in \(summary.segments) segments")
         for call in acknowledged {
             #expect(made.contains(call.event), "acknowledged \(call.event) is missing from the journal")
             #expect(resolutions[call.event] != nil || !made.contains(call.event), "acknowledged \(call.event) was never resolved")

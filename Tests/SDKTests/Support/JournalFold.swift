@@ -12,8 +12,8 @@ struct JournalFold {
 
     let entries: [Entry]
 
-    init(directory: String) throws {
-        let cursor = try JournalReader(directory: directory + "/journal").records()
+    init(directory: String, storage: any JournalStorage = PosixStorage()) throws {
+        let cursor = try JournalReader(directory: directory + "/journal", storage: storage).records()
         var entries: [Entry] = []
         while let record = try cursor.next() {
             if record.isSnapshot { continue }

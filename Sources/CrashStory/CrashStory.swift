@@ -20,7 +20,8 @@ public struct CrashStory: Sendable {
     public let steps: [Step]
 
     public init(seed: UInt64, length: Int = 400) {
-        var state = seed | 1
+        // Spread the seed first: `seed | 1` alone gave seeds 2k and 2k+1 the same story.
+        var state = (seed &+ 1) &* 0x9E37_79B9_7F4A_7C15 | 1
         func next(_ bound: Int) -> Int {
             state ^= state << 13
             state ^= state >> 7

@@ -30,7 +30,9 @@ struct SDKCrashChild {
         }
         let configuration = SDKConfiguration(
             storageDirectory: directory, modules: BuiltInModules.standard(),
-            rules: EngineRules(disableDurabilityBoundMilliseconds: 1_000), regionEndpoints: RegionEndpoints(us: us, eu: eu))
+            rules: EngineRules(disableDurabilityBoundMilliseconds: 1_000), regionEndpoints: RegionEndpoints(us: us, eu: eu),
+            // Small segments: kills also land during rotations (a new segment, its snapshot).
+            journalSegmentBytes: 64 << 10)
         let sdk: EngagementSDK
         do {
             sdk = try EngagementSDK(configuration: configuration)

@@ -175,7 +175,14 @@ struct StoryAudit {
         // was durable and a crash lost it: the app was never told they were delivered.
         for (id, record) in tasks.sorted(by: { $0.key < $1.key }) {
             let key = record.task.idempotencyKey(stream: journalID)
-            for receipt in byKey[key] ?? [] where receipt.project != record.task.project || receipt.path != record.task.path || receipt.body != record.task.body {
+            // A task made for a call is keyed by the call: when a crash lost the decision after
+            // the request left, the decision made again carries the same key, and its body
+            // differs only in when it was made. Project and path must still agree.
+            let sameRequest = { (receipt: BackendReceipt) in
+                receipt.project == record.task.project && receipt.path == record.task.path
+                    && (record.task.call != nil || receipt.body == record.task.body)
+            }
+            for receipt in byKey[key] ?? [] where !sameRequest(receipt) {
                 report(.backend, "under idempotency key \(key) the backend received \(receipt.path) for \(receipt.project), "
                        + "which is not the journal's task \(id) (\(record.task.path) for \(record.task.project))")
                 break

@@ -37,6 +37,8 @@ final class Mailbox<Message: Sendable>: Sendable {
         }
     }
 
+    private enum EnqueueOutcome { case added(wake: Bool), closed, full }
+
     /// How many waiting messages make ``postWaitingForRoom(_:)`` wait.
     let capacity: Int
     private let state = Locked(State())
@@ -50,33 +52,38 @@ final class Mailbox<Message: Sendable>: Sendable {
     /// Adds a message at once, whatever the mailbox holds; false when the mailbox is closed.
     @discardableResult
     func post(_ message: Message) -> Bool {
-        let wake = state.withLock { state -> Bool? in
-            guard !state.closed else { return nil }
-            state.messages.append(message)
-            state.highWater = max(state.highWater, state.count)
-            defer { state.waiting = false }
-            return state.waiting
-        }
-        guard let wake else { return false }
-        if wake { signal.signal() }
-        return true
+        enqueue(message, waitingForRoom: false)
     }
 
     /// Adds a message, first waiting while `capacity` messages already wait (unless called on
     /// the taking thread); false when the mailbox is closed.
     @discardableResult
     func postWaitingForRoom(_ message: Message) -> Bool {
+        enqueue(message, waitingForRoom: true)
+    }
+
+    private func enqueue(_ message: Message, waitingForRoom: Bool) -> Bool {
         while true {
-            let outcome = state.withLock { state -> Bool? in
-                let onTaker = state.taker.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-                if !state.closed && !onTaker && state.count >= capacity {
+            let outcome = state.withLock { state -> EnqueueOutcome in
+                guard !state.closed else { return .closed }
+                if waitingForRoom && state.count >= capacity && !(state.taker.map { pthread_equal($0, pthread_self()) != 0 } ?? false) {
                     state.waitingForRoom += 1
-                    return nil
+                    return .full
                 }
-                return true
+                state.messages.append(message)
+                state.highWater = max(state.highWater, state.count)
+                defer { state.waiting = false }
+                return .added(wake: state.waiting)
             }
-            if outcome != nil { return post(message) }
-            room.wait()
+            switch outcome {
+            case .added(let wake):
+                if wake { signal.signal() }
+                return true
+            case .closed:
+                return false
+            case .full:
+                room.wait()
+            }
         }
     }
 

@@ -181,4 +181,29 @@ struct FuzzRegressionTests {
         let reader = try JournalReader(directory: "/journal", storage: storage)
         #expect(reader.segments.allSatisfy { $0.header != nil })
     }
+
+    /// fuzz-journal, invariant 5 (the one-hour run): the last segment's only frame declares a
+    /// content checksum (a flipped flag bit, checksums repaired) and its first block does not
+    /// decode. Recovery closed the frame with a bare end mark; readers, expecting the 4 checksum
+    /// bytes after it, read the next sync marker's first bytes as them and lost everything
+    /// appended afterwards. Recovery now writes the 4 bytes too.
+    @Test("closing a frame that declares a content checksum writes its 4 bytes after the end mark")
+    func frameWithContentChecksumIsClosedWhole() throws {
+        let input = try Self.fixture("frame-with-content-checksum-closed-short")
+        #expect(JournalReaderFuzzer.run(input) == [])
+
+        let storage = InMemoryStorage()
+        try storage.createDirectory(at: "/journal")
+        for file in try #require(JournalFuzzInput(input)?.files()) { storage.setBytes(file.bytes, of: "/journal/" + file.name) }
+        var options = JournalOptions()
+        options.storage = storage
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
+        let writer = try JournalWriter(directory: "/journal", options: options) { _ in [1] }
+        #expect(writer.recovery.tornTail != nil)
+        let appended = try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 1), payload: [7])
+        try writer.close()
+        let report = try JournalReader(directory: "/journal", storage: storage).verify()
+        #expect(report.isClean, "\(report.corruption)")
+        #expect(report.lastSequence == appended)
+    }
 }

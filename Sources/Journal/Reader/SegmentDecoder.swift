@@ -35,7 +35,12 @@ struct SegmentDecoder {
     /// The end of the last complete, valid structure: where recovery truncates a torn tail.
     private(set) var validEnd: Int
     /// Whether ``validEnd`` lies inside a frame that has no end mark yet.
-    private(set) var validEndIsInsideFrame = false
+    private(set) var validEndIsInsideFrame = false {
+        didSet { if !validEndIsInsideFrame { validEndFrameHasContentChecksum = false } }
+    }
+    /// Whether that frame declares a content checksum (4 bytes after its end mark). This
+    /// format's writer never declares one, but readers accept frames that do.
+    private(set) var validEndFrameHasContentChecksum = false
     /// The sequence number the next record will have.
     private(set) var nextSequence: UInt64
     /// Decompressed bytes of the blocks decoded so far (the raw record stream).
@@ -209,6 +214,7 @@ struct SegmentDecoder {
         offset += headerLength
         validEnd = offset
         validEndIsInsideFrame = true
+        validEndFrameHasContentChecksum = flags & 0x04 != 0
         window.beginFrame()
         return next()
     }

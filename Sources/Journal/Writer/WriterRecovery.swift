@@ -110,7 +110,12 @@ enum WriterRecovery {
         }
         if endsInsideFrame {
             // The compressor's dictionary is gone; close the frame so the next group opens a new one.
-            try SegmentFormat.endMark.withUnsafeBytes { try file.append($0) }
+            // A frame that declares a content checksum needs its 4 bytes after the end mark, or a
+            // reader would take the next sync marker's first bytes for them. Readers do not check
+            // it (docs/FORMAT.md), and recovery cannot compute it without the whole frame's
+            // content, so it is written as zero (found by fuzz-journal).
+            let trailer = SegmentFormat.endMark + (decoder.validEndFrameHasContentChecksum ? [0, 0, 0, 0] : [])
+            try trailer.withUnsafeBytes { try file.append($0) }
         }
         if report.truncatedBytes > 0 || endsInsideFrame { try file.synchronize() }
 

@@ -36,6 +36,12 @@ public struct SDKConfiguration: Sendable {
     /// only: an SDK built with it keeps no journal for `replay`).
     package var recorderOverride: (any FactRecorder)?
 
+    /// Projects this install may have been on before, with their auth providers. A task kept for
+    /// one of them across a relaunch on another project (the outgoing project's `disableDevice`)
+    /// authenticates with its provider; without it, a JWT project's kept disable cannot get a
+    /// token and fails. Keys come from the keyring either way; nothing here is journaled.
+    public var knownProjects: [Project]
+
     public init(
         storageDirectory: String,
         clock: any SDKClock = SystemClock(),
@@ -50,7 +56,8 @@ public struct SDKConfiguration: Sendable {
         journalSegmentRecords: Int = 50_000,
         journalRetainedBytes: Int? = 64 << 20,
         journalStorage: any JournalStorage = PosixStorage(),
-        sdkVersion: String = EngagementSDK.version
+        sdkVersion: String = EngagementSDK.version,
+        knownProjects: [Project] = []
     ) {
         self.storageDirectory = storageDirectory
         self.clock = clock
@@ -66,6 +73,7 @@ public struct SDKConfiguration: Sendable {
         self.journalRetainedBytes = journalRetainedBytes
         self.journalStorage = journalStorage
         self.sdkVersion = sdkVersion
+        self.knownProjects = knownProjects
     }
 
     var journalDirectory: String { storageDirectory + "/journal" }

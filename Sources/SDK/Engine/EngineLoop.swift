@@ -54,6 +54,10 @@ final class EngineLoop: @unchecked Sendable {
         for fingerprint in keyring.fingerprints {
             if let entry = keyring.entry(for: fingerprint) { keys[fingerprint] = entry.apiKey }
         }
+        for project in configuration.knownProjects {
+            keys[project.fingerprint] = keys[project.fingerprint] ?? project.apiKey
+            if let provider = project.config.authProvider { authProviders[project.fingerprint] = provider }
+        }
     }
 
     /// The thread's body: handle messages until stopped.

@@ -88,6 +88,34 @@ struct DeliveryTests {
         #expect(issued.value == 4)
     }
 
+    @Test("a JWT project's disable kept across a relaunch on another project authenticates with the provider of a known project; without it, it fails", arguments: [true, false])
+    func keptDisableAuthenticatesAfterRelaunch(known: Bool) async throws {
+        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true),
+                                                    SandboxProject(name: "us", apiKey: SDKHarness.usKey, region: "us")])
+        let provider = ClosureAuthProvider { completion in completion(.success(sandbox.issueJWT(project: "secure", subject: "ada"))) }
+        let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
+        let first = try SDKHarness(sandbox: sandbox)
+        first.sdk.initialize(secure)
+        await first.sdk.setEmail("ada@example.com")
+        await first.sdk.registerToken("tok")
+        // The disable the switch queues is refused once: it waits for its retry (on the manual
+        // clock, which stands still) when the app quits.
+        sandbox.inject(.status(503), matching: .endpoint("users/disableDevice"), times: 1)
+        #expect(await first.sdk.switchProject(to: first.us) == .switchedCleanly)
+        await first.sdk.settle()                       // the 503 came back; the retry waits for its timer
+        first.sdk.shutdown()
+
+        let relaunched = try SDKHarness(directory: first.directory, sandbox: sandbox, clock: first.clock, keepsDirectory: true,
+                                        knownProjects: known ? [secure] : [])
+        relaunched.sdk.initialize(relaunched.us)
+        await relaunched.sdk.settle()
+        relaunched.clock.advance(by: .seconds(60))     // the kept disable's retry falls due
+        await relaunched.sdk.settle()
+        let disabled = sandbox.requests(project: "secure").filter { $0.endpoint == "users/disableDevice" && $0.outcome == .accepted }
+        #expect(disabled.count == (known ? 1 : 0))
+        relaunched.sdk.shutdown()
+    }
+
     @Test("logout purges queued requests but keeps the disableDevice, and resolves the purged calls as discarded")
     func logoutPurge() async throws {
         let harness = try SDKHarness()

@@ -21,7 +21,7 @@ final class SDKHarness: Sendable {
     init(rules: EngineRules = EngineRules(), modules: [any SDKModule]? = nil, directory: String? = nil,
          sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs(),
          observer: (@Sendable (SDKState, UInt64) -> Void)? = nil, storage: any JournalStorage = PosixStorage(),
-         callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false) throws {
+         callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false, knownProjects: [Project] = []) throws {
         self.keepsDirectory = keepsDirectory
         let sandbox = try sandbox ?? SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
@@ -37,7 +37,7 @@ final class SDKHarness: Sendable {
         var configuration = SDKConfiguration(
             storageDirectory: self.directory, clock: self.clock, transport: URLSessionTransport(),
             makeCallID: { ids.next() }, modules: self.modules, rules: rules, regionEndpoints: endpoints,
-            journalStorage: storage)
+            journalStorage: storage, knownProjects: knownProjects)
         if let callbackQueue { configuration.callbackQueue = callbackQueue }
         configuration.stateObserver = observer
         sdk = try EngagementSDK(configuration: configuration)

@@ -11,7 +11,7 @@
 # (long sessions resume where they stopped); the committed seeds are added to it each time.
 set -euo pipefail
 
-bin=$1
+bin=$(cd "$1" && pwd) || { echo "fuzz: no directory $1; run make fuzz-build" >&2; exit 2; }
 seconds=$2
 shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)

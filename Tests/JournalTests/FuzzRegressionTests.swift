@@ -206,4 +206,32 @@ struct FuzzRegressionTests {
         #expect(report.isClean, "\(report.corruption)")
         #expect(report.lastSequence == appended)
     }
+
+    /// fuzz-journal, crash 2 (the second one-hour run, after 10,246 inputs): a damaged segment
+    /// made recovery resume two below `UInt64.max`. The append was checked against the sequence
+    /// space, then the new segment's snapshot took the second-last number, and numbering the
+    /// record overflowed (a trap). Every record is now checked as it is numbered, and a batch is
+    /// refused whole when it does not fit.
+    @Test("a snapshot that takes the last free sequence number leaves the append refused, not trapped")
+    func snapshotTakesTheLastSequence() throws {
+        #expect(JournalReaderFuzzer.run(try Self.fixture("snapshot-takes-the-last-sequence")) == [])
+
+        let storage = InMemoryStorage()
+        try storage.createDirectory(at: "/journal")
+        for file in try #require(JournalFuzzInput(try Self.fixture("snapshot-takes-the-last-sequence"))?.files()) {
+            storage.setBytes(file.bytes, of: "/journal/" + file.name)
+        }
+        var options = JournalOptions()
+        options.storage = storage
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
+        let writer = try JournalWriter(directory: "/journal", options: options) { _ in [1] }
+        #expect(throws: JournalError.self) {
+            _ = try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 1), payload: [7])
+            _ = try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 2), payload: [8])
+        }
+        #expect(throws: JournalError.self) {
+            _ = try writer.appendBatch([(kind: 16, payload: [9]), (kind: 17, payload: [10])], timestamp: JournalTime(microsecondsSince1970: 3))
+        }
+        try? writer.close()
+    }
 }

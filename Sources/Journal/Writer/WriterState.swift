@@ -111,6 +111,9 @@ struct WriterState: Sendable {
             try checkFits(kind: record.kind, payloadCount: record.payload.count)
         }
         guard !records.isEmpty else { return lastSequence }
+        // The whole batch, and a snapshot before it, must fit below `UInt64.max`: a batch is
+        // refused whole rather than cut short.
+        guard UInt64.max - nextSequence > UInt64(records.count) + 1 else { throw JournalError.sequenceSpaceExhausted }
         if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
             if let provider = snapshotProvider, options.rotation == .automatic || active == nil {
                 try startSegment(time: timestamp, reason: reason, now: now, snapshot: provider)
@@ -168,6 +171,9 @@ struct WriterState: Sendable {
 
     /// Encodes one record into the pending group; the caller made room for it.
     private mutating func encodeRecord(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
+        // The backstop for every path (a segment's snapshot can take the last number an append
+        // checked for): nothing is written once the sequence space is spent.
+        try checkSequenceAvailable()
         let upperBound = 2 * Varint.maxLength + Varint.length(of: UInt64(kind)) + payload.count
         let startsFrame = !compressor.isFrameOpen && pendingCount == 0
         let delta = startsFrame ? 0 : timestamp.microsecondsSince1970 &- frameTime.microsecondsSince1970

@@ -27,6 +27,17 @@ struct FuzzRegressionTests {
         return (storage, points, "/journal/" + reader.segments[0].name)
     }
 
+    /// The journal directory a fuzz input describes, in memory, and a writer that recovered it.
+    static func writerRecovering(_ input: [UInt8]) throws -> (InMemoryStorage, JournalWriter) {
+        let storage = InMemoryStorage()
+        try storage.createDirectory(at: "/journal")
+        for file in try #require(JournalFuzzInput(input)?.files()) { storage.setBytes(file.bytes, of: "/journal/" + file.name) }
+        var options = JournalOptions()
+        options.storage = storage
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
+        return (storage, try JournalWriter(directory: "/journal", options: options) { _ in [1] })
+    }
+
     @Test("every seed of the journal corpus reads clean")
     func seeds() {
         let seeds = FuzzCorpus.seeds(of: "journal", packageRoot: Self.packageRoot)
@@ -170,13 +181,7 @@ struct FuzzRegressionTests {
         let input = try Self.fixture("index-entry-inside-the-header")
         #expect(JournalReaderFuzzer.run(input) == [])
 
-        let storage = InMemoryStorage()
-        try storage.createDirectory(at: "/journal")
-        for file in try #require(JournalFuzzInput(input)?.files()) { storage.setBytes(file.bytes, of: "/journal/" + file.name) }
-        var options = JournalOptions()
-        options.storage = storage
-        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
-        let writer = try JournalWriter(directory: "/journal", options: options) { _ in [1] }
+        let (storage, writer) = try Self.writerRecovering(input)
         try writer.close()
         let reader = try JournalReader(directory: "/journal", storage: storage)
         #expect(reader.segments.allSatisfy { $0.header != nil })
@@ -192,13 +197,7 @@ struct FuzzRegressionTests {
         let input = try Self.fixture("frame-with-content-checksum-closed-short")
         #expect(JournalReaderFuzzer.run(input) == [])
 
-        let storage = InMemoryStorage()
-        try storage.createDirectory(at: "/journal")
-        for file in try #require(JournalFuzzInput(input)?.files()) { storage.setBytes(file.bytes, of: "/journal/" + file.name) }
-        var options = JournalOptions()
-        options.storage = storage
-        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
-        let writer = try JournalWriter(directory: "/journal", options: options) { _ in [1] }
+        let (storage, writer) = try Self.writerRecovering(input)
         #expect(writer.recovery.tornTail != nil)
         let appended = try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 1), payload: [7])
         try writer.close()
@@ -216,15 +215,7 @@ struct FuzzRegressionTests {
     func snapshotTakesTheLastSequence() throws {
         #expect(JournalReaderFuzzer.run(try Self.fixture("snapshot-takes-the-last-sequence")) == [])
 
-        let storage = InMemoryStorage()
-        try storage.createDirectory(at: "/journal")
-        for file in try #require(JournalFuzzInput(try Self.fixture("snapshot-takes-the-last-sequence"))?.files()) {
-            storage.setBytes(file.bytes, of: "/journal/" + file.name)
-        }
-        var options = JournalOptions()
-        options.storage = storage
-        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: nil, synchronizesEachGroup: false)
-        let writer = try JournalWriter(directory: "/journal", options: options) { _ in [1] }
+        let (_, writer) = try Self.writerRecovering(try Self.fixture("snapshot-takes-the-last-sequence"))
         #expect(throws: JournalError.self) {
             _ = try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 1), payload: [7])
             _ = try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 2), payload: [8])

@@ -29,7 +29,24 @@ public enum JournalReaderFuzzer {
         var checker = InvariantChecker()
         let readable = read(storage, seekSelector: parsed.seekSelector, &checker)
         recoverAndAppend(storage, checkingReadBack: readable, &checker)
+        readAsOneStream(parsed.files(), &checker)
         return checker.violations
+    }
+
+    /// The journal's segment files concatenated, as `replay` reads them from standard input:
+    /// split back at the headers, and read like a directory.
+    private static func readAsOneStream(_ files: [JournalFuzzInput.File], _ checker: inout InvariantChecker) {
+        let stream = files.filter { $0.name.hasSuffix(".lz4") }.sorted { $0.name < $1.name }.flatMap(\.bytes)
+        let storage = InMemoryStorage()
+        guard let count = try? SegmentStream.unpack(stream, source: "fuzz input", into: storage, directory: "/stream") else { return }
+        let unpacked = storage.fileNames(in: "/stream")
+        checker.expect(unpacked.count == count && unpacked.allSatisfy { $0.hasPrefix("segment-") && $0.hasSuffix(".lz4") },
+                       "a stream split into \(count) segments, stored as \(unpacked)")
+        checker.expect(unpacked.reduce(0) { $0 + (storage.bytes(of: "/stream/" + $1)?.count ?? 0) } <= stream.count,
+                       "the segments split from a stream hold more bytes than it")
+        guard let reader = try? JournalReader(directory: "/stream", storage: storage) else { return }
+        _ = reader.verify()
+        _ = trail { try reader.records(mode: .salvage) }
     }
 
     // MARK: - Reading

@@ -42,6 +42,31 @@ struct StandardInputTests {
         }
     }
 
+    @Test("a stream holding one segment twice, or a segment of a newer format, is refused by name")
+    func refusesDuplicatesAndNewerFormats() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        let bytes = try Self.concatenatedSegments(of: path)
+        #expect {
+            _ = try JournalSource.reader(forStream: bytes + bytes)
+        } throws: { error in
+            "\(error)".contains("two segments start at sequence 1")
+        }
+
+        var newer = bytes
+        // Major version 2 at offset 12, then the header's checksum over its content again.
+        newer[12] = 2
+        let contentSize = Int(newer[4]) | Int(newer[5]) << 8 | Int(newer[6]) << 16 | Int(newer[7]) << 24
+        let checksum = XXHash32.hash(Array(newer[8..<(8 + contentSize - 4)]))
+        for index in 0..<4 { newer[8 + contentSize - 4 + index] = UInt8(truncatingIfNeeded: checksum >> UInt32(8 * index)) }
+        #expect {
+            _ = try JournalSource.reader(forStream: newer)
+        } throws: { error in
+            "\(error)".contains("standard input") && "\(error)".contains("format 2.0")
+        }
+    }
+
     @Test("damage inside the stream is found where it is, as in a directory")
     func damageIsLocated() throws {
         let path = ReplayHarness.temporaryDirectory()

@@ -5,31 +5,38 @@
 public enum SegmentStream {
     /// Splits `bytes` before each segment header and stores each segment in `storage` under
     /// `directory`, named as the writer names it. Returns how many segments there were.
-    /// Throws ``JournalError/notAJournal(path:reason:)``, naming `source`, when the stream is empty
-    /// or does not begin with a segment header. Never reads past `bytes`.
+    ///
+    /// Throws, naming `source`: ``JournalError/notAJournal(path:reason:)`` when the stream is
+    /// empty, does not begin with a segment header, or holds two segments that start at the same
+    /// sequence (one would hide the other); ``JournalError/newerFormat(path:found:supported:)``
+    /// for a segment of a newer major version. Never reads past `bytes`.
     public static func unpack(_ bytes: [UInt8], source: String, into storage: InMemoryStorage, directory: String) throws -> Int {
-        let starts = segmentStarts(in: bytes)
+        let starts = try segmentStarts(in: bytes, source: source)
         guard let first = starts.first, first.offset == 0 else {
             throw JournalError.notAJournal(path: source, reason: bytes.isEmpty
                 ? "the stream is empty"
                 : "the stream does not begin with a segment header (expected the concatenated segment files)")
         }
+        var seen: Set<UInt64> = []
+        for start in starts where !seen.insert(start.baseSequence).inserted {
+            throw JournalError.notAJournal(path: source, reason: "two segments start at sequence \(start.baseSequence) "
+                                           + "(the second at byte \(start.offset)); the stream is not one journal")
+        }
         try storage.createDirectory(at: directory)
         for (index, start) in starts.enumerated() {
             let end = index + 1 < starts.count ? starts[index + 1].offset : bytes.count
-            // A segment whose header is from a newer format keeps its place in the order; the
-            // reader then refuses it by version.
-            let base = start.baseSequence ?? UInt64(index)
-            storage.setBytes(Array(bytes[start.offset..<end]), of: directory + "/" + SegmentFormat.segmentFileName(baseSequence: base))
+            storage.setBytes(Array(bytes[start.offset..<end]),
+                             of: directory + "/" + SegmentFormat.segmentFileName(baseSequence: start.baseSequence))
         }
         return starts.count
     }
 
     /// Where each segment header begins: the header magic followed by a header whose checksum
-    /// holds (a newer format version included).
-    static func segmentStarts(in bytes: [UInt8]) -> [(offset: Int, baseSequence: UInt64?)] {
+    /// holds.
+    static func segmentStarts(in bytes: [UInt8], source: String) throws -> [(offset: Int, baseSequence: UInt64)] {
         let magic = withUnsafeBytes(of: SegmentFormat.headerMagic.littleEndian) { Array($0) }
-        var starts: [(Int, UInt64?)] = []
+        var starts: [(Int, UInt64)] = []
+        var newer: FormatVersion?
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset + 8 <= raw.count {
@@ -41,14 +48,15 @@ public enum SegmentStream {
                         offset += length
                         continue
                     } catch {
-                        // A newer major version is a header all the same; anything else is not
-                        // one, and these bytes belong to the segment before.
-                        if case .newerMajorVersion = error { starts.append((offset, nil)) }
+                        // Anything but a newer version is not a header: these bytes belong to
+                        // the segment before.
+                        if case .newerMajorVersion(let version) = error, newer == nil { newer = version }
                     }
                 }
                 offset += 1
             }
         }
+        if let newer { throw JournalError.newerFormat(path: source, found: newer, supported: SegmentFormat.currentVersion) }
         return starts
     }
 }

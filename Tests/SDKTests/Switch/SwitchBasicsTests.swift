@@ -41,4 +41,33 @@ struct SwitchBasicsTests {
         let facts = try harness.facts().map(\.fact)
         #expect(facts.contains { if case .switchLanded(_, _, .switchedCleanly, _) = $0 { true } else { false } })
     }
+
+    @Test("a teardown waits for one durability confirmation, the outgoing disable's, and for nothing else on the disk")
+    func oneDurabilityWaitPerTeardown() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        sdk.initialize(harness.us)
+        await sdk.setEmail("ada@example.com")
+        await sdk.registerToken("token-1")
+        #expect(await sdk.switchProject(to: harness.eu) == .switchedCleanly)
+        await sdk.setEmail("ada@example.com")
+        await sdk.registerToken("token-2")
+        #expect(await sdk.switchProject(to: harness.us) == .switchedCleanly)
+        let facts = try harness.closedFacts()
+        var inWindow = false
+        var waits: [[DurabilityWait]] = []
+        for fact in facts {
+            switch fact {
+            case .switchStarted: inWindow = true; waits.append([])
+            case .switchLanded: inWindow = false
+            case .durabilityRequested(_, let purpose) where inWindow: waits[waits.count - 1].append(purpose)
+            default: break
+            }
+        }
+        #expect(waits.count == 2)
+        for (index, teardown) in waits.enumerated() {
+            #expect(teardown.count == 1, "switch \(index + 1) waited on \(teardown)")
+            #expect(teardown.allSatisfy { if case .teardownDisable = $0 { true } else { false } })
+        }
+    }
 }

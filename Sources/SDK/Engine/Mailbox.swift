@@ -17,7 +17,6 @@ import Darwin
 final class Mailbox<Message: Sendable>: Sendable {
     private struct State {
         var messages: [Message] = []
-        var head = 0
         var waiting = false
         var closed = false
         /// Callers waiting in `postWaitingForRoom` for the taker to make room.
@@ -27,8 +26,8 @@ final class Mailbox<Message: Sendable>: Sendable {
         /// The most messages that ever waited at once.
         var highWater = 0
 
-        var count: Int { messages.count - head }
-        var isEmpty: Bool { head == messages.count }
+        var count: Int { messages.count }
+        var isEmpty: Bool { messages.isEmpty }
 
         /// How many callers to wake, forgetting them (each retries, and waits again if still full).
         mutating func takeRoomWaiters() -> Int {
@@ -93,9 +92,8 @@ final class Mailbox<Message: Sendable>: Sendable {
             let (batch, waiters) = state.withLock { state -> ([Message]??, Int) in
                 if state.taker == nil { state.taker = pthread_self() }
                 if !state.isEmpty {
-                    let batch = Array(state.messages[state.head...])
-                    state.messages.removeAll(keepingCapacity: state.messages.count <= capacity)
-                    state.head = 0
+                    let batch = state.messages
+                    state.messages.removeAll(keepingCapacity: batch.count <= capacity)
                     return (.some(batch), state.takeRoomWaiters())
                 }
                 if state.closed { return (.some(nil), state.takeRoomWaiters()) }

@@ -47,7 +47,7 @@ struct VerifyCommand: Command {
         } else {
             let range = report.firstSequence.map { first in " (sequences \(first) ... \(report.lastSequence ?? first))" } ?? ""
             if report.isClean {
-                console.print("ok: \(Format.count(report.records)) records in \(report.segments) segments\(range)")
+                console.print("ok: \(Format.count(report.records)) records in \(report.segments) segment\(report.segments == 1 ? "" : "s")\(range)")
             } else {
                 console.print("CORRUPT: \(report.corruption.count) problem(s) in \(report.segments) segments")
                 for damage in report.corruption { console.print("  \(damage)") }

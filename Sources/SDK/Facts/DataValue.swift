@@ -104,6 +104,12 @@ extension DataValue {
     /// characters escaped.
     static func writeJSONString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escaping: their bytes go in with one copy.
+        if !needsEscaping(text) {
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -136,7 +142,14 @@ extension DataValue {
         }
     }
 
+    /// Whether `text` holds a byte JSON must escape (a quote, a backslash, a control character).
+    private static func needsEscaping(_ text: String) -> Bool {
+        let check = { (bytes: UnsafeBufferPointer<UInt8>) in bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+        return text.utf8.withContiguousStorageIfAvailable(check) ?? text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+
     private static func jsonStringByteCount(_ text: String) -> Int {
+        if !needsEscaping(text) { return 2 + text.utf8.count }
         var count = 2
         for byte in text.utf8 {
             switch byte {

@@ -3,18 +3,34 @@ import Journal
 /// Writes a tagged-field message: each field is `varint(number << 3 | wire type)` then its
 /// value, so a reader can skip fields it does not know. Wire types: 0 varint, 1 fixed 64-bit,
 /// 2 length-delimited (bytes, strings, nested messages). Nil optionals are simply not written.
+///
+/// The bytes are written here rather than through the journal's `ByteWriter`: encoding is on the
+/// engine's hot path (every fact of every call), and calls into another module are neither
+/// inlined nor specialised.
 struct FieldWriter {
-    private(set) var output = ByteWriter(capacity: 64)
+    private(set) var bytes: [UInt8]
 
-    var bytes: [UInt8] { output.bytes }
+    init() {
+        bytes = []
+        bytes.reserveCapacity(64)
+    }
 
     private mutating func tag(_ field: Int, _ wire: UInt64) {
-        output.writeVarint(UInt64(field) << 3 | wire)
+        varint(UInt64(field) << 3 | wire)
+    }
+
+    private mutating func varint(_ value: UInt64) {
+        var remaining = value
+        while remaining >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: remaining) | 0x80)
+            remaining >>= 7
+        }
+        bytes.append(UInt8(remaining))
     }
 
     mutating func unsigned(_ field: Int, _ value: UInt64) {
         tag(field, 0)
-        output.writeVarint(value)
+        varint(value)
     }
 
     mutating func unsigned(_ field: Int, _ value: UInt64?) {
@@ -23,7 +39,7 @@ struct FieldWriter {
 
     mutating func signed(_ field: Int, _ value: Int64) {
         tag(field, 0)
-        output.writeSignedVarint(value)
+        varint(Varint.zigzag(value))
     }
 
     mutating func signed(_ field: Int, _ value: Int64?) {
@@ -40,7 +56,7 @@ struct FieldWriter {
 
     mutating func double(_ field: Int, _ value: Double) {
         tag(field, 1)
-        output.writeUInt64(value.bitPattern)
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func double(_ field: Int, _ value: Double?) {
@@ -49,11 +65,14 @@ struct FieldWriter {
 
     mutating func bytes(_ field: Int, _ value: some Collection<UInt8>) {
         tag(field, 2)
-        output.writeLengthPrefixed(value)
+        varint(UInt64(value.count))
+        bytes.append(contentsOf: value)
     }
 
     mutating func string(_ field: Int, _ value: String) {
-        bytes(field, Array(value.utf8))
+        tag(field, 2)
+        varint(UInt64(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
     }
 
     mutating func string(_ field: Int, _ value: String?) {

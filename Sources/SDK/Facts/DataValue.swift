@@ -49,9 +49,9 @@ extension DataValue {
                 }
             }
         case .object(let members):
-            for key in members.keys.sorted(by: String.utf8Precedes) {
-                if var found = members[key]!.firstProblem(depth: depth - 1) {
-                    found.1.append(key)
+            for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) {
+                if var found = member.value.firstProblem(depth: depth - 1) {
+                    found.1.append(member.key)
                     return found
                 }
             }
@@ -90,11 +90,12 @@ extension DataValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted(by: String.utf8Precedes).enumerated() {
+            // Sorted as pairs: no second lookup of each key.
+            for (index, member) in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeJSONString(key, to: &output)
+                Self.writeJSONString(member.key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                members[key]!.writeJSON(to: &output)
+                member.value.writeJSON(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }

@@ -92,7 +92,9 @@ struct DataObject: FieldCodable {
     }
 
     func encode(to writer: inout FieldWriter) {
-        for key in members.keys.sorted(by: String.utf8Precedes) { writer.message(1, DataEntry(key: key, value: members[key]!)) }
+        for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) {
+            writer.message(1, DataEntry(key: member.key, value: member.value))
+        }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {

@@ -225,4 +225,13 @@ struct FuzzRegressionTests {
         }
         try? writer.close()
     }
+
+    /// fuzz-journal, crash 3 (the third one-hour run, after 1,228,267 inputs): a damaged sync
+    /// marker, checksums repaired, claimed a first sequence so near 2^64 that numbering the
+    /// records of its frame overflowed in the reader (a trap in `verify`). A block whose records
+    /// would be numbered past 2^64 - 2 is now damage like any other framing error.
+    @Test("records that would be numbered past the last sequence are damage, not a trap")
+    func recordsNumberedPastTheLastSequence() throws {
+        #expect(JournalReaderFuzzer.run(try Self.fixture("records-numbered-past-the-last-sequence")) == [])
+    }
 }

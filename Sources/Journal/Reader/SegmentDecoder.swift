@@ -302,6 +302,11 @@ struct SegmentDecoder {
             guard frameRecords + count <= frameLimit else {
                 return .failure(RecordFramingError("frame holds more than \(frameLimit) records"))
             }
+            // Sequence numbers stop below 2^64 - 1, which no writer gives out (found by fuzz-journal:
+            // a damaged header or marker claiming a base near it made numbering overflow).
+            guard UInt64(count) <= UInt64.max - nextSequence else {
+                return .failure(RecordFramingError("records would be numbered past \(UInt64.max - 1)"))
+            }
             position = recordEnd
         }
         return .success(count)

@@ -54,4 +54,4 @@ public final class Locked<Value> {
 
 // Unchecked: the value is only ever accessed inside `withLock`, under the mutex, so sharing the
 // box between threads is safe whenever the value itself may cross threads.
-extension Locked: @unchecked Sendable where Value: Sendable {}
+extension Locked: @unchecked Sendable where Value: Sendable {} // the value is only reached under the mutex

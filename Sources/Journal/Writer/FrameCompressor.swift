@@ -6,9 +6,9 @@ import CLZ4
 /// Records are encoded straight into ``input``, which holds the whole frame's content at stable
 /// addresses. That is what lets liblz4 use earlier records as the dictionary without copying
 /// them (`stableSrc`), and it is why a frame ends after ~64 KiB: the buffer starts over.
-// Unchecked: a compressor is reachable only through the writer state inside its Mutex, so
+// Unchecked: a compressor is reachable only through the writer state inside its lock, so
 // exactly one thread uses it at a time.
-final class FrameCompressor: @unchecked Sendable {
+final class FrameCompressor: @unchecked Sendable { // only used under the writer's lock
     private let context: OpaquePointer
     private var preferences: LZ4F_preferences_t
     private var options: LZ4F_compressOptions_t

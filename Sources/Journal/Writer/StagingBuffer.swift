@@ -1,6 +1,6 @@
 /// A growable byte buffer the writer stages a commit group in before one `write` call.
-// Unchecked: reachable only through the writer state inside its Mutex (one thread at a time).
-final class StagingBuffer: @unchecked Sendable {
+// Unchecked: reachable only through the writer state inside its lock (one thread at a time).
+final class StagingBuffer: @unchecked Sendable { // only used under the writer's lock
     private(set) var base: UnsafeMutableRawPointer
     private(set) var capacity: Int
     private(set) var count = 0

@@ -11,7 +11,7 @@ import Locking
 /// engine thread when that thread starts (`Thread.start` orders the two); from then on only the
 /// engine thread touches its mutable properties. Everything other threads use (the mailbox,
 /// the published view, the activity count) is itself Sendable.
-final class EngineLoop: @unchecked Sendable {
+final class EngineLoop: @unchecked Sendable { // mutable state touched by the engine thread only
     let configuration: SDKConfiguration
     let mailbox: Mailbox<EngineMessage>
     let activity: ActivityTracker

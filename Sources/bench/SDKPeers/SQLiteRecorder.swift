@@ -13,7 +13,7 @@ final class SQLiteRecorder: FactRecorder {
     }
 
     // Unchecked: the connection and statement are only used under `state`'s lock.
-    private struct Connection: @unchecked Sendable {
+    private struct Connection: @unchecked Sendable { // used only under `state`'s lock
         let database: OpaquePointer
         let insert: OpaquePointer
     }

@@ -67,22 +67,7 @@ public final class JournalWriter: Sendable {
     /// a failed write, ``JournalError/failed(_:)`` for this and every later append.
     @discardableResult
     public func append(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer) throws -> UInt64 {
-        let threaded = groupCommit != nil
-        let (sequence, ready, wake) = try state.withLock { state in
-            let pendingBefore = state.pendingCount
-            let sequence = try state.append(kind: kind, timestamp: timestamp, payload: payload,
-                                            now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil })
-            let wroteGroup = state.writtenSequence >= sequence
-            let syncsGroups = state.options.groupCommit.synchronizesEachGroup
-            if wroteGroup && syncsGroups && !threaded {
-                try state.synchronizeInline()
-            }
-            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: wroteGroup)
-            return (sequence, state.takeReady(), wake)
-        }
-        if wake { groupCommit?.wake() }
-        complete(ready)
-        return sequence
+        try appending { state, now in try state.append(kind: kind, timestamp: timestamp, payload: payload, now: now) }
     }
 
     /// Appends records that a crash must never split: they land in one commit group, so after
@@ -90,12 +75,18 @@ public final class JournalWriter: Sendable {
     /// sequence number (the others precede it, in order). Same errors as a single append.
     @discardableResult
     public func appendBatch(_ records: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+        try appending { state, now in try state.appendBatch(records, timestamp: timestamp, now: now) }
+    }
+
+    /// Runs one append under the lock, then what every append owes: an inline sync when it
+    /// wrote a group and there is no group-commit thread, a wake for that thread when it must
+    /// act, and the flushes it completed.
+    private func appending(_ body: (inout WriterState, () -> UInt64?) throws -> UInt64) throws -> UInt64 {
         let threaded = groupCommit != nil
         let (sequence, ready, wake) = try state.withLock { state in
             let pendingBefore = state.pendingCount
             let writtenBefore = state.writtenSequence
-            let sequence = try state.appendBatch(records, timestamp: timestamp,
-                                                 now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil })
+            let sequence = try body(&state) { threaded ? DispatchTime.now().uptimeNanoseconds : nil }
             let wroteGroup = state.writtenSequence > writtenBefore
             if wroteGroup && state.options.groupCommit.synchronizesEachGroup && !threaded {
                 try state.synchronizeInline()

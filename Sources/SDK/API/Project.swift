@@ -5,12 +5,19 @@ import Foundation
 public struct Project: Sendable {
     public let apiKey: String
     public var config: ProjectConfig
+    /// A name for people ("US", "EU brand B"): journaled beside the fingerprint (it is not a
+    /// secret) and shown by `replay`. Empty or whitespace-only labels are dropped.
+    public var label: String?
+    /// Labels longer than this many characters are cut.
+    public static let maxLabelLength = 128
 
     /// Fails for an empty or whitespace-only key.
-    public init?(apiKey: String, config: ProjectConfig = ProjectConfig()) {
+    public init?(apiKey: String, label: String? = nil, config: ProjectConfig = ProjectConfig()) {
         guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         self.apiKey = apiKey
         self.config = config
+        let trimmed = label?.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.label = trimmed?.isEmpty == false ? trimmed.map { String($0.prefix(Self.maxLabelLength)) } : nil
     }
 
     /// A truncated SHA-256 of the key: what journals and exports carry instead of the key.
@@ -20,11 +27,13 @@ public struct Project: Sendable {
     func reference(endpoints: RegionEndpoints) -> ProjectRef {
         let base = config.endpointOverride ?? endpoints.url(for: config.region)
         return ProjectRef(fingerprint: fingerprint, region: config.region.identifier, endpoint: base.absoluteString,
-                          usesJWT: config.authProvider != nil, retry: config.retryPolicy)
+                          usesJWT: config.authProvider != nil, retry: config.retryPolicy, label: label)
     }
 }
 
 extension Project: CustomStringConvertible {
     /// The fingerprint and region: never the key.
-    public var description: String { "Project(\(fingerprint), \(config.region.identifier))" }
+    public var description: String {
+        "Project(\(label.map { "\($0), " } ?? "")\(fingerprint), \(config.region.identifier))"
+    }
 }

@@ -9,16 +9,29 @@ public struct ProjectRef: Sendable, Hashable, CustomStringConvertible {
     /// Whether requests carry a JWT from the project's auth provider.
     public var usesJWT: Bool
     public var retry: RetryRules
+    /// The name the app gave the project ("US", "EU brand B"), if any: journaled (it is not a
+    /// secret) and shown beside the fingerprint. Not part of what makes two projects the same.
+    public var label: String?
 
-    public init(fingerprint: ProjectFingerprint, region: String, endpoint: String, usesJWT: Bool, retry: RetryRules) {
+    public init(fingerprint: ProjectFingerprint, region: String, endpoint: String, usesJWT: Bool, retry: RetryRules,
+                label: String? = nil) {
         self.fingerprint = fingerprint
         self.region = region
         self.endpoint = endpoint
         self.usesJWT = usesJWT
         self.retry = retry
+        self.label = label
     }
 
-    public var description: String { "\(fingerprint) (\(region))" }
+    /// Whether `other` is the same project: the same key (fingerprint) *and* the same
+    /// configuration (region, endpoint, auth, retry rules). The label does not count.
+    public func isSameProject(as other: ProjectRef) -> Bool {
+        fingerprint == other.fingerprint && region == other.region && endpoint == other.endpoint
+            && usesJWT == other.usesJWT && retry == other.retry
+    }
+
+    /// The fingerprint and region, after the label when there is one: `US 1a2b3c4d5e6f (us)`.
+    public var description: String { "\(label.map { "\($0) " } ?? "")\(fingerprint) (\(region))" }
 }
 
 /// How delivery retries, in numbers the journal can record.

@@ -62,12 +62,14 @@ extension ProjectRef: FieldCodable {
         writer.string(3, endpoint)
         writer.bool(4, usesJWT)
         writer.message(5, retry)
+        writer.string(6, label)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         var fingerprint: ProjectFingerprint?
         var region = "", endpoint = "", usesJWT = false
         var retry = RetryRules()
+        var label: String?
         while let field = try reader.next() {
             switch field.number {
             case 1: fingerprint = try field.message()
@@ -75,11 +77,12 @@ extension ProjectRef: FieldCodable {
             case 3: endpoint = try field.string()
             case 4: usesJWT = try field.bool()
             case 5: retry = try field.message()
+            case 6: label = try field.string()
             default: break
             }
         }
         guard let fingerprint else { throw missing("project fingerprint") }
-        self.init(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry)
+        self.init(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry, label: label)
     }
 }
 

@@ -41,6 +41,17 @@ public enum SampleFacts {
         case .authTokenReceived: .authTokenReceived(AuthTokenReceipt(request: 6, project: eu.fingerprint, failure: nil))
         case .callbacksDelivered: .callbacksDelivered(switchID)
         case .notificationReceived: .notificationReceived("foreground")
+        case .engineStopping: .engineStopping
+        case .linkResolved:
+            .linkResolved(LinkResolution(job: 8, destination: "https://app.example.com/offer",
+                                         attribution: AttributionInfo(campaignID: 11, templateID: 12, messageID: "m-link"), failure: nil))
+        case .journalGap:
+            .journalGap(JournalGap(lostFacts: 42, from: time, to: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 5_000_000),
+                                   reason: "write failed: no space left on device"))
+        case .linkResolutionStarted:
+            .linkResolutionStarted(job: 8, call: call, url: "https://links.example.com/a/x1", project: us.fingerprint, generation: 3)
+        case .staleResultRefused: .staleResultRefused(job: 8, what: "resolution of link https://links.example.com/a/x1", startedIn: 3, current: 4)
+        case .switchCancelled: .switchCancelled(switch: switchID, reason: "the SDK shut down before this switch began")
         case .initialized: .initialized(project: us, generation: 3)
         case .gateDecided: .gateDecided(call: call, decision: .queued(switch: switchID, position: 1, call: received))
         case .callRejected: .callRejected(call: call, reason: "email 'x' is not valid")
@@ -53,7 +64,7 @@ public enum SampleFacts {
         case .unknownUserSessionCounted: .unknownUserSessionCounted(project: us.fingerprint)
         case .taskQueued: .taskQueued(delivery)
         case .taskDispatched: .taskDispatched(task: task, attempt: 1)
-        case .taskCompleted: .taskCompleted(task: task, outcome: .failed(.httpStatus(400, code: "BadParams")))
+        case .taskCompleted: .taskCompleted(task: task, outcome: .failed(.httpStatus(400, code: "BadParams", message: "eventName is missing")))
         case .timerSet: .timerSet(.retry(task, attempt: 2), due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 2_000_000))
         case .callResolved: .callResolved(call: call, outcome: .discarded(.undeliveredAtSwitch(switchID)))
         case .authRefreshRequested: .authRefreshRequested(project: eu.fingerprint, request: 6)

@@ -5,6 +5,11 @@ struct APIRoute: Sendable, Equatable {
     /// Everything after `/api/`, e.g. `"users/update"`; may name an unknown endpoint.
     let endpoint: String
 
+    init(region: String, endpoint: String) {
+        self.region = region
+        self.endpoint = endpoint
+    }
+
     /// Splits `path`; nil when it does not have the API's shape.
     init?(path: String) {
         guard path.hasPrefix("/") else { return nil }

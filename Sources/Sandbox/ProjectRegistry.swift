@@ -8,6 +8,7 @@ final class ProjectRegistry: Sendable {
         var projectsByAPIKey: [String: SandboxProject] = [:]
         var inAppMessages: [String: Data] = [:]
         var embeddedPlacements: [String: Data] = [:]
+        var trackedLinks: [String: TrackedLink] = [:]
     }
 
     private static let emptyArray = Data("[]".utf8)
@@ -32,6 +33,16 @@ final class ProjectRegistry: Sendable {
     /// The project using `apiKey`, if any.
     func project(apiKey: String) -> SandboxProject? {
         state.withLock { $0.projectsByAPIKey[apiKey] }
+    }
+
+    /// Serves `link` at `/a/<code>` (replacing one with the same code).
+    func setTrackedLink(_ link: TrackedLink) {
+        state.withLock { $0.trackedLinks[link.code] = link }
+    }
+
+    /// The tracked link with this code, if any.
+    func trackedLink(code: String) -> TrackedLink? {
+        state.withLock { $0.trackedLinks[code] }
     }
 
     /// Whether a project called `name` is registered.

@@ -14,6 +14,7 @@ struct SandboxAPI: Sendable {
     /// Order: path shape (404), API key (401), region (401), JWT (401), endpoint (404),
     /// injected fault, normal answer.
     func decide(_ request: HTTPRequest) -> APIDecision {
+        if request.path.hasPrefix("/a/") { return decideTrackedLink(request) }
         let apiKey = request.headers["api-key"].flatMap { $0.isEmpty ? nil : $0 }
         let project = apiKey.flatMap(projects.project(apiKey:))
 
@@ -60,6 +61,26 @@ struct SandboxAPI: Sendable {
            !Self.neverAnswered(decision), !ledger.firstUse(of: key, project: project.name) {
             decision.outcome = .duplicate
         }
+        return decision
+    }
+
+    /// A tracked link: its redirect, or 404 for an unknown code. Faults match it as the endpoint
+    /// `a/<code>` in the region `links` of the link's project.
+    private func decideTrackedLink(_ request: HTTPRequest) -> APIDecision {
+        let code = String(request.path.dropFirst(3))
+        let route = APIRoute(region: "links", endpoint: "a/" + code)
+        guard request.method == "GET", let link = projects.trackedLink(code: code) else {
+            return reject(404, code: "NotFound", "no tracked link \(code)", route: route)
+        }
+        var response = HTTPResponse(status: 303, body: Data())
+        response.extraFields.append(.init(name: "Location", value: link.destination))
+        response.extraFields.append(.init(name: "Set-Cookie", value: "iterableEmailCampaignId=\(link.campaignID); Path=/"))
+        response.extraFields.append(.init(name: "Set-Cookie", value: "iterableTemplateId=\(link.templateID); Path=/"))
+        response.extraFields.append(.init(name: "Set-Cookie", value: "iterableMessageId=\(link.messageID); Path=/"))
+        let project = projects.allProjects.first { $0.name == link.project }
+        var decision = APIDecision(route: route, project: project, isAuthenticated: true, response: response, outcome: .accepted)
+        let subject = RequestMatcher.Subject(method: request.method, region: route.region, endpoint: route.endpoint, projectName: link.project)
+        if let fault = faults.consume(for: subject) { apply(fault, to: &decision) }
         return decision
     }
 

@@ -108,6 +108,18 @@ public final class SandboxBackend: Sendable {
         try registry.setEmbeddedPlacements(json, projectName: project)
     }
 
+    /// Serves a tracked link (see ``TrackedLink``) and returns its URL.
+    @discardableResult
+    public func setTrackedLink(_ link: TrackedLink) -> URL {
+        registry.setTrackedLink(link)
+        return trackedLinkURL(code: link.code)
+    }
+
+    /// Where the tracked link with this code is served.
+    public func trackedLinkURL(code: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)/a/\(code)")!
+    }
+
     // MARK: - Fault injection
 
     /// Queues `fault` for the next `times` requests that pass authentication, reach a known endpoint

@@ -29,7 +29,7 @@ struct SecretsTests {
             storageDirectory: storage,
             regionEndpoints: RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu")))
         let sdk = try EngagementSDK(configuration: configuration)
-        sdk.initialize(us)
+        await sdk.initialize(us)
         #expect(await sdk.setEmail(emails[0]) == .applied(project: us.fingerprint))
         _ = await sdk.registerToken(token)
         _ = await sdk.track(eventNames[0], dataFields: ["address": .string(dataValues[0])])

@@ -50,7 +50,7 @@ struct RedactionTests {
         defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
         let export = ReplayHarness.run(["export", "--redact", "-o", output, demo])
         #expect(export.status == 0, "\(export.error)")
-        #expect(export.out.contains("wrote 197 redacted record(s)"))
+        #expect(export.out.contains("wrote 198 redacted record(s)"))
 
         var raw = ""
         let cursor = try JournalReader(directory: output).records()

@@ -97,6 +97,8 @@ public struct SnapshotRequest: Sendable, Equatable {
         /// The last segment's header allows smaller records or frames than the writer's options:
         /// it is kept as it is and a new segment begins.
         case limitsChanged = "segment limits changed"
+        /// The writer's owner asked for a new segment (``JournalWriter/beginSegment(time:snapshot:)``).
+        case requested
     }
 
     public var sequence: UInt64

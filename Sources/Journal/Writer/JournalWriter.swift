@@ -137,6 +137,27 @@ public final class JournalWriter: Sendable {
         return rotated
     }
 
+    /// Begins a new segment now, whatever the size of the current one, with the snapshot
+    /// `provider` returns as its first record (e.g. after records could not be written for a
+    /// while, so that what follows replays on its own). `provider` runs on this thread, under
+    /// the writer's lock.
+    public func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        let threaded = groupCommit != nil
+        let (ready, wake) = try state.withLock { state in
+            let pendingBefore = state.pendingCount
+            let writtenBefore = state.writtenSequence
+            try state.checkUsable()
+            try state.checkSequenceAvailable()
+            let reason = state.pendingSegmentStart ?? (state.active == nil ? .newJournal : .requested)
+            try state.startSegment(time: time, reason: reason, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
+                                   snapshot: provider)
+            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: state.writtenSequence > writtenBefore)
+            return (state.takeReady(), wake)
+        }
+        if wake { groupCommit?.wake() }
+        complete(ready)
+    }
+
     /// Calls `completion` once every record appended before the call is durable, on the
     /// group-commit thread or, without one, on the calling thread before returning.
     public func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void) {

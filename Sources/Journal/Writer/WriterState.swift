@@ -88,7 +88,7 @@ struct WriterState: Sendable {
     /// A record takes a sequence number and must leave the next one representable, so the last,
     /// `UInt64.max`, is never given out. Only a damaged journal gets near it (recovery resumes past
     /// whatever sequence a damaged segment claims).
-    private func checkSequenceAvailable() throws {
+    func checkSequenceAvailable() throws {
         if nextSequence == .max { throw JournalError.sequenceSpaceExhausted }
     }
 

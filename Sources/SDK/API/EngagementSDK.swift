@@ -21,8 +21,12 @@ public final class EngagementSDK: Sendable {
 
     private let mailbox: Mailbox<EngineMessage>
     private let published: Locked<PublishedView>
+    let status: StatusBroadcaster
     private let stopped = Locked(false)
     private let engineThread = Locked<UInt64?>(nil)
+    /// Call ids the restored journal still refers to (calls the previous process left pending,
+    /// tasks, held calls): a new call never gets one, so no old outcome reaches a new completion.
+    private let callIDsInUse: Set<UUID>
 
     /// Opens (creating or restoring) the journal in the configuration's directory and starts
     /// the engine. A restored instance resumes delivery of what was queued.
@@ -41,25 +45,34 @@ public final class EngagementSDK: Sendable {
         options.producer = "engagement-sdk/\(configuration.sdkVersion) \(Self.platform)"
         options.storage = configuration.journalStorage
         let recorder: any FactRecorder
+        let reopen: (@Sendable () throws -> any FactRecorder)?
         let restored: StateRestorer.Restored
         if let override = configuration.recorderOverride {
             recorder = override
+            reopen = nil
             restored = StateRestorer.Restored(state: SDKState(), hadFacts: false, undecodable: [])
             journalRecovery = RecoveryReport()
         } else {
             let writer = try JournalWriter(directory: configuration.journalDirectory, options: options, snapshot: nil)
             recorder = writer
+            let directory = configuration.journalDirectory
+            let reopenOptions = options
+            reopen = { try JournalWriter(directory: directory, options: reopenOptions, snapshot: nil) }
             restored = try StateRestorer.restore(directory: configuration.journalDirectory, storage: configuration.journalStorage)
             journalRecovery = writer.recovery
         }
         undecodableFacts = restored.undecodable.map(\.sequence)
+        callIDsInUse = restored.state.callIDsInUse
 
         let mailbox = Mailbox<EngineMessage>()
         let published = Locked(PublishedView(state: restored.state))
+        let status = StatusBroadcaster(initial: SwitchStatus(restored.state))
         self.mailbox = mailbox
         self.published = published
+        self.status = status
         let loop = EngineLoop(configuration: configuration, mailbox: mailbox, activity: ActivityTracker(),
-                              published: published, recorder: recorder, keyring: keyring, restored: restored.state)
+                              published: published, status: status, recorder: recorder, reopenRecorder: reopen, keyring: keyring,
+                              restored: restored.state)
         let engineThread = engineThread
         let thread = Thread {
             engineThread.withLock { $0 = Self.currentThreadID() }
@@ -76,8 +89,12 @@ public final class EngagementSDK: Sendable {
         shutdown()
     }
 
-    /// Stops the engine and closes the journal (everything appended becomes durable). Calls made
-    /// afterwards are ignored. Safe to call more than once.
+    /// Stops the engine and closes the journal (everything appended becomes durable). Blocks the
+    /// calling thread until the engine stopped. Every completion still pending resolves as
+    /// ``DiscardReason/shutdown`` (journaled); a switch that had not begun reports
+    /// ``SwitchResult/notPerformed``, one in its teardown ``SwitchResult/interruptedByShutdown``.
+    /// Calls made afterwards resolve at once the same way, on the callback queue. Safe to call
+    /// more than once, from any thread but the engine's.
     public func shutdown() {
         guard !stopped.withLock({ was in defer { was = true }; return was }) else { return }
         let done = DispatchSemaphore(value: 0)
@@ -86,10 +103,25 @@ public final class EngagementSDK: Sendable {
 
     /// Returns once every call made before it is processed and nothing the SDK started is still
     /// in flight (requests, flushes, module hooks, completions). Timers do not count: a test on
-    /// a ``ManualClock`` advances it and settles again.
+    /// a ``ManualClock`` advances it and settles again. Returns at once after ``shutdown()``.
     public func settle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             if !mailbox.post(.settle { continuation.resume() }) { continuation.resume() }
+        }
+    }
+
+    /// Like ``settle()``, but gives up once `timeout` has passed on the SDK's clock
+    /// (``SDKConfiguration/clock``: real time by default, a ``ManualClock`` moves only when
+    /// advanced). Returns whether the SDK settled.
+    @discardableResult
+    public func settle(timeout: Duration) async -> Bool {
+        let clock = configuration.clock
+        let (seconds, attoseconds) = timeout.components
+        let due = clock.now().advanced(byMicroseconds: seconds &* 1_000_000 &+ attoseconds / 1_000_000_000_000)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let once = OneShotCompletion<Bool> { continuation.resume(returning: $0) }
+            clock.schedule(at: due) { once.deliver(false) }
+            if !mailbox.post(.settle { once.deliver(true) }) { once.deliver(true) }
         }
     }
 
@@ -112,17 +144,22 @@ public final class EngagementSDK: Sendable {
     }
 
     func post(_ call: PublicCall, _ attachment: EngineAttachment) {
-        let received = ReceivedCall(id: CallID(configuration.makeCallID()), caller: Self.currentThreadID(), call: call)
+        let received = ReceivedCall(id: CallID(makeCallID()), caller: Self.currentThreadID(), call: call)
         if !mailbox.postWaitingForRoom(.input(.callReceived(received), attachment)) {
-            let completion: CallCompletion?? = switch attachment {
+            let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion
             default: nil
             }
-            if case .outcome(let body)?? = completion {
-                configuration.callbackQueue.async { body(.failed(.rejected("the SDK was shut down"))) }
-            }
+            if let completion { configuration.callbackQueue.async { completion.deliverShutdown() } }
         }
+    }
+
+    /// A fresh call id: the configured generator's, skipping any the restored journal still uses.
+    private func makeCallID() -> UUID {
+        var id = configuration.makeCallID()
+        while callIDsInUse.contains(id) { id = configuration.makeCallID() }
+        return id
     }
 
     /// The engine's state and last journal sequence once every earlier call was processed.

@@ -44,6 +44,10 @@ enum CallValidation {
             return identifier(id, "messageId") ?? button.flatMap { identifier($0, "buttonIdentifier") } ?? url.flatMap { identifier($0, "targetUrl") }
         case .setAttribution(let info):
             return info.flatMap { identifier($0.messageID, "messageId") }
+        case .handleUniversalLink(let url):
+            if let problem = identifier(url, "url") { return problem }
+            return url.hasPrefix("https://") || url.hasPrefix("http://") ? nil : "url is not an http(s) URL"
+
         }
     }
 

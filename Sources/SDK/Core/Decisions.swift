@@ -32,6 +32,7 @@ extension SDKState {
         } else {
             DurabilityWait?.none
         }
+        let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
         emit(input, &log)
         switch input {
         case .engineStarted(let start): handleEngineStart(start, &log)
@@ -44,8 +45,12 @@ extension SDKState {
         case .authTokenReceived(let receipt): handleAuthToken(receipt, &log)
         case .callbacksDelivered: startNextSwitchIfReady(&log)
         case .notificationReceived(let name): handleNotification(name, &log)
+        case .engineStopping: handleStop(&log)
+        case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &log)
         default: break
         }
+        // A landed switch's held calls go on as the delivery queue makes room.
+        if switching.replaying != nil && input != .engineStopping { replayHeldCalls(&log) }
         return log.facts
     }
 

@@ -81,7 +81,7 @@ struct RequestBody: Equatable {
             if let buttonID { object["buttonIdentifier"] = .string(buttonID) }
             if let url { object["targetUrl"] = .string(url) }
             return post("embedded-messaging/events/click", object)
-        case .initialize, .switchProject, .setEmail, .setUserId, .logoutUser, .handlePush, .setAttribution, .flush:
+        case .initialize, .switchProject, .setEmail, .setUserId, .logoutUser, .handlePush, .setAttribution, .flush, .handleUniversalLink:
             return nil
         }
     }

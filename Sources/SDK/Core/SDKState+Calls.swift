@@ -16,13 +16,13 @@ extension SDKState {
                 refuseUninitialized(received, &log)
                 return
             }
-            if let run = switching.inFlight {
+            if let owner = switching.gateOwner {
                 let bytes = FactCodec.payload(of: .callReceived(received)).count
                 if switching.gate.count >= rules.gateCapacity || switching.gateBytes + bytes > rules.gateByteCapacity {
                     emit(.gateDecided(call: received.id, decision: .refused), &log)
                     resolve(received.id, .discarded(.gateFull(capacity: rules.gateCapacity)), &log)
                 } else {
-                    emit(.gateDecided(call: received.id, decision: .queued(switch: run.id, position: switching.gate.count, call: received)), &log)
+                    emit(.gateDecided(call: received.id, decision: .queued(switch: owner, position: switching.gate.count, call: received)), &log)
                 }
             } else {
                 emit(.gateDecided(call: received.id, decision: .executed(project: live.fingerprint)), &log)
@@ -124,8 +124,40 @@ extension SDKState {
         case .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
              .embeddedFetch, .embeddedReceived, .embeddedClick:
             enqueue(received.call, call: id, on: project, identity: identity, &log)
+        case .handleUniversalLink(let url):
+            guard Self.isTrackedLink(url) else {
+                // Not a tracked link: the app opens it as it is.
+                resolve(id, .applied(project: project.fingerprint), &log)
+                return
+            }
+            emit(.linkResolutionStarted(job: takeRequestNumber(), call: id, url: url, project: project.fingerprint, generation: generation), &log)
         case .initialize, .switchProject, .flush:
             handleControlCall(received, &log)
+        }
+    }
+
+    /// Whether `url` is a tracked link (`https://<links host>/a/<code>`): its redirect carries
+    /// the destination and the campaign, template and message it was sent for.
+    static func isTrackedLink(_ url: String) -> Bool {
+        (url.hasPrefix("https://") || url.hasPrefix("http://")) && url.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3).first == "a"
+    }
+
+    /// A tracked link's resolution came back (`job`, looked up before the input was applied).
+    /// Refused when the instance that asked is gone; otherwise its attribution is written (and
+    /// refused, as any write, when the project's storage was cleared).
+    mutating func handleLinkResolution(_ resolution: LinkResolution, job: LinkJob?, _ log: inout Decisions) {
+        guard let job else { return }
+        guard job.generation == generation, live?.fingerprint == job.project else {
+            emit(.staleResultRefused(job: resolution.job, what: "resolution of link \(job.url)", startedIn: job.generation, current: generation), &log)
+            resolve(job.call, .failed(.rejected("the link resolved after the instance that asked for it was replaced (generation \(job.generation), now \(generation)); its attribution was not applied")), &log)
+            return
+        }
+        if let failure = resolution.failure {
+            resolve(job.call, .failed(.retriesExhausted("the link could not be resolved: \(failure)")), &log)
+        } else if let attribution = resolution.attribution, !writeAttribution(attribution, for: job.project, &log) {
+            resolve(job.call, .failed(.rejected("attribution refused: the project's storage was cleared by a switch")), &log)
+        } else {
+            resolve(job.call, .applied(project: job.project), &log)
         }
     }
 

@@ -16,7 +16,8 @@ extension SDKState {
         }
         let task = DeliveryTask(
             id: TaskID(nextTaskNumber), call: id, project: project.fingerprint, region: project.region, endpoint: project.endpoint,
-            path: request.path, method: request.method, query: request.query, body: request.body, createdAt: log.time)
+            path: request.path, method: request.method, query: request.query, body: request.body, createdAt: log.time,
+            generation: generation)
         if projects[project.fingerprint] == nil { projects[project.fingerprint] = project }
         emit(.taskQueued(task), &log)
         dispatchIfIdle(project.fingerprint, &log)
@@ -46,22 +47,23 @@ extension SDKState {
         let project = projects[task.project]
         let retry = project?.retry ?? RetryRules()
         switch completion.outcome {
-        case .response(let status, _, let messageIDs) where (200..<300).contains(status):
+        case .response(let status, _, let messageIDs, _) where (200..<300).contains(status):
             emit(.taskCompleted(task: task.id, outcome: .delivered(status: status)), &log)
             if task.path == "inApp/getMessages" || task.path == "embedded-messaging/messages" {
-                storeMessages(messageIDs, kind: task.path == "inApp/getMessages" ? .inApp : .embedded, for: task.project, &log)
+                storeMessages(messageIDs, kind: task.path == "inApp/getMessages" ? .inApp : .embedded, for: task, &log)
             }
             resolve(task.call, .delivered(project: task.project, status: status), &log)
-        case .response(401, let code, _) where code == "InvalidJwtPayload" && project?.usesJWT == true:
+        case .response(401, let code, _, _) where code == "InvalidJwtPayload" && project?.usesJWT == true:
             if (auth[task.project]?.refreshesUsed ?? 0) < retry.jwtRefreshBudget {
                 emit(.authRefreshRequested(project: task.project, request: takeRequestNumber()), &log)
             } else {
                 fail(task, .authentication("JWT rejected and the refresh budget of \(retry.jwtRefreshBudget) is spent"), &log)
             }
-        case .response(let status, let code, _) where status == 429 || status >= 500:
-            retryOrFail(task, attempt: completion.attempt, retry: retry, error: "HTTP \(status)\(code.map { " \($0)" } ?? "")", &log)
-        case .response(let status, let code, _):
-            fail(task, .httpStatus(status, code: code), &log)
+        case .response(let status, let code, _, let message) where status == 429 || status >= 500:
+            let said = (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
+            retryOrFail(task, attempt: completion.attempt, retry: retry, error: "HTTP \(status)\(said)", &log)
+        case .response(let status, let code, _, let message):
+            fail(task, .httpStatus(status, code: code, message: message), &log)
         case .networkError(let reason):
             retryOrFail(task, attempt: completion.attempt, retry: retry, error: reason, &log)
         }
@@ -83,9 +85,15 @@ extension SDKState {
         resolve(task.call, .failed(failure), &log)
     }
 
-    /// Messages fetched for `project` are kept only while it is the live project with its
-    /// storage intact: a fetch that lands after a switch must not leak into the new project.
-    private mutating func storeMessages(_ ids: [String], kind: MessageKind, for project: ProjectFingerprint, _ log: inout Decisions) {
+    /// Messages fetched by `task` are kept only while the instance that asked for them runs
+    /// (its project live, its storage intact, its generation current): a fetch that lands after
+    /// a switch must not leak into the next instance, even one of the same project.
+    private mutating func storeMessages(_ ids: [String], kind: MessageKind, for task: DeliveryTask, _ log: inout Decisions) {
+        let project = task.project
+        if let started = task.generation, started != generation {
+            emit(.staleResultRefused(job: task.id.number, what: "\(kind.rawValue) messages fetched by \(task.id)", startedIn: started, current: generation), &log)
+            return
+        }
         guard live?.fingerprint == project, !clearedProjects.contains(project) else { return }
         emit(.messagesStored(kind: kind, project: project, ids: ids), &log)
     }

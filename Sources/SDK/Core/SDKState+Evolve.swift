@@ -38,8 +38,10 @@ extension SDKState {
             break
         case .callbacksDelivered(let id):
             if switching.awaitingCallbacks == id { switching.awaitingCallbacks = nil }
-        case .transportCompleted, .authTokenReceived, .notificationReceived:
+        case .transportCompleted, .authTokenReceived, .notificationReceived, .engineStopping:
             break
+        case .linkResolved(let resolution):
+            linkJobs[resolution.job] = nil
 
         // MARK: Lifecycle and identity
         case .initialized(let project, let generation):
@@ -57,11 +59,13 @@ extension SDKState {
                 let bytes = FactCodec.payload(of: .callReceived(received)).count
                 switching.gate.append(GatedCall(call: received, madeAt: time, bytes: bytes))
                 switching.gateBytes += bytes
-            case .replayed:
+            case .replayed, .refused:
+                // A refused call was never held, except when the SDK lets the gate go at shutdown.
                 if let index = switching.gate.firstIndex(where: { $0.call.id == call }) {
                     switching.gateBytes -= switching.gate[index].bytes
                     switching.gate.remove(at: index)
                 }
+                if switching.gate.isEmpty { switching.replaying = nil }
             default:
                 break
             }
@@ -152,9 +156,14 @@ extension SDKState {
         case .durabilityRequested(let request, let purpose):
             durabilityWaits[request] = purpose
             nextRequestNumber = max(nextRequestNumber, request &+ 1)
+        case .journalGap, .staleResultRefused:
+            break
+        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
+            linkJobs[job] = LinkJob(call: call, url: url, project: project, generation: generation)
+            nextRequestNumber = max(nextRequestNumber, job &+ 1)
 
         // MARK: Switching
-        case .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded:
+        case .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled:
             evolveSwitch(fact, at: time)
 
         case .unknown:

@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 
 /// Everything the SDK believes, as a pure fold of the journal's facts (``evolve(_:)``).
@@ -65,6 +66,11 @@ public struct SDKState: Sendable, Equatable {
     /// Awaited module hooks not finished yet.
     public var hooks: [UInt64: PendingHook] = [:]
 
+    // MARK: Asynchronous jobs
+
+    /// Tracked links being resolved, by job number.
+    public var linkJobs: [UInt64: LinkJob] = [:]
+
     // MARK: Switching
 
     public var switching = SwitchState()
@@ -130,9 +136,33 @@ public struct ModuleLifecycle: Sendable, Hashable {
     public var generation: UInt64 = 0
 }
 
+/// A tracked link being resolved for a `handleUniversalLink` call, by the instance
+/// `generation` of `project`: its result is refused once that instance is gone.
+public struct LinkJob: Sendable, Hashable {
+    public var call: CallID
+    public var url: String
+    public var project: ProjectFingerprint
+    public var generation: UInt64
+}
+
 /// An awaited module hook in progress.
 public struct PendingHook: Sendable, Hashable {
     public var module: String
     public var event: ModuleEvent
     public var startedAt: JournalTime
+}
+
+extension SDKState {
+    /// Every call id the state still refers to: pending calls, tasks made for calls, calls held
+    /// by the gate or for an unknown user, switch requests, link resolutions.
+    public var callIDsInUse: Set<UUID> {
+        var ids = Set(pendingCalls.keys.map(\.uuid))
+        for queued in tasks.values { if let call = queued.task.call { ids.insert(call.uuid) } }
+        for held in switching.gate { ids.insert(held.call.id.uuid) }
+        for held in heldEvents { ids.insert(held.call.uuid) }
+        for request in switching.queue { ids.formUnion(request.calls.map(\.uuid)) }
+        if let run = switching.inFlight { ids.formUnion(run.calls.map(\.uuid)) }
+        for job in linkJobs.values { ids.insert(job.call.uuid) }
+        return ids
+    }
 }

@@ -13,11 +13,19 @@ public struct SwitchState: Sendable, Equatable {
     /// A switch that landed and whose callbacks have not run yet: the next one waits for them.
     public var awaitingCallbacks: SwitchID?
     public var nextSwitchNumber: UInt64 = 1
+    /// A switch that landed while the delivery queue had no room for all its held calls: the
+    /// rest are replayed, in order, as the queue drains, and calls the gate would hold still
+    /// queue behind them. The next switch waits until the gate is empty.
+    public var replaying: SwitchID?
 
     public init() {}
 
-    /// Whether calls that the gate holds must wait now.
-    public var gateIsClosed: Bool { inFlight != nil }
+    /// Whether calls that the gate holds must wait now: a switch runs, or a landed one is
+    /// still replaying what it held.
+    public var gateIsClosed: Bool { inFlight != nil || replaying != nil }
+
+    /// The switch whose gate a call held now joins.
+    public var gateOwner: SwitchID? { inFlight?.id ?? replaying }
 
     /// The project the app asked for last: the queue's tail, else the switch in flight, else nil
     /// (then it is the live project).

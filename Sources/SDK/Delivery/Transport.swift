@@ -15,17 +15,23 @@ public struct TransportRequest: Sendable, Equatable {
     public var body: Data?
     /// How long to wait for the whole exchange before reporting a network error.
     public var timeout: Duration
+    /// Whether a redirect is followed (false: the 3xx response itself is the result, as when a
+    /// tracked link is resolved).
+    public var followsRedirects: Bool
 
-    public init(method: Method, url: URL, headers: [(name: String, value: String)], body: Data?, timeout: Duration = .seconds(30)) {
+    public init(method: Method, url: URL, headers: [(name: String, value: String)], body: Data?, timeout: Duration = .seconds(30),
+                followsRedirects: Bool = true) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.followsRedirects = followsRedirects
     }
 
     public static func == (lhs: TransportRequest, rhs: TransportRequest) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.timeout == rhs.timeout
+            && lhs.followsRedirects == rhs.followsRedirects
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 

@@ -41,6 +41,7 @@ public final class URLSessionTransport: Transport {
     static let longestTimeout: Duration = .seconds(365 * 24 * 60 * 60)
 
     private let session: URLSession
+    private let redirects = RedirectPolicy()
     private let reusesConnections: Bool
     /// Set once by ``invalidate()``; sends check it under the lock before creating a task,
     /// because creating a task on an invalidated session is a programming error in Foundation.
@@ -51,7 +52,7 @@ public final class URLSessionTransport: Transport {
     ///   type's documentation for why Linux defaults to false.
     public init(reusesConnections: Bool = reusesConnectionsByDefault) {
         self.reusesConnections = reusesConnections
-        session = URLSession(configuration: Self.makeConfiguration(), delegate: nil, delegateQueue: nil)
+        session = URLSession(configuration: Self.makeConfiguration(), delegate: redirects, delegateQueue: nil)
     }
 
     deinit {
@@ -77,12 +78,16 @@ public final class URLSessionTransport: Transport {
         )
         let completion = OneShotCompletion(completion)
         let watchdog = TimeoutWatchdog()
+        let redirects = redirects
         let task: URLSessionDataTask? = isInvalidated.withLock { isInvalidated in
             guard !isInvalidated else { return nil }
-            return session.dataTask(with: urlRequest) { data, response, error in
+            let task = session.dataTask(with: urlRequest) { [weak redirects] data, response, error in
                 watchdog.disarm()
                 completion.deliver(Self.result(data: data, response: response, error: error))
+                _ = redirects
             }
+            if !request.followsRedirects { redirects.refuse(task.taskIdentifier) }
+            return task
         }
         guard let task else {
             completion.deliver(.networkError("the transport was invalidated before the request was sent"))
@@ -268,5 +273,28 @@ extension Duration {
     fileprivate var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
+/// The session's delegate: refuses to follow a redirect for the requests that asked so, whose
+/// 3xx response is then their result.
+///
+/// Unchecked Sendable: its only state is the lock-protected set; Foundation calls it from its
+/// delegate queue.
+private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, @unchecked Sendable { // state behind a lock
+    private let refused = Locked<Set<Int>>([])
+
+    func refuse(_ task: Int) {
+        refused.withLock { _ = $0.insert(task) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let refuse = refused.withLock { $0.contains(task.taskIdentifier) }
+        completionHandler(refuse ? nil : request)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        refused.withLock { _ = $0.remove(task.taskIdentifier) }
     }
 }

@@ -10,6 +10,8 @@ package protocol FactRecorder: Sendable {
     var lastSequence: UInt64 { get }
     /// Begins a new segment with the snapshot `provider` returns, when one is due.
     func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
+    /// Begins a new segment now with the snapshot `provider` returns (after an outage).
+    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
     /// Records the facts of one input, atomically (a crash keeps all of them or none); returns
     /// the last one's sequence number.
     func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64

@@ -7,6 +7,7 @@ public enum CallName: String, Sendable, Hashable, CaseIterable {
     case inAppFetch, inAppOpen, inAppClick, inAppClose, inAppDelivery, inAppConsume
     case embeddedFetch, embeddedReceived, embeddedClick
     case setAttribution, flush
+    case handleUniversalLink
 
     /// How a call made while a switch runs is treated.
     public enum SwitchBehavior: Sendable {
@@ -24,7 +25,7 @@ public enum CallName: String, Sendable, Hashable, CaseIterable {
              .registerToken, .disableDevice, .logoutUser, .inAppFetch, .embeddedFetch:
             .gated
         case .trackPushOpen, .handlePush, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
-             .embeddedReceived, .embeddedClick, .setAttribution:
+             .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink:
             .inline
         case .initialize, .switchProject, .flush:
             .control

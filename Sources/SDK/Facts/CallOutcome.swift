@@ -17,8 +17,9 @@ public enum CallFailure: Sendable, Hashable {
     case rejected(String)
     /// The SDK was not initialized when the call was processed.
     case notInitialized
-    /// The project answered with a status that retrying cannot fix.
-    case httpStatus(Int, code: String?)
+    /// The project answered with a status that retrying cannot fix; `code` and `message` are
+    /// what the backend's body said (e.g. `BadApiKey`, "key for region us sent to region eu").
+    case httpStatus(Int, code: String?, message: String? = nil)
     /// Every attempt failed; the last error.
     case retriesExhausted(String)
     /// The auth provider could not supply a usable JWT.
@@ -37,4 +38,8 @@ public enum DiscardReason: Sendable, Hashable {
     case gateFull(capacity: Int)
     /// The delivery queue was full.
     case queueFull(capacity: Int)
+    /// The SDK shut down before the call resolved: its completion hears nothing more. A request
+    /// already queued for it stays in the offline queue and is sent after the next launch
+    /// (`replay audit` shows where it went); a call still held by a switch's gate is dropped.
+    case shutdown
 }

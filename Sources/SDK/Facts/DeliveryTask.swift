@@ -22,9 +22,12 @@ public struct DeliveryTask: Sendable, Hashable {
     /// The JSON body.
     public var body: [UInt8]
     public var createdAt: JournalTime
+    /// The generation of the instance that made it (nil in journals older than the field): a
+    /// fetch's messages are kept only while that instance runs.
+    public var generation: UInt64?
 
     public init(id: TaskID, call: CallID?, project: ProjectFingerprint, region: String, endpoint: String, path: String,
-                method: Method, query: String?, body: [UInt8], createdAt: JournalTime) {
+                method: Method, query: String?, body: [UInt8], createdAt: JournalTime, generation: UInt64? = nil) {
         self.id = id
         self.call = call
         self.project = project
@@ -35,6 +38,7 @@ public struct DeliveryTask: Sendable, Hashable {
         self.query = query
         self.body = body
         self.createdAt = createdAt
+        self.generation = generation
     }
 
     /// A disableDevice request: logout and switches keep it queued.

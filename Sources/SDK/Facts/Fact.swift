@@ -23,6 +23,10 @@ public enum Fact: Sendable, Hashable {
     case callbacksDelivered(SwitchID)
     /// A system notification (e.g. `foreground`) reached the SDK.
     case notificationReceived(String)
+    /// The app shut the SDK down (``EngagementSDK/shutdown()``): the last input of the process.
+    case engineStopping
+    /// A tracked link's resolution (started by ``linkResolutionStarted(job:call:url:project:generation:)``) came back.
+    case linkResolved(LinkResolution)
 
     // MARK: Decisions
 
@@ -61,6 +65,16 @@ public enum Fact: Sendable, Hashable {
     /// Everything journaled so far must become durable, for `purpose`; answered by
     /// ``durabilityConfirmed(_:)``.
     case durabilityRequested(request: UInt64, purpose: DurabilityWait)
+    /// The journal could not record facts for a while (a full disk, an I/O error) and records
+    /// again: this many facts are missing between the two times. Rules that need every fact
+    /// cannot be judged across it.
+    case journalGap(JournalGap)
+    /// `handleUniversalLink` asked for a tracked link's redirect: an asynchronous job of the
+    /// instance `generation` of `project`.
+    case linkResolutionStarted(job: UInt64, call: CallID, url: String, project: ProjectFingerprint, generation: UInt64)
+    /// The result of asynchronous work came back after the instance that started it was
+    /// replaced (its generation changed): it is not applied.
+    case staleResultRefused(job: UInt64, what: String, startedIn: UInt64, current: UInt64)
 
     // MARK: Switch decisions
 
@@ -69,6 +83,8 @@ public enum Fact: Sendable, Hashable {
     case teardownStepBegan(switch: SwitchID, step: TeardownStepKind)
     case teardownStepFinished(switch: SwitchID, step: TeardownStepKind, outcome: StepOutcome, elapsedMicroseconds: Int64)
     case switchLanded(switch: SwitchID, project: ProjectFingerprint, result: SwitchResult, reasons: [String])
+    /// A queued switch was dropped before it began (the SDK shut down).
+    case switchCancelled(switch: SwitchID, reason: String)
 
     /// A fact of a kind this build does not know (written by a newer SDK): kept, never applied.
     case unknown(kind: UInt32, payload: [UInt8])
@@ -85,7 +101,7 @@ public enum GateDecision: Sendable, Hashable {
     case replayed(switch: SwitchID, project: ProjectFingerprint)
     /// Run at once against the project the SDK was on, although a switch was running.
     case inline(project: ProjectFingerprint)
-    /// Not run: the reason is in the call's resolution.
+    /// Not run: the reason is in the call's resolution. A call the gate held is let go.
     case refused
 }
 

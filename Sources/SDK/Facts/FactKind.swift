@@ -10,6 +10,8 @@ public enum FactKind: UInt32, Sendable, CaseIterable {
     case authTokenReceived = 22
     case callbacksDelivered = 23
     case notificationReceived = 24
+    case engineStopping = 25
+    case linkResolved = 26
 
     case initialized = 32
     case gateDecided = 33
@@ -34,12 +36,16 @@ public enum FactKind: UInt32, Sendable, CaseIterable {
     case storageCleared = 52
     case durabilityRequested = 53
     case unknownUserEventsReleased = 54
+    case journalGap = 55
+    case linkResolutionStarted = 56
+    case staleResultRefused = 57
 
     case switchRouted = 64
     case switchStarted = 65
     case teardownStepBegan = 66
     case teardownStepFinished = 67
     case switchLanded = 68
+    case switchCancelled = 69
 
     /// Whether facts of this kind are inputs (what the world told the SDK) rather than decisions.
     public var isInput: Bool { rawValue < 32 }

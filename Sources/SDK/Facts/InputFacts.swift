@@ -48,10 +48,14 @@ public struct EngineRules: Sendable, Hashable {
     public var moduleHookBoundMilliseconds: Int64
     /// What happens to the outgoing project's queued events at a switch.
     public var pendingEvents: PendingEventsRule
+    /// How long the app's auth provider may take to answer a request for a JWT; past it the
+    /// request is answered as failed (a late answer is ignored).
+    public var authProviderBoundMilliseconds: Int64
 
     public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 1_000,
                 queueByteCapacity: Int = 512 << 10, disableDurabilityBoundMilliseconds: Int64 = 2_000,
-                moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge) {
+                moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge,
+                authProviderBoundMilliseconds: Int64 = 10_000) {
         self.gateCapacity = gateCapacity
         self.gateByteCapacity = gateByteCapacity
         self.queueCapacity = queueCapacity
@@ -59,6 +63,7 @@ public struct EngineRules: Sendable, Hashable {
         self.disableDurabilityBoundMilliseconds = disableDurabilityBoundMilliseconds
         self.moduleHookBoundMilliseconds = moduleHookBoundMilliseconds
         self.pendingEvents = pendingEvents
+        self.authProviderBoundMilliseconds = authProviderBoundMilliseconds
     }
 }
 
@@ -100,9 +105,9 @@ public struct TransportCompletion: Sendable, Hashable {
 
 /// What came back, as much as decisions need.
 public enum TransportOutcome: Sendable, Hashable {
-    /// A response: its status, the API's `code` field when the body had one, and for message
-    /// fetches the ids of the messages returned.
-    case response(status: Int, code: String?, messageIDs: [String])
+    /// A response: its status, the API's `code` and `msg` fields when the body had them (the
+    /// message with any API key it quoted masked), and for message fetches the ids returned.
+    case response(status: Int, code: String?, messageIDs: [String], message: String? = nil)
     /// No response at all.
     case networkError(String)
 }
@@ -150,5 +155,42 @@ public struct AuthTokenReceipt: Sendable, Hashable {
         self.request = request
         self.project = project
         self.failure = failure
+    }
+}
+
+/// What resolving a tracked link gave: the destination and the attribution its redirect
+/// carried, or why it failed.
+public struct LinkResolution: Sendable, Hashable {
+    public var job: UInt64
+    /// Where the link leads (the redirect's `Location`), when it resolved.
+    public var destination: String?
+    /// The campaign, template and message the link was tracked for, when its answer said.
+    public var attribution: AttributionInfo?
+    /// Nil when the link resolved; what went wrong otherwise.
+    public var failure: String?
+
+    public init(job: UInt64, destination: String?, attribution: AttributionInfo?, failure: String?) {
+        self.job = job
+        self.destination = destination
+        self.attribution = attribution
+        self.failure = failure
+    }
+}
+
+/// A stretch of facts the journal could not record.
+public struct JournalGap: Sendable, Hashable {
+    /// How many facts were decided but not recorded.
+    public var lostFacts: UInt64
+    /// When the first lost fact was decided, and when recording resumed.
+    public var from: JournalTime
+    public var to: JournalTime
+    /// The write error that stopped the journal.
+    public var reason: String
+
+    public init(lostFacts: UInt64, from: JournalTime, to: JournalTime, reason: String) {
+        self.lostFacts = lostFacts
+        self.from = from
+        self.to = to
+        self.reason = reason
     }
 }

@@ -26,6 +26,9 @@ public enum PublicCall: Sendable, Hashable {
     case embeddedClick(messageID: String, buttonID: String?, url: String?)
     case setAttribution(AttributionInfo?)
     case flush
+    /// A universal link the app was opened with: a tracked link is resolved into its
+    /// destination and attribution.
+    case handleUniversalLink(url: String)
 
     public var name: CallName {
         switch self {
@@ -54,6 +57,7 @@ public enum PublicCall: Sendable, Hashable {
         case .embeddedClick: .embeddedClick
         case .setAttribution: .setAttribution
         case .flush: .flush
+        case .handleUniversalLink: .handleUniversalLink
         }
     }
 }

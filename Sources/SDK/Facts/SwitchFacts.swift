@@ -29,16 +29,31 @@ public enum SwitchRouting: Sendable, Hashable {
     case absorbed(into: SwitchID)
     /// Queued behind the switch in flight (or the last queued one).
     case enqueued(behind: SwitchID)
+    /// A switch to this project was already queued (not in flight, not the tail): that entry
+    /// moved to the tail of the queue and this request joined it, so the queue never holds two
+    /// entries for one project.
+    case moved(entry: SwitchID)
     /// The SDK is already on this project with nothing running: reported clean at once.
     case noop
     /// Before initialization, a switch is an initialization.
     case initialization
 }
 
-/// The result a switch reports.
+/// The result a switch reports to the app.
+///
+/// Both "switched" cases mean the SDK *is* on the requested project: a switch never fails and
+/// is never rolled back. The other cases are for switches the SDK stopped before finishing.
 public enum SwitchResult: Sendable, Hashable {
-    /// Every teardown step was clean and the outgoing device's disable was confirmed durable.
+    /// The SDK is on the new project; every teardown step was clean and the outgoing device's
+    /// disable was confirmed durable.
     case switchedCleanly
-    /// The SDK is on the new project, but some step was noisy (see the journal).
+    /// The SDK is on the new project, but some step was noisy (see the journal); normal for an
+    /// app with no push token.
     case switchedWithWarnings
+    /// The SDK stopped (``EngagementSDK/shutdown()``) before this switch began: it is on the
+    /// project it was on, and the request is forgotten (it does not run at the next launch).
+    case notPerformed
+    /// The SDK stopped while this switch's teardown ran: the switch is recorded in the journal
+    /// and finishes at the next launch, on the requested project.
+    case interruptedByShutdown
 }

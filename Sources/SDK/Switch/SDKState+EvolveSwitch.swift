@@ -6,10 +6,19 @@ extension SDKState {
         switch fact {
         case .switchRouted(let id, let call, let project, let routing):
             switching.nextSwitchNumber = max(switching.nextSwitchNumber, id.number &+ 1)
-            projects[project.fingerprint] = project
+            // A request for another configuration of a known key must not change how that key's
+            // tasks are sent before the switch lands: `initialized` records the new one.
+            if projects[project.fingerprint] == nil { projects[project.fingerprint] = project }
             switch routing {
             case .started, .enqueued, .initialization:
                 switching.queue.append(SwitchRequest(id: id, project: project, calls: [call]))
+            case .moved(let entry):
+                if let index = switching.queue.firstIndex(where: { $0.id == entry }) {
+                    var moved = switching.queue.remove(at: index)
+                    moved.project = project
+                    moved.calls.append(call)
+                    switching.queue.append(moved)
+                }
             case .absorbed(let target):
                 if switching.inFlight?.id == target {
                     switching.inFlight?.calls.append(call)
@@ -37,6 +46,9 @@ extension SDKState {
         case .switchLanded(let id, _, _, _):
             switching.inFlight = nil
             switching.awaitingCallbacks = id
+            switching.replaying = switching.gate.isEmpty ? nil : id
+        case .switchCancelled(let id, _):
+            switching.queue.removeAll { $0.id == id }
         default:
             break
         }

@@ -26,7 +26,7 @@ extension SDKState {
     /// is a switch at launch (the old project's identity and storage are cleared, its disable kept).
     private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ log: inout Decisions) {
         let idle = switching.inFlight == nil && switching.queue.isEmpty
-        if !instanceRunning && idle && (live == nil || live?.fingerprint == project.fingerprint) {
+        if !instanceRunning && idle && (live.map { $0.isSameProject(as: project) } ?? true) {
             emit(.initialized(project: project, generation: generation &+ 1), &log)
             startModules(&log)
             resolve(received.id, .applied(project: project.fingerprint), &log)
@@ -38,38 +38,53 @@ extension SDKState {
     // MARK: - Routing
 
     /// Routes a switch request. The requested project is the queue's tail, else the switch in
-    /// flight, else the live project; a request for it is absorbed by whatever will deliver it,
-    /// anything else goes on the tail.
+    /// flight, else the live project; a request for it is absorbed by whatever will deliver it.
+    /// A request for a project already queued further up moves that entry to the tail and joins
+    /// it, so the queue never holds two entries for one project; anything else goes on the tail.
+    /// A project is its key *and* its configuration: the live key with another region, endpoint
+    /// or auth is a real switch.
     private mutating func routeSwitch(_ received: ReceivedCall, to project: ProjectRef, _ log: inout Decisions) {
         let id = SwitchID(switching.nextSwitchNumber)
         let idle = switching.inFlight == nil && switching.queue.isEmpty
+        let requested = switching.requestedProject ?? live
+        if let requested, requested.isSameProject(as: project) {
+            if let tail = switching.queue.last {
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: tail.id)), &log)
+            } else if let run = switching.inFlight {
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: run.id)), &log)
+            } else if instanceRunning {
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .noop), &log)
+                resolve(received.id, .applied(project: project.fingerprint), &log)
+            } else {
+                // Relaunched on this project and not started yet: the request starts it.
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .initialization), &log)
+                startNextSwitchIfReady(&log)
+            }
+            return
+        }
         if live == nil && idle {
             emit(.switchRouted(switch: id, call: received.id, project: project, routing: .initialization), &log)
             startNextSwitchIfReady(&log)
             return
         }
-        let requested = switching.requestedProject ?? live
-        if requested?.fingerprint == project.fingerprint {
-            if let tail = switching.queue.last {
-                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: tail.id)), &log)
-            } else if let run = switching.inFlight {
-                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: run.id)), &log)
-            } else {
-                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .noop), &log)
-                resolve(received.id, .applied(project: project.fingerprint), &log)
-            }
+        if let queued = switching.queue.first(where: { $0.project.isSameProject(as: project) }) {
+            emit(.switchRouted(switch: id, call: received.id, project: project, routing: .moved(entry: queued.id)), &log)
             return
         }
-        let behind = switching.queue.last?.id ?? switching.inFlight?.id ?? switching.awaitingCallbacks
+        let behind = switching.queue.last?.id ?? switching.inFlight?.id ?? switching.replaying ?? switching.awaitingCallbacks
         emit(.switchRouted(switch: id, call: received.id, project: project, routing: behind.map { .enqueued(behind: $0) } ?? .started), &log)
         startNextSwitchIfReady(&log)
     }
 
-    /// Starts the next queued switch when none runs and the last one's callbacks have run.
+    /// Starts the next queued switch when none runs, the last one's held calls are all replayed
+    /// and its callbacks have run. A switch to the project the SDK was relaunched on, before its
+    /// instance started, only starts it.
     mutating func startNextSwitchIfReady(_ log: inout Decisions) {
-        guard switching.inFlight == nil, switching.awaitingCallbacks == nil, let next = switching.queue.first else { return }
-        emit(.switchStarted(switch: next.id, from: live?.fingerprint, to: next.project), &log)
-        beginStep(live == nil ? .startInstance : .disablePush, &log)
+        guard switching.inFlight == nil, switching.awaitingCallbacks == nil, switching.replaying == nil,
+              let next = switching.queue.first else { return }
+        let startsOnly = live.map { !instanceRunning && $0.isSameProject(as: next.project) } ?? true
+        emit(.switchStarted(switch: next.id, from: startsOnly ? nil : live?.fingerprint, to: next.project), &log)
+        beginStep(startsOnly ? .startInstance : .disablePush, &log)
     }
 
     // MARK: - Steps
@@ -233,11 +248,65 @@ extension SDKState {
         guard let run = switching.inFlight else { return }
         let result: SwitchResult = run.warnings.isEmpty ? .switchedCleanly : .switchedWithWarnings
         emit(.switchLanded(switch: run.id, project: run.to.fingerprint, result: result, reasons: run.warnings), &log)
-        while let held = switching.gate.first, let project = live {
-            emit(.gateDecided(call: held.call.id, decision: .replayed(switch: run.id, project: project.fingerprint)), &log)
+        replayHeldCalls(&log)
+        for call in run.calls { resolve(call, .applied(project: run.to.fingerprint), &log) }
+    }
+
+    /// Replays the calls a landed switch's gate holds, in order, against the project it landed
+    /// on, while the delivery queue has room for what each call would queue. What does not fit
+    /// stays held (and later gated calls queue behind it) until tasks leave the queue: a call the
+    /// gate accepted is never discarded for a smaller bound downstream.
+    mutating func replayHeldCalls(_ log: inout Decisions) {
+        guard switching.inFlight == nil, let id = switching.replaying, let project = live else { return }
+        while let held = switching.gate.first {
+            guard deliveryQueueHasRoom(for: held.call.call) else { return }
+            emit(.gateDecided(call: held.call.id, decision: .replayed(switch: id, project: project.fingerprint)), &log)
             execute(held.call, on: project, &log)
         }
-        for call in run.calls { resolve(call, .applied(project: run.to.fingerprint), &log) }
+        startNextSwitchIfReady(&log)
+    }
+
+    /// Whether the tasks `call` would queue fit in the delivery queue now. An empty queue always
+    /// takes the call (what cannot fit even then is discarded as before, never waited on forever).
+    private func deliveryQueueHasRoom(for call: PublicCall) -> Bool {
+        guard !tasks.isEmpty else { return true }
+        let identity = RequestBody.Identity(email: email, userID: userID)
+        var count = 0
+        var bytes = 0
+        switch call {
+        case .setEmail(.some), .setUserId(.some):
+            // Identifying the user registers the push token and releases the held events.
+            count = (pushToken == nil ? 0 : 1) + heldEvents.count
+            bytes = count * 512
+        case .logoutUser:
+            count = pushToken == nil ? 0 : 1
+            bytes = 512
+        default:
+            guard identity.isKnown || call.name == .registerToken || call.name == .disableDevice,
+                  let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
+            else { return true }
+            count = 1
+            bytes = request.body.count
+        }
+        return count == 0 || (tasks.count + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity)
+    }
+
+    // MARK: - Shutdown
+
+    /// The app shut the SDK down: every call still pending resolves as discarded (its
+    /// completion will hear nothing more), queued switches are dropped (they never ran), and
+    /// the gate lets its calls go. A switch in flight stays recorded: it finishes at the next
+    /// launch. Queued tasks stay in the offline queue.
+    mutating func handleStop(_ log: inout Decisions) {
+        for request in switching.queue {
+            emit(.switchCancelled(switch: request.id, reason: "the SDK shut down before this switch began"), &log)
+        }
+        for held in switching.gate {
+            emit(.gateDecided(call: held.call.id, decision: .refused), &log)
+            resolve(held.call.id, .discarded(.shutdown), &log)
+        }
+        let pending = pendingCalls.sorted { ($0.value.madeAt, $0.key) < ($1.value.madeAt, $1.key) }.map(\.key)
+        for call in pending { resolve(call, .discarded(.shutdown), &log) }
     }
 }
 

@@ -43,6 +43,9 @@ final class SQLiteRecorder: FactRecorder {
 
     func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
+    /// Peers have no segments: nothing to begin.
+    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+
     func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
         var last: UInt64 = 0
         for fact in facts { last = try recordOne(kind: fact.kind, timestamp: timestamp, payload: fact.payload) }

@@ -65,6 +65,7 @@ final class CallAudit {
                 case .noop: "noop"
                 case .started: "\(id) started"
                 case .initialization: "\(id) initialization"
+                case .moved(let entry): "moved \(entry) to the tail"
                 }
                 row.decisions.append(text)
                 row.decisionNames.append(Describe.routingName(routing))

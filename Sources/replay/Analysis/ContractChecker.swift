@@ -38,10 +38,17 @@ final class ContractChecker {
     private var pendingSwitches: Set<SwitchID> = []
     private var lastRouted: (id: SwitchID, project: ProjectFingerprint, sequence: UInt64)?
     private var lastLive: (project: ProjectFingerprint, sequence: UInt64)?
+    /// A snapshot that differed from the fold before it, reported unless the next record says
+    /// facts were lost there (a journal gap: the journal came back with a new segment).
+    private var unexplainedSnapshot: Violation?
 
     /// Takes in one record; `state` is the state before it.
     func consume(_ record: DecodedRecord, before state: SDKState) {
         records += 1
+        if let pending = unexplainedSnapshot {
+            unexplainedSnapshot = nil
+            if case .fact(.journalGap) = record.content {} else { report(pending.rule, pending.message, pending.sequences) }
+        }
         switch record.content {
         case .snapshot(let snapshot):
             if started {
@@ -62,6 +69,10 @@ final class ContractChecker {
 
     /// The checks that need the whole journal; `state` is the final state.
     func finish(state: SDKState) {
+        if let pending = unexplainedSnapshot {
+            unexplainedSnapshot = nil
+            report(pending.rule, pending.message, pending.sequences)
+        }
         if pendingSwitches.isEmpty, let routed = lastRouted, let live = state.live?.fingerprint, live != routed.project {
             report(.chainSettles, "no switch is pending, yet the SDK is on \(live) while the last switch request (\(routed.id)) asked for \(routed.project)",
                    [routed.sequence] + (lastLive.map { [$0.sequence] } ?? []))
@@ -98,6 +109,21 @@ final class ContractChecker {
         }
     }
 
+    /// After a journal gap: forget what the facts told, take the state over again.
+    private func gapRestart(_ state: SDKState) {
+        gateQueue = []
+        targets = [:]
+        tasks = [:]
+        cleared = [:]
+        modules = [:]
+        switchTargets = [:]
+        pendingSwitches = []
+        lastRouted = nil
+        lastLive = nil
+        adopt(state)
+        unexplainedSnapshot = nil
+    }
+
     // MARK: - Facts
 
     private func check(_ fact: Fact, at sequence: UInt64, state: SDKState) {
@@ -130,7 +156,11 @@ final class ContractChecker {
                 expect(call, deliveredTo: project, at: sequence, what: "replayed")
             case .executed(let project):
                 expect(call, deliveredTo: project, at: sequence, what: "executed")
-            case .inline, .refused:
+            case .refused:
+                // Only the SDK's shutdown refuses a call it held: it leaves the gate.
+                gateQueue.removeAll { $0.call == call }
+                targets[call] = nil
+            case .inline:
                 break
             }
         case .taskQueued(let task):
@@ -164,9 +194,16 @@ final class ContractChecker {
             case .started, .enqueued, .initialization:
                 pendingSwitches.insert(id)
                 switchTargets[id] = project.fingerprint
-            case .absorbed, .noop:
+            case .absorbed, .noop, .moved:
                 break
             }
+        case .switchCancelled(let id, _):
+            pendingSwitches.remove(id)
+            switchTargets[id] = nil
+        case .journalGap:
+            // Facts are missing here: what the rules track from the facts themselves starts over
+            // from the state (the snapshot that follows a gap), never judged across it.
+            gapRestart(state)
         case .switchStarted(let id, _, let to):
             if let headed = switchTargets[id], headed != to.fingerprint {
                 report(.chainSettles, "\(id) was requested for \(headed) but started towards \(to.fingerprint)", [sequence])
@@ -248,7 +285,8 @@ final class ContractChecker {
         guard StateCodec.encode(snapshot) != StateCodec.encode(fold) else { return }
         let diff = DocumentDiff(from: StateDocument.make(fold), to: StateDocument.make(snapshot))
         let first = diff.changes.first.map { " (first difference: \($0.path))" } ?? " (they differ outside what `replay state` shows)"
-        report(.snapshotAgrees, "the snapshot at seq \(sequence) differs from the fold of the facts before it\(first)", [sequence])
+        unexplainedSnapshot = Violation(rule: .snapshotAgrees, message: "the snapshot at seq \(sequence) differs from the fold of the facts before it\(first)",
+                                        sequences: [sequence])
     }
 
     private func remember(_ call: CallID, resolvedAt sequence: UInt64) {

@@ -83,14 +83,14 @@ struct SwitchReport {
     var runsItself: Bool {
         switch routing {
         case .started, .enqueued, .initialization: true
-        case .absorbed, .noop: false
+        case .absorbed, .noop, .moved: false
         }
     }
 
     /// Whether nothing more can be learned about it.
     var isComplete: Bool {
         switch routing {
-        case .absorbed: carrierLanded != nil
+        case .absorbed, .moved: carrierLanded != nil
         case .noop: true
         default: landed != nil && callbacks != nil && (durability == nil || durability?.confirmed != nil)
         }

@@ -48,9 +48,18 @@ struct Redactor {
         case .callResolved(let call, let outcome):
             return .callResolved(call: call, outcome: redact(outcome))
         case .transportCompleted(let completion):
-            guard case .networkError(let reason) = completion.outcome else { return fact }
-            return .transportCompleted(TransportCompletion(task: completion.task, attempt: completion.attempt,
-                                                           outcome: .networkError(redact(text: reason))))
+            let outcome: TransportOutcome = switch completion.outcome {
+            case .networkError(let reason): .networkError(redact(text: reason))
+            case .response(let status, let code, let ids, let message):
+                .response(status: status, code: code, messageIDs: ids, message: message.map(redact(text:)))
+            }
+            return .transportCompleted(TransportCompletion(task: completion.task, attempt: completion.attempt, outcome: outcome))
+        case .journalGap(var gap):
+            gap.reason = redact(text: gap.reason)
+            return .journalGap(gap)
+        case .linkResolved(var resolution):
+            resolution.failure = resolution.failure.map(redact(text:))
+            return .linkResolved(resolution)
         case .moduleHookFinished(let hook, let problem):
             return .moduleHookFinished(hook: hook, problem: problem.map(redact(text:)))
         case .moduleHookCompleted(let completion):
@@ -137,7 +146,8 @@ struct Redactor {
         case .rejected(let reason): .rejected(redact(text: reason))
         case .retriesExhausted(let reason): .retriesExhausted(redact(text: reason))
         case .authentication(let reason): .authentication(redact(text: reason))
-        case .notInitialized, .httpStatus: failure
+        case .httpStatus(let status, let code, let message): .httpStatus(status, code: code, message: message.map(redact(text:)))
+        case .notInitialized: failure
         }
     }
 

@@ -148,7 +148,7 @@ enum FactGuard {
                 identifier(id.number, "switch id")
                 check(project)
                 switch routing {
-                case .absorbed(let target), .enqueued(let target): identifier(target.number, "switch id")
+                case .absorbed(let target), .enqueued(let target), .moved(let target): identifier(target.number, "switch id")
                 default: break
                 }
             case .switchStarted(let id, _, let to):
@@ -158,7 +158,14 @@ enum FactGuard {
             case .teardownStepFinished(let id, _, _, let elapsed):
                 identifier(id.number, "switch id")
                 require((-FactGuard.timeLimit...FactGuard.timeLimit).contains(elapsed), "step duration")
-            case .switchLanded(let id, _, _, _): identifier(id.number, "switch id")
+            case .switchLanded(let id, _, _, _), .switchCancelled(let id, _): identifier(id.number, "switch id")
+            case .linkResolutionStarted(let job, _, _, _, let generation), .staleResultRefused(let job, _, let generation, _):
+                identifier(job, "job number")
+                identifier(generation, "generation")
+            case .linkResolved(let resolution): identifier(resolution.job, "job number")
+            case .journalGap(let gap):
+                time(gap.from, "gap start")
+                time(gap.to, "gap end")
             default: break
             }
         }

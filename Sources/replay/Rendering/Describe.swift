@@ -69,6 +69,7 @@ enum Describe {
         case .inAppClose(let id, let url): details = [quoted(id), url]
         case .embeddedClick(let id, let button, let url): details = [quoted(id), button.map { "button \($0)" }, url]
         case .setAttribution(let info): details = [info.map(attribution) ?? "nil"]
+        case .handleUniversalLink(let url): details = [url]
         case .disableDevice, .logoutUser, .embeddedFetch, .flush: details = []
         }
         return ([name] + details.compactMap { $0 }).joined(separator: " ")
@@ -82,7 +83,8 @@ enum Describe {
         switch failure {
         case .rejected(let reason): "rejected: \(reason)"
         case .notInitialized: "not initialized"
-        case .httpStatus(let status, let code): "HTTP \(status)" + (code.map { " \($0)" } ?? "")
+        case .httpStatus(let status, let code, let message):
+            "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
         case .retriesExhausted(let reason): "retries exhausted: \(reason)"
         case .authentication(let reason): "authentication: \(reason)"
         }
@@ -95,6 +97,7 @@ enum Describe {
         case .undeliveredAtSwitch(let id): "undelivered at switch \(id)"
         case .gateFull(let capacity): "gate full (\(capacity))"
         case .queueFull(let capacity): "queue full (\(capacity))"
+        case .shutdown: "the SDK shut down"
         }
     }
 
@@ -143,6 +146,7 @@ enum Describe {
         case .enqueued(let id): "enqueued behind \(id)"
         case .noop: "noop (already there)"
         case .initialization: "initialization"
+        case .moved(let id): "moved \(id) to the tail and joined it"
         }
     }
 
@@ -153,6 +157,7 @@ enum Describe {
         case .enqueued: "enqueued"
         case .noop: "noop"
         case .initialization: "initialization"
+        case .moved: "moved"
         }
     }
 
@@ -167,6 +172,8 @@ enum Describe {
         switch result {
         case .switchedCleanly: "switchedCleanly"
         case .switchedWithWarnings: "switchedWithWarnings"
+        case .notPerformed: "notPerformed"
+        case .interruptedByShutdown: "interruptedByShutdown"
         }
     }
 
@@ -199,8 +206,9 @@ enum Describe {
 
     static func transport(_ outcome: TransportOutcome) -> String {
         switch outcome {
-        case .response(let status, let code, let ids):
-            "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (ids.isEmpty ? "" : ", \(ids.count) message(s)")
+        case .response(let status, let code, let ids, let message):
+            "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
+                + (ids.isEmpty ? "" : ", \(ids.count) message(s)")
         case .networkError(let reason): "network error: \(reason)"
         }
     }

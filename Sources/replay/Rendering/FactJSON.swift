@@ -32,6 +32,23 @@ enum FactJSON {
             return [("switch", switchID(id))]
         case .notificationReceived(let name):
             return [("notification", .string(name))]
+        case .engineStopping:
+            return []
+        case .linkResolved(let resolution):
+            return [("job", .unsigned(resolution.job)), ("destination", .optional(resolution.destination, JSONValue.string)),
+                    ("attribution", .optional(resolution.attribution, attribution)),
+                    ("failure", .optional(resolution.failure, JSONValue.string))]
+        case .journalGap(let gap):
+            return [("lost_facts", .unsigned(gap.lostFacts)), ("from", .string(gap.from.description)),
+                    ("to", .string(gap.to.description)), ("reason", .string(gap.reason))]
+        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
+            return [("job", .unsigned(job)), ("call", callID(call)), ("url", .string(url)), ("project", self.project(project)),
+                    ("generation", .unsigned(generation))]
+        case .staleResultRefused(let job, let what, let startedIn, let current):
+            return [("job", .unsigned(job)), ("what", .string(what)), ("started_in", .unsigned(startedIn)),
+                    ("current", .unsigned(current))]
+        case .switchCancelled(let id, let reason):
+            return [("switch", switchID(id)), ("reason", .string(reason))]
         case .initialized(let project, let generation):
             return [("project", projectRef(project)), ("generation", .unsigned(generation))]
         case .gateDecided(let call, let decision):
@@ -137,6 +154,7 @@ enum FactJSON {
                         ("queue_byte_capacity", .integer(Int64(rules.queueByteCapacity))),
                         ("disable_durability_bound_ms", .integer(rules.disableDurabilityBoundMilliseconds)),
                         ("module_hook_bound_ms", .integer(rules.moduleHookBoundMilliseconds)),
+                        ("auth_provider_bound_ms", .integer(rules.authProviderBoundMilliseconds)),
                         ("pending_events", pending)])
     }
 
@@ -200,6 +218,7 @@ enum FactJSON {
             members += [("message_id", .string(id)), ("button_id", .optional(button, JSONValue.string)),
                         ("url", .optional(url, JSONValue.string))]
         case .setAttribution(let info): members.append(("attribution", .optional(info, attribution)))
+        case .handleUniversalLink(let url): members.append(("url", .string(url)))
         case .disableDevice, .logoutUser, .embeddedFetch, .flush: break
         }
         return .object(members)
@@ -216,8 +235,9 @@ enum FactJSON {
         switch failure {
         case .rejected(let reason): .object([("failure", .string("rejected")), ("reason", .string(reason))])
         case .notInitialized: .object([("failure", .string("not_initialized"))])
-        case .httpStatus(let status, let code):
-            .object([("failure", .string("http_status")), ("status", .integer(Int64(status))), ("code", .optional(code, JSONValue.string))])
+        case .httpStatus(let status, let code, let message):
+            .object([("failure", .string("http_status")), ("status", .integer(Int64(status))), ("code", .optional(code, JSONValue.string)),
+                     ("message", .optional(message, JSONValue.string))])
         case .retriesExhausted(let reason): .object([("failure", .string("retries_exhausted")), ("reason", .string(reason))])
         case .authentication(let reason): .object([("failure", .string("authentication")), ("reason", .string(reason))])
         }
@@ -230,6 +250,7 @@ enum FactJSON {
         case .undeliveredAtSwitch(let id): .object([("discard", .string("undelivered_at_switch")), ("switch", switchID(id))])
         case .gateFull(let capacity): .object([("discard", .string("gate_full")), ("capacity", .integer(Int64(capacity)))])
         case .queueFull(let capacity): .object([("discard", .string("queue_full")), ("capacity", .integer(Int64(capacity)))])
+        case .shutdown: .object([("discard", .string("shutdown"))])
         }
     }
 
@@ -270,6 +291,7 @@ enum FactJSON {
         switch routing {
         case .absorbed(let id): members.append(("into", switchID(id)))
         case .enqueued(let id): members.append(("behind", switchID(id)))
+        case .moved(let id): members.append(("entry", switchID(id)))
         default: break
         }
         return .object(members)
@@ -310,9 +332,9 @@ enum FactJSON {
 
     static func transport(_ outcome: TransportOutcome) -> JSONValue {
         switch outcome {
-        case .response(let status, let code, let ids):
+        case .response(let status, let code, let ids, let message):
             .object([("response", .integer(Int64(status))), ("code", .optional(code, JSONValue.string)),
-                     ("message_ids", .array(ids.map(JSONValue.string)))])
+                     ("message_ids", .array(ids.map(JSONValue.string))), ("message", .optional(message, JSONValue.string))])
         case .networkError(let reason): .object([("network_error", .string(reason))])
         }
     }

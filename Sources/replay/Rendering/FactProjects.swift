@@ -48,6 +48,9 @@ enum FactProjects {
         case .switchStarted(_, let from, let to): return [to.fingerprint] + (from.map { [$0] } ?? [])
         case .teardownStepBegan(let id, _), .teardownStepFinished(let id, _, _, _): return switchProjects(id, state)
         case .switchLanded(_, let project, _, _): return [project]
+        case .switchCancelled(let id, _): return switchProjects(id, state)
+        case .linkResolutionStarted(_, _, _, let project, _): return [project]
+        case .linkResolved(let resolution): return state.linkJobs[resolution.job].map { [$0.project] } ?? []
         case .durabilityRequested(_, .teardownDisable(let id)): return switchProjects(id, state)
         default: return []
         }

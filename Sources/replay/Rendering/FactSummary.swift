@@ -50,6 +50,21 @@ enum FactSummary {
             return "\(id)"
         case .notificationReceived(let name):
             return name
+        case .engineStopping:
+            return "the app shut the SDK down"
+        case .linkResolved(let resolution):
+            if let failure = resolution.failure { return "job #\(resolution.job) failed: \(failure)" }
+            return "job #\(resolution.job) to \(resolution.destination ?? "nowhere")"
+                + (resolution.attribution.map { ", " + Describe.attribution($0) } ?? "")
+        case .journalGap(let gap):
+            return "\(gap.lostFacts) fact(s) not recorded from \(gap.from) to \(gap.to): \(gap.reason)"
+        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
+            return "job #\(job) \(url) for \(project), generation \(generation) (call \(call))"
+        case .staleResultRefused(let job, let what, let startedIn, let current):
+            return "#\(job) \(what): started in generation \(startedIn), now \(current)"
+        case .switchCancelled(let id, let reason):
+            return "\(id): \(reason)"
+
         case .initialized(let project, let generation):
             return "on \(Describe.project(project)), generation \(generation)"
         case .gateDecided(let call, let decision):

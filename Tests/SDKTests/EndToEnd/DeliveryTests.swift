@@ -11,7 +11,7 @@ struct DeliveryTests {
           arguments: [Fault.status(503), .status(500), .rateLimited, .dropConnection])
     func retried(fault: Fault) async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
         harness.sandbox.inject(fault, matching: .endpoint("events/track"), times: 2)
         let outcome = Eventually<CallOutcome>()
@@ -30,7 +30,7 @@ struct DeliveryTests {
     @Test("retries stop at the policy's attempts and the call fails naming the last error")
     func retriesExhausted() async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 10)
         let outcome = Eventually<CallOutcome>()
@@ -46,20 +46,31 @@ struct DeliveryTests {
     @Test("other 4xx fail at once with the status and the API's code", arguments: [400, 404, 409])
     func clientErrorsFail(status: Int) async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
         harness.sandbox.inject(.status(status), matching: .endpoint("events/track"))
-        #expect(await harness.sdk.track("bad") == .failed(.httpStatus(status, code: "GenericError")))
+        #expect(await harness.sdk.track("bad") == .failed(.httpStatus(status, code: "GenericError", message: "injected status \(status)")))
         #expect(await harness.sdk.track("fine") == .delivered(project: harness.us.fingerprint, status: 200))
     }
 
-    @Test("a wrong key is a 401 the SDK does not retry")
+    @Test("a wrong key is a 401 the SDK does not retry; the server's message is kept, the key it quotes is not")
     func wrongKey() async throws {
         let harness = try SDKHarness()
         let bogus = Project(apiKey: "not-registered", config: ProjectConfig(region: .us))!
-        harness.sdk.initialize(bogus)
+        await harness.sdk.initialize(bogus)
         await harness.sdk.setEmail("ada@example.com")
-        #expect(await harness.sdk.track("x") == .failed(.httpStatus(401, code: "BadApiKey")))
+        #expect(await harness.sdk.track("x") == .failed(.httpStatus(401, code: "BadApiKey", message: "unknown API key <api key>")))
+        let bytes = try harness.closedFacts().map { FactCodec.payload(of: $0) }.joined()
+        #expect(!String(decoding: Array(bytes), as: UTF8.self).contains("not-registered"), "the key never enters the journal")
+    }
+
+    @Test("a key sent to the wrong region fails saying so: the outcome carries the backend's code and message")
+    func wrongRegion() async throws {
+        let harness = try SDKHarness()
+        let misconfigured = Project(apiKey: SDKHarness.usKey, config: ProjectConfig(region: .eu))!
+        await harness.sdk.initialize(misconfigured)
+        await harness.sdk.setEmail("ada@example.com")
+        #expect(await harness.sdk.track("x") == .failed(.httpStatus(401, code: "BadApiKey", message: "key for region us sent to region eu")))
     }
 
     @Test("a 401 for an expired JWT asks the provider for a fresh token and retries; the budget bounds it")
@@ -72,7 +83,7 @@ struct DeliveryTests {
             completion(.success(sandbox.issueJWT(project: "secure", subject: "ada")))
         }
         let project = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
-        harness.sdk.initialize(project)
+        await harness.sdk.initialize(project)
         await harness.sdk.setEmail("ada@example.com")
         #expect(await harness.sdk.track("first") == .delivered(project: project.fingerprint, status: 200))
         sandbox.expireJWTs(project: "secure")
@@ -95,7 +106,7 @@ struct DeliveryTests {
         let provider = ClosureAuthProvider { completion in completion(.success(sandbox.issueJWT(project: "secure", subject: "ada"))) }
         let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
         let first = try SDKHarness(sandbox: sandbox)
-        first.sdk.initialize(secure)
+        await first.sdk.initialize(secure)
         await first.sdk.setEmail("ada@example.com")
         await first.sdk.registerToken("tok")
         // The disable the switch queues is refused once: it waits for its retry (on the manual
@@ -107,7 +118,7 @@ struct DeliveryTests {
 
         let relaunched = try SDKHarness(directory: first.directory, sandbox: sandbox, clock: first.clock, keepsDirectory: true,
                                         knownProjects: known ? [secure] : [])
-        relaunched.sdk.initialize(relaunched.us)
+        await relaunched.sdk.initialize(relaunched.us)
         await relaunched.sdk.settle()
         relaunched.clock.advance(by: .seconds(60))     // the kept disable's retry falls due
         await relaunched.sdk.settle()
@@ -120,7 +131,7 @@ struct DeliveryTests {
     func logoutPurge() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         await sdk.registerToken("tok")
         let hold = HoldGate()
@@ -142,7 +153,7 @@ struct DeliveryTests {
     @Test("a restarted SDK rebuilds identity, project, queue and attribution, and resumes delivery")
     func restartResumes() async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
         await harness.sdk.setAttributionInfo(AttributionInfo(campaignID: 4, templateID: 5, messageID: "m"))
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 3)
@@ -154,7 +165,7 @@ struct DeliveryTests {
         #expect(restarted.sdk.email == "ada@example.com")
         #expect(restarted.sdk.attributionInfo?.campaignID == 4)
         #expect(restarted.sdk.liveProject == harness.us.fingerprint)
-        restarted.sdk.initialize(restarted.us)
+        await restarted.sdk.initialize(restarted.us)
         await RandomStory.drain(restarted)
         let events = restarted.received(by: "us").compactMap { $0.jsonObject?["eventName"] as? String }
         #expect(events == ["queued-0", "queued-1", "queued-2"])
@@ -172,7 +183,7 @@ struct DeliveryTests {
     ] as [(String, @Sendable (EngagementSDK) async -> CallOutcome)])
     func badInput(name: String, make: @Sendable (EngagementSDK) async -> CallOutcome) async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
         guard case .failed(.rejected(let reason)) = await make(harness.sdk) else {
             Issue.record("\(name) was not rejected")

@@ -9,7 +9,7 @@ struct FirstCallsTests {
     @Test("initialize, identify, track: the request reaches the right project with its key, headers and body")
     func trackReachesProject() async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
         let outcome = await harness.sdk.track("purchase_viewed", dataFields: ["sku": "A-1", "price": 9.5])
         #expect(outcome == .delivered(project: harness.us.fingerprint, status: 200))

@@ -15,7 +15,7 @@ struct PowerLossTests {
         let ids = SequentialIDs()   // shared: call ids stay unique across the two instances, as real ones are
         let before = try SDKHarness(ids: ids, storage: storage)
         let sdk = before.sdk
-        sdk.initialize(before.us)
+        await sdk.initialize(before.us)
         await sdk.setEmail("ada@example.com")
         await sdk.registerToken("token-1")
         for index in 0..<10 { sdk.track("acked-\(index)", completion: nil) }
@@ -34,7 +34,7 @@ struct PowerLossTests {
         let after = try SDKHarness(directory: before.directory, sandbox: before.sandbox, clock: before.clock, ids: ids,
                                    storage: crashed, keepsDirectory: true)
         #expect(after.sdk.journalFailure == nil)
-        after.sdk.initialize(before.eu)
+        await after.sdk.initialize(before.eu)
         await after.sdk.setEmail("ada@example.com")
         await after.sdk.track("after-the-relaunch")
         await after.sdk.settle()

@@ -65,7 +65,7 @@ struct PublicCallTests {
     @Test("the request reaches the right project with the key, headers and body the API expects", arguments: cases)
     func call(_ testCase: Case) async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.eu)
+        await harness.sdk.initialize(harness.eu)
         await harness.sdk.setEmail("ada@example.com")
         let outcome = await testCase.make(harness.sdk)
         #expect(outcome == .delivered(project: harness.eu.fingerprint, status: 200))
@@ -87,7 +87,7 @@ struct PublicCallTests {
     func localCalls() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         sdk.setUserId("user-1", completion: nil)
         #expect(sdk.userId == "user-1")
         #expect(sdk.email == nil)
@@ -114,7 +114,7 @@ struct PublicCallTests {
     func unknownUserEvents() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         #expect(await sdk.track("anonymous-1") == .applied(project: harness.us.fingerprint))
         await sdk.trackPurchase(total: 3, items: [])
         sdk.notify("foreground")

@@ -31,7 +31,8 @@ struct RandomFacts {
     mutating func project() -> ProjectRef {
         ProjectRef(fingerprint: fingerprint(), region: ["us", "eu", "custom"][int(0...2)], endpoint: "https://e\(int(0...9)).test/api/",
                    usesJWT: bool(), retry: RetryRules(maxAttempts: int(1...9), baseDelayMilliseconds: Int64(int(0...5_000)),
-                                                      maxDelayMilliseconds: Int64(int(0...90_000)), jwtRefreshBudget: int(0...5)))
+                                                      maxDelayMilliseconds: Int64(int(0...90_000)), jwtRefreshBudget: int(0...5)),
+                   label: optionalString())
     }
 
     mutating func data(depth: Int = 0) -> DataValue {
@@ -58,7 +59,7 @@ struct RandomFacts {
     }
 
     mutating func call() -> PublicCall {
-        switch int(0...24) {
+        switch int(0...25) {
         case 0: return .initialize(project())
         case 1: return .switchProject(project())
         case 2: return .setEmail(optionalString())
@@ -84,18 +85,19 @@ struct RandomFacts {
         case 21: return .embeddedReceived(messageID: string())
         case 22: return .embeddedClick(messageID: string(), buttonID: optionalString(), url: optionalString())
         case 23: return .setAttribution(bool() ? AttributionInfo(campaignID: 1, templateID: 2, messageID: string()) : nil)
+        case 24: return .handleUniversalLink(url: "https://links.test/a/" + string())
         default: return .flush
         }
     }
 
     mutating func failure() -> CallFailure {
-        [.rejected(string()), .notInitialized, .httpStatus(int(400...499), code: optionalString()), .retriesExhausted(string()),
+        [.rejected(string()), .notInitialized, .httpStatus(int(400...499), code: optionalString(), message: optionalString()), .retriesExhausted(string()),
          .authentication(string())][int(0...4)]
     }
 
     mutating func discard() -> DiscardReason {
         [.purgedByLogout, .purgedBySwitch(switchID()), .undeliveredAtSwitch(switchID()), .gateFull(capacity: int(0...9)),
-         .queueFull(capacity: int(0...9))][int(0...4)]
+         .queueFull(capacity: int(0...9)), .shutdown][int(0...5)]
     }
 
     mutating func event() -> ModuleEvent {
@@ -110,17 +112,17 @@ struct RandomFacts {
     mutating func task() -> DeliveryTask {
         DeliveryTask(id: taskID(), call: bool() ? callID() : nil, project: fingerprint(), region: "us", endpoint: "https://x/api/",
                      path: ["events/track", "users/disableDevice"][int(0...1)], method: bool() ? .get : .post, query: optionalString(),
-                     body: Array(string().utf8), createdAt: time())
+                     body: Array(string().utf8), createdAt: time(), generation: bool() ? next() % 9 : nil)
     }
 
     mutating func fact() -> Fact {
-        switch int(0...36) {
+        switch int(0...42) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
             gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5)),
             modules: [ModuleDescriptor(name: string(), notifications: [string()])]))
         case 1: return .callReceived(ReceivedCall(id: callID(), caller: next(), call: call()))
         case 2: return .transportCompleted(TransportCompletion(task: taskID(), attempt: int(1...5), outcome: bool()
-            ? .response(status: int(100...599), code: optionalString(), messageIDs: [string()]) : .networkError(string())))
+            ? .response(status: int(100...599), code: optionalString(), messageIDs: [string()], message: optionalString()) : .networkError(string())))
         case 3: return .timerFired(timer())
         case 4: return .durabilityConfirmed(DurabilityConfirmation(request: next() % 99, failure: optionalString()))
         case 5: return .moduleHookCompleted(ModuleHookCompletion(hook: next() % 99, failure: optionalString()))
@@ -154,11 +156,19 @@ struct RandomFacts {
         case 30: return .storageCleared(project: fingerprint(), scope: [.identity, .projectScoped, .inAppMessages, .embeddedMessages][int(0...3)])
         case 31: return .durabilityRequested(request: next() % 99, purpose: bool() ? .flush(callID()) : .teardownDisable(switchID()))
         case 32: return .switchRouted(switch: switchID(), call: callID(), project: project(), routing: [.started, .absorbed(into: switchID()),
-            .enqueued(behind: switchID()), .noop, .initialization][int(0...4)])
+            .enqueued(behind: switchID()), .noop, .initialization, .moved(entry: switchID())][int(0...5)])
         case 33: return .switchStarted(switch: switchID(), from: bool() ? fingerprint() : nil, to: project())
         case 34: return .teardownStepBegan(switch: switchID(), step: TeardownStepKind.allCases[int(0...8)])
         case 35: return .teardownStepFinished(switch: switchID(), step: TeardownStepKind.allCases[int(0...8)],
                                               outcome: bool() ? .clean : .noisy(string()), elapsedMicroseconds: Int64(int(0...9_999)))
+        case 37: return .engineStopping
+        case 38: return .linkResolved(LinkResolution(job: next() % 99, destination: optionalString(),
+                                                     attribution: bool() ? AttributionInfo(campaignID: 5, templateID: 6, messageID: string()) : nil,
+                                                     failure: optionalString()))
+        case 39: return .journalGap(JournalGap(lostFacts: next() % 999, from: time(), to: time(), reason: string()))
+        case 40: return .linkResolutionStarted(job: next() % 99, call: callID(), url: string(), project: fingerprint(), generation: next() % 9)
+        case 41: return .staleResultRefused(job: next() % 99, what: string(), startedIn: next() % 9, current: next() % 9)
+        case 42: return .switchCancelled(switch: switchID(), reason: string())
         default: return .switchLanded(switch: switchID(), project: fingerprint(), result: bool() ? .switchedCleanly : .switchedWithWarnings,
                                       reasons: [string()])
         }

@@ -86,7 +86,12 @@ final class SDKHarness: Sendable {
 
 /// Call ids 1, 2, 3 ... so journals are reproducible.
 final class SequentialIDs: Sendable {
-    private let counter = Locked<UInt64>(0)
+    private let counter: Locked<UInt64>
+
+    /// Ids `start`, `start + 1`, ... (1, 2, 3 ... by default).
+    init(startingAt start: UInt64 = 1) {
+        counter = Locked(start - 1)
+    }
 
     func next() -> UUID {
         let value = counter.withLock { value -> UInt64 in

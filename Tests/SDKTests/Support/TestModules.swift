@@ -15,6 +15,8 @@ final class ControlledModule: SDKModule {
     private let holdsAwaited: Bool
     private let state = Locked<(heard: [(ModuleContext, ModuleEvent)], released: Bool, waiting: [CheckedContinuation<Void, Never>], held: Int)>(([], false, [], 0))
     private let heldSignal = Eventually<Int>()
+    /// Awaited events in progress, and the events delivered while one was (an overlap).
+    private let awaiting = Locked<(running: Int, overlapped: [ModuleEvent])>((0, []))
 
     init(name: String, failsOn: ModuleEvent? = nil, holdsAwaited: Bool = false) {
         info = ModuleInfo(name: name, version: "test")
@@ -24,11 +26,14 @@ final class ControlledModule: SDKModule {
 
     func process(event: ModuleEvent, context: ModuleContext) throws {
         state.withLock { $0.heard.append((context, event)) }
+        awaiting.withLock { if $0.running > 0 { $0.overlapped.append(event) } }
         if event == failsOn { throw Failure() }
     }
 
     func processAwaited(event: ModuleEvent, context: ModuleContext) async throws {
         state.withLock { $0.heard.append((context, event)) }
+        awaiting.withLock { $0.running += 1 }
+        defer { awaiting.withLock { $0.running -= 1 } }
         if holdsAwaited {
             await withCheckedContinuation { continuation in
                 let (resume, held) = state.withLock { state -> (Bool, Int) in
@@ -60,4 +65,7 @@ final class ControlledModule: SDKModule {
 
     /// Every event heard, in order.
     var heard: [(ModuleContext, ModuleEvent)] { state.withLock { $0.heard } }
+
+    /// Events delivered while one of this module's awaited events was still running.
+    var overlapped: [ModuleEvent] { awaiting.withLock { $0.overlapped } }
 }

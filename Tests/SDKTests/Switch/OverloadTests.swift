@@ -31,7 +31,7 @@ struct OverloadTests {
         let rules = EngineRules(gateCapacity: 4_096, queueCapacity: 100_000, queueByteCapacity: 64 << 20)
         let (harness, gate) = try SwitchContractTests.heldHarness(rules: rules)
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)

@@ -10,7 +10,7 @@ struct SwitchBasicsTests {
     func basicSwitch() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         sdk.setEmail("ada@example.com", completion: nil)
         sdk.registerToken("token-1", completion: nil)
         await sdk.track("before")
@@ -46,7 +46,7 @@ struct SwitchBasicsTests {
     func oneDurabilityWaitPerTeardown() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         await sdk.registerToken("token-1")
         #expect(await sdk.switchProject(to: harness.eu) == .switchedCleanly)

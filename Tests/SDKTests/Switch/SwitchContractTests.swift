@@ -32,7 +32,7 @@ struct SwitchContractTests {
         let harness = try SDKHarness(modules: [inApp, LifecycleModule(name: BuiltInModules.embedded)])
         let sdk = harness.sdk
         try harness.sandbox.setInAppMessages(Data(#"[{"messageId":"m-us-1"}]"#.utf8), project: "us")
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.track("anonymous")                       // held for the unknown user
         await sdk.setEmail("ada@example.com")
         await sdk.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 2, messageID: "m"))
@@ -68,7 +68,7 @@ struct SwitchContractTests {
     func gatedCallsReplayInOrder() async throws {
         let (harness, gate) = try Self.heldHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)
@@ -94,7 +94,7 @@ struct SwitchContractTests {
     func landingCallDoesNotOvertake() async throws {
         let (harness, gate) = try Self.heldHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         sdk.switchProject(to: harness.eu) { _ in }
         await gate.waitUntilHolding()
@@ -113,7 +113,7 @@ struct SwitchContractTests {
     func pushMidSwitchGoesToOutgoing() async throws {
         let (harness, gate) = try Self.heldHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         sdk.switchProject(to: harness.eu) { _ in }
         await gate.waitUntilHolding()
         let open = await sdk.trackPushOpen(PushOpen(campaignID: 11, templateID: 12, messageID: "us-msg", appAlreadyRunning: true))
@@ -129,7 +129,7 @@ struct SwitchContractTests {
     @Test("a switch to the live project with nothing running is a no-op that reports clean")
     func noopSwitch() async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         #expect(await harness.sdk.switchProject(to: harness.us) == .switchedCleanly)
         let facts = try harness.closedFacts()
         #expect(Self.routings(facts) == [.noop])
@@ -142,7 +142,7 @@ struct SwitchContractTests {
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "app")
         let harness = try SDKHarness(callbackQueue: queue)
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         let onQueue = Eventually<Bool>()
         harness.sdk.switchProject(to: harness.eu) { _ in onQueue.completion(DispatchQueue.getSpecific(key: key) == "app") }
         #expect(await onQueue.value)
@@ -156,7 +156,7 @@ struct SwitchContractTests {
     @Test("a double tap runs one teardown and fires both callbacks")
     func doubleTap() async throws {
         let (harness, gate) = try Self.heldHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         let first = Eventually<SwitchResult>(), second = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: first.completion)
         harness.sdk.switchProject(to: harness.eu, completion: second.completion)
@@ -174,7 +174,7 @@ struct SwitchContractTests {
     @Test("C, D, C runs three switches and ends on C")
     func chainEndsOnLastRequested() async throws {
         let (harness, gate) = try Self.heldHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         let results = (0..<3).map { _ in Eventually<SwitchResult>() }
         harness.sdk.switchProject(to: harness.eu, completion: results[0].completion)
         harness.sdk.switchProject(to: harness.us2, completion: results[1].completion)
@@ -189,7 +189,7 @@ struct SwitchContractTests {
     @Test("with A to B in flight, a request for A is queued (not 'already there') and the SDK ends on A")
     func requestForOutgoingIsQueued() async throws {
         let (harness, gate) = try Self.heldHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         harness.sdk.switchProject(to: harness.eu) { _ in }
         await gate.waitUntilHolding()
         let back = Eventually<SwitchResult>()
@@ -205,7 +205,7 @@ struct SwitchContractTests {
     @Test("with B in flight and C queued, a request for B goes after C and the SDK ends on B")
     func requestForInFlightGoesAfterQueued() async throws {
         let (harness, gate) = try Self.heldHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         harness.sdk.switchProject(to: harness.eu) { _ in }
         await gate.waitUntilHolding()
         harness.sdk.switchProject(to: harness.us2) { _ in }
@@ -223,7 +223,7 @@ struct SwitchContractTests {
     func setEmailFromCallback() async throws {
         let (harness, gate) = try Self.heldHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         let fromCallback = Eventually<CallOutcome>()
         sdk.switchProject(to: harness.eu) { _ in
             sdk.setEmail("from-callback@example.com", completion: nil)
@@ -246,7 +246,7 @@ struct SwitchContractTests {
     func disableSurvivesSwitchAndRestart() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         await sdk.registerToken("token-us")
         harness.sandbox.inject(.status(503), matching: .endpoint("users/disableDevice"), times: 100)
@@ -257,7 +257,7 @@ struct SwitchContractTests {
 
         let restarted = try harness.restarted()
         harness.sandbox.removeAllFaults()
-        restarted.sdk.initialize(restarted.eu)
+        await restarted.sdk.initialize(restarted.eu)
         await RandomStory.drain(restarted)
         let disables = restarted.received(by: "us").filter { $0.endpoint == "users/disableDevice" }
         #expect(disables.count == 1)
@@ -272,7 +272,7 @@ struct SwitchContractTests {
         let watcher = StateWatcher()
         let harness = try SDKHarness(observer: watcher.observer, storage: storage)
         let sdk = harness.sdk
-        sdk.initialize(harness.us)
+        await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         await sdk.registerToken("token-us")
         await sdk.flush()
@@ -294,26 +294,66 @@ struct SwitchContractTests {
 
     // MARK: - Warnings and initialization
 
-    @Test("a module that overruns its willSwitchProject bound makes the switch noisy")
+    @Test("a module that overruns its willSwitchProject bound makes the switch noisy; its late finish never overlaps the next instance's start")
     func moduleOverrun() async throws {
         let (harness, gate) = try Self.heldHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         let result = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: result.completion)
         await gate.waitUntilHolding()
         _ = harness.sdk.engineView()   // the batch that set the bound's timer has run its effects
         harness.clock.advance(by: .milliseconds(2_001))
-        #expect(await result.value == .switchedWithWarnings)
+        _ = harness.sdk.engineView()
+        // The old instance's hook still runs: the new instance's events wait behind it.
+        #expect(result.current == nil)
+        #expect(!gate.heard.contains { $0.0.project == harness.eu.fingerprint })
         gate.release()
+        #expect(await result.value == .switchedWithWarnings)
+        await harness.sdk.settle()
+        #expect(gate.overlapped.isEmpty, "events delivered while the overrun hook still ran: \(gate.overlapped)")
+        let eu = gate.heard.filter { $0.0.project == harness.eu.fingerprint }.map(\.1)
+        #expect(eu == [.initialize, .start])
         let facts = try harness.closedFacts()
         #expect(Self.landed(facts).first?.3.contains { $0.contains("module gate overran") } == true)
+    }
+
+    @Test("a module whose overrun hook never returns: the next instance's start is bounded too, and the switch lands noisy")
+    func moduleOverrunNeverReturns() async throws {
+        let (harness, gate) = try Self.heldHarness()
+        await harness.sdk.initialize(harness.us)
+        let result = Eventually<SwitchResult>()
+        harness.sdk.switchProject(to: harness.eu, completion: result.completion)
+        await gate.waitUntilHolding()
+        _ = harness.sdk.engineView()
+        harness.clock.advance(by: .milliseconds(2_001))
+        _ = harness.sdk.engineView()
+        harness.clock.advance(by: .milliseconds(2_001))
+        #expect(await result.value == .switchedWithWarnings)
+        #expect(harness.sdk.liveProject == harness.eu.fingerprint)
+        #expect(gate.overlapped.isEmpty)
+        let facts = try harness.closedFacts()
+        let reasons = Self.landed(facts).first?.3 ?? []
+        #expect(reasons.contains { $0.contains("overran") && $0.contains("start") }, "\(reasons)")
+        gate.release()
+    }
+
+    @Test("a module's failure in its old instance is not the new instance's failed start")
+    func oldFailureStaysInItsInstance() async throws {
+        let fragile = ControlledModule(name: "fragile", failsOn: .deinitialize)
+        let harness = try SDKHarness(modules: [fragile])
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        await harness.sdk.registerToken("token-1")
+        #expect(await harness.sdk.switchProject(to: harness.eu) == .switchedCleanly)
+        let facts = try harness.closedFacts()
+        #expect(!facts.contains { if case .moduleHookFinished(_, let problem?) = $0 { problem.contains("start") } else { false } })
     }
 
     @Test("a failed start makes the switch noisy; the SDK is still on the new project")
     func failedStart() async throws {
         let failing = ControlledModule(name: "fragile", failsOn: .start)
         let harness = try SDKHarness(modules: [failing])
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         #expect(await harness.sdk.switchProject(to: harness.eu) == .switchedWithWarnings)
         #expect(harness.sdk.liveProject == harness.eu.fingerprint)
     }
@@ -338,7 +378,7 @@ struct SwitchContractTests {
     @Test("initialize at launch with another project than the journal's is a switch at launch: nothing leaks, the disable is kept")
     func switchAtLaunch() async throws {
         let harness = try SDKHarness()
-        harness.sdk.initialize(harness.us)
+        await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
         await harness.sdk.registerToken("token-us")
         await harness.sdk.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 1, messageID: "x"))

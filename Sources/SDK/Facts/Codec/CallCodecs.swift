@@ -57,6 +57,8 @@ extension PublicCall: FieldCodable {
             writer.unsigned(1, 24); writer.message(13, info)
         case .flush:
             writer.unsigned(1, 25)
+        case .handleUniversalLink(let url):
+            writer.unsigned(1, 26); writer.string(14, url)
         }
     }
 
@@ -93,6 +95,7 @@ extension PublicCall: FieldCodable {
                                        url: try fields.string(11))
         case 24: self = .setAttribution(try fields.message(13))
         case 25: self = .flush
+        case 26: self = .handleUniversalLink(url: try fields.requiredString(14, "url"))
         default: throw fields.unknown("call")
         }
     }
@@ -125,6 +128,7 @@ extension EngineRules: FieldCodable {
         writer.int(5, gateByteCapacity)
         writer.int(6, queueCapacity)
         writer.int(7, queueByteCapacity)
+        writer.signed(8, authProviderBoundMilliseconds)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -138,6 +142,7 @@ extension EngineRules: FieldCodable {
             case 5: gateByteCapacity = try field.int()
             case 6: queueCapacity = try field.int()
             case 7: queueByteCapacity = try field.int()
+            case 8: authProviderBoundMilliseconds = try field.signed()
             default: break
             }
         }
@@ -211,8 +216,9 @@ extension ReceivedCall: FieldCodable {
 extension TransportOutcome: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .response(let status, let code, let messageIDs):
+        case .response(let status, let code, let messageIDs, let message):
             writer.unsigned(1, 1); writer.int(2, status); writer.string(3, code); writer.strings(4, messageIDs)
+            writer.string(6, message)
         case .networkError(let reason):
             writer.unsigned(1, 2); writer.string(5, reason)
         }
@@ -221,7 +227,8 @@ extension TransportOutcome: FieldCodable {
     init(from reader: inout FieldReader) throws(CodecError) {
         let fields = try VariantFields(&reader)
         switch fields.tag {
-        case 1: self = .response(status: try fields.int(2) ?? 0, code: try fields.string(3), messageIDs: try fields.strings(4))
+        case 1: self = .response(status: try fields.int(2) ?? 0, code: try fields.string(3), messageIDs: try fields.strings(4),
+                                 message: try fields.string(6))
         case 2: self = .networkError(try fields.string(5) ?? "")
         default: throw fields.unknown("transport outcome")
         }
@@ -348,5 +355,35 @@ extension AuthTokenReceipt: FieldCodable {
         }
         guard let project else { throw missing("project") }
         self.init(request: request, project: project, failure: failure)
+    }
+}
+
+extension LinkResolution: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.unsigned(1, job)
+        writer.string(2, destination)
+        writer.message(3, attribution)
+        writer.string(4, failure)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(job: try fields.unsigned(1) ?? 0, destination: try fields.string(2), attribution: try fields.message(3),
+                  failure: try fields.string(4))
+    }
+}
+
+extension JournalGap: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.unsigned(1, lostFacts)
+        writer.signed(2, from.microsecondsSince1970)
+        writer.signed(3, to.microsecondsSince1970)
+        writer.string(4, reason)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(lostFacts: try fields.unsigned(1) ?? 0, from: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0),
+                  to: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0), reason: try fields.string(4) ?? "")
     }
 }

@@ -16,6 +16,12 @@ public enum FactCodec {
         case .authTokenReceived: FactKind.authTokenReceived.rawValue
         case .callbacksDelivered: FactKind.callbacksDelivered.rawValue
         case .notificationReceived: FactKind.notificationReceived.rawValue
+        case .engineStopping: FactKind.engineStopping.rawValue
+        case .linkResolved: FactKind.linkResolved.rawValue
+        case .journalGap: FactKind.journalGap.rawValue
+        case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
+        case .staleResultRefused: FactKind.staleResultRefused.rawValue
+        case .switchCancelled: FactKind.switchCancelled.rawValue
         case .initialized: FactKind.initialized.rawValue
         case .gateDecided: FactKind.gateDecided.rawValue
         case .callRejected: FactKind.callRejected.rawValue
@@ -61,6 +67,15 @@ public enum FactCodec {
         case .authTokenReceived(let receipt): receipt.encode(to: &writer)
         case .callbacksDelivered(let id): id.encode(to: &writer)
         case .notificationReceived(let name): writer.string(1, name)
+        case .engineStopping: break
+        case .linkResolved(let resolution): resolution.encode(to: &writer)
+        case .journalGap(let gap): gap.encode(to: &writer)
+        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
+            writer.unsigned(1, job); writer.message(2, call); writer.string(3, url); writer.message(4, project); writer.unsigned(5, generation)
+        case .staleResultRefused(let job, let what, let startedIn, let current):
+            writer.unsigned(1, job); writer.string(2, what); writer.unsigned(3, startedIn); writer.unsigned(4, current)
+        case .switchCancelled(let id, let reason):
+            writer.message(1, id); writer.string(2, reason)
         case .initialized(let project, let generation):
             writer.message(1, project); writer.unsigned(2, generation)
         case .gateDecided(let call, let decision):
@@ -114,7 +129,7 @@ public enum FactCodec {
         case .teardownStepFinished(let id, let step, let outcome, let elapsed):
             writer.message(1, id); writer.message(2, step); writer.message(3, outcome); writer.signed(4, elapsed)
         case .switchLanded(let id, let project, let result, let reasons):
-            writer.message(1, id); writer.message(2, project); writer.unsigned(3, result == .switchedCleanly ? 1 : 2)
+            writer.message(1, id); writer.message(2, project); writer.unsigned(3, result.landingCode)
             writer.strings(4, reasons)
         case .unknown(_, let payload):
             return payload
@@ -145,6 +160,9 @@ public enum FactCodec {
         case .authTokenReceived: return .authTokenReceived(try AuthTokenReceipt(from: &reader))
         case .callbacksDelivered: return .callbacksDelivered(try SwitchID(from: &reader))
         case .taskQueued: return .taskQueued(try DeliveryTask(from: &reader))
+        case .engineStopping: return .engineStopping
+        case .linkResolved: return .linkResolved(try LinkResolution(from: &reader))
+        case .journalGap: return .journalGap(try JournalGap(from: &reader))
         default: break
         }
         let fields = try FieldsByNumber(&reader)
@@ -219,6 +237,15 @@ public enum FactCodec {
             return .switchLanded(switch: try fields.required(1, "switch"), project: try fields.required(2, "project"),
                                  result: try fields.unsigned(3) == 1 ? .switchedCleanly : .switchedWithWarnings,
                                  reasons: try fields.strings(4))
+        case .switchCancelled:
+            return .switchCancelled(switch: try fields.required(1, "switch"), reason: try fields.string(2) ?? "")
+        case .linkResolutionStarted:
+            return .linkResolutionStarted(job: try fields.unsigned(1) ?? 0, call: try fields.required(2, "call"),
+                                          url: try fields.string(3) ?? "", project: try fields.required(4, "project"),
+                                          generation: try fields.unsigned(5) ?? 0)
+        case .staleResultRefused:
+            return .staleResultRefused(job: try fields.unsigned(1) ?? 0, what: try fields.string(2) ?? "",
+                                       startedIn: try fields.unsigned(3) ?? 0, current: try fields.unsigned(4) ?? 0)
         default:
             throw CodecError("kind \(kind) not handled", offset: 0)
         }
@@ -252,4 +279,10 @@ struct FieldsByNumber {
         guard let value: Value = try message(number) else { throw missing(name) }
         return value
     }
+}
+
+extension SwitchResult {
+    /// How `switchLanded` records the result: 1 clean, 2 with warnings (a landed switch is
+    /// never one of the stopped cases).
+    var landingCode: UInt64 { self == .switchedCleanly ? 1 : 2 }
 }

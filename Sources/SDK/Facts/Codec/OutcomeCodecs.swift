@@ -51,6 +51,7 @@ extension DeliveryTask: FieldCodable {
         writer.string(8, query)
         writer.bytes(9, body)
         writer.signed(10, createdAt.microsecondsSince1970)
+        writer.unsigned(11, generation)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -59,6 +60,7 @@ extension DeliveryTask: FieldCodable {
         var method = Method.post
         var body: [UInt8] = []
         var created: Int64 = 0
+        var generation: UInt64?
         while let field = try reader.next() {
             switch field.number {
             case 1: id = try field.message()
@@ -71,12 +73,13 @@ extension DeliveryTask: FieldCodable {
             case 8: query = try field.string()
             case 9: body = Array(try field.bytes())
             case 10: created = try field.signed()
+            case 11: generation = try field.unsigned()
             default: break
             }
         }
         guard let id, let project else { throw missing("task id or project") }
         self.init(id: id, call: call, project: project, region: region, endpoint: endpoint, path: path, method: method,
-                  query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created))
+                  query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created), generation: generation)
     }
 }
 
@@ -85,7 +88,8 @@ extension CallFailure: FieldCodable {
         switch self {
         case .rejected(let reason): writer.unsigned(1, 1); writer.string(2, reason)
         case .notInitialized: writer.unsigned(1, 2)
-        case .httpStatus(let status, let code): writer.unsigned(1, 3); writer.int(3, status); writer.string(4, code)
+        case .httpStatus(let status, let code, let message):
+            writer.unsigned(1, 3); writer.int(3, status); writer.string(4, code); writer.string(5, message)
         case .retriesExhausted(let reason): writer.unsigned(1, 4); writer.string(2, reason)
         case .authentication(let reason): writer.unsigned(1, 5); writer.string(2, reason)
         }
@@ -96,7 +100,7 @@ extension CallFailure: FieldCodable {
         switch fields.tag {
         case 1: self = .rejected(try fields.string(2) ?? "")
         case 2: self = .notInitialized
-        case 3: self = .httpStatus(try fields.int(3) ?? 0, code: try fields.string(4))
+        case 3: self = .httpStatus(try fields.int(3) ?? 0, code: try fields.string(4), message: try fields.string(5))
         case 4: self = .retriesExhausted(try fields.string(2) ?? "")
         case 5: self = .authentication(try fields.string(2) ?? "")
         default: throw fields.unknown("failure")
@@ -112,6 +116,7 @@ extension DiscardReason: FieldCodable {
         case .undeliveredAtSwitch(let id): writer.unsigned(1, 3); writer.message(2, id)
         case .gateFull(let capacity): writer.unsigned(1, 4); writer.int(3, capacity)
         case .queueFull(let capacity): writer.unsigned(1, 5); writer.int(3, capacity)
+        case .shutdown: writer.unsigned(1, 6)
         }
     }
 
@@ -123,6 +128,7 @@ extension DiscardReason: FieldCodable {
         case 3: self = .undeliveredAtSwitch(try fields.requiredMessage(2, "switch"))
         case 4: self = .gateFull(capacity: try fields.int(3) ?? 0)
         case 5: self = .queueFull(capacity: try fields.int(3) ?? 0)
+        case 6: self = .shutdown
         default: throw fields.unknown("discard reason")
         }
     }
@@ -206,6 +212,7 @@ extension SwitchRouting: FieldCodable {
         case .enqueued(let behind): writer.unsigned(1, 3); writer.message(2, behind)
         case .noop: writer.unsigned(1, 4)
         case .initialization: writer.unsigned(1, 5)
+        case .moved(let entry): writer.unsigned(1, 6); writer.message(2, entry)
         }
     }
 
@@ -217,6 +224,7 @@ extension SwitchRouting: FieldCodable {
         case 3: self = .enqueued(behind: try fields.requiredMessage(2, "switch"))
         case 4: self = .noop
         case 5: self = .initialization
+        case 6: self = .moved(entry: try fields.requiredMessage(2, "switch"))
         default: throw fields.unknown("switch routing")
         }
     }

@@ -47,6 +47,7 @@ extension SDKState: FieldCodable {
         writer.messages(27, hooks.keys.sorted().map { HookEntry(hook: $0, pending: hooks[$0]!) })
         writer.message(28, switching)
         writer.signed(29, time.microsecondsSince1970)
+        writer.messages(30, linkJobs.keys.sorted().map { LinkJobEntry(job: $0, link: linkJobs[$0]!) })
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -100,6 +101,9 @@ extension SDKState: FieldCodable {
                 hooks[entry.hook] = entry.pending
             case 28: switching = try field.message()
             case 29: time = JournalTime(microsecondsSince1970: try field.signed())
+            case 30:
+                let entry: LinkJobEntry = try field.message()
+                linkJobs[entry.job] = entry.link
             default: break
             }
         }
@@ -310,6 +314,31 @@ struct HookEntry: FieldCodable {
     }
 }
 
+struct LinkJobEntry: FieldCodable {
+    var job: UInt64
+    var link: LinkJob
+
+    init(job: UInt64, link: LinkJob) {
+        self.job = job
+        self.link = link
+    }
+
+    func encode(to writer: inout FieldWriter) {
+        writer.unsigned(1, job)
+        writer.message(2, link.call)
+        writer.string(3, link.url)
+        writer.message(4, link.project)
+        writer.unsigned(5, link.generation)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(job: try fields.unsigned(1) ?? 0, link: LinkJob(
+            call: try fields.required(2, "call"), url: try fields.string(3) ?? "", project: try fields.required(4, "project"),
+            generation: try fields.unsigned(5) ?? 0))
+    }
+}
+
 extension SwitchState: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.messages(1, gate)
@@ -318,6 +347,7 @@ extension SwitchState: FieldCodable {
         writer.messages(4, queue)
         writer.message(5, awaitingCallbacks)
         writer.unsigned(6, nextSwitchNumber)
+        writer.message(7, replaying)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -330,6 +360,7 @@ extension SwitchState: FieldCodable {
             case 4: queue.append(try field.message())
             case 5: awaitingCallbacks = try field.message()
             case 6: nextSwitchNumber = try field.unsigned()
+            case 7: replaying = try field.message()
             default: break
             }
         }

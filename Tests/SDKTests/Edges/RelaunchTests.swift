@@ -1,0 +1,40 @@
+import Foundation
+import Journal
+import Sandbox
+import Testing
+@testable import SDK
+
+/// Issue item 6: relaunch edge cases, and a project as the pair of key and configuration.
+@Suite("Edges: relaunch and configuration", .timeLimit(.minutes(1)))
+struct RelaunchTests {
+    @Test("after a relaunch on A, switchProject(A) before initialize starts the instance; later calls are delivered")
+    func switchToLiveProjectBeforeInitialize() async throws {
+        let first = try SDKHarness()
+        await first.sdk.initialize(first.us)
+        await first.sdk.setEmail("ada@example.com")
+        first.sdk.shutdown()
+        let relaunched = try SDKHarness(directory: first.directory, sandbox: first.sandbox, clock: first.clock,
+                                        ids: SequentialIDs(startingAt: 1_000), keepsDirectory: true)
+        #expect(await relaunched.sdk.switchProject(to: relaunched.us) == .switchedCleanly)
+        #expect(relaunched.sdk.email == "ada@example.com", "starting the instance it was on keeps the identity")
+        #expect(await relaunched.sdk.track("after-relaunch") == .delivered(project: relaunched.us.fingerprint, status: 200))
+        relaunched.sdk.shutdown()
+    }
+
+    @Test("the live key with another configuration is a real switch, journaled as such, never a silent no-op")
+    func sameKeyOtherConfigIsASwitch() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.initialize(harness.us)
+        await sdk.setEmail("ada@example.com")
+        let viaProxy = Project(apiKey: SDKHarness.usKey, label: "US via proxy",
+                               config: ProjectConfig(region: .custom(harness.sandbox.baseURL(region: "us"))))!
+        #expect(await sdk.switchProject(to: viaProxy) == .switchedWithWarnings)
+        #expect(sdk.email == nil, "a switch clears the identity")
+        let state = try #require(sdk.engineView()?.state)
+        #expect(state.live?.region == "custom" && state.live?.label == "US via proxy")
+        #expect(await sdk.switchProject(to: viaProxy) == .switchedCleanly, "the same key and configuration again is a no-op")
+        let facts = try harness.closedFacts()
+        #expect(SwitchContractTests.routings(facts) == [.started, .noop])
+    }
+}

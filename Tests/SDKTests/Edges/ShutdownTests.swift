@@ -1,0 +1,80 @@
+import Foundation
+import Journal
+import Sandbox
+import Testing
+@testable import SDK
+
+/// Issue item 3: no completion is ever stranded, not at shutdown, not across a relaunch.
+@Suite("Edges: shutdown", .timeLimit(.minutes(1)))
+struct ShutdownTests {
+    @Test("after shutdown every async form returns: a switch is notPerformed, calls are discarded(shutdown), settle returns")
+    func callsAfterShutdownReturn() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.initialize(harness.us)
+        sdk.shutdown()
+        #expect(await sdk.switchProject(to: harness.eu) == .notPerformed)
+        #expect(await sdk.track("late") == .discarded(.shutdown))
+        #expect(await sdk.flush() == .discarded(.shutdown))
+        #expect(await sdk.initialize(harness.eu) == .discarded(.shutdown))
+        #expect(await sdk.handleUniversalLink(URL(string: "https://example.com/x")!).outcome == .discarded(.shutdown))
+        await sdk.settle()
+        #expect(await sdk.settle(timeout: .seconds(1)))
+    }
+
+    @Test("shutdown mid-switch: the switch in flight reports interrupted, the queued one notPerformed, held calls discarded; all journaled; the relaunch finishes the switch it had begun")
+    func shutdownMidSwitch() async throws {
+        let (harness, gate) = try SwitchContractTests.heldHarness()
+        let sdk = harness.sdk
+        await sdk.initialize(harness.us)
+        await sdk.setEmail("ada@example.com")
+        let first = Eventually<SwitchResult>()
+        let second = Eventually<SwitchResult>()
+        sdk.switchProject(to: harness.eu, completion: first.completion)
+        await gate.waitUntilHolding()
+        sdk.switchProject(to: harness.us2, completion: second.completion)
+        let held = Eventually<CallOutcome>()
+        sdk.track("held", completion: held.completion)
+        _ = sdk.engineView()
+        sdk.shutdown()
+        #expect(await first.value == .interruptedByShutdown)
+        #expect(await second.value == .notPerformed)
+        #expect(await held.value == .discarded(.shutdown))
+        let facts = try harness.facts().map(\.fact)
+        #expect(facts.contains(.engineStopping))
+        #expect(facts.contains { if case .switchCancelled = $0 { true } else { false } })
+        #expect(facts.filter { if case .callResolved(_, .discarded(.shutdown)) = $0 { true } else { false } }.count == 3)
+        gate.release()
+
+        let relaunched = try SDKHarness(directory: harness.directory, sandbox: harness.sandbox, clock: harness.clock, keepsDirectory: true)
+        await relaunched.sdk.settle()
+        #expect(relaunched.sdk.liveProject == harness.eu.fingerprint, "the switch that had begun lands; the one that had not is forgotten")
+        relaunched.sdk.shutdown()
+    }
+
+    @Test("a relaunch never hands out a call id the journal still uses, so an old outcome never reaches a new completion")
+    func noCallIDReusedAcrossRelaunch() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.initialize(harness.us)
+        await sdk.setEmail("ada@example.com")
+        let hold = HoldGate()
+        harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"), times: 1)
+        sdk.track("old", completion: nil)
+        #expect(await hold.waitUntilHeld(count: 1))
+        sdk.shutdown()
+        let before = try harness.facts().map(\.fact)
+        let pendingTask = before.compactMap { if case .taskQueued(let task) = $0, task.path == "events/track" { task.call } else { nil } }
+
+        // The same id generator again: it starts over at 1.
+        let relaunched = try SDKHarness(directory: harness.directory, sandbox: harness.sandbox, clock: harness.clock, keepsDirectory: true)
+        for index in 0..<5 { relaunched.sdk.track("new\(index)", completion: nil) }
+        await relaunched.sdk.initialize(relaunched.us)
+        hold.release()
+        await relaunched.sdk.settle()
+        let after = try relaunched.closedFacts().dropFirst(before.count)
+        let newCalls = after.compactMap { if case .callReceived(let received) = $0 { received.id } else { nil } }
+        #expect(newCalls.count == 6)
+        #expect(Set(newCalls).isDisjoint(with: pendingTask), "a new call reused the id of a task the journal still held")
+    }
+}

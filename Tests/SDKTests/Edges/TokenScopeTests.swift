@@ -1,0 +1,102 @@
+import Foundation
+import Journal
+import Locking
+import Sandbox
+import Testing
+@testable import SDK
+
+/// Issue item 2: a JWT belongs to one user on one project instance; the auth provider's
+/// answer is bounded in time.
+@Suite("Edges: JWTs per user and instance", .timeLimit(.minutes(1)))
+struct TokenScopeTests {
+    /// An app's auth provider: a token for whoever is signed in when it is asked.
+    final class SignedInProvider: AuthProvider {
+        let sandbox: SandboxBackend
+        let user = Locked("nobody")
+        let issued = Locked<[String: String]>([:])   // token -> user
+
+        init(sandbox: SandboxBackend) { self.sandbox = sandbox }
+
+        func requestToken(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            let subject = user.withLock { $0 }
+            let token = sandbox.issueJWT(project: "secure", subject: subject)
+            issued.withLock { $0[token] = subject }
+            completion(.success(token))
+        }
+
+        func user(of request: ReceivedRequest) -> String? {
+            guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return nil }
+            return issued.withLock { $0[String(header.dropFirst(7))] }
+        }
+    }
+
+    @Test("after A (ada) -> B -> A (bob), bob's requests carry bob's token, never ada's; a new identity gets a new token")
+    func tokenFollowsUserAndInstance() async throws {
+        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true),
+                                                    SandboxProject(name: "eu", apiKey: SDKHarness.euKey, region: "eu")])
+        let harness = try SDKHarness(sandbox: sandbox)
+        let provider = SignedInProvider(sandbox: sandbox)
+        let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
+        let sdk = harness.sdk
+        provider.user.withLock { $0 = "ada" }
+        await sdk.initialize(secure)
+        await sdk.setEmail("ada@example.com")
+        #expect(await sdk.track("ada-1") == .delivered(project: secure.fingerprint, status: 200))
+        _ = await sdk.switchProject(to: harness.eu)
+        _ = await sdk.switchProject(to: secure)
+        provider.user.withLock { $0 = "bob" }
+        await sdk.setEmail("bob@example.com")
+        #expect(await sdk.track("bob-1") == .delivered(project: secure.fingerprint, status: 200))
+        provider.user.withLock { $0 = "carol" }
+        await sdk.setEmail("carol@example.com")
+        #expect(await sdk.track("carol-1") == .delivered(project: secure.fingerprint, status: 200))
+        await sdk.logoutUser()
+        provider.user.withLock { $0 = "dan" }
+        await sdk.setEmail("dan@example.com")
+        #expect(await sdk.track("dan-1") == .delivered(project: secure.fingerprint, status: 200))
+        let tracks = sandbox.requests(project: "secure").filter { $0.endpoint == "events/track" && $0.outcome == .accepted }
+        let byEvent = Dictionary(tracks.map { (($0.jsonObject?["eventName"] as? String) ?? "?", provider.user(of: $0)) }, uniquingKeysWith: { a, _ in a })
+        #expect(byEvent["ada-1"] == "ada")
+        #expect(byEvent["bob-1"] == "bob")
+        #expect(byEvent["carol-1"] == "carol")
+        #expect(byEvent["dan-1"] == "dan")
+    }
+
+    @Test("an auth provider that never answers: the request fails as a journaled attempt after the bound, it does not hang")
+    func silentProviderIsBounded() async throws {
+        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true)])
+        let harness = try SDKHarness(rules: EngineRules(authProviderBoundMilliseconds: 5_000), sandbox: sandbox)
+        let silent = ClosureAuthProvider { _ in }
+        let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: silent, retryPolicy: RetryRules(maxAttempts: 1)))!
+        let sdk = harness.sdk
+        await sdk.initialize(secure)
+        await sdk.setEmail("ada@example.com")
+        let outcome = Eventually<CallOutcome>()
+        sdk.track("x", completion: outcome.completion)
+        _ = sdk.engineView()
+        harness.clock.advance(by: .milliseconds(5_001))
+        guard case .failed(.retriesExhausted(let reason)) = await outcome.value else {
+            Issue.record("expected the attempt to fail, got \(String(describing: outcome.current))")
+            return
+        }
+        #expect(reason.contains("did not answer within 5000 ms"))
+        #expect(sandbox.requests(project: "secure").isEmpty, "no request went out without its JWT")
+        await sdk.settle()
+    }
+
+    @Test("a provider that answers twice is heard once")
+    func providerAnsweringTwice() async throws {
+        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true)])
+        let harness = try SDKHarness(sandbox: sandbox)
+        let twice = ClosureAuthProvider { completion in
+            completion(.success(sandbox.issueJWT(project: "secure", subject: "ada")))
+            completion(.success(sandbox.issueJWT(project: "secure", subject: "ada")))
+        }
+        let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: twice))!
+        await harness.sdk.initialize(secure)
+        await harness.sdk.setEmail("ada@example.com")
+        #expect(await harness.sdk.track("x") == .delivered(project: secure.fingerprint, status: 200))
+        await harness.sdk.settle()
+        #expect(sandbox.requests(project: "secure").filter { $0.endpoint == "events/track" }.count == 1)
+    }
+}

@@ -68,7 +68,7 @@ struct AuditCommand: Command {
                 ("calls", .integer(Int64(total))),
                 ("shown", .object(statuses.map { ($0, .integer(Int64(shown[$0] ?? 0))) })),
                 ("requests_delivered", .object(deliveries.map { project, counts in
-                    (project.hex, .object([("for_calls", .integer(Int64(counts.forCalls))),
+                    (project.hex, .object([("label", audit.labels.json(project)), ("for_calls", .integer(Int64(counts.forCalls))),
                                            ("sdk_own", .integer(Int64(counts.ownRequests)))]))
                 })),
             ]))]).serialized())
@@ -77,7 +77,7 @@ struct AuditCommand: Command {
             console.print((shownTotal == total ? "\(total) call(s)" : "\(shownTotal) of \(total) call(s) shown") + ": "
                           + statuses.map { "\(shown[$0] ?? 0) \($0)" }.joined(separator: ", "))
             for (project, counts) in deliveries {
-                console.print("\(project.hex) received \(counts.forCalls + counts.ownRequests) request(s): "
+                console.print("\(audit.labels.name(project)) received \(counts.forCalls + counts.ownRequests) request(s): "
                               + "\(counts.forCalls) for calls, \(counts.ownRequests) of the SDK's own")
             }
         }

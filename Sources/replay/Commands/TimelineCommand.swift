@@ -49,7 +49,10 @@ struct TimelineCommand: Command {
     func run(console: Console) throws -> ExitStatus {
         let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: from.map { .at($0) } ?? .beginning)
         var depth = Self.depth(walk.state)
+        var labels = ProjectLabels()
+        labels.learn(from: walk.state)
         while let record = try walk.next() {
+            labels.learn(from: record)
             if let to, !to.includes(sequence: record.sequence, time: record.time) { break }
             let mentioned = record.fact.map { FactProjects.mentioned(by: $0, in: walk.state) } ?? []
             let live = walk.state.live?.fingerprint
@@ -62,7 +65,7 @@ struct TimelineCommand: Command {
             if json {
                 console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))]).serialized())
             } else {
-                console.print(Self.line(record, depth: shownDepth))
+                console.print(Self.line(record, depth: shownDepth, labels: labels))
             }
         }
         return walk.stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
@@ -74,9 +77,9 @@ struct TimelineCommand: Command {
         return run.step == nil ? 1 : 2
     }
 
-    static func line(_ record: DecodedRecord, depth: Int) -> String {
+    static func line(_ record: DecodedRecord, depth: Int, labels: ProjectLabels = ProjectLabels()) -> String {
         let sequence = String(record.sequence)
         let padded = String(repeating: " ", count: max(0, 6 - sequence.count)) + sequence
-        return "\(padded)  \(record.time)  " + String(repeating: "| ", count: depth) + FactSummary.text(record)
+        return "\(padded)  \(record.time)  " + String(repeating: "| ", count: depth) + FactSummary.text(record, labels: labels)
     }
 }

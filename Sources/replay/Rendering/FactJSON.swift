@@ -118,7 +118,7 @@ enum FactJSON {
     static func switchID(_ id: SwitchID) -> JSONValue { .unsigned(id.number) }
 
     static func projectRef(_ project: ProjectRef) -> JSONValue {
-        .object([("fingerprint", .string(project.fingerprint.hex)), ("region", .string(project.region)),
+        .object([("fingerprint", .string(project.fingerprint.hex)), ("label", .optional(project.label, JSONValue.string)), ("region", .string(project.region)),
                  ("endpoint", .string(project.endpoint)), ("uses_jwt", .bool(project.usesJWT)),
                  ("retry", .object([("max_attempts", .integer(Int64(project.retry.maxAttempts))),
                                     ("base_delay_ms", .integer(project.retry.baseDelayMilliseconds)),

@@ -39,7 +39,8 @@ enum StateDocument {
 
     private static func live(_ state: SDKState) -> JSONValue {
         guard let live = state.live else { return .null }
-        return .object([("project", .string(live.fingerprint.hex)), ("region", .string(live.region)),
+        return .object([("project", .string(live.fingerprint.hex)), ("label", .optional(live.label, JSONValue.string)),
+                        ("region", .string(live.region)),
                         ("endpoint", .string(live.endpoint)), ("generation", .unsigned(state.generation)),
                         ("instance_running", .bool(state.instanceRunning))])
     }

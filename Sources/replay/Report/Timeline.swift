@@ -46,6 +46,10 @@ struct Timeline {
     /// How many moments wanted a state document the byte budget no longer allowed.
     var statesSkipped = 0
     var unreadable = 0
+    /// Every ``indexStride``-th record's (sequence, time), so a page can place any sequence
+    /// number on the time axis.
+    var index: [(sequence: UInt64, time: JournalTime)] = []
+    static let indexStride = 256
 
     /// Microseconds from the journal's first record to `time`.
     func offset(_ time: JournalTime) -> Int64 {

@@ -38,6 +38,7 @@ enum TimelineBuilder {
             timeline.records += 1
             if timeline.first == nil { timeline.first = (record.sequence, record.time) }
             timeline.last = (record.sequence, record.time)
+            if (timeline.records - 1) % Timeline.indexStride == 0 { timeline.index.append((record.sequence, record.time)) }
             timeline.gateDepth.record(walk.state.switching.gate.count, at: record.time, sequence: record.sequence)
             timeline.queueDepth.record(walk.state.tasks.count, at: record.time, sequence: record.sequence)
             switch record.fact {

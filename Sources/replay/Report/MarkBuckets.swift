@@ -15,8 +15,8 @@ struct MarkBuckets {
         var statuses: [String: Int] = [:]
     }
 
-    static let markLimit = 5_000
-    static let notableLimit = 3_000
+    static let markLimit = 3_000
+    static let notableLimit = 2_000
     static let bucketCount = 600
 
     /// Indices (into the timeline's calls) drawn as marks, in order.

@@ -8,6 +8,11 @@ import SDK
 enum ReportData {
     /// The depth counters keep at most this many points each (the maximum per time slice past it).
     static let counterPoints = 2_000
+    /// At most this many switches are shown with their steps: those with warnings or anomalies
+    /// first, then the others in order; the rest are windows without steps (`diagnose` has them).
+    static let detailedSwitchLimit = 500
+    /// At most this many warnings are listed (all are counted).
+    static let warningLimit = 500
 
     static func make(_ timeline: Timeline) -> JSONValue {
         let laneOf = Dictionary(uniqueKeysWithValues: timeline.projects.enumerated().map { ($0.element, $0.offset) })
@@ -28,7 +33,14 @@ enum ReportData {
             ("span_us", .integer(timeline.last.map { timeline.offset($0.time) } ?? 0)),
             ("unreadable", .integer(Int64(timeline.unreadable))),
         ])
-        let switches: [JSONValue] = timeline.switches.map { switchWindow($0, timeline, laneOf) }
+        let detailed = detailedSwitches(timeline.switches)
+        let switches: [JSONValue] = timeline.switches.indices.filter(detailed.contains).map { index in
+            switchWindow(timeline.switches[index], timeline, laneOf)
+        }
+        let foldedSwitches: [JSONValue] = timeline.switches.indices.filter { !detailed.contains($0) }.map { index in
+            compactWindow(timeline.switches[index], timeline)
+        }
+        let allWarnings = warnings(timeline, t)
         let marks: [JSONValue] = split.marks.map { mark(timeline.calls[$0], lane: lane(timeline.calls[$0]), timeline) }
         let buckets: [JSONValue] = split.buckets.map { bucketJSON($0, span: split.bucketSpan) }
         let counters: JSONValue = .object([("gate", counter(timeline.gateDepth, timeline)), ("queue", counter(timeline.queueDepth, timeline))])
@@ -38,10 +50,12 @@ enum ReportData {
         }
         let index: [JSONValue] = timeline.index.map { .array([.unsigned($0.sequence), t($0.time)]) }
         let states: [(String, JSONValue)] = timeline.states.keys.sorted().map { (String($0), timeline.states[$0] ?? .null) }
-        var members: [(String, JSONValue)] = [("journal", journal), ("lanes", .array(lanes)), ("switches", .array(switches))]
+        var members: [(String, JSONValue)] = [("journal", journal), ("lanes", .array(lanes)), ("switches", .array(switches)),
+                                              ("folded_switches", .array(foldedSwitches))]
         members += [("marks", .array(marks)), ("buckets", .array(buckets)), ("calls", .integer(Int64(timeline.calls.count))),
                     ("folded", .integer(Int64(split.folded))), ("counters", counters)]
-        members += [("warnings", .array(warnings(timeline, t))), ("violations", .array(violations)),
+        members += [("warnings", .array(Array(allWarnings.prefix(warningLimit)))), ("warning_count", .integer(Int64(allWarnings.count))),
+                    ("violations", .array(violations)),
                     ("violation_count", .integer(Int64(timeline.violationCount))), ("index", .array(index)),
                     ("states", .object(states)), ("states_skipped", .integer(Int64(timeline.statesSkipped)))]
         return .object(members)
@@ -57,6 +71,15 @@ enum ReportData {
 
     private static func at(_ mark: SwitchReport.Mark?, _ timeline: Timeline) -> JSONValue {
         .optional(mark) { .object([("seq", .unsigned($0.sequence)), ("t", .integer(timeline.offset($0.time)))]) }
+    }
+
+    /// The switches shown with their steps (indices into `switches`).
+    private static func detailedSwitches(_ switches: [SwitchReport]) -> Set<Int> {
+        guard switches.count > detailedSwitchLimit else { return Set(switches.indices) }
+        let notable = switches.indices.filter { switches[$0].result == .switchedWithWarnings || !switches[$0].anomalies.isEmpty }
+        var chosen = Set(notable.prefix(detailedSwitchLimit))
+        for index in switches.indices where chosen.count < detailedSwitchLimit { chosen.insert(index) }
+        return chosen
     }
 
     private static func switchWindow(_ report: SwitchReport, _ timeline: Timeline,
@@ -86,8 +109,16 @@ enum ReportData {
                                 ("elapsed_us", .optional(step.elapsedMicroseconds) { .integer($0) })])
             })),
             ("anomalies", .array(report.anomalies.map(JSONValue.string))),
-            ("diagnosis", .array(report.lines.map(JSONValue.string))),
         ])
+    }
+
+    /// A switch shown without its steps, as one array: number, routing, then the sequence and
+    /// time of its request, start and landing (null when missing), and its result.
+    private static func compactWindow(_ report: SwitchReport, _ timeline: Timeline) -> JSONValue {
+        let marks = [report.requested, report.started, report.landed ?? report.carrierLanded]
+        return .array([.unsigned(report.id.number), .string(Describe.routingName(report.routing))]
+            + marks.flatMap { mark in [.optional(mark?.sequence) { .unsigned($0) }, .optional(mark?.time) { .integer(timeline.offset($0)) }] }
+            + [.optional(report.result) { .string(Describe.result($0)) }])
     }
 
     private static func mark(_ call: Timeline.Call, lane: Int, _ timeline: Timeline) -> JSONValue {

@@ -10,6 +10,12 @@ window.__reportErrors = [];
 window.addEventListener("error", e => window.__reportErrors.push(String(e.message || e)));
 (function () {
   const D = JSON.parse(document.getElementById("report-data").textContent);
+  // Switches shown without their steps come as arrays (ReportData.compactWindow).
+  const at = (seq, t) => seq === null ? null : {seq: seq, t: t};
+  D.switches.forEach(s => { s.folded = false; });
+  D.folded_switches.forEach(a => D.switches.push({id: "s" + a[0], routing: a[1], title: "s" + a[0] + " (" + a[1] + ")", requested: at(a[2], a[3]),
+    started: at(a[4], a[5]), landed: at(a[6], a[7]), result: a[8], reasons: [], steps: [], anomalies: [], folded: true}));
+  D.switches.sort((a, b) => a.requested.seq - b.requested.seq);
   const $ = id => document.getElementById(id);
   const esc = s => String(s).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   const STATUS = {delivered: "#2e9d5b", applied: "#3b76d4", failed: "#d63c3c", discarded: "#e08a1e", pending: "#8a8a8a"};
@@ -122,8 +128,10 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   function counterPath(c, top, colour) {
     if (!c.points.length) return "";
     const max = Math.max(1, c.max), y = v => top + COUNTER - 4 - v / max * (COUNTER - 10);
-    let d = `M${LEFT} ${y(0)}`, last = 0;
-    c.points.forEach(([t, v]) => { const px = Math.min(width, Math.max(LEFT, x(t))); d += ` L${px} ${y(last)} L${px} ${y(v)}`; last = v; });
+    let last = 0, i = 0;
+    while (i < c.points.length && c.points[i][0] <= view[0]) last = c.points[i++][1];
+    let d = `M${LEFT} ${y(last)}`;
+    for (; i < c.points.length && c.points[i][0] <= view[1]; i++) { const px = x(c.points[i][0]); d += ` L${px} ${y(last)} L${px} ${y(c.points[i][1])}`; last = c.points[i][1]; }
     d += ` L${width} ${y(last)}`;
     return `<path class="counter" d="${d}" fill="none" stroke="${colour}" stroke-width="1.5"/>`;
   }
@@ -154,7 +162,9 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     const rows = s.steps.map((p, k) => `<tr class="${k === j ? "sel" : ""}"><td><span class="dot" style="background:${STEP[p.outcome]}"></span>${esc(p.step)}</td><td>${esc(p.outcome)}${p.reason ? ": " + esc(p.reason) : ""}</td><td>${fmt(p.elapsed_us || 0)}</td><td><a href="#seq=${p.began.seq}">seq ${p.began.seq}</a></td></tr>`).join("");
     $("details").innerHTML = `<h2>${esc(s.title)}</h2><p>${esc(s.routing)}; ${esc(s.result || "not landed")}${s.reasons.length ? " because " + esc(s.reasons.join("; ")) : ""}</p>` +
       (rows ? `<table class="steps"><tr><th>step</th><th>outcome</th><th>took</th><th></th></tr>${rows}</table>` : "") +
-      `<h3>Diagnosis</h3><pre>${esc(s.diagnosis.join("\n"))}</pre>` + stateBlock(s.started ? s.started.seq : s.requested.seq) + (s.landed ? stateBlock(s.landed.seq) : "");
+      (s.folded ? `<p class="hint">Steps not embedded (a long journal keeps them for ${D.switches.filter(w => !w.folded).length} switches, those with warnings first).</p>` : "") +
+      (s.anomalies.length ? `<h3>Anomalies</h3><ul>${s.anomalies.map(a => `<li>${esc(a)}</li>`).join("")}</ul>` : "") +
+      `<p class="hint">Everything about it: <code>replay diagnose --switch ${esc(s.id)} JOURNAL</code>.</p>` + stateBlock(s.started ? s.started.seq : s.requested.seq) + (s.landed ? stateBlock(s.landed.seq) : "");
     render();
   }
   function showBucket(i) {
@@ -186,7 +196,8 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   function findings() {
     const items = D.warnings.map(w => `<li class="warning"><a href="#seq=${w.seq}">seq ${w.seq}</a> <b>${esc(w.kind)}</b> ${esc(w.text)}</li>`)
       .concat(D.violations.map(v => `<li class="violation"><a href="#seq=${v.seqs.length ? v.seqs[0] : 0}">seq ${esc(v.seqs.join(", "))}</a> <b>check: ${esc(v.rule)}</b> ${esc(v.message)}</li>`));
-    const more = D.violation_count > D.violations.length ? `<li>... and ${D.violation_count - D.violations.length} more violation(s): run <code>replay check</code></li>` : "";
+    const moreWarnings = D.warning_count > D.warnings.length ? `<li>... and ${D.warning_count - D.warnings.length} more warning(s): run <code>replay diagnose</code></li>` : "";
+    const more = moreWarnings + (D.violation_count > D.violations.length ? `<li>... and ${D.violation_count - D.violations.length} more violation(s): run <code>replay check</code></li>` : "");
     $("findings").innerHTML = items.length ? `<ul>${items.join("")}${more}</ul>` : `<p class="ok">No warnings, no <code>check</code> violation.</p>`;
   }
   function summary() {

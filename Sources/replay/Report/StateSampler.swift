@@ -15,14 +15,17 @@ struct StateSampler {
     private var sampled: [(ordinal: Int, sequence: UInt64, bytes: Int)] = []
     private var stride = 1
 
-    init(byteBudget: Int = 4 << 20, sampleLimit: Int = 64) {
+    init(byteBudget: Int = 2 << 20, sampleLimit: Int = 64) {
         self.byteBudget = byteBudget
         self.sampleLimit = sampleLimit
     }
 
     /// Keeps the state after `sequence` (a switch boundary, a warning), budget permitting.
     mutating func keep(_ state: SDKState, after sequence: UInt64) {
-        guard states[sequence] == nil else { return }
+        guard states[sequence] == nil, bytes < byteBudget else {
+            if states[sequence] == nil { skipped += 1 }
+            return
+        }
         let document = StateDocument.make(state)
         let size = document.serialized().utf8.count
         guard bytes + size <= byteBudget else { skipped += 1; return }

@@ -178,6 +178,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   }
   function openMoment(seq) {
     const t = timeOf(seq);
+    document.body.dataset.selected = seq;
     zoomTo(t, Math.max(span / 20, 500000));
     const mark = D.marks.findIndex(m => m.seq === seq);
     if (mark >= 0) return showMark(mark);
@@ -252,6 +253,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
 
   summary(); findings(); render(); fromHash();
   document.body.dataset.errors = window.__reportErrors.length;
+  document.body.dataset.renderMs = Math.round(performance.now());
   document.body.dataset.rendered = "ok";
 })();
 """#

@@ -43,8 +43,13 @@ reliability: deps
 	SDK_CRASH_ITERATIONS=100 JOURNAL_CRASH_ITERATIONS=100 OVERLOAD_CALLS=1000000 \
 		$(SWIFT) test --skip-build --filter "SDKCrashTests|CrashLoopTests|OverloadTests"
 
+# The demo story (README): its journal and its HTML report in DEMO_DIR.
+DEMO_DIR ?= /tmp/replay-demo
 demo: deps
-	$(SWIFT) run replay demo
+	$(SWIFT) build --product replay
+	rm -rf $(DEMO_DIR)/journal
+	$$($(SWIFT) build --show-bin-path)/replay demo --out $(DEMO_DIR)/journal
+	$$($(SWIFT) build --show-bin-path)/replay report -o $(DEMO_DIR)/report.html $(DEMO_DIR)/journal
 
 bench: deps
 	$(SWIFT) run -c release bench all

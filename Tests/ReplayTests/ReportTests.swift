@@ -93,6 +93,13 @@ struct ReportTests {
         #expect(split.marks.count == total / 10, "the failed calls stay marks")
         #expect(split.marks.allSatisfy { timeline.calls[$0].row.status == "failed" })
         #expect(split.folded == total - total / 10)
+        // Past the notable limit, the notable marks are taken evenly, the rest folded.
+        for index in timeline.calls.indices { timeline.calls[index].row.outcome = .failed(.notInitialized) }
+        let crowded = MarkBuckets(timeline) { _ in 1 }
+        #expect(crowded.marks.count <= MarkBuckets.notableLimit && crowded.marks.count >= MarkBuckets.notableLimit / 2)
+        #expect(crowded.marks.last.map { $0 > total * 3 / 4 } == true, "marks reach the journal's end")
+        #expect(crowded.marks.count + crowded.folded == total)
+        #expect(crowded.buckets.map(\.count).reduce(0, +) == crowded.folded)
         #expect(split.buckets.map(\.count).reduce(0, +) == split.folded)
         #expect(split.buckets.count <= MarkBuckets.bucketCount)
         #expect(split.buckets.allSatisfy { $0.firstSequence <= $0.lastSequence && $0.statuses["delivered"] == $0.count })

@@ -3,8 +3,8 @@
 ///
 /// Up to ``markLimit`` calls, every call is a mark. Past it, the calls worth a look on their
 /// own (not delivered or applied: failed, discarded, pending; and those the gate held) stay
-/// marks, up to ``notableLimit``; every other call is counted, per lane and status, in one of
-/// ``bucketCount`` equal spans of the journal's time.
+/// marks, up to ``notableLimit`` of them taken evenly across the journal; every other call is
+/// counted, per lane and status, in one of ``bucketCount`` equal spans of the journal's time.
 struct MarkBuckets {
     struct Bucket {
         var lane: Int
@@ -37,12 +37,18 @@ struct MarkBuckets {
         }
         let span = max(1, timeline.last.map { timeline.offset($0.time) } ?? 1)
         bucketSpan = max(1, (span + Int64(Self.bucketCount) - 1) / Int64(Self.bucketCount))
+        let isNotable: (Timeline.Call) -> Bool = { $0.held != nil || !["delivered", "applied"].contains($0.row.status) }
+        let notableCount = calls.reduce(0) { $0 + (isNotable($1) ? 1 : 0) }
+        let stride = max(1, (notableCount + Self.notableLimit - 1) / Self.notableLimit)
         var byKey: [Int: Bucket] = [:]
+        var notableSeen = 0
         for (index, call) in calls.enumerated() {
-            let notable = call.held != nil || !["delivered", "applied"].contains(call.row.status)
-            if notable, marks.count < Self.notableLimit {
-                marks.append(index)
-                continue
+            if isNotable(call) {
+                defer { notableSeen += 1 }
+                if notableSeen % stride == 0, marks.count < Self.notableLimit {
+                    marks.append(index)
+                    continue
+                }
             }
             let lane = lane(call)
             let slot = Int(min(Int64(Self.bucketCount - 1), max(0, timeline.offset(call.row.madeAt) / bucketSpan)))

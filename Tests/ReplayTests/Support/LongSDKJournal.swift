@@ -2,8 +2,9 @@ import Foundation
 import SDK
 
 /// A long journal written by the real SDK: track, setEmail and purchase calls on a US project,
-/// with a switch to EU and back every `switchEvery` calls, against an in-process transport that
-/// answers every request at once. For the report's scale checks and measurements.
+/// with a switch to EU and back every `switchEvery` calls (calls keep coming during each
+/// switch, so the gate holds and replays some), against an in-process transport that answers
+/// every request at once. For the report's scale checks and measurements.
 enum LongSDKJournal {
     /// Writes the journal under `directory/journal` (the SDK's storage is `directory`).
     static func make(directory: String, calls: Int, switchEvery: Int) async throws {
@@ -18,7 +19,8 @@ enum LongSDKJournal {
         var onUS = true
         for index in 0..<calls {
             if index > 0, index % switchEvery == 0 {
-                _ = await sdk.switchProject(to: onUS ? eu : us)
+                await sdk.settle()
+                sdk.switchProject(to: onUS ? eu : us) { _ in }
                 onUS.toggle()
                 sdk.setEmail("scale-\(index)@example.com", completion: nil)
             }
@@ -26,7 +28,7 @@ enum LongSDKJournal {
             case 9: sdk.trackPurchase(total: 9.5, items: [CommerceItem(id: "sku-\(index % 7)", name: "coffee", price: 9.5, quantity: 1)], completion: nil)
             default: sdk.track("screen_view", dataFields: ["index": .integer(Int64(index))], completion: nil)
             }
-            if index % 1_000 == 999 { await sdk.settle() }
+            if index % 250 == 249 { await sdk.settle() }
         }
         await sdk.settle()
         _ = await sdk.flush()

@@ -74,6 +74,8 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     });
     out.push(rowLabel("gate depth (max " + D.counters.gate.max + ")", countersTop, COUNTER));
     out.push(rowLabel("queue depth (max " + D.counters.queue.max + ")", countersTop + COUNTER, COUNTER));
+    // Everything on the time axis is clipped to the plot, right of the row labels.
+    out.push(`<clipPath id="plot"><rect x="${LEFT}" y="0" width="${width - LEFT}" height="${height}"/></clipPath><g clip-path="url(#plot)">`);
     // Switch windows across the lanes, their steps in the switches row.
     D.switches.forEach((s, i) => {
       const dim = matches(switchText(s)) ? "" : " dim";
@@ -87,7 +89,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
       const x0 = x(t0), w = Math.max(3, x(t1) - x0), warn = s.result === "switchedWithWarnings";
       out.push(`<g class="switch window${dim}" data-switch="${i}">`);
       out.push(`<rect class="switch-window" x="${x0}" y="${AXIS}" width="${w}" height="${countersTop - AXIS}" fill="${warn ? "#fff1df" : "#ece6fb"}" fill-opacity="0.75" stroke="${warn ? "#e5902a" : "#7a5cc9"}"/>`);
-      out.push(`<text x="${x0 + 3}" y="${AXIS + 13}" class="switch-title">${esc(s.id + " " + (s.result || "not landed"))}</text>`);
+      if (w > 90) out.push(`<text x="${x0 + 3}" y="${AXIS + 13}" class="switch-title">${esc(s.id + " " + (s.result || "not landed"))}</text>`);
       s.steps.forEach((p, j) => {
         const b = p.began.t, f = p.finished ? p.finished.t : t1, sx = x(b), sw = Math.max(4, x(f) - sx);
         out.push(`<rect class="step ${p.outcome}" data-switch="${i}" data-step="${j}" x="${sx}" y="${AXIS + 20 + (j % 3) * 9}" width="${sw}" height="8" fill="${STEP[p.outcome]}" stroke="#fff" stroke-width="0.5"><title>${esc(p.step + ": " + p.outcome + (p.reason ? " (" + p.reason + ")" : "") + ", " + fmt(p.elapsed_us || 0))}</title></rect>`);
@@ -114,7 +116,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
       out.push(`<circle class="mark ${m.status}${hit ? "" : " dim"}" data-mark="${i}" cx="${x(m.t)}" cy="${y + ((i % 3) - 1) * 7}" r="5.5" fill="${STATUS[m.status] || "#555"}"${sel}><title>${esc(m.summary + " - " + m.status_text)}</title></circle>`);
     });
     out.push(counterPath(D.counters.gate, countersTop, "#7a5cc9"), counterPath(D.counters.queue, countersTop + COUNTER, "#3b76d4"));
-    out.push(`</svg>`);
+    out.push(`</g></svg>`);
     $("timeline").innerHTML = out.join("");
     document.body.dataset.lanes = document.querySelectorAll(".lane.project").length;
     document.body.dataset.switches = document.querySelectorAll(".switch").length;
@@ -205,7 +207,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     const j = D.journal;
     $("summary").innerHTML = `${j.records.toLocaleString("en")} records, seq ${j.first_seq}..${j.last_seq}, ${esc(j.start)} to ${esc(j.end)} (${fmt(j.span_us)}); ` +
       `${D.lanes.length - 1} project(s), ${D.switches.length} switch request(s), ${D.calls.toLocaleString("en")} call(s)` +
-      (D.folded ? `; <b>${D.folded.toLocaleString("en")} call(s) folded into ${D.buckets.length} bucket(s)</b> (the ${D.marks.length.toLocaleString("en")} notable ones are drawn one by one)` : "") +
+      (D.folded ? `; <b>${D.folded.toLocaleString("en")} call(s) folded into ${D.buckets.length} bucket(s)</b> (${D.marks.length ? "the " + D.marks.length.toLocaleString("en") + " notable ones (failed, discarded, pending, held) are drawn one by one" : "no notable call (failed, discarded, pending, held) to draw one by one"})` : "") +
       `; states embedded for ${Object.keys(D.states).length} moment(s)` + (D.states_skipped ? ` (${D.states_skipped} left out for size)` : "") +
       (j.unreadable ? `; <b>${j.unreadable} unreadable record(s) skipped</b>` : "");
   }

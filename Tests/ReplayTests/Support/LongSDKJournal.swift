@@ -16,6 +16,8 @@ enum LongSDKJournal {
               let eu = Project(apiKey: "scale-eu-key", label: "EU", config: ProjectConfig(region: .eu)) else { return }
         sdk.initialize(us)
         sdk.setEmail("scale@example.com", completion: nil)
+        // A push token, so each switch's disable waits to be durable and the gate holds calls.
+        sdk.registerToken("scale-token", completion: nil)
         var onUS = true
         for index in 0..<calls {
             if index > 0, index % switchEvery == 0 {
@@ -23,6 +25,7 @@ enum LongSDKJournal {
                 sdk.switchProject(to: onUS ? eu : us) { _ in }
                 onUS.toggle()
                 sdk.setEmail("scale-\(index)@example.com", completion: nil)
+                sdk.registerToken("scale-token-\(index)", completion: nil)
             }
             switch index % 10 {
             case 9: sdk.trackPurchase(total: 9.5, items: [CommerceItem(id: "sku-\(index % 7)", name: "coffee", price: 9.5, quantity: 1)], completion: nil)

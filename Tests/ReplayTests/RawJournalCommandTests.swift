@@ -97,7 +97,7 @@ struct RawJournalCommandTests {
         (["diagnose", "--switch", "x", "/j"], "--switch expects a switch number"),
         (["recheck", "--limit", "-1", "/j"], "--limit expects a count"),
         (["export", "--redact", "/j"], "-o OUT is required"),
-        (["export", "--redact", "--format", "csv", "-o", "x", "/j"], "--format expects journal or ndjson"),
+        (["export", "--redact", "--format", "csv", "-o", "x", "/j"], "--format expects journal, ndjson or trace"),
         (["demo", "extra"], "unexpected argument 'extra'"),
     ])
     func usageErrors(arguments: [String], message: String) {

@@ -23,6 +23,8 @@ struct ReportCommand: Command {
 
         The page shows the journal's personal data as it is (emails, user ids): it is written
         with mode 0600; share a report of a redacted export (`replay export --redact`) instead.
+        Exit status 1 when the journal has `check` violations or unreadable records (the page
+        lists them).
 
           -o OUT.html   where to write (replaced if it exists)
           --json        print a summary as JSON
@@ -68,6 +70,6 @@ struct ReportCommand: Command {
         if timeline.unreadable > 0 {
             console.printError("replay report: \(timeline.unreadable) unreadable record(s) skipped (`replay verify` lists them)")
         }
-        return timeline.unreadable > 0 ? .findings : .ok
+        return timeline.unreadable > 0 || timeline.violationCount > 0 ? .findings : .ok
     }
 }

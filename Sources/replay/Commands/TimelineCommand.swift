@@ -63,7 +63,7 @@ struct TimelineCommand: Command {
             guard kinds.isEmpty || kinds.contains(record.kindName) else { continue }
             if let project, !(mentioned.isEmpty ? live.map(project.matches) ?? false : project.matchesAny(mentioned)) { continue }
             if json {
-                console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))]).serialized())
+                console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))], labels: labels).serialized())
             } else {
                 console.print(Self.line(record, depth: shownDepth, labels: labels))
             }

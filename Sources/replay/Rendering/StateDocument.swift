@@ -121,7 +121,8 @@ enum StateDocument {
             ("count", .integer(Int64(calls.count))),
             ("calls", .object(calls.map { id, call in
                 (id.fullDescription, .object([("name", .string(call.name.rawValue)), ("made_at", .string(call.madeAt.description)),
-                                          ("project_at_call", .optional(call.projectAtCall) { .string($0.hex) })]))
+                                          ("project_at_call", .optional(call.projectAtCall) { .string($0.hex) }),
+                                          ("project_at_call_label", .optional(call.projectAtCall.flatMap { state.projects[$0]?.label }, JSONValue.string))]))
             })),
         ])
     }

@@ -47,9 +47,9 @@ reliability: deps
 DEMO_DIR ?= /tmp/replay-demo
 demo: deps
 	$(SWIFT) build --product replay
-	rm -rf $(DEMO_DIR)/journal
-	$$($(SWIFT) build --show-bin-path)/replay demo --out $(DEMO_DIR)/journal
-	$$($(SWIFT) build --show-bin-path)/replay report -o $(DEMO_DIR)/report.html $(DEMO_DIR)/journal
+	@rm -rf $(DEMO_DIR)/journal
+	@$$($(SWIFT) build --show-bin-path)/replay demo --out $(DEMO_DIR)/journal
+	@$$($(SWIFT) build --show-bin-path)/replay report -o $(DEMO_DIR)/report.html $(DEMO_DIR)/journal
 
 bench: deps
 	$(SWIFT) run -c release bench all

@@ -20,8 +20,9 @@ struct TimelineCommand: Command {
           --to SEQ|TIME     stop after this sequence number or time
           --kind NAME       only facts of this kind (repeatable), e.g. callReceived, switchLanded;
                             `snapshot` selects the segments' snapshots
-          --project FP      only facts about this project (fingerprint or a prefix of at least 4
-                            hex digits); facts naming no project count for the live project
+          --project FP      only facts about this project (fingerprint, a prefix of at least 4
+                            hex digits, or its label); facts naming no project count for the
+                            live project
           --json            one JSON object per fact (NDJSON), with its depth and fields
         """
 
@@ -61,7 +62,8 @@ struct TimelineCommand: Command {
             let shownDepth = record.isSnapshot ? 0 : min(depth, after)
             depth = after
             guard kinds.isEmpty || kinds.contains(record.kindName) else { continue }
-            if let project, !(mentioned.isEmpty ? live.map(project.matches) ?? false : project.matchesAny(mentioned)) { continue }
+            if let project, !(mentioned.isEmpty ? live.map { project.matches($0, labels: labels) } ?? false
+                                                : project.matchesAny(mentioned, labels: labels)) { continue }
             if json {
                 console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))], labels: labels).serialized())
             } else {

@@ -25,47 +25,64 @@ enum TraceExporter {
         guard !FileManager.default.fileExists(atPath: output) else { throw ExportError.exists(output) }
         let timeline = try TimelineBuilder.build(reader: reader, redactor: redactor, sampler: StateSampler(byteBudget: 0, sampleLimit: 0),
                                                  onProgress: { console.progress("reading seq \($0)") })
-        let text = text(timeline)
-        guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ExportError.cannotWrite(output)
+        guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: output) else { throw ExportError.cannotWrite(output) }
+        defer { try? handle.close() }
+        var buffer = ""
+        try stream(timeline) { piece in
+            buffer += piece
+            if buffer.utf8.count >= 1 << 16 {
+                try handle.write(contentsOf: Data(buffer.utf8))
+                buffer = ""
+            }
         }
+        try handle.write(contentsOf: Data(buffer.utf8))
         return (timeline.records, timeline.unreadable)
     }
 
     /// The trace as text: the JSON object form, one event per line (so it diffs well).
     static func text(_ timeline: Timeline) -> String {
-        guard case .object(let members) = document(timeline) else { return "" }
-        var text = "{"
-        for (index, (key, value)) in members.enumerated() {
-            text += (index == 0 ? "" : ",\n") + JSONValue.string(key).serialized() + ":"
-            if case .array(let events) = value {
-                text += "[\n" + events.map { $0.serialized() }.joined(separator: ",\n") + "\n]"
-            } else {
-                text += value.serialized()
-            }
-        }
-        return text + "}\n"
+        var text = ""
+        stream(timeline) { text += $0 }
+        return text
     }
 
-    /// The whole trace document.
-    static func document(_ timeline: Timeline) -> JSONValue {
-        var events: [JSONValue] = []
+    /// The trace's text, piece by piece (an event at a time: the document is never whole in memory).
+    static func stream(_ timeline: Timeline, _ write: (String) throws -> Void) rethrows {
+        try write("{\"traceEvents\":[\n")
+        var first = true
+        try events(timeline) { event in
+            try write((first ? "" : ",\n") + event.serialized())
+            first = false
+        }
+        let otherData: JSONValue = .object([
+            ("producer", .string("replay export --format trace (redacted)")),
+            ("journal_start", .optional(timeline.first?.time) { .string($0.description) }),
+            ("records", .integer(Int64(timeline.records))),
+            ("first_seq", .optional(timeline.first?.sequence) { .unsigned($0) }),
+            ("last_seq", .optional(timeline.last?.sequence) { .unsigned($0) }),
+        ])
+        try write("\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":" + otherData.serialized() + "}\n")
+    }
+
+    /// Every event of the trace, in order, handed to `emit`.
+    static func events(_ timeline: Timeline, _ emit: (JSONValue) throws -> Void) rethrows {
         let projectProcess = Dictionary(uniqueKeysWithValues: timeline.projects.enumerated().map { ($0.element, $0.offset + 2) })
         let undelivered = timeline.projects.count + 2
-        events.append(metadata("process_name", pid: sdkProcess, tid: 0, name: "SDK (switches, gate, queues)"))
-        events.append(metadata("process_sort_index", pid: sdkProcess, tid: 0, index: 0))
-        events.append(metadata("thread_name", pid: sdkProcess, tid: switchesThread, name: "switches"))
-        events.append(metadata("thread_name", pid: sdkProcess, tid: gateThread, name: "gate"))
+        try emit(metadata("process_name", pid: sdkProcess, tid: 0, name: "SDK (switches, gate, queues)"))
+        try emit(metadata("process_sort_index", pid: sdkProcess, tid: 0, index: 0))
+        try emit(metadata("thread_name", pid: sdkProcess, tid: switchesThread, name: "switches"))
+        try emit(metadata("thread_name", pid: sdkProcess, tid: gateThread, name: "gate"))
         for project in timeline.projects {
             let pid = projectProcess[project] ?? undelivered
-            events.append(metadata("process_name", pid: pid, tid: 0, name: timeline.labels.label(project) ?? project.hex))
-            events.append(metadata("process_sort_index", pid: pid, tid: 0, index: pid))
-            events.append(metadata("thread_name", pid: pid, tid: callsThread, name: "calls"))
+            try emit(metadata("process_name", pid: pid, tid: 0, name: timeline.labels.label(project) ?? project.hex))
+            try emit(metadata("process_sort_index", pid: pid, tid: 0, index: pid))
+            try emit(metadata("thread_name", pid: pid, tid: callsThread, name: "calls"))
         }
-        events.append(metadata("process_name", pid: undelivered, tid: 0, name: "not delivered"))
-        events.append(metadata("process_sort_index", pid: undelivered, tid: 0, index: undelivered))
-        events.append(metadata("thread_name", pid: undelivered, tid: callsThread, name: "calls"))
-        events += switchEvents(timeline)
+        try emit(metadata("process_name", pid: undelivered, tid: 0, name: "not delivered"))
+        try emit(metadata("process_sort_index", pid: undelivered, tid: 0, index: undelivered))
+        try emit(metadata("thread_name", pid: undelivered, tid: callsThread, name: "calls"))
+        for event in switchEvents(timeline) { try emit(event) }
         var flow = 0
         for call in timeline.calls {
             let pid = Timeline.receiver(of: call.row).flatMap { projectProcess[$0] } ?? undelivered
@@ -78,36 +95,25 @@ enum TraceExporter {
             if let held = call.held, let replayed = held.replayed {
                 flow += 1
                 let queuedAt = timeline.offset(held.queued.time), replayedAt = timeline.offset(replayed.time)
-                events.append(instant("queued " + call.row.name.rawValue, pid: sdkProcess, tid: gateThread, ts: queuedAt, args: args))
-                events.append(.object([("name", .string("replay")), ("cat", .string("gate")), ("ph", .string("s")),
+                try emit(instant("queued " + call.row.name.rawValue, pid: sdkProcess, tid: gateThread, ts: queuedAt, args: args))
+                try emit(.object([("name", .string("replay")), ("cat", .string("gate")), ("ph", .string("s")),
                                        ("id", .integer(Int64(flow))), ("pid", .integer(Int64(sdkProcess))),
                                        ("tid", .integer(Int64(gateThread))), ("ts", .integer(queuedAt))]))
-                events.append(instant(call.row.name.rawValue, pid: pid, tid: callsThread, ts: replayedAt, args: args))
-                events.append(.object([("name", .string("replay")), ("cat", .string("gate")), ("ph", .string("f")),
+                try emit(instant(call.row.name.rawValue, pid: pid, tid: callsThread, ts: replayedAt, args: args))
+                try emit(.object([("name", .string("replay")), ("cat", .string("gate")), ("ph", .string("f")),
                                        ("bp", .string("e")), ("id", .integer(Int64(flow))), ("pid", .integer(Int64(pid))),
                                        ("tid", .integer(Int64(callsThread))), ("ts", .integer(replayedAt))]))
             } else {
-                events.append(instant(call.row.name.rawValue, pid: pid, tid: callsThread, ts: timeline.offset(call.row.madeAt), args: args))
+                try emit(instant(call.row.name.rawValue, pid: pid, tid: callsThread, ts: timeline.offset(call.row.madeAt), args: args))
             }
         }
         for (name, key, counter) in [("gate depth", "held", timeline.gateDepth), ("queue depth", "tasks", timeline.queueDepth)] {
             for change in counter.changes {
-                events.append(.object([("name", .string(name)), ("ph", .string("C")), ("pid", .integer(Int64(sdkProcess))),
+                try emit(.object([("name", .string(name)), ("ph", .string("C")), ("pid", .integer(Int64(sdkProcess))),
                                        ("tid", .integer(0)), ("ts", .integer(timeline.offset(change.time))),
                                        ("args", .object([(key, .integer(Int64(change.value)))]))]))
             }
         }
-        return .object([
-            ("traceEvents", .array(events)),
-            ("displayTimeUnit", .string("ms")),
-            ("otherData", .object([
-                ("producer", .string("replay export --format trace (redacted)")),
-                ("journal_start", .optional(timeline.first?.time) { .string($0.description) }),
-                ("records", .integer(Int64(timeline.records))),
-                ("first_seq", .optional(timeline.first?.sequence) { .unsigned($0) }),
-                ("last_seq", .optional(timeline.last?.sequence) { .unsigned($0) }),
-            ])),
-        ])
     }
 
     /// Each switch that ran a teardown as a complete event on the `switches` thread, its steps

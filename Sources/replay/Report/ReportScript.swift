@@ -153,7 +153,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     const m = D.marks[i]; selected = {mark: i};
     $("details").innerHTML = `<h2>${esc(m.name)} <span class="pill" style="background:${STATUS[m.status]}">${esc(m.status_text)}</span></h2>` +
       `<p>call ${esc(m.call)} in lane <b>${esc(D.lanes[m.lane].name)}</b>, received at seq ${m.seq} (+${fmt(m.t)})</p>` +
-      `<h3>Fact</h3><pre>callReceived ${esc(m.summary)}</pre>` +
+      `<h3>Fact</h3><pre>callReceived ${esc(m.summary)}\n\n${esc(JSON.stringify(m.fact, null, 2))}</pre>` +
       (m.held ? `<p>held by the gate at #${m.held.position} (seq ${m.held.queued.seq}), replayed at seq ${m.held.replayed ? m.held.replayed.seq : "never"}</p>` : "") +
       `<h3>Audit row</h3><pre>${esc(JSON.stringify(m.audit, null, 2))}</pre>` + stateBlock(m.seq);
     if (m.seq !== null) history.replaceState(null, "", "#seq=" + m.seq);

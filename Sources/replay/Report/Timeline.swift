@@ -7,11 +7,13 @@ import SDK
 /// moments. Built in one pass by ``TimelineBuilder``; the HTML report (``ReportData``) and the
 /// trace export (``TraceExporter``) render it.
 struct Timeline {
-    /// One public call: its audit row, a one-line summary of the call, and, for a call the gate
+    /// One public call: its audit row, a one-line summary of the call, its `callReceived`
+    /// record (nil when it was received before the retained journal) and, for a call the gate
     /// held, where it was queued and replayed.
     struct Call {
         var row: AuditRow
         var summary: String
+        var received: DecodedRecord?
         var held: SwitchReport.HeldCall?
     }
 

@@ -8,12 +8,13 @@ import SDK
 /// trace export (``TraceExporter``) render it.
 struct Timeline {
     /// One public call: its audit row, a one-line summary of the call, its `callReceived`
-    /// record (nil when it was received before the retained journal) and, for a call the gate
-    /// held, where it was queued and replayed.
+    /// record as compact JSON (``FactJSON``; nil when it was received before the retained
+    /// journal; text, because a string costs far less memory than the decoded fact) and, for a
+    /// call the gate held, where it was queued and replayed.
     struct Call {
         var row: AuditRow
         var summary: String
-        var received: DecodedRecord?
+        var factJSON: String?
         var held: SwitchReport.HeldCall?
     }
 

@@ -15,7 +15,8 @@ enum TimelineBuilder {
                       onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
         var timeline = Timeline()
         var rows: [AuditRow] = []
-        var receivedRecords: [CallID: DecodedRecord] = [:]
+        var summaries: [CallID: String] = [:]
+        var facts: [CallID: String] = [:]
         let audit = CallAudit { rows.append($0) }
         let diagnosis = SwitchDiagnosis(only: nil) { timeline.switches.append($0) }
         let checker = ContractChecker()
@@ -43,7 +44,8 @@ enum TimelineBuilder {
             timeline.queueDepth.record(walk.state.tasks.count, at: record.time, sequence: record.sequence)
             switch record.fact {
             case .callReceived(let received)?:
-                receivedRecords[received.id] = record
+                summaries[received.id] = Describe.call(received.call)
+                facts[received.id] = FactJSON.object(record).serialized()
                 sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
                 callOrdinal += 1
             case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .noisy, _)?:
@@ -58,12 +60,8 @@ enum TimelineBuilder {
         var held: [CallID: SwitchReport.HeldCall] = [:]
         for report in timeline.switches { for call in report.held { held[call.call] = call } }
         rows.sort { ($0.received?.sequence ?? 0, $0.madeAt, $0.call) < ($1.received?.sequence ?? 0, $1.madeAt, $1.call) }
-        timeline.calls = rows.map { row -> Timeline.Call in
-            let record = receivedRecords[row.call]
-            let summary = record?.fact.flatMap { fact in
-                if case .callReceived(let call) = fact { Describe.call(call.call) } else { nil }
-            } ?? row.name.rawValue
-            return Timeline.Call(row: row, summary: summary, received: record, held: held[row.call])
+        timeline.calls = rows.map { row in
+            Timeline.Call(row: row, summary: summaries[row.call] ?? row.name.rawValue, factJSON: facts[row.call], held: held[row.call])
         }
         for rule in ContractRule.allCases {
             timeline.violations += checker.violations[rule] ?? []

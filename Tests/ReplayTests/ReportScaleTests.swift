@@ -28,6 +28,7 @@ struct ReportScaleTests {
         let buckets = (data["buckets"] as? [[String: Any]]) ?? []
         #expect(data["calls"] as? Int ?? 0 >= calls, "every call made, plus initialize, setEmail and switches")
         #expect(marks + folded == data["calls"] as? Int)
+        #expect((data["marks"] as? [[String: Any]])?.allSatisfy { $0["fact"] is [String: Any] } == true, "every mark has its fact")
         #expect(folded > 0 && buckets.compactMap { $0["count"] as? Int }.reduce(0, +) == folded)
         #expect((data["lanes"] as? [[String: Any]])?.compactMap { $0["label"] as? String } == ["US", "EU"])
         print("report-scale: \(calls) calls, \(run.out.trimmingCharacters(in: .newlines))")

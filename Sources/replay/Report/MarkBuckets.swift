@@ -37,7 +37,7 @@ struct MarkBuckets {
         }
         let span = max(1, timeline.last.map { timeline.offset($0.time) } ?? 1)
         bucketSpan = max(1, (span + Int64(Self.bucketCount) - 1) / Int64(Self.bucketCount))
-        let isNotable: (Timeline.Call) -> Bool = { $0.held != nil || !["delivered", "applied"].contains($0.row.status) }
+        let isNotable: (Timeline.Call) -> Bool = { $0.held != nil || Timeline.Call.isNotable($0.row) }
         let notableCount = calls.reduce(0) { $0 + (isNotable($1) ? 1 : 0) }
         let stride = max(1, (notableCount + Self.notableLimit - 1) / Self.notableLimit)
         var byKey: [Int: Bucket] = [:]

@@ -8,14 +8,20 @@ import SDK
 /// trace export (``TraceExporter``) render it.
 struct Timeline {
     /// One public call: its audit row, a one-line summary of the call, its `callReceived`
-    /// record as compact JSON (``FactJSON``; nil when it was received before the retained
-    /// journal; text, because a string costs far less memory than the decoded fact) and, for a
+    /// record (kept only while the call may still be drawn as a mark, see
+    /// ``TimelineBuilder``; nil when it was received before the retained journal) and, for a
     /// call the gate held, where it was queued and replayed.
     struct Call {
         var row: AuditRow
         var summary: String
-        var factJSON: String?
+        var received: DecodedRecord?
         var held: SwitchReport.HeldCall?
+
+        /// Whether the call is worth a mark of its own in a long journal: the gate held it,
+        /// or it was not delivered or applied (failed, discarded, pending).
+        static func isNotable(_ row: AuditRow) -> Bool {
+            row.decisionNames.contains("queued") || !["delivered", "applied"].contains(row.status)
+        }
     }
 
     /// A depth that changes over time: each change as (time, sequence, new value).

@@ -16,8 +16,13 @@ enum TimelineBuilder {
         var timeline = Timeline()
         var rows: [AuditRow] = []
         var summaries: [CallID: String] = [:]
-        var facts: [CallID: String] = [:]
-        let audit = CallAudit { rows.append($0) }
+        // Each call's `callReceived` record, for its mark's details. Past the mark limit, an
+        // ordinary call will be folded into a bucket, so its record is let go when it resolves.
+        var received: [CallID: DecodedRecord] = [:]
+        let audit = CallAudit { row in
+            rows.append(row)
+            if rows.count > MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { received[row.call] = nil }
+        }
         let diagnosis = SwitchDiagnosis(only: nil) { timeline.switches.append($0) }
         let checker = ContractChecker()
         var sampler = sampler
@@ -43,9 +48,9 @@ enum TimelineBuilder {
             timeline.gateDepth.record(walk.state.switching.gate.count, at: record.time, sequence: record.sequence)
             timeline.queueDepth.record(walk.state.tasks.count, at: record.time, sequence: record.sequence)
             switch record.fact {
-            case .callReceived(let received)?:
-                summaries[received.id] = Describe.call(received.call)
-                facts[received.id] = FactJSON.object(record).serialized()
+            case .callReceived(let call)?:
+                summaries[call.id] = Describe.call(call.call)
+                received[call.id] = record
                 sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
                 callOrdinal += 1
             case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .noisy, _)?:
@@ -61,7 +66,7 @@ enum TimelineBuilder {
         for report in timeline.switches { for call in report.held { held[call.call] = call } }
         rows.sort { ($0.received?.sequence ?? 0, $0.madeAt, $0.call) < ($1.received?.sequence ?? 0, $1.madeAt, $1.call) }
         timeline.calls = rows.map { row in
-            Timeline.Call(row: row, summary: summaries[row.call] ?? row.name.rawValue, factJSON: facts[row.call], held: held[row.call])
+            Timeline.Call(row: row, summary: summaries[row.call] ?? row.name.rawValue, received: received[row.call], held: held[row.call])
         }
         for rule in ContractRule.allCases {
             timeline.violations += checker.violations[rule] ?? []

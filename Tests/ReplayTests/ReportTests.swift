@@ -92,7 +92,7 @@ struct ReportTests {
             let id = CallID(UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", index))!)
             var row = AuditRow(call: id, name: .track, received: (UInt64(index + 2), time), madeAt: time, liveAtCall: project)
             row.outcome = index % 10 == 0 ? .failed(.notInitialized) : .delivered(project: project, status: 200)
-            timeline.calls.append(Timeline.Call(row: row, summary: "track", received: nil, held: nil))
+            timeline.calls.append(Timeline.Call(row: row, summary: "track", factJSON: nil, held: nil))
             timeline.last = (UInt64(index + 2), time)
         }
         let split = MarkBuckets(timeline) { Timeline.receiver(of: $0.row) == project ? 0 : 1 }

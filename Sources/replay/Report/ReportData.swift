@@ -137,7 +137,7 @@ enum ReportData {
                 .object([("queued", at(held.queued, timeline)), ("replayed", at(held.replayed, timeline)),
                          ("position", .integer(Int64(held.position)))])
             }),
-            ("fact", .optional(call.received) { FactJSON.object($0) }),
+            ("fact", .optional(call.factJSON.flatMap { JSONParser.parse(Array($0.utf8)) }) { $0 }),
             ("audit", row.json),
         ])
     }

@@ -8,13 +8,14 @@ import SDK
 /// trace export (``TraceExporter``) render it.
 struct Timeline {
     /// One public call: its audit row, a one-line summary of the call, its `callReceived`
-    /// record (kept only while the call may still be drawn as a mark, see
-    /// ``TimelineBuilder``; nil when it was received before the retained journal) and, for a
-    /// call the gate held, where it was queued and replayed.
+    /// record as compact JSON (``FactJSON``; text costs far less memory than the decoded fact;
+    /// kept only while the call may still be drawn as a mark, see ``TimelineBuilder``; nil when
+    /// it was received before the retained journal) and, for a call the gate held, where it was
+    /// queued and replayed.
     struct Call {
         var row: AuditRow
         var summary: String
-        var received: DecodedRecord?
+        var factJSON: String?
         var held: SwitchReport.HeldCall?
 
         /// Whether the call is worth a mark of its own in a long journal: the gate held it,

@@ -18,10 +18,10 @@ enum TimelineBuilder {
         var summaries: [CallID: String] = [:]
         // Each call's `callReceived` record, for its mark's details. Past the mark limit, an
         // ordinary call will be folded into a bucket, so its record is let go when it resolves.
-        var received: [CallID: DecodedRecord] = [:]
+        var facts: [CallID: String] = [:]
         let audit = CallAudit { row in
             rows.append(row)
-            if rows.count > MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { received[row.call] = nil }
+            if rows.count > MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { facts[row.call] = nil }
         }
         let diagnosis = SwitchDiagnosis(only: nil) { timeline.switches.append($0) }
         let checker = ContractChecker()
@@ -50,7 +50,7 @@ enum TimelineBuilder {
             switch record.fact {
             case .callReceived(let call)?:
                 summaries[call.id] = Describe.call(call.call)
-                received[call.id] = record
+                facts[call.id] = FactJSON.object(record).serialized()
                 sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
                 callOrdinal += 1
             case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .noisy, _)?:
@@ -66,7 +66,7 @@ enum TimelineBuilder {
         for report in timeline.switches { for call in report.held { held[call.call] = call } }
         rows.sort { ($0.received?.sequence ?? 0, $0.madeAt, $0.call) < ($1.received?.sequence ?? 0, $1.madeAt, $1.call) }
         timeline.calls = rows.map { row in
-            Timeline.Call(row: row, summary: summaries[row.call] ?? row.name.rawValue, received: received[row.call], held: held[row.call])
+            Timeline.Call(row: row, summary: summaries[row.call] ?? row.name.rawValue, factJSON: facts[row.call], held: held[row.call])
         }
         for rule in ContractRule.allCases {
             timeline.violations += checker.violations[rule] ?? []

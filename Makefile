@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test unit-tests tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus
+.PHONY: all deps build test unit-tests report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus
 
 all: build
 
@@ -12,12 +12,20 @@ build: deps
 	$(SWIFT) build
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
-# suite, then the concurrency suites under ThreadSanitizer and a short smoke of each fuzzer.
-test: unit-tests tsan fuzz-smoke
+# suite, renders the demo's HTML report in headless Chromium, then the concurrency suites under
+# ThreadSanitizer and a short smoke of each fuzzer.
+test: unit-tests report-check tsan fuzz-smoke
 
 unit-tests: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The demo journal's `replay report` in headless Chromium (scripts/report-check.sh): no console
+# or script error, the demo's lanes and switch windows in the DOM, a deep link, a non-blank
+# screenshot.
+report-check: deps
+	$(SWIFT) build --product replay
+	REPLAY=$$($(SWIFT) build --show-bin-path)/replay scripts/report-check.sh
 
 # The suites where threads meet (the engine's mailbox, switches under load, group commit, the
 # keyring, the transport, the sandbox server) under ThreadSanitizer, in their own scratch
@@ -35,8 +43,13 @@ reliability: deps
 	SDK_CRASH_ITERATIONS=100 JOURNAL_CRASH_ITERATIONS=100 OVERLOAD_CALLS=1000000 \
 		$(SWIFT) test --skip-build --filter "SDKCrashTests|CrashLoopTests|OverloadTests"
 
+# The demo story (README): its journal and its HTML report in DEMO_DIR.
+DEMO_DIR ?= /tmp/replay-demo
 demo: deps
-	$(SWIFT) run replay demo
+	$(SWIFT) build --product replay
+	@rm -rf $(DEMO_DIR)/journal
+	@$$($(SWIFT) build --show-bin-path)/replay demo --out $(DEMO_DIR)/journal
+	@$$($(SWIFT) build --show-bin-path)/replay report -o $(DEMO_DIR)/report.html $(DEMO_DIR)/journal
 
 bench: deps
 	$(SWIFT) run -c release bench all

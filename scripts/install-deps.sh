@@ -9,6 +9,8 @@ command -v lz4 >/dev/null 2>&1 || missing+=(lz4)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
+# Headless Chromium renders the HTML report in `make report-check`.
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

@@ -38,6 +38,7 @@ struct DemoGoldenTests {
         await expect(["timeline", "--kind", "switchRouted", "--kind", "switchLanded", "--kind", "callbacksDelivered"],
                      matches: "timeline-kinds.txt")
         await expect(["timeline", "--project", "7ea1", "--kind", "taskQueued", "--kind", "callResolved"], matches: "timeline-eu.txt")
+        await expect(["timeline", "--project", "EU", "--kind", "taskQueued", "--kind", "callResolved"], matches: "timeline-eu.txt")
         await expect(["timeline", "--json", "--from", "88", "--to", "100"], matches: "timeline.ndjson")
     }
 
@@ -55,6 +56,7 @@ struct DemoGoldenTests {
         await expect(["audit"], matches: "audit.txt")
         await expect(["audit", "--call", "track", "--call", "setEmail"], matches: "audit-calls.txt")
         await expect(["audit", "--project", "7ea1b232"], matches: "audit-eu.txt")
+        await expect(["audit", "--project", "eu"], matches: "audit-eu.txt")
         await expect(["audit", "--json"], matches: "audit.ndjson")
     }
 

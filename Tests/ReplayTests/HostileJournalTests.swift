@@ -16,7 +16,9 @@ struct HostileJournalTests {
             ["state", "--at", "2025-11-24T16:00:05Z", "--json", path], ["diff", "--from", "1", "--to", "999999", path],
             ["audit", path], ["audit", "--json", path], ["diagnose", path], ["diagnose", "--json", path], ["check", path],
             ["recheck", path], ["export", "--redact", "-o", scratch + "/copy", path],
-            ["export", "--redact", "--format", "ndjson", "-o", scratch + "/copy.ndjson", path], ["step", path],
+            ["export", "--redact", "--format", "ndjson", "-o", scratch + "/copy.ndjson", path],
+            ["export", "--redact", "--format", "trace", "-o", scratch + "/copy.trace.json", path],
+            ["report", "-o", scratch + "/report.html", path], ["step", path],
         ]
     }
 

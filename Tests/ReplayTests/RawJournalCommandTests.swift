@@ -92,12 +92,12 @@ struct RawJournalCommandTests {
         (["state", "--at", "yesterday", "/j"], "--at expects a sequence number or an ISO-8601 time"),
         (["diff", "--from", "1", "/j"], "--to SEQ|TIME is required"),
         (["timeline", "--kind", "callMade", "/j"], "--kind expects a fact kind"),
-        (["timeline", "--project", "xyz", "/j"], "--project expects a project fingerprint"),
+        (["timeline", "--project", "", "/j"], "--project expects a project fingerprint"),
         (["audit", "--call", "buy", "/j"], "--call expects a public call"),
         (["diagnose", "--switch", "x", "/j"], "--switch expects a switch number"),
         (["recheck", "--limit", "-1", "/j"], "--limit expects a count"),
         (["export", "--redact", "/j"], "-o OUT is required"),
-        (["export", "--redact", "--format", "csv", "-o", "x", "/j"], "--format expects journal or ndjson"),
+        (["export", "--redact", "--format", "csv", "-o", "x", "/j"], "--format expects journal, ndjson or trace"),
         (["demo", "extra"], "unexpected argument 'extra'"),
     ])
     func usageErrors(arguments: [String], message: String) {

@@ -23,6 +23,8 @@ struct AuditRow {
     var tasks: [Task] = []
     var outcome: CallOutcome?
     var resolved: (sequence: UInt64, time: JournalTime)?
+    /// The projects' labels as the journal gave them, for the renderings.
+    var labels = ProjectLabels()
 
     /// The project the call took effect on: its outcome's, else the last task's.
     var deliveredTo: ProjectFingerprint? {
@@ -60,16 +62,17 @@ struct AuditRow {
         return decisions.joined(separator: ", ")
     }
 
-    static let header = "   seq  time                         call      name            live at call      gate                        delivered to      status"
+    static let header = "   seq  time                         call      name            live at call         gate                        delivered to         status"
 
     /// A fixed-width line (rows are printed as calls resolve, so widths cannot be measured).
     var line: String {
         let sequence = received.map { String($0.sequence) } ?? "-"
         return Self.pad(sequence, 6, right: true) + "  " + Self.pad(madeAt.description, 27) + "  " + Self.pad(call.description, 8)
-            + "  " + Self.pad(name.rawValue, 14) + "  " + Self.pad(liveAtCall?.hex ?? "-", 16) + "  " + Self.pad(gateText, 26)
-            + "  " + Self.pad(deliveredTo?.hex ?? "-", 16) + "  " + statusText
+            + "  " + Self.pad(name.rawValue, 14) + "  " + Self.pad(labels.name(liveAtCall), 19) + "  " + Self.pad(gateText, 26)
+            + "  " + Self.pad(labels.name(deliveredTo), 19) + "  " + statusText
     }
 
+    /// The row as one JSON object; projects are fingerprints, each with a `*_label` beside it.
     var json: JSONValue {
         .object([
             ("call", FactJSON.callID(call)),
@@ -77,6 +80,7 @@ struct AuditRow {
             ("seq", .optional(received?.sequence) { .unsigned($0) }),
             ("time", .string(madeAt.description)),
             ("live_at_call", .optional(liveAtCall, FactJSON.project)),
+            ("live_at_call_label", labels.json(liveAtCall)),
             ("gate", .array(decisionNames.map(JSONValue.string))),
             ("gate_detail", .array(decisions.map(JSONValue.string))),
             ("tasks", .array(tasks.map { task in
@@ -84,6 +88,7 @@ struct AuditRow {
                          ("outcome", .optional(task.outcome, FactJSON.taskOutcome))])
             })),
             ("delivered_to", .optional(deliveredTo, FactJSON.project)),
+            ("delivered_to_label", labels.json(deliveredTo)),
             ("status", .string(status)),
             ("outcome", .optional(outcome, FactJSON.outcome)),
             ("resolved_seq", .optional(resolved?.sequence) { .unsigned($0) }),

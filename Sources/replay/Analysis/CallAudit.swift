@@ -19,6 +19,8 @@ final class CallAudit {
     private var taskCalls: [TaskID: (call: CallID?, project: ProjectFingerprint)] = [:]
     private(set) var deliveries: [ProjectFingerprint: Deliveries] = [:]
     private(set) var statusCounts: [String: Int] = [:]
+    /// The projects' labels learned so far (rows render with them).
+    private(set) var labels = ProjectLabels()
 
     init(emit: @escaping (AuditRow) -> Void) {
         self.emit = emit
@@ -26,6 +28,7 @@ final class CallAudit {
 
     /// Takes in one record; `state` is the state before it.
     func consume(_ record: DecodedRecord, before state: SDKState) {
+        labels.learn(from: record)
         if case .snapshot(let snapshot) = record.content {
             // Tasks queued before the walk's start, so their completions can be attributed.
             for (id, queued) in snapshot.tasks where taskCalls[id] == nil {
@@ -105,6 +108,8 @@ final class CallAudit {
 
     private func deliver(_ row: AuditRow) {
         statusCounts[row.status, default: 0] += 1
+        var row = row
+        row.labels = labels
         emit(row)
     }
 

@@ -41,6 +41,8 @@ final class ContractChecker {
     /// A snapshot that differed from the fold before it, reported unless the next record says
     /// facts were lost there (a journal gap: the journal came back with a new segment).
     private var unexplainedSnapshot: Violation?
+    /// The projects' labels, for the violations' messages.
+    private var labels = ProjectLabels()
 
     /// Takes in one record; `state` is the state before it.
     func consume(_ record: DecodedRecord, before state: SDKState) {
@@ -49,6 +51,7 @@ final class ContractChecker {
             unexplainedSnapshot = nil
             if case .fact(.journalGap) = record.content {} else { report(pending.rule, pending.message, pending.sequences) }
         }
+        labels.learn(from: record)
         switch record.content {
         case .snapshot(let snapshot):
             if started {
@@ -74,7 +77,7 @@ final class ContractChecker {
             report(pending.rule, pending.message, pending.sequences)
         }
         if pendingSwitches.isEmpty, let routed = lastRouted, let live = state.live?.fingerprint, live != routed.project {
-            report(.chainSettles, "no switch is pending, yet the SDK is on \(live) while the last switch request (\(routed.id)) asked for \(routed.project)",
+            report(.chainSettles, "no switch is pending, yet the SDK is on \(labels.name(live)) while the last switch request (\(routed.id)) asked for \(labels.name(routed.project))",
                    [routed.sequence] + (lastLive.map { [$0.sequence] } ?? []))
         }
         for (call, pending) in state.pendingCalls.sorted(by: { ($0.value.madeAt, $0.key) < ($1.value.madeAt, $1.key) }) {
@@ -206,12 +209,12 @@ final class ContractChecker {
             gapRestart(state)
         case .switchStarted(let id, _, let to):
             if let headed = switchTargets[id], headed != to.fingerprint {
-                report(.chainSettles, "\(id) was requested for \(headed) but started towards \(to.fingerprint)", [sequence])
+                report(.chainSettles, "\(id) was requested for \(labels.name(headed)) but started towards \(labels.name(to.fingerprint))", [sequence])
             }
             switchTargets[id] = to.fingerprint
         case .switchLanded(let id, let project, _, _):
             if let headed = switchTargets[id], headed != project {
-                report(.chainSettles, "\(id) was headed for \(headed) but landed on \(project)", [sequence])
+                report(.chainSettles, "\(id) was headed for \(labels.name(headed)) but landed on \(labels.name(project))", [sequence])
             }
             pendingSwitches.remove(id)
             switchTargets[id] = nil
@@ -225,7 +228,7 @@ final class ContractChecker {
             cleared[project] = .some(sequence)
         case .attributionChanged(let project, _):
             if let clearedAt = cleared[project] {
-                report(.attributionAfterClear, "attribution written for \(project) after its project-scoped storage was cleared"
+                report(.attributionAfterClear, "attribution written for \(labels.name(project)) after its project-scoped storage was cleared"
                        + (clearedAt.map { " (seq \($0))" } ?? " (before the journal's start)") + ", and it was not live again",
                        [clearedAt, sequence].compactMap { $0 })
             }
@@ -244,10 +247,10 @@ final class ContractChecker {
         guard let entry = targets[call] else { return }
         switch entry.target {
         case .project(let expected, let because) where expected != project:
-            report(.deliveryTarget, "gated call \(call) \(what) on \(project), but it belonged to \(expected)",
+            report(.deliveryTarget, "gated call \(call) \(what) on \(labels.name(project)), but it belonged to \(labels.name(expected))",
                    [entry.received, because, sequence].filter { $0 != 0 })
         case .nextLanding:
-            report(.deliveryTarget, "gated call \(call), made during a switch, \(what) on \(project) before any switch landed",
+            report(.deliveryTarget, "gated call \(call), made during a switch, \(what) on \(labels.name(project)) before any switch landed",
                    [entry.received, sequence].filter { $0 != 0 })
         default:
             break

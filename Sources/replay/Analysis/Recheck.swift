@@ -94,7 +94,7 @@ extension Recheck.Mismatch {
         let todayFact = index < today.count ? today[index] : nil
         lines.append("  first difference at decision #\(index + 1)" + (recordedFact.map { " (recorded seq \($0.sequence))" } ?? ""))
         lines.append("    recorded: " + (recordedFact.map { FactSummary.text($0.fact) } ?? "(nothing: the recorded decisions end here)"))
-        lines.append("    today:    " + (todayFact.map(FactSummary.text) ?? "(nothing: today's decisions end here)"))
+        lines.append("    today:    " + (todayFact.map { FactSummary.text($0) } ?? "(nothing: today's decisions end here)"))
         lines.append("  \(recorded.count) decision(s) recorded, \(today.count) today")
         return lines
     }

@@ -18,6 +18,7 @@ final class SwitchDiagnosis {
     private var durabilityOf: [UInt64: SwitchID] = [:]
     /// Finished reports waiting for earlier ones.
     private var finished: [SwitchID: SwitchReport] = [:]
+    private var labels = ProjectLabels()
 
     init(only: UInt64?, emit: @escaping (SwitchReport) -> Void) {
         self.only = only
@@ -39,6 +40,7 @@ final class SwitchDiagnosis {
 
     /// Takes in one record; `state` is the state before it.
     func consume(_ record: DecodedRecord, before state: SDKState) {
+        labels.learn(from: record)
         guard let fact = record.fact else { return }
         let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
         switch fact {
@@ -160,6 +162,8 @@ final class SwitchDiagnosis {
 
     private func deliver(_ report: SwitchReport) {
         if let only, report.id.number != only { return }
+        var report = report
+        report.labels = labels
         emit(report)
     }
 

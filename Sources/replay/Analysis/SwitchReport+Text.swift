@@ -12,7 +12,7 @@ extension SwitchReport {
         case .noop:
             lines.append("switch \(id): to \(destination), noop (the SDK was already there with nothing running)")
         default:
-            lines.append("switch \(id): \(Describe.project(from ?? liveAtRequest)) -> \(destination)"
+            lines.append("switch \(id): \(labels.name(from ?? liveAtRequest)) -> \(destination)"
                          + (result.map { "  " + Describe.result($0) } ?? "  (not landed)"))
         }
         var table = Table([.left, .left])
@@ -43,16 +43,16 @@ extension SwitchReport {
             details.add(["  disable", "no durability wait (nothing to disable)"])
         }
         for (index, call) in held.enumerated() {
-            let replay = call.replayed.map { "replayed on \(Describe.project(call.replayedOn)) at seq \($0.sequence)" } ?? "NEVER REPLAYED"
+            let replay = call.replayed.map { "replayed on \(labels.name(call.replayedOn)) at seq \($0.sequence)" } ?? "NEVER REPLAYED"
             details.add([index == 0 ? "  held calls" : "", "\(call.call) \(call.name), queued #\(call.position) at seq \(call.queued.sequence), \(replay)"])
         }
         if held.isEmpty && runsItself && started != nil { details.add(["  held calls", "none"]) }
         for (index, call) in inline.enumerated() {
-            details.add([index == 0 ? "  inline calls" : "", "\(call.call) \(call.name) on \(call.project) at seq \(call.at.sequence)"])
+            details.add([index == 0 ? "  inline calls" : "", "\(call.call) \(call.name) on \(labels.name(call.project)) at seq \(call.at.sequence)"])
         }
         if let landed {
             let why = reasons.isEmpty ? "" : " because: " + reasons.joined(separator: "; ")
-            details.add(["  landed", "\(landed.text) on \(Describe.project(landedOn))" + (result.map { ": " + Describe.result($0) } ?? "") + why])
+            details.add(["  landed", "\(landed.text) on \(labels.name(landedOn))" + (result.map { ": " + Describe.result($0) } ?? "") + why])
         }
         if let callbacks { details.add(["  callbacks", "delivered, \(callbacks.text)"]) }
         details.add(["  anomalies", anomalies.isEmpty ? "none" : anomalies[0]])
@@ -75,6 +75,7 @@ extension SwitchReport {
             ("to", FactJSON.projectRef(project)),
             ("routing", FactJSON.routing(routing)),
             ("from", .optional(from ?? liveAtRequest, FactJSON.project)),
+            ("from_label", labels.json(from ?? liveAtRequest)),
             ("absorbed", .array(absorbed.map { .object([("switch", .unsigned($0.id.number)), ("call", FactJSON.callID($0.call)),
                                                         ("requested", $0.at.json)]) })),
             ("started", .optional(started) { $0.json }),

@@ -69,6 +69,8 @@ struct SwitchReport {
     /// For an absorbed request: when the switch that carried it landed.
     var carrierLanded: Mark?
     var anomalies: [String] = []
+    /// The projects' labels as the journal gave them, for the renderings.
+    var labels = ProjectLabels()
 
     init(id: SwitchID, call: CallID, requested: Mark, project: ProjectRef, routing: SwitchRouting, liveAtRequest: ProjectFingerprint?) {
         self.id = id

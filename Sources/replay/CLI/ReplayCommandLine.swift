@@ -5,7 +5,7 @@ package enum ReplayCommandLine {
     static let commands: [any Command.Type] = [
         DemoCommand.self, InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
         StateCommand.self, DiffCommand.self, AuditCommand.self, DiagnoseCommand.self, CheckCommand.self, RecheckCommand.self,
-        ExportCommand.self, StepCommand.self, SimulateCommand.self,
+        ExportCommand.self, ReportCommand.self, StepCommand.self, SimulateCommand.self,
     ]
 
     /// The subcommands' names, in the order `--help` lists them.

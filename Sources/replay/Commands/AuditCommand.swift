@@ -19,8 +19,8 @@ struct AuditCommand: Command {
         requests each project received (for calls, and of the SDK's own such as a switch's
         disableDevice), to compare with the backend's logs.
 
-          --project FP   only calls made on, or delivered to, this project (fingerprint or a
-                         prefix of at least 4 hex digits)
+          --project FP   only calls made on, or delivered to, this project (fingerprint, a
+                         prefix of at least 4 hex digits, or the project's label, e.g. EU)
           --call NAME    only calls of this name, e.g. track, setEmail (repeatable)
           --json         one JSON object per call (NDJSON), then one {"summary": …}
         """
@@ -50,7 +50,8 @@ struct AuditCommand: Command {
         if !json { console.print(AuditRow.header) }
         let audit = CallAudit { row in
             guard calls.isEmpty || calls.contains(row.name) else { return }
-            if let project, !(row.liveAtCall.map(project.matches) ?? false) && !(row.deliveredTo.map(project.matches) ?? false) { return }
+            if let project, !(row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
+                && !(row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false) { return }
             shown[row.status, default: 0] += 1
             console.print(json ? row.json.serialized() : row.line)
         }
@@ -60,7 +61,7 @@ struct AuditCommand: Command {
         }
         audit.finish()
         let statuses = ["delivered", "applied", "failed", "discarded", "pending"]
-        let deliveries = audit.deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key) ?? true }
+        let deliveries = audit.deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: audit.labels) ?? true }
         let total = audit.statusCounts.values.reduce(0, +)
         let shownTotal = shown.values.reduce(0, +)
         if json {
@@ -68,7 +69,7 @@ struct AuditCommand: Command {
                 ("calls", .integer(Int64(total))),
                 ("shown", .object(statuses.map { ($0, .integer(Int64(shown[$0] ?? 0))) })),
                 ("requests_delivered", .object(deliveries.map { project, counts in
-                    (project.hex, .object([("for_calls", .integer(Int64(counts.forCalls))),
+                    (project.hex, .object([("label", audit.labels.json(project)), ("for_calls", .integer(Int64(counts.forCalls))),
                                            ("sdk_own", .integer(Int64(counts.ownRequests)))]))
                 })),
             ]))]).serialized())
@@ -77,7 +78,7 @@ struct AuditCommand: Command {
             console.print((shownTotal == total ? "\(total) call(s)" : "\(shownTotal) of \(total) call(s) shown") + ": "
                           + statuses.map { "\(shown[$0] ?? 0) \($0)" }.joined(separator: ", "))
             for (project, counts) in deliveries {
-                console.print("\(project.hex) received \(counts.forCalls + counts.ownRequests) request(s): "
+                console.print("\(audit.labels.name(project)) received \(counts.forCalls + counts.ownRequests) request(s): "
                               + "\(counts.forCalls) for calls, \(counts.ownRequests) of the SDK's own")
             }
         }

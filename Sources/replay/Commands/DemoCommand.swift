@@ -57,7 +57,8 @@ struct DemoCommand: Command {
         console.print()
         console.print("try next:")
         for command in ["timeline", "audit", "check", "state --at 2025-11-24T16:00:19.500Z", "diff --from 2025-11-24T16:00:18Z --to 2025-11-24T16:00:20Z",
-                        "diagnose --switch 3", "recheck", "export --redact --format ndjson -o redacted.ndjson"] {
+                        "diagnose --switch 3", "recheck", "report -o report.html",
+                        "export --redact --format ndjson -o redacted.ndjson", "export --redact --format trace -o trace.json"] {
             console.print("  replay \(command) \(outcome.journal)")
         }
         return .ok

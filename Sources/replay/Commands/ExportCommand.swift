@@ -7,7 +7,7 @@ struct ExportCommand: Command {
     static let name = "export"
     static let summary = "a redacted, shareable copy (NDJSON or a journal)"
     static let help = """
-        usage: replay export --redact [--format journal|ndjson] -o OUT [--json] <journal>
+        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--json] <journal>
 
         Writes a copy in which emails, user ids, push tokens and data-field values are replaced
         by keyed-hash tokens (HMAC-SHA256 under a random key made for this export and then
@@ -22,6 +22,9 @@ struct ExportCommand: Command {
                             1 and its segments may be laid out differently (stderr says so)
           --format ndjson   OUT is a file with one JSON object per record: seq, time, kind and
                             the fact's fields (snapshots as the state `replay state` shows)
+          --format trace    OUT is a Chrome Trace Event file for Perfetto UI or chrome://tracing:
+                            a process per project, switch windows with their steps, calls,
+                            replays as flows, gate and queue depth as counters
           -o OUT            where to write; must not exist (a journal directory may be empty)
           --json            print a summary as JSON
 
@@ -29,7 +32,7 @@ struct ExportCommand: Command {
         """
 
     enum OutputFormat: String {
-        case journal, ndjson
+        case journal, ndjson, trace
     }
 
     let path: String
@@ -39,7 +42,7 @@ struct ExportCommand: Command {
 
     init(arguments: inout Arguments) throws(UsageError) {
         guard arguments.flag("--redact") else { throw UsageError("export writes redacted copies only: pass --redact") }
-        format = try arguments.option("--format", as: "journal or ndjson", OutputFormat.init(rawValue:)) ?? .journal
+        format = try arguments.option("--format", as: "journal, ndjson or trace", OutputFormat.init(rawValue:)) ?? .journal
         let short = try arguments.option("-o")
         let long = try arguments.option("--output")
         guard let output = short ?? long else { throw UsageError("-o OUT is required") }
@@ -55,6 +58,7 @@ struct ExportCommand: Command {
         switch format {
         case .ndjson: summary = try exportNDJSON(reader, redactor, console: console)
         case .journal: summary = try exportJournal(reader, redactor, console: console)
+        case .trace: let written = try TraceExporter.write(reader, redactor, to: output, console: console); summary = ExportSummary(records: written.records, emptied: written.emptied)
         }
         console.clearProgress()
         if json {

@@ -20,8 +20,9 @@ struct TimelineCommand: Command {
           --to SEQ|TIME     stop after this sequence number or time
           --kind NAME       only facts of this kind (repeatable), e.g. callReceived, switchLanded;
                             `snapshot` selects the segments' snapshots
-          --project FP      only facts about this project (fingerprint or a prefix of at least 4
-                            hex digits); facts naming no project count for the live project
+          --project FP      only facts about this project (fingerprint, a prefix of at least 4
+                            hex digits, or its label); facts naming no project count for the
+                            live project
           --json            one JSON object per fact (NDJSON), with its depth and fields
         """
 
@@ -49,7 +50,10 @@ struct TimelineCommand: Command {
     func run(console: Console) throws -> ExitStatus {
         let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: from.map { .at($0) } ?? .beginning)
         var depth = Self.depth(walk.state)
+        var labels = ProjectLabels()
+        labels.learn(from: walk.state)
         while let record = try walk.next() {
+            labels.learn(from: record)
             if let to, !to.includes(sequence: record.sequence, time: record.time) { break }
             let mentioned = record.fact.map { FactProjects.mentioned(by: $0, in: walk.state) } ?? []
             let live = walk.state.live?.fingerprint
@@ -58,11 +62,12 @@ struct TimelineCommand: Command {
             let shownDepth = record.isSnapshot ? 0 : min(depth, after)
             depth = after
             guard kinds.isEmpty || kinds.contains(record.kindName) else { continue }
-            if let project, !(mentioned.isEmpty ? live.map(project.matches) ?? false : project.matchesAny(mentioned)) { continue }
+            if let project, !(mentioned.isEmpty ? live.map { project.matches($0, labels: labels) } ?? false
+                                                : project.matchesAny(mentioned, labels: labels)) { continue }
             if json {
-                console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))]).serialized())
+                console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))], labels: labels).serialized())
             } else {
-                console.print(Self.line(record, depth: shownDepth))
+                console.print(Self.line(record, depth: shownDepth, labels: labels))
             }
         }
         return walk.stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
@@ -74,9 +79,9 @@ struct TimelineCommand: Command {
         return run.step == nil ? 1 : 2
     }
 
-    static func line(_ record: DecodedRecord, depth: Int) -> String {
+    static func line(_ record: DecodedRecord, depth: Int, labels: ProjectLabels = ProjectLabels()) -> String {
         let sequence = String(record.sequence)
         let padded = String(repeating: " ", count: max(0, 6 - sequence.count)) + sequence
-        return "\(padded)  \(record.time)  " + String(repeating: "| ", count: depth) + FactSummary.text(record)
+        return "\(padded)  \(record.time)  " + String(repeating: "| ", count: depth) + FactSummary.text(record, labels: labels)
     }
 }

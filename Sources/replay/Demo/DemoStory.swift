@@ -76,8 +76,8 @@ final class DemoStory {
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
             SandboxProject(name: "eu", apiKey: Self.euKey, region: "eu"),
         ])
-        guard let us = Project(apiKey: Self.usKey, config: ProjectConfig(region: .us)),
-              let eu = Project(apiKey: Self.euKey, config: ProjectConfig(region: .eu)) else {
+        guard let us = Project(apiKey: Self.usKey, label: "US", config: ProjectConfig(region: .us)),
+              let eu = Project(apiKey: Self.euKey, label: "EU", config: ProjectConfig(region: .eu)) else {
             throw Failure.setup("the demo's API keys were refused")
         }
         self.us = us

@@ -130,6 +130,12 @@ final class JournalWalk {
         return record
     }
 
+    /// Replaces the state the walk continues from (a redacted copy of it, say); the next
+    /// record folds onto it.
+    func replaceState(_ replacement: SDKState) {
+        state = replacement
+    }
+
     /// Applies `record` to the state: a snapshot replaces it, a fact evolves it, an unreadable
     /// record is skipped.
     func fold(_ record: DecodedRecord) {

@@ -6,8 +6,9 @@ import SDK
 /// Projects appear as their fingerprint (16 hex digits), with the region when known; calls by
 /// the last eight hex digits of their id; tasks as `t<n>`, switches as `s<n>`.
 enum Describe {
+    /// `US 1a2b3c4d5e6f7a8b (us)`: the label first when the project has one.
     static func project(_ project: ProjectRef) -> String {
-        "\(project.fingerprint) (\(project.region))"
+        project.description
     }
 
     static func project(_ fingerprint: ProjectFingerprint?) -> String {

@@ -114,13 +114,20 @@ enum FactJSON {
         }
     }
 
-    /// `{"seq":…,"time":…,"kind":"…", …members}` for a decoded record.
-    static func object(_ record: DecodedRecord, extra: [(String, JSONValue)] = []) -> JSONValue {
+    /// `{"seq":…,"time":…,"kind":"…", …members}` for a decoded record. With `labels`, a fact's
+    /// top-level `project` fingerprint is followed by its `project_label` (null without one).
+    static func object(_ record: DecodedRecord, extra: [(String, JSONValue)] = [], labels: ProjectLabels? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("seq", .unsigned(record.sequence)), ("time", .string(record.time.description)),
                                               ("kind", .string(record.kindName))]
         members += extra
         switch record.content {
-        case .fact(let fact): members += self.members(fact)
+        case .fact(let fact):
+            for member in self.members(fact) {
+                members.append(member)
+                if let labels, member.0 == "project", case .string(let hex) = member.1 {
+                    members.append(("project_label", labels.json(ProjectFingerprint(hex: hex))))
+                }
+            }
         case .snapshot(let state): members.append(("state", StateDocument.make(state)))
         case .unreadable(let reason): members.append(("unreadable", .string(reason)))
         }
@@ -135,7 +142,7 @@ enum FactJSON {
     static func switchID(_ id: SwitchID) -> JSONValue { .unsigned(id.number) }
 
     static func projectRef(_ project: ProjectRef) -> JSONValue {
-        .object([("fingerprint", .string(project.fingerprint.hex)), ("region", .string(project.region)),
+        .object([("fingerprint", .string(project.fingerprint.hex)), ("label", .optional(project.label, JSONValue.string)), ("region", .string(project.region)),
                  ("endpoint", .string(project.endpoint)), ("uses_jwt", .bool(project.usesJWT)),
                  ("retry", .object([("max_attempts", .integer(Int64(project.retry.maxAttempts))),
                                     ("base_delay_ms", .integer(project.retry.baseDelayMilliseconds)),

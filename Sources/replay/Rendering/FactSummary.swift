@@ -6,29 +6,30 @@ import SDK
 /// `callReceived track "app_open" {source} (call 00000003)`,
 /// `gateDecided 00000003 queued behind s1 at #0`, `switchLanded s1 on 9a1b… switchedCleanly`.
 enum FactSummary {
-    static func text(_ record: DecodedRecord) -> String {
+    /// The line for `record`; projects named only by fingerprint get their label from `labels`.
+    static func text(_ record: DecodedRecord, labels: ProjectLabels = ProjectLabels()) -> String {
         switch record.content {
         case .snapshot(let state):
             return "snapshot (state: \(state.live.map(Describe.project) ?? "not initialized"), "
                 + "\(state.pendingCalls.count) pending call(s), \(state.tasks.count) queued task(s))"
         case .fact(let fact):
-            return text(fact)
+            return text(fact, labels: labels)
         case .unreadable(let reason):
             return "\(record.kindName) (unreadable: \(reason))"
         }
     }
 
-    static func text(_ fact: Fact) -> String {
+    static func text(_ fact: Fact, labels: ProjectLabels = ProjectLabels()) -> String {
         if case .unknown(let kind, let payload) = fact {
             return "unknown kind \(kind) (\(payload.count) B from a newer SDK, skipped)"
         }
         let kind = FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "kind \(FactCodec.kind(of: fact))"
-        let detail = details(fact)
+        let detail = details(fact, labels: labels)
         return detail.isEmpty ? kind : kind + " " + detail
     }
 
     /// The words after the kind name.
-    static func details(_ fact: Fact) -> String {
+    static func details(_ fact: Fact, labels: ProjectLabels = ProjectLabels()) -> String {
         switch fact {
         case .engineStarted(let start):
             let modules = start.modules.map(\.name).joined(separator: ", ")
@@ -84,7 +85,7 @@ enum FactSummary {
         case .unknownUserEventsReleased(let project), .unknownUserSessionCounted(let project):
             return project.hex
         case .taskQueued(let task):
-            return "\(task.id) \(Describe.request(task)) for \(task.project) (\(task.region))"
+            return "\(task.id) \(Describe.request(task)) for \(labels.name(task.project)) (\(task.region))"
                 + (task.call.map { " (call \($0))" } ?? "")
         case .taskDispatched(let task, let attempt):
             return "\(task) attempt \(attempt)"
@@ -113,13 +114,13 @@ enum FactSummary {
         case .switchRouted(let id, let call, let project, let routing):
             return "\(id) to \(Describe.project(project)): \(Describe.routing(routing)) (call \(call))"
         case .switchStarted(let id, let from, let to):
-            return "\(id) from \(Describe.project(from)) to \(Describe.project(to))"
+            return "\(id) from \(labels.name(from)) to \(Describe.project(to))"
         case .teardownStepBegan(let id, let step):
             return "\(id) \(step.rawValue)"
         case .teardownStepFinished(let id, let step, let outcome, let elapsed):
             return "\(id) \(step.rawValue): \(Describe.stepOutcome(outcome)) after \(Format.duration(microseconds: elapsed))"
         case .switchLanded(let id, let project, let result, let reasons):
-            return "\(id) on \(project): \(Describe.result(result))"
+            return "\(id) on \(labels.name(project)): \(Describe.result(result))"
                 + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")")
         case .unknown(_, let payload):
             return "\(payload.count) B from a newer SDK, skipped"

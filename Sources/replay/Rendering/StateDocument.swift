@@ -39,7 +39,8 @@ enum StateDocument {
 
     private static func live(_ state: SDKState) -> JSONValue {
         guard let live = state.live else { return .null }
-        return .object([("project", .string(live.fingerprint.hex)), ("region", .string(live.region)),
+        return .object([("project", .string(live.fingerprint.hex)), ("label", .optional(live.label, JSONValue.string)),
+                        ("region", .string(live.region)),
                         ("endpoint", .string(live.endpoint)), ("generation", .unsigned(state.generation)),
                         ("instance_running", .bool(state.instanceRunning))])
     }
@@ -120,7 +121,8 @@ enum StateDocument {
             ("count", .integer(Int64(calls.count))),
             ("calls", .object(calls.map { id, call in
                 (id.fullDescription, .object([("name", .string(call.name.rawValue)), ("made_at", .string(call.madeAt.description)),
-                                          ("project_at_call", .optional(call.projectAtCall) { .string($0.hex) })]))
+                                          ("project_at_call", .optional(call.projectAtCall) { .string($0.hex) }),
+                                          ("project_at_call_label", .optional(call.projectAtCall.flatMap { state.projects[$0]?.label }, JSONValue.string))]))
             })),
         ])
     }

@@ -1,0 +1,75 @@
+import Foundation
+import Journal
+
+/// `replay report`: one self-contained HTML page a person reads at a glance.
+struct ReportCommand: Command {
+    static let name = "report"
+    static let summary = "an HTML report: lanes per project, switch windows, calls, findings"
+    static let help = """
+        usage: replay report -o OUT.html [--json] <journal>
+
+        Writes one self-contained HTML file (inline style, script and SVG; it loads nothing):
+        a time axis with a swimlane per project (its label and fingerprint) and one for calls
+        delivered nowhere; each switch window across the lanes with its teardown steps coloured
+        by outcome; every public call as a mark in the lane of the project that received it,
+        coloured by outcome, calls the gate held linked to their replay; the gate and offline
+        queue depths over time; warnings and `check` violations at the top, each a link to its
+        moment. Click a mark for its fact, its audit row and the state then; search calls, ids,
+        event names and reasons; OUT.html#seq=N opens at that moment.
+
+        Past 5,000 calls, the ordinary ones (delivered or applied, not held) are folded into
+        per-lane buckets, counted on the page; state documents are embedded only for switch
+        boundaries, noisy steps and a sample of calls (others: `replay state --at N`).
+
+        The page shows the journal's personal data as it is (emails, user ids): it is written
+        with mode 0600; share a report of a redacted export (`replay export --redact`) instead.
+        Exit status 1 when the journal has `check` violations or unreadable records (the page
+        lists them).
+
+          -o OUT.html   where to write (replaced if it exists)
+          --json        print a summary as JSON
+        """
+
+    let path: String
+    let output: String
+    let json: Bool
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        let short = try arguments.option("-o")
+        let long = try arguments.option("--output")
+        guard let output = short ?? long else { throw UsageError("-o OUT.html is required") }
+        self.output = output
+        json = arguments.flag("--json")
+        path = try arguments.positional("journal directory")
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let reader = try JournalSource.open(path, console: console)
+        let timeline = try TimelineBuilder.build(reader: reader, onProgress: { console.progress("reading seq \($0)") })
+        console.clearProgress()
+        let title = path == "-" ? "standard input" : (path as NSString).lastPathComponent
+        let page = ReportPage.html(data: ReportData.make(timeline), title: title)
+        let bytes = Data(page.utf8)
+        let manager = FileManager.default
+        if manager.fileExists(atPath: output) { try? manager.removeItem(atPath: output) }
+        guard manager.createFile(atPath: output, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+            throw ExportError.cannotWrite(output)
+        }
+        if json {
+            console.print(JSONValue.object([
+                ("output", .string(output)), ("bytes", .integer(Int64(bytes.count))), ("records", .integer(Int64(timeline.records))),
+                ("projects", .integer(Int64(timeline.projects.count))), ("switches", .integer(Int64(timeline.switches.count))),
+                ("calls", .integer(Int64(timeline.calls.count))), ("states", .integer(Int64(timeline.states.count))),
+                ("violations", .integer(Int64(timeline.violationCount))),
+            ]).serialized())
+        } else {
+            console.print("wrote \(output) (\(Format.bytes(bytes.count))): \(Format.count(timeline.records)) records, "
+                          + "\(timeline.projects.count) project(s), \(timeline.switches.count) switch request(s), "
+                          + "\(Format.count(timeline.calls.count)) call(s), \(timeline.violationCount) violation(s)")
+        }
+        if timeline.unreadable > 0 {
+            console.printError("replay report: \(timeline.unreadable) unreadable record(s) skipped (`replay verify` lists them)")
+        }
+        return timeline.unreadable > 0 || timeline.violationCount > 0 ? .findings : .ok
+    }
+}

@@ -1,0 +1,66 @@
+/// Which calls a report draws one by one and which it folds into buckets, so a page over a
+/// journal of any length stays small and responsive, and never drops a call silently.
+///
+/// Up to ``markLimit`` calls, every call is a mark. Past it, the calls worth a look on their
+/// own (not delivered or applied: failed, discarded, pending; and those the gate held) stay
+/// marks, up to ``notableLimit`` of them taken evenly across the journal; every other call is
+/// counted, per lane and status, in one of ``bucketCount`` equal spans of the journal's time.
+struct MarkBuckets {
+    struct Bucket {
+        var lane: Int
+        var slot: Int
+        var count = 0
+        var firstSequence: UInt64 = .max
+        var lastSequence: UInt64 = 0
+        var statuses: [String: Int] = [:]
+    }
+
+    static let markLimit = 3_000
+    static let notableLimit = 2_000
+    static let bucketCount = 600
+
+    /// Indices (into the timeline's calls) drawn as marks, in order.
+    private(set) var marks: [Int] = []
+    /// Buckets with at least one call, by lane then slot.
+    private(set) var buckets: [Bucket] = []
+    /// How many calls the buckets hold.
+    private(set) var folded = 0
+    /// The time span of one bucket, in microseconds from the journal's start.
+    private(set) var bucketSpan: Int64 = 0
+
+    /// Splits `timeline`'s calls; `lane` gives a call's lane index.
+    init(_ timeline: Timeline, lane: (Timeline.Call) -> Int) {
+        let calls = timeline.calls
+        guard calls.count > Self.markLimit else {
+            marks = Array(calls.indices)
+            return
+        }
+        let span = max(1, timeline.last.map { timeline.offset($0.time) } ?? 1)
+        bucketSpan = max(1, (span + Int64(Self.bucketCount) - 1) / Int64(Self.bucketCount))
+        let isNotable: (Timeline.Call) -> Bool = { $0.held != nil || Timeline.Call.isNotable($0.row) }
+        let notableCount = calls.reduce(0) { $0 + (isNotable($1) ? 1 : 0) }
+        let stride = max(1, (notableCount + Self.notableLimit - 1) / Self.notableLimit)
+        var byKey: [Int: Bucket] = [:]
+        var notableSeen = 0
+        for (index, call) in calls.enumerated() {
+            if isNotable(call) {
+                defer { notableSeen += 1 }
+                if notableSeen % stride == 0, marks.count < Self.notableLimit {
+                    marks.append(index)
+                    continue
+                }
+            }
+            let lane = lane(call)
+            let slot = Int(min(Int64(Self.bucketCount - 1), max(0, timeline.offset(call.row.madeAt) / bucketSpan)))
+            let sequence = call.row.received?.sequence ?? 0
+            var bucket = byKey[lane * Self.bucketCount + slot] ?? Bucket(lane: lane, slot: slot)
+            bucket.count += 1
+            bucket.firstSequence = min(bucket.firstSequence, sequence)
+            bucket.lastSequence = max(bucket.lastSequence, sequence)
+            bucket.statuses[call.row.status, default: 0] += 1
+            byKey[lane * Self.bucketCount + slot] = bucket
+            folded += 1
+        }
+        buckets = byKey.keys.sorted().compactMap { byKey[$0] }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Journal
+import SDK
+import Testing
+@testable import replay
+
+/// `replay report`: the data the page embeds (golden, for the demo journal), the page's
+/// self-containment, and the folding that keeps long journals' pages small.
+@Suite("HTML report")
+struct ReportTests {
+    /// The `<script id="report-data">` of a report page, parsed.
+    static func embeddedData(_ html: String) throws -> [String: Any] {
+        let open = #"<script id="report-data" type="application/json">"#
+        let start = try #require(html.range(of: open))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let text = String(html[start.upperBound..<end.lowerBound])
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    private func demoReport() async throws -> (html: String, journal: String) {
+        let journal = await DemoFixture.shared.journal().journal
+        let output = ReplayHarness.temporaryDirectory() + "/report.html"
+        defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
+        let run = ReplayHarness.run(["report", "-o", output, journal])
+        #expect(run.status == 0, "\(run.error)")
+        return (try String(contentsOfFile: output, encoding: .utf8), journal)
+    }
+
+    @Test("the demo's report data: two labelled lanes, three switch requests, the noisy step and its warning", .timeLimit(.minutes(1)))
+    func demoData() async throws {
+        let (html, journal) = try await demoReport()
+        let data = try Self.embeddedData(html)
+        let lanes = try #require(data["lanes"] as? [[String: Any]])
+        #expect(lanes.compactMap { $0["label"] as? String } == ["US", "EU"])
+        #expect(lanes.count == 3, "two projects and the not-delivered lane")
+        let switches = try #require(data["switches"] as? [[String: Any]])
+        #expect(switches.count == 3)
+        #expect(switches.compactMap { ($0["steps"] as? [Any])?.count } == [8, 0, 8])
+        let warnings = try #require(data["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["kind"] as? String } == ["noisy step", "switchedWithWarnings"])
+        #expect(data["folded"] as? Int == 0)
+        #expect((data["marks"] as? [Any])?.count == data["calls"] as? Int)
+        #expect((data["marks"] as? [[String: Any]])?.allSatisfy { ($0["fact"] as? [String: Any])?["kind"] as? String == "callReceived" } == true)
+        // Every switch boundary has its state, the same document `replay state --at` prints.
+        let states = try #require(data["states"] as? [String: Any])
+        for window in switches {
+            for key in ["started", "landed"] {
+                guard let seq = (window[key] as? [String: Any])?["seq"] as? Int, window["routing"] as? String == "started" else { continue }
+                let state = try #require(states[String(seq)] as? [String: Any], "no state after seq \(seq)")
+                let printed = ReplayHarness.run(["state", "--json", "--at", String(seq), journal])
+                let document = try #require(try JSONSerialization.jsonObject(with: Data(printed.out.utf8)) as? [String: Any])
+                #expect(NSDictionary(dictionary: state).isEqual(to: document["state"] as? [String: Any] ?? [:]))
+            }
+        }
+        let pretty = try JSONSerialization.data(withJSONObject: data, options: [.prettyPrinted, .sortedKeys])
+        // The calling thread's id differs between runs (Golden's own rule is for compact JSON).
+        let text = String(decoding: pretty, as: UTF8.self)
+            .replacingOccurrences(of: #""caller" : [0-9]+"#, with: #""caller" : 0"#, options: .regularExpression)
+        Golden.expect(text + "\n", matches: "report-data.json", journal: journal)
+    }
+
+    @Test("the page loads nothing: no external script, style, image or font", .timeLimit(.minutes(1)))
+    func selfContained() async throws {
+        let (html, _) = try await demoReport()
+        for needle in ["<script src", "<link", "src=\"http", "@import", "href=\"http"] {
+            #expect(!html.contains(needle), "the page refers to \(needle)")
+        }
+        // `url(` only for the page's own fragments (the SVG clip path).
+        #expect(html.range(of: #"url\((?!#)"#, options: .regularExpression) == nil, "the page refers to an outside url(...)")
+        #expect(html.components(separatedBy: "</script>").count == 3, "exactly two script elements")
+    }
+
+    @Test("data that holds </script> cannot end the data element early")
+    func embeddingIsSafe() throws {
+        let page = ReportPage.html(data: .object([("text", .string("</script><script>alert(1)</script><!--"))]), title: "<t>")
+        #expect(page.components(separatedBy: "</script>").count == 3)
+        let data = try Self.embeddedData(page)
+        #expect(data["text"] as? String == "</script><script>alert(1)</script><!--")
+        #expect(page.contains("replay report: &lt;t&gt;"))
+    }
+
+    @Test("past the mark limit ordinary calls fold into buckets; every call is a mark or counted in one")
+    func folding() throws {
+        var timeline = Timeline()
+        let start = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+        timeline.first = (1, start)
+        let project = ProjectFingerprint(apiKey: "folding")
+        timeline.projects = [project]
+        let total = MarkBuckets.markLimit * 3
+        for index in 0..<total {
+            let time = JournalTime(microsecondsSince1970: start.microsecondsSince1970 + Int64(index) * 1_000)
+            let id = CallID(UUID(uuidString: String(format: "00000000-0000-4000-8000-%012x", index))!)
+            var row = AuditRow(call: id, name: .track, received: (UInt64(index + 2), time), madeAt: time, liveAtCall: project)
+            row.outcome = index % 10 == 0 ? .failed(.notInitialized) : .delivered(project: project, status: 200)
+            timeline.calls.append(Timeline.Call(row: row, summary: "track", factJSON: nil, held: nil))
+            timeline.last = (UInt64(index + 2), time)
+        }
+        let split = MarkBuckets(timeline) { Timeline.receiver(of: $0.row) == project ? 0 : 1 }
+        #expect(split.marks.count == total / 10, "the failed calls stay marks")
+        #expect(split.marks.allSatisfy { timeline.calls[$0].row.status == "failed" })
+        #expect(split.folded == total - total / 10)
+        // Past the notable limit, the notable marks are taken evenly, the rest folded.
+        for index in timeline.calls.indices { timeline.calls[index].row.outcome = .failed(.notInitialized) }
+        let crowded = MarkBuckets(timeline) { _ in 1 }
+        #expect(crowded.marks.count <= MarkBuckets.notableLimit && crowded.marks.count >= MarkBuckets.notableLimit / 2)
+        #expect(crowded.marks.last.map { $0 > total * 3 / 4 } == true, "marks reach the journal's end")
+        #expect(crowded.marks.count + crowded.folded == total)
+        #expect(crowded.buckets.map(\.count).reduce(0, +) == crowded.folded)
+        #expect(split.buckets.map(\.count).reduce(0, +) == split.folded)
+        #expect(split.buckets.count <= MarkBuckets.bucketCount)
+        #expect(split.buckets.allSatisfy { $0.firstSequence <= $0.lastSequence && $0.statuses["delivered"] == $0.count })
+    }
+
+    @Test("the state sample stays within its limit and its byte budget")
+    func sampling() {
+        var sampler = StateSampler(byteBudget: 1 << 20, sampleLimit: 8)
+        for ordinal in 0..<1_000 { sampler.offer(SDKState(), call: ordinal, after: UInt64(ordinal + 1)) }
+        #expect(sampler.states.count <= 8 && sampler.states.count >= 4)
+        #expect(sampler.states.keys.allSatisfy { ($0 - 1) % 128 == 0 }, "evenly thinned")
+        var tight = StateSampler(byteBudget: 10, sampleLimit: 8)
+        tight.keep(SDKState(), after: 1)
+        #expect(tight.states.isEmpty && tight.skipped == 1)
+    }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Checks `replay report` pages as headless Chromium rendered them (stdlib only).
+
+  report-check.py dom DOM.html CHROMIUM.log [--expect name=value ...] [--selected SEQ TEXT]
+      the page rendered (data-rendered="ok"), collected no script error (data-errors="0"),
+      Chromium logged no console message, and each body attribute data-NAME equals VALUE;
+      with --selected, the deep link opened that moment and the details show TEXT.
+  report-check.py png SHOT.png
+      the screenshot is not blank: enough non-white pixels and distinct colours.
+"""
+import re
+import struct
+import sys
+import zlib
+
+
+def fail(message):
+    print("report-check: FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def check_dom(dom_path, log_path, args):
+    dom = open(dom_path, encoding="utf-8", errors="replace").read()
+    log = open(log_path, encoding="utf-8", errors="replace").read()
+    body = re.search(r"<body([^>]*)>", dom)
+    if not body:
+        fail("no <body> in the dumped DOM")
+    attributes = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1)))
+    if attributes.get("rendered") != "ok":
+        fail("the page did not finish rendering (body attributes: %s)" % attributes)
+    if attributes.get("errors") != "0":
+        fail("the page collected %s script error(s)" % attributes.get("errors"))
+    console = [line for line in log.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    if console:
+        fail("Chromium logged console messages:\n" + "\n".join(console))
+    expectations = []
+    selected = None
+    index = 0
+    while index < len(args):
+        if args[index] == "--expect":
+            expectations.append(args[index + 1].split("=", 1))
+            index += 2
+        elif args[index] == "--selected":
+            selected = (args[index + 1], args[index + 2])
+            index += 3
+        else:
+            fail("unknown argument " + args[index])
+    for name, value in expectations:
+        if attributes.get(name) != value:
+            fail("data-%s is %r, expected %r" % (name, attributes.get(name), value))
+    if selected:
+        if attributes.get("selected") != selected[0]:
+            fail("the deep link did not open seq %s (data-selected=%r)" % (selected[0], attributes.get("selected")))
+        details = re.search(r'<aside id="details">(.*?)</aside>', dom, re.S)
+        if not details or selected[1] not in details.group(1):
+            fail("the details panel does not show %r" % selected[1])
+    print("report-check: %s ok (%s)" % (dom_path, ", ".join("%s=%s" % item for item in sorted(attributes.items()))))
+
+
+def pixels(path):
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail(path + " is not a PNG")
+    position, idat = 8, b""
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        chunk = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
+        elif kind == b"IDAT":
+            idat += chunk
+        position += 12 + length
+    if depth != 8 or colour not in (2, 6):
+        fail("unexpected PNG layout (bit depth %d, colour type %d)" % (depth, colour))
+    channels = 3 if colour == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    previous = bytearray(stride)
+    rows = []
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = previous[i]
+            c = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        previous = line
+    return width, height, channels, rows
+
+
+def check_png(path):
+    width, height, channels, rows = pixels(path)
+    colours, coloured = set(), 0
+    for row in rows:
+        for x in range(0, width * channels, channels):
+            pixel = row[x:x + 3]
+            colours.add(pixel)
+            if pixel != b"\xff\xff\xff":
+                coloured += 1
+    share = coloured / float(width * height)
+    if len(colours) < 64 or share < 0.05:
+        fail("%s looks blank: %d distinct colours, %.1f%% non-white pixels" % (path, len(colours), 100 * share))
+    print("report-check: %s ok (%dx%d, %d distinct colours, %.1f%% non-white)" % (path, width, height, len(colours), 100 * share))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "dom":
+        check_dom(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif len(sys.argv) == 3 and sys.argv[1] == "png":
+        check_png(sys.argv[2])
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)

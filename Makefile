@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test unit-tests tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus
+.PHONY: all deps build test unit-tests tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark
 
 all: build
 
@@ -12,8 +12,9 @@ build: deps
 	$(SWIFT) build
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
-# suite, then the concurrency suites under ThreadSanitizer and a short smoke of each fuzzer.
-test: unit-tests tsan fuzz-smoke
+# suite, then the concurrency suites under ThreadSanitizer, a short smoke of each fuzzer and the
+# fleet SQL's cross-check on DuckDB.
+test: unit-tests tsan fuzz-smoke fleet-check
 
 unit-tests: deps
 	$(SWIFT) build --build-tests
@@ -34,6 +35,25 @@ reliability: deps
 	$(SWIFT) build --build-tests
 	SDK_CRASH_ITERATIONS=100 JOURNAL_CRASH_ITERATIONS=100 OVERLOAD_CALLS=1000000 \
 		$(SWIFT) test --skip-build --filter "SDKCrashTests|CrashLoopTests|OverloadTests"
+
+# Fleet SQL (docs/EXPORT.md): FLEET_JOURNALS simulated journals (`replay simulate --keep`),
+# exported as NDJSON, converted to Parquet and queried on DuckDB (installed with pip when
+# missing); every query's answer must equal the sum of `replay audit --json` / `diagnose --json`
+# over the journals. Exit 1 on any difference. About 40 s on this machine.
+FLEET_JOURNALS ?= 1000
+FLEET_JOBS ?= 4
+fleet-check: deps
+	scripts/install-fleet-deps.sh duckdb
+	$(SWIFT) build --product replay
+	python3 fleet/check.py --replay .build/debug/replay --journals $(FLEET_JOURNALS) --jobs $(FLEET_JOBS) .build/fleet-check
+
+# The same cross-check on Spark SQL (pyspark from pip, a local session), over
+# FLEET_SPARK_JOURNALS journals with a release replay: the figures in docs/BENCHMARKS.md.
+FLEET_SPARK_JOURNALS ?= 10000
+fleet-spark: deps
+	scripts/install-fleet-deps.sh spark
+	$(SWIFT) build -c release --product replay
+	python3 fleet/check.py --replay .build/release/replay --journals $(FLEET_SPARK_JOURNALS) --jobs $(FLEET_JOBS) --engine spark .build/fleet-spark
 
 demo: deps
 	$(SWIFT) run replay demo

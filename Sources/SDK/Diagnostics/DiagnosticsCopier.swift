@@ -155,7 +155,7 @@ struct DiagnosticsCopier {
         let value = JSONValue.object([
             ("kind", .string("engagement-sdk diagnostics")),
             ("redacted", .bool(true)),
-            ("journal_id", .optional(reader.journalID) { .string($0.uuidString.lowercased()) }),
+            ("journal_id", .optional(reader.journalID) { .string($0.uuidString) }),
             ("producer", .optional(reader.segments.lazy.compactMap(\.header).first?.producer, JSONValue.string)),
             ("byte_budget", .integer(Int64(byteBudget))),
             ("records", .integer(Int64(written.records))),

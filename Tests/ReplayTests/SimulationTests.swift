@@ -159,4 +159,15 @@ struct SimulationTests {
         #expect(again.status == 2 && again.error.contains(directory + "/fleet"), "a kept fleet is never overwritten")
         #expect(ReplayHarness.run(["simulate", "--seed", "3", "--keep", directory + "/x"]).status == 2)
     }
+
+    @Test("every seed's journal has an id of its own (seeds above 4095 once shared them), and seeds below 4096 keep theirs")
+    func journalIDsAreDistinct() {
+        let seeds: [UInt64] = [1, 0x314, 0x1314, 0x2314, 0xF314, 0x1_0314, 4095, 4096, 10_000, 600_000]
+        let ids = seeds.map { SimulationWorld.journalID(seed: $0, launch: 1) }
+        #expect(Set(ids).count == seeds.count)
+        #expect(SimulationWorld.journalID(seed: 0x314, launch: 2) == SimulationWorld.uuid(0x314, 2))
+        #expect(SimulationWorld.journalID(seed: 4095, launch: 1) == SimulationWorld.uuid(4095, 1))
+        #expect(SimulationWorld.journalID(seed: 7, launch: 1) != SimulationWorld.journalID(seed: 7, launch: 2))
+    }
 }
+

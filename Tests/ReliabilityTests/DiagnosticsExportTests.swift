@@ -12,20 +12,30 @@ import Testing
 struct DiagnosticsExportTests {
     typealias Secrets = SecretsTests
 
-    /// An SDK over real files, with a module that can hold a switch's teardown.
-    static func makeSDK(in directory: String, sandbox: SandboxBackend, segmentBytes: Int = 4 << 20)
-        throws -> (EngagementSDK, PausableModule) {
+    /// An SDK over real files in a directory of its own, against a sandbox with the US and EU
+    /// projects, with a module that can hold a switch's teardown. Shuts both down when released.
+    final class Harness {
+        let scratch = TemporaryDirectory()
+        let sandbox: SandboxBackend
+        let sdk: EngagementSDK
         let holder = PausableModule(name: "holder")
-        let configuration = SDKConfiguration(
-            storageDirectory: directory, modules: [holder],
-            regionEndpoints: RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu")),
-            journalSegmentBytes: segmentBytes)
-        return (try EngagementSDK(configuration: configuration), holder)
-    }
+        let us = Project(apiKey: Secrets.usKey, config: ProjectConfig(region: .us))!
+        let eu = Project(apiKey: Secrets.euKey, config: ProjectConfig(region: .eu))!
 
-    static func sandbox() throws -> SandboxBackend {
-        try SandboxBackend(projects: [SandboxProject(name: "us", apiKey: Secrets.usKey, region: "us"),
-                                      SandboxProject(name: "eu", apiKey: Secrets.euKey, region: "eu")])
+        init(segmentBytes: Int = 4 << 20) throws {
+            sandbox = try SandboxBackend(projects: [SandboxProject(name: "us", apiKey: Secrets.usKey, region: "us"),
+                                                    SandboxProject(name: "eu", apiKey: Secrets.euKey, region: "eu")])
+            let configuration = SDKConfiguration(
+                storageDirectory: scratch.path + "/sdk", modules: [holder],
+                regionEndpoints: RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu")),
+                journalSegmentBytes: segmentBytes)
+            sdk = try EngagementSDK(configuration: configuration)
+        }
+
+        deinit {
+            sdk.shutdown()
+            sandbox.shutdown()
+        }
     }
 
     /// Every byte of the copy: its files as stored, its segments decompressed, its payloads.
@@ -43,12 +53,8 @@ struct DiagnosticsExportTests {
     @Test("made during a held switch while the engine keeps processing calls; reads with replay; holds no API key and no personal value",
           .timeLimit(.minutes(1)))
     func duringAHeldSwitch() async throws {
-        let scratch = TemporaryDirectory()
-        let sandbox = try Self.sandbox()
-        defer { sandbox.shutdown() }
-        let (sdk, holder) = try Self.makeSDK(in: scratch.path + "/sdk", sandbox: sandbox)
-        let us = try #require(Project(apiKey: Secrets.usKey, config: ProjectConfig(region: .us)))
-        let eu = try #require(Project(apiKey: Secrets.euKey, config: ProjectConfig(region: .eu)))
+        let harness = try Harness()
+        let (sdk, holder, us, eu, scratch) = (harness.sdk, harness.holder, harness.us, harness.eu, harness.scratch)
         sdk.initialize(us)
         #expect(await sdk.setEmail(Secrets.emails[0]) == .applied(project: us.fingerprint))
         _ = await sdk.registerToken(Secrets.token)
@@ -97,11 +103,8 @@ struct DiagnosticsExportTests {
     @Test("bounded by its byte budget: the newest segments are copied, the older ones left out and named in the manifest",
           .timeLimit(.minutes(1)))
     func boundedByItsBudget() async throws {
-        let scratch = TemporaryDirectory()
-        let sandbox = try Self.sandbox()
-        defer { sandbox.shutdown() }
-        let (sdk, _) = try Self.makeSDK(in: scratch.path + "/sdk", sandbox: sandbox, segmentBytes: 4 << 10)
-        let us = try #require(Project(apiKey: Secrets.usKey, config: ProjectConfig(region: .us)))
+        let harness = try Harness(segmentBytes: 4 << 10)
+        let (sdk, us, scratch) = (harness.sdk, harness.us, harness.scratch)
         sdk.initialize(us)
         _ = await sdk.setEmail(Secrets.emails[0])
         for index in 0..<300 { _ = await sdk.track("event-\(index)", dataFields: ["n": .integer(Int64(index))]) }
@@ -129,11 +132,8 @@ struct DiagnosticsExportTests {
 
     @Test("a destination that is not empty, or a budget too small, is refused by name before anything is written")
     func badDestinationsAreRefused() async throws {
-        let scratch = TemporaryDirectory()
-        let sandbox = try Self.sandbox()
-        defer { sandbox.shutdown() }
-        let (sdk, _) = try Self.makeSDK(in: scratch.path + "/sdk", sandbox: sandbox)
-        defer { sdk.shutdown() }
+        let harness = try Harness()
+        let (sdk, scratch) = (harness.sdk, harness.scratch)
         let occupied = scratch.path + "/occupied"
         try FileManager.default.createDirectory(atPath: occupied, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: occupied + "/file"))

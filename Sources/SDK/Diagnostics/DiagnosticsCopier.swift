@@ -78,15 +78,8 @@ struct DiagnosticsCopier {
 
     private func copy(_ chosen: [JournalReader.Segment], from reader: JournalReader,
                       with redactor: Redactor) throws(DiagnosticsExportError) -> Written {
-        var options = JournalOptions()
-        options.rotation = .onRequest
-        options.segmentBytes = 1024
-        options.retainedBytes = nil
-        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
-        options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: false)
-        options.journalID = reader.journalID
-        let producer = chosen.lazy.compactMap(\.header).first?.producer ?? "unknown"
-        options.producer = String("diagnostics (redacted) of \(producer)".utf8.prefix(255)) ?? "diagnostics (redacted)"
+        let options = RedactedCopyOptions.make(madeBy: "diagnostics (redacted)", of: chosen.lazy.compactMap(\.header).first?.producer,
+                                               journalID: reader.journalID)
         let writer: JournalWriter
         do { writer = try JournalWriter(directory: destination, options: options, snapshot: nil) }
         catch { throw .cannotWrite("\(destination): \(error)") }

@@ -162,14 +162,7 @@ struct ExportCommand: Command {
         if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
             throw ExportError.exists(output)
         }
-        var options = JournalOptions()
-        options.rotation = .onRequest
-        options.segmentBytes = 1024
-        options.retainedBytes = nil
-        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
-        options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: false)
-        let producer = reader.segments.lazy.compactMap(\.header).first?.producer ?? "unknown"
-        options.producer = String("replay export (redacted) of \(producer)".utf8.prefix(255)) ?? "replay export (redacted)"
+        let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
         let writer = try JournalWriter(directory: output, options: options, snapshot: nil)
         var summary = ExportSummary()
         let walk = try JournalWalk(reader: reader)

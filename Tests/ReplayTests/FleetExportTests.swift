@@ -70,6 +70,22 @@ struct FleetExportTests {
         #expect(!FileManager.default.fileExists(atPath: combined + ".part"))
     }
 
+    @Test("many journals as redacted journals: one directory each, each readable; --single-file needs NDJSON")
+    func manyJournalsAsJournals() async throws {
+        let demo = await DemoFixture.shared.journal().journal
+        let output = ReplayHarness.temporaryDirectory() + "/copies"
+        defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
+        let run = ReplayHarness.run(["export", "--redact", "-o", output, demo, demo])
+        #expect(run.status == 0, "\(run.error)")
+        let name = (demo as NSString).lastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == [name, name + "-2"])
+        for copy in [name, name + "-2"] {
+            #expect(ReplayHarness.run(["check", output + "/" + copy]).status == 0)
+        }
+        let refused = ReplayHarness.run(["export", "--redact", "--single-file", "-o", output + "/x", demo, demo])
+        #expect(refused.status == 2 && refused.error.contains("--format ndjson"))
+    }
+
     @Test("fleet columns: the producer parsed, labels learned from ProjectRefs, subjects and outcomes flat")
     func columns() throws {
         #expect(FleetColumns.parse(producer: "engagement-sdk/0.1.0 linux-x86_64") == ("0.1.0", "linux-x86_64"))

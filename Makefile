@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test unit-tests report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus
+.PHONY: all deps build test unit-tests report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark
 
 all: build
 
@@ -13,8 +13,8 @@ build: deps
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, renders the demo's HTML report in headless Chromium, then the concurrency suites under
-# ThreadSanitizer and a short smoke of each fuzzer.
-test: unit-tests report-check tsan fuzz-smoke
+# ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's cross-check on DuckDB.
+test: unit-tests report-check tsan fuzz-smoke fleet-check
 
 unit-tests: deps
 	$(SWIFT) build --build-tests
@@ -30,7 +30,7 @@ report-check: deps
 # The suites where threads meet (the engine's mailbox, switches under load, group commit, the
 # keyring, the transport, the sandbox server) under ThreadSanitizer, in their own scratch
 # directory. Any report fails the run (TSan's exit code).
-TSAN_SUITES ?= SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|BatchTests|TransportTests|HTTPProtocolTests
+TSAN_SUITES ?= DiagnosticsExportTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|BatchTests|TransportTests|HTTPProtocolTests
 TSAN_SCRATCH ?= .build/tsan
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
@@ -45,6 +45,26 @@ reliability: deps
 
 # The demo story (README): its journal and its HTML report in DEMO_DIR.
 DEMO_DIR ?= /tmp/replay-demo
+
+# Fleet SQL (docs/EXPORT.md): FLEET_JOURNALS simulated journals (`replay simulate --keep`),
+# exported as NDJSON, converted to Parquet and queried on DuckDB (installed with pip when
+# missing); every query's answer must equal the sum of `replay audit --json` / `diagnose --json`
+# over the journals. Exit 1 on any difference. About 40 s on this machine.
+FLEET_JOURNALS ?= 1000
+FLEET_JOBS ?= 4
+fleet-check: deps
+	scripts/install-fleet-deps.sh duckdb
+	$(SWIFT) build --product replay
+	python3 fleet/check.py --replay .build/debug/replay --journals $(FLEET_JOURNALS) --jobs $(FLEET_JOBS) .build/fleet-check
+
+# The same cross-check on Spark SQL (pyspark from pip, a local session), over
+# FLEET_SPARK_JOURNALS journals with a release replay: the figures in docs/BENCHMARKS.md.
+FLEET_SPARK_JOURNALS ?= 10000
+fleet-spark: deps
+	scripts/install-fleet-deps.sh spark
+	$(SWIFT) build -c release --product replay
+	python3 fleet/check.py --replay .build/release/replay --journals $(FLEET_SPARK_JOURNALS) --jobs $(FLEET_JOBS) --engine spark .build/fleet-spark
+
 demo: deps
 	$(SWIFT) build --product replay
 	@rm -rf $(DEMO_DIR)/journal

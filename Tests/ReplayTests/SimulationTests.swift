@@ -139,4 +139,35 @@ struct SimulationTests {
         let jobs = ReplayHarness.run(["simulate", "--seeds", "20", "--from-seed", "500", "--steps", "10", "--jobs", "2", "--json"])
         #expect(jobs.out == batch.out, "the tally does not depend on how many threads ran it")
     }
+
+    @Test("--keep writes each story's final journal as DIR/<seed>/, the same journal --seed --out writes")
+    func keepsEveryJournal() throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = ReplayHarness.run(["simulate", "--seeds", "4", "--from-seed", "30", "--steps", "10", "--keep", directory + "/fleet"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/fleet").sorted() == ["30", "31", "32", "33"])
+        #expect(ReplayHarness.run(["simulate", "--seed", "31", "--steps", "10", "--out", directory + "/one"]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory + "/one")
+        #expect(names.contains { $0.hasSuffix(".lz4") })
+        for name in names {
+            let kept = try Data(contentsOf: URL(fileURLWithPath: directory + "/fleet/31/" + name))
+            #expect(kept == (try Data(contentsOf: URL(fileURLWithPath: directory + "/one/" + name))), "\(name) differs")
+        }
+        #expect(ReplayHarness.run(["verify", directory + "/fleet/32"]).status == 0)
+        let again = ReplayHarness.run(["simulate", "--seeds", "2", "--keep", directory + "/fleet"])
+        #expect(again.status == 2 && again.error.contains(directory + "/fleet"), "a kept fleet is never overwritten")
+        #expect(ReplayHarness.run(["simulate", "--seed", "3", "--keep", directory + "/x"]).status == 2)
+    }
+
+    @Test("every seed's journal has an id of its own (seeds above 4095 once shared them), and seeds below 4096 keep theirs")
+    func journalIDsAreDistinct() {
+        let seeds: [UInt64] = [1, 0x314, 0x1314, 0x2314, 0xF314, 0x1_0314, 4095, 4096, 10_000, 600_000]
+        let ids = seeds.map { SimulationWorld.journalID(seed: $0, launch: 1) }
+        #expect(Set(ids).count == seeds.count)
+        #expect(SimulationWorld.journalID(seed: 0x314, launch: 2) == SimulationWorld.uuid(0x314, 2))
+        #expect(SimulationWorld.journalID(seed: 4095, launch: 1) == SimulationWorld.uuid(4095, 1))
+        #expect(SimulationWorld.journalID(seed: 7, launch: 1) != SimulationWorld.journalID(seed: 7, launch: 2))
+    }
 }
+

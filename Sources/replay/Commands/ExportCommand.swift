@@ -7,7 +7,7 @@ struct ExportCommand: Command {
     static let name = "export"
     static let summary = "a redacted, shareable copy (NDJSON or a journal)"
     static let help = """
-        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--json] <journal>
+        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--single-file] [--json] <journal>...
 
         Writes a copy in which emails, user ids, push tokens and data-field values are replaced
         by keyed-hash tokens (HMAC-SHA256 under a random key made for this export and then
@@ -20,25 +20,43 @@ struct ExportCommand: Command {
           --format journal  (default) OUT is a new journal directory, readable by every replay
                             command; snapshots are redacted too. Its records are numbered from
                             1 and its segments may be laid out differently (stderr says so)
-          --format ndjson   OUT is a file with one JSON object per record: seq, time, kind and
-                            the fact's fields (snapshots as the state `replay state` shows)
+          --format ndjson   OUT is a file with one JSON object per record: seq, time, kind, the
+                            fleet columns (journal_id, sdk_version, platform, day, live_project,
+                            row_project, call_id, outcome_status, ...; docs/EXPORT.md) and the
+                            fact's fields (snapshots as the state `replay state` shows)
           --format trace    OUT is a Chrome Trace Event file for Perfetto UI or chrome://tracing:
                             a process per project, switch windows with their steps, calls,
-                            replays as flows, gate and queue depth as counters
+                            replays as flows, gate and queue depth as counters (one journal)
           -o OUT            where to write; must not exist (a journal directory may be empty)
+          --single-file     with many journals and --format ndjson: OUT is one file holding
+                            every journal's rows, rather than a directory of files
           --json            print a summary as JSON
 
-        Exit status 1 when records this build cannot read had to be left empty in the copy.
+        Many journals at once: give several journal directories, or a folder of journal folders
+        (each subdirectory is one journal). OUT is then a directory (created) with one file
+        (ndjson: NAME.ndjson) or journal directory (journal: NAME/) per journal, NAME being the
+        journal's folder name. Journals are streamed one at a time, never loaded whole; progress
+        goes to standard error on a terminal. One redaction key serves the whole run, so a
+        user's token is the same in every journal of it. A journal that cannot be exported (not
+        a journal, from a newer format, an unreadable segment) is reported by name on standard
+        error and left out; the others are still exported.
+
+        Exit status 1 when records this build cannot read had to be left empty in the copy, or
+        when some of many journals could not be exported.
         """
 
     enum OutputFormat: String {
         case journal, ndjson, trace
     }
 
-    let path: String
+    let paths: [String]
     let format: OutputFormat
     let output: String
+    let singleFile: Bool
     let json: Bool
+
+    /// The single journal of the classic form, `export ... -o OUT <journal>`.
+    var path: String { paths[0] }
 
     init(arguments: inout Arguments) throws(UsageError) {
         guard arguments.flag("--redact") else { throw UsageError("export writes redacted copies only: pass --redact") }
@@ -47,18 +65,30 @@ struct ExportCommand: Command {
         let long = try arguments.option("--output")
         guard let output = short ?? long else { throw UsageError("-o OUT is required") }
         self.output = output
+        singleFile = arguments.flag("--single-file")
         json = arguments.flag("--json")
-        path = try arguments.positional("journal directory")
+        var paths = [try arguments.positional("journal directory")]
+        while let more = arguments.optionalPositional() { paths.append(more) }
+        self.paths = paths
+        if singleFile && format != .ndjson { throw UsageError("--single-file writes NDJSON: pass --format ndjson") }
     }
 
     func run(console: Console) throws -> ExitStatus {
+        if paths.count > 1 || singleFile || FleetExport.isFolderOfJournals(path) {
+            return try FleetExport(command: self).run(console: console)
+        }
         let reader = try JournalSource.open(path, console: console)
         let redactor = Redactor(hash: try KeyedHash.random())
         let summary: ExportSummary
         switch format {
-        case .ndjson: summary = try exportNDJSON(reader, redactor, console: console)
-        case .journal: summary = try exportJournal(reader, redactor, console: console)
-        case .trace: let written = try TraceExporter.write(reader, redactor, to: output, console: console); summary = ExportSummary(records: written.records, emptied: written.emptied)
+        case .ndjson:
+            let file = try NDJSONFile(creating: output)
+            summary = try exportNDJSON(reader, redactor, into: file, console: console)
+            try file.close()
+        case .journal: summary = try exportJournal(reader, redactor, to: output, console: console)
+        case .trace:
+            let written = try TraceExporter.write(reader, redactor, to: output, console: console)
+            summary = ExportSummary(records: written.records, emptied: written.emptied)
         }
         console.clearProgress()
         if json {
@@ -85,7 +115,7 @@ struct ExportCommand: Command {
         return summary.emptied == 0 ? .ok : .findings
     }
 
-    private struct ExportSummary {
+    struct ExportSummary {
         var records = 0
         var emptied = 0
         var sequenceOffset: Int64 = 0
@@ -94,15 +124,14 @@ struct ExportCommand: Command {
 
     // MARK: - NDJSON
 
-    private func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, console: Console) throws -> ExportSummary {
-        guard !FileManager.default.fileExists(atPath: output) else { throw ExportError.exists(output) }
-        guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: output) else { throw ExportError.cannotWrite(output) }
-        defer { try? handle.close() }
+    /// Streams `reader`'s records, redacted, into `file`: one row per record, with the fleet
+    /// columns (``FleetColumns``) after `seq`, `time` and `kind`.
+    func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, into file: NDJSONFile, console: Console,
+                      progressPrefix: String = "") throws -> ExportSummary {
         var summary = ExportSummary()
-        var buffer = ""
-        let stream = try FactStream(reader: reader)
-        while let record = try stream.next() {
+        var columns = FleetColumns(reader: reader)
+        let walk = try JournalWalk(reader: reader)
+        while let record = try walk.next() {
             var redacted = record
             switch record.content {
             case .fact(let fact): redacted.content = .fact(redactor.redact(fact))
@@ -111,33 +140,35 @@ struct ExportCommand: Command {
                 redacted.content = .unreadable("not readable by this build; left out of the export")
                 summary.emptied += 1
             }
-            buffer += FactJSON.object(redacted).serialized() + "\n"
+            let fleet = columns.members(for: redacted, before: walk.state)
+            walk.fold(record)
+            try file.write(Self.row(redacted, fleet))
             summary.records += 1
-            if buffer.utf8.count >= 1 << 16 {
-                try handle.write(contentsOf: Data(buffer.utf8))
-                buffer = ""
-                console.progress("exported seq \(record.sequence)")
-            }
+            if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(record.sequence)") }
         }
-        try handle.write(contentsOf: Data(buffer.utf8))
         return summary
+    }
+
+    /// The row: `seq`, `time`, `kind`, the fleet columns, then the record's own members (one that
+    /// shares a fleet column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`).
+    static func row(_ record: DecodedRecord, _ fleet: [(String, JSONValue)]) -> String {
+        guard case .object(var members) = FactJSON.object(record) else { return FactJSON.object(record).serialized() }
+        let reserved = Set(FleetColumns.names)
+        for index in members.indices.dropFirst(3) where reserved.contains(members[index].0) {
+            members[index].0 = "fact_" + members[index].0
+        }
+        members.insert(contentsOf: fleet, at: 3)
+        return JSONValue.object(members).serialized()
     }
 
     // MARK: - Journal
 
-    private func exportJournal(_ reader: JournalReader, _ redactor: Redactor, console: Console) throws -> ExportSummary {
+    func exportJournal(_ reader: JournalReader, _ redactor: Redactor, to output: String, console: Console) throws -> ExportSummary {
         let manager = FileManager.default
         if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
             throw ExportError.exists(output)
         }
-        var options = JournalOptions()
-        options.rotation = .onRequest
-        options.segmentBytes = 1024
-        options.retainedBytes = nil
-        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
-        options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: false)
-        let producer = reader.segments.lazy.compactMap(\.header).first?.producer ?? "unknown"
-        options.producer = String("replay export (redacted) of \(producer)".utf8.prefix(255)) ?? "replay export (redacted)"
+        let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
         let writer = try JournalWriter(directory: output, options: options, snapshot: nil)
         var summary = ExportSummary()
         let walk = try JournalWalk(reader: reader)

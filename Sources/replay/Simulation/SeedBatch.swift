@@ -1,4 +1,5 @@
 import Dispatch
+import Journal
 import Locking
 
 /// Runs the stories of a range of seeds, on `jobs` threads (each takes every `jobs`-th seed), and
@@ -13,6 +14,8 @@ struct SeedBatch: Sendable {
     var tearsBatches = false
     /// Whether projection equality is checked after every input (else at crashes and the end).
     var checksEveryInput = false
+    /// Where to keep each story's final journal, as `KEEP/<seed>/` (nil: kept nowhere).
+    var keep: String?
 
     /// What a batch found.
     struct Tally: Sendable {
@@ -26,6 +29,8 @@ struct SeedBatch: Sendable {
         var journalsDigest: UInt64 = 0
         /// The failing stories, by seed.
         var failed: [StoryOutcome] = []
+        /// Journals that could not be kept (`--keep`), each with the path and why.
+        var unkept: [String] = []
 
         mutating func add(_ other: Tally) {
             stories += other.stories
@@ -35,6 +40,7 @@ struct SeedBatch: Sendable {
             explained.merge(other.explained, uniquingKeysWith: +)
             journalsDigest &+= other.journalsDigest
             failed += other.failed
+            unkept += other.unkept
         }
     }
 
@@ -62,8 +68,12 @@ struct SeedBatch: Sendable {
         var index = job
         while index < count {
             let seed = firstSeed &+ UInt64(index)
+            var kept: InMemoryStorage?
             let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches),
-                                          checksEveryInput: checksEveryInput)
+                                          checksEveryInput: checksEveryInput, journal: keep == nil ? nil : { kept = $0 })
+            if let keep, let kept {
+                do { try StoryRunner.write(kept, to: keep + "/\(seed)") } catch { tally.unkept.append("\(keep)/\(seed): \(error)") }
+            }
             tally.stories += 1
             tally.records += outcome.records
             tally.requestsReceived += outcome.requestsReceived

@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import SDK
 
@@ -8,7 +9,7 @@ struct SimulateCommand: Command {
     static let defaultSeeds = 200
     static let defaultSteps = 40
     static let help = """
-        usage: replay simulate [--seeds N] [--from-seed S] [--steps N] [--jobs J] [--json]
+        usage: replay simulate [--seeds N] [--from-seed S] [--steps N] [--jobs J] [--keep DIR] [--json]
                replay simulate --seed S [--steps N] [--json]
 
         Runs random stories, one per seed, against the SDK's real pure core and journal, driven
@@ -43,6 +44,9 @@ struct SimulateCommand: Command {
           --jobs J        threads running seeds side by side (default 1)
           --out DIR       with --seed: write the story's final journal into DIR (created), to
                           read with the other commands (timeline, state, audit, diagnose ...)
+          --keep DIR      write every story's final journal into DIR/<seed>/ (DIR is created,
+                          or must be empty): a fleet of real journal directories for `replay
+                          export` and fleet/run.py
           --tear-batches  cut the journal's commit groups every 64 records, as the SDK's default
                           group commit does (a regression check: the journal never cuts inside
                           one input's batch of facts, so a crash cannot tear it)
@@ -63,6 +67,7 @@ struct SimulateCommand: Command {
     let output: String?
     let tearsBatches: Bool
     let everyInput: Bool
+    let keep: String?
 
     init(arguments: inout Arguments) throws(UsageError) {
         let count: (String) -> Int? = { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
@@ -76,13 +81,16 @@ struct SimulateCommand: Command {
         output = try arguments.option("--out")
         tearsBatches = arguments.flag("--tear-batches")
         everyInput = arguments.flag("--every-input")
+        keep = try arguments.option("--keep")
         if output != nil && single == nil { throw UsageError("--out needs --seed") }
+        if keep != nil && single != nil { throw UsageError("--keep is for many seeds; with --seed, use --out") }
     }
 
     func run(console: Console) throws -> ExitStatus {
         if let single { return try runOne(single, console: console) }
         let batch = SeedBatch(firstSeed: firstSeed, count: seeds, steps: steps, jobs: jobs, tearsBatches: tearsBatches,
-                              checksEveryInput: everyInput)
+                              checksEveryInput: everyInput, keep: keep)
+        if let keep { try Self.prepareKeep(keep) }
         if !json { console.print("simulate: seeds \(firstSeed)…\(firstSeed &+ UInt64(seeds - 1)), \(steps) steps each, \(jobs) job(s)") }
         let tally = batch.run(progress: { console.progress("simulate: \(Format.count($0)) stories") })
         console.clearProgress()
@@ -113,7 +121,18 @@ struct SimulateCommand: Command {
                 console.print("  explained, not failures: \(Format.count(count)) × \(explanation)")
             }
         }
-        return tally.failed.isEmpty ? .ok : .findings
+        for problem in tally.unkept { console.printError("replay simulate: could not keep the journal \(problem)") }
+        return tally.failed.isEmpty && tally.unkept.isEmpty ? .ok : .findings
+    }
+
+    /// Creates the `--keep` directory, or accepts an empty one.
+    private static func prepareKeep(_ path: String) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) {
+            guard (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true else { throw SimulationOutputError.exists(path) }
+            return
+        }
+        do { try manager.createDirectory(atPath: path, withIntermediateDirectories: true) } catch { throw SimulationOutputError.unwritable(path) }
     }
 
     private func runOne(_ seed: UInt64, console: Console) throws -> ExitStatus {

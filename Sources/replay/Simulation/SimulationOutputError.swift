@@ -1,4 +1,4 @@
-/// Why `simulate --out` could not write a story's journal.
+/// Why `simulate --out` or `--keep` could not write a story's journal.
 enum SimulationOutputError: Error, CustomStringConvertible {
     case exists(String)
     case unwritable(String)

@@ -181,7 +181,7 @@ final class SimulationWorld {
         options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
         options.producer = "engagement-sdk/\(EngagementSDK.version) simulated"
         options.storage = storage
-        options.journalID = Self.uuid(seed, UInt64(launch))
+        options.journalID = Self.journalID(seed: seed, launch: launch)
         let monotonic = UInt64(launch) * 1_000_000_000
         options.monotonicNanoseconds = { monotonic }
         let writer: JournalWriter
@@ -300,6 +300,14 @@ final class SimulationWorld {
     static func firstDifference(_ from: SDKState, _ to: SDKState) -> String {
         let diff = DocumentDiff(from: StateDocument.make(from), to: StateDocument.make(to))
         return diff.changes.first.map { " (first difference: \($0.path))" } ?? " (outside what `replay state` shows)"
+    }
+
+    /// The journal id of a seed's launch: ``uuid(_:_:)`` of the seed and the launch, with the
+    /// seed's bits 12 and up moved above the version digit rather than overwritten by it, so every
+    /// seed below 2^60 has ids of its own (a fleet kept with `--keep` is told apart by journal id)
+    /// and seeds below 4096 keep the ids they always had.
+    static func journalID(seed: UInt64, launch: Int) -> UUID {
+        uuid(((seed >> 12) << 16) | (seed & 0x0FFF), UInt64(launch))
     }
 
     /// A version-4-shaped UUID made of two numbers (deterministic ids for calls and journals).

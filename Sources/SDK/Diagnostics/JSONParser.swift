@@ -1,15 +1,15 @@
 /// Parses JSON text into a ``JSONValue`` (objects keep their key order), for redacting request
 /// bodies. Depth is limited, and numbers keep their integer-ness.
-struct JSONParser {
-    struct Failure: Error {}
+package struct JSONParser {
+    package struct Failure: Error {}
 
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private let bytes: [UInt8]
     private var position = 0
 
     /// The value `bytes` hold, or nil when they are not exactly one JSON value.
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
         var parser = JSONParser(bytes: bytes)
         guard let value = try? parser.value(depth: 0) else { return nil }
         parser.skipWhitespace()

@@ -1,5 +1,4 @@
 import Journal
-import SDK
 
 /// Replaces personal data in facts and states with keyed-hash tokens (``KeyedHash``): emails,
 /// user ids, push tokens and data-field values; request bodies keep their keys and lose every
@@ -12,20 +11,20 @@ import SDK
 /// Token kinds: `email`, `user`, `token`, `data` (data-field values, whatever their type),
 /// `body` (other strings of request bodies), `text` (quoted or address-like words in
 /// free-text reasons, which can echo a rejected argument).
-struct Redactor {
+package struct Redactor: Sendable {
     private let hash: KeyedHash
 
-    init(hash: KeyedHash) {
+    package init(hash: KeyedHash) {
         self.hash = hash
     }
 
-    func token(_ value: String, _ kind: String) -> String {
+    package func token(_ value: String, _ kind: String) -> String {
         hash.token(value, kind: kind)
     }
 
     // MARK: - Facts
 
-    func redact(_ fact: Fact) -> Fact {
+    package func redact(_ fact: Fact) -> Fact {
         switch fact {
         case .callReceived(let received):
             return .callReceived(redact(received))
@@ -77,11 +76,11 @@ struct Redactor {
         }
     }
 
-    func redact(_ received: ReceivedCall) -> ReceivedCall {
+    package func redact(_ received: ReceivedCall) -> ReceivedCall {
         ReceivedCall(id: received.id, caller: received.caller, call: redact(received.call))
     }
 
-    func redact(_ call: PublicCall) -> PublicCall {
+    package func redact(_ call: PublicCall) -> PublicCall {
         switch call {
         case .setEmail(let email): return .setEmail(email.map { token($0, "email") })
         case .setUserId(let userID): return .setUserId(userID.map { token($0, "user") })
@@ -101,18 +100,18 @@ struct Redactor {
         }
     }
 
-    func redact(_ item: CommerceItem) -> CommerceItem {
+    package func redact(_ item: CommerceItem) -> CommerceItem {
         var item = item
         item.dataFields = item.dataFields.map(redact(data:))
         return item
     }
 
     /// Every leaf becomes a `data` token (of its JSON text, so 2 and "2" differ); structure stays.
-    func redact(data members: [String: DataValue]) -> [String: DataValue] {
+    package func redact(data members: [String: DataValue]) -> [String: DataValue] {
         members.mapValues(redact(data:))
     }
 
-    func redact(data value: DataValue) -> DataValue {
+    package func redact(data value: DataValue) -> DataValue {
         switch value {
         case .null: .null
         case .array(let elements): .array(elements.map(redact(data:)))
@@ -124,24 +123,24 @@ struct Redactor {
         }
     }
 
-    func redact(_ task: DeliveryTask) -> DeliveryTask {
+    package func redact(_ task: DeliveryTask) -> DeliveryTask {
         var task = task
         task.body = redact(body: task.body)
         task.query = task.query.map(redact(query:))
         return task
     }
 
-    func redact(_ outcome: CallOutcome) -> CallOutcome {
+    package func redact(_ outcome: CallOutcome) -> CallOutcome {
         if case .failed(let failure) = outcome { return .failed(redact(failure)) }
         return outcome
     }
 
-    func redact(_ outcome: TaskOutcome) -> TaskOutcome {
+    package func redact(_ outcome: TaskOutcome) -> TaskOutcome {
         if case .failed(let failure) = outcome { return .failed(redact(failure)) }
         return outcome
     }
 
-    func redact(_ failure: CallFailure) -> CallFailure {
+    package func redact(_ failure: CallFailure) -> CallFailure {
         switch failure {
         case .rejected(let reason): .rejected(redact(text: reason))
         case .retriesExhausted(let reason): .retriesExhausted(redact(text: reason))
@@ -157,7 +156,7 @@ struct Redactor {
     /// (`email`, `currentEmail`, `newEmail` → email; `userId`, `currentUserId` → user; `token`
     /// → token); everything under `dataFields` becomes data tokens. A body that is not JSON is
     /// replaced by one token.
-    func redact(body: [UInt8]) -> [UInt8] {
+    package func redact(body: [UInt8]) -> [UInt8] {
         guard !body.isEmpty else { return body }
         guard let json = JSONParser.parse(body) else {
             return Array(JSONValue.string(token(String(decoding: body, as: UTF8.self), "body")).serialized().utf8)
@@ -190,7 +189,7 @@ struct Redactor {
     }
 
     /// `a=1&email=x` with every value replaced, keys kept.
-    func redact(query: String) -> String {
+    package func redact(query: String) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let key = String(pair[..<equals])
@@ -205,7 +204,7 @@ struct Redactor {
     /// passages and words with an `@` become `text` tokens. A quote opens after a space (or at
     /// the start) and closes before a space, punctuation or the end, so apostrophes inside
     /// words (`project's`) stay as they are.
-    func redact(text: String) -> String {
+    package func redact(text: String) -> String {
         let characters = Array(text)
         var output = ""
         var index = 0
@@ -229,7 +228,7 @@ struct Redactor {
 
     // MARK: - States
 
-    func redact(_ state: SDKState) -> SDKState {
+    package func redact(_ state: SDKState) -> SDKState {
         var state = state
         state.email = state.email.map { token($0, "email") }
         state.userID = state.userID.map { token($0, "user") }

@@ -1,0 +1,49 @@
+import Dispatch
+
+// Logs out of the app: a redacted, size-bounded copy of the journal to send to support.
+extension EngagementSDK {
+    /// The default budget of a diagnostics copy: 8 MiB, two default journal segments.
+    public static let defaultDiagnosticsByteBudget = 8 << 20
+
+    /// The queue diagnostics copies run on: their own, never the engine's thread, one at a time.
+    private static let diagnosticsQueue = DispatchQueue(label: "engagement-sdk.diagnostics", qos: .utility)
+
+    /// Writes a redacted copy of the journal into `directory` (created; it may exist if empty),
+    /// for an app to send to support, and calls `completion` once, on the callback queue.
+    ///
+    /// The copy is what `replay export --redact --format journal` writes (emails, user ids, push
+    /// tokens and data values become keyed-hash tokens under a key made for this copy and then
+    /// forgotten), of the newest journal segments that fit `byteBudget` (files and manifest
+    /// together); `diagnostics.json` in it says what was left out. It holds no API key: the
+    /// journal never has one and the keyring is not read.
+    ///
+    /// Returns at once. The SDK is first asked for a flush, so every call made before this one is
+    /// on disk; the copy is then made on a queue of its own, reading the journal files while the
+    /// engine goes on processing calls (a switch in flight, held calls and all). Never blocks
+    /// the engine; works after ``shutdown()`` too.
+    public func exportDiagnostics(to directory: String, byteBudget: Int = defaultDiagnosticsByteBudget,
+                                  completion: @escaping @Sendable (Result<DiagnosticsExport, DiagnosticsExportError>) -> Void) {
+        let journalDirectory = configuration.journalDirectory
+        let storage = configuration.journalStorage
+        let callbackQueue = configuration.callbackQueue
+        flush { outcome in
+            let note: String? = if case .failed(let failure) = outcome { "the flush asked for first failed (\(failure)): the newest calls may be missing" } else { nil }
+            Self.diagnosticsQueue.async {
+                let copier = DiagnosticsCopier(journalDirectory: journalDirectory, storage: storage, destination: directory,
+                                               byteBudget: byteBudget, note: note)
+                let result = Result { () throws(DiagnosticsExportError) in try copier.run() }
+                callbackQueue.async { completion(result) }
+            }
+        }
+    }
+
+    /// Writes a redacted, size-bounded copy of the journal into `directory` and returns what it
+    /// wrote; see ``exportDiagnostics(to:byteBudget:completion:)``. Throws
+    /// ``DiagnosticsExportError``.
+    @discardableResult
+    public func exportDiagnostics(to directory: String, byteBudget: Int = defaultDiagnosticsByteBudget) async throws -> DiagnosticsExport {
+        try await withCheckedThrowingContinuation { continuation in
+            exportDiagnostics(to: directory, byteBudget: byteBudget) { continuation.resume(with: $0) }
+        }
+    }
+}

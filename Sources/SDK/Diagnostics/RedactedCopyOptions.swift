@@ -1,0 +1,21 @@
+import Foundation
+import Journal
+
+/// The journal options of a redacted copy (`exportDiagnostics`, `replay export --format journal`):
+/// segments rolled only where the original's snapshots are (once at least 1 KiB was written),
+/// nothing dropped by retention, the largest records the format allows, group commit without a
+/// thread or per-group syncs (the copy is synced when it is closed).
+package enum RedactedCopyOptions {
+    /// The options; the producer says what made the copy, of which producer (at most 255 bytes).
+    package static func make(madeBy maker: String, of producer: String?, journalID: UUID? = nil) -> JournalOptions {
+        var options = JournalOptions()
+        options.rotation = .onRequest
+        options.segmentBytes = 1024
+        options.retainedBytes = nil
+        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
+        options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: false)
+        options.journalID = journalID
+        options.producer = String("\(maker) of \(producer ?? "unknown")".utf8.prefix(255)) ?? maker
+        return options
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Journal
+import SDK
+
+/// The flat columns every NDJSON export row carries, so that SQL over many journals (DuckDB,
+/// Spark; `fleet/`) can group and join rows without reaching into nested members whose shape
+/// varies by kind. docs/EXPORT.md publishes them: names and types are fixed, a column a row has
+/// no value for is `null`, never absent.
+///
+/// Journal columns come from the first segment header (`journal_id`; `sdk_version` and
+/// `platform` parsed from the producer, `engagement-sdk/0.1.0 linux-x86_64`); state columns
+/// from the fold before the row (`live_project`); subject columns from the fact itself (the
+/// call, switch and task it is about, its decision and outcome). Project labels are learned
+/// from the journal's `ProjectRef`s (calls, `initialized`, switches, snapshots) as the walk goes,
+/// so a fingerprint's label is known from the first record that names its project in full.
+struct FleetColumns {
+    /// The column names, in the order rows carry them (after `seq`, `time`, `kind`).
+    static let names = ["journal_id", "sdk_version", "platform", "day", "live_project", "live_project_label", "row_project",
+                        "row_project_label", "call_id", "call_name", "switch_id", "task_id", "gate_decision", "outcome_status",
+                        "outcome_reason", "durability_purpose"]
+
+    let journalID: String?
+    let sdkVersion: String?
+    let platform: String?
+    private var labels: [ProjectFingerprint: String] = [:]
+
+    init(reader: JournalReader) {
+        journalID = reader.journalID?.uuidString
+        let producer = reader.segments.lazy.compactMap(\.header).first?.producer
+        (sdkVersion, platform) = Self.parse(producer: producer ?? "")
+    }
+
+    /// `engagement-sdk/VERSION PLATFORM` anywhere in a producer string (a redacted copy's is
+    /// `replay export (redacted) of engagement-sdk/…`); nils when it names no SDK.
+    static func parse(producer: String) -> (version: String?, platform: String?) {
+        let words = producer.split(separator: " ")
+        guard let index = words.firstIndex(where: { $0.hasPrefix("engagement-sdk/") }) else { return (nil, nil) }
+        let version = String(words[index].dropFirst("engagement-sdk/".count))
+        let platform = index + 1 < words.count ? String(words[index + 1]) : nil
+        return (version.isEmpty ? nil : version, platform)
+    }
+
+    /// The columns for `record`, given the state before it; learns the labels it names.
+    mutating func members(for record: DecodedRecord, before state: SDKState) -> [(String, JSONValue)] {
+        learnLabels(record, state)
+        let subject = record.fact.map { Subject(of: $0, before: state) } ?? Subject()
+        let live = state.live?.fingerprint
+        let rowProject = record.fact.flatMap { FactProjects.mentioned(by: $0, in: state).first }
+        return [
+            ("journal_id", .optional(journalID, JSONValue.string)),
+            ("sdk_version", .optional(sdkVersion, JSONValue.string)),
+            ("platform", .optional(platform, JSONValue.string)),
+            ("day", .string(String(record.time.description.prefix(10)))),
+            ("live_project", .optional(live, FactJSON.project)),
+            ("live_project_label", .optional(live.flatMap { labels[$0] }, JSONValue.string)),
+            ("row_project", .optional(rowProject, FactJSON.project)),
+            ("row_project_label", .optional(rowProject.flatMap { labels[$0] }, JSONValue.string)),
+            ("call_id", .optional(subject.call, FactJSON.callID)),
+            ("call_name", .optional(subject.call.flatMap { state.pendingCalls[$0]?.name.rawValue } ?? subject.callName, JSONValue.string)),
+            ("switch_id", .optional(subject.switchID, FactJSON.switchID)),
+            ("task_id", .optional(subject.task, FactJSON.task)),
+            ("gate_decision", .optional(subject.gateDecision, JSONValue.string)),
+            ("outcome_status", .optional(subject.outcomeStatus, JSONValue.string)),
+            ("outcome_reason", .optional(subject.outcomeReason, JSONValue.string)),
+            ("durability_purpose", .optional(subject.durabilityPurpose, JSONValue.string)),
+        ]
+    }
+
+    private mutating func learnLabels(_ record: DecodedRecord, _ state: SDKState) {
+        func learn(_ project: ProjectRef?) {
+            if let project, let label = project.label { labels[project.fingerprint] = label }
+        }
+        learn(state.live)
+        switch record.content {
+        case .snapshot(let snapshot): learn(snapshot.live)
+        case .fact(.callReceived(let received)):
+            if case .initialize(let project) = received.call { learn(project) }
+            if case .switchProject(let project) = received.call { learn(project) }
+        case .fact(.initialized(let project, _)), .fact(.switchRouted(_, _, let project, _)), .fact(.switchStarted(_, _, let project)):
+            learn(project)
+        default: break
+        }
+    }
+
+    /// What one fact is about: the ids it names and, for decisions and outcomes, their names
+    /// (the same words the nested members use).
+    private struct Subject {
+        var call: CallID?
+        var callName: String?
+        var switchID: SwitchID?
+        var task: TaskID?
+        var gateDecision: String?
+        var outcomeStatus: String?
+        var outcomeReason: String?
+        var durabilityPurpose: String?
+
+        init() {}
+
+        init(of fact: Fact, before state: SDKState) {
+            switch fact {
+            case .callReceived(let received):
+                call = received.id
+                callName = received.call.name.rawValue
+            case .gateDecided(let id, let decision):
+                call = id
+                gateDecision = Describe.decisionName(decision)
+                if case .queued(let into, _, _) = decision { switchID = into }
+                if case .replayed(let by, _) = decision { switchID = by }
+            case .callRejected(let id, _), .unknownUserEventHeld(_, let id, _):
+                call = id
+            case .callResolved(let id, let outcome):
+                call = id
+                describe(FactJSON.outcome(outcome))
+            case .switchRouted(let id, let by, _, _):
+                switchID = id
+                call = by
+            case .switchStarted(let id, _, _), .teardownStepBegan(let id, _), .switchLanded(let id, _, _, _), .callbacksDelivered(let id):
+                switchID = id
+            case .teardownStepFinished(let id, _, let outcome, _):
+                switchID = id
+                let described = FactJSON.stepOutcome(outcome)
+                outcomeStatus = Self.string(described, "outcome")
+                outcomeReason = Self.string(described, "reason")
+            case .taskQueued(let queued):
+                task = queued.id
+                call = queued.call
+            case .taskDispatched(let id, _):
+                task = id
+                call = state.tasks[id]?.task.call
+            case .taskCompleted(let id, let outcome):
+                task = id
+                call = state.tasks[id]?.task.call
+                describe(FactJSON.taskOutcome(outcome))
+            case .transportCompleted(let completion):
+                task = completion.task
+                call = state.tasks[completion.task]?.task.call
+            case .timerSet(let timer, _), .timerFired(let timer):
+                if case .retry(let id, _) = timer { task = id }
+                if case .teardownBound(let id, _) = timer { switchID = id }
+            case .durabilityRequested(_, let wait):
+                purpose(wait)
+            case .durabilityConfirmed(let confirmation):
+                if let wait = state.durabilityWaits[confirmation.request] { purpose(wait) }
+            default:
+                break
+            }
+        }
+
+        private mutating func purpose(_ wait: DurabilityWait) {
+            durabilityPurpose = Self.string(FactJSON.durabilityWait(wait), "purpose")
+            if case .flush(let id) = wait { call = id }
+            if case .teardownDisable(let id) = wait { switchID = id }
+        }
+
+        /// `status`, and the discard's or failure's kind, of an outcome as FactJSON writes it.
+        private mutating func describe(_ outcome: JSONValue) {
+            outcomeStatus = Self.string(outcome, "status")
+            outcomeReason = Self.member(outcome, "reason").flatMap { Self.string($0, "discard") }
+                ?? Self.member(outcome, "failure").flatMap { Self.string($0, "failure") }
+        }
+
+        private static func member(_ value: JSONValue, _ key: String) -> JSONValue? {
+            guard case .object(let members) = value else { return nil }
+            return members.first { $0.0 == key }?.1
+        }
+
+        private static func string(_ value: JSONValue, _ key: String) -> String? {
+            if case .string(let text)? = member(value, key) { text } else { nil }
+        }
+    }
+}

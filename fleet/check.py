@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Cross-checks the fleet SQL against replay's own per-journal answers (`make fleet-check`).
+
+    fleet/check.py --replay PATH [--journals N] [--engine duckdb|spark] [--jobs J] WORKDIR
+
+Generates a fleet of N simulated journals (`replay simulate --keep WORKDIR/journals`), exports
+it (`replay export --redact --format ndjson -o WORKDIR/ndjson`), runs fleet/run.py's queries on
+the engine, and compares every query's answer with the sum, over the journals, of what
+`replay audit --json` and `replay diagnose --json` say about each journal. Exit status 0 when
+every query agrees, 1 on any difference (each printed), 2 when a step could not run.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run as fleet  # noqa: E402
+
+GATE_DECISIONS = {"executed", "queued", "replayed", "inline", "refused"}
+RUNS_ITSELF = {"started", "enqueued", "initialization"}
+
+
+def replay(binary, *arguments):
+    done = subprocess.run([binary, *arguments], capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"fleet-check: `replay {' '.join(arguments)}` exited {done.returncode}: {done.stderr.strip()}")
+    return done
+
+
+def per_journal(binary, journal):
+    """What replay audit and diagnose say about one journal, as the five queries count it."""
+    audit = [json.loads(line) for line in replay(binary, "audit", "--json", journal).stdout.splitlines() if line]
+    reports = json.loads(replay(binary, "diagnose", "--json", journal).stdout or "[]")
+    counts = {name: collections.Counter() for name in
+              ("switch_outcomes", "calls_elsewhere", "disables_not_durable", "received_per_project", "discarded_by_reason")}
+    rows, summary = audit[:-1], audit[-1]["summary"]
+    for row in rows:
+        outcome = row["outcome"] or {}
+        if outcome.get("status") == "discarded":
+            counts["discarded_by_reason"][(outcome["reason"]["discard"], row["name"])] += 1
+        took_effect = outcome.get("project") if outcome.get("status") in ("delivered", "applied") else None
+        if took_effect and row["name"] not in ("initialize", "switchProject") and took_effect != row["live_at_call"]:
+            decisions = [gate for gate in row["gate"] if gate in GATE_DECISIONS]
+            counts["calls_elsewhere"][(row["name"], decisions[-1] if decisions else "none")] += 1
+    for project, received in summary["requests_delivered"].items():
+        counts["received_per_project"][(project,)] += received["for_calls"] + received["sdk_own"]
+    for report in reports:
+        if report["routing"]["routing"] in RUNS_ITSELF and report["result"] is not None:
+            reasons = [re.sub("[0-9a-f]{16}", "<project>", reason) for reason in report["reasons"]] or [None]
+            for reason in reasons:
+                counts["switch_outcomes"][(SDK_VERSION, report["result"], reason)] += 1
+        durability = report["disable_durability"]
+        if durability is not None and not durability["within_bound"]:
+            counts["disables_not_durable"][(SDK_VERSION,)] += 1
+    return counts
+
+
+# The simulated fleet is of one SDK version; the queries' version columns are checked against it.
+SDK_VERSION = None
+
+
+def from_sql(results):
+    """The queries' rows as the same counters (keys without the columns replay cannot know)."""
+    keyed = {
+        "switch_outcomes": lambda row: ((row["sdk_version"], row["result"], row["reason"]), row["switches"]),
+        "calls_elsewhere": lambda row: ((row["call_name"], row["why"]), row["calls"]),
+        "disables_not_durable": lambda row: ((row["sdk_version"],), row["disables"]),
+        "received_per_project": lambda row: ((row["project"],), row["requests"]),
+        "discarded_by_reason": lambda row: ((row["reason"], row["call_name"]), row["calls"]),
+    }
+    counters = {}
+    for name, key in keyed.items():
+        counter = collections.Counter()
+        for row in results[name]:
+            k, value = key(row)
+            counter[k] += value
+        counters[name] = counter
+    return counters
+
+
+def main():
+    global SDK_VERSION
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--replay", required=True, help="the replay executable")
+    parser.add_argument("--journals", type=int, default=1000)
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--engine", choices=sorted(fleet.ENGINES), default="duckdb")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("workdir")
+    arguments = parser.parse_args()
+    binary = os.path.abspath(arguments.replay)
+    work = os.path.abspath(arguments.workdir)
+    journals, ndjson = os.path.join(work, "journals"), os.path.join(work, "ndjson")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    started = time.monotonic()
+
+    simulated = replay(binary, "simulate", "--seeds", str(arguments.journals), "--steps", str(arguments.steps), "--keep", journals)
+    if simulated.returncode != 0:
+        raise SystemExit(f"fleet-check: the simulation failed:\n{simulated.stdout}{simulated.stderr}")
+    exported = replay(binary, "export", "--redact", "--format", "ndjson", "-o", ndjson, journals)
+    if exported.returncode != 0:
+        raise SystemExit(f"fleet-check: the export failed:\n{exported.stdout}{exported.stderr}")
+    version = replay(binary, "info", "--json", os.path.join(journals, "1")).stdout
+    SDK_VERSION = re.search(r"engagement-sdk/([^ \"]+)", version).group(1)
+    generated = time.monotonic()
+
+    results, figures = fleet.run(arguments.engine, ndjson)
+    queried = time.monotonic()
+
+    expected = {name: collections.Counter() for name in results}
+    paths = [os.path.join(journals, name) for name in sorted(os.listdir(journals))]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, arguments.jobs)) as pool:
+        for counts in pool.map(lambda path: per_journal(binary, path), paths):
+            for name, counter in counts.items():
+                expected[name].update(counter)
+    checked = time.monotonic()
+
+    answered = from_sql(results)
+    mismatches = 0
+    for name in sorted(expected):
+        want, got = +expected[name], +answered[name]
+        if want == got:
+            print(f"fleet-check: {name}: {len(got)} group(s), {sum(got.values())} in all: agrees")
+            continue
+        for key in sorted(set(want) | set(got), key=repr):
+            if want[key] != got[key]:
+                mismatches += 1
+                print(f"fleet-check: {name} {key}: replay says {want[key]}, {arguments.engine} says {got[key]}")
+    print(f"fleet-check: {len(paths)} journals, {figures['rows']} rows; generate+export {generated - started:.1f} s, "
+          f"{arguments.engine} {queried - generated:.1f} s, replay audit/diagnose {checked - queried:.1f} s")
+    convert = figures.get("convert_s", 0)
+    print(f"fleet-check: {arguments.engine}: session start {figures['start_s']} s, NDJSON to Parquet {convert} s "
+          f"({figures['rows'] / convert if convert else 0:,.0f} rows/s), the {len(results)} queries {figures['queries_s']} s "
+          f"({figures['rows'] / figures['queries_s'] if figures['queries_s'] else 0:,.0f} rows/s), total {figures['total_s']} s")
+    if mismatches:
+        print(f"fleet-check: {mismatches} difference(s) between the fleet SQL and replay")
+        sys.exit(1)
+    print(f"fleet-check: every query agrees with replay over {len(paths)} journals")
+
+
+if __name__ == "__main__":
+    main()

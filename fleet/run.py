@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Fleet SQL over `replay export --redact --format ndjson` output, on DuckDB or Spark.
+
+    fleet/run.py [--engine duckdb|spark] [--json] [--parquet DIR] [--rebuild] NDJSON_DIR
+
+Converts the NDJSON files of NDJSON_DIR (`*.ndjson`, one per journal or one for all) to Parquet
+partitioned by day and SDK version, once (into --parquet, default NDJSON_DIR.parquet; --rebuild
+converts again), then runs every query of fleet/queries/ unchanged on the chosen engine and
+prints the results (--json: one JSON object, query name -> rows, for machines).
+
+The explicit schema is fleet/schema.py (docs/EXPORT.md). The queries see two tables: `fleet`
+(every row) and `switch_reasons` (one row per switch landing and reason; the one place the
+engines' SQL differs, exploding an array, is here and not in the queries).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schema  # noqa: E402
+
+QUERIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "queries")
+MARKER = "_FLEET_PARQUET_DONE"
+
+
+def query_files():
+    return sorted(name for name in os.listdir(QUERIES) if name.endswith(".sql"))
+
+
+def read_query(name):
+    with open(os.path.join(QUERIES, name)) as handle:
+        return handle.read()
+
+
+class DuckDBEngine:
+    """Embedded DuckDB: reads the NDJSON with explicit columns, writes hive-partitioned Parquet."""
+
+    def __init__(self):
+        import duckdb
+        self.duckdb = duckdb
+        self.connection = duckdb.connect()
+
+    def convert(self, ndjson, parquet):
+        source = os.path.join(ndjson, "*.ndjson")
+        self.connection.execute(
+            f"COPY (SELECT * FROM read_json(?, format = 'newline_delimited', columns = {schema.duckdb_columns()})) "
+            f"TO '{parquet}' (FORMAT PARQUET, PARTITION_BY ({', '.join(schema.PARTITIONS)}), OVERWRITE_OR_IGNORE)",
+            [source])
+
+    def register(self, parquet):
+        types = ", ".join(f"'{name}': 'VARCHAR'" for name in schema.PARTITIONS)
+        self.connection.execute(
+            f"CREATE OR REPLACE VIEW fleet AS SELECT * FROM read_parquet('{parquet}/**/*.parquet', "
+            f"hive_partitioning = true, hive_types = {{{types}}})")
+        self.connection.execute(
+            "CREATE OR REPLACE VIEW switch_reasons AS "
+            "SELECT journal_id, sdk_version, switch_id, result, "
+            "regexp_replace(reason, '[0-9a-f]{16}', '<project>', 'g') AS reason "
+            "FROM (SELECT *, unnest(CASE WHEN len(reasons) = 0 THEN [NULL] ELSE reasons END) AS reason "
+            "      FROM fleet WHERE kind = 'switchLanded')")
+
+    def rows(self, sql):
+        cursor = self.connection.execute(sql)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def count(self):
+        return self.rows("SELECT COUNT(*) AS n FROM fleet")[0]["n"]
+
+    def close(self):
+        self.connection.close()
+
+
+class SparkEngine:
+    """Spark SQL on a local session (local[*]); the same code runs on a cluster given a master."""
+
+    def __init__(self):
+        from pyspark.sql import SparkSession
+        master = os.environ.get("FLEET_SPARK_MASTER", "local[*]")
+        self.spark = (SparkSession.builder.appName("engagement-fleet").master(master)
+                      .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
+                      .config("spark.sql.session.timeZone", "UTC")
+                      .config("spark.ui.enabled", "false")
+                      .config("spark.ui.showConsoleProgress", "false")
+                      .config("spark.driver.memory", os.environ.get("FLEET_SPARK_DRIVER_MEMORY", "2g"))
+                      .getOrCreate())
+        self.spark.sparkContext.setLogLevel("ERROR")
+
+    def convert(self, ndjson, parquet):
+        # The directory, not a glob: a glob of thousands of files makes Spark list them in a job
+        # of its own; small files are packed into partitions (spark.sql.files.openCostInBytes).
+        frame = self.spark.read.schema(schema.spark_ddl()).option("pathGlobFilter", "*.ndjson").json(ndjson)
+        frame.write.mode("overwrite").partitionBy(*schema.PARTITIONS).parquet(parquet)
+
+    def register(self, parquet):
+        self.spark.read.parquet(parquet).createOrReplaceTempView("fleet")
+        self.spark.sql(
+            "CREATE OR REPLACE TEMP VIEW switch_reasons AS "
+            "SELECT journal_id, sdk_version, switch_id, result, "
+            "regexp_replace(reason, '[0-9a-f]{16}', '<project>') AS reason "
+            "FROM (SELECT *, explode_outer(reasons) AS reason FROM fleet WHERE kind = 'switchLanded')")
+
+    def rows(self, sql):
+        return [row.asDict() for row in self.spark.sql(sql).collect()]
+
+    def count(self):
+        return self.spark.sql("SELECT COUNT(*) AS n FROM fleet").collect()[0]["n"]
+
+    def close(self):
+        self.spark.stop()
+
+
+ENGINES = {"duckdb": DuckDBEngine, "spark": SparkEngine}
+
+
+def run(engine_name, ndjson, parquet=None, rebuild=False, log=sys.stderr):
+    """Converts (once) and runs every query; returns (results by query name, figures)."""
+    ndjson = os.path.abspath(ndjson)
+    if not os.path.isdir(ndjson):
+        raise SystemExit(f"fleet/run.py: {ndjson}: not a directory of NDJSON files")
+    if not any(name.endswith(".ndjson") for name in os.listdir(ndjson)):
+        raise SystemExit(f"fleet/run.py: {ndjson}: holds no *.ndjson file (write them with `replay export --redact --format ndjson`)")
+    parquet = os.path.abspath(parquet or ndjson.rstrip("/") + ".parquet")
+    figures = {"engine": engine_name}
+    started = time.monotonic()
+    engine = ENGINES[engine_name]()
+    figures["start_s"] = round(time.monotonic() - started, 2)
+    try:
+        if rebuild or not os.path.exists(os.path.join(parquet, MARKER)):
+            began = time.monotonic()
+            engine.convert(ndjson, parquet)
+            open(os.path.join(parquet, MARKER), "w").close()
+            figures["convert_s"] = round(time.monotonic() - began, 2)
+            print(f"fleet: converted {ndjson} to Parquet in {parquet} ({figures['convert_s']} s)", file=log)
+        engine.register(parquet)
+        figures["rows"] = engine.count()
+        began = time.monotonic()
+        results = {name[:-4]: engine.rows(read_query(name)) for name in query_files()}
+        figures["queries_s"] = round(time.monotonic() - began, 2)
+    finally:
+        engine.close()
+    figures["total_s"] = round(time.monotonic() - started, 2)
+    return results, figures
+
+
+def print_table(name, rows, out=sys.stdout):
+    print(f"== {name} ({len(rows)} row(s))", file=out)
+    if not rows:
+        return
+    names = list(rows[0].keys())
+    cells = [[("NULL" if row[key] is None else str(row[key])) for key in names] for row in rows]
+    widths = [max(len(names[index]), *(len(line[index]) for line in cells)) for index in range(len(names))]
+    print("  ".join(name.ljust(width) for name, width in zip(names, widths)), file=out)
+    for line in cells:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths)), file=out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine", choices=sorted(ENGINES), default="duckdb")
+    parser.add_argument("--json", action="store_true", help="one JSON object: query name -> rows, and the figures")
+    parser.add_argument("--parquet", help="where the Parquet goes (default NDJSON_DIR.parquet)")
+    parser.add_argument("--rebuild", action="store_true", help="convert to Parquet again")
+    parser.add_argument("ndjson", metavar="NDJSON_DIR")
+    arguments = parser.parse_args()
+    results, figures = run(arguments.engine, arguments.ndjson, arguments.parquet, arguments.rebuild)
+    if arguments.json:
+        print(json.dumps({"results": results, "figures": figures}, sort_keys=True))
+    else:
+        for name, rows in results.items():
+            print_table(name, rows)
+            print()
+        print(f"fleet: {figures['rows']} rows on {figures['engine']}; " +
+              ", ".join(f"{key} {value}" for key, value in figures.items() if key.endswith("_s")), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

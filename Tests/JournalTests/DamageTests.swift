@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Journal
 
-@Suite("Damage: truncation, bit flips, dirty tails")
+@Suite("Damage: truncation, bit flips, dirty tails", .timeLimit(.minutes(3)))
 struct DamageTests {
     static let directory = JournalFixture.directory
 

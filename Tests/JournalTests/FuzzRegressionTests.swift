@@ -5,7 +5,7 @@ import Testing
 
 /// Inputs of the journal fuzz target (`fuzz-journal`, docs/FUZZING.md), run through the same
 /// harness: the committed seeds, and every input that once crashed it or broke an invariant.
-@Suite("fuzz regressions: journal reader and recovery")
+@Suite("fuzz regressions: journal reader and recovery", .timeLimit(.minutes(3)))
 struct FuzzRegressionTests {
     static let packageRoot = FuzzCorpus.packageRoot(fromTestFile: #filePath)
 

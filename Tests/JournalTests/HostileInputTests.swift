@@ -5,7 +5,7 @@ import Testing
 
 /// Segments built by hand, byte by byte, with valid checksums around invalid contents: the
 /// reader must answer with damage, never crash, and never allocate by what a length claims.
-@Suite("Hostile segments")
+@Suite("Hostile segments", .timeLimit(.minutes(3)))
 struct HostileInputTests {
     static let directory = "/hostile"
     static let header = SegmentHeader(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Journal
 
-@Suite("Reader: seeking, the index, the lz4 tool")
+@Suite("Reader: seeking, the index, the lz4 tool", .timeLimit(.minutes(3)))
 struct ReaderTests {
     @Test("seek by sequence lands on exactly that record, with or without index files")
     func seekBySequence() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Journal
 
-@Suite("Round trips")
+@Suite("Round trips", .timeLimit(.minutes(3)))
 struct RoundTripTests {
     @Test("records come back with their sequence, kind, time and payload; each segment starts with a snapshot")
     func roundTrip() throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import Journal
 import Locking
 
-@Suite("Writer: concurrency, group commit, rotation, retention")
+@Suite("Writer: concurrency, group commit, rotation, retention", .timeLimit(.minutes(3)))
 struct WriterTests {
     @Test("concurrent appenders: every record present once, each thread's records in its own order")
     func concurrentAppenders() throws {
@@ -157,7 +157,7 @@ final class FailingStorage: JournalStorage {
     }
 }
 
-@Suite("Writer: rotation on request")
+@Suite("Writer: rotation on request", .timeLimit(.minutes(3)))
 struct RotationOnRequestTests {
     @Test("with rotation on request, segments begin only when asked, each with the snapshot given then")
     func rotationOnRequest() throws {
@@ -190,7 +190,7 @@ struct RotationOnRequestTests {
     }
 }
 
-@Suite("Writer: atomic batches")
+@Suite("Writer: atomic batches", .timeLimit(.minutes(3)))
 struct BatchTests {
     @Test("a batch is never split: cut anywhere, the reader sees all of a batch or none of it")
     func batchesAreAtomic() throws {

@@ -2,7 +2,7 @@ import CLZ4
 import Testing
 @testable import Journal
 
-@Suite("XXH32")
+@Suite("XXH32", .timeLimit(.minutes(3)))
 struct XXHash32Tests {
     @Test("matches published reference values", arguments: [
         ("", UInt32(0x02CC_5D05), UInt32(0x36B7_8AE7)),

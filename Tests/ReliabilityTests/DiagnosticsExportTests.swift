@@ -8,7 +8,7 @@ import Testing
 
 /// `exportDiagnostics(to:)`: the copy an app sends to support. It is made while the engine keeps
 /// working, reads with `replay`, stays within its budget and holds no secret.
-@Suite("Diagnostics export")
+@Suite("Diagnostics export", .timeLimit(.minutes(10)))
 struct DiagnosticsExportTests {
     typealias Secrets = SecretsTests
 

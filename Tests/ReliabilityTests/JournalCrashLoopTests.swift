@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Journal
 
-@Suite("Crash loop")
+@Suite("Crash loop", .timeLimit(.minutes(10)))
 struct CrashLoopTests {
     /// How many kills: 50 by default (CI), more with JOURNAL_CRASH_ITERATIONS.
     static let iterations = ProcessInfo.processInfo.environment["JOURNAL_CRASH_ITERATIONS"].flatMap(Int.init) ?? 50

@@ -6,7 +6,7 @@ import Testing
 
 /// `replay check` on crafted journals: each seeded violation is found, with the sequence numbers
 /// that prove it; journals that keep the contract pass.
-@Suite("check finds seeded violations")
+@Suite("check finds seeded violations", .timeLimit(.minutes(3)))
 struct CheckTests {
     typealias J = CraftedJournal
 

@@ -5,7 +5,7 @@ import Testing
 @testable import replay
 
 /// What `replay audit` reads from the demo's journal agrees with what the sandbox recorded.
-@Suite("the demo's audit agrees with the sandbox")
+@Suite("the demo's audit agrees with the sandbox", .timeLimit(.minutes(3)))
 struct DemoAuditTests {
     @Test("per project: as many requests delivered as the sandbox accepted, for the same endpoints")
     func auditMatchesSandbox() async throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import replay
 
 /// `replay export` over many journals, and the flat fleet columns every NDJSON row carries.
-@Suite("fleet export")
+@Suite("fleet export", .timeLimit(.minutes(3)))
 struct FleetExportTests {
     /// The rows of an NDJSON file, parsed.
     static func rows(_ path: String) throws -> [[String: Any]] {

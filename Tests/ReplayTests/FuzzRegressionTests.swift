@@ -3,7 +3,7 @@ import Testing
 
 /// Inputs of the replay fuzz target (`fuzz-replay`, docs/FUZZING.md), run through the same
 /// harness: the committed seeds, and every input that once crashed it or broke an invariant.
-@Suite("fuzz regressions: the replay command line", .serialized)
+@Suite("fuzz regressions: the replay command line", .serialized, .timeLimit(.minutes(3)))
 struct FuzzRegressionTests {
     static let packageRoot = FuzzCorpus.packageRoot(fromTestFile: #filePath)
 

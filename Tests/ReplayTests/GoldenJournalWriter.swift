@@ -8,7 +8,7 @@ import Testing
 ///
 /// The committed journals are never regenerated: they are what format 1.0 looked like when it
 /// shipped, and every later version must read them as they are.
-@Suite("golden journal writer (GOLDEN_JOURNALS_WRITE=1 only)", .serialized)
+@Suite("golden journal writer (GOLDEN_JOURNALS_WRITE=1 only, .timeLimit(.minutes(3)))", .serialized)
 struct GoldenJournalWriter {
     static let enabled = ProcessInfo.processInfo.environment["GOLDEN_JOURNALS_WRITE"] == "1"
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Hostile, damaged and truncated journals: no subcommand may crash; each ends with status 1
 /// (findings: corruption, unreadable records) or 2 (unreadable input), and says why.
-@Suite("hostile and truncated journals never crash a subcommand")
+@Suite("hostile and truncated journals never crash a subcommand", .timeLimit(.minutes(3)))
 struct HostileJournalTests {
     /// Every subcommand, as run against the journal at `path` (outputs go to `scratch`).
     static func commands(_ path: String, scratch: String) -> [[String]] {

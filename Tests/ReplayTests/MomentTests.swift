@@ -2,7 +2,7 @@ import Journal
 import Testing
 @testable import replay
 
-@Suite("sequence numbers and ISO-8601 times on the command line")
+@Suite("sequence numbers and ISO-8601 times on the command line", .timeLimit(.minutes(3)))
 struct MomentTests {
     @Test("times with and without fractions and offsets", arguments: [
         ("2025-11-24T16:00:01Z", 1_764_000_001_000_000),

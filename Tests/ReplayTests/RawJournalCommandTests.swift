@@ -3,7 +3,7 @@ import Journal
 import Testing
 @testable import replay
 
-@Suite("replay info, verify, cat on raw journals")
+@Suite("replay info, verify, cat on raw journals", .timeLimit(.minutes(3)))
 struct RawJournalCommandTests {
     @Test("info summarises the journal")
     func info() throws {

@@ -4,7 +4,7 @@ import SDK
 import Testing
 @testable import replay
 
-@Suite("recheck against today's decide")
+@Suite("recheck against today's decide", .timeLimit(.minutes(3)))
 struct RecheckTests {
     typealias J = CraftedJournal
 

@@ -4,7 +4,7 @@ import SDK
 import Testing
 @testable import replay
 
-@Suite("redacted exports")
+@Suite("redacted exports", .timeLimit(.minutes(3)))
 struct RedactionTests {
     private let redactor = Redactor(hash: KeyedHash(key: Array("a test key, not random".utf8)))
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `state --at` and the other commands that start in the middle open at the snapshot of the
 /// segment holding the moment and fold forward from there.
-@Suite("seeking through snapshots")
+@Suite("seeking through snapshots", .timeLimit(.minutes(3)))
 struct SeekTests {
     typealias J = CraftedJournal
 

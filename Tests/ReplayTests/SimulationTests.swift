@@ -7,7 +7,7 @@ import Testing
 /// `replay simulate`: a few hundred seeded stories pass every check, one seed always gives the
 /// same journal byte for byte, and every failure the simulator found stays fixed (each test
 /// names its seed; the story is `replay simulate --seed S --steps 40`).
-@Suite("deterministic simulation")
+@Suite("deterministic simulation", .timeLimit(.minutes(3)))
 struct SimulationTests {
     /// Runs one seed's story with every check, projection equality after every input included.
     private static func run(seed: UInt64, steps: Int = 40, tearsBatches: Bool = false,

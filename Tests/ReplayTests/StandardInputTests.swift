@@ -4,7 +4,7 @@ import Testing
 @testable import replay
 
 /// `-` reads a journal's segment files concatenated on standard input.
-@Suite("journals on standard input")
+@Suite("journals on standard input", .timeLimit(.minutes(3)))
 struct StandardInputTests {
     static func concatenatedSegments(of directory: String) throws -> [UInt8] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".lz4") }.sorted()

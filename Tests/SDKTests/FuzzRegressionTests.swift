@@ -3,7 +3,7 @@ import Testing
 
 /// Inputs of the fact fuzz target (`fuzz-facts`, docs/FUZZING.md), run through the same
 /// harness: the committed seeds, and every input that once crashed it or broke an invariant.
-@Suite("fuzz regressions: fact and snapshot codecs, evolve and decide")
+@Suite("fuzz regressions: fact and snapshot codecs, evolve and decide", .timeLimit(.minutes(3)))
 struct FuzzRegressionTests {
     static let packageRoot = FuzzCorpus.packageRoot(fromTestFile: #filePath)
 

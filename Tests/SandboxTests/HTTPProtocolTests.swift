@@ -2,7 +2,7 @@ import Foundation
 import Sandbox
 import Testing
 
-@Suite("HTTP/1.1 handling")
+@Suite("HTTP/1.1 handling", .timeLimit(.minutes(3)))
 struct HTTPProtocolTests {
     private static let track = RawHTTPConnection.request(
         "POST", "/us/api/events/track", headers: [("Api-Key", "us-key")], body: #"{"eventName":"open"}"#

@@ -24,7 +24,7 @@ private final class ScriptedChannel: ByteChannel {
     }
 }
 
-@Suite("HTTPRequestParser")
+@Suite("HTTPRequestParser", .timeLimit(.minutes(3)))
 struct HTTPRequestParserTests {
     @Test func parsesARequestDeliveredOneByteAtATime() throws {
         let channel = ScriptedChannel(

@@ -5,7 +5,7 @@ import Testing
 @testable import SDK
 
 /// Delivery: retries, failures, JWT refresh, logout's purge, restarts.
-@Suite("Delivery")
+@Suite("Delivery", .timeLimit(.minutes(3)))
 struct DeliveryTests {
     @Test("5xx, 429 and dropped connections are retried with backoff on the clock, then delivered",
           arguments: [Fault.status(503), .status(500), .rateLimited, .dropConnection])

@@ -4,7 +4,7 @@ import Testing
 
 /// The JSON request bodies are built from ``DataValue``s by hand: strings escaped exactly when
 /// JSON requires it, and the byte count computed ahead matches what is written.
-@Suite("DataValue as JSON")
+@Suite("DataValue as JSON", .timeLimit(.minutes(3)))
 struct DataValueJSONTests {
     @Test("strings: plain ones copied as they are, quotes, backslashes and control characters escaped", arguments: [
         ("plain", #""plain""#),

@@ -3,7 +3,7 @@ import Journal
 import Testing
 @testable import SDK
 
-@Suite("Fact codec")
+@Suite("Fact codec", .timeLimit(.minutes(3)))
 struct FactCodecTests {
     @Test("every fact survives encoding and decoding", arguments: 0..<20)
     func roundTrip(seed: Int) throws {
@@ -72,7 +72,7 @@ struct FactCodecTests {
     }
 }
 
-@Suite("Fact codec limits")
+@Suite("Fact codec limits", .timeLimit(.minutes(3)))
 struct FactCodecLimitTests {
     @Test("the deepest data the SDK accepts survives the codec; deeper hostile nesting is refused without a crash")
     func nesting() throws {

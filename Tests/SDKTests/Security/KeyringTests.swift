@@ -5,7 +5,7 @@ import Testing
 import SDK
 
 extension SecurityTests {
-    @Suite("Keyring: the on-device file of API keys by fingerprint")
+    @Suite("Keyring: the on-device file of API keys by fingerprint", .timeLimit(.minutes(3)))
     struct KeyringTests {
         private static let usEntry = KeyringEntry(apiKey: "sk_live_us_0123456789", region: "us", endpoint: "https://us.api.example.com")
         private static let euEntry = KeyringEntry(apiKey: "sk_live_eu_9876543210", region: "eu", endpoint: "https://eu.api.example.com")

@@ -3,7 +3,7 @@ import Testing
 import SDK
 
 extension SecurityTests {
-    @Suite("ProjectFingerprint: the first 8 bytes of SHA-256 of the API key")
+    @Suite("ProjectFingerprint: the first 8 bytes of SHA-256 of the API key", .timeLimit(.minutes(3)))
     struct ProjectFingerprintTests {
         @Test("known keys give the values computed with `printf 'key' | sha256sum`")
         func knownValues() {

@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 @testable import SDK
 
-@Suite("Switch: basics")
+@Suite("Switch: basics", .timeLimit(.minutes(3)))
 struct SwitchBasicsTests {
     @Test("a switch disables the outgoing device, clears identity, lands on the new project and replays calls made meanwhile")
     func basicSwitch() async throws {

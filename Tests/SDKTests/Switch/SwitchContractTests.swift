@@ -6,7 +6,7 @@ import Testing
 @testable import SDK
 
 /// The switch contract, rule by rule. Each test fails without its rule.
-@Suite("Switch contract")
+@Suite("Switch contract", .timeLimit(.minutes(3)))
 struct SwitchContractTests {
     /// A harness whose switches hold open (a module waits in willSwitchProject) until released.
     static func heldHarness(rules: EngineRules = EngineRules()) throws -> (SDKHarness, ControlledModule) {

@@ -6,7 +6,7 @@ import Locking
 import Testing
 @testable import SDK
 
-@Suite("Switch stress")
+@Suite("Switch stress", .timeLimit(.minutes(3)))
 struct SwitchStressTests {
     @Test("threads make calls while random switches (repeats included) run: the journal alone shows every call went where the contract says")
     func stress() async throws {

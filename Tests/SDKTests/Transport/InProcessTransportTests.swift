@@ -4,7 +4,7 @@ import SDK
 import Testing
 
 extension TransportTests {
-    @Suite("InProcessTransport")
+    @Suite("InProcessTransport", .timeLimit(.minutes(3)))
     struct InProcessTransportTests {
         static let request = TransportRequest(
             method: .post,

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension TransportTests {
-    @Suite("OneShotCompletion")
+    @Suite("OneShotCompletion", .timeLimit(.minutes(3)))
     struct OneShotCompletionTests {
         @Test func onlyTheFirstDeliveryReachesTheCompletion() {
             let recorder = CompletionRecorder()

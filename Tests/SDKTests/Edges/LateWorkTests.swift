@@ -25,16 +25,22 @@ struct LateWorkTests {
         #expect(plain.outcome == .applied(project: harness.us.fingerprint) && plain.destination == "https://shop.example.com/plain")
     }
 
+    /// A tracked link resolution the sandbox holds on the wire, started on the live project.
+    static func heldResolution(_ harness: SDKHarness) async -> (HoldGate, Eventually<UniversalLinkResult>) {
+        let hold = HoldGate()
+        harness.sandbox.inject(.hold(hold), matching: .endpoint("a/x1"))
+        let late = Eventually<UniversalLinkResult>()
+        harness.sdk.handleUniversalLink(link(harness), completion: late.completion)
+        _ = await hold.waitUntilHeld(count: 1)
+        return (hold, late)
+    }
+
     @Test("a link resolution of A that comes back after the switch to B landed is refused and journaled; B's attribution stays the app's own")
     func lateResolutionAfterLandingIsRefused() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
-        let hold = HoldGate()
-        harness.sandbox.inject(.hold(hold), matching: .endpoint("a/x1"))
-        let late = Eventually<UniversalLinkResult>()
-        sdk.handleUniversalLink(Self.link(harness), completion: late.completion)
-        #expect(await hold.waitUntilHeld(count: 1))
+        let (hold, late) = await Self.heldResolution(harness)
         _ = await sdk.switchProject(to: harness.eu)
         hold.release()
         let result = await late.value
@@ -56,11 +62,7 @@ struct LateWorkTests {
         let harness = try SDKHarness()
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
-        let hold = HoldGate()
-        harness.sandbox.inject(.hold(hold), matching: .endpoint("a/x1"))
-        let late = Eventually<UniversalLinkResult>()
-        sdk.handleUniversalLink(Self.link(harness), completion: late.completion)
-        #expect(await hold.waitUntilHeld(count: 1))
+        let (hold, late) = await Self.heldResolution(harness)
         _ = await sdk.switchProject(to: harness.eu)
         _ = await sdk.switchProject(to: harness.us)
         hold.release()

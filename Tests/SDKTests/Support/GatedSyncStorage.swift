@@ -2,15 +2,29 @@ import Foundation
 import Journal
 import Locking
 
-/// Real files whose `fdatasync` can be held by the test: a disk that is slow to make things
-/// durable, on demand and without timing.
+/// Real files whose `fdatasync` can be held by the test (a disk that is slow to make things
+/// durable), and whose writes and syncs can fail (a disk that fills up, then has room again):
+/// on demand and without timing.
 final class GatedSyncStorage: JournalStorage {
+    struct DiskFull: Error, CustomStringConvertible {
+        var description: String { "no space left on device (injected)" }
+    }
+
     private let inner = PosixStorage()
+    private let failing = Locked(false)
     private let state = Locked<(holding: Bool, waiters: [CheckedContinuation<Void, Never>], held: Int)>((false, [], 0))
     private let released = DispatchSemaphore(value: 0)
     private let heldSignal = Eventually<Int>()
 
     func holdSyncs() { state.withLock { $0.holding = true } }
+
+    /// From now on every write and sync fails, until ``stopFailing()``.
+    func startFailing() { failing.withLock { $0 = true } }
+    func stopFailing() { failing.withLock { $0 = false } }
+
+    func failIfFull() throws {
+        if failing.withLock({ $0 }) { throw DiskFull() }
+    }
 
     func releaseSyncs() {
         let held = state.withLock { state -> Int in
@@ -38,7 +52,10 @@ final class GatedSyncStorage: JournalStorage {
 
     func createDirectory(at path: String) throws { try inner.createDirectory(at: path) }
     func contentsOfDirectory(at path: String) throws -> [String] { try inner.contentsOfDirectory(at: path) }
-    func createFile(at path: String) throws -> any WritableFile { GatedFile(inner: try inner.createFile(at: path), storage: self) }
+    func createFile(at path: String) throws -> any WritableFile {
+        try failIfFull()
+        return GatedFile(inner: try inner.createFile(at: path), storage: self)
+    }
     func openForAppending(at path: String) throws -> any WritableFile { GatedFile(inner: try inner.openForAppending(at: path), storage: self) }
     func sizeOfFile(at path: String) throws -> Int { try inner.sizeOfFile(at: path) }
     func contents(of path: String) throws -> any FileContents { try inner.contents(of: path) }
@@ -55,9 +72,13 @@ final class GatedSyncStorage: JournalStorage {
         }
 
         var size: Int { inner.size }
-        func append(_ bytes: UnsafeRawBufferPointer) throws { try inner.append(bytes) }
+        func append(_ bytes: UnsafeRawBufferPointer) throws {
+            try storage.failIfFull()
+            try inner.append(bytes)
+        }
         func synchronize() throws {
             storage.gate()
+            try storage.failIfFull()
             try inner.synchronize()
         }
         func truncate(to length: Int) throws { try inner.truncate(to: length) }

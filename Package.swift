@@ -63,7 +63,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
         .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "FuzzHarness"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness", "Locking"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay"]),
     ],
     swiftLanguageModes: [.v6]

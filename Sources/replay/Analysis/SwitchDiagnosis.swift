@@ -47,8 +47,9 @@ final class SwitchDiagnosis {
         case .switchRouted(let id, let call, let project, let routing):
             var report = SwitchReport(id: id, call: call, requested: mark, project: project, routing: routing,
                                       liveAtRequest: state.live?.fingerprint)
-            if case .absorbed(let target) = routing {
-                update(target) { $0.absorbed.append((id, call, mark)) }
+            switch routing {
+            case .absorbed(let target), .moved(let target): update(target) { $0.absorbed.append((id, call, mark)) }
+            default: break
             }
             if case .noop = routing { report.landedOn = state.live?.fingerprint }
             open[id] = report
@@ -92,6 +93,13 @@ final class SwitchDiagnosis {
             case .queued(let id, let position, let received):
                 heldBy[call] = id
                 update(id) { $0.held.append(SwitchReport.HeldCall(call: call, name: received.call.name.rawValue, queued: mark, position: position)) }
+            case .refused:
+                // Refused while held: the gate let it go (shutdown).
+                if let holder = heldBy.removeValue(forKey: call) {
+                    update(holder) { report in
+                        if let index = report.held.firstIndex(where: { $0.call == call }) { report.held[index].dropped = mark }
+                    }
+                }
             case .replayed(let id, let project):
                 let holder = heldBy.removeValue(forKey: call) ?? id
                 update(holder) { report in
@@ -127,6 +135,13 @@ final class SwitchDiagnosis {
             closeIfComplete(id)
         case .callbacksDelivered(let id):
             update(id) { $0.callbacks = mark }
+            closeIfComplete(id)
+        case .switchCancelled(let id, let reason):
+            update(id) { $0.cancelled = (mark, reason) }
+            for (joined, _, _) in open[id]?.absorbed ?? [] {
+                update(joined) { $0.cancelled = (mark, reason) }
+                closeIfComplete(joined)
+            }
             closeIfComplete(id)
         default:
             break

@@ -9,6 +9,8 @@ extension SwitchReport {
         switch routing {
         case .absorbed(let into):
             lines.append("switch \(id): to \(destination), absorbed into \(into) (a repeated request: no teardown of its own)")
+        case .moved(let entry):
+            lines.append("switch \(id): to \(destination), joined \(entry), moved to the tail of the queue (no teardown of its own)")
         case .noop:
             lines.append("switch \(id): to \(destination), noop (the SDK was already there with nothing running)")
         default:
@@ -24,6 +26,7 @@ extension SwitchReport {
             table.add(["  delivered", "when \(carrierIDText) landed (\(carrierLanded.text))" + (result.map { ": " + Describe.result($0) } ?? "")])
         }
         if let started { table.add(["  started", started.text]) }
+        if let cancelled { table.add(["  cancelled", "\(cancelled.mark.text): \(cancelled.reason); its callers heard notPerformed"]) }
         for line in table.lines() { lines.append(line) }
         if !steps.isEmpty {
             lines.append("  steps")
@@ -43,7 +46,8 @@ extension SwitchReport {
             details.add(["  disable", "no durability wait (nothing to disable)"])
         }
         for (index, call) in held.enumerated() {
-            let replay = call.replayed.map { "replayed on \(labels.name(call.replayedOn)) at seq \($0.sequence)" } ?? "NEVER REPLAYED"
+            let replay = call.replayed.map { "replayed on \(labels.name(call.replayedOn)) at seq \($0.sequence)" }
+                ?? call.dropped.map { "let go at shutdown (seq \($0.sequence))" } ?? "NEVER REPLAYED"
             details.add([index == 0 ? "  held calls" : "", "\(call.call) \(call.name), queued #\(call.position) at seq \(call.queued.sequence), \(replay)"])
         }
         if held.isEmpty && runsItself && started != nil { details.add(["  held calls", "none"]) }
@@ -98,7 +102,8 @@ extension SwitchReport {
         members.append(("held", .array(held.map { call in
             .object([("call", FactJSON.callID(call.call)), ("name", .string(call.name)), ("position", .integer(Int64(call.position))),
                      ("queued", call.queued.json), ("replayed", .optional(call.replayed) { $0.json }),
-                     ("replayed_on", .optional(call.replayedOn, FactJSON.project))])
+                     ("replayed_on", .optional(call.replayedOn, FactJSON.project)),
+                     ("dropped", .optional(call.dropped) { $0.json })])
         })))
         members.append(("inline", .array(inline.map { call in
             .object([("call", FactJSON.callID(call.call)), ("name", .string(call.name)), ("at", call.at.json),
@@ -110,6 +115,7 @@ extension SwitchReport {
             ("result", .optional(result) { .string(Describe.result($0)) }),
             ("reasons", .array(reasons.map(JSONValue.string))),
             ("callbacks_delivered", .optional(callbacks) { $0.json }),
+            ("cancelled", .optional(cancelled) { .object([("at", $0.mark.json), ("reason", .string($0.reason))]) }),
             ("anomalies", .array(anomalies.map(JSONValue.string))),
         ]
         return .object(members)

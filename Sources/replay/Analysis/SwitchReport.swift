@@ -38,6 +38,8 @@ struct SwitchReport {
         var position: Int
         var replayed: Mark?
         var replayedOn: ProjectFingerprint?
+        /// When the gate let it go unreplayed (the SDK shut down).
+        var dropped: Mark?
     }
 
     struct InlineCall {
@@ -66,6 +68,8 @@ struct SwitchReport {
     var result: SwitchResult?
     var reasons: [String] = []
     var callbacks: Mark?
+    /// When and why the switch was dropped before it began (the SDK shut down).
+    var cancelled: (mark: Mark, reason: String)?
     /// For an absorbed request: when the switch that carried it landed.
     var carrierLanded: Mark?
     var anomalies: [String] = []
@@ -92,6 +96,7 @@ struct SwitchReport {
     /// Whether nothing more can be learned about it.
     var isComplete: Bool {
         switch routing {
+        case _ where cancelled != nil: true
         case .absorbed, .moved: carrierLanded != nil
         case .noop: true
         default: landed != nil && callbacks != nil && (durability == nil || durability?.confirmed != nil)
@@ -121,8 +126,10 @@ struct SwitchReport {
     /// Adds the anomalies only the end of the journal reveals.
     mutating func closeAtEnd() {
         switch routing {
-        case .absorbed(let into) where carrierLanded == nil:
-            anomalies.append("absorbed into \(into), which never landed in the journal")
+        case _ where cancelled != nil:
+            break
+        case .absorbed(let into) where carrierLanded == nil, .moved(let into) where carrierLanded == nil:
+            anomalies.append("joined \(into), which never landed in the journal")
         case .started, .enqueued, .initialization:
             if started == nil { anomalies.append("requested but never started") }
             else if landed == nil { anomalies.append("started but never landed") }
@@ -136,7 +143,7 @@ struct SwitchReport {
         for step in steps where step.finished == nil {
             anomalies.append("step \(step.step.rawValue) began (\(step.began.text)) and never finished")
         }
-        for held in held where held.replayed == nil {
+        for held in held where held.replayed == nil && held.dropped == nil {
             anomalies.append("held call \(held.call) (\(held.name)) was never replayed")
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Journal
 
-/// Everything the SDK believes, as a pure fold of the journal's facts (``evolve(_:)``).
+/// Everything the SDK believes, as a pure fold of the journal's facts (``evolve(_:at:)``).
 ///
 /// The live engine and `replay` compute it the same way, so what `replay state` shows is exactly
 /// what the SDK believed. It holds no secrets: API keys and JWTs live outside it.

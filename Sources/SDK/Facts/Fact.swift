@@ -1,7 +1,7 @@
 import Journal
 
 /// Everything the journal records about the SDK: inputs (what the world told it) and decisions
-/// (what it concluded). The SDK's state is a fold of these with ``SDKState/evolve(_:)``.
+/// (what it concluded). The SDK's state is a fold of these with ``SDKState/evolve(_:at:)``.
 public enum Fact: Sendable, Hashable {
     // MARK: Inputs
 

@@ -1,7 +1,7 @@
 /// The constants of the on-disk format described in `docs/FORMAT.md`.
 ///
 /// A segment is a sequence of LZ4 frames: one skippable frame holding the ``SegmentHeader``,
-/// then, repeatedly, a skippable frame holding a ``SyncMarker`` followed by a standard LZ4 frame
+/// then, repeatedly, a skippable frame holding a sync marker followed by a standard LZ4 frame
 /// of records (linked blocks, block checksums, one block per commit group).
 public enum SegmentFormat {
     /// The format version this build writes. Readers refuse a newer major version.

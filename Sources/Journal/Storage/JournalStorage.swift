@@ -1,7 +1,7 @@
 /// The file operations the journal performs, as a seam: the default is ``PosixStorage``; tests
 /// and simulators substitute layers that inject faults or keep only what was synced.
 ///
-/// Paths are plain strings. Every method either completes or throws a ``JournalError/io``
+/// Paths are plain strings. Every method either completes or throws a ``JournalError/io(path:operation:code:)``
 /// naming the path and the operation.
 public protocol JournalStorage: Sendable {
     /// Creates the directory (and missing parents) with mode 0700 if it does not exist.

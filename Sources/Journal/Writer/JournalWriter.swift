@@ -23,10 +23,13 @@ public final class JournalWriter: Sendable {
 
     /// Opens (creating if needed) the journal in `directory`.
     ///
-    /// - Parameter snapshot: called, under the writer's lock and on the appending thread, when a
-    ///   segment begins inside `append` (``Rotation/automatic``); it returns the state as of every
-    ///   record before `request.sequence`. It must not call back into the writer. With
-    ///   ``Rotation/onRequest`` it may be nil: ``rotateIfNeeded(snapshot:)`` supplies snapshots.
+    /// - Parameters:
+    ///   - directory: the journal's directory; created (mode 0700) if missing.
+    ///   - options: segment, frame and group-commit bounds, storage, producer (validated first).
+    ///   - snapshot: called, under the writer's lock and on the appending thread, when a
+    ///     segment begins inside `append` (``Rotation/automatic``); it returns the state as of every
+    ///     record before `request.sequence`. It must not call back into the writer. With
+    ///     ``Rotation/onRequest`` it may be nil: ``rotateIfNeeded(time:snapshot:)`` supplies snapshots.
     public init(
         directory: String,
         options: JournalOptions = JournalOptions(),

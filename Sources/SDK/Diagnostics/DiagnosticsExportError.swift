@@ -3,7 +3,7 @@
 public enum DiagnosticsExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The destination exists and is not an empty directory.
     case destinationExists(String)
-    /// The budget cannot hold even the manifest (the smallest is ``DiagnosticsCopier/minimumByteBudget``).
+    /// The budget cannot hold even the manifest (the smallest is a few KiB: the manifest and one segment header).
     case budgetTooSmall(Int)
     /// The journal could not be opened or read (the text says what and where).
     case journalUnreadable(String)

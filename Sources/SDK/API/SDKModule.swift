@@ -1,7 +1,13 @@
 /// A module plugs into each SDK instance and hears its lifecycle (after MoEngage's module
-/// protocol). Events arrive on the engine, in order, per instance: `initialize`, then `start`
-/// once, then notifications and resets, then at most one `deinitialize`. Each delivery is
-/// journaled.
+/// protocol). Events arrive in order, per instance: `initialize`, then `start` once, then
+/// notifications and resets, then at most one `deinitialize`. Each delivery is journaled.
+///
+/// What the SDK guarantees: a module's events never overlap. While its awaited handler runs
+/// (even past its bound, once the SDK stopped waiting and cancelled its task), its later events,
+/// the next instance's `initialize` and `start` included, wait until it returns. A failure counts
+/// against the instance (``ModuleContext/generation``) whose event failed. What implementers must
+/// guarantee: ``process(event:context:)`` returns quickly (it runs on the engine thread) and
+/// never calls the SDK's blocking getters; an awaited handler should end when its task is cancelled.
 public protocol SDKModule: AnyObject, Sendable {
     /// The module's name (unique among the SDK's modules) and version.
     var info: ModuleInfo { get }

@@ -21,6 +21,21 @@ struct RelaunchTests {
         relaunched.sdk.shutdown()
     }
 
+    @Test("after a relaunch on A, initialize with A's key and another configuration is a switch at launch: the old identity is not carried over")
+    func initializeSameKeyOtherConfigAfterRelaunch() async throws {
+        let first = try SDKHarness()
+        await first.sdk.initialize(first.us)
+        await first.sdk.setEmail("ada@example.com")
+        first.sdk.shutdown()
+        let relaunched = try SDKHarness(directory: first.directory, sandbox: first.sandbox, clock: first.clock,
+                                        ids: SequentialIDs(startingAt: 1_000), keepsDirectory: true)
+        let viaProxy = Project(apiKey: SDKHarness.usKey, config: ProjectConfig(region: .custom(first.sandbox.baseURL(region: "us"))))!
+        #expect(await relaunched.sdk.initialize(viaProxy) == .applied(project: viaProxy.fingerprint))
+        #expect(relaunched.sdk.email == nil)
+        #expect(relaunched.sdk.engineView()?.state.live?.region == "custom")
+        relaunched.sdk.shutdown()
+    }
+
     @Test("the live key with another configuration is a real switch, journaled as such, never a silent no-op")
     func sameKeyOtherConfigIsASwitch() async throws {
         let harness = try SDKHarness()

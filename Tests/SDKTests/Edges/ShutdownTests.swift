@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import Locking
 import Sandbox
 import Testing
 @testable import SDK
@@ -50,6 +51,37 @@ struct ShutdownTests {
         await relaunched.sdk.settle()
         #expect(relaunched.sdk.liveProject == harness.eu.fingerprint, "the switch that had begun lands; the one that had not is forgotten")
         relaunched.sdk.shutdown()
+    }
+
+    @Test("calls racing shutdown() from another thread: every completion runs exactly once")
+    func callsRacingShutdown() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.initialize(harness.us)
+        await sdk.setEmail("ada@example.com")
+        let calls = 2_000
+        let answered = DispatchGroup()
+        let count = Locked(0)
+        let started = DispatchSemaphore(value: 0)
+        let caller = Thread {
+            for index in 0..<calls {
+                answered.enter()
+                if index == 10 { started.signal() }
+                sdk.track("race-\(index)") { _ in
+                    count.withLock { $0 += 1 }
+                    answered.leave()
+                }
+            }
+        }
+        caller.start()
+        let waited = await Task.detached {
+            started.wait()
+            sdk.shutdown()
+            // A stranded completion would keep this waiting forever: fail instead, generously late.
+            return answered.wait(timeout: .now() + 60)
+        }.value
+        #expect(waited == .success, "completions were stranded by the shutdown")
+        #expect(count.withLock { $0 } == calls)
     }
 
     @Test("a relaunch never hands out a call id the journal still uses, so an old outcome never reaches a new completion")

@@ -58,7 +58,12 @@ struct SwitchStatusTests {
         #expect(await hold.waitUntilHeld(count: 1))
         let timers = harness.clock.pendingTimers
         let settling = Task { await sdk.settle(timeout: .seconds(5)) }
-        while harness.clock.pendingTimers == timers { await Task.yield() }   // its bound is set
+        var spins = 0
+        while harness.clock.pendingTimers == timers && spins < 1_000_000 {  // its bound is set
+            spins += 1
+            await Task.yield()
+        }
+        #expect(harness.clock.pendingTimers > timers, "settle(timeout:) set no timer on the SDK's clock")
         harness.clock.advance(by: .seconds(6))
         #expect(await settling.value == false)
         hold.release()

@@ -62,6 +62,35 @@ struct TokenScopeTests {
         #expect(byEvent["dan-1"] == "dan")
     }
 
+    @Test("a token the provider issues after the identity changed is used for the request it was asked for, never cached for the next user")
+    func lateTokenIsNotCached() async throws {
+        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true)])
+        let harness = try SDKHarness(sandbox: sandbox)
+        let asked = Locked<[(@Sendable (Result<String, any Error>) -> Void)]>([])
+        let slow = ClosureAuthProvider { completion in asked.withLock { $0.append(completion) } }
+        let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: slow))!
+        let sdk = harness.sdk
+        await sdk.initialize(secure)
+        await sdk.setEmail("ada@example.com")
+        let adaTrack = Eventually<CallOutcome>()
+        sdk.track("ada-1", completion: adaTrack.completion)
+        _ = sdk.engineView()                                   // ada's request waits for its token
+        #expect(asked.withLock { $0.count } == 1)
+        await sdk.setEmail("bob@example.com")                  // the identity changes meanwhile
+        let adaToken = sandbox.issueJWT(project: "secure", subject: "ada")
+        asked.withLock { $0[0] }(.success(adaToken))           // the answer for ada arrives late
+        _ = await adaTrack.value
+        let bobTrack = Eventually<CallOutcome>()
+        sdk.track("bob-1", completion: bobTrack.completion)
+        _ = sdk.engineView()
+        #expect(asked.withLock { $0.count } == 2, "bob's request asks the provider again rather than reuse ada's token")
+        let bobToken = sandbox.issueJWT(project: "secure", subject: "bob")
+        asked.withLock { $0[1] }(.success(bobToken))
+        #expect(await bobTrack.value == .delivered(project: secure.fingerprint, status: 200))
+        let bob = sandbox.requests(project: "secure").first { ($0.jsonObject?["eventName"] as? String) == "bob-1" }
+        #expect(bob?.headers["authorization"] == "Bearer \(bobToken)")
+    }
+
     @Test("an auth provider that never answers: the request fails as a journaled attempt after the bound, it does not hang")
     func silentProviderIsBounded() async throws {
         let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true)])

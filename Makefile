@@ -16,9 +16,13 @@ build: deps
 # ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's cross-check on DuckDB.
 test: unit-tests docs-check report-check tsan fuzz-smoke fleet-check
 
+# Each suite has a .timeLimit; a test stuck in an await that ignores cancellation would still
+# hold the run, so the whole run is bounded too (UNIT_TESTS_TIMEOUT seconds): a hang fails CI
+# instead of using up its time.
+UNIT_TESTS_TIMEOUT ?= 1200
 unit-tests: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	timeout --kill-after=30 $(UNIT_TESTS_TIMEOUT) $(SWIFT) test
 
 # The SDK's and the journal's API documentation builds with the toolchain's docc without a
 # warning (a broken ``symbol`` link, an undocumented parameter), over the same debug build.

@@ -18,6 +18,11 @@ struct StoryAudit {
     private var tasks: [TaskID: TaskRecord] = [:]
     private var received: [CallID: (sequence: UInt64, name: CallName)] = [:]
     private var resolved: [CallID: CallOutcome] = [:]
+    /// Calls whose resolution a journal gap lost (no longer pending in the state after it).
+    private var settledInGap: Set<CallID> = []
+    /// The generation that started each link job, and the job whose answer is being decided.
+    private var linkJobGenerations: [UInt64: UInt64] = [:]
+    private var answeringLink: UInt64?
     private(set) var records = 0
     /// Outcomes the contract allows, or known design issues, counted by explanation.
     private(set) var explained: [String: Int] = [:]
@@ -44,7 +49,8 @@ struct StoryAudit {
         switch failure {
         case .authentication(let reason) where reason.hasSuffix("no auth provider for the project"):
             disableWithoutAuthProvider
-        case .authentication(let reason) where reason.contains("refresh budget") || reason.contains("simulated auth provider failure"):
+        case .authentication(let reason) where reason.contains("refresh budget") || reason.contains("simulated auth provider failure")
+            || reason.contains("did not answer within"):
             disableGaveUp
         case .retriesExhausted:
             disableGaveUp
@@ -85,7 +91,7 @@ struct StoryAudit {
                 if case .unreadable(let reason) = record.content {
                     report(.journal, "record \(record.sequence) of the final journal is unreadable: \(reason)")
                 }
-                if let fact = record.fact { note(fact, sequence: record.sequence) }
+                if let fact = record.fact { note(fact, sequence: record.sequence, state: walk.state) }
                 walk.fold(record)
             }
         } catch {
@@ -108,8 +114,31 @@ struct StoryAudit {
         checkCrashes(journalID: reader.journalID)
     }
 
-    private mutating func note(_ fact: Fact, sequence: UInt64) {
+    private mutating func note(_ fact: Fact, sequence: UInt64, state: SDKState) {
+        if FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true { answeringLink = nil }
         switch fact {
+        case .linkResolutionStarted(let job, _, _, _, let generation):
+            linkJobGenerations[job] = generation
+        case .linkResolved(let resolution):
+            answeringLink = resolution.job
+        case .attributionChanged(let project, _):
+            // Late work is refused once its instance is gone: a link's attribution is written
+            // only for the instance (generation) that started the job.
+            if let job = answeringLink, let started = linkJobGenerations[job], started != state.generation || state.live?.fingerprint != project {
+                report(.contract, "link job \(job), started by generation \(started), wrote attribution for \(project) in generation \(state.generation) (seq \(sequence))")
+            }
+        case .gateDecided(let call, let decision):
+            if let expected = world.reactionTargets[call] {
+                let landedOn: ProjectFingerprint? = switch decision {
+                case .executed(let project), .replayed(_, let project), .inline(let project): project
+                case .queued, .refused: nil
+                }
+                if let landedOn, landedOn != expected.project {
+                    report(.contract, "call \(call), made from the callback of switch call \(expected.switch) (which landed on \(expected.project)), ran on \(landedOn) (seq \(sequence))")
+                }
+            }
+        case .journalGap:
+            for call in received.keys where resolved[call] == nil && state.pendingCalls[call] == nil { settledInGap.insert(call) }
         case .callReceived(let call):
             received[call.id] = (sequence, call.call.name)
         case .callResolved(let call, let outcome):
@@ -128,6 +157,9 @@ struct StoryAudit {
     /// The live state at the end equals the fold of the whole journal (or, when the journal
     /// failed in this process, the fold equals the state as of the failure).
     private mutating func checkProjection(fold: SDKState, live: SimulatedEngine) {
+        if let failure = live.journalFailure {
+            report(.journal, "after the calm end the journal still does not record: \(failure)")
+        }
         if live.journalFailure == nil {
             if fold != live.state {
                 report(.projection, "at the end, the live state differs from the fold of the journal" + SimulationWorld.firstDifference(fold, live.state))
@@ -213,7 +245,8 @@ struct StoryAudit {
     private mutating func checkCrashes(journalID: UUID?) {
         guard world.engine?.journalFailure == nil else { return }
         for crash in world.crashes where crash.journalID == journalID {
-            for (call, entry) in received.sorted(by: { $0.key < $1.key }) where entry.sequence <= crash.durableSequence && resolved[call] == nil {
+            for (call, entry) in received.sorted(by: { $0.key < $1.key })
+            where entry.sequence <= crash.durableSequence && resolved[call] == nil && !settledInGap.contains(call) {
                 report(.settle, "call \(call) (\(entry.name.rawValue)) was durable before a crash (seq \(entry.sequence)) but never resolved")
             }
         }

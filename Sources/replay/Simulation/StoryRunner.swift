@@ -37,6 +37,9 @@ enum StoryRunner {
         case .crash(let tail, let after, let relaunchOn):
             world.crash(tail: tail, relaunchMilliseconds: after)
             if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
+        case .shutdown(let after, let relaunchOn):
+            world.shutdown(relaunchMilliseconds: after)
+            if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
         }
     }
 

@@ -86,12 +86,13 @@ struct StoryAudit {
         do {
             while let record = try walk.next() {
                 records += 1
-                checker.consume(record, before: walk.state)
-                recheck.consume(record, before: walk.state)
+                let before = walk.state
+                checker.consume(record, before: before)
+                recheck.consume(record, before: before)
                 if case .unreadable(let reason) = record.content {
                     report(.journal, "record \(record.sequence) of the final journal is unreadable: \(reason)")
                 }
-                if let fact = record.fact { note(fact, sequence: record.sequence, state: walk.state) }
+                if let fact = record.fact { note(fact, sequence: record.sequence, walk: walk) }
                 walk.fold(record)
             }
         } catch {
@@ -114,8 +115,8 @@ struct StoryAudit {
         checkCrashes(journalID: reader.journalID)
     }
 
-    private mutating func note(_ fact: Fact, sequence: UInt64, state: SDKState) {
-        if FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true { answeringLink = nil }
+    private mutating func note(_ fact: Fact, sequence: UInt64, walk: JournalWalk) {
+        if answeringLink != nil, FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true { answeringLink = nil }
         switch fact {
         case .linkResolutionStarted(let job, _, _, _, let generation):
             linkJobGenerations[job] = generation
@@ -124,8 +125,11 @@ struct StoryAudit {
         case .attributionChanged(let project, _):
             // Late work is refused once its instance is gone: a link's attribution is written
             // only for the instance (generation) that started the job.
-            if let job = answeringLink, let started = linkJobGenerations[job], started != state.generation || state.live?.fingerprint != project {
-                report(.contract, "link job \(job), started by generation \(started), wrote attribution for \(project) in generation \(state.generation) (seq \(sequence))")
+            if let job = answeringLink, let started = linkJobGenerations[job] {
+                let generation = walk.state.generation
+                if started != generation || walk.state.live?.fingerprint != project {
+                    report(.contract, "link job \(job), started by generation \(started), wrote attribution for \(project) in generation \(generation) (seq \(sequence))")
+                }
             }
         case .gateDecided(let call, let decision):
             if let expected = world.reactionTargets[call] {
@@ -138,7 +142,8 @@ struct StoryAudit {
                 }
             }
         case .journalGap:
-            for call in received.keys where resolved[call] == nil && state.pendingCalls[call] == nil { settledInGap.insert(call) }
+            let pending = walk.state.pendingCalls
+            for call in received.keys where resolved[call] == nil && pending[call] == nil { settledInGap.insert(call) }
         case .callReceived(let call):
             received[call.id] = (sequence, call.call.name)
         case .callResolved(let call, let outcome):

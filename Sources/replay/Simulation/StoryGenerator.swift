@@ -61,7 +61,7 @@ struct StoryGenerator {
         case 73: shutdownMidSwitch()
         case 74..<76: link()
         case 76: relaunchThenSwitch()
-        case 77: if random.chance(0.5) { pickerTaps() } else { wait() }
+        case 77: if random.chance(0.2) { pickerTaps() } else { wait() }
         default: wait()
         }
     }
@@ -191,7 +191,7 @@ struct StoryGenerator {
         let second = other(than: first)
         var choices = [first, second]
         if random.chance(0.5) { choices.append(other(than: second) == first ? other(than: first) : other(than: second)) }
-        let taps = random.chance(0.8) ? random.int(20...60) : random.int(100...250)
+        let taps = random.chance(0.8) ? random.int(20...60) : random.int(100...200)
         for tap in 0..<taps {
             let project = choices[tap % choices.count]
             steps.append(.call(caller: random.int(1...3), .switchProject(project: project, inCallback: random.chance(0.05) ? callbackCall() : nil),

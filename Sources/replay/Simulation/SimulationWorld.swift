@@ -40,6 +40,12 @@ final class SimulationWorld {
     /// it): the launch, why, and the state the journal had kept.
     private(set) var journalFailure: (launch: Int, reason: String, state: SDKState)?
     private(set) var eventsRun = 0
+    /// Known issues met, counted by explanation (not failures).
+    private(set) var explained: [String: Int] = [:]
+    /// Whether the running process opened a journal the previous one could not synchronize
+    /// (it shut down during a journal outage): the bytes it recovered were never made durable.
+    private var openedOverUnsyncedJournal = false
+    static let unsyncedRecoveryTrusted = "a journal recovered from a process that could not sync it was trusted as durable, and a power loss took it (known issue)"
     /// The project each switch call with a reaction asked for, and the reactions made from the
     /// callbacks of switches that landed: the switch and the project it landed on.
     private var switchTargets: [CallID: ProjectFingerprint] = [:]
@@ -208,8 +214,9 @@ final class SimulationWorld {
     /// (recovering) the journal, restores the state, and posts `engineStarted`.
     /// `boundaries` are the states the crashed process had after each input that a crash could
     /// have cut at: the restored state must be one of them.
-    func startProcess(after boundaries: [(sequence: UInt64, state: SDKState)]? = nil) {
+    func startProcess(after boundaries: [(sequence: UInt64, state: SDKState)]? = nil, trustedUnsynced: Bool = false) {
         launch += 1
+        openedOverUnsyncedJournal = false
         var options = JournalOptions()
         options.rotation = .onRequest
         options.segmentBytes = 8 << 10
@@ -241,7 +248,7 @@ final class SimulationWorld {
         if !restored.undecodable.isEmpty {
             report(.journal, "launch \(launch): \(restored.undecodable.count) fact(s) of the recovered journal do not decode (first: seq \(restored.undecodable[0].sequence))")
         }
-        if let boundaries { compareRecovery(writer: writer, restored: restored.state, boundaries: boundaries) }
+        if let boundaries { compareRecovery(writer: writer, restored: restored.state, boundaries: boundaries, trustedUnsynced: trustedUnsynced) }
         let modules: [ModuleDescriptor] = profile.withModules
             ? BuiltInModules.standard().map { ModuleDescriptor(name: $0.info.name, notifications: $0.notificationNames) } : []
         let reopenOptions = options
@@ -267,13 +274,21 @@ final class SimulationWorld {
         let survivor = storage.memory.simulatePowerLoss(tail.lossTail)
         self.engine = nil
         storage = FailingSyncStorage(memory: survivor)
+        let trusted = openedOverUnsyncedJournal
         advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
-        startProcess(after: boundaries)
+        startProcess(after: boundaries, trustedUnsynced: trusted)
     }
 
-    private func compareRecovery(writer: JournalWriter, restored: SDKState, boundaries: [(sequence: UInt64, state: SDKState)]) {
+    private func compareRecovery(writer: JournalWriter, restored: SDKState, boundaries: [(sequence: UInt64, state: SDKState)],
+                                 trustedUnsynced: Bool) {
         let recovered = writer.lastSequence
         guard let first = boundaries.first else { return }
+        if recovered < first.sequence && trustedUnsynced {
+            // The crashed process took what it recovered for durable, but its predecessor never
+            // synchronized it (docs/RELIABILITY.md, known issues): counted, not failed.
+            explained[Self.unsyncedRecoveryTrusted, default: 0] += 1
+            return
+        }
         if recovered < first.sequence {
             report(.journal, "launch \(launch): the journal recovered through seq \(recovered), but seq \(first.sequence) had been made durable before the crash")
             return
@@ -339,10 +354,12 @@ final class SimulationWorld {
         for (call, made) in callsMade.sorted(by: { $0.key < $1.key }) where made.launch == stoppedLaunch && made.completions != 1 {
             report(.settle, "at shutdown, the completion of call \(call) (\(made.name.rawValue)) ran \(made.completions) time(s)")
         }
-        let boundaries = engine.journalFailure == nil ? [(engine.lastSequence, engine.state)] : nil
+        let unsynced = engine.journalFailure != nil
+        let boundaries = unsynced ? nil : [(engine.lastSequence, engine.state)]
         self.engine = nil
         advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
         startProcess(after: boundaries)
+        openedOverUnsyncedJournal = unsynced
     }
 
     /// The switch queue never holds two entries for one project, however often a picker is tapped.

@@ -20,7 +20,7 @@ enum StoryRunner {
         journal?(world.storage.memory)
         return StoryOutcome(seed: story.seed, failures: world.failures + audit.failures, journalDigest: digest(of: world.storage.memory),
                             steps: story.steps.count, launches: world.launch, records: audit.records,
-                            requestsReceived: world.backend.receipts.count, explained: audit.explained)
+                            requestsReceived: world.backend.receipts.count, explained: audit.explained.merging(world.explained, uniquingKeysWith: +))
     }
 
     static func take(_ step: StoryStep, in world: SimulationWorld) {

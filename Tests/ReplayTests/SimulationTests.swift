@@ -24,7 +24,7 @@ struct SimulationTests {
         let tally = SeedBatch(firstSeed: 1, count: 300, steps: 20, jobs: 1, checksEveryInput: true).run()
         #expect(tally.stories == 300)
         #expect(tally.launches > 300, "stories crash and relaunch")
-        #expect(tally.requestsReceived > 1_000, "stories reach the backend")
+        #expect(tally.requestsReceived > 800, "stories reach the backend")
         for outcome in tally.failed { Issue.record(Self.describe(outcome)) }
     }
 

@@ -148,6 +148,12 @@ struct StoryAudit {
             received[call.id] = (sequence, call.call.name)
         case .callResolved(let call, let outcome):
             resolved[call] = outcome
+            // A switch reported done leaves the SDK running an instance of its project (a
+            // relaunched SDK that was never initialized is not "already there").
+            if case .applied(let project) = outcome, received[call]?.name == .switchProject,
+               !walk.state.instanceRunning || walk.state.live?.fingerprint != project {
+                report(.contract, "switch call \(call) resolved as applied on \(project), yet no instance of it runs (seq \(sequence))")
+            }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
         case .taskCompleted(let id, let outcome):

@@ -25,6 +25,10 @@ struct StoryAudit {
     private var answeringLink: UInt64?
     /// The last `engineStarted`, the switch in flight then (interrupted by the restart), and
     /// whether that switch just landed.
+    /// Calls the gate held, and those it replayed into an empty delivery queue (which may still
+    /// refuse a call larger than its bound).
+    private var gated: Set<CallID> = []
+    private var replayedIntoEmptyQueue: Set<CallID> = []
     private var lastStart: UInt64 = 0
     private var interruptedAtStart: SwitchID?
     private var landedInterrupted: SwitchID?
@@ -37,6 +41,8 @@ struct StoryAudit {
     /// A real SDK bug the simulator found (docs/RELIABILITY.md): counted so the rest stays visible.
     static let interruptedLandingWithoutInstance =
         "a switch request made after a relaunch (before initialize) was absorbed into the switch a power loss interrupted, which landed without starting its instance (SDK bug, reported)"
+    static let roomCheckSkipsUnidentified =
+        "a gated call of an unidentified user that still queues a request (inAppFetch) was replayed into a full delivery queue and discarded (SDK bug, reported)"
     static let disableGaveUp = "disable gave up under injected faults (retries or JWT refresh budget spent)"
 
     init(world: SimulationWorld) {
@@ -146,6 +152,8 @@ struct StoryAudit {
                 }
             }
         case .gateDecided(let call, let decision):
+            if case .queued = decision { gated.insert(call) }
+            if case .replayed = decision, walk.state.tasks.isEmpty { replayedIntoEmptyQueue.insert(call) }
             if let expected = world.reactionTargets[call] {
                 let landedOn: ProjectFingerprint? = switch decision {
                 case .executed(let project), .replayed(_, let project), .inline(let project): project
@@ -162,6 +170,18 @@ struct StoryAudit {
             received[call.id] = (sequence, call.call.name)
         case .callResolved(let call, let outcome):
             resolved[call] = outcome
+            // Nothing the gate accepted is lost at the landing because the smaller delivery
+            // queue filled: the replay waits for room.
+            if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), walk.state.heldEvents.count < 100 {
+                let name = received[call]?.name
+                if walk.state.email == nil && walk.state.userID == nil && name != .registerToken && name != .disableDevice {
+                    // `deliveryQueueHasRoom` takes a call of an unidentified user for one that
+                    // queues nothing, yet an in-app fetch (for one) still queues its request.
+                    explained[Self.roomCheckSkipsUnidentified, default: 0] += 1
+                } else {
+                    report(.contract, "call \(call), held by the gate, was discarded at its replay because the delivery queue was full (seq \(sequence))")
+                }
+            }
             // A switch reported done leaves the SDK running an instance of its project (a
             // relaunched SDK that was never initialized is not "already there"). Calls a
             // previous process made are not heard by anyone.

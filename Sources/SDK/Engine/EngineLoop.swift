@@ -233,6 +233,8 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
             try fresh.beginSegment(time: time) { _ in StateCodec.encode(state) }
             let gap = Fact.journalGap(JournalGap(lostFacts: current.lostFacts, from: current.since, to: time, reason: current.reason))
             lastSequence = try fresh.record([(FactCodec.kind(of: gap), FactCodec.payload(of: gap))], timestamp: time)
+            // The live state is the fold of the journal: the gap is one of its facts too.
+            state.evolve(gap, at: time)
             recorder = fresh
             outage = nil
         } catch {

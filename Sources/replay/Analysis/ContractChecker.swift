@@ -203,6 +203,13 @@ final class ContractChecker {
         case .switchCancelled(let id, _):
             pendingSwitches.remove(id)
             switchTargets[id] = nil
+            // A shutdown cancels every queued switch: the chain now ends where the switch still
+            // pending (the one in flight, finished at the next launch) goes, or nowhere.
+            if let routed = lastRouted, !switchTargets.values.contains(routed.project) {
+                lastRouted = pendingSwitches.sorted(by: { "\($0)" < "\($1)" }).last.flatMap { pending in
+                    switchTargets[pending].map { (pending, $0, sequence) }
+                }
+            }
         case .journalGap:
             // Facts are missing here: what the rules track from the facts themselves starts over
             // from the state (the snapshot that follows a gap), never judged across it.

@@ -2,11 +2,14 @@ import Journal
 import Locking
 
 /// An `InMemoryStorage` whose next `synchronize()` can be made to fail, as a disk does with
-/// EIO: the journal writer then fails for good, exactly as it would on a real device.
+/// EIO, or whose every `synchronize()` fails for a while (until ``repair()``): the journal
+/// writer then fails for good, exactly as it would on a real device, and the engine opens a new
+/// one once the disk works again.
 final class FailingSyncStorage: JournalStorage {
     /// The storage underneath (what a power loss is simulated on).
     let memory: InMemoryStorage
     private let failNextSync = Locked(false)
+    private let broken = Locked(false)
 
     init(memory: InMemoryStorage) {
         self.memory = memory
@@ -17,16 +20,31 @@ final class FailingSyncStorage: JournalStorage {
         failNextSync.withLock { $0 = true }
     }
 
+    /// Every `synchronize()` fails until ``repair()``.
+    func breakDisk() {
+        broken.withLock { $0 = true }
+    }
+
+    func repair() {
+        broken.withLock { $0 = false }
+        failNextSync.withLock { $0 = false }
+    }
+
+    var isBroken: Bool { broken.withLock { $0 } }
+
     func createDirectory(at path: String) throws { try memory.createDirectory(at: path) }
     func contentsOfDirectory(at path: String) throws -> [String] { try memory.contentsOfDirectory(at: path) }
-    func createFile(at path: String) throws -> any WritableFile { File(inner: try memory.createFile(at: path), failNextSync: failNextSync) }
+    func createFile(at path: String) throws -> any WritableFile { File(inner: try memory.createFile(at: path), failNextSync: failNextSync, broken: broken) }
     func openForAppending(at path: String) throws -> any WritableFile {
-        File(inner: try memory.openForAppending(at: path), failNextSync: failNextSync)
+        File(inner: try memory.openForAppending(at: path), failNextSync: failNextSync, broken: broken)
     }
     func sizeOfFile(at path: String) throws -> Int { try memory.sizeOfFile(at: path) }
     func contents(of path: String) throws -> any FileContents { try memory.contents(of: path) }
     func removeFile(at path: String) throws { try memory.removeFile(at: path) }
-    func synchronizeDirectory(at path: String) throws { try memory.synchronizeDirectory(at: path) }
+    func synchronizeDirectory(at path: String) throws {
+        if isBroken { throw JournalError.io(path: path, operation: "fsync", code: 5) }
+        try memory.synchronizeDirectory(at: path)
+    }
 }
 
 extension FailingSyncStorage {
@@ -34,10 +52,12 @@ extension FailingSyncStorage {
     final class File: WritableFile {
         private let inner: any WritableFile
         private let failNextSync: Locked<Bool>
+        private let broken: Locked<Bool>
 
-        init(inner: any WritableFile, failNextSync: Locked<Bool>) {
+        init(inner: any WritableFile, failNextSync: Locked<Bool>, broken: Locked<Bool>) {
             self.inner = inner
             self.failNextSync = failNextSync
+            self.broken = broken
         }
 
         var size: Int { inner.size }
@@ -45,7 +65,7 @@ extension FailingSyncStorage {
         func truncate(to length: Int) throws { try inner.truncate(to: length) }
 
         func synchronize() throws {
-            if failNextSync.withLock({ was in defer { was = false }; return was }) {
+            if broken.withLock({ $0 }) || failNextSync.withLock({ was in defer { was = false }; return was }) {
                 throw JournalError.io(path: "simulated", operation: "fdatasync", code: 5)
             }
             try inner.synchronize()

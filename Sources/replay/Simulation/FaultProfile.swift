@@ -29,6 +29,16 @@ struct FaultProfile: Sendable, Hashable {
     /// module's handler fails.
     var hookMilliseconds: ClosedRange<Int64> = 0...20
     var moduleFailure = 0.0
+    /// Odds that the auth provider answers only past its bound (and then twice).
+    var authLate = 0.0
+    /// How long a tracked link's host takes to answer (sometimes long after a landing).
+    var linkLatencyMilliseconds: ClosedRange<Int64> = 5...200
+    /// Odds, at each flush, that the disk fails every sync for a while (the journal then goes
+    /// on in memory and comes back with a gap).
+    var diskOutage = 0.0
+    /// Whether the callback queue may run its pending items in any order, as a concurrent
+    /// `DispatchQueue` can.
+    var concurrentCallbacks = false
     /// Delay before the callback queue runs its next completion.
     var callbackDelayMilliseconds: ClosedRange<Int64> = 0...2
     /// The engine rules recorded at each start.
@@ -69,6 +79,11 @@ struct FaultProfile: Sendable, Hashable {
         if random.chance(0.1) { rules.queueCapacity = random.int(2...8) }
         if random.chance(0.3) { rules.pendingEvents = .deliverToOutgoing(timeoutMilliseconds: random.int64(100...3_000)) }
         profile.rules = rules
+        // Drawn last, so older seeds keep the rest of their profile.
+        profile.authLate = random.chance(0.1) ? 0.05 * scale : 0
+        profile.linkLatencyMilliseconds = 5...(random.chance(0.3) ? random.int64(1_000...30_000) : 300)
+        profile.diskOutage = random.chance(0.05) ? 0.2 : 0
+        profile.concurrentCallbacks = random.chance(0.3)
         return profile
     }
 }
@@ -80,6 +95,8 @@ extension FaultProfile {
         calm.rules = rules
         calm.withModules = withModules
         calm.groupsCutInsideInputs = groupsCutInsideInputs
+        // The queue's kind is the app's configuration, not a fault.
+        calm.concurrentCallbacks = concurrentCallbacks
         return calm
     }
 }

@@ -22,8 +22,13 @@ final class SimulatedBackend {
         projectsByKey = Dictionary(projects.map { ($0.apiKey, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// A token the backend accepts for `project` until its tokens expire.
-    func issueToken(for project: ProjectFingerprint) -> String {
+    /// A token the backend accepts for `project` until its tokens expire, issued for `user` (the
+    /// identity the app was on when it asked) on SDK instance `instance`.
+    func issueToken(for project: ProjectFingerprint, user: String?, instance: UInt64) -> String {
+        validPrefix(project) + "|" + (user ?? "-") + "|" + String(instance)
+    }
+
+    private func validPrefix(_ project: ProjectFingerprint) -> String {
         "jwt-\(project.hex)-\(tokenGeneration[project, default: 0])"
     }
 
@@ -47,7 +52,16 @@ final class SimulatedBackend {
         }
         if project.usesJWT {
             if random.chance(profile.tokenExpiry) { expireTokens(of: project.fingerprint) }
-            if request.token != issueToken(for: project.fingerprint) {
+            guard let token = request.token else { return .response(status: 401, code: "InvalidJwtPayload", messageIDs: []) }
+            let parts = token.split(separator: "|", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == validPrefix(project.fingerprint) else {
+                return .response(status: 401, code: "InvalidJwtPayload", messageIDs: [])
+            }
+            // A JWT belongs to one user on one instance: one issued for another is a token that
+            // crossed users (or instances).
+            if parts[1] != (request.user ?? "-") || parts[2] != String(request.instance) {
+                misroutes.append("\(request.path) for task \(request.task) on \(project.name) carried a JWT issued for user \(parts[1]) on instance \(parts[2]), "
+                                 + "but was sent for user \(request.user ?? "-") on instance \(request.instance)")
                 return .response(status: 401, code: "InvalidJwtPayload", messageIDs: [])
             }
         }

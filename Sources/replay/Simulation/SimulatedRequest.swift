@@ -17,4 +17,8 @@ struct SimulatedRequest: Sendable {
     var body: [UInt8]
     /// The `Authorization: Bearer` token, if any.
     var token: String?
+    /// Not sent: the user the SDK was identified as and its instance (generation) when the
+    /// request left, so the backend can tell a JWT issued for another user or instance.
+    var user: String?
+    var instance: UInt64
 }

@@ -57,6 +57,11 @@ struct StoryGenerator {
         case 64..<66: steps.append(.notification("foreground"))
         case 66..<68: steps.append(.expireTokens(project: anyProject()))
         case 68..<71: crash()
+        case 71..<73: jwtIdentity()
+        case 73: shutdownMidSwitch()
+        case 74..<76: link()
+        case 76: relaunchThenSwitch()
+        case 77: if random.chance(0.2) { pickerTaps() } else { wait() }
         default: wait()
         }
     }
@@ -110,7 +115,7 @@ struct StoryGenerator {
         case 3:
             // A→B→A: back to where it started before the first landed.
             let second = other(than: first)
-            call(.switchProject(project: first, inCallback: nil))
+            call(.switchProject(project: first, inCallback: random.chance(0.3) ? callbackCall() : nil))
             if random.chance(0.5) { tracking() }
             call(.switchProject(project: second, inCallback: nil))
             call(.switchProject(project: first, inCallback: callbackCall()))
@@ -118,9 +123,80 @@ struct StoryGenerator {
             // C, D, C: three switches that end on C.
             let second = other(than: first)
             call(.switchProject(project: first, inCallback: nil))
-            call(.switchProject(project: second, inCallback: nil))
+            call(.switchProject(project: second, inCallback: random.chance(0.3) ? callbackCall() : nil))
             if random.chance(0.5) { inline() }
             call(.switchProject(project: first, inCallback: callbackCall()))
+        }
+    }
+
+    /// Identity changes on the JWT projects (C, D): a JWT belongs to one user on one instance,
+    /// so none may travel with a request made for another user or after a switch.
+    private mutating func jwtIdentity() {
+        let jwt = random.pick([2, 3])
+        call(.switchProject(project: jwt, inCallback: random.chance(0.5) ? .setEmail("user\(random.int(1...3))@sim.test") : nil))
+        for _ in 0..<random.int(1...3) {
+            switch random.int(0...4) {
+            case 0, 1: call(.sdk(.setEmail("user\(random.int(1...3))@sim.test")))
+            case 2: call(.sdk(.setUserId("user-\(random.int(1...3))")))
+            case 3: call(.sdk(.logoutUser))
+            default: tracking()
+            }
+            tracking()
+            if random.chance(0.4) { steps.append(.wait(milliseconds: random.int64(1...800))) }
+        }
+        if random.chance(0.5) { call(.switchProject(project: jwt == 2 ? 3 : 2, inCallback: .setEmail("user\(random.int(1...3))@sim.test"))) }
+    }
+
+    /// A shutdown while a switch runs (or is queued), then a relaunch: every completion hears
+    /// back once, with notPerformed, interruptedByShutdown or discarded(shutdown).
+    private mutating func shutdownMidSwitch() {
+        call(.switchProject(project: anyProject(), inCallback: callbackCall()))
+        if random.chance(0.5) { identity() }
+        if random.chance(0.4) { call(.switchProject(project: anyProject(), inCallback: nil)) }
+        if random.chance(0.5) { tracking() }
+        if random.chance(0.7) { steps.append(.wait(milliseconds: random.int64(0...400))) }
+        steps.append(.shutdown(afterMilliseconds: random.int64(100...3_000), relaunchOn: random.chance(0.8) ? anyProject() : nil))
+    }
+
+    /// `handleUniversalLink` of a tracked link whose host answers after a while, often after
+    /// switches (A→B→A brings the same project back as another instance).
+    private mutating func link() {
+        let code = random.chance(0.1) ? "gone" : "l\(random.int(1...4))"
+        call(.sdk(.handleUniversalLink(url: "https://links.sim.test/a/\(code)")))
+        switch random.int(0...3) {
+        case 0:
+            let start = anyProject()
+            call(.switchProject(project: other(than: start), inCallback: nil))
+            call(.switchProject(project: start, inCallback: nil))
+        case 1:
+            call(.switchProject(project: anyProject(), inCallback: nil))
+        default:
+            break
+        }
+    }
+
+    /// Power loss, a relaunch *without* initialize, then a switch (to the same or another
+    /// project) before anything starts the instance.
+    private mutating func relaunchThenSwitch() {
+        steps.append(.crash(tail: .clean, afterMilliseconds: random.int64(300...3_000), relaunchOn: nil))
+        if random.chance(0.3) { tracking() }
+        call(.switchProject(project: anyProject(), inCallback: callbackCall()))
+    }
+
+    /// A picker tapped dozens to hundreds of times, alternating between two or three
+    /// projects while a switch is held: the queue never holds two entries for one project and
+    /// the SDK ends on the last one asked for.
+    private mutating func pickerTaps() {
+        let first = anyProject()
+        let second = other(than: first)
+        var choices = [first, second]
+        if random.chance(0.5) { choices.append(other(than: second) == first ? other(than: first) : other(than: second)) }
+        let taps = random.chance(0.8) ? random.int(20...60) : random.int(100...200)
+        for tap in 0..<taps {
+            let project = choices[tap % choices.count]
+            steps.append(.call(caller: random.int(1...3), .switchProject(project: project, inCallback: random.chance(0.05) ? callbackCall() : nil),
+                               engineKeepsUp: random.chance(0.3)))
+            if random.chance(0.05) { steps.append(.wait(milliseconds: random.int64(1...300))) }
         }
     }
 

@@ -20,7 +20,7 @@ enum StoryRunner {
         journal?(world.storage.memory)
         return StoryOutcome(seed: story.seed, failures: world.failures + audit.failures, journalDigest: digest(of: world.storage.memory),
                             steps: story.steps.count, launches: world.launch, records: audit.records,
-                            requestsReceived: world.backend.receipts.count, explained: audit.explained)
+                            requestsReceived: world.backend.receipts.count, explained: audit.explained.merging(world.explained, uniquingKeysWith: +))
     }
 
     static func take(_ step: StoryStep, in world: SimulationWorld) {
@@ -36,6 +36,9 @@ enum StoryRunner {
             world.backend.expireTokens(of: SimulatedProject.catalog[project % SimulatedProject.catalog.count].fingerprint)
         case .crash(let tail, let after, let relaunchOn):
             world.crash(tail: tail, relaunchMilliseconds: after)
+            if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
+        case .shutdown(let after, let relaunchOn):
+            world.shutdown(relaunchMilliseconds: after)
             if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
         }
     }

@@ -14,6 +14,8 @@ extension StoryStep: CustomStringConvertible {
             "backend expires the JWTs of \(Self.projectName(project))"
         case .crash(let tail, let after, let relaunchOn):
             "power loss (\(tail)), relaunch \(after) ms later" + (relaunchOn.map { " and initialize \(Self.projectName($0))" } ?? " without initializing")
+        case .shutdown(let after, let relaunchOn):
+            "shutdown, relaunch \(after) ms later" + (relaunchOn.map { " and initialize \(Self.projectName($0))" } ?? " without initializing")
         }
     }
 

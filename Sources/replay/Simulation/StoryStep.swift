@@ -18,4 +18,7 @@ enum StoryStep: Sendable, Hashable {
     /// relaunches `afterMilliseconds` later over the same storage and, when `relaunchOn` is set,
     /// initializes that project (the same one or another).
     case crash(tail: CrashTail, afterMilliseconds: Int64, relaunchOn: Int?)
+    /// The app shuts the SDK down (`shutdown()`), the process ends, and the app relaunches
+    /// `afterMilliseconds` later, initializing `relaunchOn` when set.
+    case shutdown(afterMilliseconds: Int64, relaunchOn: Int?)
 }

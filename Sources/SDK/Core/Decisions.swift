@@ -76,6 +76,13 @@ extension SDKState {
     private mutating func handleEngineStart(_ start: EngineStart, _ log: inout Decisions) {
         // Resume delivery: requests that were on the wire go again, in order.
         for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &log) }
+        // A switch cut short while it started its instance: the instance it had begun died with
+        // the previous process, so it starts again here (the old start hooks are answered as
+        // interrupted, which makes the step noisy).
+        if let run = switching.inFlight, run.step == .startInstance, !instanceRunning {
+            emit(.initialized(project: run.to, generation: generation &+ 1), &log)
+            startModules(&log)
+        }
         // A switch queued behind one whose callbacks the previous process never ran starts now.
         startNextSwitchIfReady(&log)
     }

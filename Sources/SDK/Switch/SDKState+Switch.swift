@@ -282,7 +282,10 @@ extension SDKState {
             count = pushToken == nil ? 0 : 1
             bytes = 512
         default:
-            guard identity.isKnown || call.name == .registerToken || call.name == .disableDevice,
+            // Without a user, events are held and profile calls refused: no task. Anything else
+            // (a message fetch, a disable) queues one whoever the user is.
+            let queuesOnlyForAKnownUser: Set<CallName> = [.track, .trackPurchase, .updateCart, .updateEmail, .updateUser, .registerToken]
+            guard identity.isKnown || !queuesOnlyForAKnownUser.contains(call.name),
                   let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
             else { return true }
             count = 1

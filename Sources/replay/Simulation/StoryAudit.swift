@@ -30,19 +30,12 @@ struct StoryAudit {
     private var gated: Set<CallID> = []
     private var replayedIntoEmptyQueue: Set<CallID> = []
     private var lastStart: UInt64 = 0
-    private var interruptedAtStart: SwitchID?
-    private var landedInterrupted: SwitchID?
     private(set) var records = 0
     /// Outcomes the contract allows, or known design issues, counted by explanation.
     private(set) var explained: [String: Int] = [:]
 
     /// Explained ways a disable may fail to reach its project.
     static let disableWithoutAuthProvider = "disable of a JWT project failed after a relaunch: no auth provider (known design issue)"
-    /// A real SDK bug the simulator found (docs/RELIABILITY.md): counted so the rest stays visible.
-    static let interruptedLandingWithoutInstance =
-        "a switch request made after a relaunch (before initialize) was absorbed into the switch a power loss interrupted, which landed without starting its instance (SDK bug, reported)"
-    static let roomCheckSkipsUnidentified =
-        "a gated call of an unidentified user that still queues a request (inAppFetch) was replayed into a full delivery queue and discarded (SDK bug, reported)"
     static let disableGaveUp = "disable gave up under injected faults (retries or JWT refresh budget spent)"
 
     init(world: SimulationWorld) {
@@ -134,10 +127,6 @@ struct StoryAudit {
         switch fact {
         case .engineStarted:
             lastStart = sequence
-            interruptedAtStart = walk.state.switching.inFlight?.id
-            landedInterrupted = nil
-        case .switchLanded(let id, _, _, _):
-            landedInterrupted = id == interruptedAtStart ? id : nil
         case .linkResolutionStarted(let job, _, _, _, let generation):
             linkJobGenerations[job] = generation
         case .linkResolved(let resolution):
@@ -173,25 +162,14 @@ struct StoryAudit {
             // Nothing the gate accepted is lost at the landing because the smaller delivery
             // queue filled: the replay waits for room.
             if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), walk.state.heldEvents.count < 100 {
-                let name = received[call]?.name
-                if walk.state.email == nil && walk.state.userID == nil && name != .registerToken && name != .disableDevice {
-                    // `deliveryQueueHasRoom` takes a call of an unidentified user for one that
-                    // queues nothing, yet an in-app fetch (for one) still queues its request.
-                    explained[Self.roomCheckSkipsUnidentified, default: 0] += 1
-                } else {
-                    report(.contract, "call \(call), held by the gate, was discarded at its replay because the delivery queue was full (seq \(sequence))")
-                }
+                report(.contract, "call \(call), held by the gate, was discarded at its replay because the delivery queue was full (seq \(sequence))")
             }
             // A switch reported done leaves the SDK running an instance of its project (a
             // relaunched SDK that was never initialized is not "already there"). Calls a
             // previous process made are not heard by anyone.
             if case .applied(let project) = outcome, let made = received[call], made.name == .switchProject, made.sequence > lastStart,
                !walk.state.instanceRunning || walk.state.live?.fingerprint != project {
-                if let landed = landedInterrupted, landed == walk.state.switching.awaitingCallbacks {
-                    explained[Self.interruptedLandingWithoutInstance, default: 0] += 1
-                } else {
-                    report(.contract, "switch call \(call) resolved as applied on \(project.map(\.description) ?? "nil"), yet no instance of it runs (seq \(sequence))")
-                }
+                report(.contract, "switch call \(call) resolved as applied on \(project.map(\.description) ?? "nil"), yet no instance of it runs (seq \(sequence))")
             }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)

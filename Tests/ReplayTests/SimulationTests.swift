@@ -66,6 +66,16 @@ struct SimulationTests {
         #expect(outcome.passed, Self.describe(outcome))
     }
 
+    /// Two SDK bugs the simulator found once it generated the issue-11 situations (10 steps):
+    /// a power loss while a switch started its instance, then a request absorbed into it after
+    /// the relaunch, reported success with no instance running (seed 8659); a gated in-app fetch
+    /// of an unidentified user was replayed into a full delivery queue and lost (seed 6463).
+    @Test("an interrupted instance start restarts at the relaunch; a gated fetch waits for queue room", arguments: [8_659, 6_463] as [UInt64])
+    func edgesFoundBySimulation(seed: UInt64) {
+        let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: 10))
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
     /// A request sent before its task's record was durable, then a power loss: the next task
     /// reused the number and went out under the same Idempotency-Key with another body.
     @Test("a task number reused after a crash gets its own idempotency key", arguments: [2, 20] as [UInt64])

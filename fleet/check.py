@@ -105,10 +105,25 @@ def main():
     simulated = replay(binary, "simulate", "--seeds", str(arguments.journals), "--steps", str(arguments.steps), "--keep", journals)
     if simulated.returncode != 0:
         raise SystemExit(f"fleet-check: the simulation failed:\n{simulated.stdout}{simulated.stderr}")
+    # A journal with a gap (its journal could not record for a while, then came back) misses
+    # facts: replay rebuilds what it can from the snapshot after the gap, SQL over rows cannot,
+    # so the two are not compared there (as `replay check` does not judge rules across a gap).
+    # Such journals are set aside, named in the output, and neither side counts them.
+    set_aside = os.path.join(work, "journals-with-gaps")
+    def has_gap(name):
+        info = json.loads(replay(binary, "info", "--json", os.path.join(journals, name)).stdout or "{}")
+        return name if info.get("kinds", {}).get("journalGap") else None
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, arguments.jobs)) as pool:
+        gapped = [name for name in pool.map(has_gap, sorted(os.listdir(journals))) if name]
+    if gapped:
+        os.makedirs(set_aside)
+        for name in gapped:
+            shutil.move(os.path.join(journals, name), os.path.join(set_aside, name))
+        print(f"fleet-check: {len(gapped)} journal(s) with a journal gap set aside, not compared (seeds {', '.join(gapped[:10])}{', ...' if len(gapped) > 10 else ''})")
     exported = replay(binary, "export", "--redact", "--format", "ndjson", "-o", ndjson, journals)
     if exported.returncode != 0:
         raise SystemExit(f"fleet-check: the export failed:\n{exported.stdout}{exported.stderr}")
-    version = replay(binary, "info", "--json", os.path.join(journals, "1")).stdout
+    version = replay(binary, "info", "--json", os.path.join(journals, sorted(os.listdir(journals))[0])).stdout
     SDK_VERSION = re.search(r"engagement-sdk/([^ \"]+)", version).group(1)
     generated = time.monotonic()
 

@@ -59,13 +59,21 @@ extension SDKState {
                 let bytes = FactCodec.payload(of: .callReceived(received)).count
                 switching.gate.append(GatedCall(call: received, madeAt: time, bytes: bytes))
                 switching.gateBytes += bytes
-            case .replayed, .refused:
-                // A refused call was never held, except when the SDK lets the gate go at shutdown.
+            case .replayed:
                 if let index = switching.gate.firstIndex(where: { $0.call.id == call }) {
                     switching.gateBytes -= switching.gate[index].bytes
                     switching.gate.remove(at: index)
                 }
                 if switching.gate.isEmpty { switching.replaying = nil }
+            case .refused:
+                // A refused call was never held (a full gate refuses thousands in a burst: no
+                // scan of the gate for them), except when the SDK lets the gate go at shutdown,
+                // which it does from the front.
+                if let head = switching.gate.first, head.call.id == call {
+                    switching.gateBytes -= head.bytes
+                    switching.gate.removeFirst()
+                    if switching.gate.isEmpty { switching.replaying = nil }
+                }
             default:
                 break
             }

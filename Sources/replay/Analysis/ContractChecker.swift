@@ -160,8 +160,9 @@ final class ContractChecker {
             case .executed(let project):
                 expect(call, deliveredTo: project, at: sequence, what: "executed")
             case .refused:
-                // Only the SDK's shutdown refuses a call it held: it leaves the gate.
-                gateQueue.removeAll { $0.call == call }
+                // Only the SDK's shutdown refuses a call it held, from the front of the gate: it
+                // leaves it. (A full gate refuses calls it never held: nothing to scan for.)
+                if gateQueue.first?.call == call { gateQueue.removeFirst() }
                 targets[call] = nil
             case .inline:
                 break

@@ -10,7 +10,7 @@ extension SDKState {
             return
         }
         let keepsAlways = request.path == "users/disableDevice"
-        if !keepsAlways && (tasks.count >= rules.queueCapacity || queuedBytes + request.body.count > rules.queueByteCapacity) {
+        if !keepsAlways && !queueHasRoom(forTasks: 1, bytes: request.body.count) {
             resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &log)
             return
         }
@@ -21,6 +21,11 @@ extension SDKState {
         if projects[project.fingerprint] == nil { projects[project.fingerprint] = project }
         emit(.taskQueued(task), &log)
         dispatchIfIdle(project.fingerprint, &log)
+    }
+
+    /// Whether the delivery queue, bounded by count and bytes, takes `count` more tasks of `bytes`.
+    func queueHasRoom(forTasks count: Int, bytes: Int) -> Bool {
+        tasks.count + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity
     }
 
     /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting.

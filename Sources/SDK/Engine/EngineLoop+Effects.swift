@@ -7,6 +7,8 @@ extension EngineLoop {
     /// inputs through the mailbox.
     func runEffects(of facts: [Fact]) {
         var landing: (id: SwitchID, result: SwitchResult, callbacks: LandingCallbacks)?
+        // A link resolution is an input that resolves at most one call, its own, in the same batch.
+        var linkDestination: String?
         for fact in facts {
             switch fact {
             case .taskDispatched(let id, let attempt):
@@ -14,7 +16,7 @@ extension EngineLoop {
             case .timerSet(let purpose, let due):
                 schedule(purpose, at: due)
             case .callResolved(let call, let outcome):
-                complete(call, outcome, landing: landing.map { ($0.result, $0.callbacks) })
+                complete(call, outcome, landing: landing.map { ($0.result, $0.callbacks) }, linkDestination: linkDestination)
             case .switchLanded(let id, _, let result, _):
                 activity.begin()
                 let callbacks = LandingCallbacks { [self] in finishEffect(with: .callbacksDelivered(id)) }
@@ -32,13 +34,10 @@ extension EngineLoop {
                 moduleRunner.hookAbandoned(hook)
             case .identityChanged, .storageCleared(_, .identity), .initialized:
                 forgetTokens()
-            case .linkResolutionStarted(let job, let call, let url, let project, _):
-                linkCalls[job] = call
-                resolveLink(job, url: url, project: project)
+            case .linkResolutionStarted(let job, _, let url, _, _):
+                resolveLink(job, url: url)
             case .linkResolved(let resolution):
-                if let call = linkCalls.removeValue(forKey: resolution.job), let destination = resolution.destination {
-                    linkDestinations[call] = destination
-                }
+                linkDestination = resolution.destination
             default:
                 break
             }
@@ -192,7 +191,7 @@ extension EngineLoop {
 
     /// Asks a tracked link for its redirect, without following it: its `Location` is the
     /// destination, its cookies the campaign, template and message it was sent for.
-    private func resolveLink(_ job: UInt64, url: String, project: ProjectFingerprint) {
+    private func resolveLink(_ job: UInt64, url: String) {
         activity.begin()
         guard let address = URL(string: url) else {
             finishEffect(with: .linkResolved(LinkResolution(job: job, destination: nil, attribution: nil, failure: "the URL does not parse")))
@@ -239,20 +238,20 @@ extension EngineLoop {
 
     /// Runs a call's completion on the callback queue. A landing's completions are counted, so
     /// the next switch waits until each of them returned.
-    private func complete(_ call: CallID, _ outcome: CallOutcome, landing: (result: SwitchResult, callbacks: LandingCallbacks)?) {
+    private func complete(_ call: CallID, _ outcome: CallOutcome, landing: (result: SwitchResult, callbacks: LandingCallbacks)?,
+                          linkDestination: String?) {
         guard let completion = completions.removeValue(forKey: call) else { return }
         let switchResult: SwitchResult = switch outcome {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
         default: landing?.result ?? .switchedCleanly
         }
-        let destination = linkDestinations.removeValue(forKey: call)
         activity.begin()
         landing?.callbacks.dispatched()
         configuration.callbackQueue.async { [self] in
             switch completion {
             case .outcome(let body): body(outcome)
             case .switchResult(let body): body(switchResult)
-            case .link(let body): body(UniversalLinkResult(outcome: outcome, destination: destination))
+            case .link(let body): body(UniversalLinkResult(outcome: outcome, destination: linkDestination))
             }
             landing?.callbacks.finished()
             // The engine looks again only when this was the last effect (settle waits for that).

@@ -42,9 +42,6 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
     /// epoch belongs to another user or instance and is never cached or used.
     var tokenEpoch: UInt64 = 0
     var completions: [CallID: CallCompletion] = [:]
-    /// The `handleUniversalLink` call each link-resolution job answers, and what it resolved to.
-    var linkCalls: [UInt64: CallID] = [:]
-    var linkDestinations: [CallID: String] = [:]
     /// The calls of the switch in flight when the SDK stopped (they report "interrupted").
     var interruptedSwitchCalls: Set<CallID> = []
     let moduleRunner: ModuleRunner
@@ -238,7 +235,6 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
             recorder = fresh
             outage = nil
         } catch {
-            outage?.reason = current.reason
             scheduleJournalRetry()
         }
     }

@@ -284,15 +284,18 @@ extension SDKState {
         default:
             // Without a user, events are held and profile calls refused: no task. Anything else
             // (a message fetch, a disable) queues one whoever the user is.
-            let queuesOnlyForAKnownUser: Set<CallName> = [.track, .trackPurchase, .updateCart, .updateEmail, .updateUser, .registerToken]
-            guard identity.isKnown || !queuesOnlyForAKnownUser.contains(call.name),
+            guard identity.isKnown || !Self.queuesOnlyForAKnownUser.contains(call.name),
                   let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
             else { return true }
             count = 1
             bytes = request.body.count
         }
-        return count == 0 || (tasks.count + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity)
+        return count == 0 || queueHasRoom(forTasks: count, bytes: bytes)
     }
+
+    /// The calls `execute` turns into a task only for a known user (without one, events are held
+    /// and profile calls refused; a token is registered once the user is known).
+    private static let queuesOnlyForAKnownUser: Set<CallName> = [.track, .trackPurchase, .updateCart, .updateEmail, .updateUser, .registerToken]
 
     // MARK: - Shutdown
 

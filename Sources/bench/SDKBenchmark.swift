@@ -15,8 +15,11 @@ struct SDKBenchmark {
 
     struct Row {
         var name: String
-        var callsPerSecond: Double
+        /// Nil when the run is invalid: not every call was delivered.
+        var callsPerSecond: Double?
         var callerMedianMicroseconds: Double
+        /// How the calls ended, by outcome.
+        var outcomes: [String: Int]
     }
 
     struct Report {
@@ -39,8 +42,11 @@ struct SDKBenchmark {
             default: nil
             }
             let sdk = try Self.makeSDK(directory: directory, recorder: recorder)
-            let (rate, median) = await Self.measure(sdk, calls: calls)
-            report.rows.append(Row(name: name, callsPerSecond: rate, callerMedianMicroseconds: median))
+            let tally = OutcomeTally()
+            let (rate, median) = await Self.measure(sdk, calls: calls, tally: tally)
+            await sdk.settle()
+            report.rows.append(Row(name: name, callsPerSecond: tally.allDelivered(calls) ? rate : nil,
+                                   callerMedianMicroseconds: median, outcomes: tally.outcomes))
             sdk.shutdown()
             try? FileManager.default.removeItem(atPath: directory)
         }
@@ -48,9 +54,9 @@ struct SDKBenchmark {
         let directory = scratch + "/rss"
         try? FileManager.default.removeItem(atPath: directory)
         let sdk = try Self.makeSDK(directory: directory, recorder: nil)
-        _ = await Self.measure(sdk, calls: 100_000)
+        _ = await Self.measure(sdk, calls: 100_000, tally: OutcomeTally())
         let before = ProcessStats.residentMiB()
-        _ = await Self.measure(sdk, calls: rssCalls)
+        _ = await Self.measure(sdk, calls: rssCalls, tally: OutcomeTally())
         report.rssGrowthMiB = ProcessStats.residentMiB() - before
         report.rssCalls = rssCalls
         sdk.shutdown()
@@ -98,10 +104,12 @@ struct SDKBenchmark {
         return sdk
     }
 
-    /// Makes `calls` track calls in batches (so the mailbox stays small), timing each call on
-    /// the caller's side; returns engine calls/s and the caller's median µs.
-    static func measure(_ sdk: EngagementSDK, calls: Int) async -> (Double, Double) {
-        let batch = 10_000
+    /// Makes `calls` track calls in batches, timing each call on the caller's side; returns
+    /// engine calls/s and the caller's median µs; `tally` hears each call's outcome. A batch is
+    /// half the default delivery queue (1,000 tasks), so the calls measured are delivered, not
+    /// discarded as `queueFull` (a batch of 10,000 measured mostly discards).
+    static func measure(_ sdk: EngagementSDK, calls: Int, tally: OutcomeTally) async -> (Double, Double) {
+        let batch = 500
         var samples: [Double] = []
         samples.reserveCapacity(min(calls, 200_000))
         let stopwatch = Stopwatch()
@@ -109,7 +117,7 @@ struct SDKBenchmark {
         while made < calls {
             for index in 0..<min(batch, calls - made) {
                 let start = DispatchTime.now().uptimeNanoseconds
-                sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(index))], completion: nil)
+                sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(index))], completion: tally.completion)
                 if samples.count < 200_000 { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
             }
             made += batch
@@ -125,8 +133,12 @@ enum SDKReportFormatter {
         var lines = ["engine               calls/s   caller median (us)"]
         for row in report.rows {
             lines.append(row.name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                         + Format.fixed(row.callsPerSecond, digits: 0).leftPadded(10)
+                         + (row.callsPerSecond.map { Format.fixed($0, digits: 0) } ?? "INVALID").leftPadded(10)
                          + Format.fixed(row.callerMedianMicroseconds, digits: 2).leftPadded(21))
+            if row.callsPerSecond == nil {
+                let how = row.outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                lines.append("  not every call was delivered (\(how)): no rate reported")
+            }
         }
         lines.append("")
         lines.append("resident memory growth over \(report.rssCalls) calls: \(Format.fixed(report.rssGrowthMiB, digits: 1)) MiB")
@@ -136,8 +148,10 @@ enum SDKReportFormatter {
 
     static func json(_ report: SDKBenchmark.Report) -> String {
         let rows = report.rows.map { row in
-            "{\"name\":\"\(row.name)\",\"calls_per_s\":\(Format.fixed(row.callsPerSecond, digits: 0)),"
-                + "\"caller_median_us\":\(Format.fixed(row.callerMedianMicroseconds, digits: 3))}"
+            let outcomes = row.outcomes.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            return "{\"name\":\"\(row.name)\",\"valid\":\(row.callsPerSecond != nil),"
+                + "\"calls_per_s\":\(row.callsPerSecond.map { Format.fixed($0, digits: 0) } ?? "null"),"
+                + "\"caller_median_us\":\(Format.fixed(row.callerMedianMicroseconds, digits: 3)),\"outcomes\":{\(outcomes)}}"
         }
         return "{\"rows\":[\(rows.joined(separator: ","))],\"rss_growth_mib\":\(Format.fixed(report.rssGrowthMiB, digits: 1)),"
             + "\"rss_calls\":\(report.rssCalls),\"gate_us\":\(Format.fixed(report.gateMicroseconds, digits: 3))}"

@@ -116,8 +116,7 @@ public final class EngagementSDK: Sendable {
     @discardableResult
     public func settle(timeout: Duration) async -> Bool {
         let clock = configuration.clock
-        let (seconds, attoseconds) = timeout.components
-        let due = clock.now().advanced(byMicroseconds: seconds &* 1_000_000 &+ attoseconds / 1_000_000_000_000)
+        let due = clock.now().advanced(by: timeout)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let once = OneShotCompletion<Bool> { continuation.resume(returning: $0) }
             clock.schedule(at: due) { once.deliver(false) }
@@ -158,7 +157,8 @@ public final class EngagementSDK: Sendable {
     /// A fresh call id: the configured generator's, skipping any the restored journal still uses.
     private func makeCallID() -> UUID {
         var id = configuration.makeCallID()
-        while callIDsInUse.contains(id) { id = configuration.makeCallID() }
+        // Empty after a fresh start: the caller's path then pays for no lookup.
+        while !callIDsInUse.isEmpty && callIDsInUse.contains(id) { id = configuration.makeCallID() }
         return id
     }
 

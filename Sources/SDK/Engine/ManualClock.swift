@@ -39,9 +39,7 @@ public final class ManualClock: SDKClock, Sendable {
 
     /// Moves the clock forward by `duration`, running the timers that fall due on the way.
     public func advance(by duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        advance(to: JournalTime(microsecondsSince1970: now().microsecondsSince1970 + micros))
+        advance(to: now().advanced(by: duration))
     }
 
     /// Moves the clock to `target` (never backwards), running due timers in due order.

@@ -50,6 +50,13 @@ extension JournalTime {
         return JournalTime(microsecondsSince1970: overflow ? (microseconds > 0 ? .max : .min) : sum)
     }
 
+    /// This time plus `duration` (to the microsecond), saturating.
+    func advanced(by duration: Duration) -> JournalTime {
+        let (seconds, attoseconds) = duration.components
+        let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        return advanced(byMicroseconds: overflow ? (seconds > 0 ? .max : .min) : micros &+ attoseconds / 1_000_000_000_000)
+    }
+
     /// This time plus `milliseconds`, saturating.
     func advanced(byMilliseconds milliseconds: Int64) -> JournalTime {
         let (micros, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000)

@@ -30,6 +30,9 @@ public struct JournalOptions: Sendable {
     public var storage: any JournalStorage = PosixStorage()
     /// The monotonic clock stamped into segment headers (diagnostic only).
     public var monotonicNanoseconds: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+    /// Hears a failure that no caller would: the group-commit thread's write or sync failed
+    /// (the writer is then failed, and later appends throw). Called once, on that thread.
+    public var backgroundFailureObserver: (@Sendable (JournalError) -> Void)?
 
     public init() {}
 

@@ -229,12 +229,13 @@ public final class JournalWriter: Sendable {
     /// One round of the group-commit thread: cut a due group, sync what needs it. Returns how
     /// long to sleep before the next round: zero to go again at once, nil until woken.
     func groupCommitRound() -> Duration? {
+        var cutFailed = false
         let work = state.withLock { state -> (file: (any WritableFile)?, target: UInt64, wait: Duration?)? in
             guard state.failure == nil, !state.isClosed else { return nil }
             let now = DispatchTime.now().uptimeNanoseconds
             if state.pendingCount > 0 && (state.flushRequested || state.pendingGroupIsDue(now: now)) {
                 // A failure is recorded in the state and reported to every waiter.
-                do { try state.cutGroup() } catch {}
+                do { try state.cutGroup() } catch { cutFailed = true }
             }
             let needsSync = state.writtenSequence > state.durableSequence
                 && (state.options.groupCommit.synchronizesEachGroup || state.flushRequested)
@@ -251,11 +252,28 @@ public final class JournalWriter: Sendable {
             state.flusher = wait == nil ? .sleepingUntilWoken : .sleepingUntilDeadline
             return (nil, state.writtenSequence, wait)
         }
+        if cutFailed { reportBackgroundFailure() }
         guard let work else {
             return nil
         }
-        if let file = work.file { try? synchronize(file, through: work.target) }
+        if let file = work.file {
+            do {
+                try synchronize(file, through: work.target)
+            } catch {
+                reportBackgroundFailure()
+            }
+        }
         return work.wait
+    }
+
+    /// Tells the options' observer, once, that the writer failed on the group-commit thread.
+    private func reportBackgroundFailure() {
+        let report = state.withLock { state -> (JournalError, (@Sendable (JournalError) -> Void))? in
+            guard let failure = state.failure, !state.failureReported, let observer = state.options.backgroundFailureObserver else { return nil }
+            state.failureReported = true
+            return (failure, observer)
+        }
+        if let (failure, observer) = report { observer(failure) }
     }
 
     private func synchronize(_ file: (any WritableFile)?, through target: UInt64) throws {

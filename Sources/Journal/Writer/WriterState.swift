@@ -58,6 +58,8 @@ struct WriterState: Sendable {
     /// Waiters whose target became durable (or failed), to be completed outside the lock.
     var ready: [(Waiter, Result<UInt64, JournalError>)] = []
     var failure: JournalError?
+    /// Whether the options' background-failure observer heard of ``failure``.
+    var failureReported = false
     var isClosed = false
 
     var lastSequence: UInt64 { nextSequence - 1 }

@@ -44,6 +44,9 @@ public final class EngagementSDK: Sendable {
         options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
         options.producer = "engagement-sdk/\(configuration.sdkVersion) \(Self.platform)"
         options.storage = configuration.journalStorage
+        // The group-commit thread's failure reaches the engine at once, not at the next append.
+        let mailbox = Mailbox<EngineMessage>()
+        options.backgroundFailureObserver = { error in mailbox.post(.event(.journalFailed(error.description))) }
         let recorder: any FactRecorder
         let reopen: (@Sendable () throws -> any FactRecorder)?
         let restored: StateRestorer.Restored
@@ -64,7 +67,6 @@ public final class EngagementSDK: Sendable {
         undecodableFacts = restored.undecodable.map(\.sequence)
         callIDsInUse = restored.state.callIDsInUse
 
-        let mailbox = Mailbox<EngineMessage>()
         let published = Locked(PublishedView(state: restored.state))
         let status = StatusBroadcaster(initial: SwitchStatus(restored.state))
         self.mailbox = mailbox

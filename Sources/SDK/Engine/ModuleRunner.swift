@@ -1,14 +1,14 @@
 /// Runs the modules' work, in order, one module at a time each: synchronous events on the
-/// engine thread, awaited hooks on a task.
+/// core's thread, awaited hooks started through the environment.
 ///
 /// While an awaited hook of a module runs, later work for that module waits behind it, even
-/// when the hook overran its bound (it is then cancelled, and its late return is ignored by the
+/// when the hook overran its bound (it is then abandoned, and its late return is ignored by the
 /// engine): a released instance's hook never overlaps the next instance's `initialize` and
 /// `start`. A failure while handling an event counts against the instance (generation) the
 /// event was for, so an old instance's failure never shows up as a new instance's failed start.
 ///
-/// Engine thread only.
-final class ModuleRunner {
+/// Kept by the ``EngineCore``, on its thread.
+struct ModuleRunner {
     /// One piece of module work.
     enum Work {
         /// Deliver an event without waiting (its failure is kept for the instance's start).
@@ -17,77 +17,63 @@ final class ModuleRunner {
         case hook(UInt64, ModuleEvent, ModuleContext)
     }
 
-    private let modules: [String: any SDKModule]
-    private let mailbox: Mailbox<EngineMessage>
-    private let activity: ActivityTracker
     private var waiting: [String: [Work]] = [:]
-    private var running: [String: (hook: UInt64, task: Task<Void, Never>)] = [:]
+    private var running: [String: UInt64] = [:]
     private var failures: [String: [UInt64: String]] = [:]
 
-    init(modules: [String: any SDKModule], mailbox: Mailbox<EngineMessage>, activity: ActivityTracker) {
-        self.modules = modules
-        self.mailbox = mailbox
-        self.activity = activity
-    }
-
     /// Queues `work` for `module` and runs what can run now.
-    func submit(_ work: Work, to module: String) {
-        guard modules[module] != nil else {
-            if case .hook(let hook, _, _) = work { completed(hook, failure: nil) }
+    mutating func submit<Environment>(_ work: Work, to module: String, core: EngineCore<Environment>) {
+        guard core.environment.hasModule(module) else {
+            if case .hook(let hook, _, _) = work { completed(hook, failure: nil, core: core) }
             return
         }
         waiting[module, default: []].append(work)
-        drain(module)
+        drain(module, core: core)
     }
 
-    /// An awaited hook's task returned (possibly long after its bound).
-    func hookReturned(module: String, hook: UInt64, failure: String?) {
-        guard running[module]?.hook == hook else { return }
+    /// An awaited hook returned (possibly long after its bound).
+    mutating func hookReturned<Environment>(module: String, hook: UInt64, failure: String?, core: EngineCore<Environment>) {
+        guard running[module] == hook else { return }
         running[module] = nil
-        completed(hook, failure: failure)
-        drain(module)
+        completed(hook, failure: failure, core: core)
+        drain(module, core: core)
     }
 
-    /// The engine stopped waiting for `hook` (its bound passed): the module's task is told to
-    /// stop. The module's later work still waits until it actually returns.
-    func hookAbandoned(_ hook: UInt64) {
-        for entry in running.values where entry.hook == hook { entry.task.cancel() }
+    /// The engine stopped waiting for `hook` (its bound passed): the module is told to stop.
+    /// The module's later work still waits until it actually returns.
+    func hookAbandoned<Environment>(_ hook: UInt64, core: EngineCore<Environment>) {
+        for (module, running) in running where running == hook {
+            core.environment.abandonAwaitedHook(hook, module: module)
+        }
     }
 
     /// Whether an awaited hook of `module` is still running.
     func isBusy(_ module: String) -> Bool { running[module] != nil }
 
-    private func drain(_ name: String) {
+    private mutating func drain<Environment>(_ name: String, core: EngineCore<Environment>) {
         while running[name] == nil, let work = waiting[name]?.first {
             waiting[name]?.removeFirst()
-            run(work, name)
+            run(work, name, core: core)
         }
     }
 
-    private func run(_ work: Work, _ name: String) {
-        guard let module = modules[name] else { return }
+    private mutating func run<Environment>(_ work: Work, _ name: String, core: EngineCore<Environment>) {
+        let environment = core.environment
         switch work {
         case .deliver(let event, let context):
             do {
-                try module.process(event: event, context: context)
+                try environment.process(event, context: context, module: name)
             } catch {
                 failures[name, default: [:]][context.generation] = "\(error)"
             }
         case .hook(let hook, let event, let context) where event.isAwaited:
-            activity.begin()
-            let mailbox = mailbox
-            let activity = activity
-            let task = Task {
-                var failure: String?
-                do {
-                    try await module.processAwaited(event: event, context: context)
-                } catch {
-                    failure = "\(error)"
-                }
-                mailbox.post(.moduleHookReturned(module: name, hook: hook, failure: failure))
-                if activity.end() { mailbox.post(.wake) }
+            running[name] = hook
+            let inbox = core.inbox
+            inbox.effectBegan()
+            environment.startAwaitedHook(hook, event, context: context, module: name) { failure in
+                inbox.post(.moduleHookReturned(module: name, hook: hook, failure: failure))
+                inbox.effectEnded()
             }
-            running[name] = (hook, task)
         case .hook(let hook, let event, let context):
             var failure: String?
             if event == .start {
@@ -96,16 +82,16 @@ final class ModuleRunner {
                 failures[name] = failures[name]?.filter { $0.key > context.generation }
             } else {
                 do {
-                    try module.process(event: event, context: context)
+                    try environment.process(event, context: context, module: name)
                 } catch {
                     failure = "\(error)"
                 }
             }
-            completed(hook, failure: failure)
+            completed(hook, failure: failure, core: core)
         }
     }
 
-    private func completed(_ hook: UInt64, failure: String?) {
-        mailbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: failure)), .none))
+    private func completed<Environment>(_ hook: UInt64, failure: String?, core: EngineCore<Environment>) {
+        core.inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: failure)), .none))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import SDK
 
@@ -40,39 +41,53 @@ final class SimulatedBackend {
     /// Processes a request that arrived at `time`: authenticates it, maybe injects a fault,
     /// records it when accepted, and returns what the client would make of the answer.
     func process(_ request: SimulatedRequest, at time: JournalTime, profile: FaultProfile,
-                 random: inout SimulationRandom) -> TransportOutcome {
+                 random: inout SimulationRandom) -> TransportResult {
         arrivals += 1
         guard let project = projectsByKey[request.apiKey] else {
-            misroutes.append("\(request.path) for task \(request.task) carried an unknown API key")
-            return .response(status: 401, code: "BadApiKey", messageIDs: [])
+            misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey) carried an unknown API key")
+            return Self.answer(401, code: "BadApiKey")
         }
         guard SimulatedProject.regionOfEndpoint[request.endpoint] == project.region else {
-            misroutes.append("\(request.path) for task \(request.task): project \(project.name)'s key (region \(project.region)) sent to \(request.endpoint)")
-            return .response(status: 401, code: "BadApiKey", messageIDs: [])
+            misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey): project \(project.name)'s key (region \(project.region)) sent to \(request.endpoint)")
+            return Self.answer(401, code: "BadApiKey")
         }
         if project.usesJWT {
             if random.chance(profile.tokenExpiry) { expireTokens(of: project.fingerprint) }
-            guard let token = request.token else { return .response(status: 401, code: "InvalidJwtPayload", messageIDs: []) }
+            guard let token = request.token else { return Self.answer(401, code: "InvalidJwtPayload") }
             let parts = token.split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0] == validPrefix(project.fingerprint) else {
-                return .response(status: 401, code: "InvalidJwtPayload", messageIDs: [])
+                return Self.answer(401, code: "InvalidJwtPayload")
             }
             // A JWT belongs to one user on one instance: one issued for another is a token that
             // crossed users (or instances).
             if parts[1] != (request.user ?? "-") || parts[2] != String(request.instance) {
-                misroutes.append("\(request.path) for task \(request.task) on \(project.name) carried a JWT issued for user \(parts[1]) on instance \(parts[2]), "
+                misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey) on \(project.name) carried a JWT issued for user \(parts[1]) on instance \(parts[2]), "
                                  + "but was sent for user \(request.user ?? "-") on instance \(request.instance)")
-                return .response(status: 401, code: "InvalidJwtPayload", messageIDs: [])
+                return Self.answer(401, code: "InvalidJwtPayload")
             }
         }
-        if random.chance(profile.serverError) { return .response(status: random.pick([500, 502, 503]), code: nil, messageIDs: []) }
-        if random.chance(profile.tooManyRequests) { return .response(status: 429, code: "RateLimitExceeded", messageIDs: []) }
+        if random.chance(profile.serverError) { return .response(status: random.pick([500, 502, 503]), headers: [:], body: Data()) }
+        if random.chance(profile.tooManyRequests) { return Self.answer(429, code: "RateLimitExceeded") }
         receipts.append(BackendReceipt(idempotencyKey: request.idempotencyKey, project: project.fingerprint, path: request.path,
                                        body: request.body, time: time))
         switch request.path {
-        case "inApp/getMessages": return .response(status: 200, code: "Success", messageIDs: ["ia-\(project.name)-1", "ia-\(project.name)-2"])
-        case "embedded-messaging/messages": return .response(status: 200, code: "Success", messageIDs: ["em-\(project.name)-1"])
-        default: return .response(status: 200, code: "Success", messageIDs: [])
+        case "inApp/getMessages":
+            return Self.answer(200, #"{"code":"Success","inAppMessages":[{"messageId":"ia-\#(project.name)-1"},{"messageId":"ia-\#(project.name)-2"}]}"#)
+        case "embedded-messaging/messages":
+            return Self.answer(200, #"{"code":"Success","placements":[{"embeddedMessages":[{"metadata":{"messageId":"em-\#(project.name)-1"}}]}]}"#)
+        default:
+            return Self.success
         }
+    }
+
+    private static let success = answer(200, code: "Success")
+
+    /// An answer with the API's `code` in its JSON body.
+    private static func answer(_ status: Int, code: String) -> TransportResult {
+        answer(status, #"{"code":"\#(code)"}"#)
+    }
+
+    private static func answer(_ status: Int, _ json: String) -> TransportResult {
+        .response(status: status, headers: ["content-type": "application/json"], body: Data(json.utf8))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SDK
 
 /// A project the simulated app can be on: its API key (known to the app and the simulated
@@ -26,6 +27,20 @@ struct SimulatedProject: Sendable, Hashable {
     }
 
     var fingerprint: ProjectFingerprint { reference.fingerprint }
+
+    /// The project as the app hands it to the SDK: its key, region or base URL, and an auth
+    /// provider when it uses JWTs (the simulated environment answers for it).
+    var project: Project {
+        let base = URL(string: endpoint)
+        let dataRegion: DataRegion = switch region {
+        case "us": .us
+        case "eu": .eu
+        default: .custom(base ?? URL(fileURLWithPath: "/"))
+        }
+        let config = ProjectConfig(region: dataRegion, authProvider: usesJWT ? SimulatedAuthProvider() : nil,
+                                   retryPolicy: reference.retry, endpointOverride: base)
+        return Project(apiKey: apiKey, config: config)!
+    }
 
     /// The projects every story draws from: two regions, a JWT project in each of two of them,
     /// and one behind a custom base URL (a proxy).

@@ -1,17 +1,13 @@
+import Foundation
 import SDK
 
-/// A request as the simulated transport carries it: what the engine's `EngineLoop.request(for:)`
-/// would put in the HTTP request, without building a URL or headers (the SDK's own tests cover
-/// those; the backend only needs the key, the base URL, the path, the body and the token).
+/// What the simulated backend reads of an HTTP request the engine sent: the key, the base URL
+/// (which region's backend it reaches), the path, the body, the token.
 struct SimulatedRequest: Sendable {
-    var task: TaskID
-    var attempt: Int
-    /// The project the task is bound to (what the journal says it was for).
-    var project: ProjectFingerprint
     /// The `Idempotency-Key` header: `<journal id>-<task number>`.
     var idempotencyKey: String
     var apiKey: String
-    /// The task's base URL (which region's backend it reaches).
+    /// The base URL, through `/api/`.
     var endpoint: String
     var path: String
     var body: [UInt8]
@@ -21,4 +17,22 @@ struct SimulatedRequest: Sendable {
     /// request left, so the backend can tell a JWT issued for another user or instance.
     var user: String?
     var instance: UInt64
+
+    init(_ request: TransportRequest, user: String?, instance: UInt64) {
+        var address = request.url.absoluteString
+        if let query = address.firstIndex(of: "?") { address = String(address[..<query]) }
+        if let api = address.range(of: "/api/") {
+            endpoint = String(address[..<api.upperBound])
+            path = String(address[api.upperBound...])
+        } else {
+            endpoint = address
+            path = ""
+        }
+        idempotencyKey = request.header("Idempotency-Key") ?? ""
+        apiKey = request.header("Api-Key") ?? ""
+        token = request.header("Authorization").map { String($0.dropFirst("Bearer ".count)) }
+        body = request.body.map { Array($0) } ?? []
+        self.user = user
+        self.instance = instance
+    }
 }

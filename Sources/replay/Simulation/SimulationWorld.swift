@@ -3,10 +3,14 @@ import Journal
 import SDK
 
 /// The simulated world of one story: a virtual clock with its pending events, the device's
-/// storage and keyring, the app process (a ``SimulatedEngine``, replaced at each crash), the
-/// network and the ``SimulatedBackend``. Single-threaded and deterministic: everything random
-/// comes from the story's seed, nothing reads real time.
-final class SimulationWorld {
+/// storage and keyring, the app process (a ``SimulatedProcess`` running the SDK's real
+/// `EngineCore`, replaced at each crash), the network and the ``SimulatedBackend``.
+/// Single-threaded and deterministic: everything random comes from the story's seed, nothing
+/// reads real time.
+///
+/// Unchecked Sendable: single-threaded. The completions the simulated app hands the SDK capture
+/// the world, and they run only inside its event loop, on the one thread that runs the story.
+final class SimulationWorld: @unchecked Sendable {
     /// The caller id of the app's completion handlers (the callback queue's thread).
     static let callbackCaller: UInt64 = 100
     static let journalDirectory = "/device/journal"
@@ -24,7 +28,12 @@ final class SimulationWorld {
     var keyring: [ProjectFingerprint: String] = [:]
     private(set) var storage: FailingSyncStorage
     /// The running process; nil only while a crash is being handled.
-    private(set) var engine: SimulatedEngine?
+    private(set) var process: SimulatedProcess?
+    /// While a completion runs on the callback queue: whether it is one of a landing's, and
+    /// whether the app may still call the SDK from it (not after shutdown).
+    var runningCallback: (landed: Bool, reactionsAllowed: Bool)?
+    /// The result each switch call's completion reported (checked against the journal's outcome).
+    private(set) var switchResults: [CallID: SwitchResult] = [:]
     private(set) var launch = 0
     private var nextCall: UInt64 = 1
     /// Whether projection equality is checked after every input (else at crashes and the end).
@@ -80,13 +89,13 @@ final class SimulationWorld {
     /// Runs the engine and every event due up to `target`, then sets the clock there.
     func advance(to target: JournalTime) {
         while true {
-            engine?.drainMailbox()
+            process?.drainMailbox()
             guard let (due, event) = events.popDue(notAfter: target) else { break }
             if due > now { now = due }
             eventsRun += 1
             run(event)
         }
-        engine?.drainMailbox()
+        process?.drainMailbox()
         if target > now { now = target }
     }
 
@@ -97,7 +106,7 @@ final class SimulationWorld {
         storage.repair()
         let budget = eventsRun + maximumEvents
         while true {
-            engine?.drainMailbox()
+            process?.drainMailbox()
             guard let due = events.nextDue else { break }
             advance(to: due)
             if eventsRun > budget {
@@ -105,15 +114,14 @@ final class SimulationWorld {
                 return
             }
         }
-        engine?.drainMailbox()
+        process?.drainMailbox()
     }
 
     private func run(_ event: WorldEvent) {
         switch event {
-        case .requestArrives(let request, let launch, let sentAt, let answerLost):
-            let outcome = backend.process(request, at: now, profile: profile, random: &faults)
-            let answer = WorldEvent.transportAnswer(launch: launch, TransportCompletion(
-                task: request.task, attempt: request.attempt, outcome: answerLost ? .networkError("timed out") : outcome))
+        case .requestArrives(let request, let launch, let sentAt, let answerLost, let completion):
+            let result = backend.process(request, at: now, profile: profile, random: &faults)
+            let answer = WorldEvent.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
             if answerLost {
                 schedule(answer, at: sentAt.advancedSaturating(milliseconds: profile.timeoutMilliseconds))
             } else {
@@ -126,28 +134,12 @@ final class SimulationWorld {
         default:
             break
         }
-        guard let engine, event.launch == launch else { return }
+        guard let process, event.launch == launch else { return }
         switch event {
-        case .timerDue(_, let purpose, let due):
-            engine.post(.timerDue(purpose, due))
-        case .transportAnswer(_, let completion):
-            engine.finishEffect(with: .transportCompleted(completion))
-        case .providerAnswers(_, let ask, let token):
-            engine.providerAnswered(ask, token: token, problem: "simulated auth provider failure")
-        case .providerBound(_, let ask, let milliseconds):
-            engine.providerAnswered(ask, token: nil, problem: "the auth provider did not answer within \(milliseconds) ms")
-        case .linkAnswer(_, let resolution):
-            engine.finishEffect(with: .linkResolved(resolution))
-        case .durabilityDue(_, let request):
-            engine.durabilityDue(request)
-        case .hookReturns(_, let module, let hook, let failure):
-            engine.moduleRunner.moduleReturned(module: module, hook: hook, failure: failure)
+        case .engine(_, let action):
+            action()
         case .callbackRuns:
-            engine.runNextCallback()
-        case .groupCommitDue:
-            engine.commitGroup()
-        case .journalRetry:
-            engine.post(.retryJournal)
+            process.core.environment.runNextCallback()
         case .requestArrives, .diskRepaired:
             break
         }
@@ -155,31 +147,36 @@ final class SimulationWorld {
 
     // MARK: - The auth provider, the link host, the disk
 
-    /// The app's auth provider is asked for a token (`askProvider`): it answers after its
-    /// latency with a JWT for the user and instance the app is on now, or fails; sometimes it
-    /// answers only past the bound, or twice.
-    func askAuthProvider(_ ask: UInt64, project: ProjectFingerprint, user: String?, instance: UInt64, launch: Int, bound: Int64) {
-        let token = chance(profile.authFailure) ? nil : backend.issueToken(for: project, user: user, instance: instance)
+    /// The app's auth provider is asked for a token: it answers after its latency with a JWT
+    /// for the user and instance the app is on now, or fails; sometimes it answers only past
+    /// the bound, or twice.
+    func askAuthProvider(project: ProjectFingerprint, user: String?, instance: UInt64, launch: Int, bound: Int64,
+                         completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        let answer: Result<String, any Error> = chance(profile.authFailure)
+            ? .failure(SimulatedFailure(description: "simulated auth provider failure"))
+            : .success(backend.issueToken(for: project, user: user, instance: instance))
         var latency = draw(profile.authLatencyMilliseconds)
         if chance(profile.authLate) { latency = bound + draw(1...5_000) }
-        schedule(.providerAnswers(launch: launch, ask: ask, token: token), after: latency)
-        if chance(profile.authLate) { schedule(.providerAnswers(launch: launch, ask: ask, token: token), after: latency + draw(0...50)) }
+        schedule(.engine(launch: launch) { completion(answer) }, after: latency)
+        if chance(profile.authLate) { schedule(.engine(launch: launch) { completion(answer) }, after: latency + draw(0...50)) }
     }
 
     /// `resolveLink`'s GET reaches the links host (or not); its answer is a redirect whose
     /// `Location` is the destination and whose cookies name the campaign, template and message.
-    func resolveLink(_ job: UInt64, url: String, launch: Int) {
+    func resolveLink(_ url: String, launch: Int, completion: @escaping @Sendable (TransportResult) -> Void) {
         let code = url.split(separator: "/").last.map(String.init) ?? ""
-        let resolution: LinkResolution
+        let result: TransportResult
         if chance(profile.refused) {
-            resolution = LinkResolution(job: job, destination: nil, attribution: nil, failure: "connection refused")
+            result = .networkError("connection refused")
         } else if code == "gone" {
-            resolution = LinkResolution(job: job, destination: nil, attribution: nil, failure: "HTTP 404 without a redirect")
+            result = .response(status: 404, headers: [:], body: Data())
         } else {
-            resolution = LinkResolution(job: job, destination: "https://shop.sim.test/\(code)",
-                                        attribution: AttributionInfo(campaignID: 41, templateID: 42, messageID: code), failure: nil)
+            result = .response(status: 303, headers: [
+                "location": "https://shop.sim.test/\(code)",
+                "set-cookie": "iterableEmailCampaignId=41; Path=/, iterableTemplateId=42; Path=/, iterableMessageId=\(code); Path=/",
+            ], body: Data())
         }
-        schedule(.linkAnswer(launch: launch, resolution), after: draw(profile.linkLatencyMilliseconds))
+        schedule(.engine(launch: launch) { completion(result) }, after: draw(profile.linkLatencyMilliseconds))
     }
 
     /// A flush reaches the disk: it may fail once, or the disk may fail for a while.
@@ -195,16 +192,15 @@ final class SimulationWorld {
 
     /// The transport: a request is refused, lost on the way, or reaches the backend (whose
     /// answer may be lost); the client hears back after the latency or its timeout.
-    func transmit(_ request: SimulatedRequest, launch: Int) {
+    func transmit(_ request: SimulatedRequest, launch: Int, completion: @escaping @Sendable (TransportResult) -> Void) {
         let latency = draw(profile.latencyMilliseconds)
         if chance(profile.refused) {
-            schedule(.transportAnswer(launch: launch, TransportCompletion(task: request.task, attempt: request.attempt,
-                                                                          outcome: .networkError("connection refused"))), after: latency)
+            schedule(.engine(launch: launch) { completion(.networkError("connection refused")) }, after: latency)
         } else if chance(profile.lostBeforeBackend) {
-            schedule(.transportAnswer(launch: launch, TransportCompletion(task: request.task, attempt: request.attempt,
-                                                                          outcome: .networkError("timed out"))), after: profile.timeoutMilliseconds)
+            schedule(.engine(launch: launch) { completion(.networkError("timed out")) }, after: profile.timeoutMilliseconds)
         } else {
-            schedule(.requestArrives(request, launch: launch, sentAt: now, answerLost: chance(profile.lostAfterBackend)), after: latency)
+            schedule(.requestArrives(request, launch: launch, sentAt: now, answerLost: chance(profile.lostAfterBackend), completion: completion),
+                     after: latency)
         }
     }
 
@@ -224,8 +220,8 @@ final class SimulationWorld {
         if profile.groupsCutInsideInputs {
             options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: true)
         } else {
-            // Groups never fill up inside an input's facts: the engine cuts them between inputs
-            // (see `SimulatedEngine.commitGroupIfDue`).
+            // Groups never fill up inside an input's facts: the simulated group-commit bound cuts
+            // them between inputs (see `SimulatedRecorder`).
             options.groupCommit = GroupCommit(maxRecords: Int(options.maxRecordsPerFrame), maxDelay: nil, synchronizesEachGroup: true)
             options.maxGroupBytes = 1 << 20
         }
@@ -242,7 +238,7 @@ final class SimulationWorld {
             restored = try StateRestorer.restore(directory: Self.journalDirectory, storage: storage)
         } catch {
             report(.journal, "launch \(launch): the SDK could not open its journal: \(error)")
-            engine = nil
+            process = nil
             return
         }
         if !restored.undecodable.isEmpty {
@@ -251,28 +247,26 @@ final class SimulationWorld {
         if let boundaries { compareRecovery(writer: writer, restored: restored.state, boundaries: boundaries, trustedUnsynced: trustedUnsynced) }
         let modules: [ModuleDescriptor] = profile.withModules
             ? BuiltInModules.standard().map { ModuleDescriptor(name: $0.info.name, notifications: $0.notificationNames) } : []
-        let reopenOptions = options
-        let engine = SimulatedEngine(world: self, launch: launch, writer: writer,
-                                     reopen: { try JournalWriter(directory: Self.journalDirectory, options: reopenOptions, snapshot: nil) },
-                                     restored: restored.state, modules: modules)
-        self.engine = engine
-        engine.post(.input(.engineStarted(EngineStart(sdkVersion: EngagementSDK.version, restored: restored.hadFacts,
+        let process = SimulatedProcess(world: self, launch: launch, writer: writer, options: options,
+                                       restored: restored.state, modules: Set(modules.map(\.name)))
+        self.process = process
+        process.post(.input(.engineStarted(EngineStart(sdkVersion: EngagementSDK.version, restored: restored.hadFacts,
                                                       options: profile.rules, modules: modules)), .none))
     }
 
     /// Power loss: keep what the journal synchronized (plus `tail`), forget the process, and
     /// relaunch `relaunchMilliseconds` later (requests already on the wire still arrive meanwhile).
     func crash(tail: CrashTail, relaunchMilliseconds: Int64) {
-        guard let engine else {
+        guard let process else {
             startProcess()
             return
         }
-        crashes.append((engine.writer.journalID, engine.writer.durableSequence))
+        crashes.append((process.writer.journalID, process.writer.durableSequence))
         // After the journal came back, a crash before its new segment is durable may leave the
         // old segment's tail, which no boundary describes.
-        let boundaries = engine.journalFailure == nil && engine.writer.durableSequence >= engine.resumedAt ? engine.boundaries : nil
+        let boundaries = process.journalFailure == nil && process.writer.durableSequence >= process.resumedAt ? process.boundaries : nil
         let survivor = storage.memory.simulatePowerLoss(tail.lossTail)
-        self.engine = nil
+        self.process = nil
         storage = FailingSyncStorage(memory: survivor)
         let trusted = openedOverUnsyncedJournal
         advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
@@ -307,23 +301,26 @@ final class SimulationWorld {
     /// A public call from `caller`, as `EngagementSDK.post` makes it; returns its id.
     @discardableResult
     func makeCall(_ call: StoryCall, caller: UInt64) -> CallID? {
-        guard let engine else { return nil }
+        guard let process else { return nil }
         let id = CallID(Self.uuid(seed ^ 0xCA11, nextCall))
         nextCall += 1
-        let received: (PublicCall, SimulatedAttachment)
+        let received: (PublicCall, EngineAttachment)
+        let heard: CallCompletion = .outcome { [self] outcome in completionRan(id, outcome: outcome) }
         switch call {
         case .initialize(let index):
             let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
-            received = (.initialize(project.reference), .project(project, SimulatedCompletion(isSwitch: false, reaction: nil)))
+            received = (.initialize(project.reference), .project(project.project, heard))
         case .switchProject(let index, let reaction):
             let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
-            received = (.switchProject(project.reference), .project(project, SimulatedCompletion(isSwitch: true, reaction: reaction)))
+            received = (.switchProject(project.reference), .project(project.project, .switchResult { [self] result in
+                switchCompletionRan(id, result: result, reaction: reaction)
+            }))
             if reaction != nil { switchTargets[id] = project.fingerprint }
         case .sdk(let publicCall):
-            received = (publicCall, .completion(SimulatedCompletion(isSwitch: false, reaction: nil)))
+            received = (publicCall, .completion(heard))
         }
         callsMade[id] = (launch, received.0.name, 0)
-        engine.post(.input(.callReceived(ReceivedCall(id: id, caller: caller, call: received.0)), received.1))
+        process.post(.input(.callReceived(ReceivedCall(id: id, caller: caller, call: received.0)), received.1))
         return id
     }
 
@@ -343,20 +340,20 @@ final class SimulationWorld {
     /// closed, the process ends (nothing is lost: no power loss) and the app relaunches
     /// `relaunchMilliseconds` later.
     func shutdown(relaunchMilliseconds: Int64) {
-        guard let engine else {
+        guard let process else {
             startProcess()
             return
         }
-        engine.drainMailbox()
-        engine.stop()
-        engine.runRemainingCallbacks()
+        process.drainMailbox()
+        process.stop()
+        process.core.environment.runRemainingCallbacks()
         let stoppedLaunch = launch
         for (call, made) in callsMade.sorted(by: { $0.key < $1.key }) where made.launch == stoppedLaunch && made.completions != 1 {
             report(.settle, "at shutdown, the completion of call \(call) (\(made.name.rawValue)) ran \(made.completions) time(s)")
         }
-        let unsynced = engine.journalFailure != nil
-        let boundaries = unsynced ? nil : [(engine.lastSequence, engine.state)]
-        self.engine = nil
+        let unsynced = process.journalFailure != nil
+        let boundaries = unsynced ? nil : [(process.lastSequence, process.state)]
+        self.process = nil
         advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
         startProcess(after: boundaries)
         openedOverUnsyncedJournal = unsynced
@@ -376,20 +373,27 @@ final class SimulationWorld {
 
     /// A notification the system sends the app (`EngagementSDK.mailboxPost`).
     func notify(_ name: String) {
-        engine?.post(.input(.notificationReceived(name), .none))
+        process?.post(.input(.notificationReceived(name), .none))
     }
 
     /// A call's completion ran on the callback queue.
-    func completionRan(_ call: CallID, outcome: CallOutcome, switchResult: SwitchResult?) {
+    func completionRan(_ call: CallID, outcome: CallOutcome?) {
         guard let made = callsMade[call] else {
             report(.settle, "a completion ran for call \(call), which the app never made")
             return
         }
         if made.completions > 0 { report(.settle, "the completion of call \(call) (\(made.name.rawValue)) ran more than once") }
-        if let switchResult, switchResult == .notPerformed || switchResult == .interruptedByShutdown, outcome != .discarded(.shutdown) {
-            report(.settle, "switch call \(call) reported \(switchResult), but its outcome was \(outcome)")
-        }
         callsMade[call]?.completions += 1
+    }
+
+    /// A switch call's completion ran: its result is kept for the audit (which compares it with
+    /// the outcome the journal resolved the call with), and the app may call the SDK from it.
+    func switchCompletionRan(_ call: CallID, result: SwitchResult, reaction: PublicCall?) {
+        completionRan(call, outcome: nil)
+        switchResults[call] = result
+        if let reaction, let running = runningCallback, running.reactionsAllowed {
+            makeReaction(reaction, fromSwitch: call, landed: running.landed)
+        }
     }
 
     // MARK: - Checks during the story

@@ -23,6 +23,8 @@ struct StoryAudit {
     /// The generation that started each link job, and the job whose answer is being decided.
     private var linkJobGenerations: [UInt64: UInt64] = [:]
     private var answeringLink: UInt64?
+    /// The generation each module start hook began in (its failure must name that one).
+    private var startHooks: [UInt64: UInt64] = [:]
     /// The last `engineStarted`, the switch in flight then (interrupted by the restart), and
     /// whether that switch just landed.
     /// Calls the gate held, and those it replayed into an empty delivery queue (which may still
@@ -71,7 +73,7 @@ struct StoryAudit {
     }
 
     private mutating func check() {
-        guard let engine = world.engine else { return }
+        guard let engine = world.process else { return }
         if engine.journalFailure == nil {
             do {
                 try engine.writer.sync()
@@ -127,6 +129,14 @@ struct StoryAudit {
         switch fact {
         case .engineStarted:
             lastStart = sequence
+        case .moduleHookStarted(let hook, _, let event):
+            if event == .start { startHooks[hook] = walk.state.generation }
+        case .moduleHookFinished(let hook, let problem):
+            // A module's start reports what failed for its own instance, never another's.
+            if let generation = startHooks.removeValue(forKey: hook), let problem, problem.hasPrefix("simulated failure"),
+               !problem.hasSuffix("(generation \(generation))") {
+                report(.contract, "a module's start for generation \(generation) reported another instance's failure: \(problem) (seq \(sequence))")
+            }
         case .linkResolutionStarted(let job, _, _, _, let generation):
             linkJobGenerations[job] = generation
         case .linkResolved(let resolution):
@@ -159,6 +169,14 @@ struct StoryAudit {
             received[call.id] = (sequence, call.call.name)
         case .callResolved(let call, let outcome):
             resolved[call] = outcome
+            // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
+            // resolved as discarded at shutdown, and hears it for every such call.
+            if let result = world.switchResults[call] {
+                let stopped = result == .notPerformed || result == .interruptedByShutdown
+                if stopped != (outcome == .discarded(.shutdown)) {
+                    report(.settle, "switch call \(call) reported \(result), but its outcome was \(outcome) (seq \(sequence))")
+                }
+            }
             // Nothing the gate accepted is lost at the landing because the smaller delivery
             // queue filled: the replay waits for room.
             if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), walk.state.heldEvents.count < 100 {
@@ -184,7 +202,7 @@ struct StoryAudit {
 
     /// The live state at the end equals the fold of the whole journal (or, when the journal
     /// failed in this process, the fold equals the state as of the failure).
-    private mutating func checkProjection(fold: SDKState, live: SimulatedEngine) {
+    private mutating func checkProjection(fold: SDKState, live: SimulatedProcess) {
         if let failure = live.journalFailure {
             report(.journal, "after the calm end the journal still does not record: \(failure)")
         }
@@ -203,7 +221,7 @@ struct StoryAudit {
     /// After the calm end nothing is left waiting, and every call the running process made heard
     /// back exactly once.
     private mutating func checkSettled(_ state: SDKState) {
-        guard world.engine?.journalFailure == nil else { return }
+        guard world.process?.journalFailure == nil else { return }
         var leftovers: [String] = []
         if !state.pendingCalls.isEmpty {
             leftovers.append("\(state.pendingCalls.count) pending call(s) (\(state.pendingCalls.values.map(\.name.rawValue).sorted().joined(separator: ", ")))")
@@ -271,7 +289,7 @@ struct StoryAudit {
 
     /// Every call durable before a crash is still in the journal and resolved by the end.
     private mutating func checkCrashes(journalID: UUID?) {
-        guard world.engine?.journalFailure == nil else { return }
+        guard world.process?.journalFailure == nil else { return }
         for crash in world.crashes where crash.journalID == journalID {
             for (call, entry) in received.sorted(by: { $0.key < $1.key })
             where entry.sequence <= crash.durableSequence && resolved[call] == nil && !settledInGap.contains(call) {

@@ -1,0 +1,67 @@
+import Foundation
+import Journal
+
+/// The HTTP side of delivery, as pure functions: the request a task is sent as, and what a
+/// response (or a tracked link's redirect) means to the core.
+enum DeliveryExchange {
+    /// The HTTP request for a task: its endpoint and path, the key, the platform's headers.
+    static func request(for task: DeliveryTask, apiKey: String, sentAt: JournalTime, sdkVersion: String,
+                        idempotencyKey: String) -> TransportRequest? {
+        var address = task.endpoint
+        if !address.hasSuffix("/") { address += "/" }
+        address += task.path
+        if let query = task.query, !query.isEmpty { address += "?" + query }
+        guard let url = URL(string: address) else { return nil }
+        var headers: [(name: String, value: String)] = [
+            ("Api-Key", apiKey),
+            ("SDK-Version", sdkVersion),
+            ("SDK-Platform", "Swift"),
+            ("Sent-At", String(sentAt.microsecondsSince1970 / 1_000_000)),
+            ("Idempotency-Key", idempotencyKey),
+        ]
+        if task.method == .post { headers.append(("Content-Type", "application/json")) }
+        return TransportRequest(method: task.method == .get ? .get : .post, url: url, headers: headers,
+                                body: task.method == .post ? Data(task.body) : nil)
+    }
+
+    /// What decisions need from a response: status, the API's `code` and (for a failure) its
+    /// `msg`, with the request's API key masked should the server quote it, fetched message ids.
+    static func outcome(of result: TransportResult, apiKey: String) -> TransportOutcome {
+        switch result {
+        case .networkError(let reason):
+            return .networkError(reason)
+        case .response(let status, _, let body):
+            let json = body.isEmpty ? nil : JSONParser.parse(Array(body))
+            var ids: [String] = []
+            if case .array(let messages)? = json?["inAppMessages"] {
+                ids = messages.compactMap { $0["messageId"]?.stringValue }
+            } else if case .array(let placements)? = json?["placements"] {
+                for placement in placements {
+                    guard case .array(let messages)? = placement["embeddedMessages"] else { continue }
+                    for message in messages {
+                        if let id = message["metadata"]?["messageId"]?.stringValue { ids.append(id) }
+                    }
+                }
+            }
+            var message: String?
+            if !(200..<300).contains(status), let said = json?["msg"]?.stringValue, !said.isEmpty {
+                message = String(said.replacingOccurrences(of: apiKey, with: "<api key>").prefix(EngineBounds.serverMessageLimit))
+            }
+            return .response(status: status, code: json?["code"]?.stringValue, messageIDs: ids, message: message)
+        }
+    }
+
+    /// What a tracked link's answer says: a redirect with its destination and attribution.
+    static func linkResolution(_ job: UInt64, _ result: TransportResult) -> LinkResolution {
+        switch result {
+        case .networkError(let reason):
+            return LinkResolution(job: job, destination: nil, attribution: nil, failure: reason)
+        case .response(let status, let headers, _):
+            guard (300..<400).contains(status), let location = headers["location"] else {
+                return LinkResolution(job: job, destination: nil, attribution: nil, failure: "HTTP \(status) without a redirect")
+            }
+            let cookies = TrackedLinkCookies(headers["set-cookie"] ?? "")
+            return LinkResolution(job: job, destination: location, attribution: cookies.attribution, failure: nil)
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Journal
+
+extension EngineCore {
+    /// Starts what the just-journaled facts ask for. Nothing here waits: results come back as
+    /// events through the inbox.
+    func runEffects(of facts: [Fact]) {
+        var landing: (id: SwitchID, result: SwitchResult)?
+        // A link resolution is an input that resolves at most one call, its own, in the same batch.
+        var linkDestination: String?
+        for fact in facts {
+            switch fact {
+            case .taskDispatched(let id, let attempt):
+                send(id, attempt: attempt)
+            case .timerSet(let purpose, let due):
+                schedule(purpose, at: due)
+            case .callResolved(let call, let outcome):
+                complete(call, outcome, landing: landing, linkDestination: linkDestination)
+            case .switchLanded(let id, _, let result, _):
+                landings[id] = LandingCallbacks()
+                landing = (id, result)
+            case .durabilityRequested(let request, _):
+                requestDurability(request)
+            case .authRefreshRequested(let project, let request):
+                requestToken(for: project, request: request)
+            case .moduleEventDelivered(let module, let event, let project, let generation):
+                moduleRunner.submit(.deliver(event, ModuleContext(project: project, generation: generation)), to: module, core: self)
+            case .moduleHookStarted(let hook, let module, let event):
+                runHook(hook, module: module, event: event)
+            case .moduleHookFinished(let hook, _):
+                // Finished in the journal; a hook still running overran its bound: stop it.
+                moduleRunner.hookAbandoned(hook, core: self)
+            case .identityChanged(let email, let userID):
+                owner.user = email ?? userID
+                forgetTokens()
+            case .storageCleared(_, .identity):
+                owner.user = nil
+                forgetTokens()
+            case .initialized(_, let generation):
+                owner.instance = generation
+                forgetTokens()
+            case .linkResolutionStarted(let job, _, let url, _, _):
+                resolveLink(job, url: url)
+            case .linkResolved(let resolution):
+                linkDestination = resolution.destination
+            default:
+                break
+            }
+        }
+        // The next switch may start once every completion of the landing has returned.
+        if let landing, landings[landing.id]?.arm() == true { landingCallbacksDone(landing.id) }
+    }
+
+    func landingCallbackReturned(_ id: SwitchID) {
+        if landings[id]?.finished() == true { landingCallbacksDone(id) }
+    }
+
+    private func landingCallbacksDone(_ id: SwitchID) {
+        landings[id] = nil
+        inbox.post(.input(.callbacksDelivered(id), .none))
+    }
+
+    // MARK: - Requests
+
+    private func send(_ id: TaskID, attempt: Int) {
+        guard let task = state.tasks[id]?.task else { return }
+        let inbox = inbox
+        guard let key = apiKey(for: task.project) else {
+            inbox.post(.input(.transportCompleted(TransportCompletion(
+                task: id, attempt: attempt, outcome: .networkError("no API key for project \(task.project) in the keyring"))), .none))
+            return
+        }
+        guard var request = DeliveryExchange.request(for: task, apiKey: key, sentAt: environment.now(), sdkVersion: sdkVersion,
+                                                     idempotencyKey: task.idempotencyKey(stream: recorder.streamID)) else {
+            inbox.post(.input(.transportCompleted(TransportCompletion(
+                task: id, attempt: attempt, outcome: .networkError("invalid endpoint \(task.endpoint)"))), .none))
+            return
+        }
+        inbox.effectBegan()
+        let finish: @Sendable (TransportResult) -> Void = { result in
+            inbox.finish(.input(.transportCompleted(TransportCompletion(
+                task: id, attempt: attempt, outcome: DeliveryExchange.outcome(of: result, apiKey: key))), .none))
+        }
+        guard state.projects[task.project]?.usesJWT == true else {
+            environment.send(request, for: owner, completion: finish)
+            return
+        }
+        if let token = tokens[task.project] {
+            request.headers.append((name: "Authorization", value: "Bearer \(token)"))
+            environment.send(request, for: owner, completion: finish)
+        } else if let provider = authProviders[task.project] {
+            let project = task.project
+            let epoch = tokenEpoch
+            let unauthenticated = request
+            let owner = owner
+            askProvider(provider, for: project) { result in
+                switch result {
+                case .success(let token):
+                    var request = unauthenticated
+                    request.headers.append((name: "Authorization", value: "Bearer \(token)"))
+                    // Sent from the engine's thread; the token is kept for the next request,
+                    // unless the user or the instance changed meanwhile.
+                    inbox.post(.tokenIssued(project, token, epoch: epoch, request: request, owner: owner, completion: finish))
+                case .failure(let problem):
+                    // No request without the JWT it needs: the attempt fails and is retried.
+                    finish(.networkError("no JWT: \(problem.reason)"))
+                }
+            }
+        } else {
+            environment.send(request, for: owner, completion: finish)
+        }
+    }
+
+    /// The key for a project: from memory, else from the keyring (then kept).
+    private func apiKey(for project: ProjectFingerprint) -> String? {
+        if let key = keys[project] { return key }
+        let stored = environment.storedKey(for: project)
+        keys[project] = stored
+        return stored
+    }
+
+    /// A JWT belongs to one user on one project instance: forget every cached token when the
+    /// identity changes, at logout and when an instance starts; answers to requests made before
+    /// are not kept either.
+    private func forgetTokens() {
+        tokens.removeAll()
+        tokenEpoch &+= 1
+    }
+
+    /// Asks the app's auth provider for a token, taking its first answer only and answering
+    /// with a failure if none came within ``EngineRules/authProviderBoundMilliseconds``.
+    private func askProvider(_ provider: any AuthProvider, for project: ProjectFingerprint,
+                             _ answer: @escaping @Sendable (Result<String, ProviderProblem>) -> Void) {
+        let bound = state.rules.authProviderBoundMilliseconds
+        let once = OneShotCompletion(answer)
+        let due = environment.now().advanced(byMilliseconds: bound)
+        // Asked first: a provider that answers at once is never beaten by its bound.
+        environment.requestToken(for: project, from: provider, owner: owner) { result in
+            once.deliver(result.mapError { ProviderProblem(reason: "\($0)") })
+        }
+        environment.schedule(at: due) {
+            once.deliver(.failure(ProviderProblem(reason: "the auth provider did not answer within \(bound) ms")))
+        }
+    }
+
+    private func requestToken(for project: ProjectFingerprint, request: UInt64) {
+        tokens[project] = nil
+        let inbox = inbox
+        guard let provider = authProviders[project] else {
+            inbox.post(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: "no auth provider for the project")), .none))
+            return
+        }
+        let epoch = tokenEpoch
+        inbox.effectBegan()
+        askProvider(provider, for: project) { result in
+            switch result {
+            case .success(let token):
+                inbox.finish(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: nil)),
+                                    .token(token, epoch: epoch)))
+            case .failure(let problem):
+                inbox.finish(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: problem.reason)), .none))
+            }
+        }
+    }
+
+    // MARK: - Links
+
+    /// Asks a tracked link for its redirect, without following it: its `Location` is the
+    /// destination, its cookies the campaign, template and message it was sent for.
+    private func resolveLink(_ job: UInt64, url: String) {
+        let inbox = inbox
+        guard let address = URL(string: url) else {
+            inbox.post(.input(.linkResolved(LinkResolution(job: job, destination: nil, attribution: nil, failure: "the URL does not parse")), .none))
+            return
+        }
+        let request = TransportRequest(method: .get, url: address, headers: [("SDK-Platform", "Swift")], body: nil, followsRedirects: false)
+        inbox.effectBegan()
+        environment.send(request, for: owner) { result in
+            inbox.finish(.input(.linkResolved(DeliveryExchange.linkResolution(job, result)), .none))
+        }
+    }
+
+    // MARK: - Durability
+
+    private func requestDurability(_ request: UInt64) {
+        let inbox = inbox
+        if let outage {
+            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: outage.description)), .none))
+            return
+        }
+        inbox.effectBegan()
+        recorder.flush { result in
+            let failure: String? = switch result {
+            case .success: nil
+            case .failure(let error): error.description
+            }
+            inbox.finish(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: failure)), .none))
+        }
+    }
+
+    // MARK: - Completions
+
+    /// Runs a call's completion on the callback queue. A landing's completions are counted, so
+    /// the next switch waits until each of them returned.
+    private func complete(_ call: CallID, _ outcome: CallOutcome, landing: (id: SwitchID, result: SwitchResult)?,
+                          linkDestination: String?) {
+        guard let completion = completions.removeValue(forKey: call) else { return }
+        let switchResult: SwitchResult = switch outcome {
+        case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
+        default: landing?.result ?? .switchedCleanly
+        }
+        let landingID = landing?.id
+        if let landingID { landings[landingID]?.dispatched() }
+        let inbox = inbox
+        inbox.effectBegan()
+        environment.runCallback(landing: landingID) {
+            switch completion {
+            case .outcome(let body): body(outcome)
+            case .switchResult(let body): body(switchResult)
+            case .link(let body): body(UniversalLinkResult(outcome: outcome, destination: linkDestination))
+            }
+            if let landingID { inbox.post(.landingCallbackReturned(landingID)) }
+            inbox.effectEnded()
+        }
+    }
+
+    // MARK: - Modules
+
+    private func runHook(_ hook: UInt64, module name: String, event: ModuleEvent) {
+        guard let project = state.live?.fingerprint ?? state.switching.inFlight?.from?.fingerprint else {
+            inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook)), .none))
+            return
+        }
+        moduleRunner.submit(.hook(hook, event, ModuleContext(project: project, generation: state.generation)), to: name, core: self)
+    }
+}
+
+/// Why the auth provider gave no token.
+struct ProviderProblem: Error {
+    var reason: String
+}

@@ -1,0 +1,233 @@
+import Journal
+
+/// The engine without a thread: for each event it runs `decide`, appends the resulting facts to
+/// the journal as one batch, and starts the effects those facts ask for through its
+/// ``EngineEnvironment``, whose results come back as events through its ``EngineInbox``.
+///
+/// The SDK's ``EngineLoop`` runs it on the engine thread; the simulator runs the same core on a
+/// virtual clock. It is not thread-safe: one thread (its host's) calls it, always the same.
+package final class EngineCore<Environment: EngineEnvironment> {
+    package let environment: Environment
+    let inbox: EngineInbox
+
+    /// Where facts are recorded; replaced by a fresh one when the journal comes back after a failure.
+    package private(set) var recorder: any FactRecorder
+    /// The projected state: changed only by facts this core decided.
+    package private(set) var state: SDKState
+    package private(set) var lastSequence: UInt64
+    /// While the journal cannot record: since when, why, how much is missing.
+    package private(set) var outage: JournalOutage?
+    private var lastTime: JournalTime
+    /// A rotation whose snapshot was too large is tried again once this sequence is written.
+    private var rotationRetryAfter: UInt64 = 0
+
+    let regionEndpoints: RegionEndpoints
+    let sdkVersion: String
+
+    // Side tables: what effects need and the journal must never hold.
+    var keys: [ProjectFingerprint: String] = [:]
+    var authProviders: [ProjectFingerprint: any AuthProvider] = [:]
+    /// JWTs by project, for the identity and instance of the current ``tokenEpoch``.
+    var tokens: [ProjectFingerprint: String] = [:]
+    /// Counts identity changes, logouts and instance starts: a token asked for under an older
+    /// epoch belongs to another user or instance and is never cached or used.
+    var tokenEpoch: UInt64 = 0
+    var completions: [CallID: CallCompletion] = [:]
+    /// The calls of the switch in flight when the SDK stopped (they report "interrupted").
+    var interruptedSwitchCalls: Set<CallID> = []
+    /// Landings whose completions are still running in the app's code.
+    var landings: [SwitchID: LandingCallbacks] = [:]
+    var moduleRunner = ModuleRunner()
+    /// Whom the effect being started acts for (``EffectOwner``), kept up to date fact by fact
+    /// while a batch's effects start.
+    var owner = EffectOwner(user: nil, instance: 0)
+
+    /// A core over `restored` (the state the journal folds to), recording into `recorder`.
+    package init(environment: Environment, inbox: EngineInbox, recorder: any FactRecorder, restored: SDKState,
+                 knownProjects: [Project], regionEndpoints: RegionEndpoints, sdkVersion: String) {
+        self.environment = environment
+        self.inbox = inbox
+        self.recorder = recorder
+        self.regionEndpoints = regionEndpoints
+        self.sdkVersion = sdkVersion
+        state = restored
+        lastSequence = recorder.lastSequence
+        lastTime = restored.time
+        for project in knownProjects {
+            keys[project.fingerprint] = project.apiKey
+            if let provider = project.config.authProvider { authProviders[project.fingerprint] = provider }
+        }
+    }
+
+    /// Handles one event: an input is decided, journaled and its effects started; the others
+    /// end an effect.
+    package func handle(_ event: EngineEvent) {
+        switch event {
+        case .input(let fact, let attachment):
+            handle(fact, attachment)
+        case .timerDue(let purpose, let due):
+            if state.timers[purpose] == due { handle(.timerFired(purpose), .none) }
+        case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
+            if epoch == tokenEpoch { tokens[project] = token }
+            environment.send(request, for: owner, completion: completion)
+        case .moduleHookReturned(let module, let hook, let failure):
+            moduleRunner.hookReturned(module: module, hook: hook, failure: failure, core: self)
+        case .landingCallbackReturned(let landing):
+            landingCallbackReturned(landing)
+        case .retryJournal:
+            resumeRecording()
+        case .journalFailed(let reason):
+            let time = max(environment.now(), lastTime)
+            lastTime = time
+            beginOutage(reason, at: time, kept: state)
+        }
+    }
+
+    /// The app shut the SDK down: every pending completion hears it (journaled) and the journal
+    /// closes. The host answers whatever was posted after the stop.
+    package func stop() {
+        interruptedSwitchCalls = Set(state.switching.inFlight?.calls ?? [])
+        handle(.engineStopping, .none)
+        try? recorder.close()
+    }
+
+    // MARK: - Inputs
+
+    private func handle(_ input: Fact, _ attachment: EngineAttachment) {
+        accept(attachment, for: input)
+        let time = max(environment.now(), lastTime)
+        lastTime = time
+        if outage == nil && lastSequence >= rotationRetryAfter {
+            do {
+                try recorder.beginSegmentIfNeeded(time: time) { _ in StateCodec.encode(state) }
+            } catch JournalError.recordTooLarge {
+                // The state is too large for one snapshot record right now: the segment goes on
+                // past its size bound, and the rotation is tried again once some more records
+                // were written (not at every input: encoding a state that large is costly).
+                rotationRetryAfter = lastSequence + EngineBounds.rotationRetryRecords
+            } catch {
+                beginOutage("\(error)", at: time, kept: state)
+            }
+        }
+        let before = outage == nil ? state : nil
+        owner = EffectOwner(user: state.email ?? state.userID, instance: state.generation)
+        let facts = state.decide(input, at: time)
+        record(facts, at: time, before: before)
+        environment.inputHandled(input, facts: facts, state: state, lastSequence: lastSequence)
+        runEffects(of: facts)
+        if case .engineStarted = input { resumeAfterStart() }
+    }
+
+    /// Appends an input and its decisions as one batch (a crash never keeps half of a
+    /// decision); while the journal is out, counts them as lost instead.
+    private func record(_ facts: [Fact], at time: JournalTime, before: SDKState?) {
+        if outage == nil {
+            do {
+                lastSequence = try recorder.record(facts.map { (FactCodec.kind(of: $0), FactCodec.payload(of: $0)) }, timestamp: time)
+                return
+            } catch {
+                beginOutage("\(error)", at: time, kept: before ?? state)
+            }
+        }
+        outage?.lostFacts &+= UInt64(facts.count)
+    }
+
+    // MARK: - A journal that fails comes back
+
+    /// The journal stopped accepting facts: go on in memory and try again later.
+    private func beginOutage(_ reason: String, at time: JournalTime, kept: SDKState) {
+        guard outage == nil else { return }
+        outage = JournalOutage(reason: reason, since: time)
+        environment.journalFailed(reason: reason, kept: kept)
+        scheduleJournalRetry()
+    }
+
+    private func scheduleJournalRetry() {
+        guard var current = outage, !current.retryScheduled else { return }
+        current.retryScheduled = true
+        let due = max(environment.now(), lastTime).advanced(byMilliseconds: current.retryDelayMilliseconds)
+        current.retryDelayMilliseconds = min(current.retryDelayMilliseconds * 2, JournalOutage.maximumRetryDelay)
+        outage = current
+        let inbox = inbox
+        environment.schedule(at: due) { inbox.post(.retryJournal) }
+    }
+
+    /// Opens the journal again: a new segment whose snapshot is the state now, then a
+    /// `journalGap` fact that says what is missing. On failure, tries again later.
+    private func resumeRecording() {
+        guard let current = outage else { return }
+        outage?.retryScheduled = false
+        let time = max(environment.now(), lastTime)
+        lastTime = time
+        do {
+            try? recorder.close()
+            guard let fresh = try environment.reopenRecorder() else { return }
+            try fresh.beginSegment(time: time) { _ in StateCodec.encode(state) }
+            let gap = JournalGap(lostFacts: current.lostFacts, from: current.since, to: time, reason: current.reason)
+            lastSequence = try fresh.record([(FactCodec.kind(of: .journalGap(gap)), FactCodec.payload(of: .journalGap(gap)))], timestamp: time)
+            // The live state is the fold of the journal: the gap is one of its facts too.
+            state.evolve(.journalGap(gap), at: time)
+            recorder = fresh
+            outage = nil
+            environment.journalResumed(after: gap, state: state, lastSequence: lastSequence)
+        } catch {
+            scheduleJournalRetry()
+        }
+    }
+
+    // MARK: - Attachments
+
+    /// Stores what an input carries outside the journal: completions, keys, providers, tokens.
+    private func accept(_ attachment: EngineAttachment, for input: Fact) {
+        switch (attachment, input) {
+        case (.completion(let completion?), .callReceived(let received)):
+            completions[received.id] = completion
+        case (.project(let project, let completion), .callReceived(let received)):
+            if let completion { completions[received.id] = completion }
+            remember(project)
+        case (.token(let token, let epoch), .authTokenReceived(let receipt)):
+            if epoch == tokenEpoch { tokens[receipt.project] = token }
+        default:
+            break
+        }
+    }
+
+    /// Keeps a project's key and auth provider for sending, and files the key in the keyring. A
+    /// request without a provider never removes one: whether requests carry a JWT follows the
+    /// configuration the SDK is on (`ProjectRef.usesJWT`, changed only when an instance
+    /// starts), so a queued switch to the same key without auth cannot strip the running
+    /// instance of its tokens.
+    private func remember(_ project: Project) {
+        let fingerprint = project.fingerprint
+        keys[fingerprint] = project.apiKey
+        if let provider = project.config.authProvider { authProviders[fingerprint] = provider }
+        let reference = project.reference(endpoints: regionEndpoints)
+        environment.storeKey(KeyringEntry(apiKey: project.apiKey, region: reference.region, endpoint: reference.endpoint), for: fingerprint)
+    }
+
+    /// After a (re)start: re-arm the timers (in order of due time), answer what the previous
+    /// process left waiting (everything in a recovered journal is durable; its module hooks and
+    /// link resolutions are gone). A landed switch's callbacks died with that process: `evolve`
+    /// of the start already stopped waiting for them.
+    private func resumeAfterStart() {
+        let timers = state.timers.sorted { lhs, rhs in
+            lhs.value != rhs.value ? lhs.value < rhs.value : "\(lhs.key)" < "\(rhs.key)"
+        }
+        for (purpose, due) in timers { schedule(purpose, at: due) }
+        for request in state.durabilityWaits.keys.sorted() {
+            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: nil)), .none))
+        }
+        for hook in state.hooks.keys.sorted() {
+            inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: "interrupted by a restart")), .none))
+        }
+        for job in state.linkJobs.keys.sorted() {
+            inbox.post(.input(.linkResolved(LinkResolution(job: job, destination: nil, attribution: nil,
+                                                           failure: "interrupted by a restart")), .none))
+        }
+    }
+
+    func schedule(_ purpose: TimerPurpose, at due: JournalTime) {
+        let inbox = inbox
+        environment.schedule(at: due) { inbox.post(.timerDue(purpose, due)) }
+    }
+}

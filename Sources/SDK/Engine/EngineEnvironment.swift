@@ -1,0 +1,61 @@
+import Journal
+
+/// Everything the ``EngineCore`` does to the world outside the pure core goes through its
+/// environment: the clock and its timers, the transport, the app's auth providers, the callback
+/// queue, the modules, the keyring, the journal's reopening, and a few observation points.
+///
+/// The SDK runs the core over ``LiveEnvironment`` (URLSession, Dispatch, real modules); the
+/// simulator runs the same core over a simulated environment (virtual clock, simulated backend,
+/// storage that loses power, a callback queue that may reorder).
+///
+/// What implementers must guarantee: every method is called on the core's thread and returns
+/// without waiting for the work it starts; each completion handed in is called at most once
+/// (``requestToken(for:from:completion:)``: any number of times, the core takes the first), on
+/// any thread; nothing here calls back into the core synchronously.
+package protocol EngineEnvironment: AnyObject {
+    /// Now, on the SDK's clock.
+    func now() -> JournalTime
+    /// Runs `action` (on any thread) once the clock reaches `due`.
+    func schedule(at due: JournalTime, _ action: @escaping @Sendable () -> Void)
+
+    /// Sends an HTTP request made for `owner`; `completion` hears its result.
+    func send(_ request: TransportRequest, for owner: EffectOwner, completion: @escaping @Sendable (TransportResult) -> Void)
+    /// Asks `provider` (the app's, for `project`) for a JWT for `owner`.
+    func requestToken(for project: ProjectFingerprint, from provider: any AuthProvider, owner: EffectOwner,
+                      completion: @escaping @Sendable (Result<String, any Error>) -> Void)
+    /// Runs an app completion on the callback queue; `landing` names the switch landing it
+    /// belongs to, if any.
+    func runCallback(landing: SwitchID?, _ body: @escaping @Sendable () -> Void)
+
+    /// Whether a module of that name is installed.
+    func hasModule(_ name: String) -> Bool
+    /// Hands `event` to module `name` and returns when it has (on the core's thread).
+    func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws
+    /// Starts module `name`'s awaited handling of `event` as hook `hook`; `returned` hears its
+    /// end (with its failure), however late.
+    func startAwaitedHook(_ hook: UInt64, _ event: ModuleEvent, context: ModuleContext, module name: String,
+                          returned: @escaping @Sendable (String?) -> Void)
+    /// The core stopped waiting for hook `hook` of module `name` (its bound passed).
+    func abandonAwaitedHook(_ hook: UInt64, module name: String)
+
+    /// The API key the keyring holds for `project`.
+    func storedKey(for project: ProjectFingerprint) -> String?
+    /// Files a project's key in the keyring (without making the core wait for the disk).
+    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint)
+    /// Opens the journal again after a failure (nil when the recorder cannot be reopened).
+    func reopenRecorder() throws -> (any FactRecorder)?
+
+    /// An input was handled: its facts are recorded (unless the journal is out) and their
+    /// effects started.
+    func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64)
+    /// The journal stopped accepting facts; `kept` is the state it holds.
+    func journalFailed(reason: String, kept: SDKState)
+    /// The journal records again, from a new segment whose snapshot is followed by `gap`.
+    func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64)
+}
+
+extension EngineEnvironment {
+    package func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {}
+    package func journalFailed(reason: String, kept: SDKState) {}
+    package func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {}
+}

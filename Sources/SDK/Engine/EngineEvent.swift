@@ -1,0 +1,55 @@
+import Journal
+
+/// What the ``EngineCore`` handles, in the order its host hands them over: inputs for `decide`,
+/// and the ends of effects that are not facts (a timer fell due, a token to cache, a hook or a
+/// completion returned, time to record again).
+package enum EngineEvent: Sendable {
+    /// An input for `decide`, with what must travel with it but never enter the journal.
+    case input(Fact, EngineAttachment)
+    /// A timer the engine set fell due; it becomes a `timerFired` input only if the state still
+    /// waits on it (a step that already finished does not), so stale timers leave no trace.
+    case timerDue(TimerPurpose, JournalTime)
+    /// The auth provider issued a JWT for `request`, which waited for it: send the request with
+    /// it, and keep the token (never journaled) unless the identity or the instance changed
+    /// since it was asked for (`epoch`).
+    case tokenIssued(ProjectFingerprint, String, epoch: UInt64, request: TransportRequest, owner: EffectOwner,
+                     completion: @Sendable (TransportResult) -> Void)
+    /// A module's awaited hook returned (maybe after its bound): its module may run its next work.
+    case moduleHookReturned(module: String, hook: UInt64, failure: String?)
+    /// One completion a switch landing dispatched has returned from the app's code.
+    case landingCallbackReturned(SwitchID)
+    /// Time to try recording again after the journal failed.
+    case retryJournal
+    /// The journal failed outside an append (its group-commit thread could not sync): the
+    /// engine goes on in memory until it records again, as when an append fails.
+    case journalFailed(String)
+}
+
+/// Things an input carries that the journal must never hold.
+package enum EngineAttachment: Sendable {
+    case none
+    /// A public call's completion.
+    case completion(CallCompletion?)
+    /// `initialize` or `switchProject`: the project with its key and auth provider.
+    case project(Project, CallCompletion?)
+    /// A fresh JWT from the auth provider, asked for under token epoch `epoch`.
+    case token(String, epoch: UInt64)
+}
+
+/// How a call's caller hears back.
+package enum CallCompletion: Sendable {
+    case outcome(@Sendable (CallOutcome) -> Void)
+    case switchResult(@Sendable (SwitchResult) -> Void)
+    case link(@Sendable (UniversalLinkResult) -> Void)
+}
+
+extension CallCompletion {
+    /// Tells the caller its call will never be processed: the SDK shut down first.
+    package func deliverShutdown() {
+        switch self {
+        case .outcome(let body): body(.discarded(.shutdown))
+        case .switchResult(let body): body(.notPerformed)
+        case .link(let body): body(UniversalLinkResult(outcome: .discarded(.shutdown), destination: nil))
+        }
+    }
+}

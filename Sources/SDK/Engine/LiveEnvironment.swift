@@ -1,0 +1,86 @@
+import Dispatch
+import Journal
+import Locking
+
+/// The world the SDK's engine runs in: the configured clock, transport, callback queue and
+/// modules, the device's keyring, and the journal directory to reopen after a failure.
+///
+/// Engine thread only (the ``EngineLoop`` that owns it is handed to that thread once).
+final class LiveEnvironment: EngineEnvironment {
+    private let configuration: SDKConfiguration
+    private let keyring: Keyring
+    private let reopen: (@Sendable () throws -> any FactRecorder)?
+    private let modules: [String: any SDKModule]
+    /// The task of each module's awaited hook still running.
+    private var awaited: [String: (hook: UInt64, task: Task<Void, Never>)] = [:]
+    private let keyringQueue = DispatchQueue(label: "engagement-sdk.keyring")
+
+    init(configuration: SDKConfiguration, keyring: Keyring, reopenRecorder: (@Sendable () throws -> any FactRecorder)?) {
+        self.configuration = configuration
+        self.keyring = keyring
+        reopen = reopenRecorder
+        modules = Dictionary(configuration.modules.map { ($0.info.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func now() -> JournalTime { configuration.clock.now() }
+
+    func schedule(at due: JournalTime, _ action: @escaping @Sendable () -> Void) {
+        configuration.clock.schedule(at: due, action)
+    }
+
+    func send(_ request: TransportRequest, for owner: EffectOwner, completion: @escaping @Sendable (TransportResult) -> Void) {
+        configuration.transport.send(request, completion: completion)
+    }
+
+    func requestToken(for project: ProjectFingerprint, from provider: any AuthProvider, owner: EffectOwner,
+                      completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        provider.requestToken(completion: completion)
+    }
+
+    func runCallback(landing: SwitchID?, _ body: @escaping @Sendable () -> Void) {
+        configuration.callbackQueue.async(execute: body)
+    }
+
+    func hasModule(_ name: String) -> Bool { modules[name] != nil }
+
+    func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws {
+        try modules[name]?.process(event: event, context: context)
+    }
+
+    func startAwaitedHook(_ hook: UInt64, _ event: ModuleEvent, context: ModuleContext, module name: String,
+                          returned: @escaping @Sendable (String?) -> Void) {
+        guard let module = modules[name] else { return returned(nil) }
+        let task = Task {
+            var failure: String?
+            do {
+                try await module.processAwaited(event: event, context: context)
+            } catch {
+                failure = "\(error)"
+            }
+            returned(failure)
+        }
+        awaited[name] = (hook, task)
+    }
+
+    func abandonAwaitedHook(_ hook: UInt64, module name: String) {
+        if let entry = awaited[name], entry.hook == hook { entry.task.cancel() }
+    }
+
+    func storedKey(for project: ProjectFingerprint) -> String? {
+        keyring.entry(for: project)?.apiKey
+    }
+
+    /// Off the engine thread: the mailbox never waits for the keyring file.
+    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint) {
+        let keyring = keyring
+        keyringQueue.async { try? keyring.store(entry, for: project) }
+    }
+
+    func reopenRecorder() throws -> (any FactRecorder)? {
+        try reopen?()
+    }
+
+    func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {
+        configuration.stateObserver?(state, lastSequence)
+    }
+}

@@ -1,0 +1,146 @@
+import Journal
+import SDK
+
+/// One launch of the app: the SDK's real ``EngineCore`` over a ``SimulatedEnvironment``, its
+/// mailbox (drained to idle whenever the world lets the engine thread run), and what the checks
+/// need: a shadow state folded from the *decoded* journal payloads (projection equality at every
+/// input) and the state at each input boundary since the last durable record (what a crash may
+/// leave).
+///
+/// Unchecked Sendable: the simulation is single-threaded. The closures it hands the engine
+/// (completions, timers) capture it, and they run only inside the world's event loop, on the
+/// one thread that runs the story.
+final class SimulatedProcess: @unchecked Sendable {
+    unowned let world: SimulationWorld
+    /// Which launch of the app this is (events of older launches are dropped).
+    let launch: Int
+    private(set) var core: EngineCore<SimulatedEnvironment>!
+    /// The recorder the core records into now (a fresh one after the journal came back).
+    private(set) var recorder: SimulatedRecorder
+    private let options: JournalOptions
+    /// Whether the app shut this process's SDK down.
+    private(set) var stopped = false
+
+    private var mailbox: [EngineEvent] = []
+    private var mailboxHead = 0
+
+    // Verification.
+    /// The fold of the journal's decoded payloads since this launch began (or the journal came back).
+    var shadow: SDKState
+    /// The state after each input whose last record may not be durable yet (plus the last
+    /// durable one): a crash must leave exactly one of them.
+    private(set) var boundaries: [(sequence: UInt64, state: SDKState)] = []
+    /// The sequence of the last `journalGap` this process wrote: a crash before it is durable
+    /// may leave the old segment, whose tail no boundary describes.
+    private(set) var resumedAt: UInt64 = 0
+    /// How many inputs this process handled.
+    private(set) var inputsHandled = 0
+
+    init(world: SimulationWorld, launch: Int, writer: JournalWriter, options: JournalOptions, restored: SDKState, modules: Set<String>) {
+        self.world = world
+        self.launch = launch
+        self.options = options
+        shadow = restored
+        recorder = SimulatedRecorder(writer: writer, world: world, launch: launch)
+        boundaries = [(writer.lastSequence, restored)]
+        let environment = SimulatedEnvironment(world: world, launch: launch, modules: modules)
+        let inbox = EngineInbox(post: { [unowned self] event in post(event) })
+        core = EngineCore(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: [],
+                          regionEndpoints: .production, sdkVersion: EngagementSDK.version)
+        environment.process = self
+        recorder.process = self
+    }
+
+    var state: SDKState { core.state }
+    var lastSequence: UInt64 { core.lastSequence }
+    /// Why the journal is not recording now, if it is not (nil: it records).
+    var journalFailure: String? { core.outage?.description }
+    var writer: JournalWriter { recorder.writer }
+
+    // MARK: - The mailbox
+
+    var mailboxIsEmpty: Bool { mailboxHead == mailbox.count }
+
+    func post(_ event: EngineEvent) {
+        guard !stopped else { return }
+        mailbox.append(event)
+    }
+
+    /// Handles every event in the mailbox, including those its effects post meanwhile (the
+    /// engine thread's loop, run to idle).
+    func drainMailbox() {
+        while mailboxHead < mailbox.count {
+            let event = mailbox[mailboxHead]
+            mailboxHead += 1
+            core.handle(event)
+            if mailboxHead > 256 && mailboxHead * 2 > mailbox.count {
+                mailbox.removeFirst(mailboxHead)
+                mailboxHead = 0
+            }
+        }
+        mailbox.removeAll(keepingCapacity: true)
+        mailboxHead = 0
+    }
+
+    /// The app shut the SDK down (`EngineLoop.stop`): every pending completion hears it
+    /// (journaled), the journal closes. The world drained the mailbox first (the stop is posted
+    /// behind every earlier call, as `shutdown()` posts it), so nothing is left over; what the
+    /// stop's effects post is never handled: the thread ends here.
+    func stop() {
+        core.stop()
+        stopped = true
+        mailbox.removeAll()
+        mailboxHead = 0
+    }
+
+    /// Opens the journal again after a failure (`EngagementSDK`'s reopen closure).
+    func reopenRecorder() throws -> SimulatedRecorder {
+        let fresh = SimulatedRecorder(writer: try JournalWriter(directory: SimulationWorld.journalDirectory, options: options, snapshot: nil),
+                                      world: world, launch: launch)
+        fresh.process = self
+        recorder = fresh
+        return fresh
+    }
+
+    // MARK: - Verification
+
+    /// After each input: the live state against the fold of what was journaled, the boundary a
+    /// crash may cut at, the switch queue.
+    func inputHandled(_ input: Fact, state: SDKState) {
+        inputsHandled += 1
+        if core.outage == nil {
+            world.checkProjection(live: state, journalFold: shadow, after: input, inputNumber: inputsHandled, launch: launch)
+            recordBoundary(state)
+        }
+        world.checkSwitchQueue(state, after: input)
+    }
+
+    /// A segment began with a snapshot of the state now: a boundary too.
+    func segmentBegan() {
+        boundaries.append((writer.lastSequence, core.state))
+    }
+
+    /// The journal came back: verification starts over from the new segment.
+    func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {
+        world.checkProjection(live: state, journalFold: shadow, after: .journalGap(gap), inputNumber: inputsHandled, launch: launch)
+        resumedAt = lastSequence
+        boundaries = [(lastSequence, state)]
+    }
+
+    func foldIntoShadow(kind: UInt32, payload: [UInt8], at time: JournalTime) {
+        guard world.checksEveryInput else { return }
+        do {
+            shadow.evolve(try payload.withUnsafeBytes { try FactCodec.decode(kind: kind, payload: $0) }, at: time)
+        } catch {
+            world.report(.projection, "launch \(launch): a journaled fact of kind \(kind) does not decode: \(error)")
+        }
+    }
+
+    /// Keeps the state after this input while its records may still be lost to a crash.
+    private func recordBoundary(_ state: SDKState) {
+        let durable = writer.durableSequence
+        while boundaries.count > 1 && boundaries[1].sequence <= durable { boundaries.removeFirst() }
+        if boundaries.last?.sequence != core.lastSequence { boundaries.append((core.lastSequence, state)) }
+        if boundaries.count > 4_096 { boundaries.removeFirst(boundaries.count - 4_096) }
+    }
+}

@@ -2,58 +2,58 @@ import Journal
 
 extension SDKState {
     /// A public call arrived: validate it, let the gate decide, run it or hold it.
-    mutating func handleCall(_ received: ReceivedCall, _ log: inout Decisions) {
+    mutating func handleCall(_ received: ReceivedCall, _ decisions: inout Decisions) {
         if let problem = CallValidation.problem(in: received.call) {
-            emit(.callRejected(call: received.id, reason: problem), &log)
-            resolve(received.id, .failed(.rejected(problem)), &log)
+            emit(.callRejected(call: received.id, reason: problem), &decisions)
+            resolve(received.id, .failed(.rejected(problem)), &decisions)
             return
         }
         switch received.call.name.switchBehavior {
         case .control:
-            handleControlCall(received, &log)
+            handleControlCall(received, &decisions)
         case .gated:
             guard let live, instanceRunning || switching.inFlight != nil else {
-                refuseUninitialized(received, &log)
+                refuseUninitialized(received, &decisions)
                 return
             }
             if let owner = switching.gateOwner {
                 let bytes = FactCodec.payload(of: .callReceived(received)).count
                 if switching.gate.count >= rules.gateCapacity || switching.gateBytes + bytes > rules.gateByteCapacity {
-                    emit(.gateDecided(call: received.id, decision: .refused), &log)
-                    resolve(received.id, .discarded(.gateFull(capacity: rules.gateCapacity)), &log)
+                    emit(.gateDecided(call: received.id, decision: .refused), &decisions)
+                    resolve(received.id, .discarded(.gateFull(capacity: rules.gateCapacity)), &decisions)
                 } else {
-                    emit(.gateDecided(call: received.id, decision: .queued(switch: owner, position: switching.gate.count, call: received)), &log)
+                    emit(.gateDecided(call: received.id, decision: .queued(switch: owner, position: switching.gate.count, call: received)), &decisions)
                 }
             } else {
-                emit(.gateDecided(call: received.id, decision: .executed(project: live.fingerprint)), &log)
-                execute(received, on: live, &log)
+                emit(.gateDecided(call: received.id, decision: .executed(project: live.fingerprint)), &decisions)
+                execute(received, on: live, &decisions)
             }
         case .inline:
             guard let live else {
-                refuseUninitialized(received, &log)
+                refuseUninitialized(received, &decisions)
                 return
             }
             let decision: GateDecision = switching.inFlight == nil ? .executed(project: live.fingerprint) : .inline(project: live.fingerprint)
-            emit(.gateDecided(call: received.id, decision: decision), &log)
-            execute(received, on: live, &log)
+            emit(.gateDecided(call: received.id, decision: decision), &decisions)
+            execute(received, on: live, &decisions)
         }
     }
 
-    private mutating func refuseUninitialized(_ received: ReceivedCall, _ log: inout Decisions) {
-        emit(.gateDecided(call: received.id, decision: .refused), &log)
-        resolve(received.id, .failed(.notInitialized), &log)
+    private mutating func refuseUninitialized(_ received: ReceivedCall, _ decisions: inout Decisions) {
+        emit(.gateDecided(call: received.id, decision: .refused), &decisions)
+        resolve(received.id, .failed(.notInitialized), &decisions)
     }
 
     /// Runs a call against `project` (the live project, or the one a switch just landed on):
     /// hands it to its family's `execute<Family>Call` (``CallFamily``).
-    mutating func execute(_ received: ReceivedCall, on project: ProjectRef, _ log: inout Decisions) {
+    mutating func execute(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
         switch received.call.name.family {
-        case .identity: executeIdentityCall(received, on: project, &log)
-        case .event: executeEventCall(received, on: project, &log)
-        case .push: executePushCall(received, on: project, &log)
-        case .message: executeMessageCall(received, on: project, &log)
-        case .attribution: executeAttributionCall(received, on: project, &log)
-        case .control: handleControlCall(received, &log)
+        case .identity: executeIdentityCall(received, on: project, &decisions)
+        case .event: executeEventCall(received, on: project, &decisions)
+        case .push: executePushCall(received, on: project, &decisions)
+        case .message: executeMessageCall(received, on: project, &decisions)
+        case .attribution: executeAttributionCall(received, on: project, &decisions)
+        case .control: handleControlCall(received, &decisions)
         }
     }
 }

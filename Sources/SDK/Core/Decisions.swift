@@ -24,7 +24,7 @@ extension SDKState {
     /// reads), does no I/O, and is deterministic, so `replay recheck` can run today's rules over
     /// a field journal's inputs and compare.
     public mutating func decide(_ input: Fact, at time: JournalTime) -> [Fact] {
-        var log = Decisions(time: time)
+        var decisions = Decisions(time: time)
         // What the input answers, looked up before the input itself is applied.
         let timerWasSet = if case .timerFired(let purpose) = input { timers[purpose] != nil } else { false }
         let durabilityPurpose = if case .durabilityConfirmed(let confirmation) = input {
@@ -33,37 +33,37 @@ extension SDKState {
             DurabilityWait?.none
         }
         let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
-        emit(input, &log)
+        emit(input, &decisions)
         switch input {
-        case .engineStarted(let start): handleEngineStart(start, &log)
-        case .callReceived(let received): handleCall(received, &log)
-        case .transportCompleted(let completion): handleTransport(completion, &log)
-        case .timerFired(let purpose): if timerWasSet { handleTimer(purpose, &log) }
+        case .engineStarted(let start): handleEngineStart(start, &decisions)
+        case .callReceived(let received): handleCall(received, &decisions)
+        case .transportCompleted(let completion): handleTransport(completion, &decisions)
+        case .timerFired(let purpose): if timerWasSet { handleTimer(purpose, &decisions) }
         case .durabilityConfirmed(let confirmation):
-            if let durabilityPurpose { handleDurability(confirmation, purpose: durabilityPurpose, &log) }
-        case .moduleHookCompleted(let completion): handleHookCompletion(completion, &log)
-        case .authTokenReceived(let receipt): handleAuthToken(receipt, &log)
-        case .callbacksDelivered: startNextSwitchIfReady(&log)
-        case .notificationReceived(let name): handleNotification(name, &log)
-        case .engineStopping: handleStop(&log)
-        case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &log)
+            if let durabilityPurpose { handleDurability(confirmation, purpose: durabilityPurpose, &decisions) }
+        case .moduleHookCompleted(let completion): handleHookCompletion(completion, &decisions)
+        case .authTokenReceived(let receipt): handleAuthToken(receipt, &decisions)
+        case .callbacksDelivered: startNextSwitchIfReady(&decisions)
+        case .notificationReceived(let name): handleNotification(name, &decisions)
+        case .engineStopping: handleStop(&decisions)
+        case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &decisions)
         default: break
         }
         // A landed switch's held calls go on as the delivery queue makes room.
-        if switching.replaying != nil && input != .engineStopping { replayHeldCalls(&log) }
-        return log.facts
+        if switching.replaying != nil && input != .engineStopping { replayHeldCalls(&decisions) }
+        return decisions.facts
     }
 
     /// Applies a decision and records it.
-    mutating func emit(_ fact: Fact, _ log: inout Decisions) {
-        evolve(fact, at: log.time)
-        log.record(fact)
+    mutating func emit(_ fact: Fact, _ decisions: inout Decisions) {
+        evolve(fact, at: decisions.time)
+        decisions.record(fact)
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.
-    mutating func resolve(_ call: CallID?, _ outcome: CallOutcome, _ log: inout Decisions) {
+    mutating func resolve(_ call: CallID?, _ outcome: CallOutcome, _ decisions: inout Decisions) {
         guard let call, pendingCalls[call] != nil else { return }
-        emit(.callResolved(call: call, outcome: outcome), &log)
+        emit(.callResolved(call: call, outcome: outcome), &decisions)
     }
 
     /// A fresh request number (auth refreshes, durability requests, module hooks).
@@ -73,27 +73,27 @@ extension SDKState {
         return number
     }
 
-    private mutating func handleEngineStart(_ start: EngineStart, _ log: inout Decisions) {
+    private mutating func handleEngineStart(_ start: EngineStart, _ decisions: inout Decisions) {
         // Resume delivery: requests that were on the wire go again, in order.
-        for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &log) }
+        for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) }
         // A switch cut short while it started its instance: the instance it had begun died with
         // the previous process, so it starts again here (the old start hooks are answered as
         // interrupted, which makes the step noisy).
         if let run = switching.inFlight, run.step == .startInstance, !instanceRunning {
-            emit(.initialized(project: run.to, generation: generation &+ 1), &log)
-            startModules(&log)
+            emit(.initialized(project: run.to, generation: generation &+ 1), &decisions)
+            startModules(&decisions)
         }
         // A switch queued behind one whose callbacks the previous process never ran starts now.
-        startNextSwitchIfReady(&log)
+        startNextSwitchIfReady(&decisions)
     }
 
-    private mutating func handleDurability(_ confirmation: DurabilityConfirmation, purpose: DurabilityWait, _ log: inout Decisions) {
+    private mutating func handleDurability(_ confirmation: DurabilityConfirmation, purpose: DurabilityWait, _ decisions: inout Decisions) {
         switch purpose {
         case .flush(let call):
             resolve(call, confirmation.failure == nil ? .applied(project: live?.fingerprint)
-                          : .failed(.retriesExhausted("journal not durable: \(confirmation.failure!)")), &log)
+                          : .failed(.retriesExhausted("journal not durable: \(confirmation.failure!)")), &decisions)
         case .teardownDisable(let id):
-            disableBecameDurable(id, failure: confirmation.failure, &log)
+            disableBecameDurable(id, failure: confirmation.failure, &decisions)
         }
     }
 }

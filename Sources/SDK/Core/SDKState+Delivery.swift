@@ -4,23 +4,23 @@ extension SDKState {
     /// Turns a call into a task bound to `project` (its fingerprint, region and endpoint), queues
     /// it and sends it if the project's queue is idle. A full queue discards it, saying so.
     mutating func enqueue(_ call: PublicCall, call id: CallID?, on project: ProjectRef, identity: RequestBody.Identity,
-                          _ log: inout Decisions) {
-        guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: log.time, sdkVersion: sdkVersion) else {
-            resolve(id, .applied(project: project.fingerprint), &log)
+                          _ decisions: inout Decisions) {
+        guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: decisions.time, sdkVersion: sdkVersion) else {
+            resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }
         let keepsAlways = request.path == "users/disableDevice"
         if !keepsAlways && !queueHasRoom(forTasks: 1, bytes: request.body.count) {
-            resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &log)
+            resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
             return
         }
         let task = DeliveryTask(
             id: TaskID(nextTaskNumber), call: id, project: project.fingerprint, region: project.region, endpoint: project.endpoint,
-            path: request.path, method: request.method, query: request.query, body: request.body, createdAt: log.time,
+            path: request.path, method: request.method, query: request.query, body: request.body, createdAt: decisions.time,
             generation: generation)
         if projects[project.fingerprint] == nil { projects[project.fingerprint] = project }
-        emit(.taskQueued(task), &log)
-        dispatchIfIdle(project.fingerprint, &log)
+        emit(.taskQueued(task), &decisions)
+        dispatchIfIdle(project.fingerprint, &decisions)
     }
 
     /// Whether the delivery queue, bounded by count and bytes, takes `count` more tasks of `bytes`.
@@ -30,112 +30,112 @@ extension SDKState {
 
     /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting.
     /// Tasks of one project go out one at a time, in order.
-    mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ log: inout Decisions) {
+    mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ decisions: inout Decisions) {
         guard auth[project]?.refreshing == nil, let head = taskOrder[project]?.first, let queued = tasks[head] else { return }
         switch queued.status {
         case .queued:
-            emit(.taskDispatched(task: head, attempt: 1), &log)
+            emit(.taskDispatched(task: head, attempt: 1), &decisions)
         case .retrying(let next) where timers[.retry(head, attempt: next)] == nil:
             // Its timer is gone (a restart, or it fired): send it now.
-            emit(.taskDispatched(task: head, attempt: next), &log)
+            emit(.taskDispatched(task: head, attempt: next), &decisions)
         case .awaitingToken(let next):
-            emit(.taskDispatched(task: head, attempt: next), &log)
+            emit(.taskDispatched(task: head, attempt: next), &decisions)
         case .inFlight, .retrying:
             break
         }
     }
 
     /// An exchange ended: deliver, retry, refresh the JWT, or fail.
-    mutating func handleTransport(_ completion: TransportCompletion, _ log: inout Decisions) {
+    mutating func handleTransport(_ completion: TransportCompletion, _ decisions: inout Decisions) {
         guard let queued = tasks[completion.task], queued.status == .inFlight(attempt: completion.attempt) else { return }
         let task = queued.task
         let project = projects[task.project]
         let retry = project?.retry ?? RetryRules()
         switch completion.outcome {
         case .response(let status, _, let messageIDs, _) where (200..<300).contains(status):
-            emit(.taskCompleted(task: task.id, outcome: .delivered(status: status)), &log)
+            emit(.taskCompleted(task: task.id, outcome: .delivered(status: status)), &decisions)
             if task.path == "inApp/getMessages" || task.path == "embedded-messaging/messages" {
-                storeMessages(messageIDs, kind: task.path == "inApp/getMessages" ? .inApp : .embedded, for: task, &log)
+                storeMessages(messageIDs, kind: task.path == "inApp/getMessages" ? .inApp : .embedded, for: task, &decisions)
             }
-            resolve(task.call, .delivered(project: task.project, status: status), &log)
+            resolve(task.call, .delivered(project: task.project, status: status), &decisions)
         case .response(401, let code, _, _) where code == "InvalidJwtPayload" && project?.usesJWT == true:
             if (auth[task.project]?.refreshesUsed ?? 0) < retry.jwtRefreshBudget {
-                emit(.authRefreshRequested(project: task.project, request: takeRequestNumber()), &log)
+                emit(.authRefreshRequested(project: task.project, request: takeRequestNumber()), &decisions)
             } else {
-                fail(task, .authentication("JWT rejected and the refresh budget of \(retry.jwtRefreshBudget) is spent"), &log)
+                fail(task, .authentication("JWT rejected and the refresh budget of \(retry.jwtRefreshBudget) is spent"), &decisions)
             }
         case .response(let status, let code, _, let message) where status == 429 || status >= 500:
             let said = (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
-            retryOrFail(task, attempt: completion.attempt, retry: retry, error: "HTTP \(status)\(said)", &log)
+            retryOrFail(task, attempt: completion.attempt, retry: retry, error: "HTTP \(status)\(said)", &decisions)
         case .response(let status, let code, _, let message):
-            fail(task, .httpStatus(status, code: code, message: message), &log)
+            fail(task, .httpStatus(status, code: code, message: message), &decisions)
         case .networkError(let reason):
-            retryOrFail(task, attempt: completion.attempt, retry: retry, error: reason, &log)
+            retryOrFail(task, attempt: completion.attempt, retry: retry, error: reason, &decisions)
         }
-        dispatchIfIdle(task.project, &log)
-        taskFinishedDuringSwitch(task.project, &log)
+        dispatchIfIdle(task.project, &decisions)
+        taskFinishedDuringSwitch(task.project, &decisions)
     }
 
-    private mutating func retryOrFail(_ task: DeliveryTask, attempt: Int, retry: RetryRules, error: String, _ log: inout Decisions) {
+    private mutating func retryOrFail(_ task: DeliveryTask, attempt: Int, retry: RetryRules, error: String, _ decisions: inout Decisions) {
         if attempt < retry.maxAttempts {
-            let due = log.time.advanced(byMicroseconds: retry.delay(afterAttempt: attempt))
-            emit(.timerSet(.retry(task.id, attempt: attempt &+ 1), due: due), &log)
+            let due = decisions.time.advanced(byMicroseconds: retry.delay(afterAttempt: attempt))
+            emit(.timerSet(.retry(task.id, attempt: attempt &+ 1), due: due), &decisions)
         } else {
-            fail(task, .retriesExhausted("\(attempt) attempts; last: \(error)"), &log)
+            fail(task, .retriesExhausted("\(attempt) attempts; last: \(error)"), &decisions)
         }
     }
 
-    private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ log: inout Decisions) {
-        emit(.taskCompleted(task: task.id, outcome: .failed(failure)), &log)
-        resolve(task.call, .failed(failure), &log)
+    private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ decisions: inout Decisions) {
+        emit(.taskCompleted(task: task.id, outcome: .failed(failure)), &decisions)
+        resolve(task.call, .failed(failure), &decisions)
     }
 
     /// Messages fetched by `task` are kept only while the instance that asked for them runs
     /// (its project live, its storage intact, its generation current): a fetch that lands after
     /// a switch must not leak into the next instance, even one of the same project.
-    private mutating func storeMessages(_ ids: [String], kind: MessageKind, for task: DeliveryTask, _ log: inout Decisions) {
+    private mutating func storeMessages(_ ids: [String], kind: MessageKind, for task: DeliveryTask, _ decisions: inout Decisions) {
         let project = task.project
         if let started = task.generation, started != generation {
-            emit(.staleResultRefused(job: task.id.number, what: "\(kind.rawValue) messages fetched by \(task.id)", startedIn: started, current: generation), &log)
+            emit(.staleResultRefused(job: task.id.number, what: "\(kind.rawValue) messages fetched by \(task.id)", startedIn: started, current: generation), &decisions)
             return
         }
         guard live?.fingerprint == project, !clearedProjects.contains(project) else { return }
-        emit(.messagesStored(kind: kind, project: project, ids: ids), &log)
+        emit(.messagesStored(kind: kind, project: project, ids: ids), &decisions)
     }
 
     /// A timer went off (it was still set).
-    mutating func handleTimer(_ purpose: TimerPurpose, _ log: inout Decisions) {
+    mutating func handleTimer(_ purpose: TimerPurpose, _ decisions: inout Decisions) {
         switch purpose {
         case .retry(let id, let attempt):
             guard let queued = tasks[id], queued.status == .retrying(nextAttempt: attempt) else { return }
             if taskOrder[queued.task.project]?.first == id, auth[queued.task.project]?.refreshing == nil {
-                emit(.taskDispatched(task: id, attempt: attempt), &log)
+                emit(.taskDispatched(task: id, attempt: attempt), &decisions)
             }
         case .teardownBound(let id, let step):
-            teardownBoundPassed(id, step, &log)
+            teardownBoundPassed(id, step, &decisions)
         case .moduleHookBound(let hook):
             guard let pending = hooks[hook] else { return }
-            emit(.moduleHookFinished(hook: hook, problem: "module \(pending.module) overran its \(rules.moduleHookBoundMilliseconds) ms bound on \(pending.event.label)"), &log)
-            hookFinished(&log)
+            emit(.moduleHookFinished(hook: hook, problem: "module \(pending.module) overran its \(rules.moduleHookBoundMilliseconds) ms bound on \(pending.event.label)"), &decisions)
+            hookFinished(&decisions)
         }
     }
 
     /// The auth provider answered: retry the waiting request with the new token, or fail it.
-    mutating func handleAuthToken(_ receipt: AuthTokenReceipt, _ log: inout Decisions) {
+    mutating func handleAuthToken(_ receipt: AuthTokenReceipt, _ decisions: inout Decisions) {
         guard auth[receipt.project]?.refreshing == receipt.request else { return }
-        emit(.authRefreshFinished(project: receipt.project, request: receipt.request, failure: receipt.failure), &log)
+        emit(.authRefreshFinished(project: receipt.project, request: receipt.request, failure: receipt.failure), &decisions)
         if let failure = receipt.failure, let head = taskOrder[receipt.project]?.first, let queued = tasks[head] {
-            fail(queued.task, .authentication("the auth provider failed: \(failure)"), &log)
+            fail(queued.task, .authentication("the auth provider failed: \(failure)"), &decisions)
         }
-        dispatchIfIdle(receipt.project, &log)
-        taskFinishedDuringSwitch(receipt.project, &log)
+        dispatchIfIdle(receipt.project, &decisions)
+        taskFinishedDuringSwitch(receipt.project, &decisions)
     }
 
     /// Discards queued tasks (not those on the wire), keeping disableDevice ones when asked.
     /// `projects` limits the purge; nil purges every project's tasks. Only tasks numbered below
     /// `before` go (a switch keeps what was made during its window).
     mutating func purgeQueue(keepingDisables: Bool, reason: DiscardReason, projects only: Set<ProjectFingerprint>?,
-                             before: UInt64 = .max, _ log: inout Decisions) {
+                             before: UInt64 = .max, _ decisions: inout Decisions) {
         let victims = tasks.values
             .filter { queued in
                 if keepingDisables && queued.task.isDisableDevice { return false }
@@ -146,9 +146,9 @@ extension SDKState {
             .map(\.task)
             .sorted { $0.id < $1.id }
         for task in victims {
-            emit(.taskCompleted(task: task.id, outcome: .discarded(reason)), &log)
-            resolve(task.call, .discarded(reason), &log)
+            emit(.taskCompleted(task: task.id, outcome: .discarded(reason)), &decisions)
+            resolve(task.call, .discarded(reason), &decisions)
         }
-        for project in Set(victims.map(\.project)).sorted() { dispatchIfIdle(project, &log) }
+        for project in Set(victims.map(\.project)).sorted() { dispatchIfIdle(project, &decisions) }
     }
 }

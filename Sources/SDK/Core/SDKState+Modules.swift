@@ -2,40 +2,40 @@ import Journal
 
 extension SDKState {
     /// Delivers an event to a module without waiting (journaled).
-    mutating func deliver(_ event: ModuleEvent, to module: String, _ log: inout Decisions) {
+    mutating func deliver(_ event: ModuleEvent, to module: String, _ decisions: inout Decisions) {
         guard let live else { return }
-        emit(.moduleEventDelivered(module: module, event: event, project: live.fingerprint, generation: generation), &log)
+        emit(.moduleEventDelivered(module: module, event: event, project: live.fingerprint, generation: generation), &decisions)
     }
 
     /// Starts an awaited hook: the module handles `event`, and its completion (or its bound
     /// passing first) comes back as an input.
-    mutating func startHook(_ module: String, _ event: ModuleEvent, _ log: inout Decisions) {
+    mutating func startHook(_ module: String, _ event: ModuleEvent, _ decisions: inout Decisions) {
         let hook = takeRequestNumber()
-        emit(.moduleHookStarted(hook: hook, module: module, event: event), &log)
-        let due = log.time.advanced(byMilliseconds: rules.moduleHookBoundMilliseconds)
-        emit(.timerSet(.moduleHookBound(hook: hook), due: due), &log)
+        emit(.moduleHookStarted(hook: hook, module: module, event: event), &decisions)
+        let due = decisions.time.advanced(byMilliseconds: rules.moduleHookBoundMilliseconds)
+        emit(.timerSet(.moduleHookBound(hook: hook), due: due), &decisions)
     }
 
     /// Starts the modules of a new instance: initialize, then start, each journaled; the start
     /// is awaited (a module that fails or overruns makes the start noisy).
-    mutating func startModules(_ log: inout Decisions) {
+    mutating func startModules(_ decisions: inout Decisions) {
         for module in moduleDescriptors {
-            deliver(.initialize, to: module.name, &log)
-            deliver(.start, to: module.name, &log)
-            startHook(module.name, .start, &log)
+            deliver(.initialize, to: module.name, &decisions)
+            deliver(.start, to: module.name, &decisions)
+            startHook(module.name, .start, &decisions)
         }
     }
 
-    mutating func handleHookCompletion(_ completion: ModuleHookCompletion, _ log: inout Decisions) {
+    mutating func handleHookCompletion(_ completion: ModuleHookCompletion, _ decisions: inout Decisions) {
         guard let pending = hooks[completion.hook] else { return }   // already overran
         let problem = completion.failure.map { "module \(pending.module) failed \(pending.event.label): \($0)" }
-        emit(.moduleHookFinished(hook: completion.hook, problem: problem), &log)
-        hookFinished(&log)
+        emit(.moduleHookFinished(hook: completion.hook, problem: problem), &decisions)
+        hookFinished(&decisions)
     }
 
     /// A hook ended: a teardown step waiting on hooks may be done.
-    mutating func hookFinished(_ log: inout Decisions) {
-        continueSwitchAfterHooks(&log)
+    mutating func hookFinished(_ decisions: inout Decisions) {
+        continueSwitchAfterHooks(&decisions)
     }
 
     /// Whether any hook for `event` (or any event matching) is still running.
@@ -43,13 +43,13 @@ extension SDKState {
         hooks.values.contains(where: matches)
     }
 
-    mutating func handleNotification(_ name: String, _ log: inout Decisions) {
+    mutating func handleNotification(_ name: String, _ decisions: inout Decisions) {
         guard let live, instanceRunning else { return }
         for module in moduleDescriptors where module.notifications.contains(name) {
-            deliver(.notification(name), to: module.name, &log)
+            deliver(.notification(name), to: module.name, &decisions)
         }
         if name == "foreground" && email == nil && userID == nil {
-            emit(.unknownUserSessionCounted(project: live.fingerprint), &log)
+            emit(.unknownUserSessionCounted(project: live.fingerprint), &decisions)
         }
     }
 }

@@ -1,9 +1,34 @@
 import Journal
 
 extension SDKState {
-    /// Applies a switch fact (part of ``evolve(_:at:)``).
+    /// Applies a switch fact (``FactFamily/switch``; part of ``evolve(_:at:)``): what the gate
+    /// did with a call, routing, teardown steps, landing.
     mutating func evolveSwitch(_ fact: Fact, at time: JournalTime) {
         switch fact {
+        case .gateDecided(let call, let decision):
+            switch decision {
+            case .queued(_, _, let received):
+                let bytes = FactCodec.payload(of: .callReceived(received)).count
+                switching.gate.append(GatedCall(call: received, madeAt: time, bytes: bytes))
+                switching.gateBytes += bytes
+            case .replayed:
+                if let index = switching.gate.firstIndex(where: { $0.call.id == call }) {
+                    switching.gateBytes -= switching.gate[index].bytes
+                    switching.gate.remove(at: index)
+                }
+                if switching.gate.isEmpty { switching.replaying = nil }
+            case .refused:
+                // A refused call was never held (a full gate refuses thousands in a burst: no
+                // scan of the gate for them), except when the SDK lets the gate go at shutdown,
+                // which it does from the front.
+                if let head = switching.gate.first, head.call.id == call {
+                    switching.gateBytes -= head.bytes
+                    switching.gate.removeFirst()
+                    if switching.gate.isEmpty { switching.replaying = nil }
+                }
+            default:
+                break
+            }
         case .switchRouted(let id, let call, let project, let routing):
             switching.nextSwitchNumber = max(switching.nextSwitchNumber, id.number &+ 1)
             // A request for another configuration of a known key must not change how that key's

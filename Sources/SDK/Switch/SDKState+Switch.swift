@@ -9,14 +9,14 @@ import Journal
 extension SDKState {
     // MARK: - Control calls
 
-    mutating func handleControlCall(_ received: ReceivedCall, _ log: inout Decisions) {
+    mutating func handleControlCall(_ received: ReceivedCall, _ decisions: inout Decisions) {
         switch received.call {
         case .flush:
-            emit(.durabilityRequested(request: takeRequestNumber(), purpose: .flush(received.id)), &log)
+            emit(.durabilityRequested(request: takeRequestNumber(), purpose: .flush(received.id)), &decisions)
         case .initialize(let project):
-            initialize(received, project, &log)
+            initialize(received, project, &decisions)
         case .switchProject(let project):
-            routeSwitch(received, to: project, &log)
+            routeSwitch(received, to: project, &decisions)
         default:
             break
         }
@@ -24,15 +24,15 @@ extension SDKState {
 
     /// `initialize` at launch: start on `project`; when the journal was on another project, that
     /// is a switch at launch (the old project's identity and storage are cleared, its disable kept).
-    private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ log: inout Decisions) {
+    private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ decisions: inout Decisions) {
         let idle = switching.inFlight == nil && switching.queue.isEmpty
         if !instanceRunning && idle && (live.map { $0.isSameProject(as: project) } ?? true) {
-            emit(.initialized(project: project, generation: generation &+ 1), &log)
-            startModules(&log)
-            resolve(received.id, .applied(project: project.fingerprint), &log)
+            emit(.initialized(project: project, generation: generation &+ 1), &decisions)
+            startModules(&decisions)
+            resolve(received.id, .applied(project: project.fingerprint), &decisions)
             return
         }
-        routeSwitch(received, to: project, &log)
+        routeSwitch(received, to: project, &decisions)
     }
 
     // MARK: - Routing
@@ -43,48 +43,48 @@ extension SDKState {
     /// it, so the queue never holds two entries for one project; anything else goes on the tail.
     /// A project is its key *and* its configuration: the live key with another region, endpoint
     /// or auth is a real switch.
-    private mutating func routeSwitch(_ received: ReceivedCall, to project: ProjectRef, _ log: inout Decisions) {
+    private mutating func routeSwitch(_ received: ReceivedCall, to project: ProjectRef, _ decisions: inout Decisions) {
         let id = SwitchID(switching.nextSwitchNumber)
         let idle = switching.inFlight == nil && switching.queue.isEmpty
         let requested = switching.requestedProject ?? live
         if let requested, requested.isSameProject(as: project) {
             if let tail = switching.queue.last {
-                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: tail.id)), &log)
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: tail.id)), &decisions)
             } else if let run = switching.inFlight {
-                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: run.id)), &log)
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .absorbed(into: run.id)), &decisions)
             } else if instanceRunning {
-                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .noop), &log)
-                resolve(received.id, .applied(project: project.fingerprint), &log)
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .noop), &decisions)
+                resolve(received.id, .applied(project: project.fingerprint), &decisions)
             } else {
                 // Relaunched on this project and not started yet: the request starts it.
-                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .initialization), &log)
-                startNextSwitchIfReady(&log)
+                emit(.switchRouted(switch: id, call: received.id, project: project, routing: .initialization), &decisions)
+                startNextSwitchIfReady(&decisions)
             }
             return
         }
         if live == nil && idle {
-            emit(.switchRouted(switch: id, call: received.id, project: project, routing: .initialization), &log)
-            startNextSwitchIfReady(&log)
+            emit(.switchRouted(switch: id, call: received.id, project: project, routing: .initialization), &decisions)
+            startNextSwitchIfReady(&decisions)
             return
         }
         if let queued = switching.queue.first(where: { $0.project.isSameProject(as: project) }) {
-            emit(.switchRouted(switch: id, call: received.id, project: project, routing: .moved(entry: queued.id)), &log)
+            emit(.switchRouted(switch: id, call: received.id, project: project, routing: .moved(entry: queued.id)), &decisions)
             return
         }
         let behind = switching.queue.last?.id ?? switching.inFlight?.id ?? switching.replaying ?? switching.awaitingCallbacks
-        emit(.switchRouted(switch: id, call: received.id, project: project, routing: behind.map { .enqueued(behind: $0) } ?? .started), &log)
-        startNextSwitchIfReady(&log)
+        emit(.switchRouted(switch: id, call: received.id, project: project, routing: behind.map { .enqueued(behind: $0) } ?? .started), &decisions)
+        startNextSwitchIfReady(&decisions)
     }
 
     /// Starts the next queued switch when none runs, the last one's held calls are all replayed
     /// and its callbacks have run. A switch to the project the SDK was relaunched on, before its
     /// instance started, only starts it.
-    mutating func startNextSwitchIfReady(_ log: inout Decisions) {
+    mutating func startNextSwitchIfReady(_ decisions: inout Decisions) {
         guard switching.inFlight == nil, switching.awaitingCallbacks == nil, switching.replaying == nil,
               let next = switching.queue.first else { return }
         let startsOnly = live.map { !instanceRunning && $0.isSameProject(as: next.project) } ?? true
-        emit(.switchStarted(switch: next.id, from: startsOnly ? nil : live?.fingerprint, to: next.project), &log)
-        beginStep(startsOnly ? .startInstance : .disablePush, &log)
+        emit(.switchStarted(switch: next.id, from: startsOnly ? nil : live?.fingerprint, to: next.project), &decisions)
+        beginStep(startsOnly ? .startInstance : .disablePush, &decisions)
     }
 
     // MARK: - Steps
@@ -103,80 +103,80 @@ extension SDKState {
         }
     }
 
-    private mutating func beginStep(_ step: TeardownStepKind, _ log: inout Decisions) {
+    private mutating func beginStep(_ step: TeardownStepKind, _ decisions: inout Decisions) {
         guard let run = switching.inFlight else { return }
-        emit(.teardownStepBegan(switch: run.id, step: step), &log)
+        emit(.teardownStepBegan(switch: run.id, step: step), &decisions)
         let from = run.from
         switch step {
         case .disablePush:
             guard let from, pushToken != nil else {
-                finishStep(.noisy("no push token to disable"), &log)
+                finishStep(.noisy("no push token to disable"), &decisions)
                 return
             }
-            enqueue(.disableDevice, call: nil, on: from, identity: RequestBody.Identity(email: email, userID: userID), &log)
-            emit(.durabilityRequested(request: takeRequestNumber(), purpose: .teardownDisable(run.id)), &log)
-            setBound(step, milliseconds: rules.disableDurabilityBoundMilliseconds, &log)
+            enqueue(.disableDevice, call: nil, on: from, identity: RequestBody.Identity(email: email, userID: userID), &decisions)
+            emit(.durabilityRequested(request: takeRequestNumber(), purpose: .teardownDisable(run.id)), &decisions)
+            setBound(step, milliseconds: rules.disableDurabilityBoundMilliseconds, &decisions)
         case .deliverPending:
             guard let from, hasPendingEvents(of: from.fingerprint, before: run.firstTaskOfWindow) else {
-                finishStep(.clean, &log)
+                finishStep(.clean, &decisions)
                 return
             }
-            if case .deliverToOutgoing(let timeout) = rules.pendingEvents { setBound(step, milliseconds: timeout, &log) }
+            if case .deliverToOutgoing(let timeout) = rules.pendingEvents { setBound(step, milliseconds: timeout, &decisions) }
         case .resetInApp, .resetEmbedded:
             let (module, scope): (String, StorageScope) = step == .resetInApp ? (BuiltInModules.inApp, .inAppMessages)
                                                                                : (BuiltInModules.embedded, .embeddedMessages)
-            if let from { emit(.storageCleared(project: from.fingerprint, scope: scope), &log) }
+            if let from { emit(.storageCleared(project: from.fingerprint, scope: scope), &decisions) }
             if instanceRunning && moduleDescriptors.contains(where: { $0.name == module }) {
-                startHook(module, .reset, &log)
+                startHook(module, .reset, &decisions)
             } else {
-                finishStep(.clean, &log)
+                finishStep(.clean, &decisions)
             }
         case .purgeQueue:
-            guard let from else { return finishStep(.clean, &log) }
+            guard let from else { return finishStep(.clean, &decisions) }
             let reason: DiscardReason
             if case .deliverToOutgoing = rules.pendingEvents { reason = .undeliveredAtSwitch(run.id) } else { reason = .purgedBySwitch(run.id) }
             let undelivered = tasks.values.filter {
                 !$0.task.isDisableDevice && $0.task.project == from.fingerprint && !$0.isInFlight && $0.task.id.number < run.firstTaskOfWindow
             }.count
-            purgeQueue(keepingDisables: true, reason: reason, projects: [from.fingerprint], before: run.firstTaskOfWindow, &log)
+            purgeQueue(keepingDisables: true, reason: reason, projects: [from.fingerprint], before: run.firstTaskOfWindow, &decisions)
             if case .deliverToOutgoing = rules.pendingEvents, undelivered > 0 {
-                finishStep(.noisy("\(undelivered) queued event(s) of the outgoing project could not be delivered in time and were discarded"), &log)
+                finishStep(.noisy("\(undelivered) queued event(s) of the outgoing project could not be delivered in time and were discarded"), &decisions)
             } else {
-                finishStep(.clean, &log)
+                finishStep(.clean, &decisions)
             }
         case .clearIdentity:
-            if let from { emit(.storageCleared(project: from.fingerprint, scope: .identity), &log) }
-            finishStep(.clean, &log)
+            if let from { emit(.storageCleared(project: from.fingerprint, scope: .identity), &decisions) }
+            finishStep(.clean, &decisions)
         case .clearProjectStorage:
-            if let from { emit(.storageCleared(project: from.fingerprint, scope: .projectScoped), &log) }
-            finishStep(.clean, &log)
+            if let from { emit(.storageCleared(project: from.fingerprint, scope: .projectScoped), &decisions) }
+            finishStep(.clean, &decisions)
         case .releaseInstance:
-            guard instanceRunning, !moduleDescriptors.isEmpty else { return finishStep(.clean, &log) }
-            for module in moduleDescriptors { startHook(module.name, .willSwitchProject(to: run.to.fingerprint), &log) }
+            guard instanceRunning, !moduleDescriptors.isEmpty else { return finishStep(.clean, &decisions) }
+            for module in moduleDescriptors { startHook(module.name, .willSwitchProject(to: run.to.fingerprint), &decisions) }
         case .startInstance:
-            emit(.initialized(project: run.to, generation: generation &+ 1), &log)
+            emit(.initialized(project: run.to, generation: generation &+ 1), &decisions)
             if moduleDescriptors.isEmpty {
-                finishStep(.clean, &log)
+                finishStep(.clean, &decisions)
             } else {
-                startModules(&log)
+                startModules(&decisions)
             }
         }
     }
 
-    private mutating func setBound(_ step: TeardownStepKind, milliseconds: Int64, _ log: inout Decisions) {
+    private mutating func setBound(_ step: TeardownStepKind, milliseconds: Int64, _ decisions: inout Decisions) {
         guard let run = switching.inFlight else { return }
-        let due = log.time.advanced(byMilliseconds: milliseconds)
-        emit(.timerSet(.teardownBound(run.id, step), due: due), &log)
+        let due = decisions.time.advanced(byMilliseconds: milliseconds)
+        emit(.timerSet(.teardownBound(run.id, step), due: due), &decisions)
     }
 
-    private mutating func finishStep(_ outcome: StepOutcome, _ log: inout Decisions) {
+    private mutating func finishStep(_ outcome: StepOutcome, _ decisions: inout Decisions) {
         guard let run = switching.inFlight, let step = run.step else { return }
-        let elapsed = log.time.microsecondsSince1970 &- run.stepStartedAt.microsecondsSince1970
-        emit(.teardownStepFinished(switch: run.id, step: step, outcome: outcome, elapsedMicroseconds: elapsed), &log)
+        let elapsed = decisions.time.microsecondsSince1970 &- run.stepStartedAt.microsecondsSince1970
+        emit(.teardownStepFinished(switch: run.id, step: step, outcome: outcome, elapsedMicroseconds: elapsed), &decisions)
         if let next = nextStep(after: step) {
-            beginStep(next, &log)
+            beginStep(next, &decisions)
         } else {
-            land(&log)
+            land(&decisions)
         }
     }
 
@@ -189,49 +189,49 @@ extension SDKState {
     // MARK: - What steps wait for
 
     /// The outgoing disable is durable (or the journal failed to make it so).
-    mutating func disableBecameDurable(_ id: SwitchID, failure: String?, _ log: inout Decisions) {
+    mutating func disableBecameDurable(_ id: SwitchID, failure: String?, _ decisions: inout Decisions) {
         guard let run = switching.inFlight, run.id == id, run.step == .disablePush else { return }
-        finishStep(failure.map { .noisy("the disable could not be made durable: \($0)") } ?? .clean, &log)
+        finishStep(failure.map { .noisy("the disable could not be made durable: \($0)") } ?? .clean, &decisions)
     }
 
     /// A step's bound passed before what it waited for.
-    mutating func teardownBoundPassed(_ id: SwitchID, _ step: TeardownStepKind, _ log: inout Decisions) {
+    mutating func teardownBoundPassed(_ id: SwitchID, _ step: TeardownStepKind, _ decisions: inout Decisions) {
         guard let run = switching.inFlight, run.id == id, run.step == step else { return }
         switch step {
         case .disablePush:
-            finishStep(.noisy("the disable was not durable within \(rules.disableDurabilityBoundMilliseconds) ms"), &log)
+            finishStep(.noisy("the disable was not durable within \(rules.disableDurabilityBoundMilliseconds) ms"), &decisions)
         case .deliverPending:
-            finishStep(.clean, &log)
+            finishStep(.clean, &decisions)
         default:
-            finishStep(.noisy("\(step.rawValue) did not finish within its bound"), &log)
+            finishStep(.noisy("\(step.rawValue) did not finish within its bound"), &decisions)
         }
     }
 
     /// A module hook ended: finish the step waiting on hooks once none of its hooks remain.
-    mutating func continueSwitchAfterHooks(_ log: inout Decisions) {
+    mutating func continueSwitchAfterHooks(_ decisions: inout Decisions) {
         guard let run = switching.inFlight, let step = run.step else { return }
         switch step {
         case .resetInApp, .resetEmbedded:
             let module = step == .resetInApp ? BuiltInModules.inApp : BuiltInModules.embedded
-            if !hooksPending({ $0.module == module && $0.event == .reset }) { finishStep(stepOutcomeFromHooks, &log) }
+            if !hooksPending({ $0.module == module && $0.event == .reset }) { finishStep(stepOutcomeFromHooks, &decisions) }
         case .releaseInstance:
             if !hooksPending({ if case .willSwitchProject = $0.event { true } else { false } }) {
                 let outcome = stepOutcomeFromHooks
-                for module in moduleDescriptors { deliver(.deinitialize, to: module.name, &log) }
-                finishStep(outcome, &log)
+                for module in moduleDescriptors { deliver(.deinitialize, to: module.name, &decisions) }
+                finishStep(outcome, &decisions)
             }
         case .startInstance:
-            if !hooksPending({ $0.event == .start }) { finishStep(stepOutcomeFromHooks, &log) }
+            if !hooksPending({ $0.event == .start }) { finishStep(stepOutcomeFromHooks, &decisions) }
         default:
             break
         }
     }
 
     /// A task of `project` ended: a deliver-pending step may be done.
-    mutating func taskFinishedDuringSwitch(_ project: ProjectFingerprint, _ log: inout Decisions) {
+    mutating func taskFinishedDuringSwitch(_ project: ProjectFingerprint, _ decisions: inout Decisions) {
         guard let run = switching.inFlight, run.step == .deliverPending, run.from?.fingerprint == project,
               !hasPendingEvents(of: project, before: run.firstTaskOfWindow) else { return }
-        finishStep(.clean, &log)
+        finishStep(.clean, &decisions)
     }
 
     /// Whether `project` still has events queued from before the switch began.
@@ -244,26 +244,26 @@ extension SDKState {
     /// The switch lands: the SDK is on the new project. Calls held by the gate are replayed in
     /// order against it, then the switch's completions resolve; the next switch waits until
     /// those completions have run.
-    private mutating func land(_ log: inout Decisions) {
+    private mutating func land(_ decisions: inout Decisions) {
         guard let run = switching.inFlight else { return }
         let result: SwitchResult = run.warnings.isEmpty ? .switchedCleanly : .switchedWithWarnings
-        emit(.switchLanded(switch: run.id, project: run.to.fingerprint, result: result, reasons: run.warnings), &log)
-        replayHeldCalls(&log)
-        for call in run.calls { resolve(call, .applied(project: run.to.fingerprint), &log) }
+        emit(.switchLanded(switch: run.id, project: run.to.fingerprint, result: result, reasons: run.warnings), &decisions)
+        replayHeldCalls(&decisions)
+        for call in run.calls { resolve(call, .applied(project: run.to.fingerprint), &decisions) }
     }
 
     /// Replays the calls a landed switch's gate holds, in order, against the project it landed
     /// on, while the delivery queue has room for what each call would queue. What does not fit
     /// stays held (and later gated calls queue behind it) until tasks leave the queue: a call the
     /// gate accepted is never discarded for a smaller bound downstream.
-    mutating func replayHeldCalls(_ log: inout Decisions) {
+    mutating func replayHeldCalls(_ decisions: inout Decisions) {
         guard switching.inFlight == nil, let id = switching.replaying, let project = live else { return }
         while let held = switching.gate.first {
             guard deliveryQueueHasRoom(for: held.call.call) else { return }
-            emit(.gateDecided(call: held.call.id, decision: .replayed(switch: id, project: project.fingerprint)), &log)
-            execute(held.call, on: project, &log)
+            emit(.gateDecided(call: held.call.id, decision: .replayed(switch: id, project: project.fingerprint)), &decisions)
+            execute(held.call, on: project, &decisions)
         }
-        startNextSwitchIfReady(&log)
+        startNextSwitchIfReady(&decisions)
     }
 
     /// Whether the tasks `call` would queue fit in the delivery queue now. An empty queue always
@@ -303,16 +303,16 @@ extension SDKState {
     /// completion will hear nothing more), queued switches are dropped (they never ran), and
     /// the gate lets its calls go. A switch in flight stays recorded: it finishes at the next
     /// launch. Queued tasks stay in the offline queue.
-    mutating func handleStop(_ log: inout Decisions) {
+    mutating func handleStop(_ decisions: inout Decisions) {
         for request in switching.queue {
-            emit(.switchCancelled(switch: request.id, reason: "the SDK shut down before this switch began"), &log)
+            emit(.switchCancelled(switch: request.id, reason: "the SDK shut down before this switch began"), &decisions)
         }
         for held in switching.gate {
-            emit(.gateDecided(call: held.call.id, decision: .refused), &log)
-            resolve(held.call.id, .discarded(.shutdown), &log)
+            emit(.gateDecided(call: held.call.id, decision: .refused), &decisions)
+            resolve(held.call.id, .discarded(.shutdown), &decisions)
         }
         let pending = pendingCalls.sorted { ($0.value.madeAt, $0.key) < ($1.value.madeAt, $1.key) }.map(\.key)
-        for call in pending { resolve(call, .discarded(.shutdown), &log) }
+        for call in pending { resolve(call, .discarded(.shutdown), &decisions) }
     }
 }
 

@@ -18,16 +18,14 @@ struct CheckCommand: Command {
           --json   one JSON object: every rule with its violations
         """
 
-    let path: String
-    let json: Bool
+    let journal: JournalArgument
 
     init(arguments: inout Arguments) throws(UsageError) {
-        json = arguments.flag("--json")
-        path = try arguments.positional("journal directory")
+        journal = try JournalArgument(arguments: &arguments)
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path, console: console)
+        let reader = try journal.open(console: console)
         let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
         let checker = ContractChecker()
         while let record = try walk.next() {
@@ -36,7 +34,7 @@ struct CheckCommand: Command {
         }
         console.clearProgress()
         checker.finish(state: walk.state)
-        if json {
+        if journal.json {
             console.print(JSONValue.object([
                 ("clean", .bool(checker.isClean)),
                 ("records", .integer(Int64(checker.records))),

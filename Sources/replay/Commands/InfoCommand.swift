@@ -18,20 +18,14 @@ struct InfoCommand: Command {
           --json   one JSON object instead of the table
         """
 
-    let path: String
-    let json: Bool
+    let journal: JournalArgument
 
     init(arguments: inout Arguments) throws(UsageError) {
-        json = arguments.flag("--json")
-        path = try arguments.positional("journal directory")
+        journal = try JournalArgument(arguments: &arguments)
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path, console: console)
-        let report = reader.verify { done, total in
-            console.progress("reading \(Format.bytes(done)) of \(Format.bytes(total))")
-        }
-        console.clearProgress()
+        let (reader, report) = try journal.openVerified(console: console, verb: "reading")
         let header = reader.segments.lazy.compactMap(\.header).last
         let census = report.unreadable == nil ? FactCensus.take(reader) : FactCensus()
         if let unreadable = report.unreadable { console.printError("replay info: \(unreadable)") }
@@ -41,9 +35,9 @@ struct InfoCommand: Command {
         if census.undecodable > 0 {
             console.printError("replay info: \(census.undecodable) record(s) could not be decoded as facts; `replay cat` shows which")
         }
-        if json {
+        if journal.json {
             console.print(JSONValue.object([
-                ("journal", .string(path)),
+                ("journal", .string(journal.path)),
                 ("id", .optional(reader.journalID) { .string($0.uuidString) }),
                 ("producer", .optional(header?.producer) { .string($0) }),
                 ("format", .optional(header?.version) { .string($0.description) }),
@@ -66,7 +60,7 @@ struct InfoCommand: Command {
             return Self.status(report, census)
         }
         var table = Table([.left, .left])
-        table.add(["journal", path])
+        table.add(["journal", journal.path])
         table.add(["id", reader.journalID?.uuidString ?? "-"])
         table.add(["producer", header?.producer ?? "-"])
         table.add(["format", header?.version.description ?? "-"])

@@ -17,25 +17,19 @@ struct VerifyCommand: Command {
           --json   one JSON object instead of text
         """
 
-    let path: String
-    let json: Bool
+    let journal: JournalArgument
 
     init(arguments: inout Arguments) throws(UsageError) {
-        json = arguments.flag("--json")
-        path = try arguments.positional("journal directory")
+        journal = try JournalArgument(arguments: &arguments)
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path, console: console)
-        let report = reader.verify { done, total in
-            console.progress("verifying \(Format.bytes(done)) of \(Format.bytes(total))")
-        }
-        console.clearProgress()
+        let report = try journal.openVerified(console: console, verb: "verifying").report
         if let unreadable = report.unreadable {
             console.printError("replay verify: \(unreadable)")
             return .failure
         }
-        if json {
+        if journal.json {
             console.print(JSONValue.object([
                 ("clean", .bool(report.isClean)),
                 ("segments", .integer(Int64(report.segments))),

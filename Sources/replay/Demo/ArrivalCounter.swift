@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Counts arrivals (a request reaching a gate, a hook starting) and lets async code wait until
+/// Counts arrivals (a request reaching a hold, a sync held, a hook starting) and lets async code wait until
 /// a count is reached, without polling or sleeping.
 final class ArrivalCounter: Sendable {
     private struct State {

@@ -19,7 +19,7 @@ import SDK
 ///    a late `setAttributionInfo` for US is refused;
 /// 4. the switch lands on EU: the held calls replay there, both callbacks run;
 /// 5. the app switches back to US. The journal's `fdatasync` for the EU disable is held (a
-///    ``SyncGate``) while the manual clock passes the 2 s durability bound: the switch lands
+///    ``SyncHold``) while the manual clock passes the 2 s durability bound: the switch lands
 ///    with a warning, the disable becomes durable afterwards, and the callback re-identifies
 ///    the user on US.
 ///
@@ -61,7 +61,7 @@ final class DemoStory {
     private let sandbox: SandboxBackend
     private let clock = ManualClock(start: DemoStory.start)
     private let transport: LockstepTransport
-    private let syncGate = SyncGate()
+    private let syncHold = SyncHold()
     private let module = PausableModule(name: BuiltInModules.push)
     private let callbacks = DispatchQueue(label: "replay-demo.callbacks")
     private let workDirectory: String
@@ -93,10 +93,10 @@ final class DemoStory {
             storageDirectory: workDirectory, clock: clock, transport: transport, makeCallID: { ids.next() },
             callbackQueue: callbacks, modules: [module],
             regionEndpoints: RegionEndpoints(us: usEndpoint, eu: euEndpoint),
-            // Durability through the group-commit thread, so the SyncGate can make it late;
+            // Durability through the group-commit thread, so the SyncHold can make it late;
             // groups are cut by size and by flushes only.
             groupCommit: GroupCommit(maxRecords: 64, maxDelay: .seconds(3600), synchronizesEachGroup: false),
-            journalRetainedBytes: nil, journalStorage: GatedStorage(gate: syncGate))
+            journalRetainedBytes: nil, journalStorage: SyncHoldStorage(hold: syncHold))
         sdk = try EngagementSDK(configuration: configuration)
     }
 
@@ -146,13 +146,13 @@ final class DemoStory {
         let disableHold = HoldGate()
         sandbox.inject(.hold(disableHold), matching: .endpoint("users/disableDevice"))
         heldPaths = ["users/disableDevice"]
-        syncGate.arm()
+        syncHold.arm()
         module.arm()
         let first = OneShot<SwitchResult>()
         let second = OneShot<SwitchResult>()
         sdk.switchProject(to: eu) { first.fulfil($0) }
         sdk.switchProject(to: eu) { second.fulfil($0) }
-        await syncGate.arrivals.wait(untilAtLeast: 1)
+        await syncHold.arrivals.wait(untilAtLeast: 1)
         processed()
         advance(seconds: 0.4)
         sdk.setEmail("ada@example.eu", completion: nil)
@@ -167,7 +167,7 @@ final class DemoStory {
         await quiesce()
         // The disable becomes durable 1.4 s into the switch, within the 2 s bound.
         advance(seconds: 0.4)
-        syncGate.release()
+        syncHold.release()
         await module.arrivals.wait(untilAtLeast: 1)
 
         // 3. The clear steps ran; the release step waits for the module. A late attribution
@@ -187,7 +187,7 @@ final class DemoStory {
 
         // 5. Back to US; the EU disable is slow to become durable.
         advance(seconds: 5)
-        syncGate.arm()
+        syncHold.arm()
         module.arm()
         let back = OneShot<SwitchResult>()
         let sdk = sdk
@@ -196,7 +196,7 @@ final class DemoStory {
             sdk.setEmail("ada@example.com", completion: nil)
             back.fulfil(result)
         }
-        await syncGate.arrivals.wait(untilAtLeast: 2)
+        await syncHold.arrivals.wait(untilAtLeast: 2)
         processed()
         advance(seconds: 0.3)
         sdk.track("checkout_started", completion: nil)
@@ -209,7 +209,7 @@ final class DemoStory {
         results.append(await back.value)
         await quiesce()
         advance(seconds: 0.5)
-        syncGate.release()
+        syncHold.release()
         await sdk.settle()
         advance(seconds: 1)
         sdk.flush(completion: nil)

@@ -9,7 +9,7 @@ import Testing
 struct JournalOutageTests {
     @Test("the disk fills up: the SDK goes on in memory, flush says what is not durable; room again: a new segment, a journaled gap, recording resumes")
     func journalComesBack() async throws {
-        let storage = GatedSyncStorage()
+        let storage = SyncHoldingStorage()
         let harness = try SDKHarness(storage: storage)
         let sdk = harness.sdk
         await sdk.initialize(harness.us)

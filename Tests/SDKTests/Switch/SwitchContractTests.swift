@@ -10,10 +10,10 @@ import Testing
 struct SwitchContractTests {
     /// A harness whose switches hold open (a module waits in willSwitchProject) until released.
     static func heldHarness(rules: EngineRules = EngineRules()) throws -> (SDKHarness, ControlledModule) {
-        let gate = ControlledModule(name: "gate", holdsAwaited: true)
+        let holder = ControlledModule(name: "holder", holdsAwaited: true)
         let harness = try SDKHarness(rules: rules, modules: [LifecycleModule(name: BuiltInModules.inApp),
-                                                             LifecycleModule(name: BuiltInModules.embedded), gate])
-        return (harness, gate)
+                                                             LifecycleModule(name: BuiltInModules.embedded), holder])
+        return (harness, holder)
     }
 
     static func landed(_ facts: [Fact]) -> [(SwitchID, ProjectFingerprint, SwitchResult, [String])] {
@@ -66,18 +66,18 @@ struct SwitchContractTests {
 
     @Test("calls made during the window land on the new project, in call order, after the gate's replay")
     func gatedCallsReplayInOrder() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         sdk.setEmail("grace@example.com", completion: nil)
         for index in 0..<20 { sdk.track("e\(index)", completion: nil) }
         sdk.updateUser(dataFields: ["plan": "pro"], completion: nil)
         #expect(switched.current == nil)
-        gate.release()
+        holder.release()
         _ = await switched.value
         await sdk.settle()
         let eu = harness.received(by: "eu")
@@ -92,15 +92,15 @@ struct SwitchContractTests {
 
     @Test("a call made as the switch lands never overtakes older held calls")
     func landingCallDoesNotOvertake() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         sdk.switchProject(to: harness.eu) { _ in }
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         sdk.setEmail("grace@example.com", completion: nil)
         sdk.track("held", completion: nil)
-        gate.release()
+        holder.release()
         sdk.track("made-as-it-lands", completion: nil)
         await sdk.settle()
         let events = harness.received(by: "eu").compactMap { $0.jsonObject?["eventName"] as? String }
@@ -111,16 +111,16 @@ struct SwitchContractTests {
 
     @Test("a push tapped mid-switch is tracked against the outgoing project, not the new one, and its completion is not held")
     func pushMidSwitchGoesToOutgoing() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
         sdk.switchProject(to: harness.eu) { _ in }
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         let open = await sdk.trackPushOpen(PushOpen(campaignID: 11, templateID: 12, messageID: "us-msg", appAlreadyRunning: true))
         #expect(open == .delivered(project: harness.us.fingerprint, status: 200), "resolved while the switch is still held")
         let handled = await sdk.handlePush(payload: ["itbl": ["campaignId": 11, "templateId": 12, "messageId": "us-msg-2"]])
         #expect(handled == .delivered(project: harness.us.fingerprint, status: 200))
-        gate.release()
+        holder.release()
         await sdk.settle()
         #expect(harness.received(by: "us").filter { $0.endpoint == "events/trackPushOpen" }.count == 2)
         #expect(!harness.received(by: "eu").contains { $0.endpoint == "events/trackPushOpen" })
@@ -155,12 +155,12 @@ struct SwitchContractTests {
 
     @Test("a double tap runs one teardown and fires both callbacks")
     func doubleTap() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         await harness.sdk.initialize(harness.us)
         let first = Eventually<SwitchResult>(), second = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: first.completion)
         harness.sdk.switchProject(to: harness.eu, completion: second.completion)
-        gate.release()
+        holder.release()
         _ = await first.value
         _ = await second.value
         await harness.sdk.settle()
@@ -173,13 +173,13 @@ struct SwitchContractTests {
 
     @Test("C, D, C runs three switches and ends on C")
     func chainEndsOnLastRequested() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         await harness.sdk.initialize(harness.us)
         let results = (0..<3).map { _ in Eventually<SwitchResult>() }
         harness.sdk.switchProject(to: harness.eu, completion: results[0].completion)
         harness.sdk.switchProject(to: harness.us2, completion: results[1].completion)
         harness.sdk.switchProject(to: harness.eu, completion: results[2].completion)
-        gate.release()
+        holder.release()
         for result in results { _ = await result.value }
         #expect(harness.sdk.liveProject == harness.eu.fingerprint)
         let facts = try harness.closedFacts()
@@ -188,13 +188,13 @@ struct SwitchContractTests {
 
     @Test("with A to B in flight, a request for A is queued (not 'already there') and the SDK ends on A")
     func requestForOutgoingIsQueued() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         await harness.sdk.initialize(harness.us)
         harness.sdk.switchProject(to: harness.eu) { _ in }
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         let back = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.us, completion: back.completion)
-        gate.release()
+        holder.release()
         _ = await back.value
         #expect(harness.sdk.liveProject == harness.us.fingerprint)
         let facts = try harness.closedFacts()
@@ -204,14 +204,14 @@ struct SwitchContractTests {
 
     @Test("with B in flight and C queued, a request for B goes after C and the SDK ends on B")
     func requestForInFlightGoesAfterQueued() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         await harness.sdk.initialize(harness.us)
         harness.sdk.switchProject(to: harness.eu) { _ in }
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         harness.sdk.switchProject(to: harness.us2) { _ in }
         let last = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: last.completion)
-        gate.release()
+        holder.release()
         _ = await last.value
         #expect(harness.sdk.liveProject == harness.eu.fingerprint)
         let facts = try harness.closedFacts()
@@ -221,7 +221,7 @@ struct SwitchContractTests {
 
     @Test("a setEmail made from a switch's callback lands on the project that callback reported, even with another switch queued")
     func setEmailFromCallback() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
         let fromCallback = Eventually<CallOutcome>()
@@ -229,10 +229,10 @@ struct SwitchContractTests {
             sdk.setEmail("from-callback@example.com", completion: nil)
             sdk.track("from-callback", completion: fromCallback.completion)
         }
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         let done = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.us2, completion: done.completion)
-        gate.release()
+        holder.release()
         #expect(await fromCallback.value == .delivered(project: harness.eu.fingerprint, status: 200))
         _ = await done.value
         await sdk.settle()
@@ -268,7 +268,7 @@ struct SwitchContractTests {
 
     @Test("the teardown waits for the disable to be durable, and its bound is honoured")
     func durabilityBound() async throws {
-        let storage = GatedSyncStorage()
+        let storage = SyncHoldingStorage()
         let watcher = StateWatcher()
         let harness = try SDKHarness(observer: watcher.observer, storage: storage)
         let sdk = harness.sdk
@@ -296,45 +296,45 @@ struct SwitchContractTests {
 
     @Test("a module that overruns its willSwitchProject bound makes the switch noisy; its late finish never overlaps the next instance's start")
     func moduleOverrun() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         await harness.sdk.initialize(harness.us)
         let result = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: result.completion)
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         _ = harness.sdk.engineView()   // the batch that set the bound's timer has run its effects
         harness.clock.advance(by: .milliseconds(2_001))
         _ = harness.sdk.engineView()
         // The old instance's hook still runs: the new instance's events wait behind it.
         #expect(result.current == nil)
-        #expect(!gate.heard.contains { $0.0.project == harness.eu.fingerprint })
-        gate.release()
+        #expect(!holder.heard.contains { $0.0.project == harness.eu.fingerprint })
+        holder.release()
         #expect(await result.value == .switchedWithWarnings)
         await harness.sdk.settle()
-        #expect(gate.overlapped.isEmpty, "events delivered while the overrun hook still ran: \(gate.overlapped)")
-        let eu = gate.heard.filter { $0.0.project == harness.eu.fingerprint }.map(\.1)
+        #expect(holder.overlapped.isEmpty, "events delivered while the overrun hook still ran: \(holder.overlapped)")
+        let eu = holder.heard.filter { $0.0.project == harness.eu.fingerprint }.map(\.1)
         #expect(eu == [.initialize, .start])
         let facts = try harness.closedFacts()
-        #expect(Self.landed(facts).first?.3.contains { $0.contains("module gate overran") } == true)
+        #expect(Self.landed(facts).first?.3.contains { $0.contains("module holder overran") } == true)
     }
 
     @Test("a module whose overrun hook never returns: the next instance's start is bounded too, and the switch lands noisy")
     func moduleOverrunNeverReturns() async throws {
-        let (harness, gate) = try Self.heldHarness()
+        let (harness, holder) = try Self.heldHarness()
         await harness.sdk.initialize(harness.us)
         let result = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: result.completion)
-        await gate.waitUntilHolding()
+        await holder.waitUntilHolding()
         _ = harness.sdk.engineView()
         harness.clock.advance(by: .milliseconds(2_001))
         _ = harness.sdk.engineView()
         harness.clock.advance(by: .milliseconds(2_001))
         #expect(await result.value == .switchedWithWarnings)
         #expect(harness.sdk.liveProject == harness.eu.fingerprint)
-        #expect(gate.overlapped.isEmpty)
+        #expect(holder.overlapped.isEmpty)
         let facts = try harness.closedFacts()
         let reasons = Self.landed(facts).first?.3 ?? []
         #expect(reasons.contains { $0.contains("overran") && $0.contains("start") }, "\(reasons)")
-        gate.release()
+        holder.release()
     }
 
     @Test("a module's failure in its old instance is not the new instance's failed start")

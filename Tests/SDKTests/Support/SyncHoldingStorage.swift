@@ -5,7 +5,7 @@ import Locking
 /// Real files whose `fdatasync` can be held by the test (a disk that is slow to make things
 /// durable), and whose writes and syncs can fail (a disk that fills up, then has room again):
 /// on demand and without timing.
-final class GatedSyncStorage: JournalStorage {
+final class SyncHoldingStorage: JournalStorage {
     struct DiskFull: Error, CustomStringConvertible {
         var description: String { "no space left on device (injected)" }
     }
@@ -38,7 +38,7 @@ final class GatedSyncStorage: JournalStorage {
     func waitUntilSyncHeld() async { _ = await heldSignal.value }
 
     /// Called by a file's synchronize: blocks while syncs are held.
-    func gate() {
+    func waitWhileHolding() {
         let mustWait = state.withLock { state -> Bool in
             guard state.holding else { return false }
             state.held += 1
@@ -54,19 +54,19 @@ final class GatedSyncStorage: JournalStorage {
     func contentsOfDirectory(at path: String) throws -> [String] { try inner.contentsOfDirectory(at: path) }
     func createFile(at path: String) throws -> any WritableFile {
         try failIfFull()
-        return GatedFile(inner: try inner.createFile(at: path), storage: self)
+        return SyncHeldFile(inner: try inner.createFile(at: path), storage: self)
     }
-    func openForAppending(at path: String) throws -> any WritableFile { GatedFile(inner: try inner.openForAppending(at: path), storage: self) }
+    func openForAppending(at path: String) throws -> any WritableFile { SyncHeldFile(inner: try inner.openForAppending(at: path), storage: self) }
     func sizeOfFile(at path: String) throws -> Int { try inner.sizeOfFile(at: path) }
     func contents(of path: String) throws -> any FileContents { try inner.contents(of: path) }
     func removeFile(at path: String) throws { try inner.removeFile(at: path) }
     func synchronizeDirectory(at path: String) throws { try inner.synchronizeDirectory(at: path) }
 
-    final class GatedFile: WritableFile {
+    final class SyncHeldFile: WritableFile {
         let inner: any WritableFile
-        let storage: GatedSyncStorage
+        let storage: SyncHoldingStorage
 
-        init(inner: any WritableFile, storage: GatedSyncStorage) {
+        init(inner: any WritableFile, storage: SyncHoldingStorage) {
             self.inner = inner
             self.storage = storage
         }
@@ -77,7 +77,7 @@ final class GatedSyncStorage: JournalStorage {
             try inner.append(bytes)
         }
         func synchronize() throws {
-            storage.gate()
+            storage.waitWhileHolding()
             try storage.failIfFull()
             try inner.synchronize()
         }

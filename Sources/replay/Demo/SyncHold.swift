@@ -7,7 +7,7 @@ import Synchronization
 /// The demo arms it just before a call whose flush it wants late; with a group-commit thread
 /// and a segment size the demo never reaches, that flush's sync (on the group-commit thread)
 /// is the only one while armed. Arming holds the next sync until ``release()``.
-final class SyncGate: Sendable {
+final class SyncHold: Sendable {
     private let armed = Mutex(false)
     private let opened = DispatchSemaphore(value: 0)
     /// Counts the syncs that were held.
@@ -27,7 +27,7 @@ final class SyncGate: Sendable {
         if wasArmed { opened.signal() }
     }
 
-    /// Called by a file about to sync: blocks while the gate is armed.
+    /// Called by a file about to sync: blocks while the hold is armed.
     func passThrough() {
         guard armed.withLock({ $0 }) else { return }
         arrivals.arrive()

@@ -1,15 +1,15 @@
 import Journal
 
-/// The POSIX storage, with every file's sync passing through a ``SyncGate``.
-struct GatedStorage: JournalStorage {
+/// The POSIX storage, with every file's sync passing through a ``SyncHold``.
+struct SyncHoldStorage: JournalStorage {
     let base = PosixStorage()
-    let gate: SyncGate
+    let hold: SyncHold
 
     func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
     func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
-    func createFile(at path: String) throws -> any WritableFile { GatedFile(file: try base.createFile(at: path), gate: gate) }
+    func createFile(at path: String) throws -> any WritableFile { SyncHoldFile(file: try base.createFile(at: path), hold: hold) }
     func openForAppending(at path: String) throws -> any WritableFile {
-        GatedFile(file: try base.openForAppending(at: path), gate: gate)
+        SyncHoldFile(file: try base.openForAppending(at: path), hold: hold)
     }
     func sizeOfFile(at path: String) throws -> Int { try base.sizeOfFile(at: path) }
     func contents(of path: String) throws -> any FileContents { try base.contents(of: path) }

@@ -1,13 +1,13 @@
 import Journal
 
-/// A file whose `synchronize()` waits at the gate first.
-final class GatedFile: WritableFile {
+/// A file whose `synchronize()` waits at the ``SyncHold`` first.
+final class SyncHoldFile: WritableFile {
     private let file: any WritableFile
-    private let gate: SyncGate
+    private let hold: SyncHold
 
-    init(file: any WritableFile, gate: SyncGate) {
+    init(file: any WritableFile, hold: SyncHold) {
         self.file = file
-        self.gate = gate
+        self.hold = hold
     }
 
     var size: Int { file.size }
@@ -15,7 +15,7 @@ final class GatedFile: WritableFile {
     func truncate(to length: Int) throws { try file.truncate(to: length) }
 
     func synchronize() throws {
-        gate.passThrough()
+        hold.passThrough()
         try file.synchronize()
     }
 }

@@ -1,0 +1,64 @@
+import Journal
+
+extension SDKState {
+    /// Runs an attribution call (``CallFamily/attribution``; part of ``execute(_:on:_:)``):
+    /// attribution set directly, or carried by a tracked link.
+    mutating func executeAttributionCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+        let id = received.id
+        switch received.call {
+        case .setAttribution(let info):
+            if writeAttribution(info, for: project.fingerprint, &decisions) {
+                resolve(id, .applied(project: project.fingerprint), &decisions)
+            } else {
+                resolve(id, .failed(.rejected("attribution refused: the project's storage was cleared by a switch")), &decisions)
+            }
+        case .handleUniversalLink(let url):
+            guard Self.isTrackedLink(url) else {
+                // Not a tracked link: the app opens it as it is.
+                resolve(id, .applied(project: project.fingerprint), &decisions)
+                return
+            }
+            emit(.linkResolutionStarted(job: takeRequestNumber(), call: id, url: url, project: project.fingerprint, generation: generation), &decisions)
+        default:
+            break
+        }
+    }
+
+    /// Whether `url` is a tracked link (`https://<links host>/a/<code>`): its redirect carries
+    /// the destination and the campaign, template and message it was sent for.
+    static func isTrackedLink(_ url: String) -> Bool {
+        (url.hasPrefix("https://") || url.hasPrefix("http://")) && url.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3).first == "a"
+    }
+
+    /// A tracked link's resolution came back (`job`, looked up before the input was applied).
+    /// Refused when the instance that asked is gone; otherwise its attribution is written (and
+    /// refused, as any write, when the project's storage was cleared).
+    mutating func handleLinkResolution(_ resolution: LinkResolution, job: LinkJob?, _ decisions: inout Decisions) {
+        guard let job else { return }
+        guard job.generation == generation, live?.fingerprint == job.project else {
+            emit(.staleResultRefused(job: resolution.job, what: "resolution of link \(job.url)", startedIn: job.generation, current: generation), &decisions)
+            resolve(job.call, .failed(.rejected("the link resolved after the instance that asked for it was replaced (generation \(job.generation), now \(generation)); its attribution was not applied")), &decisions)
+            return
+        }
+        if let failure = resolution.failure {
+            resolve(job.call, .failed(.retriesExhausted("the link could not be resolved: \(failure)")), &decisions)
+        } else if let attribution = resolution.attribution, !writeAttribution(attribution, for: job.project, &decisions) {
+            resolve(job.call, .failed(.rejected("attribution refused: the project's storage was cleared by a switch")), &decisions)
+        } else {
+            resolve(job.call, .applied(project: job.project), &decisions)
+        }
+    }
+
+    /// Writes attribution for `project`; refused (and journaled so) when that project's storage
+    /// was already cleared by a switch, or it is no longer the project the SDK is on. The write
+    /// and the clear are ordered by the mailbox: there is no check-then-act.
+    @discardableResult
+    mutating func writeAttribution(_ info: AttributionInfo?, for project: ProjectFingerprint, _ decisions: inout Decisions) -> Bool {
+        if clearedProjects.contains(project) || live?.fingerprint != project {
+            emit(.attributionRefused(project: project, reason: "the project's storage was cleared by a switch"), &decisions)
+            return false
+        }
+        emit(.attributionChanged(project: project, info: info), &decisions)
+        return true
+    }
+}

@@ -1,0 +1,46 @@
+import Journal
+
+extension SDKState {
+    /// Applies a call fact (``FactFamily/call``; part of ``evolve(_:at:)``): the instance calls
+    /// run on, identity, attribution, unknown-user events, tracked links, resolutions.
+    mutating func evolveCall(_ fact: Fact, at time: JournalTime) {
+        switch fact {
+        case .initialized(let project, let generation):
+            live = project
+            instanceRunning = true
+            projects[project.fingerprint] = project
+            self.generation = generation
+            // A fresh refresh budget per instance, but a refresh already asked for stays
+            // awaited: its task (another project's, made during a switch) waits on its answer.
+            auth = auth.compactMapValues { $0.refreshing.map { AuthState(refreshesUsed: 0, refreshing: $0) } }
+            clearedProjects.remove(project.fingerprint)
+        case .callRejected:
+            break
+        case .identityChanged(let email, let userID):
+            self.email = email
+            self.userID = userID
+        case .pushTokenChanged(let token):
+            pushToken = token
+        case .attributionChanged(_, let info):
+            attribution = info
+        case .attributionRefused:
+            break
+        case .unknownUserEventHeld(_, let call, let event):
+            heldEvents.append(HeldEvent(call: call, event: event))
+        case .unknownUserSessionCounted:
+            unknownUserSessions &+= 1
+        case .unknownUserEventsReleased:
+            heldEvents = []
+            unknownUserSessions = 0
+        case .callResolved(let call, _):
+            pendingCalls[call] = nil
+        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
+            linkJobs[job] = LinkJob(call: call, url: url, project: project, generation: generation)
+            nextRequestNumber = max(nextRequestNumber, job &+ 1)
+        case .staleResultRefused:
+            break
+        default:
+            break
+        }
+    }
+}

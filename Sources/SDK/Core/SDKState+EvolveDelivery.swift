@@ -1,0 +1,51 @@
+import Journal
+
+extension SDKState {
+    /// Applies a delivery fact (``FactFamily/delivery``; part of ``evolve(_:at:)``): the queue's
+    /// tasks, their timers, auth refreshes, durability requests, journal gaps.
+    mutating func evolveDelivery(_ fact: Fact, at time: JournalTime) {
+        switch fact {
+        case .taskQueued(let task):
+            tasks[task.id] = QueuedTask(task: task, status: .queued)
+            taskOrder[task.project, default: []].append(task.id)
+            queuedBytes += task.body.count
+            nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
+            if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
+        case .taskDispatched(let id, let attempt):
+            tasks[id]?.status = .inFlight(attempt: attempt)
+        case .taskCompleted(let id, _):
+            removeTask(id)
+        case .timerSet(let purpose, let due):
+            timers[purpose] = due
+            if case .retry(let id, let attempt) = purpose { tasks[id]?.status = .retrying(nextAttempt: attempt) }
+        case .authRefreshRequested(let project, let request):
+            auth[project, default: AuthState()].refreshesUsed &+= 1
+            auth[project, default: AuthState()].refreshing = request
+            nextRequestNumber = max(nextRequestNumber, request &+ 1)
+            for id in taskOrder[project] ?? [] {
+                if case .inFlight(let attempt) = tasks[id]?.status { tasks[id]?.status = .awaitingToken(nextAttempt: attempt &+ 1) }
+            }
+        case .authRefreshFinished(let project, _, _):
+            auth[project]?.refreshing = nil
+        case .durabilityRequested(let request, let purpose):
+            durabilityWaits[request] = purpose
+            nextRequestNumber = max(nextRequestNumber, request &+ 1)
+        case .journalGap:
+            break
+        default:
+            break
+        }
+    }
+
+    /// Removes a task from the queue (delivered, failed or discarded).
+    mutating func removeTask(_ id: TaskID) {
+        guard let removed = tasks.removeValue(forKey: id) else { return }
+        queuedBytes -= removed.task.body.count
+        taskOrder[removed.task.project]?.removeAll { $0 == id }
+        if taskOrder[removed.task.project]?.isEmpty == true { taskOrder[removed.task.project] = nil }
+        if !timers.isEmpty {
+            let stale = timers.keys.filter { if case .retry(id, _) = $0 { true } else { false } }
+            for purpose in stale { timers[purpose] = nil }
+        }
+    }
+}

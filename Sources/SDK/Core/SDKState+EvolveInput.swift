@@ -1,0 +1,40 @@
+import Journal
+
+extension SDKState {
+    /// Applies an input fact (``FactFamily/input``; part of ``evolve(_:at:)``): what the world
+    /// told the SDK. Most inputs change the state only through the decisions they lead to.
+    mutating func evolveInput(_ fact: Fact, at time: JournalTime) {
+        switch fact {
+        case .engineStarted(let start):
+            rules = start.options
+            moduleDescriptors = start.modules
+            sdkVersion = start.sdkVersion
+            // Requests on the wire when the process ended never answered: they go again.
+            for (id, queued) in tasks {
+                if case .inFlight(let attempt) = queued.status { tasks[id]?.status = .retrying(nextAttempt: attempt &+ 1) }
+            }
+            for project in auth.keys { auth[project]?.refreshing = nil }
+            // The completions of a switch that landed in the previous process died with it:
+            // nothing will report them run, so the next switch must not wait for them.
+            switching.awaitingCallbacks = nil
+            instanceRunning = false
+        case .callReceived(let received):
+            pendingCalls[received.id] = PendingCall(
+                name: received.call.name, madeAt: time, caller: received.caller, projectAtCall: live?.fingerprint)
+        case .timerFired(let purpose):
+            timers[purpose] = nil
+        case .durabilityConfirmed(let confirmation):
+            durabilityWaits[confirmation.request] = nil
+        case .moduleHookCompleted:
+            break
+        case .callbacksDelivered(let id):
+            if switching.awaitingCallbacks == id { switching.awaitingCallbacks = nil }
+        case .transportCompleted, .authTokenReceived, .notificationReceived, .engineStopping:
+            break
+        case .linkResolved(let resolution):
+            linkJobs[resolution.job] = nil
+        default:
+            break
+        }
+    }
+}

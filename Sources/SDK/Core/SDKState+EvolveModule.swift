@@ -1,0 +1,50 @@
+import Journal
+
+extension SDKState {
+    /// Applies a module fact (``FactFamily/module``; part of ``evolve(_:at:)``): lifecycle
+    /// events, hooks, the messages modules store, storage clears.
+    mutating func evolveModule(_ fact: Fact, at time: JournalTime) {
+        switch fact {
+        case .moduleEventDelivered(let module, let event, _, let generation):
+            var lifecycle = modules[module] ?? ModuleLifecycle()
+            if lifecycle.generation != generation { lifecycle = ModuleLifecycle(generation: generation) }
+            switch event {
+            case .initialize: lifecycle.initialized = true
+            case .start: lifecycle.started = true
+            case .deinitialize: lifecycle.deinitialized = true
+            default: break
+            }
+            modules[module] = lifecycle
+        case .moduleHookStarted(let hook, let module, let event):
+            hooks[hook] = PendingHook(module: module, event: event, startedAt: time)
+            nextRequestNumber = max(nextRequestNumber, hook &+ 1)
+        case .moduleHookFinished(let hook, let problem):
+            if let problem, switching.inFlight?.step != nil { switching.inFlight?.stepProblems.append(problem) }
+            hooks[hook] = nil
+            timers[.moduleHookBound(hook: hook)] = nil
+        case .messagesStored(let kind, _, let ids):
+            switch kind {
+            case .inApp: inAppMessageIDs = ids
+            case .embedded: embeddedMessageIDs = ids
+            }
+        case .storageCleared(let project, let scope):
+            switch scope {
+            case .identity:
+                email = nil
+                userID = nil
+                pushToken = nil
+            case .projectScoped:
+                attribution = nil
+                heldEvents = []
+                unknownUserSessions = 0
+                clearedProjects.insert(project)
+            case .inAppMessages:
+                inAppMessageIDs = []
+            case .embeddedMessages:
+                embeddedMessageIDs = []
+            }
+        default:
+            break
+        }
+    }
+}

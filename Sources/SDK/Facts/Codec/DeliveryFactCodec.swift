@@ -1,0 +1,55 @@
+import Journal
+
+/// The payloads of delivery facts (``FactFamily/delivery``).
+enum DeliveryFactCodec {
+    /// Writes the payload of a delivery fact.
+    static func encode(_ fact: Fact, to writer: inout FieldWriter) {
+        switch fact {
+        case .taskQueued(let task):
+            task.encode(to: &writer)
+        case .taskDispatched(let task, let attempt):
+            writer.message(1, task); writer.int(2, attempt)
+        case .taskCompleted(let task, let outcome):
+            writer.message(1, task); writer.message(2, outcome)
+        case .timerSet(let purpose, let due):
+            writer.message(1, purpose); writer.signed(2, due.microsecondsSince1970)
+        case .authRefreshRequested(let project, let request):
+            writer.message(1, project); writer.unsigned(2, request)
+        case .authRefreshFinished(let project, let request, let failure):
+            writer.message(1, project); writer.unsigned(2, request); writer.string(3, failure)
+        case .durabilityRequested(let request, let purpose):
+            writer.unsigned(1, request); writer.message(2, purpose)
+        case .journalGap(let gap):
+            gap.encode(to: &writer)
+        default:
+            break
+        }
+    }
+
+    /// Reads the delivery fact of `kind`.
+    static func decode(_ kind: FactKind, _ reader: inout FieldReader) throws(CodecError) -> Fact {
+        switch kind {
+        case .taskQueued: return .taskQueued(try DeliveryTask(from: &reader))
+        case .journalGap: return .journalGap(try JournalGap(from: &reader))
+        default: break
+        }
+        let fields = try FieldsByNumber(&reader)
+        switch kind {
+        case .taskDispatched:
+            return .taskDispatched(task: try fields.required(1, "task"), attempt: try fields.int(2) ?? 0)
+        case .taskCompleted:
+            return .taskCompleted(task: try fields.required(1, "task"), outcome: try fields.required(2, "outcome"))
+        case .timerSet:
+            return .timerSet(try fields.required(1, "timer"), due: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0))
+        case .authRefreshRequested:
+            return .authRefreshRequested(project: try fields.required(1, "project"), request: try fields.unsigned(2) ?? 0)
+        case .authRefreshFinished:
+            return .authRefreshFinished(project: try fields.required(1, "project"), request: try fields.unsigned(2) ?? 0,
+                                        failure: try fields.string(3))
+        case .durabilityRequested:
+            return .durabilityRequested(request: try fields.unsigned(1) ?? 0, purpose: try fields.required(2, "purpose"))
+        default:
+            throw CodecError("kind \(kind) not handled", offset: 0)
+        }
+    }
+}

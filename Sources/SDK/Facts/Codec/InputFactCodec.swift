@@ -1,0 +1,41 @@
+/// The payloads of input facts (``FactFamily/input``): most are one message each.
+enum InputFactCodec {
+    /// Writes the payload of an input fact.
+    static func encode(_ fact: Fact, to writer: inout FieldWriter) {
+        switch fact {
+        case .engineStarted(let start): start.encode(to: &writer)
+        case .callReceived(let call): call.encode(to: &writer)
+        case .transportCompleted(let completion): completion.encode(to: &writer)
+        case .timerFired(let purpose): purpose.encode(to: &writer)
+        case .durabilityConfirmed(let confirmation): confirmation.encode(to: &writer)
+        case .moduleHookCompleted(let completion): completion.encode(to: &writer)
+        case .authTokenReceived(let receipt): receipt.encode(to: &writer)
+        case .callbacksDelivered(let id): id.encode(to: &writer)
+        case .notificationReceived(let name): writer.string(1, name)
+        case .engineStopping: break
+        case .linkResolved(let resolution): resolution.encode(to: &writer)
+        default: break
+        }
+    }
+
+    /// Reads the input fact of `kind`.
+    static func decode(_ kind: FactKind, _ reader: inout FieldReader) throws(CodecError) -> Fact {
+        switch kind {
+        case .engineStarted: return .engineStarted(try EngineStart(from: &reader))
+        case .callReceived: return .callReceived(try ReceivedCall(from: &reader))
+        case .transportCompleted: return .transportCompleted(try TransportCompletion(from: &reader))
+        case .timerFired: return .timerFired(try TimerPurpose(from: &reader))
+        case .durabilityConfirmed: return .durabilityConfirmed(try DurabilityConfirmation(from: &reader))
+        case .moduleHookCompleted: return .moduleHookCompleted(try ModuleHookCompletion(from: &reader))
+        case .authTokenReceived: return .authTokenReceived(try AuthTokenReceipt(from: &reader))
+        case .callbacksDelivered: return .callbacksDelivered(try SwitchID(from: &reader))
+        case .engineStopping: return .engineStopping
+        case .linkResolved: return .linkResolved(try LinkResolution(from: &reader))
+        case .notificationReceived:
+            let fields = try FieldsByNumber(&reader)
+            return .notificationReceived(try fields.string(1) ?? "")
+        default:
+            throw CodecError("kind \(kind) not handled", offset: 0)
+        }
+    }
+}

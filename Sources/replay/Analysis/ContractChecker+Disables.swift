@@ -1,0 +1,21 @@
+import SDK
+
+/// `disable-kept`: queued disableDevice tasks are never purged.
+extension ContractChecker {
+    /// A task is queued (its call must go where it belongs) or completes.
+    func checkDisables(_ fact: Fact, at sequence: UInt64) {
+        switch fact {
+        case .taskQueued(let task):
+            tasks[task.id] = (task.path, sequence)
+            if let call = task.call { expect(call, deliveredTo: task.project, at: sequence, what: "its task \(task.id) was queued") }
+        case .taskCompleted(let id, let outcome):
+            let task = tasks.removeValue(forKey: id)
+            if case .discarded(let reason) = outcome, task?.path == "users/disableDevice" {
+                report(.disableKept, "disableDevice task \(id) was discarded (\(Describe.discard(reason)))",
+                       [task?.queued, sequence].compactMap { $0 })
+            }
+        default:
+            break
+        }
+    }
+}

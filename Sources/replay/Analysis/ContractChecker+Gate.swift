@@ -1,0 +1,64 @@
+import SDK
+
+/// The gate's rules: `fifo-replay` (held calls replay in the order they were queued) and
+/// `delivery-target` (a gated call goes where it belongs).
+extension ContractChecker {
+    /// A call arrives (where it must go) or the gate decides about it.
+    func checkGate(_ fact: Fact, at sequence: UInt64, state: SDKState) {
+        switch fact {
+        case .callReceived(let call):
+            received[call.id] = sequence
+            if call.call.name.switchBehavior == .gated {
+                if state.switching.inFlight != nil {
+                    targets[call.id] = (.nextLanding, sequence)
+                } else if let live = state.live?.fingerprint {
+                    targets[call.id] = (.project(live, because: lastLive?.sequence ?? sequence), sequence)
+                }
+            }
+        case .gateDecided(let call, let decision):
+            switch decision {
+            case .queued(_, let position, _):
+                if position != gateQueue.count {
+                    report(.fifoReplay, "call \(call) was queued at position \(position) while the gate held \(gateQueue.count) call(s)", [sequence])
+                }
+                gateQueue.append((call, sequence))
+            case .replayed(_, let project):
+                if let head = gateQueue.first, head.call != call {
+                    let queuedAt = gateQueue.first { $0.call == call }?.sequence
+                    report(.fifoReplay, "call \(call) was replayed before call \(head.call), which was queued earlier",
+                           [head.sequence, queuedAt, sequence].compactMap { $0 })
+                } else if gateQueue.isEmpty {
+                    report(.fifoReplay, "call \(call) was replayed but was never queued", [sequence])
+                }
+                gateQueue.removeAll { $0.call == call }
+                expect(call, deliveredTo: project, at: sequence, what: "replayed")
+            case .executed(let project):
+                expect(call, deliveredTo: project, at: sequence, what: "executed")
+            case .refused:
+                // Only the SDK's shutdown refuses a call it held, from the front of the gate: it
+                // leaves it. (A full gate refuses calls it never held: nothing to scan for.)
+                if gateQueue.first?.call == call { gateQueue.removeFirst() }
+                targets[call] = nil
+            case .inline:
+                break
+            }
+        default:
+            break
+        }
+    }
+
+    /// Reports a gated call that went to a project other than the one it belonged to.
+    func expect(_ call: CallID, deliveredTo project: ProjectFingerprint, at sequence: UInt64, what: String) {
+        guard let entry = targets[call] else { return }
+        switch entry.target {
+        case .project(let expected, let because) where expected != project:
+            report(.deliveryTarget, "gated call \(call) \(what) on \(labels.name(project)), but it belonged to \(labels.name(expected))",
+                   [entry.received, because, sequence].filter { $0 != 0 })
+        case .nextLanding:
+            report(.deliveryTarget, "gated call \(call), made during a switch, \(what) on \(labels.name(project)) before any switch landed",
+                   [entry.received, sequence].filter { $0 != 0 })
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import SDK
+
+/// `module-order`: per module and generation, initialize before start, start once,
+/// deinitialize at most once, nothing after it.
+extension ContractChecker {
+    /// A module hears an event, or a hook of it starts.
+    func checkModules(_ fact: Fact, at sequence: UInt64) {
+        switch fact {
+        case .moduleEventDelivered(let module, let event, _, let generation):
+            checkModule(module, event, generation: generation, at: sequence)
+        case .moduleHookStarted(_, let module, let event):
+            if let lifecycle = modules[module], lifecycle.deinitialized {
+                report(.moduleOrder, "module \(module) heard \(Describe.moduleEvent(event)) after its deinitialize (generation \(lifecycle.generation))", [sequence])
+            }
+        default:
+            break
+        }
+    }
+
+    /// Checks one delivered event against the module's lifecycle so far.
+    func checkModule(_ module: String, _ event: ModuleEvent, generation: UInt64, at sequence: UInt64) {
+        var lifecycle = modules[module] ?? (generation, false, false, false)
+        if generation < lifecycle.generation {
+            report(.moduleOrder, "module \(module) heard \(Describe.moduleEvent(event)) for generation \(generation) after generation \(lifecycle.generation) began", [sequence])
+            return
+        }
+        if generation > lifecycle.generation { lifecycle = (generation, false, false, false) }
+        let name = Describe.moduleEvent(event)
+        if lifecycle.deinitialized {
+            report(.moduleOrder, "module \(module) heard \(name) after its deinitialize (generation \(generation))", [sequence])
+        }
+        switch event {
+        case .initialize:
+            if lifecycle.initialized { report(.moduleOrder, "module \(module) initialized twice in generation \(generation)", [sequence]) }
+            lifecycle.initialized = true
+        case .start:
+            if !lifecycle.initialized { report(.moduleOrder, "module \(module) started before it was initialized (generation \(generation))", [sequence]) }
+            if lifecycle.started { report(.moduleOrder, "module \(module) started twice in generation \(generation)", [sequence]) }
+            lifecycle.started = true
+        case .deinitialize:
+            lifecycle.deinitialized = true
+        default:
+            if !lifecycle.initialized { report(.moduleOrder, "module \(module) heard \(name) before it was initialized (generation \(generation))", [sequence]) }
+        }
+        modules[module] = lifecycle
+    }
+}

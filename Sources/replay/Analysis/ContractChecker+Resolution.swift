@@ -1,0 +1,64 @@
+import SDK
+
+/// `resolved-once`: every call resolves at most once, and at the end is resolved or still
+/// legitimately pending.
+extension ContractChecker {
+    /// A call resolves: it must have been pending.
+    func checkResolution(_ fact: Fact, at sequence: UInt64, state: SDKState) {
+        switch fact {
+        case .callResolved(let call, let outcome):
+            if state.pendingCalls[call] == nil {
+                let first = resolvedAt[call]
+                report(.resolvedOnce, first.map { "call \(call) was resolved again (first at seq \($0))" }
+                       ?? "call \(call) was resolved but was not pending (resolved before, or never received)",
+                       [first, sequence].compactMap { $0 })
+            }
+            switch outcome {
+            case .delivered(let project, _), .applied(let project?):
+                expect(call, deliveredTo: project, at: sequence, what: "resolved")
+            default:
+                break
+            }
+            targets[call] = nil
+            received[call] = nil
+            remember(call, resolvedAt: sequence)
+        default:
+            break
+        }
+    }
+
+    /// At the end: every call still pending is held by something that will resolve it.
+    func finishResolutions(state: SDKState) {
+        for (call, pending) in state.pendingCalls.sorted(by: { ($0.value.madeAt, $0.key) < ($1.value.madeAt, $1.key) }) {
+            guard !Self.isLegitimatelyPending(call, in: state) else { continue }
+            report(.resolvedOnce, "call \(call) (\(pending.name.rawValue), made \(pending.madeAt)) never resolved, and nothing the SDK still holds would resolve it",
+                   received[call].map { [$0] } ?? [])
+        }
+    }
+
+    /// Remembers where `call` resolved (the last ``rememberedResolutions``), to name it in a
+    /// second resolution.
+    func remember(_ call: CallID, resolvedAt sequence: UInt64) {
+        resolvedAt[call] = sequence
+        resolvedOrder.append(call)
+        if resolvedOrder.count - resolvedHead > Self.rememberedResolutions {
+            resolvedAt[resolvedOrder[resolvedHead]] = nil
+            resolvedHead += 1
+            if resolvedHead > Self.rememberedResolutions {
+                resolvedOrder.removeFirst(resolvedHead)
+                resolvedHead = 0
+            }
+        }
+    }
+
+    /// Whether something the SDK still holds will resolve `call`: a queued task, the gate, a
+    /// switch, a durability wait.
+    static func isLegitimatelyPending(_ call: CallID, in state: SDKState) -> Bool {
+        if state.tasks.values.contains(where: { $0.task.call == call }) { return true }
+        if state.switching.gate.contains(where: { $0.call.id == call }) { return true }
+        if state.switching.inFlight?.calls.contains(call) == true { return true }
+        if state.switching.queue.contains(where: { $0.calls.contains(call) }) { return true }
+        if state.durabilityWaits.values.contains(.flush(call)) { return true }
+        return false
+    }
+}

@@ -1,0 +1,54 @@
+import SDK
+
+/// `chain-settles`: each switch lands where it was headed, and once none is pending the SDK is
+/// on the last requested project.
+extension ContractChecker {
+    /// A switch is routed, cancelled, started or lands.
+    func checkSwitchChain(_ fact: Fact, at sequence: UInt64) {
+        switch fact {
+        case .switchRouted(let id, _, let project, let routing):
+            lastRouted = (id, project.fingerprint, sequence)
+            switch routing {
+            case .started, .enqueued, .initialization:
+                pendingSwitches.insert(id)
+                switchTargets[id] = project.fingerprint
+            case .absorbed, .noop, .moved:
+                break
+            }
+        case .switchCancelled(let id, _):
+            pendingSwitches.remove(id)
+            switchTargets[id] = nil
+            // A shutdown cancels every queued switch: the chain now ends where the switch still
+            // pending (the one in flight, finished at the next launch) goes, or nowhere.
+            if let routed = lastRouted, !switchTargets.values.contains(routed.project) {
+                lastRouted = pendingSwitches.sorted(by: { "\($0)" < "\($1)" }).last.flatMap { pending in
+                    switchTargets[pending].map { (pending, $0, sequence) }
+                }
+            }
+        case .switchStarted(let id, _, let to):
+            if let headed = switchTargets[id], headed != to.fingerprint {
+                report(.chainSettles, "\(id) was requested for \(labels.name(headed)) but started towards \(labels.name(to.fingerprint))", [sequence])
+            }
+            switchTargets[id] = to.fingerprint
+        case .switchLanded(let id, let project, _, _):
+            if let headed = switchTargets[id], headed != project {
+                report(.chainSettles, "\(id) was headed for \(labels.name(headed)) but landed on \(labels.name(project))", [sequence])
+            }
+            pendingSwitches.remove(id)
+            switchTargets[id] = nil
+            for (call, entry) in targets {
+                if case .nextLanding = entry.target { targets[call] = (.project(project, because: sequence), entry.received) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// At the end: with no switch pending, the SDK is where the last request asked.
+    func finishSwitchChain(state: SDKState) {
+        if pendingSwitches.isEmpty, let routed = lastRouted, let live = state.live?.fingerprint, live != routed.project {
+            report(.chainSettles, "no switch is pending, yet the SDK is on \(labels.name(live)) while the last switch request (\(routed.id)) asked for \(labels.name(routed.project))",
+                   [routed.sequence] + (lastLive.map { [$0.sequence] } ?? []))
+        }
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Synchronization
+import TestSupport
 @testable import replay
 
 /// The stories that made the golden journals under `Tests/Fixtures/journals/v1.0` (see the
@@ -191,7 +192,7 @@ enum GoldenJournalStories {
         let clock = ManualClock(start: GoldenJournalStories.start)
         let transport = GoldenTransport()
         let module = PausableModule(name: BuiltInModules.push)
-        let directory = NSTemporaryDirectory() + "golden-journals-\(UUID().uuidString)"
+        let directory = TemporaryDirectory.uniquePath("golden-journal")
         let sdk: EngagementSDK
         let alpha: Project
         let beta: Project

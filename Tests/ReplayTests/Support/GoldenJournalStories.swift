@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import Locking
 import SDK
 import Synchronization
 import TestSupport
@@ -256,7 +257,7 @@ enum GoldenJournalStories {
 /// Answers every request at once with a 200 `{"code":"Success"}`, except requests to a held
 /// endpoint: those are never answered (the crash story's disable).
 final class GoldenTransport: Transport {
-    private let state = Mutex<(held: Set<String>, waiting: [@Sendable (TransportResult) -> Void])>(([], []))
+    private let state = Locked<(held: Set<String>, waiting: [@Sendable (TransportResult) -> Void])>(([], []))
     private static let success = TransportResult.response(status: 200, headers: ["content-type": "application/json"],
                                                           body: Data(#"{"code":"Success","msg":""}"#.utf8))
 

@@ -59,12 +59,16 @@ let package = Package(
         .executableTarget(name: "fuzz-replay", dependencies: ["FuzzHarness"]),
         // Writes the seed corpora under Fuzz/Corpus (not a fuzzer: build it without sanitizers).
         .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness"],
+        // What the test targets share: a seeded generator, temporary directories, waiting for a
+        // completion, running blocking work off the shared pool. Not a test target, so each test
+        // target can depend on it; it needs no more than the lock.
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "FuzzHarness"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness", "Locking"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "TestSupport"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

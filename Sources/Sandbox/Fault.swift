@@ -13,13 +13,15 @@ public enum Fault: Sendable {
     case dropConnection
     /// Answer normally after this delay (slept on the connection's server thread; cut short by shutdown).
     case latency(Duration)
-    /// Answer normally once the gate is released (see ``HoldGate``).
+    /// Answer normally once the gate is released (see ``HoldGate``); a request still held at
+    /// ``SandboxBackend/shutdown()`` gets no response and is recorded as dropped.
     case hold(HoldGate)
 }
 
 extension Fault: Equatable {}
 
 extension Fault: CustomStringConvertible {
+    /// The fault as written in Swift, e.g. `status(503)`, for test failure messages.
     public var description: String {
         switch self {
         case .status(let code): "status(\(code))"

@@ -76,12 +76,14 @@ extension HoldGate: Hashable {
         lhs === rhs
     }
 
+    /// Hashes the gate's identity.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
 }
 
 extension HoldGate: CustomStringConvertible {
+    /// Whether the gate is closed or released, and how many requests reached it.
     public var description: String {
         let (isReleased, arrivals) = state.withLock { ($0.isReleased, $0.arrivals) }
         return "HoldGate(\(isReleased ? "released" : "closed"), reached by \(arrivals))"

@@ -6,11 +6,20 @@ import Foundation
 /// The server listens on an ephemeral port from the moment it is created until ``shutdown()`` is
 /// called or the instance is deinitialised; many instances can run side by side. Requests go to
 /// `http://127.0.0.1:<port>/<region>/api/<endpoint>` (see ``baseURL(region:)``) and are
-/// authenticated with the `Api-Key` header (and a bearer JWT for projects that require one).
-/// Tests can queue ``Fault``s, inspect the ``ReceivedRequest`` log and wait for traffic without
-/// sleeping. The server only ever listens on the loopback interface and never makes outgoing connections.
+/// authenticated with the `Api-Key` header (and a bearer JWT for projects that require one). Tests
+/// can queue ``Fault``s, inspect the ``ReceivedRequest`` log and wait for traffic without sleeping.
+/// The server only ever listens on the loopback interface and never makes outgoing connections.
+///
+/// ## Threads and timing
+///
+/// Every method may be called from any thread, at any time, and returns without waiting for
+/// traffic, except ``shutdown()`` (it joins the server's threads) and the async waits (which
+/// suspend, never block a thread). The server runs one accept thread and one thread per connection,
+/// at most 256 connections at once (further ones are closed at once); a connection idle for 60 s is
+/// closed. A delayed or held response blocks only its own connection's thread. Request heads over
+/// 64 KiB are answered 431 and bodies over 8 MiB 413, and neither is recorded.
 public final class SandboxBackend: Sendable {
-    /// The TCP port the server listens on, chosen by the kernel.
+    /// The TCP port the server listens on, chosen by the kernel; fixed for the server's life.
     public let port: UInt16
 
     private let rootURL: URL
@@ -20,9 +29,11 @@ public final class SandboxBackend: Sendable {
     private let log = RequestLog()
     private let server: HTTPServer
 
-    /// Registers `projects` and starts serving.
+    /// Registers `projects`, binds 127.0.0.1 on a port the kernel chooses and starts serving: a
+    /// request sent once this returns is answered.
+    ///
     /// - Throws: ``SandboxBackendError`` when two projects share a name or API key, or the socket
-    ///   cannot be set up.
+    ///   cannot be set up; no thread is left running then.
     public init(projects: [SandboxProject] = []) throws(SandboxBackendError) {
         for project in projects {
             try registry.register(project)
@@ -49,7 +60,8 @@ public final class SandboxBackend: Sendable {
 
     // MARK: - Addresses
 
-    /// The base URL clients of `region` use: `http://127.0.0.1:<port>/<region>/api/`.
+    /// The base URL clients of `region` use: `http://127.0.0.1:<port>/<region>/api/`. A project's
+    /// key is accepted only under its own region's URL.
     public func baseURL(region: String) -> URL {
         rootURL
             .appendingPathComponent(region, isDirectory: true)
@@ -63,8 +75,10 @@ public final class SandboxBackend: Sendable {
 
     // MARK: - Projects and authentication
 
-    /// Adds a project while the server runs.
-    /// - Throws: ``SandboxBackendError/duplicateProjectName(_:)`` or ``SandboxBackendError/duplicateAPIKey(_:)``.
+    /// Adds a project while the server runs; requests read after this returns know it.
+    ///
+    /// - Throws: ``SandboxBackendError/duplicateProjectName(_:)`` or
+    ///   ``SandboxBackendError/duplicateAPIKey(_:)``; nothing is registered then.
     public func register(_ project: SandboxProject) throws(SandboxBackendError) {
         try registry.register(project)
     }
@@ -140,12 +154,13 @@ public final class SandboxBackend: Sendable {
 
     // MARK: - Recorded traffic
 
-    /// Every recorded request, in arrival order.
+    /// Every recorded request, in arrival order: a copy, which requests recorded later do not
+    /// change.
     public func requests() -> [ReceivedRequest] {
         log.entries
     }
 
-    /// The recorded requests that authenticated as `project`, in arrival order.
+    /// The recorded requests that authenticated as `project`, in arrival order (a copy).
     public func requests(project: String) -> [ReceivedRequest] {
         log.entries.filter { $0.isAuthenticated && $0.projectName == project }
     }
@@ -157,7 +172,9 @@ public final class SandboxBackend: Sendable {
 
     /// Suspends until the log holds at least `count` requests. Resumed by the server thread that
     /// records the request, never by polling; `timeout` is only a safety net.
-    /// - Returns: true once the count is reached, false if `timeout` elapses or the task is cancelled first.
+    ///
+    /// - Returns: true once the count is reached (at once if it already is), false if `timeout`
+    ///   elapses or the task is cancelled first.
     public func waitForRequests(count: Int, timeout: Duration) async -> Bool {
         await log.waitForCount(count, timeout: timeout)
     }
@@ -166,7 +183,10 @@ public final class SandboxBackend: Sendable {
 
     /// Stops accepting connections, closes every open connection (held or delayed requests are
     /// recorded as ``ReceivedRequest/Outcome/dropped``) and joins all server threads.
-    /// Idempotent; also called on deinit.
+    ///
+    /// Blocks the calling thread until the last server thread ended, which held and delayed
+    /// requests do not hold up; once it returns, no thread of this server runs and its sockets are
+    /// closed. Idempotent; also called on deinit. Recorded requests stay readable.
     public func shutdown() {
         server.shutdown()
     }

@@ -15,6 +15,7 @@ public enum SandboxBackendError: Error, Sendable, Equatable {
 }
 
 extension SandboxBackendError: CustomStringConvertible {
+    /// What went wrong, in words (an API key is quoted as given: it is a test key).
     public var description: String {
         switch self {
         case .socketFailure(let operation, let errno): "\(operation) failed with errno \(errno)"

@@ -1,6 +1,7 @@
 import CLZ4
 import Foundation
 import Testing
+import TestSupport
 @testable import Journal
 
 /// Segments built by hand, byte by byte, with valid checksums around invalid contents: the

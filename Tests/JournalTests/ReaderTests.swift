@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Journal
 
 @Suite("Reader: seeking, the index, the lz4 tool", .timeLimit(.minutes(3)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Journal
 
 @Suite("Round trips", .timeLimit(.minutes(3)))

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Journal
 import Locking
+import TestSupport
 
 @Suite("Writer: concurrency, group commit, rotation, retention", .timeLimit(.minutes(3)))
 struct WriterTests {

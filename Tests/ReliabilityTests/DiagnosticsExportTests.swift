@@ -4,6 +4,7 @@ import Locking
 import Sandbox
 import SDK
 import Testing
+import TestSupport
 @testable import replay
 
 /// `exportDiagnostics(to:)`: the copy an app sends to support. It is made while the engine keeps

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Journal
+import TestSupport
 
 @Suite("Crash loop", .timeLimit(.minutes(10)))
 struct CrashLoopTests {

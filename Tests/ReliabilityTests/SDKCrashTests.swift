@@ -4,6 +4,7 @@ import Journal
 import Sandbox
 import SDK
 import Testing
+import TestSupport
 @testable import replay
 
 /// The SDK in a child process, killed with SIGKILL at random moments through a long story with

@@ -3,6 +3,7 @@ import Journal
 import Sandbox
 import SDK
 import Testing
+import TestSupport
 @testable import replay
 
 /// What leaves the device holds no secret: API keys live only in the keyring, redacted exports

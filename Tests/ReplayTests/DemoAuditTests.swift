@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
+import TestSupport
 @testable import replay
 
 /// What `replay audit` reads from the demo's journal agrees with what the sandbox recorded.
@@ -9,7 +10,7 @@ import Testing
 struct DemoAuditTests {
     @Test("per project: as many requests delivered as the sandbox accepted, for the same endpoints")
     func auditMatchesSandbox() async throws {
-        let directory = NSTemporaryDirectory() + "replay-tests/audit-\(UUID().uuidString)"
+        let directory = TemporaryDirectory.uniquePath("replay-audit")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outcome = try await DemoStory.run(into: directory)
         #expect(outcome.switchResults == [.switchedCleanly, .switchedCleanly, .switchedWithWarnings])

@@ -1,6 +1,7 @@
 import Foundation
 import Sandbox
 import Testing
+import TestSupport
 
 @Suite("HTTP/1.1 handling", .timeLimit(.minutes(3)))
 struct HTTPProtocolTests {
@@ -198,22 +199,5 @@ struct HTTPProtocolTests {
         let afterwards = try await client.post("events/track", region: "us", apiKey: "us-key")
 
         #expect(afterwards.status == 200)
-    }
-}
-
-/// A small seeded generator so the fuzz input is the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

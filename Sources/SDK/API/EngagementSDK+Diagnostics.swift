@@ -8,19 +8,22 @@ extension EngagementSDK {
     /// The queue diagnostics copies run on: their own, never the engine's thread, one at a time.
     private static let diagnosticsQueue = DispatchQueue(label: "engagement-sdk.diagnostics", qos: .utility)
 
-    /// Writes a redacted copy of the journal into `directory` (created; it may exist if empty),
-    /// for an app to send to support, and calls `completion` once, on the callback queue.
+    /// Writes a redacted copy of the journal into `directory` (created; it may exist if empty), for
+    /// an app to send to support.
     ///
     /// The copy is what `replay export --redact --format journal` writes (emails, user ids, push
     /// tokens and data values become keyed-hash tokens under a key made for this copy and then
     /// forgotten), of the newest journal segments that fit `byteBudget` (files and manifest
-    /// together); `diagnostics.json` in it says what was left out. It holds no API key: the
-    /// journal never has one and the keyring is not read.
+    /// together); `diagnostics.json` in it says what was left out. It holds no API key: the journal
+    /// never has one and the keyring is not read.
     ///
     /// Returns at once. The SDK is first asked for a flush, so every call made before this one is
-    /// on disk; the copy is then made on a queue of its own, reading the journal files while the
-    /// engine goes on processing calls (a switch in flight, held calls and all). Never blocks
-    /// the engine; works after ``shutdown()`` too.
+    /// on disk (a failed flush is noted in the copy); the copy is then made on a queue of its own,
+    /// one copy at a time, reading the journal files while the engine goes on processing calls.
+    /// Never blocks the engine and never sends anything; works after ``shutdown()`` too.
+    /// `completion` runs once on ``SDKConfiguration/callbackQueue`` with the ``DiagnosticsExport``
+    /// written or a ``DiagnosticsExportError`` (the destination is not an empty directory, the
+    /// budget is too small, the journal cannot be read, the copy cannot be written).
     public func exportDiagnostics(to directory: String, byteBudget: Int = defaultDiagnosticsByteBudget,
                                   completion: @escaping @Sendable (Result<DiagnosticsExport, DiagnosticsExportError>) -> Void) {
         let journalDirectory = configuration.journalDirectory
@@ -37,8 +40,8 @@ extension EngagementSDK {
         }
     }
 
-    /// Writes a redacted, size-bounded copy of the journal into `directory` and returns what it
-    /// wrote; see ``exportDiagnostics(to:byteBudget:completion:)``. Throws
+    /// The async form of ``exportDiagnostics(to:byteBudget:completion:)``: writes a redacted,
+    /// size-bounded copy of the journal into `directory` and returns what it wrote. Throws
     /// ``DiagnosticsExportError``.
     @discardableResult
     public func exportDiagnostics(to directory: String, byteBudget: Int = defaultDiagnosticsByteBudget) async throws -> DiagnosticsExport {

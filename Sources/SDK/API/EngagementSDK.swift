@@ -5,18 +5,63 @@ import Locking
 
 /// The engagement SDK: one instance per workspace, each with its own journal directory.
 ///
-/// Every public call returns at once; calls made from one thread are processed in the order
-/// they were made. Each call's completion resolves exactly once (delivered, applied, failed or
-/// discarded), on ``SDKConfiguration/callbackQueue``. Getters see every call made before them on
-/// the same thread. Everything the SDK does is journaled; `replay` reads the journal.
+/// ## The contract of every call
+///
+/// - **It returns at once.** A call posts its input to the instance's mailbox and returns; it
+///   never waits for the network, the disk, a module or a switch. The one wait is back-pressure:
+///   while 16,384 messages already wait in the mailbox, the calling thread waits until the engine
+///   takes them (nothing is dropped). A call made on the engine thread never waits.
+/// - **In order.** Calls made from one thread are processed in the order they were made.
+/// - **One engine thread.** Each instance decides everything on one thread of its own
+///   (`engagement-sdk.engine`) and journals each input with its decisions before acting on them.
+///   HTTP, the journal's syncs, awaited module hooks and completions run elsewhere.
+/// - **Exactly one outcome.** A completion runs exactly once, on
+///   ``SDKConfiguration/callbackQueue`` (never on the caller's thread, never on the engine thread),
+///   after its outcome was decided and journaled; an async form returns that same value. A call
+///   never throws and never traps on its arguments: unusable ones resolve as
+///   ``CallFailure/rejected(_:)``, naming the argument.
+/// - **Getters see what came before.** A property read blocks the calling thread until every call
+///   made before it on that thread was processed (a module reading on the engine thread sees the
+///   state as of the last batch of inputs). After ``shutdown()`` reads return the last state.
+///
+/// ## Outcomes
+///
+/// - ``CallOutcome/applied(project:)``: the call took effect inside the SDK; nothing was sent.
+/// - ``CallOutcome/delivered(project:status:)``: its request reached the project, which answered 2xx.
+/// - ``CallOutcome/failed(_:)``: ``CallFailure/rejected(_:)``, ``CallFailure/notInitialized``
+///   (before ``initialize(_:completion:)``), ``CallFailure/httpStatus(_:code:message:)`` (a status
+///   retrying cannot fix), ``CallFailure/retriesExhausted(_:)`` (network errors, 5xx and 429 for
+///   ``RetryRules/maxAttempts`` attempts, with backoff), ``CallFailure/authentication(_:)`` (no
+///   usable JWT).
+/// - ``CallOutcome/discarded(_:)``: dropped on purpose and journaled: ``DiscardReason/queueFull(capacity:)``,
+///   ``DiscardReason/gateFull(capacity:)``, ``DiscardReason/purgedByLogout``,
+///   ``DiscardReason/purgedBySwitch(_:)``, ``DiscardReason/undeliveredAtSwitch(_:)``,
+///   ``DiscardReason/shutdown``.
+///
+/// A call that sends a request completes when the project's last answer for it came: after its
+/// retries, each attempt bounded by the request's timeout. A process killed before that never runs
+/// the completion; the request, already in the journal, is sent again after the next launch under
+/// the same `Idempotency-Key`, and the backend takes it once.
+///
+/// ## During a switch
+///
+/// Identity, profile, commerce, event, push-token and fetch calls are *gated*: while a switch runs
+/// they are held, at most ``EngineRules/gateCapacity`` calls (``EngineRules/gateByteCapacity``
+/// bytes), and run in order against the new project once it lands; their completions run then.
+/// Push opens, in-app and embedded tracking, attribution and universal links run *inline*, against
+/// the project the SDK is on now. ``initialize(_:completion:)``, ``switchProject(to:completion:)``
+/// and ``flush(completion:)`` are never held.
 public final class EngagementSDK: Sendable {
-    /// This SDK's version.
+    /// This SDK's version, sent in every request's `SDK-Version` header and recorded in the journal.
     public static let version = "0.1.0"
 
+    /// The configuration this instance was made with (read-only: an instance never changes its wiring).
     public let configuration: SDKConfiguration
-    /// What opening the journal found (a torn tail truncated, corruption kept aside).
+    /// What opening the journal found: a torn tail truncated, corruption set aside. Known once the
+    /// initializer returns; never changes afterwards.
     public let journalRecovery: RecoveryReport
-    /// Facts in the journal that could not be decoded when the state was rebuilt (skipped).
+    /// The journal sequences of facts that could not be decoded when the state was rebuilt (skipped,
+    /// never a crash); empty for a fresh journal.
     public let undecodableFacts: [UInt64]
 
     private let mailbox: Mailbox<EngineMessage>
@@ -28,8 +73,14 @@ public final class EngagementSDK: Sendable {
     /// tasks, held calls): a new call never gets one, so no old outcome reaches a new completion.
     private let callIDsInUse: Set<UUID>
 
-    /// Opens (creating or restoring) the journal in the configuration's directory and starts
-    /// the engine. A restored instance resumes delivery of what was queued.
+    /// Opens the journal in the configuration's directory (creating it, mode 0700, or restoring its
+    /// state) and starts the instance's engine thread.
+    ///
+    /// Blocks the calling thread while it restores: it reads the newest snapshot and folds the facts
+    /// after it (at most ``SDKConfiguration/journalSegmentRecords``). It sends nothing for the app
+    /// before ``initialize(_:completion:)``; a restored instance resumes delivering what was queued,
+    /// and a switch a crash interrupted continues. Throws when the directory cannot be created, the
+    /// keyring cannot be read or the journal cannot be opened; nothing is started then.
     public init(configuration: SDKConfiguration) throws {
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.storageDirectory, withIntermediateDirectories: true,
@@ -91,30 +142,41 @@ public final class EngagementSDK: Sendable {
         shutdown()
     }
 
-    /// Stops the engine and closes the journal (everything appended becomes durable). Blocks the
-    /// calling thread until the engine stopped. Every completion still pending resolves as
-    /// ``DiscardReason/shutdown`` (journaled); a switch that had not begun reports
-    /// ``SwitchResult/notPerformed``, one in its teardown ``SwitchResult/interruptedByShutdown``.
-    /// Calls made afterwards resolve at once the same way, on the callback queue. Safe to call
-    /// more than once, from any thread but the engine's.
+    /// Stops the engine and closes the journal (everything appended becomes durable).
+    ///
+    /// Blocks the calling thread until the engine handled the stop and the journal's last group was
+    /// synced: bounded by the disk, never by the network or an awaited module hook (neither is
+    /// waited for).
+    /// Every completion still pending resolves as ``DiscardReason/shutdown`` (journaled); a switch that
+    /// had not begun reports ``SwitchResult/notPerformed``, one in its teardown
+    /// ``SwitchResult/interruptedByShutdown``. Those completions are queued on the callback queue
+    /// before this returns and may run after it. Calls made afterwards resolve at once the same way,
+    /// on the callback queue; ``switchStatusUpdates()`` streams finish. Safe to call more than once,
+    /// from any thread but the engine's (a module's handler would wait for itself). Also called when
+    /// the instance is deinitialized.
     public func shutdown() {
         guard !stopped.withLock({ was in defer { was = true }; return was }) else { return }
         let done = DispatchSemaphore(value: 0)
         if mailbox.post(.stop { done.signal() }) { done.wait() }
     }
 
-    /// Returns once every call made before it is processed and nothing the SDK started is still
-    /// in flight (requests, flushes, module hooks, completions). Timers do not count: a test on
-    /// a ``ManualClock`` advances it and settles again. Returns at once after ``shutdown()``.
+    /// Returns once every call made before it is processed and nothing the SDK started is still in
+    /// flight (requests, flushes, module hooks, completions).
+    ///
+    /// Timers do not count: a test on a ``ManualClock`` advances it and settles again. It has no
+    /// bound of its own: a request waits for its timeout, an awaited module hook until it returns
+    /// (use ``settle(timeout:)`` for a bound). Returns at once after ``shutdown()``.
     public func settle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             if !mailbox.post(.settle { continuation.resume() }) { continuation.resume() }
         }
     }
 
-    /// Like ``settle()``, but gives up once `timeout` has passed on the SDK's clock
-    /// (``SDKConfiguration/clock``: real time by default, a ``ManualClock`` moves only when
-    /// advanced). Returns whether the SDK settled.
+    /// Like ``settle()``, but gives up once `timeout` has passed on the SDK's clock.
+    ///
+    /// The clock is ``SDKConfiguration/clock``: real time by default; a ``ManualClock`` moves only when
+    /// advanced, so the bound passes only then. Returns whether the SDK settled (true at once after
+    /// ``shutdown()``); never cancels or changes what is in flight.
     @discardableResult
     public func settle(timeout: Duration) async -> Bool {
         let clock = configuration.clock

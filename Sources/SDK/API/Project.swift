@@ -1,9 +1,12 @@
 import Foundation
 
-/// A project: an API key and its configuration. The key is only ever sent in requests and kept
-/// in the device keyring; the journal knows the project by its ``fingerprint``.
+/// A project: an API key and its configuration. The key is only ever sent in requests and kept in
+/// the device keyring; the journal knows the project by its ``fingerprint``.
 public struct Project: Sendable {
+    /// The API key, sent in every request's `Api-Key` header. Never journaled, logged or exported.
     public let apiKey: String
+    /// The project's region, auth and retry rules: part of its identity (the same key with another
+    /// configuration is another project for ``EngagementSDK/switchProject(to:completion:)``).
     public var config: ProjectConfig
     /// A name for people ("US", "EU brand B"): journaled beside the fingerprint (it is not a
     /// secret) and shown by `replay`. Empty or whitespace-only labels are dropped.
@@ -11,7 +14,8 @@ public struct Project: Sendable {
     /// Labels longer than this many characters are cut.
     public static let maxLabelLength = 128
 
-    /// Fails for an empty or whitespace-only key.
+    /// A project with this key, label and configuration; nil for an empty or whitespace-only key.
+    /// The label is trimmed and cut to ``maxLabelLength`` characters.
     public init?(apiKey: String, label: String? = nil, config: ProjectConfig = ProjectConfig()) {
         guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         self.apiKey = apiKey
@@ -32,7 +36,7 @@ public struct Project: Sendable {
 }
 
 extension Project: CustomStringConvertible {
-    /// The fingerprint and region: never the key.
+    /// The label, fingerprint and region: never the key.
     public var description: String {
         "Project(\(label.map { "\($0), " } ?? "")\(fingerprint), \(config.region.identifier))"
     }

@@ -4,30 +4,50 @@ import Journal
 
 /// How an ``EngagementSDK`` instance is wired: where it keeps its journal and keyring, and the
 /// clock, transport, ids and queues it uses. Everything nondeterministic is injected here.
+///
+/// A value: an instance copies it when it is made, and changing it afterwards changes nothing.
 public struct SDKConfiguration: Sendable {
-    /// The instance's directory: its journal (`journal/`) and keyring (`keyring`, mode 0600)
-    /// live here. Each instance needs its own.
+    /// The instance's directory: its journal (`journal/`) and keyring (`keyring`, mode 0600) live
+    /// here (created, mode 0700). Each instance needs its own; two instances on one directory are
+    /// not supported.
     public var storageDirectory: String
+    /// The instance's only source of time: it stamps inputs and runs timers (retries, bounds). Read
+    /// on the engine thread and by ``EngagementSDK/settle(timeout:)`` on the caller's.
     public var clock: any SDKClock
+    /// Sends the instance's HTTP requests. Called on the engine thread: it must return at once and
+    /// call its completion exactly once, on any thread.
     public var transport: any Transport
-    /// Makes the id of each public call.
+    /// Makes the id of each public call. Called on the calling thread of each call, possibly from
+    /// several threads at once: it must be thread-safe and return a fresh id each time (ids the
+    /// restored journal still uses are skipped).
     public var makeCallID: @Sendable () -> UUID
-    /// Where completions run. The default is a serial queue the SDK owns (nothing services the
-    /// main queue in a program without a main loop); apps with a main loop may pass `.main`.
+    /// Where completions and switch results run. The default is a serial queue the SDK owns
+    /// (nothing services the main queue in a program without a main loop); apps with a main loop
+    /// may pass `.main`. A concurrent queue is allowed: completions may then run at the same time.
+    /// The SDK never waits for this queue, so a completion may call the SDK, blocking getters
+    /// included.
     public var callbackQueue: DispatchQueue
     /// Modules plugged into every instance, in the order they hear events.
     public var modules: [any SDKModule]
+    /// The engine's bounds: the switch gate, the delivery queue, how long teardown steps, module
+    /// hooks and the auth provider may take, what a switch does with queued events.
     public var rules: EngineRules
+    /// The base URL of each ``DataRegion`` (production by default; tests point them at a sandbox).
     public var regionEndpoints: RegionEndpoints
     /// The journal's group commit; durable by default (fdatasync per 64 records or 2 ms).
     public var groupCommit: GroupCommit
+    /// A journal segment is sealed, and the next begins with a snapshot, past this many bytes.
     public var journalSegmentBytes: Int
-    /// A segment is sealed after this many facts too, so a restart folds at most this many on
-    /// top of the latest snapshot.
+    /// A segment is sealed after this many facts too, so a restart folds at most this many on top
+    /// of the latest snapshot.
     public var journalSegmentRecords: Int
+    /// Whole old journal segments are deleted while the journal is larger than this (the segment
+    /// being written never is); nil keeps everything.
     public var journalRetainedBytes: Int?
     /// The journal's file operations (substitute to inject faults or simulate power loss).
     public var journalStorage: any JournalStorage
+    /// The version sent in requests and recorded in the journal (``EngagementSDK/version`` by
+    /// default).
     public var sdkVersion: String
     /// Sees the state and the last journal sequence after every input (tests compare it with a
     /// fresh fold of the journal). Runs on the engine thread; must be quick.
@@ -38,10 +58,12 @@ public struct SDKConfiguration: Sendable {
 
     /// Projects this install may have been on before, with their auth providers. A task kept for
     /// one of them across a relaunch on another project (the outgoing project's `disableDevice`)
-    /// authenticates with its provider; without it, a JWT project's kept disable cannot get a
-    /// token and fails. Keys come from the keyring either way; nothing here is journaled.
+    /// authenticates with its provider; without it, a JWT project's kept disable cannot get a token
+    /// and fails. Keys come from the keyring either way; nothing here is journaled.
     public var knownProjects: [Project]
 
+    /// A configuration for an instance in `storageDirectory`; every other parameter has the
+    /// production default.
     public init(
         storageDirectory: String,
         clock: any SDKClock = SystemClock(),

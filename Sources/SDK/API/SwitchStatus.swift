@@ -24,7 +24,7 @@ public enum SwitchStatus: Sendable, Hashable {
         }
     }
 
-    /// Whether no switch runs or replays.
+    /// Whether no switch runs or replays its held calls.
     public var isIdle: Bool {
         if case .idle = self { true } else { false }
     }

@@ -7,6 +7,7 @@ public struct UniversalLinkResult: Sendable, Hashable {
     /// a tracked link; nil when a tracked link could not be resolved.
     public var destination: String?
 
+    /// A result with this outcome and destination.
     public init(outcome: CallOutcome, destination: String?) {
         self.outcome = outcome
         self.destination = destination

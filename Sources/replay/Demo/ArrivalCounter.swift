@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Counts arrivals (a request reaching a hold, a sync held, a hook starting) and lets async code wait until
 /// a count is reached, without polling or sleeping.
@@ -8,7 +8,7 @@ final class ArrivalCounter: Sendable {
         var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Records one arrival and wakes those waiting for the new count.
     func arrive() {

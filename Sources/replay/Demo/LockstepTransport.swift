@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import SDK
-import Synchronization
 
 /// A transport that really sends each request (to the sandbox, over loopback HTTP) but hands
 /// the answer back to the SDK only when the demo says so, oldest first.
@@ -13,7 +13,7 @@ final class LockstepTransport: Transport {
     /// One request sent and its answer, once it came.
     final class Exchange: Sendable {
         let path: String
-        private let state = Mutex<(result: TransportResult?, waiters: [CheckedContinuation<TransportResult, Never>])>((nil, []))
+        private let state = Locked<(result: TransportResult?, waiters: [CheckedContinuation<TransportResult, Never>])>((nil, []))
         private let completion: @Sendable (TransportResult) -> Void
 
         init(path: String, completion: @escaping @Sendable (TransportResult) -> Void) {
@@ -49,7 +49,7 @@ final class LockstepTransport: Transport {
     static let demoHost = "sandbox.demo"
 
     private let network = URLSessionTransport()
-    private let pending = Mutex<[Exchange]>([])
+    private let pending = Locked<[Exchange]>([])
     private let sandboxRoot: URL
 
     /// A transport sending requests for ``demoHost`` to `sandboxRoot` (scheme, host and port).

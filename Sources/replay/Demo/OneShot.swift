@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// A value delivered once by a completion handler and awaited by the demo.
 final class OneShot<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, waiters: [CheckedContinuation<Value, Never>])>((nil, []))
+    private let state = Locked<(value: Value?, waiters: [CheckedContinuation<Value, Never>])>((nil, []))
 
     /// Delivers the value (later deliveries are ignored).
     func fulfil(_ value: Value) {

@@ -1,5 +1,5 @@
+import Locking
 import SDK
-import Synchronization
 
 /// A module that can be told to keep the SDK waiting in its `willSwitchProject` hook, so the
 /// demo can act in the moment between a teardown's clear steps and the new instance's start.
@@ -9,7 +9,7 @@ final class PausableModule: SDKModule {
     let info: ModuleInfo
     /// Counts the `willSwitchProject` hooks that were held.
     let arrivals = ArrivalCounter()
-    private let state = Mutex<(armed: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Locked<(armed: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
 
     init(name: String) {
         info = ModuleInfo(name: name, version: EngagementSDK.version)

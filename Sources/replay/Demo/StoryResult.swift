@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// Carries the story's result from its task to the waiting thread.
 final class StoryResult: Sendable {
-    private let value = Mutex<Result<DemoStory.Outcome, any Error>?>(nil)
+    private let value = Locked<Result<DemoStory.Outcome, any Error>?>(nil)
 
     func set(_ result: Result<DemoStory.Outcome, any Error>) {
         value.withLock { $0 = result }

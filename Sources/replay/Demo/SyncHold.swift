@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// Holds the journal's next `fdatasync` while armed: the demo's way of making a durability
 /// request answer late, deterministically.
@@ -8,7 +8,7 @@ import Synchronization
 /// and a segment size the demo never reaches, that flush's sync (on the group-commit thread)
 /// is the only one while armed. Arming holds the next sync until ``release()``.
 final class SyncHold: Sendable {
-    private let armed = Mutex(false)
+    private let armed = Locked(false)
     private let opened = DispatchSemaphore(value: 0)
     /// Counts the syncs that were held.
     let arrivals = ArrivalCounter()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A child process of the `crash-child` executable, with its stdout read line by line.
 ///
@@ -41,17 +42,17 @@ final class ChildProcess: @unchecked Sendable {
     /// ``readLine()`` on a thread of its own, so a test waiting for its child never holds one of
     /// the few threads Swift concurrency shares with every other test running in parallel.
     func nextLine() async -> String? {
-        (try? await onOwnThread { self.readLine() }) ?? nil
+        await onOwnThread { self.readLine() }
     }
 
     /// ``wait()`` on a thread of its own.
     func exitStatus() async -> Int32 {
-        (try? await onOwnThread { self.wait() }) ?? -1
+        await onOwnThread { self.wait() }
     }
 
     /// ``kill()`` on a thread of its own.
     func killAndReap() async {
-        _ = try? await onOwnThread { self.kill() }
+        await onOwnThread { self.kill() }
     }
 
     /// SIGKILL, then reap.
@@ -64,49 +65,5 @@ final class ChildProcess: @unchecked Sendable {
     func wait() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init(_ label: String = #function) {
-        let safe = label.filter { $0.isLetter || $0.isNumber }
-        path = NSTemporaryDirectory() + "reliability-tests/\(safe)-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
-/// A tiny deterministic random number generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
-/// Runs `body` on a thread of its own and returns its result. `body` must not record test issues
-/// (`#expect`): they would not be attributed to the test.
-func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { try body() })
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import replay
 
 /// The demo's journal, made once per test run by `replay demo` itself and shared by every test
@@ -29,14 +30,11 @@ actor DemoFixture {
 
     /// Runs `replay arguments` on a thread off the cooperative pool.
     static func runOffPool(_ arguments: [String]) async -> ReplayRun {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: ReplayHarness.run(arguments)) }
-            thread.start()
-        }
+        await onOwnThread { ReplayHarness.run(arguments) }
     }
 
     private static func make() async -> Made {
-        let directory = NSTemporaryDirectory() + "replay-tests/demo-\(UUID().uuidString)"
+        let directory = TemporaryDirectory.uniquePath("replay-demo")
         let run = await runOffPool(["demo", "--out", directory])
         return Made(journal: directory, run: run)
     }

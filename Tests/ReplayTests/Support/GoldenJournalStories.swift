@@ -1,7 +1,9 @@
 import Foundation
 import Journal
+import Locking
 import SDK
 import Synchronization
+import TestSupport
 @testable import replay
 
 /// The stories that made the golden journals under `Tests/Fixtures/journals/v1.0` (see the
@@ -191,7 +193,7 @@ enum GoldenJournalStories {
         let clock = ManualClock(start: GoldenJournalStories.start)
         let transport = GoldenTransport()
         let module = PausableModule(name: BuiltInModules.push)
-        let directory = NSTemporaryDirectory() + "golden-journals-\(UUID().uuidString)"
+        let directory = TemporaryDirectory.uniquePath("golden-journal")
         let sdk: EngagementSDK
         let alpha: Project
         let beta: Project
@@ -255,7 +257,7 @@ enum GoldenJournalStories {
 /// Answers every request at once with a 200 `{"code":"Success"}`, except requests to a held
 /// endpoint: those are never answered (the crash story's disable).
 final class GoldenTransport: Transport {
-    private let state = Mutex<(held: Set<String>, waiting: [@Sendable (TransportResult) -> Void])>(([], []))
+    private let state = Locked<(held: Set<String>, waiting: [@Sendable (TransportResult) -> Void])>(([], []))
     private static let success = TransportResult.response(status: 200, headers: ["content-type": "application/json"],
                                                           body: Data(#"{"code":"Success","msg":""}"#.utf8))
 

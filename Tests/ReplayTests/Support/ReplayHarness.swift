@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import TestSupport
 @testable import replay
 
 /// Runs `replay` in-process with captured output.
@@ -22,7 +23,7 @@ enum ReplayHarness {
 
     /// A fresh directory, removed by the caller's `defer`.
     static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "replay-tests/\(UUID().uuidString)"
+        let path = TemporaryDirectory.uniquePath("replay")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Issue item 4: "the callbacks ran" holds on any callback queue, a concurrent one included.

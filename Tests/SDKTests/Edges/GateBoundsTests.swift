@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Issue item 1: a call the gate accepted is never lost at the landing because the delivery

@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Issue item 5: late work of an outgoing instance is refused, even after the next one started.

@@ -3,6 +3,7 @@ import Journal
 import Locking
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Issue item 3: no completion is ever stranded, not at shutdown, not across a relaunch.

@@ -3,6 +3,7 @@ import Journal
 import Locking
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Issue item 8: the switch queue never holds two entries for one project.

@@ -3,6 +3,7 @@ import Journal
 import Locking
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Issue item 10: what an app needs around a switch.

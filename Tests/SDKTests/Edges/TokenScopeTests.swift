@@ -3,6 +3,7 @@ import Journal
 import Locking
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Issue item 2: a JWT belongs to one user on one project instance; the auth provider's

@@ -204,3 +204,4 @@ final class Counter: Sendable {
 }
 
 import Locking
+import TestSupport

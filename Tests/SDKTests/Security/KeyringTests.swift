@@ -3,6 +3,7 @@ import Foundation
 import Locking
 import Testing
 import SDK
+import TestSupport
 
 extension SecurityTests {
     @Suite("Keyring: the on-device file of API keys by fingerprint", .timeLimit(.minutes(3)))
@@ -12,7 +13,7 @@ extension SecurityTests {
 
         @Test("entries stored by one instance are read back by a new one")
         func roundTripAcrossInstances() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let writer = try Keyring(path: path)
             try writer.store(Self.usEntry, for: Self.usEntry.fingerprint)
@@ -27,7 +28,7 @@ extension SecurityTests {
 
         @Test("storing a changed entry replaces the old one")
         func replaceEntry() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let keyring = try Keyring(path: path)
             try keyring.store(Self.usEntry, for: Self.usEntry.fingerprint)
@@ -42,7 +43,7 @@ extension SecurityTests {
 
         @Test("the file has mode 0600")
         func fileMode() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let keyring = try Keyring(path: path)
             try keyring.store(Self.usEntry, for: Self.usEntry.fingerprint)
@@ -53,7 +54,7 @@ extension SecurityTests {
 
         @Test("a missing file is an empty keyring, and opening it creates nothing")
         func missingFile() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let keyring = try Keyring(path: directory.file("keyring.json"))
             #expect(keyring.fingerprints.isEmpty)
             #expect(keyring.entry(for: Self.usEntry.fingerprint) == nil)
@@ -74,7 +75,7 @@ extension SecurityTests {
             "{\"version\":1,\"entries\":{\"0000000000000000\":{\"apiKey\":\"key\",\"region\":\"us\",\"endpoint\":\"https://x\"}}}",
         ])
         func corruptFile(_ contents: String) throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
             let error = try #require(throws: KeyringError.self) { try Keyring(path: path) }
@@ -89,7 +90,7 @@ extension SecurityTests {
 
         @Test("a newer format version is reported as such, naming the path")
         func newerVersion() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             try Data("{\"version\":2,\"entries\":{},\"vault\":\"elsewhere\"}".utf8).write(to: URL(fileURLWithPath: path))
             let error = try #require(throws: KeyringError.self) { try Keyring(path: path) }
@@ -99,7 +100,7 @@ extension SecurityTests {
 
         @Test("corruption reports never quote the file's API keys")
         func corruptionReportsHideKeys() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let secret = "sk_live_must_not_leak"
             let texts = [
@@ -117,7 +118,7 @@ extension SecurityTests {
 
         @Test("remove deletes the entry from memory and from the file")
         func remove() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let keyring = try Keyring(path: path)
             try keyring.store(Self.usEntry, for: Self.usEntry.fingerprint)
@@ -132,7 +133,7 @@ extension SecurityTests {
 
         @Test("storing an identical entry or removing an absent one writes nothing")
         func noOpChangesWriteNothing() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let keyring = try Keyring(path: path)
             try keyring.store(Self.usEntry, for: Self.usEntry.fingerprint)
@@ -147,7 +148,7 @@ extension SecurityTests {
 
         @Test("an entry offered under another key's fingerprint is refused and nothing is written")
         func fingerprintMismatch() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let keyring = try Keyring(path: directory.file("keyring.json"))
             let error = try #require(throws: KeyringError.self) {
                 try keyring.store(Self.usEntry, for: Self.euEntry.fingerprint)
@@ -160,7 +161,7 @@ extension SecurityTests {
 
         @Test("the file holds the keys in the documented JSON layout")
         func fileFormat() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let keyring = try Keyring(path: path)
             let entry = KeyringEntry(apiKey: "key", region: "eu", endpoint: "https://eu.example.com")
@@ -172,7 +173,7 @@ extension SecurityTests {
 
         @Test("the keyring file is the only thing written that contains a key")
         func keysLiveOnlyInTheKeyring() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let keyring = try Keyring(path: path)
             try keyring.store(Self.usEntry, for: Self.usEntry.fingerprint)
@@ -197,7 +198,7 @@ extension SecurityTests {
 
         @Test("a temporary file left by a crash is ignored on load and replaced on the next write")
         func leftoverTemporaryFile() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             try Keyring(path: path).store(Self.usEntry, for: Self.usEntry.fingerprint)
             let temporary = path + ".tmp"
@@ -214,7 +215,7 @@ extension SecurityTests {
 
         @Test("a failed write leaves the keyring unchanged")
         func failedWrite() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let keyring = try Keyring(path: directory.file("missing-directory/keyring.json"))
             let error = try #require(throws: KeyringError.self) {
                 try keyring.store(Self.usEntry, for: Self.usEntry.fingerprint)
@@ -229,7 +230,7 @@ extension SecurityTests {
 
         @Test("concurrent stores from many threads all land, in memory and on disk")
         func concurrentStores() throws {
-            let directory = SecurityScratchDirectory()
+            let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")
             let keyring = try Keyring(path: path)
             let threads = 4

@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Locking
 import Sandbox
+import TestSupport
 @testable import SDK
 
 /// A random sequence of public calls with faults injected at the backend, for properties that

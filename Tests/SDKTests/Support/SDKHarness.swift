@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Locking
 import Sandbox
+import TestSupport
 @testable import SDK
 
 /// An SDK instance wired to a loopback sandbox backend, a manual clock and its own temporary
@@ -30,7 +31,7 @@ final class SDKHarness: Sendable {
         ])
         self.sandbox = sandbox
         self.clock = clock ?? ManualClock()
-        self.directory = directory ?? NSTemporaryDirectory() + "sdk-tests/\(UUID().uuidString)"
+        self.directory = directory ?? TemporaryDirectory.uniquePath("sdk")
         self.modules = modules ?? [LifecycleModule(name: BuiltInModules.inApp, notifications: ["foreground"]),
                                    LifecycleModule(name: BuiltInModules.embedded), LifecycleModule(name: BuiltInModules.push)]
         endpoints = RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu"))

@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import Locking
+import TestSupport
 
 /// Real files whose `fdatasync` can be held by the test (a disk that is slow to make things
 /// durable), and whose writes and syncs can fail (a disk that fills up, then has room again):

@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import Locking
+import TestSupport
 @testable import SDK
 
 /// A module a test controls: its awaited events wait until released, and it can fail an event.

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import Testing
+import TestSupport
 @testable import SDK
 
 /// A burst of calls far beyond every bound, made while a switch is held open.
@@ -50,13 +51,10 @@ struct OverloadTests {
         }
         // Two callers, as fast as they can: the mailbox makes them wait rather than grow. (They
         // run on threads of their own: waiting here must not hold a thread of the shared pool.)
-        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-            Thread {
-                DispatchQueue.concurrentPerform(iterations: 2) { caller in
-                    for index in 0..<(total / 2) { sdk.track("c\(caller)-\(index)", completion: completion) }
-                }
-                finished.resume()
-            }.start()
+        await onOwnThread {
+            DispatchQueue.concurrentPerform(iterations: 2) { caller in
+                for index in 0..<(total / 2) { sdk.track("c\(caller)-\(index)", completion: completion) }
+            }
         }
         #expect(sdk.mailboxHighWaterMark <= sdk.mailboxCapacity + 64, "the mailbox grew past its bound")
         print("Overload: \(total) calls, mailbox high-water mark \(sdk.mailboxHighWaterMark) of \(sdk.mailboxCapacity)")

@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 @Suite("Switch: basics", .timeLimit(.minutes(3)))

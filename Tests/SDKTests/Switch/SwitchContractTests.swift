@@ -3,6 +3,7 @@ import Foundation
 import Journal
 import Sandbox
 import Testing
+import TestSupport
 @testable import SDK
 
 /// The switch contract, rule by rule. Each test fails without its rule.

@@ -4,6 +4,7 @@ import Journal
 import Sandbox
 import Locking
 import Testing
+import TestSupport
 @testable import SDK
 
 @Suite("Switch stress", .timeLimit(.minutes(3)))

@@ -1,7 +1,8 @@
 import Locking
 
-/// A value delivered by a completion handler, awaited by a test without sleeping.
-final class Eventually<Value: Sendable>: Sendable {
+/// A value delivered by a completion handler, awaited by a test without sleeping: hand
+/// ``completion`` to the call, then `await value`. Records how many times the completion ran.
+public final class Eventually<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -10,8 +11,10 @@ final class Eventually<Value: Sendable>: Sendable {
 
     private let state = Locked(State())
 
+    public init() {}
+
     /// The completion to hand to the SDK.
-    var completion: @Sendable (Value) -> Void {
+    public var completion: @Sendable (Value) -> Void {
         { [self] value in
             let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
                 state.deliveries += 1
@@ -24,7 +27,7 @@ final class Eventually<Value: Sendable>: Sendable {
     }
 
     /// The delivered value, once there is one.
-    var value: Value {
+    public var value: Value {
         get async {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Value? in
@@ -38,7 +41,7 @@ final class Eventually<Value: Sendable>: Sendable {
     }
 
     /// The value if it arrived already.
-    var current: Value? { state.withLock { $0.value } }
+    public var current: Value? { state.withLock { $0.value } }
     /// How many times the completion ran (exactly-once checks).
-    var deliveries: Int { state.withLock { $0.deliveries } }
+    public var deliveries: Int { state.withLock { $0.deliveries } }
 }

@@ -81,7 +81,7 @@ public enum SampleFacts {
         case .switchStarted: .switchStarted(switch: switchID, from: us.fingerprint, to: eu)
         case .teardownStepBegan: .teardownStepBegan(switch: switchID, step: .deliverPending)
         case .teardownStepFinished:
-            .teardownStepFinished(switch: switchID, step: .purgeQueue, outcome: .noisy("2 events purged"), elapsedMicroseconds: -5)
+            .teardownStepFinished(switch: switchID, step: .purgeQueue, outcome: .warning("2 events purged"), elapsedMicroseconds: -5)
         case .switchLanded:
             .switchLanded(switch: switchID, project: eu.fingerprint, result: .switchedWithWarnings, reasons: ["disable not durable in time"])
         }

@@ -4,7 +4,7 @@ struct APIDecision: Sendable {
     enum Delivery: Sendable {
         case immediately
         case after(Duration)
-        case whenReleased(HoldGate)
+        case whenReleased(ResponseHold)
         /// Close the connection without answering.
         case never
     }

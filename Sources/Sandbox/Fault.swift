@@ -13,9 +13,9 @@ public enum Fault: Sendable {
     case dropConnection
     /// Answer normally after this delay (slept on the connection's server thread; cut short by shutdown).
     case latency(Duration)
-    /// Answer normally once the gate is released (see ``HoldGate``); a request still held at
+    /// Answer normally once the gate is released (see ``ResponseHold``); a request still held at
     /// ``SandboxBackend/shutdown()`` gets no response and is recorded as dropped.
-    case hold(HoldGate)
+    case hold(ResponseHold)
 }
 
 extension Fault: Equatable {}

@@ -72,7 +72,7 @@ struct FaultInjectionTests {
         let backend = try Fixture.makeBackend()
         let client = SandboxClient(backend)
         defer { client.invalidate() }
-        let gate = HoldGate()
+        let gate = ResponseHold()
         backend.inject(.hold(gate), times: 2)
 
         async let first = client.post("events/track", region: "us", apiKey: "us-key")
@@ -90,7 +90,7 @@ struct FaultInjectionTests {
         let backend = try Fixture.makeBackend()
         let client = SandboxClient(backend)
         defer { client.invalidate() }
-        let gate = HoldGate()
+        let gate = ResponseHold()
         gate.release()
         backend.inject(.hold(gate))
 

@@ -53,7 +53,7 @@ struct LifecycleTests {
         let backend = try Fixture.makeBackend()
         let client = SandboxClient(backend)
         defer { client.invalidate() }
-        let gate = HoldGate()
+        let gate = ResponseHold()
         backend.inject(.hold(gate))
 
         let held = Task { try await client.post("events/track", region: "us", apiKey: "us-key") }

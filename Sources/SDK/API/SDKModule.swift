@@ -26,7 +26,7 @@
 ///   SDK stopped waiting and cancelled its task), its later events, the next instance's
 ///   `initialize` and `start` included, wait until it returns.
 /// - The SDK waits for an awaited handler at most its bound: an overrun is journaled, makes the
-///   step noisy (a switch then reports ``SwitchResult/switchedWithWarnings``) and its task is
+///   step end with a warning (a switch then reports ``SwitchResult/switchedWithWarnings``) and its task is
 ///   cancelled, never a hang.
 /// - A thrown error is journaled, never fatal, and counts against the instance
 ///   (``ModuleContext/generation``) whose event failed, never the next instance's start.
@@ -40,13 +40,13 @@ public protocol SDKModule: AnyObject, Sendable {
     /// Handles an event synchronously on the engine's thread, before the engine goes on.
     ///
     /// Must be quick and must not wait for the SDK. A thrown error is journaled and makes the step
-    /// that delivered the event (a reset, an instance start) noisy.
+    /// that delivered the event (a reset, an instance start) end with a warning.
     func process(event: ModuleEvent, context: ModuleContext) throws
     /// Handles an awaited event (``ModuleEvent/willLogout``,
     /// ``ModuleEvent/willSwitchProject(to:)``) on a task of its own, off the engine thread.
     ///
     /// The SDK waits for it up to ``EngineRules/moduleHookBoundMilliseconds`` while it goes on
-    /// processing calls; an overrun or a thrown error is journaled and makes the step noisy, and an
+    /// processing calls; an overrun or a thrown error is journaled and gives the step a warning, and an
     /// overrun's task is cancelled. Does nothing by default.
     func processAwaited(event: ModuleEvent, context: ModuleContext) async throws
 }

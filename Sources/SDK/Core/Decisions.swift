@@ -78,7 +78,7 @@ extension SDKState {
         for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) }
         // A switch cut short while it started its instance: the instance it had begun died with
         // the previous process, so it starts again here (the old start hooks are answered as
-        // interrupted, which makes the step noisy).
+        // interrupted, which gives the step a warning).
         if let run = switching.inFlight, run.step == .startInstance, !instanceRunning {
             emit(.initialized(project: run.to, generation: generation &+ 1), &decisions)
             startModules(&decisions)

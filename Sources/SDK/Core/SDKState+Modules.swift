@@ -17,7 +17,7 @@ extension SDKState {
     }
 
     /// Starts the modules of a new instance: initialize, then start, each journaled; the start
-    /// is awaited (a module that fails or overruns makes the start noisy).
+    /// is awaited (a module that fails or overruns gives the start a warning).
     mutating func startModules(_ decisions: inout Decisions) {
         for module in moduleDescriptors {
             deliver(.initialize, to: module.name, &decisions)

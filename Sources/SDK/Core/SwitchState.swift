@@ -61,7 +61,7 @@ public struct SwitchRun: Sendable, Hashable {
     public var stepStartedAt: JournalTime
     /// Why the switch is not clean, in the order the reasons arose.
     public var warnings: [String] = []
-    /// Problems of module hooks during the current step (they make the step noisy).
+    /// Problems of module hooks during the current step (they gives the step a warning).
     public var stepProblems: [String] = []
     /// Tasks numbered from here on were made during the switch (inline calls, the outgoing
     /// disable): the purge leaves them alone.

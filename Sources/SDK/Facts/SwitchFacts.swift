@@ -17,7 +17,7 @@ public enum TeardownStepKind: String, Sendable, Hashable, CaseIterable {
 public enum StepOutcome: Sendable, Hashable {
     case clean
     /// Done, but not cleanly; the reason is what `replay diagnose` shows.
-    case noisy(String)
+    case warning(String)
 }
 
 /// What the router did with a switch request.
@@ -47,7 +47,7 @@ public enum SwitchResult: Sendable, Hashable {
     /// The SDK is on the new project; every teardown step was clean and the outgoing device's
     /// disable was confirmed durable.
     case switchedCleanly
-    /// The SDK is on the new project, but some step was noisy (see the journal); normal for an
+    /// The SDK is on the new project, but some step ended with a warning (see the journal); normal for an
     /// app with no push token.
     case switchedWithWarnings
     /// The SDK stopped (``EngagementSDK/shutdown()``) before this switch began: it is on the

@@ -65,7 +65,7 @@ extension SDKState {
             switching.inFlight?.stepProblems = []
         case .teardownStepFinished(let id, let step, let outcome, _):
             timers[.teardownBound(id, step)] = nil
-            if case .noisy(let reason) = outcome { switching.inFlight?.warnings.append(reason) }
+            if case .warning(let reason) = outcome { switching.inFlight?.warnings.append(reason) }
             switching.inFlight?.step = nil
             switching.inFlight?.stepProblems = []
         case .switchLanded(let id, _, _, _):

@@ -110,7 +110,7 @@ extension SDKState {
         switch step {
         case .disablePush:
             guard let from, pushToken != nil else {
-                finishStep(.noisy("no push token to disable"), &decisions)
+                finishStep(.warning("no push token to disable"), &decisions)
                 return
             }
             enqueue(.disableDevice, call: nil, on: from, identity: RequestBody.Identity(email: email, userID: userID), &decisions)
@@ -140,7 +140,7 @@ extension SDKState {
             }.count
             purgeQueue(keepingDisables: true, reason: reason, projects: [from.fingerprint], before: run.firstTaskOfWindow, &decisions)
             if case .deliverToOutgoing = rules.pendingEvents, undelivered > 0 {
-                finishStep(.noisy("\(undelivered) queued event(s) of the outgoing project could not be delivered in time and were discarded"), &decisions)
+                finishStep(.warning("\(undelivered) queued event(s) of the outgoing project could not be delivered in time and were discarded"), &decisions)
             } else {
                 finishStep(.clean, &decisions)
             }
@@ -180,10 +180,10 @@ extension SDKState {
         }
     }
 
-    /// The outcome of a step whose module hooks ended: clean, or noisy with their problems.
+    /// The outcome of a step whose module hooks ended: clean, or a warning with their problems.
     private var stepOutcomeFromHooks: StepOutcome {
         let problems = switching.inFlight?.stepProblems ?? []
-        return problems.isEmpty ? .clean : .noisy(problems.joined(separator: "; "))
+        return problems.isEmpty ? .clean : .warning(problems.joined(separator: "; "))
     }
 
     // MARK: - What steps wait for
@@ -191,7 +191,7 @@ extension SDKState {
     /// The outgoing disable is durable (or the journal failed to make it so).
     mutating func disableBecameDurable(_ id: SwitchID, failure: String?, _ decisions: inout Decisions) {
         guard let run = switching.inFlight, run.id == id, run.step == .disablePush else { return }
-        finishStep(failure.map { .noisy("the disable could not be made durable: \($0)") } ?? .clean, &decisions)
+        finishStep(failure.map { .warning("the disable could not be made durable: \($0)") } ?? .clean, &decisions)
     }
 
     /// A step's bound passed before what it waited for.
@@ -199,11 +199,11 @@ extension SDKState {
         guard let run = switching.inFlight, run.id == id, run.step == step else { return }
         switch step {
         case .disablePush:
-            finishStep(.noisy("the disable was not durable within \(rules.disableDurabilityBoundMilliseconds) ms"), &decisions)
+            finishStep(.warning("the disable was not durable within \(rules.disableDurabilityBoundMilliseconds) ms"), &decisions)
         case .deliverPending:
             finishStep(.clean, &decisions)
         default:
-            finishStep(.noisy("\(step.rawValue) did not finish within its bound"), &decisions)
+            finishStep(.warning("\(step.rawValue) did not finish within its bound"), &decisions)
         }
     }
 

@@ -190,12 +190,12 @@ final class SwitchDiagnosis {
         for step in report.steps where step.finished == nil {
             report.anomalies.append("landed while step \(step.step.rawValue) (began \(step.began.text)) had not finished")
         }
-        let noisy = report.steps.contains { if case .noisy = $0.outcome { true } else { false } }
+        let warned = report.steps.contains { if case .warning = $0.outcome { true } else { false } }
         switch report.result {
-        case .switchedCleanly? where noisy:
-            report.anomalies.append("reported switchedCleanly although a step was noisy")
-        case .switchedWithWarnings? where !noisy && report.reasons.isEmpty:
-            report.anomalies.append("reported switchedWithWarnings with no noisy step and no reason")
+        case .switchedCleanly? where warned:
+            report.anomalies.append("reported switchedCleanly although a step ended with a warning")
+        case .switchedWithWarnings? where !warned && report.reasons.isEmpty:
+            report.anomalies.append("reported switchedWithWarnings with no step with a warning and no reason")
         default:
             break
         }

@@ -13,7 +13,7 @@ struct DiagnoseCommand: Command {
         step with its outcome and duration; whether the outgoing device's disable was confirmed
         durable before its bound; the calls the gate held and where they were replayed; the
         calls that ran inline during the window; the result and, when it has warnings, the
-        noisy steps' reasons. Anomalies are listed: a step that never finished, a switch that
+        steps with warnings' reasons. Anomalies are listed: a step that never finished, a switch that
         never landed, a held call never replayed, a result that contradicts its steps.
 
         Exit status: 0 when no switch shows an anomaly, 1 otherwise.

@@ -19,7 +19,7 @@ struct ReportCommand: Command {
 
         Past 5,000 calls, the ordinary ones (delivered or applied, not held) are folded into
         per-lane buckets, counted on the page; state documents are embedded only for switch
-        boundaries, noisy steps and a sample of calls (others: `replay state --at N`).
+        boundaries, steps with warnings and a sample of calls (others: `replay state --at N`).
 
         The page shows the journal's personal data as it is (emails, user ids): it is written
         with mode 0600; share a report of a redacted export (`replay export --redact`) instead.

@@ -12,7 +12,7 @@ import SDK
 /// 1. the SDK initializes on the US project, identifies the user, registers the push token,
 ///    tracks an event, a purchase and a profile update;
 /// 2. the app switches to EU, twice in a row (a double tap: one teardown, both callbacks).
-///    While the US `disableDevice` is held on the wire (a ``HoldGate``), the app makes calls:
+///    While the US `disableDevice` is held on the wire (a ``ResponseHold``), the app makes calls:
 ///    `setEmail`, `track` and `registerToken` wait behind the gate; a push open runs inline on
 ///    US and, once the disable is answered, is delivered there;
 /// 3. after the teardown's clear step (while the module hook of the release step is pending),
@@ -143,7 +143,7 @@ final class DemoStory {
 
         // 2. Switch to EU, tapped twice, while the US disable is held on the wire.
         advance(seconds: 10)
-        let disableHold = HoldGate()
+        let disableHold = ResponseHold()
         sandbox.inject(.hold(disableHold), matching: .endpoint("users/disableDevice"))
         heldPaths = ["users/disableDevice"]
         syncHold.arm()

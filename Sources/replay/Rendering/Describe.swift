@@ -165,7 +165,7 @@ enum Describe {
     static func stepOutcome(_ outcome: StepOutcome) -> String {
         switch outcome {
         case .clean: "clean"
-        case .noisy(let reason): "noisy: \(reason)"
+        case .warning(let reason): "noisy: \(reason)"
         }
     }
 

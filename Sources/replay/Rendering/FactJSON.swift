@@ -307,7 +307,7 @@ enum FactJSON {
     static func stepOutcome(_ outcome: StepOutcome) -> JSONValue {
         switch outcome {
         case .clean: .object([("outcome", .string("clean"))])
-        case .noisy(let reason): .object([("outcome", .string("noisy")), ("reason", .string(reason))])
+        case .warning(let reason): .object([("outcome", .string("noisy")), ("reason", .string(reason))])
         }
     }
 

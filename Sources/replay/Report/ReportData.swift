@@ -100,7 +100,7 @@ enum ReportData {
                 var outcome = "unfinished", reason: String?
                 switch step.outcome {
                 case .clean?: outcome = "clean"
-                case .noisy(let why)?: outcome = "noisy"; reason = why
+                case .warning(let why)?: outcome = "noisy"; reason = why
                 case nil: break
                 }
                 return .object([("step", .string(step.step.rawValue)), ("began", at(step.began, timeline)),
@@ -177,7 +177,7 @@ enum ReportData {
         }
         for report in timeline.switches {
             for step in report.steps {
-                if case .noisy(let reason)? = step.outcome { add("noisy step", "\(report.id) \(step.step.rawValue): \(reason)", step.finished ?? step.began) }
+                if case .warning(let reason)? = step.outcome { add("noisy step", "\(report.id) \(step.step.rawValue): \(reason)", step.finished ?? step.began) }
             }
             if report.result == .switchedWithWarnings, let landed = report.landed {
                 let why = report.reasons.isEmpty ? "" : ": " + report.reasons.joined(separator: "; ")

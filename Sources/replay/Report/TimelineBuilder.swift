@@ -53,7 +53,7 @@ enum TimelineBuilder {
                 facts[call.id] = FactJSON.object(record).serialized()
                 sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
                 callOrdinal += 1
-            case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .noisy, _)?:
+            case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
                 sampler.keep(walk.state, after: record.sequence)
             default:
                 break

@@ -35,7 +35,7 @@ struct GateBoundsTests {
         let (harness, gate) = try SwitchContractTests.heldHarness(rules: EngineRules(gateCapacity: 200, queueCapacity: 5))
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
-        let hold = HoldGate()
+        let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"), times: 1)
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)

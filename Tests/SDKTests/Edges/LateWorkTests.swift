@@ -27,8 +27,8 @@ struct LateWorkTests {
     }
 
     /// A tracked link resolution the sandbox holds on the wire, started on the live project.
-    static func heldResolution(_ harness: SDKHarness) async -> (HoldGate, Eventually<UniversalLinkResult>) {
-        let hold = HoldGate()
+    static func heldResolution(_ harness: SDKHarness) async -> (ResponseHold, Eventually<UniversalLinkResult>) {
+        let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("a/x1"))
         let late = Eventually<UniversalLinkResult>()
         harness.sdk.handleUniversalLink(link(harness), completion: late.completion)
@@ -78,7 +78,7 @@ struct LateWorkTests {
         try harness.sandbox.setInAppMessages(Data(#"[{"messageId":"stale-1"}]"#.utf8), project: "us")
         await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
-        let hold = HoldGate()
+        let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("inApp/getMessages"))
         sdk.fetchInAppMessages(completion: nil)
         #expect(await hold.waitUntilHeld(count: 1))

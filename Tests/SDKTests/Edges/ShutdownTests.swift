@@ -91,7 +91,7 @@ struct ShutdownTests {
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
-        let hold = HoldGate()
+        let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"), times: 1)
         sdk.track("old", completion: nil)
         #expect(await hold.waitUntilHeld(count: 1))

@@ -53,7 +53,7 @@ struct SwitchStatusTests {
         let sdk = harness.sdk
         await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
-        let hold = HoldGate()
+        let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
         sdk.track("held", completion: nil)
         #expect(await hold.waitUntilHeld(count: 1))

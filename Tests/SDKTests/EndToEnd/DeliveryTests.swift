@@ -134,7 +134,7 @@ struct DeliveryTests {
         await sdk.initialize(harness.us)
         await sdk.setEmail("ada@example.com")
         await sdk.registerToken("tok")
-        let hold = HoldGate()
+        let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
         let first = Eventually<CallOutcome>(), queued = Eventually<CallOutcome>()
         sdk.track("in-flight", completion: first.completion)

@@ -160,7 +160,7 @@ struct RandomFacts {
         case 33: return .switchStarted(switch: switchID(), from: bool() ? fingerprint() : nil, to: project())
         case 34: return .teardownStepBegan(switch: switchID(), step: TeardownStepKind.allCases[int(0...8)])
         case 35: return .teardownStepFinished(switch: switchID(), step: TeardownStepKind.allCases[int(0...8)],
-                                              outcome: bool() ? .clean : .noisy(string()), elapsedMicroseconds: Int64(int(0...9_999)))
+                                              outcome: bool() ? .clean : .warning(string()), elapsedMicroseconds: Int64(int(0...9_999)))
         case 37: return .engineStopping
         case 38: return .linkResolved(LinkResolution(job: next() % 99, destination: optionalString(),
                                                      attribution: bool() ? AttributionInfo(campaignID: 5, templateID: 6, messageID: string()) : nil,

@@ -15,7 +15,7 @@ struct SwitchBasicsTests {
         sdk.setEmail("ada@example.com", completion: nil)
         sdk.registerToken("token-1", completion: nil)
         await sdk.track("before")
-        let hold = HoldGate()
+        let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("users/disableDevice"))
 
         let result = Eventually<SwitchResult>()

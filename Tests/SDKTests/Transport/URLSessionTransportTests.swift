@@ -254,7 +254,7 @@ extension TransportTests {
 
         @Test func aRequestThatOutlivesItsTimeoutIsANetworkError() async throws {
             defer { transport.invalidate() }
-            let gate = HoldGate()
+            let gate = ResponseHold()
             defer { gate.release() }
             backend.inject(.hold(gate))
             let recorder = CompletionRecorder()
@@ -273,7 +273,7 @@ extension TransportTests {
 
         @Test func aHeldRequestCompletesOnlyOnceReleased() async throws {
             defer { transport.invalidate() }
-            let gate = HoldGate()
+            let gate = ResponseHold()
             backend.inject(.hold(gate))
             let recorder = CompletionRecorder()
             transport.send(try post("events/track"), completion: recorder.record)
@@ -326,7 +326,7 @@ extension TransportTests {
         // MARK: - Invalidation
 
         @Test func invalidatingCancelsRequestsInFlight() async throws {
-            let gate = HoldGate()
+            let gate = ResponseHold()
             defer { gate.release() }
             backend.inject(.hold(gate))
             let recorder = CompletionRecorder()
@@ -342,7 +342,7 @@ extension TransportTests {
 
         @Test func releasingTheTransportCancelsRequestsInFlight() async throws {
             transport.invalidate()  // This test uses a transport of its own.
-            let gate = HoldGate()
+            let gate = ResponseHold()
             defer { gate.release() }
             backend.inject(.hold(gate))
             let recorder = CompletionRecorder()

@@ -234,7 +234,7 @@ extension StepOutcome: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
         case .clean: writer.unsigned(1, 1)
-        case .noisy(let reason): writer.unsigned(1, 2); writer.string(2, reason)
+        case .warning(let reason): writer.unsigned(1, 2); writer.string(2, reason)
         }
     }
 
@@ -242,7 +242,7 @@ extension StepOutcome: FieldCodable {
         let fields = try VariantFields(&reader)
         switch fields.tag {
         case 1: self = .clean
-        case 2: self = .noisy(try fields.string(2) ?? "")
+        case 2: self = .warning(try fields.string(2) ?? "")
         default: throw fields.unknown("step outcome")
         }
     }

@@ -1,13 +1,13 @@
 import Locking
 
-/// A gate that holds back the responses of requests matched by a ``Fault/hold(_:)`` fault
+/// A hold that keeps back the responses of requests matched by a ``Fault/hold(_:)`` fault
 /// until the test calls ``release()``.
 ///
 /// Deterministic and sleep-free: ``waitUntilHeld(count:timeout:)`` is resumed by the server thread
-/// the moment a request reaches the gate. Once released, a gate stays open: requests that reach it
+/// the moment a request reaches the hold. Once released, a hold stays open: requests that reach it
 /// afterwards pass straight through. Shutting the server down also frees held requests (without a
-/// response). A gate may be shared by several faults and servers.
-public final class HoldGate: Sendable {
+/// response). A hold may be shared by several faults and servers.
+public final class ResponseHold: Sendable {
     private struct State {
         var isReleased = false
         var arrivals = 0
@@ -17,7 +17,7 @@ public final class HoldGate: Sendable {
     private let state = Locked(State())
     private let arrivalWaiters = CountWaitList()
 
-    /// Creates a closed gate.
+    /// Creates a closed hold.
     public init() {}
 
     /// Whether ``release()`` has been called.
@@ -25,12 +25,12 @@ public final class HoldGate: Sendable {
         state.withLock { $0.isReleased }
     }
 
-    /// How many requests have reached this gate so far, including any that passed through after release.
+    /// How many requests have reached this hold so far, including any that passed through after release.
     public var heldCount: Int {
         state.withLock { $0.arrivals }
     }
 
-    /// Opens the gate: every held request proceeds, and later ones are not held.
+    /// Opens the hold: every held request proceeds, and later ones are not held.
     public func release() {
         let holders = state.withLock { state in
             state.isReleased = true
@@ -40,14 +40,14 @@ public final class HoldGate: Sendable {
         holders.forEach { $0.fire() }
     }
 
-    /// Suspends until at least `count` requests have reached the gate (see ``heldCount``).
+    /// Suspends until at least `count` requests have reached the hold (see ``heldCount``).
     /// - Returns: true once reached; false if `timeout` (a safety net) elapses first.
     @discardableResult
     public func waitUntilHeld(count: Int, timeout: Duration = .seconds(30)) async -> Bool {
         await arrivalWaiters.wait(untilAtLeast: count, timeout: timeout)
     }
 
-    /// Registers a request that reached the gate; `signal` fires when the gate is (or already was) released.
+    /// Registers a request that reached the hold; `signal` fires when the hold is (or already was) released.
     func hold(_ signal: WakeSignal) {
         let isReleased = state.withLock { state in
             state.arrivals += 1
@@ -70,22 +70,22 @@ public final class HoldGate: Sendable {
     }
 }
 
-extension HoldGate: Hashable {
-    /// Gates are compared by identity.
-    public static func == (lhs: HoldGate, rhs: HoldGate) -> Bool {
+extension ResponseHold: Hashable {
+    /// Holds are compared by identity.
+    public static func == (lhs: ResponseHold, rhs: ResponseHold) -> Bool {
         lhs === rhs
     }
 
-    /// Hashes the gate's identity.
+    /// Hashes the hold's identity.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
 }
 
-extension HoldGate: CustomStringConvertible {
-    /// Whether the gate is closed or released, and how many requests reached it.
+extension ResponseHold: CustomStringConvertible {
+    /// Whether the hold is closed or released, and how many requests reached it.
     public var description: String {
         let (isReleased, arrivals) = state.withLock { ($0.isReleased, $0.arrivals) }
-        return "HoldGate(\(isReleased ? "released" : "closed"), reached by \(arrivals))"
+        return "ResponseHold(\(isReleased ? "released" : "closed"), reached by \(arrivals))"
     }
 }

@@ -79,7 +79,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
         case .journalFailed(let reason):
             let time = max(environment.now(), lastTime)
             lastTime = time
-            beginOutage(reason, at: time, kept: state)
+            beginOutage(reason, at: time)
         }
     }
 
@@ -106,13 +106,12 @@ package final class EngineCore<Environment: EngineEnvironment> {
                 // were written (not at every input: encoding a state that large is costly).
                 rotationRetryAfter = lastSequence + EngineBounds.rotationRetryRecords
             } catch {
-                beginOutage("\(error)", at: time, kept: state)
+                beginOutage("\(error)", at: time)
             }
         }
-        let before = outage == nil ? state : nil
         owner = EffectOwner(user: state.email ?? state.userID, instance: state.generation)
         let facts = state.decide(input, at: time)
-        record(facts, at: time, before: before)
+        record(facts, at: time)
         environment.inputHandled(input, facts: facts, state: state, lastSequence: lastSequence)
         runEffects(of: facts)
         if case .engineStarted = input { resumeAfterStart() }
@@ -120,13 +119,13 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// Appends an input and its decisions as one batch (a crash never keeps half of a
     /// decision); while the journal is out, counts them as lost instead.
-    private func record(_ facts: [Fact], at time: JournalTime, before: SDKState?) {
+    private func record(_ facts: [Fact], at time: JournalTime) {
         if outage == nil {
             do {
                 lastSequence = try recorder.record(facts.map { (FactCodec.kind(of: $0), FactCodec.payload(of: $0)) }, timestamp: time)
                 return
             } catch {
-                beginOutage("\(error)", at: time, kept: before ?? state)
+                beginOutage("\(error)", at: time)
             }
         }
         outage?.lostFacts &+= UInt64(facts.count)
@@ -135,10 +134,10 @@ package final class EngineCore<Environment: EngineEnvironment> {
     // MARK: - A journal that fails comes back
 
     /// The journal stopped accepting facts: go on in memory and try again later.
-    private func beginOutage(_ reason: String, at time: JournalTime, kept: SDKState) {
+    private func beginOutage(_ reason: String, at time: JournalTime) {
         guard outage == nil else { return }
         outage = JournalOutage(reason: reason, since: time)
-        environment.journalFailed(reason: reason, kept: kept)
+        environment.journalFailed(reason: reason)
         scheduleJournalRetry()
     }
 

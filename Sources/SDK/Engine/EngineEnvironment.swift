@@ -48,14 +48,14 @@ package protocol EngineEnvironment: AnyObject {
     /// An input was handled: its facts are recorded (unless the journal is out) and their
     /// effects started.
     func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64)
-    /// The journal stopped accepting facts; `kept` is the state it holds.
-    func journalFailed(reason: String, kept: SDKState)
+    /// The journal stopped accepting facts (it holds everything up to the last input recorded).
+    func journalFailed(reason: String)
     /// The journal records again, from a new segment whose snapshot is followed by `gap`.
     func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64)
 }
 
 extension EngineEnvironment {
     package func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {}
-    package func journalFailed(reason: String, kept: SDKState) {}
+    package func journalFailed(reason: String) {}
     package func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {}
 }

@@ -16,8 +16,10 @@ final class JournalWalk {
     private(set) var state: SDKState
     /// The last record folded (sequence and time), if any.
     private(set) var position: (sequence: UInt64, time: JournalTime)?
-    /// The last record folded, if any.
+    /// The last record folded, if any (kept only when the walk was asked to remember it: a
+    /// copy per record is a cost the commands that never look do not pay).
     private(set) var lastFolded: DecodedRecord?
+    private let remembersLastFolded: Bool
     let stream: FactStream
     private var lookahead: DecodedRecord?
     /// Called with the sequence number every ``progressInterval`` records folded (for a
@@ -40,7 +42,9 @@ final class JournalWalk {
     ///
     /// Throws ``MomentError`` when the moment lies before the journal's first retained record,
     /// and journal errors (corruption on the way is ``JournalError/corrupted(_:)``).
-    init(reader: JournalReader, start: Start = .beginning, onProgress: ((UInt64) -> Void)? = nil) throws {
+    init(reader: JournalReader, start: Start = .beginning, remembersLastFolded: Bool = false,
+         onProgress: ((UInt64) -> Void)? = nil) throws {
+        self.remembersLastFolded = remembersLastFolded
         self.reader = reader
         self.onProgress = onProgress
         let moment: Moment? = switch start {
@@ -125,9 +129,8 @@ final class JournalWalk {
     /// Takes the next record, not yet folded: look at ``state`` first if needed, then call
     /// ``fold(_:)``.
     func next() throws -> DecodedRecord? {
-        let record = try peek()
-        lookahead = nil
-        return record
+        if let record = lookahead.take() { return record }
+        return try stream.next()
     }
 
     /// Replaces the state the walk continues from (a redacted copy of it, say); the next
@@ -145,7 +148,7 @@ final class JournalWalk {
         case .unreadable: break
         }
         position = (record.sequence, record.time)
-        lastFolded = record
+        if remembersLastFolded { lastFolded = record }
         folded += 1
         if folded % Self.progressInterval == 0 { onProgress?(record.sequence) }
     }

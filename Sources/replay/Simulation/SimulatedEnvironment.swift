@@ -107,7 +107,7 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable {
 
     /// The module handles `event`: it fails now and then (for the instance the event is for).
     func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws {
-        checkNotInside(name, given: "\(event)")
+        checkNotInside(name, given: event)
         if world.chance(world.profile.moduleFailure) {
             throw SimulatedFailure(description: "simulated failure handling \(event) (generation \(context.generation))")
         }
@@ -129,9 +129,9 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable {
 
     func abandonAwaitedHook(_ hook: UInt64, module name: String) {}
 
-    private func checkNotInside(_ name: String, given work: String) {
+    private func checkNotInside(_ name: String, given work: @autoclosure () -> Any) {
         if let busy = inside[name] {
-            world.report(.contract, "launch \(launch): module \(name) was given \(work) while its awaited hook \(busy) still ran")
+            world.report(.contract, "launch \(launch): module \(name) was given \(work()) while its awaited hook \(busy) still ran")
         }
     }
 
@@ -155,8 +155,8 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable {
         process?.inputHandled(input, state: state)
     }
 
-    func journalFailed(reason: String, kept: SDKState) {
-        world.noteJournalFailure(state: kept, reason: reason)
+    func journalFailed(reason: String) {
+        process?.journalFailed(reason: reason)
     }
 
     func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {

@@ -115,6 +115,11 @@ final class SimulatedProcess: @unchecked Sendable {
         world.checkSwitchQueue(state, after: input)
     }
 
+    /// The journal stopped recording: it holds the state after the last input it recorded.
+    func journalFailed(reason: String) {
+        world.noteJournalFailure(state: boundaries.last?.state ?? core.state, reason: reason)
+    }
+
     /// A segment began with a snapshot of the state now: a boundary too.
     func segmentBegan() {
         boundaries.append((writer.lastSequence, core.state))

@@ -28,6 +28,9 @@ struct SimulatedProject: Sendable, Hashable {
 
     var fingerprint: ProjectFingerprint { reference.fingerprint }
 
+    /// The catalog's projects as the app hands them to the SDK, in catalog order.
+    static let appProjects = catalog.map(\.project)
+
     /// The project as the app hands it to the SDK: its key, region or base URL, and an auth
     /// provider when it uses JWTs (the simulated environment answers for it).
     var project: Project {

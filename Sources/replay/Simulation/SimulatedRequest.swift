@@ -28,9 +28,11 @@ struct SimulatedRequest: Sendable {
             endpoint = address
             path = ""
         }
-        idempotencyKey = request.header("Idempotency-Key") ?? ""
-        apiKey = request.header("Api-Key") ?? ""
-        token = request.header("Authorization").map { String($0.dropFirst("Bearer ".count)) }
+        // The engine names its headers exactly so (`DeliveryExchange.request(for:...)`).
+        func header(_ name: String) -> String? { request.headers.first { $0.name == name }?.value }
+        idempotencyKey = header("Idempotency-Key") ?? ""
+        apiKey = header("Api-Key") ?? ""
+        token = header("Authorization").map { String($0.dropFirst("Bearer ".count)) }
         body = request.body.map { Array($0) } ?? []
         self.user = user
         self.instance = instance

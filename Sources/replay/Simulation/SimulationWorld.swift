@@ -309,10 +309,10 @@ final class SimulationWorld: @unchecked Sendable {
         switch call {
         case .initialize(let index):
             let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
-            received = (.initialize(project.reference), .project(project.project, heard))
+            received = (.initialize(project.reference), .project(SimulatedProject.appProjects[index % SimulatedProject.catalog.count], heard))
         case .switchProject(let index, let reaction):
             let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
-            received = (.switchProject(project.reference), .project(project.project, .switchResult { [self] result in
+            received = (.switchProject(project.reference), .project(SimulatedProject.appProjects[index % SimulatedProject.catalog.count], .switchResult { [self] result in
                 switchCompletionRan(id, result: result, reaction: reaction)
             }))
             if reaction != nil { switchTargets[id] = project.fingerprint }

@@ -25,6 +25,8 @@ struct StoryAudit {
     private var answeringLink: UInt64?
     /// The generation each module start hook began in (its failure must name that one).
     private var startHooks: [UInt64: UInt64] = [:]
+    /// The calls of the switch in flight when the app last shut the SDK down.
+    private var inFlightAtStop: Set<CallID> = []
     /// The last `engineStarted`, the switch in flight then (interrupted by the restart), and
     /// whether that switch just landed.
     /// Calls the gate held, and those it replayed into an empty delivery queue (which may still
@@ -95,9 +97,9 @@ struct StoryAudit {
         do {
             while let record = try walk.next() {
                 records += 1
-                let before = walk.state
-                checker.consume(record, before: before)
-                recheck.consume(record, before: before)
+                // Read in place (a copy of the state per record is a large share of a story's cost).
+                checker.consume(record, before: walk.state)
+                recheck.consume(record, before: walk.state)
                 if case .unreadable(let reason) = record.content {
                     report(.journal, "record \(record.sequence) of the final journal is unreadable: \(reason)")
                 }
@@ -129,6 +131,8 @@ struct StoryAudit {
         switch fact {
         case .engineStarted:
             lastStart = sequence
+        case .engineStopping:
+            inFlightAtStop = Set(walk.state.switching.inFlight?.calls ?? [])
         case .moduleHookStarted(let hook, _, let event):
             if event == .start { startHooks[hook] = walk.state.generation }
         case .moduleHookFinished(let hook, let problem):
@@ -171,10 +175,14 @@ struct StoryAudit {
             resolved[call] = outcome
             // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
             // resolved as discarded at shutdown, and hears it for every such call.
+            // The switch in flight at the stop reports "interrupted", the ones still queued "not
+            // performed".
             if let result = world.switchResults[call] {
                 let stopped = result == .notPerformed || result == .interruptedByShutdown
                 if stopped != (outcome == .discarded(.shutdown)) {
                     report(.settle, "switch call \(call) reported \(result), but its outcome was \(outcome) (seq \(sequence))")
+                } else if stopped, (result == .interruptedByShutdown) != inFlightAtStop.contains(call) {
+                    report(.settle, "switch call \(call) reported \(result) at shutdown, but it was \(inFlightAtStop.contains(call) ? "" : "not ")in flight (seq \(sequence))")
                 }
             }
             // Nothing the gate accepted is lost at the landing because the smaller delivery

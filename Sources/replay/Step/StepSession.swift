@@ -31,7 +31,7 @@ final class StepSession {
     init(reader: JournalReader, console: Console) throws {
         self.reader = reader
         self.console = console
-        walk = try JournalWalk(reader: reader)
+        walk = try JournalWalk(reader: reader, remembersLastFolded: true)
     }
 
     /// Reads commands until `quit` or the end of input.
@@ -140,7 +140,7 @@ final class StepSession {
 
     private func jump(to moment: Moment) throws {
         let before = StateDocument.make(walk.state)
-        walk = try JournalWalk(reader: reader, start: .after(moment))
+        walk = try JournalWalk(reader: reader, start: .after(moment), remembersLastFolded: true)
         previous = before
         showCurrent()
     }
@@ -177,6 +177,7 @@ final class StepSession {
             }
         }
         console.print("! '\(text)' not found after " + (start.map { "seq \($0.sequence)" } ?? "the start") + "; staying there")
-        walk = try start.map { try JournalWalk(reader: reader, start: .after(.sequence($0.sequence))) } ?? JournalWalk(reader: reader)
+        walk = try start.map { try JournalWalk(reader: reader, start: .after(.sequence($0.sequence)), remembersLastFolded: true) }
+            ?? JournalWalk(reader: reader, remembersLastFolded: true)
     }
 }

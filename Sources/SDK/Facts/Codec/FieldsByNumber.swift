@@ -1,17 +1,21 @@
-/// All fields of a message by number (repeated ones kept in order).
+/// All fields of a message, looked up by number (repeated ones kept in order; for a field
+/// given more than once where one is expected, the last counts).
+///
+/// A flat list searched from the end: messages have a dozen fields at most, so a scan is
+/// cheaper than hashing every field of every record decoded.
 struct FieldsByNumber {
-    private var fields: [Int: [FieldReader.Field]] = [:]
+    private var fields: [FieldReader.Field] = []
 
     init(_ reader: inout FieldReader) throws(CodecError) {
-        while let field = try reader.next() { fields[field.number, default: []].append(field) }
+        while let field = try reader.next() { fields.append(field) }
     }
 
-    private func last(_ number: Int) -> FieldReader.Field? { fields[number]?.last }
+    private func last(_ number: Int) -> FieldReader.Field? { fields.last { $0.number == number } }
 
     func string(_ number: Int) throws(CodecError) -> String? { try last(number)?.string() }
     func strings(_ number: Int) throws(CodecError) -> [String] {
         var values: [String] = []
-        for field in fields[number] ?? [] { values.append(try field.string()) }
+        for field in fields where field.number == number { values.append(try field.string()) }
         return values
     }
     func unsigned(_ number: Int) throws(CodecError) -> UInt64? { try last(number)?.unsigned() }

@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 // The public calls. Each has a completion form and an async form; both return at once to the
 // caller and keep the order of calls made from one thread.

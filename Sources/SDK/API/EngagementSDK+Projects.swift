@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 extension EngagementSDK {
     /// Starts the SDK on `project`: the first call an app makes, once per launch.

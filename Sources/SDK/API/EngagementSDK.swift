@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Journal
 import Locking
+import SDKCore
 
 /// The engagement SDK: one instance per workspace, each with its own journal directory.
 ///

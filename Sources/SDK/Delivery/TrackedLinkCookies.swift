@@ -1,3 +1,6 @@
+import SDKCore
+
+
 /// The attribution a tracked link's redirect carries in its cookies
 /// (`iterableEmailCampaignId`, `iterableTemplateId`, `iterableMessageId`).
 struct TrackedLinkCookies {

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import SDKCore
 
 /// Writes a redacted copy of the newest journal segments that fit a byte budget, plus a manifest
 /// (`diagnostics.json`) saying what was copied and what was left out.

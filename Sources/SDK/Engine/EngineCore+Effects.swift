@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import SDKCore
 
 extension EngineCore {
     /// Starts what the just-journaled facts ask for. Nothing here waits: results come back as

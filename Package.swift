@@ -70,8 +70,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "TestSupport"]),
         .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "SDKCore", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "SDKCore", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

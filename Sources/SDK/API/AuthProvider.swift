@@ -1,6 +1,5 @@
 import SDKCore
 
-
 /// Supplies JWTs for a project whose requests must carry one. The token never enters the journal.
 ///
 /// The SDK asks when a request needs a token and none is cached, and after a 401

@@ -1,6 +1,5 @@
 import SDKCore
 
-
 /// A module plugs into each SDK instance and hears its lifecycle (after MoEngage's module
 /// protocol). Each delivery is journaled.
 ///

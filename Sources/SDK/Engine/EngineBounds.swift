@@ -1,6 +1,5 @@
 import SDKCore
 
-
 /// The engine shell's own bounds (the core's rules travel in `EngineRules`, journaled).
 enum EngineBounds {
     /// A rotation whose snapshot was too large is tried again after this many more records.

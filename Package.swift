@@ -27,8 +27,11 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // The engagement SDK: facts, the pure core, the engine, the public API, delivery, modules.
-        .target(name: "SDK", dependencies: ["Journal", "Locking", "CCrypto"]),
+        // The pure core: facts and their codec, `evolve`, `decide`, redaction of facts. No thread,
+        // no clock, no I/O.
+        .target(name: "SDKCore", dependencies: ["Journal", "CCrypto"]),
+        // What apps link: the public API, the engine, delivery, modules, keyring, diagnostics export.
+        .target(name: "SDK", dependencies: ["SDKCore", "Journal", "Locking"]),
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
@@ -66,7 +69,7 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "TestSupport"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "TestSupport"]),
     ],

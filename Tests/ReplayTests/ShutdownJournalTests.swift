@@ -38,7 +38,7 @@ struct ShutdownJournalTests {
             sdk.shutdown()
             answered.wait()
         }.value
-        #expect(Set(heard.withLock { $0 }) == ["first interruptedByShutdown", "second notPerformed", "track discarded(SDK.DiscardReason.shutdown)"])
+        #expect(Set(heard.withLock { $0 }) == ["first interruptedByShutdown", "second notPerformed", "track discarded(SDKCore.DiscardReason.shutdown)"])
         pause.release()
 
         let journal = directory + "/journal"

@@ -1,7 +1,9 @@
+import SDKCore
+
 /// Supplies JWTs for a project whose requests must carry one. The token never enters the journal.
 ///
 /// The SDK asks when a request needs a token and none is cached, and after a 401
-/// (`InvalidJwtPayload`) within the project's ``RetryRules/jwtRefreshBudget``, which every instance
+/// (`InvalidJwtPayload`) within the project's `RetryRules.jwtRefreshBudget`, which every instance
 /// starts at zero. A cached token belongs to the user and the project instance it was asked for: it
 /// is dropped when the identity changes, at logout and at every switch, so the provider is asked
 /// again and must answer for the user signed in *then*. While a project waits for its token, none
@@ -20,9 +22,9 @@
 /// ## What the SDK guarantees
 ///
 /// - Only the first call of `completion` counts; later ones are ignored.
-/// - An answer that does not come within ``EngineRules/authProviderBoundMilliseconds`` (10 s by
+/// - An answer that does not come within `EngineRules.authProviderBoundMilliseconds` (10 s by
 ///   default) is taken as a failure, journaled, and the request is retried or fails with
-///   ``CallFailure/authentication(_:)``: never a hang. A late answer is ignored.
+///   `CallFailure.authentication(_:)`: never a hang. A late answer is ignored.
 /// - A token asked for before the identity changed is never cached for the new user.
 public protocol AuthProvider: Sendable {
     /// Starts producing a token for the signed-in user and returns at once; calls `completion`

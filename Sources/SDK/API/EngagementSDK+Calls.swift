@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 // The public calls. Each has a completion form and an async form; both return at once to the
 // caller and keep the order of calls made from one thread.
@@ -8,7 +9,7 @@ extension EngagementSDK {
     /// Nothing is sent for it. Once the user is known, the events held for an unknown user are sent
     /// and the push token is registered for them. Rejected when `email` is empty, has no `@`, a
     /// control character or more than 1,024 bytes. Gated: during a switch it is held, and runs
-    /// against the new project when the switch lands. Outcome: ``CallOutcome/applied(project:)`` as
+    /// against the new project when the switch lands. Outcome: `CallOutcome.applied(project:)` as
     /// soon as it is processed.
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -30,7 +31,7 @@ extension EngagementSDK {
     /// Nothing is sent for it. Once the user is known, the events held for an unknown user are sent
     /// and the push token is registered for them. Rejected when `userId` is empty, has a control
     /// character or more than 1,024 bytes. Gated: during a switch it is held, and runs against the
-    /// new project when the switch lands. Outcome: ``CallOutcome/applied(project:)`` as soon as it
+    /// new project when the switch lands. Outcome: `CallOutcome.applied(project:)` as soon as it
     /// is processed.
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -52,7 +53,7 @@ extension EngagementSDK {
     /// The SDK follows the new email when the call is processed, not when the platform answers.
     /// Rejected, with nothing sent, when no user is identified or `newEmail` is not a usable email.
     /// Gated: during a switch it is held, and runs against the new project when the switch lands.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -74,7 +75,7 @@ extension EngagementSDK {
     ///
     /// Rejected, with nothing sent, when no user is identified or the fields encode to more than 64
     /// KiB of JSON. Gated: during a switch it is held, and runs against the new project when the
-    /// switch lands. Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered
+    /// switch lands. Outcomes: `CallOutcome.delivered(project:status:)` once the project answered
     /// 2xx, else a failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -95,11 +96,11 @@ extension EngagementSDK {
     /// Replaces the user's cart (`commerce/updateCart`).
     ///
     /// For an unknown user it is held (at most 100 such events; more are discarded as
-    /// ``DiscardReason/queueFull(capacity:)``) and completes at once as
-    /// ``CallOutcome/applied(project:)``; it is sent once ``setEmail(_:completion:)`` or
+    /// `DiscardReason.queueFull(capacity:)`) and completes at once as
+    /// `CallOutcome.applied(project:)`; it is sent once ``setEmail(_:completion:)`` or
     /// ``setUserId(_:completion:)`` identifies the user. Gated: during a switch it is held, and
     /// runs against the new project when the switch lands. Outcomes:
-    /// ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a failure or
+    /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -120,9 +121,9 @@ extension EngagementSDK {
     ///
     /// Rejected when `total` is negative or not finite, or an item is unusable. For an unknown user
     /// it is held (at most 100 such events) and completes at once as
-    /// ``CallOutcome/applied(project:)``; it is sent once the user is identified. Gated: during a
+    /// `CallOutcome.applied(project:)`; it is sent once the user is identified. Gated: during a
     /// switch it is held, and runs against the new project when the switch lands. Outcomes:
-    /// ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a failure or
+    /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -144,9 +145,9 @@ extension EngagementSDK {
     ///
     /// Rejected when `event` is empty, too long or has a control character, or the fields encode to
     /// more than 64 KiB. For an unknown user it is held (at most 100 such events) and completes at
-    /// once as ``CallOutcome/applied(project:)``; it is sent once the user is identified. Gated:
+    /// once as `CallOutcome.applied(project:)`; it is sent once the user is identified. Gated:
     /// during a switch it is held, and runs against the new project when the switch lands.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -167,7 +168,7 @@ extension EngagementSDK {
     ///
     /// The SDK keeps the token at once. For a known user it is sent now (outcome as for every
     /// request); for an unknown user the call completes at once as
-    /// ``CallOutcome/applied(project:)`` and the token is registered, by the SDK itself, once the
+    /// `CallOutcome.applied(project:)` and the token is registered, by the SDK itself, once the
     /// user is identified. Gated: during a switch it is held, and runs against the new project when
     /// the switch lands.
     ///
@@ -190,7 +191,7 @@ extension EngagementSDK {
     /// Rejected, with nothing sent, when no push token is registered. Never discarded for a full
     /// delivery queue, nor purged by a logout or a switch. Gated: during a switch it is held, and
     /// runs against the new project when the switch lands. Outcomes:
-    /// ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a failure or
+    /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -209,11 +210,11 @@ extension EngagementSDK {
 
     /// Logs the user out: disables the device, purges queued requests, forgets the user.
     ///
-    /// Modules hear ``ModuleEvent/willLogout`` (awaited on their own tasks, within their bound;
+    /// Modules hear `ModuleEvent.willLogout` (awaited on their own tasks, within their bound;
     /// this call does not wait for them). Queued requests other than disables resolve as
-    /// ``DiscardReason/purgedByLogout``; for a known user with a push token the SDK queues its own
+    /// `DiscardReason.purgedByLogout`; for a known user with a push token the SDK queues its own
     /// `users/disableDevice`. Gated: during a switch it is held, and runs against the new project
-    /// when the switch lands. Outcome: ``CallOutcome/applied(project:)`` as soon as it is
+    /// when the switch lands. Outcome: `CallOutcome.applied(project:)` as soon as it is
     /// processed, not when the disable is delivered.
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -234,7 +235,7 @@ extension EngagementSDK {
     ///
     /// A push that names its campaign and template also becomes the project's attribution. Inline:
     /// runs against the project the SDK is on now, even during a switch; never held. Outcomes:
-    /// ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a failure or
+    /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -255,9 +256,9 @@ extension EngagementSDK {
     /// and kept as attribution.
     ///
     /// A payload without an `itbl` message id completes at once as
-    /// ``CallOutcome/applied(project:)``, with nothing sent. Inline: runs against the project the
+    /// `CallOutcome.applied(project:)`, with nothing sent. Inline: runs against the project the
     /// SDK is on now, even during a switch; never held. Outcomes:
-    /// ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a failure or
+    /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -279,7 +280,7 @@ extension EngagementSDK {
     ///
     /// Rejected when `count` is outside 1...100. Messages that arrive after the instance that asked
     /// was replaced by a switch are not kept. Gated: during a switch it is held, and runs against
-    /// the new project when the switch lands. Outcomes: ``CallOutcome/delivered(project:status:)``
+    /// the new project when the switch lands. Outcomes: `CallOutcome.delivered(project:status:)`
     /// once the project answered 2xx, else a failure or discard as for every request
     /// (``EngagementSDK``, "Outcomes").
     ///
@@ -301,7 +302,7 @@ extension EngagementSDK {
     /// Tracks that an in-app message was opened (`events/trackInAppOpen`).
     ///
     /// Inline: runs against the project the SDK is on now, even during a switch; never held.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -322,7 +323,7 @@ extension EngagementSDK {
     /// Tracks a click on `url` in an in-app message (`events/trackInAppClick`).
     ///
     /// Inline: runs against the project the SDK is on now, even during a switch; never held.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -344,7 +345,7 @@ extension EngagementSDK {
     /// (`events/trackInAppClose`).
     ///
     /// Inline: runs against the project the SDK is on now, even during a switch; never held.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -365,7 +366,7 @@ extension EngagementSDK {
     /// Tracks that an in-app message was delivered (`events/trackInAppDelivery`).
     ///
     /// Inline: runs against the project the SDK is on now, even during a switch; never held.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -386,7 +387,7 @@ extension EngagementSDK {
     /// Consumes (removes) an in-app message on the platform (`events/inAppConsume`).
     ///
     /// Inline: runs against the project the SDK is on now, even during a switch; never held.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -409,7 +410,7 @@ extension EngagementSDK {
     ///
     /// Messages that arrive after the instance that asked was replaced by a switch are not kept.
     /// Gated: during a switch it is held, and runs against the new project when the switch lands.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -430,7 +431,7 @@ extension EngagementSDK {
     /// Tracks that an embedded message was received (`embedded-messaging/events/received`).
     ///
     /// Inline: runs against the project the SDK is on now, even during a switch; never held.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -452,7 +453,7 @@ extension EngagementSDK {
     /// (`embedded-messaging/events/click`).
     ///
     /// Inline: runs against the project the SDK is on now, even during a switch; never held.
-    /// Outcomes: ``CallOutcome/delivered(project:status:)`` once the project answered 2xx, else a
+    /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
@@ -473,7 +474,7 @@ extension EngagementSDK {
     /// Sets (or, with nil, clears) the attribution info of the project the SDK is on.
     ///
     /// Nothing is sent. Inline: runs against the project the SDK is on now, even during a switch;
-    /// never held. Outcome: ``CallOutcome/applied(project:)``, or ``CallFailure/rejected(_:)``
+    /// never held. Outcome: `CallOutcome.applied(project:)`, or `CallFailure.rejected(_:)`
     /// (journaled as refused) when a switch already cleared that project's storage: attribution
     /// never reaches another project.
     ///
@@ -496,7 +497,7 @@ extension EngagementSDK {
     /// afterwards loses none of them.
     ///
     /// Waits for the journal's sync (group commit), never for the network. Never held by a switch.
-    /// Outcome: ``CallOutcome/applied(project:)``, or ``CallFailure/retriesExhausted(_:)`` saying
+    /// Outcome: `CallOutcome.applied(project:)`, or `CallFailure.retriesExhausted(_:)` saying
     /// why the journal is not durable (a failed write or sync; see ``journalFailure``).
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.

@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 extension EngagementSDK {
     /// Starts the SDK on `project`: the first call an app makes, once per launch.
@@ -7,13 +8,13 @@ extension EngagementSDK {
     /// project's identity and storage are cleared (never carried into this one), its device disable
     /// is kept and delivered, and the journal records it all; gated calls made meanwhile are held
     /// until it lands, as in any switch. Gated calls made before it fail with
-    /// ``CallFailure/notInitialized``. Calling it again for the project the SDK is on does nothing;
+    /// `CallFailure.notInitialized`. Calling it again for the project the SDK is on does nothing;
     /// for another project it is a switch.
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``:
-    /// ``CallOutcome/applied(project:)`` once the instance is started (after the teardown of a
-    /// switch at launch, whose waiting steps are bounded by ``EngineRules``), or
-    /// ``DiscardReason/shutdown``.
+    /// `CallOutcome.applied(project:)` once the instance is started (after the teardown of a
+    /// switch at launch, whose waiting steps are bounded by `EngineRules`), or
+    /// `DiscardReason.shutdown`.
     public func initialize(_ project: Project, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         post(.initialize(project.reference(endpoints: configuration.regionEndpoints)),
              .project(project, completion.map(CallCompletion.outcome)))
@@ -36,17 +37,17 @@ extension EngagementSDK {
     ///
     /// A switch never fails and is never rolled back. Its teardown (disable push and wait for the
     /// disable to be durable, reset in-app and embedded, purge or deliver the outgoing queue, clear
-    /// identity and storage, release the instance) waits only within the bounds of ``EngineRules``;
+    /// identity and storage, release the instance) waits only within the bounds of `EngineRules`;
     /// calls keep being processed meanwhile: gated calls are held and replayed on `project`, inline
     /// calls run on the outgoing project. A request for the project already requested joins that
     /// switch; switches requested while one runs are queued (at most one entry per project), and
     /// each starts after the previous one's held calls were replayed and its callbacks ran.
     ///
     /// Returns at once; `completion` runs once on ``SDKConfiguration/callbackQueue``, when the
-    /// switch lands: ``SwitchResult/switchedCleanly`` or ``SwitchResult/switchedWithWarnings`` (in
+    /// switch lands: `SwitchResult.switchedCleanly` or `SwitchResult.switchedWithWarnings` (in
     /// both cases the SDK is on `project`; a request for the project the SDK is already on, with no
     /// switch running, lands at once, clean); or, if the SDK shut down first,
-    /// ``SwitchResult/notPerformed`` or ``SwitchResult/interruptedByShutdown`` (that one finishes
+    /// `SwitchResult.notPerformed` or `SwitchResult.interruptedByShutdown` (that one finishes
     /// at the next launch). The full contract is in docs/ARCHITECTURE.md ("The switch").
     public func switchProject(to project: Project, completion: @escaping @Sendable (SwitchResult) -> Void) {
         post(.switchProject(project.reference(endpoints: configuration.regionEndpoints)), .project(project, .switchResult(completion)))
@@ -92,10 +93,10 @@ extension EngagementSDK {
     /// project.
     ///
     /// Returns at once; `completion` runs once on ``SDKConfiguration/callbackQueue`` with a
-    /// ``UniversalLinkResult``: ``CallOutcome/applied(project:)`` and the destination; or a failure
-    /// with no destination (``CallFailure/retriesExhausted(_:)`` when the link could not be
-    /// resolved, ``CallFailure/rejected(_:)`` for a URL that is not http(s) or a late resolution,
-    /// ``CallFailure/notInitialized``); or ``DiscardReason/shutdown``. Waits at most for the
+    /// ``UniversalLinkResult``: `CallOutcome.applied(project:)` and the destination; or a failure
+    /// with no destination (`CallFailure.retriesExhausted(_:)` when the link could not be
+    /// resolved, `CallFailure.rejected(_:)` for a URL that is not http(s) or a late resolution,
+    /// `CallFailure.notInitialized`); or `DiscardReason.shutdown`. Waits at most for the
     /// request's timeout.
     public func handleUniversalLink(_ url: URL, completion: @escaping @Sendable (UniversalLinkResult) -> Void) {
         let address = url.absoluteString

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Journal
 import Locking
+import SDKCore
 
 /// The engagement SDK: one instance per workspace, each with its own journal directory.
 ///
@@ -19,24 +20,24 @@ import Locking
 ///   ``SDKConfiguration/callbackQueue`` (never on the caller's thread, never on the engine thread),
 ///   after its outcome was decided and journaled; an async form returns that same value. A call
 ///   never throws and never traps on its arguments: unusable ones resolve as
-///   ``CallFailure/rejected(_:)``, naming the argument.
+///   `CallFailure.rejected(_:)`, naming the argument.
 /// - **Getters see what came before.** A property read blocks the calling thread until every call
 ///   made before it on that thread was processed (a module reading on the engine thread sees the
 ///   state as of the last batch of inputs). After ``shutdown()`` reads return the last state.
 ///
 /// ## Outcomes
 ///
-/// - ``CallOutcome/applied(project:)``: the call took effect inside the SDK; nothing was sent.
-/// - ``CallOutcome/delivered(project:status:)``: its request reached the project, which answered 2xx.
-/// - ``CallOutcome/failed(_:)``: ``CallFailure/rejected(_:)``, ``CallFailure/notInitialized``
-///   (before ``initialize(_:completion:)``), ``CallFailure/httpStatus(_:code:message:)`` (a status
-///   retrying cannot fix), ``CallFailure/retriesExhausted(_:)`` (network errors, 5xx and 429 for
-///   ``RetryRules/maxAttempts`` attempts, with backoff), ``CallFailure/authentication(_:)`` (no
+/// - `CallOutcome.applied(project:)`: the call took effect inside the SDK; nothing was sent.
+/// - `CallOutcome.delivered(project:status:)`: its request reached the project, which answered 2xx.
+/// - `CallOutcome.failed(_:)`: `CallFailure.rejected(_:)`, `CallFailure.notInitialized`
+///   (before ``initialize(_:completion:)``), `CallFailure.httpStatus(_:code:message:)` (a status
+///   retrying cannot fix), `CallFailure.retriesExhausted(_:)` (network errors, 5xx and 429 for
+///   `RetryRules.maxAttempts` attempts, with backoff), `CallFailure.authentication(_:)` (no
 ///   usable JWT).
-/// - ``CallOutcome/discarded(_:)``: dropped on purpose and journaled: ``DiscardReason/queueFull(capacity:)``,
-///   ``DiscardReason/gateFull(capacity:)``, ``DiscardReason/purgedByLogout``,
-///   ``DiscardReason/purgedBySwitch(_:)``, ``DiscardReason/undeliveredAtSwitch(_:)``,
-///   ``DiscardReason/shutdown``.
+/// - `CallOutcome.discarded(_:)`: dropped on purpose and journaled: `DiscardReason.queueFull(capacity:)`,
+///   `DiscardReason.gateFull(capacity:)`, `DiscardReason.purgedByLogout`,
+///   `DiscardReason.purgedBySwitch(_:)`, `DiscardReason.undeliveredAtSwitch(_:)`,
+///   `DiscardReason.shutdown`.
 ///
 /// A call that sends a request completes when the project's last answer for it came: after its
 /// retries, each attempt bounded by the request's timeout. A process killed before that never runs
@@ -46,7 +47,7 @@ import Locking
 /// ## During a switch
 ///
 /// Identity, profile, commerce, event, push-token and fetch calls are *gated*: while a switch runs
-/// they are held, at most ``EngineRules/gateCapacity`` calls (``EngineRules/gateByteCapacity``
+/// they are held, at most `EngineRules.gateCapacity` calls (`EngineRules.gateByteCapacity`
 /// bytes), and run in order against the new project once it lands; their completions run then.
 /// Push opens, in-app and embedded tracking, attribution and universal links run *inline*, against
 /// the project the SDK is on now. ``initialize(_:completion:)``, ``switchProject(to:completion:)``
@@ -147,9 +148,9 @@ public final class EngagementSDK: Sendable {
     /// Blocks the calling thread until the engine handled the stop and the journal's last group was
     /// synced: bounded by the disk, never by the network or an awaited module hook (neither is
     /// waited for).
-    /// Every completion still pending resolves as ``DiscardReason/shutdown`` (journaled); a switch that
-    /// had not begun reports ``SwitchResult/notPerformed``, one in its teardown
-    /// ``SwitchResult/interruptedByShutdown``. Those completions are queued on the callback queue
+    /// Every completion still pending resolves as `DiscardReason.shutdown` (journaled); a switch that
+    /// had not begun reports `SwitchResult.notPerformed`, one in its teardown
+    /// `SwitchResult.interruptedByShutdown`. Those completions are queued on the callback queue
     /// before this returns and may run after it. Calls made afterwards resolve at once the same way,
     /// on the callback queue; ``switchStatusUpdates()`` streams finish. Safe to call more than once,
     /// from any thread but the engine's (a module's handler would wait for itself). Also called when

@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 /// A project: an API key and its configuration. The key is only ever sent in requests and kept in
 /// the device keyring; the journal knows the project by its ``fingerprint``.

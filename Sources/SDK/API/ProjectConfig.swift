@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 /// A project's configuration: where its data lives, how it authenticates, how delivery retries.
 public struct ProjectConfig: Sendable {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Journal
+import SDKCore
 
 /// How an ``EngagementSDK`` instance is wired: where it keeps its journal and keyring, and the
 /// clock, transport, ids and queues it uses. Everything nondeterministic is injected here.

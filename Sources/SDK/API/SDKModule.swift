@@ -1,9 +1,11 @@
+import SDKCore
+
 /// A module plugs into each SDK instance and hears its lifecycle (after MoEngage's module
 /// protocol). Each delivery is journaled.
 ///
-/// Events arrive in order, per instance: ``ModuleEvent/initialize``, then ``ModuleEvent/start``
-/// once, then notifications, resets, ``ModuleEvent/willLogout`` and
-/// ``ModuleEvent/willSwitchProject(to:)``, then at most one ``ModuleEvent/deinitialize``. The same
+/// Events arrive in order, per instance: `ModuleEvent.initialize`, then `ModuleEvent.start`
+/// once, then notifications, resets, `ModuleEvent.willLogout` and
+/// `ModuleEvent.willSwitchProject(to:)`, then at most one `ModuleEvent.deinitialize`. The same
 /// module object serves every instance of one SDK, one after another; ``ModuleContext`` says which
 /// instance an event is for.
 ///
@@ -15,9 +17,9 @@
 ///   never wait), and so are the other properties, which there see the state as of the last batch
 ///   of inputs.
 /// - ``processAwaited(event:context:)`` runs on a task of its own: it should finish within
-///   ``EngineRules/moduleHookBoundMilliseconds`` and end when its task is cancelled.
+///   `EngineRules.moduleHookBoundMilliseconds` and end when its task is cancelled.
 /// - Keep per-instance state keyed by ``ModuleContext/project`` and ``ModuleContext/generation``;
-///   drop a project's data on ``ModuleEvent/reset``.
+///   drop a project's data on `ModuleEvent.reset`.
 /// - ``info``'s name is unique among the SDK's modules.
 ///
 /// ## What the SDK guarantees
@@ -26,7 +28,7 @@
 ///   SDK stopped waiting and cancelled its task), its later events, the next instance's
 ///   `initialize` and `start` included, wait until it returns.
 /// - The SDK waits for an awaited handler at most its bound: an overrun is journaled, makes the
-///   step end with a warning (a switch then reports ``SwitchResult/switchedWithWarnings``) and its task is
+///   step end with a warning (a switch then reports `SwitchResult.switchedWithWarnings`) and its task is
 ///   cancelled, never a hang.
 /// - A thrown error is journaled, never fatal, and counts against the instance
 ///   (``ModuleContext/generation``) whose event failed, never the next instance's start.
@@ -34,7 +36,7 @@ public protocol SDKModule: AnyObject, Sendable {
     /// The module's name (unique among the SDK's modules) and version, journaled with its events.
     /// Read once, when the instance is made.
     var info: ModuleInfo { get }
-    /// System notifications the module wants delivered as ``ModuleEvent/notification(_:)`` (see
+    /// System notifications the module wants delivered as `ModuleEvent.notification(_:)` (see
     /// ``EngagementSDK/notify(_:)``). Read once, when the instance is made; none by default.
     var notificationNames: [String] { get }
     /// Handles an event synchronously on the engine's thread, before the engine goes on.
@@ -42,10 +44,10 @@ public protocol SDKModule: AnyObject, Sendable {
     /// Must be quick and must not wait for the SDK. A thrown error is journaled and makes the step
     /// that delivered the event (a reset, an instance start) end with a warning.
     func process(event: ModuleEvent, context: ModuleContext) throws
-    /// Handles an awaited event (``ModuleEvent/willLogout``,
-    /// ``ModuleEvent/willSwitchProject(to:)``) on a task of its own, off the engine thread.
+    /// Handles an awaited event (`ModuleEvent.willLogout`,
+    /// `ModuleEvent.willSwitchProject(to:)`) on a task of its own, off the engine thread.
     ///
-    /// The SDK waits for it up to ``EngineRules/moduleHookBoundMilliseconds`` while it goes on
+    /// The SDK waits for it up to `EngineRules.moduleHookBoundMilliseconds` while it goes on
     /// processing calls; an overrun or a thrown error is journaled and gives the step a warning, and an
     /// overrun's task is cancelled. Does nothing by default.
     func processAwaited(event: ModuleEvent, context: ModuleContext) async throws

@@ -1,3 +1,5 @@
+import SDKCore
+
 /// What the SDK's project switching is doing, for an app's UI (a spinner, "moving to EU...").
 /// Read it with ``EngagementSDK/switchStatus`` or follow it with
 /// ``EngagementSDK/switchStatusUpdates()``.

@@ -1,3 +1,5 @@
+import SDKCore
+
 /// What ``EngagementSDK/handleUniversalLink(_:completion:)`` found.
 public struct UniversalLinkResult: Sendable, Hashable {
     /// How the call ended: applied (the link resolved, its attribution kept), failed (it could

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import SDKCore
 
 /// The HTTP side of delivery, as pure functions: the request a task is sent as, and what a
 /// response (or a tracked link's redirect) means to the core.

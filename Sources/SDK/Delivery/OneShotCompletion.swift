@@ -1,4 +1,5 @@
 import Locking
+import SDKCore
 
 /// A completion that runs at most once, however many times and from however many threads
 /// ``deliver(_:)`` is called.

@@ -1,3 +1,5 @@
+import SDKCore
+
 /// The attribution a tracked link's redirect carries in its cookies
 /// (`iterableEmailCampaignId`, `iterableTemplateId`, `iterableMessageId`).
 struct TrackedLinkCookies {

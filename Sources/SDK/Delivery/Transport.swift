@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 /// An HTTP request the SDK wants sent.
 public struct TransportRequest: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import SDKCore
 
 /// Writes a redacted copy of the newest journal segments that fit a byte budget, plus a manifest
 /// (`diagnostics.json`) saying what was copied and what was left out.
@@ -8,7 +9,7 @@ import Journal
 /// on the engine thread) and shares no state with the engine. It reads the journal's files with
 /// the salvage reader, so the open tail the engine is still appending to is read up to its last
 /// whole record; it never writes to, locks or truncates the journal it reads, and never reads the
-/// keyring. Every record goes through ``Redactor`` (the same redaction as `replay export
+/// keyring. Every record goes through `Redactor` (the same redaction as `replay export
 /// --redact`) under a random key made for this copy and then forgotten.
 ///
 /// The copy is a journal directory every `replay` command reads; its records are numbered from 1

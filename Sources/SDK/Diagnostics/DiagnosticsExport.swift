@@ -1,3 +1,4 @@
+
 /// What ``EngagementSDK/exportDiagnostics(to:byteBudget:completion:)`` wrote: a redacted copy of
 /// the newest part of the journal, readable by every `replay` command, with a manifest
 /// (`diagnostics.json`) saying what was left out.

@@ -1,3 +1,4 @@
+
 /// Why ``EngagementSDK/exportDiagnostics(to:byteBudget:completion:)`` wrote no copy. Each case
 /// names the path it is about.
 public enum DiagnosticsExportError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+
 /// Whom an effect acts for: the user the SDK was identified as and its instance (generation)
 /// at the fact that asked for the effect. Effects run after the whole batch of an input was
 /// decided, so a task dispatched before an `initialized` of the same batch still belongs to the

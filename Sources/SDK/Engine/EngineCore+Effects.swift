@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import SDKCore
 
 extension EngineCore {
     /// Starts what the just-journaled facts ask for. Nothing here waits: results come back as
@@ -128,7 +129,7 @@ extension EngineCore {
     }
 
     /// Asks the app's auth provider for a token, taking its first answer only and answering
-    /// with a failure if none came within ``EngineRules/authProviderBoundMilliseconds``.
+    /// with a failure if none came within `EngineRules.authProviderBoundMilliseconds`.
     private func askProvider(_ provider: any AuthProvider, for project: ProjectFingerprint,
                              _ answer: @escaping @Sendable (Result<String, ProviderProblem>) -> Void) {
         let bound = state.rules.authProviderBoundMilliseconds

@@ -1,4 +1,5 @@
 import Journal
+import SDKCore
 
 /// The engine without a thread: for each event it runs `decide`, appends the resulting facts to
 /// the journal as one batch, and starts the effects those facts ask for through its

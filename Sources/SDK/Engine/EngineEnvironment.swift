@@ -1,4 +1,5 @@
 import Journal
+import SDKCore
 
 /// Everything the ``EngineCore`` does to the world outside the pure core goes through its
 /// environment: the clock and its timers, the transport, the app's auth providers, the callback

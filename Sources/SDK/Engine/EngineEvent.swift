@@ -1,4 +1,5 @@
 import Journal
+import SDKCore
 
 /// What the ``EngineCore`` handles, in the order its host hands them over: inputs for `decide`,
 /// and the ends of effects that are not facts (a timer fell due, a token to cache, a hook or a

@@ -1,3 +1,4 @@
+
 /// How the results of effects come back to the ``EngineCore``, from any thread: the engine
 /// thread's mailbox, or the simulation's event queue.
 ///

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Journal
 import Locking
+import SDKCore
 
 /// The engine thread: one serial mailbox, drained by one thread, that hands each event to the
 /// ``EngineCore`` (which decides, journals and starts effects over a ``LiveEnvironment``),

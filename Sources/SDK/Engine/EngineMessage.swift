@@ -1,4 +1,5 @@
 import Journal
+import SDKCore
 
 /// What the engine thread's mailbox holds: events for the ``EngineCore``, and the thread's own
 /// business (reads, settling, stopping).

@@ -1,3 +1,4 @@
+
 /// Counts the completions a switch landing dispatched to the callback queue, so the engine
 /// hears "the landed switch's callbacks ran" only once every one of them has returned, on any
 /// queue, serial or concurrent (a notice queued after them would run first on a concurrent one).

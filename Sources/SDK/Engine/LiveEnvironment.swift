@@ -1,6 +1,7 @@
 import Dispatch
 import Journal
 import Locking
+import SDKCore
 
 /// The world the SDK's engine runs in: the configured clock, transport, callback queue and
 /// modules, the device's keyring, and the journal directory to reopen after a failure.

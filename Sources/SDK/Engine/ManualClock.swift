@@ -1,5 +1,6 @@
 import Journal
 import Locking
+import SDKCore
 
 /// A clock that moves only when told to: ``advance(by:)`` runs every timer that falls due, in due
 /// order, on the calling thread. Tests and simulations use it instead of sleeping.

@@ -1,3 +1,5 @@
+import SDKCore
+
 /// Runs the modules' work, in order, one module at a time each: synchronous events on the
 /// core's thread, awaited hooks started through the environment.
 ///

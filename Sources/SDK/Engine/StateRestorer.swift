@@ -1,4 +1,5 @@
 import Journal
+import SDKCore
 
 /// Rebuilds the state from a journal: the latest readable snapshot, then every fact after it.
 /// Package-visible so `replay simulate` restarts its simulated SDK exactly as the SDK does.

@@ -1,4 +1,5 @@
 import Locking
+import SDKCore
 
 /// A module that keeps, per instance (keyed by project and generation), the events it heard.
 ///

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Locking
+import SDKCore
 
 /// The on-device file that maps project fingerprints to their API key, region and endpoint.
 ///

@@ -1,3 +1,5 @@
+import SDKCore
+
 /// What the SDK needs to send a project's data: its API key, region and endpoint.
 ///
 /// Its `description` and `dump` output show the key's fingerprint, never the key, so logging an

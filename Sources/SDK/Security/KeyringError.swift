@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SDKCore
 
 /// Everything the keyring reports as a failure. Each case names the file it concerns; none ever
 /// contains an API key.

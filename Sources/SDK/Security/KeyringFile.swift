@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 
 /// The JSON document a keyring file holds:
 /// `{"entries":{"<hex fingerprint>":{"apiKey":…,"endpoint":…,"region":…}},"version":1}`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SDK
+@testable import SDKCore
 
 /// The JSON request bodies are built from ``DataValue``s by hand: strings escaped exactly when
 /// JSON requires it, and the byte count computed ahead matches what is written.

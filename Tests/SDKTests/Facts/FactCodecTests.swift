@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Testing
 @testable import SDK
+@testable import SDKCore
 
 @Suite("Fact codec", .timeLimit(.minutes(3)))
 struct FactCodecTests {

@@ -123,8 +123,8 @@ extension SDKState {
             }
             if case .deliverToOutgoing(let timeout) = rules.pendingEvents { setBound(step, milliseconds: timeout, &decisions) }
         case .resetInApp, .resetEmbedded:
-            let (module, scope): (String, StorageScope) = step == .resetInApp ? (BuiltInModules.inApp, .inAppMessages)
-                                                                               : (BuiltInModules.embedded, .embeddedMessages)
+            let (module, scope): (String, StorageScope) = step == .resetInApp ? (BuiltInModuleName.inApp, .inAppMessages)
+                                                                               : (BuiltInModuleName.embedded, .embeddedMessages)
             if let from { emit(.storageCleared(project: from.fingerprint, scope: scope), &decisions) }
             if instanceRunning && moduleDescriptors.contains(where: { $0.name == module }) {
                 startHook(module, .reset, &decisions)
@@ -212,7 +212,7 @@ extension SDKState {
         guard let run = switching.inFlight, let step = run.step else { return }
         switch step {
         case .resetInApp, .resetEmbedded:
-            let module = step == .resetInApp ? BuiltInModules.inApp : BuiltInModules.embedded
+            let module = step == .resetInApp ? BuiltInModuleName.inApp : BuiltInModuleName.embedded
             if !hooksPending({ $0.module == module && $0.event == .reset }) { finishStep(stepOutcomeFromHooks, &decisions) }
         case .releaseInstance:
             if !hooksPending({ if case .willSwitchProject = $0.event { true } else { false } }) {

@@ -51,14 +51,14 @@ extension JournalTime {
     }
 
     /// This time plus `duration` (to the microsecond), saturating.
-    func advanced(by duration: Duration) -> JournalTime {
+    package func advanced(by duration: Duration) -> JournalTime {
         let (seconds, attoseconds) = duration.components
         let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
         return advanced(byMicroseconds: overflow ? (seconds > 0 ? .max : .min) : micros &+ attoseconds / 1_000_000_000_000)
     }
 
     /// This time plus `milliseconds`, saturating.
-    func advanced(byMilliseconds milliseconds: Int64) -> JournalTime {
+    package func advanced(byMilliseconds milliseconds: Int64) -> JournalTime {
         let (micros, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000)
         return advanced(byMicroseconds: overflow ? (milliseconds > 0 ? .max : .min) : micros)
     }

@@ -23,7 +23,7 @@ public enum Fact: Sendable, Hashable {
     case callbacksDelivered(SwitchID)
     /// A system notification (e.g. `foreground`) reached the SDK.
     case notificationReceived(String)
-    /// The app shut the SDK down (``EngagementSDK/shutdown()``): the last input of the process.
+    /// The app shut the SDK down (`EngagementSDK.shutdown()`): the last input of the process.
     case engineStopping
     /// A tracked link's resolution (started by ``linkResolutionStarted(job:call:url:project:generation:)``) came back.
     case linkResolved(LinkResolution)

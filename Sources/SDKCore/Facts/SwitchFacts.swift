@@ -50,7 +50,7 @@ public enum SwitchResult: Sendable, Hashable {
     /// The SDK is on the new project, but some step ended with a warning (see the journal); normal for an
     /// app with no push token.
     case switchedWithWarnings
-    /// The SDK stopped (``EngagementSDK/shutdown()``) before this switch began: it is on the
+    /// The SDK stopped (`EngagementSDK.shutdown()`) before this switch began: it is on the
     /// project it was on, and the request is forgotten (it does not run at the next launch).
     case notPerformed
     /// The SDK stopped while this switch's teardown ran: the switch is recorded in the journal

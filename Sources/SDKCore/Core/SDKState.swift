@@ -5,7 +5,7 @@ import Journal
 ///
 /// The live engine and `replay` compute it the same way, so what `replay state` shows is exactly
 /// what the SDK believed. It holds no secrets: API keys and JWTs live outside it.
-public struct SDKState: Sendable, Equatable {
+package struct SDKState: Sendable, Equatable {
     // MARK: Lifecycle
 
     /// The project the SDK is on; nil before initialization.
@@ -82,13 +82,13 @@ public struct SDKState: Sendable, Equatable {
 }
 
 /// An event held for an unknown user.
-public struct HeldEvent: Sendable, Hashable {
+package struct HeldEvent: Sendable, Hashable {
     public var call: CallID
     public var event: PublicCall
 }
 
 /// A task in the queue.
-public struct QueuedTask: Sendable, Hashable {
+package struct QueuedTask: Sendable, Hashable {
     public enum Status: Sendable, Hashable {
         /// Waiting its turn.
         case queued
@@ -105,7 +105,7 @@ public struct QueuedTask: Sendable, Hashable {
 }
 
 /// A call made and not yet resolved.
-public struct PendingCall: Sendable, Hashable {
+package struct PendingCall: Sendable, Hashable {
     public var name: CallName
     public var madeAt: JournalTime
     public var caller: UInt64
@@ -114,14 +114,14 @@ public struct PendingCall: Sendable, Hashable {
 }
 
 /// JWT refresh bookkeeping for one project's current instance.
-public struct AuthState: Sendable, Hashable {
+package struct AuthState: Sendable, Hashable {
     public var refreshesUsed = 0
     /// The refresh request in flight, if any.
     public var refreshing: UInt64?
 }
 
 /// What waits on a durability request.
-public enum DurabilityWait: Sendable, Hashable {
+package enum DurabilityWait: Sendable, Hashable {
     /// A `flush()` call.
     case flush(CallID)
     /// A teardown waiting for the outgoing disable to be durable.
@@ -129,7 +129,7 @@ public enum DurabilityWait: Sendable, Hashable {
 }
 
 /// A module's lifecycle in the current instance.
-public struct ModuleLifecycle: Sendable, Hashable {
+package struct ModuleLifecycle: Sendable, Hashable {
     public var initialized = false
     public var started = false
     public var deinitialized = false
@@ -138,7 +138,7 @@ public struct ModuleLifecycle: Sendable, Hashable {
 
 /// A tracked link being resolved for a `handleUniversalLink` call, by the instance
 /// `generation` of `project`: its result is refused once that instance is gone.
-public struct LinkJob: Sendable, Hashable {
+package struct LinkJob: Sendable, Hashable {
     public var call: CallID
     public var url: String
     public var project: ProjectFingerprint
@@ -146,7 +146,7 @@ public struct LinkJob: Sendable, Hashable {
 }
 
 /// An awaited module hook in progress.
-public struct PendingHook: Sendable, Hashable {
+package struct PendingHook: Sendable, Hashable {
     public var module: String
     public var event: ModuleEvent
     public var startedAt: JournalTime

@@ -1,7 +1,7 @@
 import Journal
 
 /// The switch machinery's state: the gate, the switch in flight, the queue of requested switches.
-public struct SwitchState: Sendable, Equatable {
+package struct SwitchState: Sendable, Equatable {
     /// Calls held behind the gate while a switch runs, in arrival order.
     public var gate: [GatedCall] = []
     /// Bytes of arguments held behind the gate (the gate is bounded by count and bytes).
@@ -35,14 +35,14 @@ public struct SwitchState: Sendable, Equatable {
 }
 
 /// A call held behind the gate.
-public struct GatedCall: Sendable, Hashable {
+package struct GatedCall: Sendable, Hashable {
     public var call: ReceivedCall
     public var madeAt: JournalTime
     public var bytes: Int
 }
 
 /// A switch requested and not started.
-public struct SwitchRequest: Sendable, Hashable {
+package struct SwitchRequest: Sendable, Hashable {
     public var id: SwitchID
     public var project: ProjectRef
     /// The calls whose completions fire when it lands (the request and any it absorbed).
@@ -50,7 +50,7 @@ public struct SwitchRequest: Sendable, Hashable {
 }
 
 /// A switch in progress.
-public struct SwitchRun: Sendable, Hashable {
+package struct SwitchRun: Sendable, Hashable {
     public var id: SwitchID
     public var from: ProjectRef?
     public var to: ProjectRef

@@ -1,5 +1,5 @@
 /// The public calls, by name (the names `replay audit --call` accepts).
-public enum CallName: String, Sendable, Hashable, CaseIterable {
+package enum CallName: String, Sendable, Hashable, CaseIterable {
     case initialize, switchProject
     case setEmail, setUserId, updateEmail, updateUser, updateCart, trackPurchase, track
     case registerToken, disableDevice, logoutUser

@@ -3,7 +3,7 @@ import Journal
 
 /// One request to one project, bound when it was made to that project's fingerprint, region and
 /// endpoint, so it goes there whatever the SDK is on when it is sent (even after a restart).
-public struct DeliveryTask: Sendable, Hashable {
+package struct DeliveryTask: Sendable, Hashable {
     public enum Method: String, Sendable, Hashable {
         case get = "GET"
         case post = "POST"
@@ -64,7 +64,7 @@ public struct DeliveryTask: Sendable, Hashable {
 }
 
 /// How a task ended.
-public enum TaskOutcome: Sendable, Hashable {
+package enum TaskOutcome: Sendable, Hashable {
     case delivered(status: Int)
     case failed(CallFailure)
     case discarded(DiscardReason)

@@ -2,7 +2,7 @@ import Journal
 
 /// Everything the journal records about the SDK: inputs (what the world told it) and decisions
 /// (what it concluded). The SDK's state is a fold of these with ``SDKState/evolve(_:at:)``.
-public enum Fact: Sendable, Hashable {
+package enum Fact: Sendable, Hashable {
     // MARK: Inputs
 
     /// The SDK object came up over the journal.
@@ -91,7 +91,7 @@ public enum Fact: Sendable, Hashable {
 }
 
 /// What the gate did with a call.
-public enum GateDecision: Sendable, Hashable {
+package enum GateDecision: Sendable, Hashable {
     /// Run now against the live project.
     case executed(project: ProjectFingerprint)
     /// Held behind the gate of switch `switch`, at this position in its queue (the call is
@@ -106,13 +106,13 @@ public enum GateDecision: Sendable, Hashable {
 }
 
 /// Which kind of messages.
-public enum MessageKind: String, Sendable, Hashable {
+package enum MessageKind: String, Sendable, Hashable {
     case inApp = "in-app"
     case embedded
 }
 
 /// What a clear wiped.
-public enum StorageScope: String, Sendable, Hashable {
+package enum StorageScope: String, Sendable, Hashable {
     /// Email, user id, push token, in memory and in storage.
     case identity
     /// Unknown-user events and sessions, attribution.

@@ -1,6 +1,6 @@
 /// The journal record kind of each fact. These numbers are part of the journal format: never
 /// reuse or renumber one. Kinds 16–31 are inputs, 32–63 decisions, 64–79 switch decisions.
-public enum FactKind: UInt32, Sendable, CaseIterable {
+package enum FactKind: UInt32, Sendable, CaseIterable {
     case engineStarted = 16
     case callReceived = 17
     case transportCompleted = 18

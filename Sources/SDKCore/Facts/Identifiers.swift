@@ -2,7 +2,7 @@ import Foundation
 import Journal
 
 /// Identifies one public call from the moment it is made until its completion resolves.
-public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let uuid: UUID
 
     public init(_ uuid: UUID) {
@@ -19,7 +19,7 @@ public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
 }
 
 /// Identifies one delivery task (one HTTP request and its retries) within a journal.
-public struct TaskID: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct TaskID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let number: UInt64
 
     public init(_ number: UInt64) {

@@ -3,7 +3,7 @@ import Journal
 // The payloads of input facts: what the world told the SDK. Small records, grouped here.
 
 /// The SDK object came up over this journal (first start or restart).
-public struct EngineStart: Sendable, Hashable {
+package struct EngineStart: Sendable, Hashable {
     /// The SDK's version, e.g. `0.1.0`.
     public var sdkVersion: String
     /// Whether the journal already held records (a restart).
@@ -22,7 +22,7 @@ public struct EngineStart: Sendable, Hashable {
 }
 
 /// A module as decisions see it: its name and the system notifications it asked for.
-public struct ModuleDescriptor: Sendable, Hashable {
+package struct ModuleDescriptor: Sendable, Hashable {
     public var name: String
     public var notifications: [String]
 
@@ -77,7 +77,7 @@ public enum PendingEventsRule: Sendable, Hashable {
 }
 
 /// A public call arrived in the mailbox.
-public struct ReceivedCall: Sendable, Hashable {
+package struct ReceivedCall: Sendable, Hashable {
     public var id: CallID
     /// The calling thread, so per-thread call order can be checked afterwards.
     public var caller: UInt64
@@ -91,7 +91,7 @@ public struct ReceivedCall: Sendable, Hashable {
 }
 
 /// An HTTP exchange for a task ended.
-public struct TransportCompletion: Sendable, Hashable {
+package struct TransportCompletion: Sendable, Hashable {
     public var task: TaskID
     public var attempt: Int
     public var outcome: TransportOutcome
@@ -104,7 +104,7 @@ public struct TransportCompletion: Sendable, Hashable {
 }
 
 /// What came back, as much as decisions need.
-public enum TransportOutcome: Sendable, Hashable {
+package enum TransportOutcome: Sendable, Hashable {
     /// A response: its status, the API's `code` and `msg` fields when the body had them (the
     /// message with any API key it quoted masked), and for message fetches the ids returned.
     case response(status: Int, code: String?, messageIDs: [String], message: String? = nil)
@@ -113,14 +113,14 @@ public enum TransportOutcome: Sendable, Hashable {
 }
 
 /// A timer the SDK set went off.
-public enum TimerPurpose: Sendable, Hashable {
+package enum TimerPurpose: Sendable, Hashable {
     case retry(TaskID, attempt: Int)
     case teardownBound(SwitchID, TeardownStepKind)
     case moduleHookBound(hook: UInt64)
 }
 
 /// Everything appended up to a durability request is durable.
-public struct DurabilityConfirmation: Sendable, Hashable {
+package struct DurabilityConfirmation: Sendable, Hashable {
     public var request: UInt64
     /// Nil when the journal could not make it durable (the reason).
     public var failure: String?
@@ -132,7 +132,7 @@ public struct DurabilityConfirmation: Sendable, Hashable {
 }
 
 /// A module hook returned.
-public struct ModuleHookCompletion: Sendable, Hashable {
+package struct ModuleHookCompletion: Sendable, Hashable {
     public var hook: UInt64
     /// Nil when the module handled the event; what went wrong otherwise.
     public var failure: String?
@@ -145,7 +145,7 @@ public struct ModuleHookCompletion: Sendable, Hashable {
 
 /// The auth provider answered a request for a fresh JWT. The token itself never enters the
 /// journal.
-public struct AuthTokenReceipt: Sendable, Hashable {
+package struct AuthTokenReceipt: Sendable, Hashable {
     public var request: UInt64
     public var project: ProjectFingerprint
     /// Nil when a token arrived; the reason otherwise.
@@ -160,7 +160,7 @@ public struct AuthTokenReceipt: Sendable, Hashable {
 
 /// What resolving a tracked link gave: the destination and the attribution its redirect
 /// carried, or why it failed.
-public struct LinkResolution: Sendable, Hashable {
+package struct LinkResolution: Sendable, Hashable {
     public var job: UInt64
     /// Where the link leads (the redirect's `Location`), when it resolved.
     public var destination: String?
@@ -178,7 +178,7 @@ public struct LinkResolution: Sendable, Hashable {
 }
 
 /// A stretch of facts the journal could not record.
-public struct JournalGap: Sendable, Hashable {
+package struct JournalGap: Sendable, Hashable {
     /// How many facts were decided but not recorded.
     public var lostFacts: UInt64
     /// When the first lost fact was decided, and when recording resumed.

@@ -1,6 +1,6 @@
 /// A project as the journal knows it: its fingerprint, where its requests go, and the parts of
 /// its configuration that decisions depend on. Never its API key.
-public struct ProjectRef: Sendable, Hashable, CustomStringConvertible {
+package struct ProjectRef: Sendable, Hashable, CustomStringConvertible {
     public var fingerprint: ProjectFingerprint
     /// `us`, `eu` or `custom`.
     public var region: String

@@ -1,5 +1,5 @@
 /// A public call with its arguments, as recorded in the journal.
-public enum PublicCall: Sendable, Hashable {
+package enum PublicCall: Sendable, Hashable {
     case initialize(ProjectRef)
     case switchProject(ProjectRef)
     case setEmail(String?)

@@ -14,14 +14,14 @@ public enum TeardownStepKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// How a step went.
-public enum StepOutcome: Sendable, Hashable {
+package enum StepOutcome: Sendable, Hashable {
     case clean
     /// Done, but not cleanly; the reason is what `replay diagnose` shows.
     case warning(String)
 }
 
 /// What the router did with a switch request.
-public enum SwitchRouting: Sendable, Hashable {
+package enum SwitchRouting: Sendable, Hashable {
     /// It starts now.
     case started
     /// Another switch (queued or in flight) already goes to this project; this request's

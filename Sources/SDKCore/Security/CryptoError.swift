@@ -1,5 +1,5 @@
 /// A cryptographic operation could not run. Never caused by the caller's data.
-public enum CryptoError: Error, Sendable, Equatable {
+package enum CryptoError: Error, Sendable, Equatable {
     /// libcrypto's random generator could not produce bytes (it found no entropy source).
     case randomBytesUnavailable
 }

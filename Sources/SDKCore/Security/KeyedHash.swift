@@ -6,7 +6,7 @@ import CCrypto
 /// tokens under one key, so records stay linkable, while nobody without the key can tell which
 /// value a token stands for. Keep the key secret and use a fresh `random()` key per export
 /// unless tokens must match across exports. The key never appears in `description`.
-public struct KeyedHash: Sendable {
+package struct KeyedHash: Sendable {
     /// The block size of SHA-256: RFC 2104 replaces longer keys by their hash.
     private static let blockLength = 64
     /// The number of HMAC bytes a token keeps (12 hex characters).

@@ -2,7 +2,7 @@ import CCrypto
 
 /// SHA-256 (FIPS 180-4), computed by OpenSSL's libcrypto. The SDK uses it for project
 /// fingerprints; it never hashes with code of its own.
-public enum SHA256 {
+package enum SHA256 {
     /// The length of a digest in bytes.
     public static let digestLength = 32
 

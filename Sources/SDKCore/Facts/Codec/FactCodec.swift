@@ -4,7 +4,7 @@ import Journal
 ///
 /// Decoding never traps: unknown kinds and unknown variants become ``Fact/unknown(kind:payload:)``
 /// (a newer SDK wrote them), malformed payloads throw ``CodecError`` with the offset.
-public enum FactCodec {
+package enum FactCodec {
     public static func kind(of fact: Fact) -> UInt32 {
         switch fact {
         case .engineStarted: FactKind.engineStarted.rawValue

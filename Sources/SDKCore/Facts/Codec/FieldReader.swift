@@ -1,7 +1,7 @@
 import Journal
 
 /// Why bytes could not be decoded as a fact, and where.
-public struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
     /// The byte offset within the fact's payload.
     public var offset: Int

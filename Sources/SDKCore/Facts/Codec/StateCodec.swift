@@ -3,7 +3,7 @@ import Journal
 
 /// Encodes the whole ``SDKState`` as a snapshot record (the first record of every segment), and
 /// back. Collections are written in a sorted order, so equal states give equal bytes.
-public enum StateCodec {
+package enum StateCodec {
     /// The snapshot payload for `state`.
     public static func encode(_ state: SDKState) -> [UInt8] {
         state.encodedMessage()

@@ -34,6 +34,9 @@ final class SimulationWorld: @unchecked Sendable {
     var runningCallback: (landed: Bool, reactionsAllowed: Bool)?
     /// The result each switch call's completion reported (checked against the journal's outcome).
     private(set) var switchResults: [CallID: SwitchResult] = [:]
+    /// The launches during which the journal stopped recording (what they decided meanwhile,
+    /// their stop included, may be missing from it).
+    private(set) var launchesWithJournalFailure: Set<Int> = []
     private(set) var launch = 0
     private var nextCall: UInt64 = 1
     /// Whether projection equality is checked after every input (else at crashes and the end).
@@ -149,9 +152,10 @@ final class SimulationWorld: @unchecked Sendable {
 
     /// The app's auth provider is asked for a token: it answers after its latency with a JWT
     /// for the user and instance the app is on now, or fails; sometimes it answers only past
-    /// the bound, or twice.
+    /// the bound, or twice; with a late provider, sometimes never (only the SDK's bound answers).
     func askAuthProvider(project: ProjectFingerprint, user: String?, instance: UInt64, launch: Int, bound: Int64,
                          completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        if profile.authLate > 0, chance(profile.authLate / 2) { return }
         let answer: Result<String, any Error> = chance(profile.authFailure)
             ? .failure(SimulatedFailure(description: "simulated auth provider failure"))
             : .success(backend.issueToken(for: project, user: user, instance: instance))
@@ -413,6 +417,7 @@ final class SimulationWorld: @unchecked Sendable {
     /// last outage counts: after a gap the journal holds everything up to the next one).
     func noteJournalFailure(state: SDKState, reason: String) {
         journalFailure = (launch, reason, state)
+        launchesWithJournalFailure.insert(launch)
     }
 
     // MARK: - Helpers

@@ -172,12 +172,15 @@ struct StoryAudit {
         case .callReceived(let call):
             received[call.id] = (sequence, call.call.name)
         case .callResolved(let call, let outcome):
+            let firstResolution = resolved[call] == nil
             resolved[call] = outcome
             // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
             // resolved as discarded at shutdown, and hears it for every such call.
             // The switch in flight at the stop reports "interrupted", the ones still queued "not
             // performed".
-            if let result = world.switchResults[call] {
+            // (A switch interrupted by the shutdown lands at the next launch and resolves again.)
+            if firstResolution, let result = world.switchResults[call],
+               let made = world.callsMade[call], !world.launchesWithJournalFailure.contains(made.launch) {
                 let stopped = result == .notPerformed || result == .interruptedByShutdown
                 if stopped != (outcome == .discarded(.shutdown)) {
                     report(.settle, "switch call \(call) reported \(result), but its outcome was \(outcome) (seq \(sequence))")

@@ -27,18 +27,18 @@ import SDK
 /// Answers from the network are handed over by a ``LockstepTransport`` from the story's own
 /// thread, oldest first; the story waits for each effect that runs on its own (a module hook,
 /// the callback queue, the journal's group-commit thread) before making its next call.
-final class DemoStory {
+package final class DemoStory {
     /// What the story produced.
-    struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The journal directory.
-        var journal: String
+        package var journal: String
         /// The projects by name (`us`, `eu`), with their fingerprints.
-        var projects: [(name: String, fingerprint: ProjectFingerprint)]
+        package var projects: [(name: String, fingerprint: ProjectFingerprint)]
         /// The endpoints each sandbox project answered with a 2xx, in arrival order (a held
         /// request counts once released and answered).
-        var received: [String: [String]]
+        package var received: [String: [String]]
         /// The results the switch callbacks reported, in the order they ran.
-        var switchResults: [SwitchResult]
+        package var switchResults: [SwitchResult]
     }
 
     enum Failure: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import ReplayKit
 import replay
 
 /// The replay fuzz target: a fuzzed command line (see ``ReplayFuzzInput``), confined by

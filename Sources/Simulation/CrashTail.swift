@@ -2,7 +2,7 @@ import Journal
 
 /// What a power loss leaves after the last synchronized byte of each journal file (see
 /// `InMemoryStorage.LossTail`).
-enum CrashTail: Sendable, Hashable {
+package enum CrashTail: Sendable, Hashable {
     case clean
     /// The first `bytes` written after the last sync survived (a torn write).
     case tornWrite(bytes: Int)

@@ -2,33 +2,33 @@ import SDK
 
 /// How hostile a story's world is: drawn once per seed, it sets the odds of every fault the
 /// simulated backend, disk, auth provider and modules inject, and the engine rules in force.
-struct FaultProfile: Sendable, Hashable {
+package struct FaultProfile: Sendable, Hashable {
     /// One-way network latency, in virtual milliseconds.
-    var latencyMilliseconds: ClosedRange<Int64> = 5...120
+    package var latencyMilliseconds: ClosedRange<Int64> = 5...120
     /// Odds that a request is answered 5xx / 429 without being processed.
-    var serverError = 0.0
-    var tooManyRequests = 0.0
+    package var serverError = 0.0
+    package var tooManyRequests = 0.0
     /// Odds that the connection is refused at once (the request never reaches the backend).
-    var refused = 0.0
+    package var refused = 0.0
     /// Odds that the request is lost on the way (never reaches the backend; the client times out).
-    var lostBeforeBackend = 0.0
+    package var lostBeforeBackend = 0.0
     /// Odds that the backend processes the request but its answer is lost (the client times out).
-    var lostAfterBackend = 0.0
+    package var lostAfterBackend = 0.0
     /// How long the client waits for an answer that never comes.
     var timeoutMilliseconds: Int64 = 30_000
     /// Odds that a JWT project's tokens expire just before a request arrives.
-    var tokenExpiry = 0.0
+    package var tokenExpiry = 0.0
     /// Odds that the auth provider fails to supply a token, and its latency.
-    var authFailure = 0.0
+    package var authFailure = 0.0
     var authLatencyMilliseconds: ClosedRange<Int64> = 1...50
     /// How long the disk takes to make a flush durable (a slow disk passes the teardown's bound).
-    var syncDelayMilliseconds: ClosedRange<Int64> = 0...5
+    package var syncDelayMilliseconds: ClosedRange<Int64> = 0...5
     /// Odds that a flush's `fdatasync` fails (the journal then stops accepting facts).
-    var syncFailure = 0.0
+    package var syncFailure = 0.0
     /// How long an awaited module hook runs (past the bound it overruns), and the odds that a
     /// module's handler fails.
-    var hookMilliseconds: ClosedRange<Int64> = 0...20
-    var moduleFailure = 0.0
+    package var hookMilliseconds: ClosedRange<Int64> = 0...20
+    package var moduleFailure = 0.0
     /// Odds that the auth provider answers only past its bound (and then twice).
     var authLate = 0.0
     /// How long a tracked link's host takes to answer (sometimes long after a landing).
@@ -42,9 +42,9 @@ struct FaultProfile: Sendable, Hashable {
     /// Delay before the callback queue runs its next completion.
     var callbackDelayMilliseconds: ClosedRange<Int64> = 0...2
     /// The engine rules recorded at each start.
-    var rules = EngineRules()
+    package var rules = EngineRules()
     /// Whether the app plugs the built-in modules in (their hooks make teardown steps wait).
-    var withModules = true
+    package var withModules = true
     /// Whether the journal cuts commit groups every 64 records, as the SDK's default group
     /// commit does (never inside one input's batch of facts). Off: groups are cut only by the
     /// simulated 2 ms bound.

@@ -5,7 +5,7 @@ import Locking
 /// Runs the stories of a range of seeds, on `jobs` threads (each takes every `jobs`-th seed), and
 /// gathers the figures and the failing outcomes. Each story runs in its own world, so threads
 /// share nothing but the tally.
-struct SeedBatch: Sendable {
+package struct SeedBatch: Sendable {
     var firstSeed: UInt64
     var count: Int
     var steps: Int
@@ -17,20 +17,31 @@ struct SeedBatch: Sendable {
     /// Where to keep each story's final journal, as `KEEP/<seed>/` (nil: kept nowhere).
     var keep: String?
 
+    package init(firstSeed: UInt64, count: Int, steps: Int, jobs: Int, tearsBatches: Bool = false,
+                 checksEveryInput: Bool = false, keep: String? = nil) {
+        self.firstSeed = firstSeed
+        self.count = count
+        self.steps = steps
+        self.jobs = jobs
+        self.tearsBatches = tearsBatches
+        self.checksEveryInput = checksEveryInput
+        self.keep = keep
+    }
+
     /// What a batch found.
-    struct Tally: Sendable {
-        var stories = 0
-        var records = 0
-        var requestsReceived = 0
-        var launches = 0
-        var explained: [String: Int] = [:]
+    package struct Tally: Sendable {
+        package var stories = 0
+        package var records = 0
+        package var requestsReceived = 0
+        package var launches = 0
+        package var explained: [String: Int] = [:]
         /// Every story's journal digest, mixed with its seed, summed: the same for the same
         /// seeds whatever the order they ran in (equal across runs, processes and job counts).
-        var journalsDigest: UInt64 = 0
+        package var journalsDigest: UInt64 = 0
         /// The failing stories, by seed.
-        var failed: [StoryOutcome] = []
+        package var failed: [StoryOutcome] = []
         /// Journals that could not be kept (`--keep`), each with the path and why.
-        var unkept: [String] = []
+        package var unkept: [String] = []
 
         mutating func add(_ other: Tally) {
             stories += other.stories
@@ -45,7 +56,7 @@ struct SeedBatch: Sendable {
     }
 
     /// Runs the batch; `progress` hears the number of stories done every 1,000 (one job only).
-    func run(progress: ((Int) -> Void)? = nil) -> Tally {
+    package func run(progress: ((Int) -> Void)? = nil) -> Tally {
         let jobs = max(1, min(jobs, count))
         var result: Tally
         if jobs == 1 {

@@ -1,5 +1,5 @@
 /// The checks a story must pass; each failure names one.
-enum SimulationCheck: String, Sendable, CaseIterable {
+package enum SimulationCheck: String, Sendable, CaseIterable {
     /// The switch contract's invariants, as `replay check` verifies them.
     case contract
     /// The live state equals a fresh fold of the journal (at every input, at each crash, at the end).

@@ -1,5 +1,5 @@
 /// One failed check of a story, in words.
-struct SimulationFailure: Sendable, Hashable {
-    var check: SimulationCheck
-    var message: String
+package struct SimulationFailure: Sendable, Hashable {
+    package var check: SimulationCheck
+    package var message: String
 }

@@ -1,9 +1,9 @@
 /// Why `simulate --out` or `--keep` could not write a story's journal.
-enum SimulationOutputError: Error, CustomStringConvertible {
+package enum SimulationOutputError: Error, CustomStringConvertible {
     case exists(String)
     case unwritable(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .exists(let path): "\(path) already exists"
         case .unwritable(let path): "cannot write \(path)"

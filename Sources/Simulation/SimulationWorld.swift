@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import ReplayKit
 import SDK
 
 /// The simulated world of one story: a virtual clock with its pending events, the device's

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import ReplayKit
 import SDK
 
 /// The checks made once a story has settled, over the final journal as a support engineer would

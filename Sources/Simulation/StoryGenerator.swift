@@ -6,7 +6,7 @@ import SDK
 /// expiries, waits, and crashes followed by a relaunch on the same or another project.
 ///
 /// Pure: the same seed and length always give the same story.
-struct StoryGenerator {
+package struct StoryGenerator {
     private var random: SimulationRandom
     private var steps: [StoryStep] = []
     private let projectCount = SimulatedProject.catalog.count
@@ -14,7 +14,7 @@ struct StoryGenerator {
 
     /// The story of `seed`, about `length` steps long (a chain may add a few); `tearsBatches`
     /// sets ``FaultProfile/groupsCutInsideInputs``.
-    static func story(seed: UInt64, length: Int, tearsBatches: Bool = false) -> Story {
+    package static func story(seed: UInt64, length: Int, tearsBatches: Bool = false) -> Story {
         var generator = StoryGenerator(random: SimulationRandom(seed: seed, stream: 1))
         var profileRandom = SimulationRandom(seed: seed, stream: 2)
         var profile = FaultProfile.draw(&profileRandom)

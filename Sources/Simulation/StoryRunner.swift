@@ -4,10 +4,10 @@ import SDK
 
 /// Runs a story in a fresh ``SimulationWorld``: launches the app, takes each step, lets the world
 /// settle without faults, then audits the result (``StoryAudit``).
-enum StoryRunner {
+package enum StoryRunner {
     /// Runs `story`; `trace` hears each step as it is taken; `journal` receives the device's
     /// storage at the end (to write the journal out).
-    static func run(_ story: Story, checksEveryInput: Bool = true, trace: ((String) -> Void)? = nil,
+    package static func run(_ story: Story, checksEveryInput: Bool = true, trace: ((String) -> Void)? = nil,
                     journal: ((InMemoryStorage) -> Void)? = nil) -> StoryOutcome {
         let world = SimulationWorld(seed: story.seed, profile: story.profile, checksEveryInput: checksEveryInput)
         world.startProcess()
@@ -44,7 +44,7 @@ enum StoryRunner {
     }
 
     /// Writes the journal files of `storage` into `directory` (created; must not hold segments).
-    static func write(_ storage: InMemoryStorage, to directory: String) throws {
+    package static func write(_ storage: InMemoryStorage, to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for name in storage.fileNames(in: SimulationWorld.journalDirectory) {
             let path = directory + "/" + name

@@ -2,12 +2,14 @@
 /// steps) while the story still fails the same check, until no single step can go.
 ///
 /// Deterministic: every candidate is a story run from the same seed and profile.
-struct StoryShrinker {
+package struct StoryShrinker {
     /// The most candidate stories one shrink runs.
     var budget = 1_500
 
+    package init() {}
+
     /// The smallest story found that still fails `check`, and the outcome of running it.
-    func shrink(_ story: Story, failing check: SimulationCheck) -> (story: Story, outcome: StoryOutcome?) {
+    package func shrink(_ story: Story, failing check: SimulationCheck) -> (story: Story, outcome: StoryOutcome?) {
         var best = story
         var bestOutcome: StoryOutcome?
         var runs = 0

@@ -1,8 +1,9 @@
+import ReplayKit
 import SDK
 
 extension StoryStep: CustomStringConvertible {
     /// One line, naming projects by their catalog names (`A`…`D`).
-    var description: String {
+    package var description: String {
         switch self {
         case .call(let caller, let call, let engineKeepsUp):
             "caller \(caller): \(call)" + (engineKeepsUp ? "" : " (next call posted before the engine catches up)")
@@ -25,7 +26,7 @@ extension StoryStep: CustomStringConvertible {
 }
 
 extension StoryCall: CustomStringConvertible {
-    var description: String {
+    package var description: String {
         switch self {
         case .initialize(let project):
             "initialize(\(StoryStep.projectName(project)))"
@@ -38,7 +39,7 @@ extension StoryCall: CustomStringConvertible {
 }
 
 extension CrashTail: CustomStringConvertible {
-    var description: String {
+    package var description: String {
         switch self {
         case .clean: "clean tail"
         case .tornWrite(let bytes): "torn write of \(bytes) B"

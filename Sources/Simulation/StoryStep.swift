@@ -2,7 +2,7 @@ import SDK
 
 /// One step of a simulated story. Steps run at the current virtual time; only ``wait(milliseconds:)``
 /// moves the clock (and lets everything due meanwhile happen).
-enum StoryStep: Sendable, Hashable {
+package enum StoryStep: Sendable, Hashable {
     /// Logical caller `caller` (a thread of the app) makes a call. `engineKeepsUp` says whether
     /// the engine processes its mailbox before the story's next step (false: the next call is
     /// posted before this one is handled, as a fast caller's would be).

@@ -3,7 +3,7 @@ import SDK
 
 /// One public call as `replay audit` reports it: made when, on which project, what the gate
 /// did, which project its request went to and how it ended.
-struct AuditRow {
+package struct AuditRow {
     struct Task {
         var id: TaskID
         var project: ProjectFingerprint
@@ -12,11 +12,11 @@ struct AuditRow {
     }
 
     var call: CallID
-    var name: CallName
+    package var name: CallName
     /// Where the call was received; nil when it was received before the retained journal.
     var received: (sequence: UInt64, time: JournalTime)?
     var madeAt: JournalTime
-    var liveAtCall: ProjectFingerprint?
+    package var liveAtCall: ProjectFingerprint?
     /// What the gate (or the switch router, for control calls) did with it, in order.
     var decisions: [String] = []
     var decisionNames: [String] = []
@@ -24,10 +24,10 @@ struct AuditRow {
     var outcome: CallOutcome?
     var resolved: (sequence: UInt64, time: JournalTime)?
     /// The projects' labels as the journal gave them, for the renderings.
-    var labels = ProjectLabels()
+    package var labels = ProjectLabels()
 
     /// The project the call took effect on: its outcome's, else the last task's.
-    var deliveredTo: ProjectFingerprint? {
+    package var deliveredTo: ProjectFingerprint? {
         switch outcome {
         case .delivered(let project, _)?: project
         case .applied(let project?)?: project
@@ -36,7 +36,7 @@ struct AuditRow {
     }
 
     /// `delivered`, `applied`, `failed`, `discarded` or `pending`.
-    var status: String {
+    package var status: String {
         switch outcome {
         case .delivered?: "delivered"
         case .applied?: "applied"
@@ -62,10 +62,10 @@ struct AuditRow {
         return decisions.joined(separator: ", ")
     }
 
-    static let header = "   seq  time                         call      name            live at call         gate                        delivered to         status"
+    package static let header = "   seq  time                         call      name            live at call         gate                        delivered to         status"
 
     /// A fixed-width line (rows are printed as calls resolve, so widths cannot be measured).
-    var line: String {
+    package var line: String {
         let sequence = received.map { String($0.sequence) } ?? "-"
         return Self.pad(sequence, 6, right: true) + "  " + Self.pad(madeAt.description, 27) + "  " + Self.pad(call.description, 8)
             + "  " + Self.pad(name.rawValue, 14) + "  " + Self.pad(labels.name(liveAtCall), 19) + "  " + Self.pad(gateText, 26)
@@ -73,7 +73,7 @@ struct AuditRow {
     }
 
     /// The row as one JSON object; projects are fingerprints, each with a `*_label` beside it.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("call", FactJSON.callID(call)),
             ("name", .string(name.rawValue)),

@@ -7,27 +7,27 @@ import SDK
 /// Streams with bounded memory: only unresolved calls and queued tasks are kept. A row is handed
 /// to `emit` when its call resolves, so rows come in resolution order; calls still pending at
 /// the end come last, from ``finish()``.
-final class CallAudit {
+package final class CallAudit {
     /// Requests delivered per project: for calls, and the SDK's own (no call).
-    struct Deliveries {
-        var forCalls = 0
-        var ownRequests = 0
+    package struct Deliveries {
+        package var forCalls = 0
+        package var ownRequests = 0
     }
 
     private let emit: (AuditRow) -> Void
     private var open: [CallID: AuditRow] = [:]
     private var taskCalls: [TaskID: (call: CallID?, project: ProjectFingerprint)] = [:]
-    private(set) var deliveries: [ProjectFingerprint: Deliveries] = [:]
-    private(set) var statusCounts: [String: Int] = [:]
+    package private(set) var deliveries: [ProjectFingerprint: Deliveries] = [:]
+    package private(set) var statusCounts: [String: Int] = [:]
     /// The projects' labels learned so far (rows render with them).
-    private(set) var labels = ProjectLabels()
+    package private(set) var labels = ProjectLabels()
 
-    init(emit: @escaping (AuditRow) -> Void) {
+    package init(emit: @escaping (AuditRow) -> Void) {
         self.emit = emit
     }
 
     /// Takes in one record; `state` is the state before it.
-    func consume(_ record: DecodedRecord, before state: SDKState) {
+    package func consume(_ record: DecodedRecord, before state: SDKState) {
         labels.learn(from: record)
         if case .snapshot(let snapshot) = record.content {
             // Tasks queued before the walk's start, so their completions can be attributed.
@@ -101,7 +101,7 @@ final class CallAudit {
     }
 
     /// Hands out the calls still pending, oldest first.
-    func finish() {
+    package func finish() {
         for row in open.values.sorted(by: { ($0.madeAt, $0.call) < ($1.madeAt, $1.call) }) { deliver(row) }
         open = [:]
     }

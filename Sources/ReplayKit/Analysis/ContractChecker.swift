@@ -7,15 +7,15 @@ import SDK
 /// switches in flight, the live project and module lifecycles from the facts themselves, and
 /// uses the folded state only for what the facts cannot tell (which calls are pending).
 /// Memory is bounded by the state: pending calls, queued tasks, the gate, open switches.
-final class ContractChecker {
+package final class ContractChecker {
     /// At most this many violations are kept per rule (all are counted).
     static let keptPerRule = 100
     /// How many resolutions are remembered to name a call's first resolution.
     static let rememberedResolutions = 100_000
 
-    private(set) var violations: [ContractRule: [Violation]] = [:]
-    private(set) var counts: [ContractRule: Int] = [:]
-    private(set) var records = 0
+    package private(set) var violations: [ContractRule: [Violation]] = [:]
+    package private(set) var counts: [ContractRule: Int] = [:]
+    package private(set) var records = 0
 
     /// Where a gated call must be delivered.
     enum Target {
@@ -45,8 +45,10 @@ final class ContractChecker {
     /// The projects' labels, for the violations' messages.
     var labels = ProjectLabels()
 
+    package init() {}
+
     /// Takes in one record; `state` is the state before it.
-    func consume(_ record: DecodedRecord, before state: SDKState) {
+    package func consume(_ record: DecodedRecord, before state: SDKState) {
         records += 1
         if let pending = unexplainedSnapshot {
             unexplainedSnapshot = nil
@@ -72,7 +74,7 @@ final class ContractChecker {
     }
 
     /// The checks that need the whole journal; `state` is the final state.
-    func finish(state: SDKState) {
+    package func finish(state: SDKState) {
         if let pending = unexplainedSnapshot {
             unexplainedSnapshot = nil
             report(pending.rule, pending.message, pending.sequences)
@@ -81,7 +83,7 @@ final class ContractChecker {
         finishResolutions(state: state)
     }
 
-    var isClean: Bool { counts.values.allSatisfy { $0 == 0 } }
+    package var isClean: Bool { counts.values.allSatisfy { $0 == 0 } }
 
     // MARK: - Starting point
 

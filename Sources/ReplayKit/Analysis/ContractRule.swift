@@ -1,5 +1,5 @@
 /// The switch contract's invariants `replay check` verifies, each with its findings.
-enum ContractRule: String, CaseIterable, Sendable {
+package enum ContractRule: String, CaseIterable, Sendable {
     case fifoReplay = "fifo-replay"
     case deliveryTarget = "delivery-target"
     case chainSettles = "chain-settles"
@@ -10,7 +10,7 @@ enum ContractRule: String, CaseIterable, Sendable {
     case snapshotAgrees = "snapshot-agrees"
 
     /// What the rule demands, in one line.
-    var summary: String {
+    package var summary: String {
         switch self {
         case .fifoReplay:
             "calls queued behind a switch are replayed in the order they were queued"

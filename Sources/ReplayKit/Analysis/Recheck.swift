@@ -6,9 +6,9 @@ import SDK
 ///
 /// The fold always continues with the *recorded* facts, so one difference does not cascade
 /// into every later input. Streams: only the current input's decisions are held.
-final class Recheck {
+package final class Recheck {
     /// An input whose decisions today differ from the recorded ones.
-    struct Mismatch {
+    package struct Mismatch {
         var input: DecodedRecord
         /// Index of the first differing decision.
         var index: Int
@@ -17,23 +17,23 @@ final class Recheck {
     }
 
     private let limit: Int
-    private(set) var mismatches: [Mismatch] = []
-    private(set) var mismatchCount = 0
-    private(set) var inputs = 0
-    private(set) var checked = 0
+    package private(set) var mismatches: [Mismatch] = []
+    package private(set) var mismatchCount = 0
+    package private(set) var inputs = 0
+    package private(set) var checked = 0
     /// Inputs that could not be rechecked (unknown kinds, unreadable decisions).
-    private(set) var skipped = 0
+    package private(set) var skipped = 0
 
     private var current: (input: DecodedRecord, today: [Fact])?
     private var recorded: [(sequence: UInt64, fact: Fact)] = []
     private var currentIsUnverifiable = false
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
     /// Takes in one record; `state` is the state before it.
-    func consume(_ record: DecodedRecord, before state: SDKState) {
+    package func consume(_ record: DecodedRecord, before state: SDKState) {
         switch record.content {
         case .snapshot:
             closeCurrent()
@@ -56,7 +56,7 @@ final class Recheck {
         }
     }
 
-    func finish() {
+    package func finish() {
         closeCurrent()
     }
 
@@ -88,7 +88,7 @@ final class Recheck {
 }
 
 extension Recheck.Mismatch {
-    var lines: [String] {
+    package var lines: [String] {
         var lines = ["input seq \(input.sequence) at \(input.time): \(FactSummary.text(input))"]
         let recordedFact = index < recorded.count ? recorded[index] : nil
         let todayFact = index < today.count ? today[index] : nil
@@ -99,7 +99,7 @@ extension Recheck.Mismatch {
         return lines
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         let recordedFact = index < recorded.count ? recorded[index] : nil
         let todayFact = index < today.count ? today[index] : nil
         return .object([

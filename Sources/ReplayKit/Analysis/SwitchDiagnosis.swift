@@ -7,7 +7,7 @@ import SDK
 /// Streams: a report is handed to `emit` once nothing more can be learned about it, in switch
 /// order (a report waits for earlier ones, up to ``reorderLimit`` reports). Memory is bounded
 /// by the switches still open.
-final class SwitchDiagnosis {
+package final class SwitchDiagnosis {
     static let reorderLimit = 256
 
     private let only: UInt64?
@@ -20,13 +20,13 @@ final class SwitchDiagnosis {
     private var finished: [SwitchID: SwitchReport] = [:]
     private var labels = ProjectLabels()
 
-    init(only: UInt64?, emit: @escaping (SwitchReport) -> Void) {
+    package init(only: UInt64?, emit: @escaping (SwitchReport) -> Void) {
         self.only = only
         self.emit = emit
     }
 
     /// Reads a whole journal and returns its reports.
-    static func run(reader: JournalReader, only: UInt64?) throws -> (reports: [SwitchReport], stream: FactStream) {
+    package static func run(reader: JournalReader, only: UInt64?) throws -> (reports: [SwitchReport], stream: FactStream) {
         var reports: [SwitchReport] = []
         let diagnosis = SwitchDiagnosis(only: only) { reports.append($0) }
         let walk = try JournalWalk(reader: reader)
@@ -39,7 +39,7 @@ final class SwitchDiagnosis {
     }
 
     /// Takes in one record; `state` is the state before it.
-    func consume(_ record: DecodedRecord, before state: SDKState) {
+    package func consume(_ record: DecodedRecord, before state: SDKState) {
         labels.learn(from: record)
         guard let fact = record.fact else { return }
         let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
@@ -149,7 +149,7 @@ final class SwitchDiagnosis {
     }
 
     /// Reports what is still open, with the anomalies the end of the journal reveals.
-    func finish() {
+    package func finish() {
         for id in open.keys.sorted() {
             guard var report = open.removeValue(forKey: id) else { continue }
             report.closeAtEnd()

@@ -3,7 +3,7 @@ import SDK
 
 extension SwitchReport {
     /// The report as aligned text, a block per switch.
-    var lines: [String] {
+    package var lines: [String] {
         var lines: [String] = []
         let destination = Describe.project(project)
         switch routing {
@@ -71,7 +71,7 @@ extension SwitchReport {
     }
 
     /// The report as one JSON object.
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("switch", .unsigned(id.number)),
             ("call", FactJSON.callID(call)),
@@ -124,7 +124,7 @@ extension SwitchReport {
 
 extension SwitchDiagnosis {
     /// Reports as text, separated by blank lines.
-    static func lines(_ reports: [SwitchReport]) -> [String] {
+    package static func lines(_ reports: [SwitchReport]) -> [String] {
         var lines: [String] = []
         for (index, report) in reports.enumerated() {
             if index > 0 { lines.append("") }

@@ -3,7 +3,7 @@ import SDK
 
 /// Everything `replay diagnose` found about one switch request, from its `switchRouted` to its
 /// callbacks.
-struct SwitchReport {
+package struct SwitchReport {
     /// Where in the journal something happened.
     struct Mark {
         var sequence: UInt64
@@ -72,7 +72,7 @@ struct SwitchReport {
     var cancelled: (mark: Mark, reason: String)?
     /// For an absorbed request: when the switch that carried it landed.
     var carrierLanded: Mark?
-    var anomalies: [String] = []
+    package var anomalies: [String] = []
     /// The projects' labels as the journal gave them, for the renderings.
     var labels = ProjectLabels()
 

@@ -1,6 +1,6 @@
 /// One breach of a rule, with the sequence numbers that prove it.
-struct Violation: Sendable {
+package struct Violation: Sendable {
     var rule: ContractRule
-    var message: String
-    var sequences: [UInt64]
+    package var message: String
+    package var sequences: [UInt64]
 }

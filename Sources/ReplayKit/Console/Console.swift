@@ -63,21 +63,21 @@ package final class Console {
         flushOutput()
     }
 
-    func print(_ line: String = "") {
+    package func print(_ line: String = "") {
         writeOut(line + "\n")
     }
 
-    func printError(_ line: String) {
+    package func printError(_ line: String) {
         writeError(line + "\n")
     }
 
     /// Redraws a one-line progress indicator on a terminal; does nothing otherwise.
-    func progress(_ text: String) {
+    package func progress(_ text: String) {
         guard errorIsTerminal else { return }
         writeError("\r\u{1B}[2K" + text)
     }
 
-    func clearProgress() {
+    package func clearProgress() {
         guard errorIsTerminal else { return }
         writeError("\r\u{1B}[2K")
     }

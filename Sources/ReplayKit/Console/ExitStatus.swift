@@ -1,5 +1,5 @@
 /// The exit statuses every subcommand uses.
-enum ExitStatus: Int32 {
+package enum ExitStatus: Int32 {
     /// Done; nothing wrong found.
     case ok = 0
     /// Done, and it found something: corruption, violations, differences.

@@ -3,13 +3,13 @@ import Journal
 
 /// Opens the journal a command was pointed at: a directory of segment files, or `-` for the
 /// segment files concatenated on standard input (`cat DIR/segment-*.lz4 | replay info -`).
-enum JournalSource {
+package enum JournalSource {
     /// The largest journal read from standard input (it is held in memory).
     static let maxStreamBytes = 1 << 30
 
     /// A reader over the journal at `path` (`-`: the console's standard input); throws when it
     /// holds no segments.
-    static func open(_ path: String, console: Console) throws -> JournalReader {
+    package static func open(_ path: String, console: Console) throws -> JournalReader {
         if path == "-" { return try reader(forStream: try console.readAllBytes()) }
         let reader = try JournalReader(directory: path)
         guard !reader.segments.isEmpty else {

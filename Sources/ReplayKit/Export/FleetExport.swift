@@ -7,8 +7,12 @@ import SDK
 /// journal directory under the output directory, or appended to one NDJSON file
 /// (`--single-file`). A journal that cannot be exported is reported by name on standard error,
 /// its partial output removed, and the others still exported (exit status 1).
-struct FleetExport {
-    let command: ExportCommand
+package struct FleetExport {
+    let command: JournalExport
+
+    package init(command: JournalExport) {
+        self.command = command
+    }
 
     /// One journal to export, and the name its output takes.
     struct Input {
@@ -17,7 +21,7 @@ struct FleetExport {
     }
 
     /// Whether `path` is a directory that holds journal directories rather than segments.
-    static func isFolderOfJournals(_ path: String) -> Bool {
+    package static func isFolderOfJournals(_ path: String) -> Bool {
         guard path != "-", isDirectory(path), !holdsSegments(path) else { return false }
         return subdirectories(of: path).contains(where: holdsSegments)
     }
@@ -53,7 +57,7 @@ struct FleetExport {
         }
     }
 
-    func run(console: Console) throws -> ExitStatus {
+    package func run(console: Console) throws -> ExitStatus {
         let inputs = inputs()
         let output = command.output
         if command.singleFile {
@@ -100,7 +104,7 @@ struct FleetExport {
 
     /// Exports one journal; on failure removes what it wrote of it.
     private func export(_ input: Input, _ redactor: Redactor, into single: NDJSONFile?, console: Console,
-                        prefix: String) throws -> ExportCommand.ExportSummary {
+                        prefix: String) throws -> JournalExport.ExportSummary {
         let reader = try JournalSource.open(input.path, console: console)
         let target: String
         switch (command.format, single) {
@@ -125,7 +129,7 @@ struct FleetExport {
             target = command.output + "/" + input.name + ".trace.json"
             do {
                 let written = try TraceExporter.write(reader, redactor, to: target, console: console)
-                return ExportCommand.ExportSummary(records: written.records, emptied: written.emptied)
+                return JournalExport.ExportSummary(records: written.records, emptied: written.emptied)
             } catch {
                 try? FileManager.default.removeItem(atPath: target)
                 throw error
@@ -134,7 +138,7 @@ struct FleetExport {
     }
 
     private func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, to target: String, console: Console,
-                              prefix: String) throws -> ExportCommand.ExportSummary {
+                              prefix: String) throws -> JournalExport.ExportSummary {
         let file = try NDJSONFile(creating: target)
         do {
             let summary = try command.exportNDJSON(reader, redactor, into: file, console: console, progressPrefix: prefix)

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A new NDJSON file (mode 0600) written in 64 KiB pieces. Not thread-safe: one command writes it.
-final class NDJSONFile {
+package final class NDJSONFile {
     let path: String
     private let handle: FileHandle
     private var buffer: [UInt8] = []
 
     /// Creates `path`; throws ``ExportError`` when it exists or cannot be created.
-    init(creating path: String) throws {
+    package init(creating path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else { throw ExportError.exists(path) }
         guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: path) else { throw ExportError.cannotWrite(path) }
@@ -36,7 +36,7 @@ final class NDJSONFile {
     }
 
     /// Flushes and closes; the file is complete.
-    func close() throws {
+    package func close() throws {
         try flush()
         try handle.close()
     }

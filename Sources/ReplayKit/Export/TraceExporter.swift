@@ -12,7 +12,7 @@ import SDK
 /// fingerprint) whose `calls` thread has an instant per call it received; calls that reached
 /// no project are in a `not delivered` process. Times are microseconds from the journal's
 /// first record. Every value comes from a redacted walk (``Redactor``).
-enum TraceExporter {
+package enum TraceExporter {
     static let sdkProcess = 1
     static let switchesThread = 1
     static let gateThread = 2
@@ -20,7 +20,7 @@ enum TraceExporter {
 
     /// Writes the trace of `reader` to `output` (which must not exist); returns how many
     /// records it read and how many of them were unreadable.
-    static func write(_ reader: JournalReader, _ redactor: Redactor, to output: String,
+    package static func write(_ reader: JournalReader, _ redactor: Redactor, to output: String,
                       console: Console) throws -> (records: Int, emptied: Int) {
         guard !FileManager.default.fileExists(atPath: output) else { throw ExportError.exists(output) }
         let timeline = try TimelineBuilder.build(reader: reader, redactor: redactor, sampler: StateSampler(byteBudget: 0, sampleLimit: 0),

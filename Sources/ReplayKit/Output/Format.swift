@@ -1,9 +1,9 @@
 import Journal
 
 /// Human-readable renderings shared by the commands.
-enum Format {
+package enum Format {
     /// 1234567 → "1,234,567".
-    static func count(_ value: Int) -> String {
+    package static func count(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var grouped = ""
         for (index, character) in digits.enumerated() {
@@ -14,7 +14,7 @@ enum Format {
     }
 
     /// 1536 → "1.5 KiB".
-    static func bytes(_ value: Int) -> String {
+    package static func bytes(_ value: Int) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var amount = Double(value)
         var unit = 0
@@ -39,7 +39,7 @@ enum Format {
     }
 
     /// A number with exactly `digits` decimals, without Foundation's locale.
-    static func fixed(_ value: Double, digits: Int) -> String {
+    package static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return "\(value)" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
@@ -54,22 +54,22 @@ enum Format {
 }
 
 /// Rows of cells printed as aligned columns.
-struct Table {
-    enum Alignment { case left, right }
+package struct Table {
+    package enum Alignment { case left, right }
 
     var alignments: [Alignment]
     private(set) var rows: [[String]] = []
 
-    init(_ alignments: [Alignment]) {
+    package init(_ alignments: [Alignment]) {
         self.alignments = alignments
     }
 
-    mutating func add(_ cells: [String]) {
+    package mutating func add(_ cells: [String]) {
         rows.append(cells)
     }
 
     /// The rows, each cell padded to its column's width, separated by two spaces.
-    func lines() -> [String] {
+    package func lines() -> [String] {
         var widths: [Int] = []
         for row in rows {
             for (column, cell) in row.enumerated() {

@@ -2,17 +2,19 @@ import Journal
 import SDK
 
 /// How many records of each kind a journal holds, and of each public call.
-struct FactCensus {
+package struct FactCensus {
     /// Kind names with their counts, in kind-number order (snapshots first).
-    private(set) var kinds: [(name: String, count: Int)] = []
+    package private(set) var kinds: [(name: String, count: Int)] = []
     /// Public call names with their counts, by name.
-    private(set) var calls: [(name: String, count: Int)] = []
+    package private(set) var calls: [(name: String, count: Int)] = []
     /// Records whose payload could not be decoded.
-    private(set) var undecodable = 0
+    package private(set) var undecodable = 0
+
+    package init() {}
 
     /// Counts every readable record of `reader` (salvaging past corruption, which `info`
     /// reports separately).
-    static func take(_ reader: JournalReader) -> FactCensus {
+    package static func take(_ reader: JournalReader) -> FactCensus {
         var census = FactCensus()
         var kinds: [UInt32: Int] = [:]
         var calls: [String: Int] = [:]

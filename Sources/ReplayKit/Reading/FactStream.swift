@@ -6,7 +6,7 @@ import SDK
 /// Strict: corruption throws ``JournalError/corrupted(_:)`` (commands report it and exit 1); a
 /// torn tail ends the stream normally and is kept in ``tornTail``. Records that cannot be
 /// interpreted are returned as ``DecodedRecord/Content/unreadable(_:)`` and counted.
-final class FactStream {
+package final class FactStream {
     private let cursor: RecordCursor
     private let decodesSnapshots: Bool
     /// The first unreadable records (sequence and reason), at most ``unreadableSampleLimit``.
@@ -15,7 +15,7 @@ final class FactStream {
     private(set) var unreadableCount = 0
     static let unreadableSampleLimit = 20
 
-    init(reader: JournalReader, from sequence: UInt64? = nil, decodesSnapshots: Bool = true) throws {
+    package init(reader: JournalReader, from sequence: UInt64? = nil, decodesSnapshots: Bool = true) throws {
         cursor = try reader.records(from: sequence)
         self.decodesSnapshots = decodesSnapshots
     }
@@ -24,7 +24,7 @@ final class FactStream {
     var tornTail: Damage? { cursor.tornTail }
 
     /// The next record; nil at the end of the journal.
-    func next() throws -> DecodedRecord? {
+    package func next() throws -> DecodedRecord? {
         guard let view = try cursor.nextView() else { return nil }
         let record = RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots)
         if case .unreadable(let reason) = record.content, !(record.isSnapshot && !decodesSnapshots) {
@@ -37,7 +37,7 @@ final class FactStream {
     /// Prints what the stream skipped or where it stopped, on standard error; returns whether
     /// there was anything worth exit status 1 (unreadable records).
     @discardableResult
-    func reportProblems(command: String, console: Console) -> Bool {
+    package func reportProblems(command: String, console: Console) -> Bool {
         for (sequence, reason) in unreadableSample {
             console.printError("replay \(command): record \(sequence) skipped: \(reason)")
         }

@@ -10,15 +10,15 @@ import SDK
 /// for before the fact that completes it removes it.
 ///
 /// Memory is bounded by the state, whatever the journal's length.
-final class JournalWalk {
+package final class JournalWalk {
     let reader: JournalReader
     /// The state as of every record folded so far.
-    private(set) var state: SDKState
+    package private(set) var state: SDKState
     /// The last record folded (sequence and time), if any.
-    private(set) var position: (sequence: UInt64, time: JournalTime)?
+    package private(set) var position: (sequence: UInt64, time: JournalTime)?
     /// The last record folded, if any.
     private(set) var lastFolded: DecodedRecord?
-    let stream: FactStream
+    package let stream: FactStream
     private var lookahead: DecodedRecord?
     /// Called with the sequence number every ``progressInterval`` records folded (for a
     /// progress line on a terminal).
@@ -27,7 +27,7 @@ final class JournalWalk {
     private var folded = 0
 
     /// Where a walk begins.
-    enum Start {
+    package enum Start {
         /// The first retained record.
         case beginning
         /// The first record after `moment` (everything at or before it is folded first).
@@ -40,7 +40,7 @@ final class JournalWalk {
     ///
     /// Throws ``MomentError`` when the moment lies before the journal's first retained record,
     /// and journal errors (corruption on the way is ``JournalError/corrupted(_:)``).
-    init(reader: JournalReader, start: Start = .beginning, onProgress: ((UInt64) -> Void)? = nil) throws {
+    package init(reader: JournalReader, start: Start = .beginning, onProgress: ((UInt64) -> Void)? = nil) throws {
         self.reader = reader
         self.onProgress = onProgress
         let moment: Moment? = switch start {
@@ -117,14 +117,14 @@ final class JournalWalk {
     }
 
     /// The next record without taking it.
-    func peek() throws -> DecodedRecord? {
+    package func peek() throws -> DecodedRecord? {
         if lookahead == nil { lookahead = try stream.next() }
         return lookahead
     }
 
     /// Takes the next record, not yet folded: look at ``state`` first if needed, then call
     /// ``fold(_:)``.
-    func next() throws -> DecodedRecord? {
+    package func next() throws -> DecodedRecord? {
         let record = try peek()
         lookahead = nil
         return record
@@ -138,7 +138,7 @@ final class JournalWalk {
 
     /// Applies `record` to the state: a snapshot replaces it, a fact evolves it, an unreadable
     /// record is skipped.
-    func fold(_ record: DecodedRecord) {
+    package func fold(_ record: DecodedRecord) {
         switch record.content {
         case .snapshot(let snapshot): state = snapshot
         case .fact(let fact): state.evolve(fact, at: record.time)

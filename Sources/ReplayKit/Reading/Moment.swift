@@ -4,12 +4,12 @@ import Journal
 ///
 /// A record is *at or before* a moment when its sequence number is at most the named one, or
 /// its timestamp is at most the named time.
-enum Moment: Equatable, Sendable {
+package enum Moment: Equatable, Sendable {
     case sequence(UInt64)
     case time(JournalTime)
 
     /// `1234` is a sequence number; `2025-11-24T16:00:01Z` (see ``ISOTime``) is a time.
-    static func parse(_ text: String) -> Moment? {
+    package static func parse(_ text: String) -> Moment? {
         if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             return UInt64(text).map(Moment.sequence)
         }
@@ -17,10 +17,10 @@ enum Moment: Equatable, Sendable {
     }
 
     /// How usage errors describe what is expected.
-    static let expectation = "a sequence number or an ISO-8601 time such as 2025-11-24T16:00:01Z"
+    package static let expectation = "a sequence number or an ISO-8601 time such as 2025-11-24T16:00:01Z"
 
     /// Whether the record `(sequence, time)` is at or before this moment.
-    func includes(sequence: UInt64, time: JournalTime) -> Bool {
+    package func includes(sequence: UInt64, time: JournalTime) -> Bool {
         switch self {
         case .sequence(let last): sequence <= last
         case .time(let last): time <= last
@@ -29,17 +29,10 @@ enum Moment: Equatable, Sendable {
 }
 
 extension Moment: CustomStringConvertible {
-    var description: String {
+    package var description: String {
         switch self {
         case .sequence(let sequence): "sequence \(sequence)"
         case .time(let time): time.description
         }
-    }
-}
-
-extension Arguments {
-    /// Removes and returns `--name SEQ|TIME`, if given.
-    mutating func moment(_ name: String) throws(UsageError) -> Moment? {
-        try option(name, as: Moment.expectation, Moment.parse)
     }
 }

@@ -5,7 +5,7 @@ import SDK
 ///
 /// Projects appear as their fingerprint (16 hex digits), with the region when known; calls by
 /// the last eight hex digits of their id; tasks as `t<n>`, switches as `s<n>`.
-enum Describe {
+package enum Describe {
     /// `US 1a2b3c4d5e6f7a8b (us)`: the label first when the project has one.
     static func project(_ project: ProjectRef) -> String {
         project.description
@@ -47,7 +47,7 @@ enum Describe {
     }
 
     /// A public call with its main arguments: `track "app_open" {source}`.
-    static func call(_ call: PublicCall) -> String {
+    package static func call(_ call: PublicCall) -> String {
         let name = call.name.rawValue
         let details: [String?]
         switch call {
@@ -169,7 +169,7 @@ enum Describe {
         }
     }
 
-    static func result(_ result: SwitchResult) -> String {
+    package static func result(_ result: SwitchResult) -> String {
         switch result {
         case .switchedCleanly: "switchedCleanly"
         case .switchedWithWarnings: "switchedWithWarnings"
@@ -228,7 +228,7 @@ enum Describe {
     }
 
     /// A duration between two times, safe for any values.
-    static func elapsed(from start: JournalTime, to end: JournalTime) -> String {
+    package static func elapsed(from start: JournalTime, to end: JournalTime) -> String {
         let (difference, overflow) = end.microsecondsSince1970.subtractingReportingOverflow(start.microsecondsSince1970)
         return overflow ? "?" : Format.duration(microseconds: difference)
     }

@@ -3,18 +3,18 @@
 /// Each document is flattened into `path → value` leaves (`switch_chain.in_flight.switch`);
 /// arrays of scalars count as one leaf; nulls and empty objects have none. A change is a leaf that appears, disappears or has a
 /// different value.
-struct DocumentDiff {
-    struct Change {
-        var path: String
+package struct DocumentDiff {
+    package struct Change {
+        package var path: String
         /// Nil when the leaf appears.
         var before: JSONValue?
         /// Nil when the leaf disappears.
         var after: JSONValue?
     }
 
-    private(set) var changes: [Change] = []
+    package private(set) var changes: [Change] = []
 
-    init(from before: JSONValue, to after: JSONValue) {
+    package init(from before: JSONValue, to after: JSONValue) {
         let old = Self.leaves(before)
         let new = Self.leaves(after)
         let oldByPath = Dictionary(old.map { ($0.path, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -43,10 +43,10 @@ struct DocumentDiff {
         }
     }
 
-    var isEmpty: Bool { changes.isEmpty }
+    package var isEmpty: Bool { changes.isEmpty }
 
     /// `~ path: old -> new`, `+ path: new`, `- path: old`.
-    func lines(ignoring ignored: Set<String> = []) -> [String] {
+    package func lines(ignoring ignored: Set<String> = []) -> [String] {
         changes.filter { !ignored.contains($0.path) }.map { change in
             switch (change.before, change.after) {
             case (let before?, let after?): "~ \(change.path): \(DocumentText.scalar(before)) -> \(DocumentText.scalar(after))"
@@ -57,7 +57,7 @@ struct DocumentDiff {
         }
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .array(changes.map { change in
             .object([("path", .string(change.path)), ("from", change.before ?? .null), ("to", change.after ?? .null),
                      ("change", .string(change.before == nil ? "added" : change.after == nil ? "removed" : "changed"))])

@@ -9,8 +9,8 @@
 /// Objects nest by two spaces; a scalar member is `name  value` with values aligned within
 /// their object; null is `-`; an array of scalars is one comma-separated line; empty
 /// collections print as `(none)`.
-enum DocumentText {
-    static func lines(_ document: JSONValue, indent: Int = 0) -> [String] {
+package enum DocumentText {
+    package static func lines(_ document: JSONValue, indent: Int = 0) -> [String] {
         guard case .object(let members) = document else { return [String(repeating: " ", count: indent) + scalar(document)] }
         let pad = String(repeating: " ", count: indent)
         let width = members.filter { isInline($0.1) }.map(\.0.count).max() ?? 0
@@ -42,7 +42,7 @@ enum DocumentText {
     }
 
     /// A scalar (or a short collection) as text.
-    static func scalar(_ value: JSONValue) -> String {
+    package static func scalar(_ value: JSONValue) -> String {
         switch value {
         case .string(let text): text
         case .integer(let number): String(number)

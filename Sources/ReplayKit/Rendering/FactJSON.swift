@@ -5,7 +5,7 @@ import SDK
 ///
 /// Keys are snake_case and appear in a fixed order; projects are fingerprints in hex, calls
 /// their full UUID, tasks and switches their numbers.
-enum FactJSON {
+package enum FactJSON {
     /// The members describing `fact` (without `seq`, `time` and `kind`, which callers add).
     static func members(_ fact: Fact) -> [(String, JSONValue)] {
         switch fact {
@@ -116,7 +116,7 @@ enum FactJSON {
 
     /// `{"seq":…,"time":…,"kind":"…", …members}` for a decoded record. With `labels`, a fact's
     /// top-level `project` fingerprint is followed by its `project_label` (null without one).
-    static func object(_ record: DecodedRecord, extra: [(String, JSONValue)] = [], labels: ProjectLabels? = nil) -> JSONValue {
+    package static func object(_ record: DecodedRecord, extra: [(String, JSONValue)] = [], labels: ProjectLabels? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("seq", .unsigned(record.sequence)), ("time", .string(record.time.description)),
                                               ("kind", .string(record.kindName))]
         members += extra

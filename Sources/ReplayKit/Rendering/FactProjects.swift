@@ -1,10 +1,10 @@
 import SDK
 
 /// The projects a fact is about, for `--project` filters.
-enum FactProjects {
+package enum FactProjects {
     /// The projects `fact` names, looking up tasks, calls and switches in `state` (the state
     /// before the fact); empty when it names none.
-    static func mentioned(by fact: Fact, in state: SDKState) -> [ProjectFingerprint] {
+    package static func mentioned(by fact: Fact, in state: SDKState) -> [ProjectFingerprint] {
         switch fact {
         case .callReceived(let received):
             switch received.call {

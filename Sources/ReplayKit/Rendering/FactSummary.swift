@@ -5,7 +5,7 @@ import SDK
 ///
 /// `callReceived track "app_open" {source} (call 00000003)`,
 /// `gateDecided 00000003 queued behind s1 at #0`, `switchLanded s1 on 9a1b… switchedCleanly`.
-enum FactSummary {
+package enum FactSummary {
     /// The line for `record`; projects named only by fingerprint get their label from `labels`.
     static func text(_ record: DecodedRecord, labels: ProjectLabels = ProjectLabels()) -> String {
         switch record.content {
@@ -19,7 +19,7 @@ enum FactSummary {
         }
     }
 
-    static func text(_ fact: Fact, labels: ProjectLabels = ProjectLabels()) -> String {
+    package static func text(_ fact: Fact, labels: ProjectLabels = ProjectLabels()) -> String {
         if case .unknown(let kind, let payload) = fact {
             return "unknown kind \(kind) (\(payload.count) B from a newer SDK, skipped)"
         }

@@ -5,11 +5,13 @@ import SDK
 /// `switchStarted` facts, and each snapshot's projects. Renderings show a project as its
 /// label beside its fingerprint (`US 1a2b3c4d5e6f7a8b`), or the fingerprint alone when the
 /// journal never named it.
-struct ProjectLabels {
+package struct ProjectLabels {
     private(set) var labels: [ProjectFingerprint: String] = [:]
 
+    package init() {}
+
     /// Learns the labels `record` carries (the latest label given to a fingerprint wins).
-    mutating func learn(from record: DecodedRecord) {
+    package mutating func learn(from record: DecodedRecord) {
         switch record.content {
         case .snapshot(let state): learn(from: state)
         case .fact(let fact): learn(from: fact)
@@ -18,7 +20,7 @@ struct ProjectLabels {
     }
 
     /// Learns the labels of the projects `state` knows.
-    mutating func learn(from state: SDKState) {
+    package mutating func learn(from state: SDKState) {
         for project in state.projects.values { learn(project) }
         if let live = state.live { learn(live) }
     }
@@ -40,18 +42,18 @@ struct ProjectLabels {
     }
 
     /// The label of `fingerprint`, if the journal gave it one.
-    func label(_ fingerprint: ProjectFingerprint?) -> String? {
+    package func label(_ fingerprint: ProjectFingerprint?) -> String? {
         fingerprint.flatMap { labels[$0] }
     }
 
     /// `US 1a2b3c4d5e6f7a8b`, the fingerprint alone without a label, `-` for none.
-    func name(_ fingerprint: ProjectFingerprint?) -> String {
+    package func name(_ fingerprint: ProjectFingerprint?) -> String {
         guard let fingerprint else { return "-" }
         return labels[fingerprint].map { "\($0) \(fingerprint.hex)" } ?? fingerprint.hex
     }
 
     /// The label as JSON (null without one), for a `label` or `*_label` member.
-    func json(_ fingerprint: ProjectFingerprint?) -> JSONValue {
+    package func json(_ fingerprint: ProjectFingerprint?) -> JSONValue {
         .optional(label(fingerprint), JSONValue.string)
     }
 }

@@ -7,8 +7,8 @@ import SDK
 ///
 /// Calls are keyed by their short id (the last eight hex digits), tasks as `t<n>`, switches as
 /// `s<n>`, projects by fingerprint.
-enum StateDocument {
-    static func make(_ state: SDKState) -> JSONValue {
+package enum StateDocument {
+    package static func make(_ state: SDKState) -> JSONValue {
         .object([
             ("time", .string(state.time.description)),
             ("live", live(state)),

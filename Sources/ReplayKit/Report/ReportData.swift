@@ -5,7 +5,7 @@ import SDK
 /// windows and their steps, call marks and folded buckets, depth counters, findings (warnings
 /// and `check` violations) and the state documents of the moments shown. Times are
 /// microseconds from the journal's first record (`t`), beside sequence numbers (`seq`).
-enum ReportData {
+package enum ReportData {
     /// The depth counters keep at most this many points each (the maximum per time slice past it).
     static let counterPoints = 2_000
     /// At most this many switches are shown with their steps: those with warnings or anomalies
@@ -14,7 +14,7 @@ enum ReportData {
     /// At most this many warnings are listed (all are counted).
     static let warningLimit = 500
 
-    static func make(_ timeline: Timeline) -> JSONValue {
+    package static func make(_ timeline: Timeline) -> JSONValue {
         let laneOf = Dictionary(uniqueKeysWithValues: timeline.projects.enumerated().map { ($0.element, $0.offset) })
         let undelivered = timeline.projects.count
         let lane: (Timeline.Call) -> Int = { call in Timeline.receiver(of: call.row).flatMap { laneOf[$0] } ?? undelivered }

@@ -1,8 +1,8 @@
 /// The report as one self-contained HTML page: the style sheet, the data and the script are
 /// all inline; the page loads nothing (no network, no CDN).
-enum ReportPage {
+package enum ReportPage {
     /// The page for `data` (``ReportData/make(_:)``); `title` names the journal.
-    static func html(data: JSONValue, title: String) -> String {
+    package static func html(data: JSONValue, title: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">

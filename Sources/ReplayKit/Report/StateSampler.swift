@@ -4,7 +4,7 @@ import SDK
 /// budget: every moment it is asked to keep (switch boundaries, warnings) while the budget
 /// lasts, plus a bounded, evenly thinned sample of call marks. The others are left to
 /// `replay state --at N`.
-struct StateSampler {
+package struct StateSampler {
     /// The serialized documents may take at most this many bytes in all.
     let byteBudget: Int
     /// At most this many sampled call moments.

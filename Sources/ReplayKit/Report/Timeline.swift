@@ -6,13 +6,13 @@ import SDK
 /// offline-queue depths over time, the `check` violations, and the state at a few chosen
 /// moments. Built in one pass by ``TimelineBuilder``; the HTML report (``ReportData``) and the
 /// trace export (``TraceExporter``) render it.
-struct Timeline {
+package struct Timeline {
     /// One public call: its audit row, a one-line summary of the call, its `callReceived`
     /// record as compact JSON (``FactJSON``; text costs far less memory than the decoded fact;
     /// kept only while the call may still be drawn as a mark, see ``TimelineBuilder``; nil when
     /// it was received before the retained journal) and, for a call the gate held, where it was
     /// queued and replayed.
-    struct Call {
+    package struct Call {
         var row: AuditRow
         var summary: String
         var factJSON: String?
@@ -37,25 +37,25 @@ struct Timeline {
         var maximum: Int { changes.map(\.value).max() ?? 0 }
     }
 
-    var records = 0
+    package var records = 0
     var first: (sequence: UInt64, time: JournalTime)?
     var last: (sequence: UInt64, time: JournalTime)?
     /// Every project the journal names, in order of first appearance.
-    var projects: [ProjectFingerprint] = []
+    package var projects: [ProjectFingerprint] = []
     var labels = ProjectLabels()
     /// Every switch request (absorbed and noop ones too), in switch order.
-    var switches: [SwitchReport] = []
+    package var switches: [SwitchReport] = []
     /// Every public call, in the order they were received.
-    var calls: [Call] = []
+    package var calls: [Call] = []
     var gateDepth = Counter()
     var queueDepth = Counter()
     var violations: [Violation] = []
-    var violationCount = 0
+    package var violationCount = 0
     /// `StateDocument`s after the chosen sequences (see ``StateSampler``).
-    var states: [UInt64: JSONValue] = [:]
+    package var states: [UInt64: JSONValue] = [:]
     /// How many moments wanted a state document the byte budget no longer allowed.
     var statesSkipped = 0
-    var unreadable = 0
+    package var unreadable = 0
     /// Every ``indexStride``-th record's (sequence, time), so a page can place any sequence
     /// number on the time axis.
     var index: [(sequence: UInt64, time: JournalTime)] = []

@@ -7,11 +7,11 @@ import SDK
 ///
 /// Memory grows with the number of calls and switches (the report shows each of them), not
 /// with the number of records.
-enum TimelineBuilder {
+package enum TimelineBuilder {
     /// Reads the whole journal of `reader`. `redactor`, when given, redacts every record (and
     /// snapshot) before anything looks at it: the fold, the analyses and the state documents
     /// then only ever see redacted values.
-    static func build(reader: JournalReader, redactor: Redactor? = nil, sampler: StateSampler = StateSampler(),
+    package static func build(reader: JournalReader, redactor: Redactor? = nil, sampler: StateSampler = StateSampler(),
                       onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
         var timeline = Timeline()
         var rows: [AuditRow] = []

@@ -7,8 +7,8 @@ import SDK
 ///
 /// Moving forwards folds on; moving backwards or jumping seeks anew from the nearest snapshot.
 /// Memory holds the state, the state before the last move (for `diff`) and one record.
-final class StepSession {
-    static let help = """
+package final class StepSession {
+    package static let help = """
         commands:
           next [N]         (n, or an empty line) the next N facts
           prev [N]         (p) back N facts
@@ -28,14 +28,14 @@ final class StepSession {
     /// The state document before the last move.
     private var previous: JSONValue?
 
-    init(reader: JournalReader, console: Console) throws {
+    package init(reader: JournalReader, console: Console) throws {
         self.reader = reader
         self.console = console
         walk = try JournalWalk(reader: reader)
     }
 
     /// Reads commands until `quit` or the end of input.
-    func run() throws {
+    package func run() throws {
         let first = reader.segments.first?.baseSequence ?? 1
         console.print("step: \(reader.directory), records from seq \(first). Type `help` for commands.")
         while true {
@@ -129,9 +129,9 @@ final class StepSession {
         let before = StateDocument.make(walk.state)
         var moved = 0
         while moved < count, let record = try walk.next() {
-            let depth = TimelineCommand.depth(walk.state)
+            let depth = TimelineLine.depth(walk.state)
             walk.fold(record)
-            console.print(TimelineCommand.line(record, depth: min(depth, TimelineCommand.depth(walk.state))))
+            console.print(TimelineLine.line(record, depth: min(depth, TimelineLine.depth(walk.state))))
             moved += 1
         }
         if moved < count { console.print("(end of the journal)") }
@@ -150,7 +150,7 @@ final class StepSession {
             console.print("(at the start, before the first record)")
             return
         }
-        console.print(TimelineCommand.line(record, depth: TimelineCommand.depth(walk.state)))
+        console.print(TimelineLine.line(record, depth: TimelineLine.depth(walk.state)))
     }
 
     /// The sequence number of switch `number`'s request.
@@ -167,9 +167,9 @@ final class StepSession {
         let start = walk.position
         let before = StateDocument.make(walk.state)
         while let record = try walk.next() {
-            let depth = TimelineCommand.depth(walk.state)
+            let depth = TimelineLine.depth(walk.state)
             walk.fold(record)
-            let line = TimelineCommand.line(record, depth: min(depth, TimelineCommand.depth(walk.state)))
+            let line = TimelineLine.line(record, depth: min(depth, TimelineLine.depth(walk.state)))
             if line.lowercased().contains(needle) {
                 previous = before
                 console.print(line)

@@ -1,6 +1,8 @@
 import Foundation
 import Journal
+import ReplayKit
 import SDK
+import Simulation
 
 /// `replay simulate`: deterministic simulation of the SDK under random stories and faults.
 struct SimulateCommand: Command {

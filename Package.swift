@@ -35,11 +35,20 @@ let package = Package(
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
-        // The command-line tool support engineers run on journals taken off a device: every
-        // command, as a library, so the tests and the fuzzer run them in-process...
-        .target(name: "replay", dependencies: ["Journal", "SDK", "Sandbox", "Locking"]),
+        // Reading journals taken off a device, the fold, rendering, the analyses (check, recheck,
+        // audit, diagnose), export, the HTML report and the step session: what `replay` runs.
+        .target(name: "ReplayKit", dependencies: ["Journal", "SDK"]),
+        // Seeded random stories over the real EngineCore, with a simulated environment, backend
+        // and disk (`replay simulate`). Test doubles: not part of ReplayKit.
+        .target(name: "Simulation", dependencies: ["Journal", "SDK", "ReplayKit", "Locking"]),
+        // The scripted two-region story against the Sandbox (`replay demo`), with its test doubles.
+        .target(name: "Demo", dependencies: ["Journal", "SDK", "Sandbox", "Locking"]),
+        // The command-line tool support engineers run on journals taken off a device: one small
+        // file per command over ReplayKit, as a library, so the tests and the fuzzer run them
+        // in-process...
+        .target(name: "replay", dependencies: ["ReplayKit", "Simulation", "Demo", "Journal", "SDK"]),
         // ...and the `replay` executable, which only hands its arguments to it.
-        .executableTarget(name: "replay-main", dependencies: ["replay"]),
+        .executableTarget(name: "replay-main", dependencies: ["replay", "ReplayKit"]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(
             name: "CSQLite",
@@ -54,14 +63,14 @@ let package = Package(
         .executableTarget(name: "crash-child", dependencies: ["Journal", "SDK", "CrashStory"]),
         // What the fuzz targets do with an input, as a library the regression tests call too
         // (docs/FUZZING.md).
-        .target(name: "FuzzHarness", dependencies: ["Journal", "SDK", "replay", "CLZ4"]),
+        .target(name: "FuzzHarness", dependencies: ["Journal", "SDK", "replay", "ReplayKit", "CLZ4"]),
         // libFuzzer entry points, one file each: built with `--sanitize fuzzer` (make fuzz) they
         // are fuzzers; in a plain build they compile and link but do nothing.
         .executableTarget(name: "fuzz-journal", dependencies: ["FuzzHarness"]),
         .executableTarget(name: "fuzz-facts", dependencies: ["FuzzHarness"]),
         .executableTarget(name: "fuzz-replay", dependencies: ["FuzzHarness"]),
         // Writes the seed corpora under Fuzz/Corpus (not a fuzzer: build it without sanitizers).
-        .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay"]),
+        .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay", "ReplayKit"]),
         // What the test targets share: a seeded generator, temporary directories, waiting for a
         // completion, running blocking work off the shared pool. Not a test target, so each test
         // target can depend on it; it needs no more than the lock.
@@ -70,8 +79,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "TestSupport"]),
         .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "Journal", "SDK", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "ReplayKit", "Demo", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

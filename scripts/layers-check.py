@@ -28,7 +28,7 @@ ALLOWED = {
     "Simulation": {"SDK", "SDKCore", "SDKTesting", "ReplayKit", "Journal", "Locking"},
     "Demo": {"SDK", "SDKCore", "SDKTesting", "Sandbox", "Journal", "Locking"},
     "replay": {"ReplayKit", "Simulation", "Demo", "SDK", "SDKCore", "Journal", "Locking"},
-    "replay-main": {"replay"},
+    "replay-main": {"replay", "ReplayKit"},
     "bench": {"Journal", "SDK", "SDKCore", "SDKTesting", "Locking", "CLZ4", "CSQLite", "Sandbox"},
     "crash-child": {"Journal", "SDK", "SDKCore", "CrashStory"},
     "FuzzHarness": {"Journal", "SDKCore", "SDK", "ReplayKit", "replay", "CLZ4"},

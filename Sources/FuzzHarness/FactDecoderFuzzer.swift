@@ -22,40 +22,40 @@ import SDK
 ///   journal records them);
 /// - a snapshot decodes to a state whose encoding decodes to the same encoding, and so do the
 ///   states the fold ends with.
-public enum FactDecoderFuzzer {
+package enum FactDecoderFuzzer {
     /// The selector of a snapshot record.
-    public static let snapshotSelector: UInt8 = 0xFF
+    package static let snapshotSelector: UInt8 = 0xFF
     /// Inputs hold at most this many records; the rest is ignored.
     static let maxRecords = 64
     static let baseTime = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
 
     /// One record of an input.
-    public struct Record: Sendable {
-        public var selector: UInt8
-        public var timeDelta: Int64
-        public var payload: [UInt8]
+    package struct Record: Sendable {
+        package var selector: UInt8
+        package var timeDelta: Int64
+        package var payload: [UInt8]
 
-        public init(selector: UInt8, timeDelta: Int64 = 1_000, payload: [UInt8]) {
+        package init(selector: UInt8, timeDelta: Int64 = 1_000, payload: [UInt8]) {
             self.selector = selector
             self.timeDelta = timeDelta
             self.payload = payload
         }
 
         /// A record holding `fact`.
-        public init(_ fact: Fact, timeDelta: Int64 = 1_000) {
+        package init(_ fact: Fact, timeDelta: Int64 = 1_000) {
             let kind = FactCodec.kind(of: fact)
             let selector = FactKind.allCases.firstIndex { $0.rawValue == kind }.map(UInt8.init) ?? UInt8(truncatingIfNeeded: kind)
             self.init(selector: selector, timeDelta: timeDelta, payload: FactCodec.payload(of: fact))
         }
 
         /// A record holding a snapshot of `state`.
-        public init(snapshot state: SDKState, timeDelta: Int64 = 0) {
+        package init(snapshot state: SDKState, timeDelta: Int64 = 0) {
             self.init(selector: FactDecoderFuzzer.snapshotSelector, timeDelta: timeDelta, payload: StateCodec.encode(state))
         }
     }
 
     /// The input holding `records` (for writing seeds).
-    public static func input(_ records: [Record]) -> [UInt8] {
+    package static func input(_ records: [Record]) -> [UInt8] {
         var output: [UInt8] = []
         for record in records {
             output.append(record.selector)
@@ -72,7 +72,7 @@ public enum FactDecoderFuzzer {
     }
 
     /// Runs one input; returns the invariants it broke.
-    public static func run(_ input: [UInt8]) -> [String] {
+    package static func run(_ input: [UInt8]) -> [String] {
         var checker = InvariantChecker()
         var reader = FuzzInput(input)
         var evolved = SDKState()

@@ -4,12 +4,12 @@ import SDK
 
 /// Writes small journals, byte for byte the same on every run: the ``FixtureStory`` as an SDK
 /// journal, or records with arbitrary payloads as a raw one.
-public enum FixtureJournal {
-    public static let journalID = UUID(uuidString: "F0220000-0000-4000-8000-00000000F022") ?? UUID()
+package enum FixtureJournal {
+    package static let journalID = UUID(uuidString: "F0220000-0000-4000-8000-00000000F022") ?? UUID()
 
     /// Writer options that make the bytes a function of the appends alone, with small segments
     /// and frames so that even a short journal has several of each.
-    public static func options(storage: any JournalStorage, segmentBytes: Int = 2048) -> JournalOptions {
+    package static func options(storage: any JournalStorage, segmentBytes: Int = 2048) -> JournalOptions {
         var options = JournalOptions()
         options.storage = storage
         options.rotation = .onRequest
@@ -26,7 +26,7 @@ public enum FixtureJournal {
 
     /// Writes the story's facts to `directory`, starting a segment (with a snapshot of the state
     /// folded so far) whenever the current one passed `segmentBytes`.
-    public static func writeStory(to directory: String, storage: any JournalStorage = PosixStorage(), segmentBytes: Int = 2048) throws {
+    package static func writeStory(to directory: String, storage: any JournalStorage = PosixStorage(), segmentBytes: Int = 2048) throws {
         let writer = try JournalWriter(directory: directory, options: options(storage: storage, segmentBytes: segmentBytes), snapshot: nil)
         var state = SDKState()
         let empty = StateCodec.encode(state)
@@ -42,7 +42,7 @@ public enum FixtureJournal {
 
     /// Writes `payloads` as records of kinds 16, 17, 18 ... (cycling through `kinds` of them),
     /// a quarter of a second apart, with `snapshot` opening each segment.
-    public static func writeRaw(to directory: String, storage: any JournalStorage = PosixStorage(), payloads: [[UInt8]],
+    package static func writeRaw(to directory: String, storage: any JournalStorage = PosixStorage(), payloads: [[UInt8]],
                                 kinds: UInt32 = 3, segmentBytes: Int = 2048, snapshot: [UInt8] = Array("raw snapshot".utf8)) throws {
         let writer = try JournalWriter(directory: directory, options: options(storage: storage, segmentBytes: segmentBytes), snapshot: nil)
         for (index, payload) in payloads.enumerated() {

@@ -10,19 +10,19 @@ import SDK
 /// messages (one request fails with 503 and is retried, one EU request needs a fresh JWT),
 /// switches to EU with a call arriving mid-switch, switches back to US and to EU again in a row,
 /// then logs out. The fuzz corpus tool and the replay fuzz target's fixture journal use it.
-public struct FixtureStory {
+package struct FixtureStory {
     /// One fact as the journal records it.
-    public struct Entry: Sendable {
-        public var fact: Fact
-        public var time: JournalTime
+    package struct Entry: Sendable {
+        package var fact: Fact
+        package var time: JournalTime
     }
 
-    public static let us = project(key: "fixture-us-key", region: "us", usesJWT: false)
-    public static let eu = project(key: "fixture-eu-key", region: "eu", usesJWT: true)
-    public static let startTime = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+    package static let us = project(key: "fixture-us-key", region: "us", usesJWT: false)
+    package static let eu = project(key: "fixture-eu-key", region: "eu", usesJWT: true)
+    package static let startTime = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
 
     /// Every fact of the story, in journal order.
-    public static func entries() -> [Entry] {
+    package static func entries() -> [Entry] {
         var story = FixtureStory()
         story.play()
         return story.entries

@@ -2,9 +2,9 @@ import Foundation
 
 /// The committed seed corpus of a fuzz target (`Fuzz/Corpus/<target>/`), for the tests that run
 /// every seed through its harness.
-public enum FuzzCorpus {
+package enum FuzzCorpus {
     /// The seeds of `target`, by file name, sorted; empty when the directory is missing.
-    public static func seeds(of target: String, packageRoot: String) -> [(name: String, bytes: [UInt8])] {
+    package static func seeds(of target: String, packageRoot: String) -> [(name: String, bytes: [UInt8])] {
         let directory = packageRoot + "/Fuzz/Corpus/" + target
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         return names.compactMap { name in
@@ -14,7 +14,7 @@ public enum FuzzCorpus {
 
     /// The package root, from the path of a source file three levels below it
     /// (`Tests/<Suite>/<File>.swift`): pass `#filePath`.
-    public static func packageRoot(fromTestFile path: String) -> String {
+    package static func packageRoot(fromTestFile path: String) -> String {
         URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 }

@@ -19,8 +19,8 @@ import Journal
 /// (``SegmentChecksumRepair``): mutations then reach the record framing and the cursors' logic
 /// instead of stopping at the first checksum.
 /// `seek` picks the record the harness seeks to.
-public struct JournalFuzzInput: Sendable {
-    public enum Shape: UInt8, Sendable, CaseIterable {
+package struct JournalFuzzInput: Sendable {
+    package enum Shape: UInt8, Sendable, CaseIterable {
         case oneSegment = 0
         case twoSegmentsAtHeader = 1
         case twoSegmentsAtFraction = 2
@@ -28,20 +28,20 @@ public struct JournalFuzzInput: Sendable {
     }
 
     /// A file of the journal directory.
-    public struct File: Sendable, Equatable {
-        public var name: String
-        public var bytes: [UInt8]
+    package struct File: Sendable, Equatable {
+        package var name: String
+        package var bytes: [UInt8]
     }
 
-    public var shape: Shape
-    public var repairsChecksums: Bool
+    package var shape: Shape
+    package var repairsChecksums: Bool
     /// 0...31: where ``Shape/twoSegmentsAtFraction`` splits, in 31sts of the content.
-    public var splitFraction: UInt8
+    package var splitFraction: UInt8
     /// Which record the harness seeks to.
-    public var seekSelector: UInt8
-    public var content: [UInt8]
+    package var seekSelector: UInt8
+    package var content: [UInt8]
 
-    public init(shape: Shape, repairsChecksums: Bool = false, splitFraction: UInt8 = 0, seekSelector: UInt8 = 0, content: [UInt8]) {
+    package init(shape: Shape, repairsChecksums: Bool = false, splitFraction: UInt8 = 0, seekSelector: UInt8 = 0, content: [UInt8]) {
         self.shape = shape
         self.repairsChecksums = repairsChecksums
         self.splitFraction = splitFraction & 31
@@ -50,7 +50,7 @@ public struct JournalFuzzInput: Sendable {
     }
 
     /// Parses an input; nil when it is too short to hold the two leading bytes.
-    public init?(_ input: [UInt8]) {
+    package init?(_ input: [UInt8]) {
         guard input.count >= 2 else { return nil }
         let mode = input[0]
         self.init(shape: Shape(rawValue: mode & 3) ?? .oneSegment, repairsChecksums: mode & 4 != 0,
@@ -58,12 +58,12 @@ public struct JournalFuzzInput: Sendable {
     }
 
     /// The input bytes that parse back to this value (for writing seeds).
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         [shape.rawValue | (repairsChecksums ? 4 : 0) | (splitFraction << 3), seekSelector] + content
     }
 
     /// The files of the journal directory this input describes.
-    public func files() -> [File] {
+    package func files() -> [File] {
         var files: [File]
         switch shape {
         case .oneSegment:

@@ -15,13 +15,13 @@ import Journal
 ///   same records, and seeking to any of those records returns exactly the records from there;
 /// - after a writer opened a readable journal and appended a record, reading finds that record
 ///   last.
-public enum JournalReaderFuzzer {
+package enum JournalReaderFuzzer {
     static let directory = "/journal"
     /// Seeks read at most this many records: enough to compare, bounded in time.
     static let seekReadLimit = 256
 
     /// Runs one input; returns the invariants it broke.
-    public static func run(_ input: [UInt8]) -> [String] {
+    package static func run(_ input: [UInt8]) -> [String] {
         guard let parsed = JournalFuzzInput(input) else { return [] }
         let storage = InMemoryStorage()
         try? storage.createDirectory(at: directory)

@@ -1,3 +1,4 @@
+import ReplayKit
 import replay
 
 /// The replay fuzz target: a fuzzed command line (see ``ReplayFuzzInput``), confined by
@@ -6,9 +7,9 @@ import replay
 ///
 /// Beyond never trapping or hanging, every run must end with status 0, 1 (findings) or 2 (usage
 /// error or unreadable input), and a run that does not end with 0 must say something.
-public enum ReplayCommandLineFuzzer {
+package enum ReplayCommandLineFuzzer {
     /// Runs one input; returns the invariants it broke.
-    public static func run(_ input: [UInt8]) -> [String] {
+    package static func run(_ input: [UInt8]) -> [String] {
         let workspace: ReplayFuzzWorkspace
         switch ReplayFuzzWorkspace.shared {
         case .success(let made): workspace = made

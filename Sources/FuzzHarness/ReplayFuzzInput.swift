@@ -8,16 +8,16 @@
 /// occurs in UTF-8, so never inside an argument), is split into lines at `\n`. Bytes that are
 /// not UTF-8 become U+FFFD, as they would coming from a shell. Arguments may use the
 /// placeholders of ``ReplayArgumentConfinement`` for the fixture journals.
-public struct ReplayFuzzInput: Sendable, Equatable {
-    public var arguments: [String]
-    public var standardInput: [String]
+package struct ReplayFuzzInput: Sendable, Equatable {
+    package var arguments: [String]
+    package var standardInput: [String]
 
-    public init(arguments: [String], standardInput: [String] = []) {
+    package init(arguments: [String], standardInput: [String] = []) {
         self.arguments = arguments
         self.standardInput = standardInput
     }
 
-    public init(_ input: [UInt8]) {
+    package init(_ input: [UInt8]) {
         let split = input.firstIndex(of: 0xFF)
         let commandLine = input[..<(split ?? input.count)]
         arguments = commandLine.isEmpty ? [] : commandLine.split(separator: 0, omittingEmptySubsequences: false)
@@ -27,7 +27,7 @@ public struct ReplayFuzzInput: Sendable, Equatable {
     }
 
     /// The input bytes that parse back to this value (for writing seeds).
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var output = Array(arguments.joined(separator: "\u{0}").utf8)
         if !standardInput.isEmpty {
             output.append(0xFF)

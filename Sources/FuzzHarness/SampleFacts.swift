@@ -4,9 +4,9 @@ import SDK
 /// One fact of every kind, with values that reach the codec's less common branches (optional
 /// fields present and absent, nested messages, NaN, negative numbers). Exhaustive over
 /// ``FactKind``: a new kind does not compile until it has a sample.
-public enum SampleFacts {
+package enum SampleFacts {
     /// A sample of every kind, in the order of `FactKind.allCases`, then an unknown kind.
-    public static var all: [Fact] {
+    package static var all: [Fact] {
         FactKind.allCases.map(sample) + [.unknown(kind: 200, payload: [0x08, 0x01, 0x12, 0x02, 0x68, 0x69])]
     }
 
@@ -26,7 +26,7 @@ public enum SampleFacts {
                                        createdAt: time)
 
     /// The sample of `kind`.
-    public static func sample(of kind: FactKind) -> Fact {
+    package static func sample(of kind: FactKind) -> Fact {
         switch kind {
         case .engineStarted:
             .engineStarted(EngineStart(sdkVersion: "0.1.0", restored: true,

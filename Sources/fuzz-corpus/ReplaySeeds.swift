@@ -1,6 +1,7 @@
 import Foundation
 import FuzzHarness
 import replay
+import ReplayKit
 import SDK
 
 /// Seeds of the replay target: typical command lines of every command (but `demo`) on the

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ReplayKit
 import replay
 
 let console = Console.standard()

@@ -5,7 +5,7 @@ import Sandbox
 import SDK
 import Testing
 import TestSupport
-@testable import replay
+@testable import Demo
 
 /// `exportDiagnostics(to:)`: the copy an app sends to support. It is made while the engine keeps
 /// working, reads with `replay`, stays within its budget and holds no secret.

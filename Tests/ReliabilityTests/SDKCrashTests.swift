@@ -5,7 +5,8 @@ import Sandbox
 import SDK
 import Testing
 import TestSupport
-@testable import replay
+import ReplayKit
+import replay
 
 /// The SDK in a child process, killed with SIGKILL at random moments through a long story with
 /// switches; each time a new process opens the same journal and carries on.

@@ -4,7 +4,8 @@ import Sandbox
 import SDK
 import Testing
 import TestSupport
-@testable import replay
+import ReplayKit
+import replay
 
 /// What leaves the device holds no secret: API keys live only in the keyring, redacted exports
 /// hold none of the personal data that went in, files are private to the user, and a journal

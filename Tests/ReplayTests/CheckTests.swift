@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
+@testable import ReplayKit
 
 /// `replay check` on crafted journals: each seeded violation is found, with the sequence numbers
 /// that prove it; journals that keep the contract pass.

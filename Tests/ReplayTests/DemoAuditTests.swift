@@ -3,7 +3,8 @@ import Journal
 import SDK
 import Testing
 import TestSupport
-@testable import replay
+@testable import Demo
+@testable import ReplayKit
 
 /// What `replay audit` reads from the demo's journal agrees with what the sandbox recorded.
 @Suite("the demo's audit agrees with the sandbox", .timeLimit(.minutes(3)))

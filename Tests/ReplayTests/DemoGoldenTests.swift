@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import replay
 
 /// Every subcommand's output on the demo's journal, compared with golden files. The journal is
 /// the same on every run (the demo fixes the order of everything), so the outputs are too.

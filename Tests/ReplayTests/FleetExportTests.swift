@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
+@testable import ReplayKit
 
 /// `replay export` over many journals, and the flat fleet columns every NDJSON row carries.
 @Suite("fleet export", .timeLimit(.minutes(3)))

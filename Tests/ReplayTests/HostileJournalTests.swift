@@ -2,7 +2,6 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
 
 /// Hostile, damaged and truncated journals: no subcommand may crash; each ends with status 1
 /// (findings: corruption, unreadable records) or 2 (unreadable input), and says why.

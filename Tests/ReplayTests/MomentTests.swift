@@ -1,6 +1,6 @@
 import Journal
 import Testing
-@testable import replay
+@testable import ReplayKit
 
 @Suite("sequence numbers and ISO-8601 times on the command line", .timeLimit(.minutes(3)))
 struct MomentTests {

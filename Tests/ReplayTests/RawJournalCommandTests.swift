@@ -1,7 +1,7 @@
 import Foundation
 import Journal
 import Testing
-@testable import replay
+import replay
 
 @Suite("replay info, verify, cat on raw journals", .timeLimit(.minutes(3)))
 struct RawJournalCommandTests {

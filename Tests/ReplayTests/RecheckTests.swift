@@ -2,7 +2,6 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
 
 @Suite("recheck against today's decide", .timeLimit(.minutes(3)))
 struct RecheckTests {

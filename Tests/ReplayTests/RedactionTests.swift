@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
+@testable import ReplayKit
 
 @Suite("redacted exports", .timeLimit(.minutes(3)))
 struct RedactionTests {

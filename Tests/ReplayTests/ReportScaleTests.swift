@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import replay
 
 /// A long SDK journal's report stays small: ordinary calls fold into buckets, every call is
 /// accounted for, and the page stays under 10 MB. `REPORT_SCALE_CALLS` sets the number of

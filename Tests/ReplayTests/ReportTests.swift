@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
+@testable import ReplayKit
 
 /// `replay report`: the data the page embeds (golden, for the demo journal), the page's
 /// self-containment, and the folding that keeps long journals' pages small.

@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
+@testable import ReplayKit
 
 /// `state --at` and the other commands that start in the middle open at the snapshot of the
 /// segment holding the moment and fold forward from there.

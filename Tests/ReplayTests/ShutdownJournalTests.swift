@@ -3,7 +3,7 @@ import Journal
 import Locking
 import SDK
 import Testing
-@testable import replay
+@testable import Demo
 
 /// How `replay` reads a journal that a shutdown cut in the middle of a switch.
 @Suite("shutdown mid-switch, as replay reads it", .timeLimit(.minutes(2)))

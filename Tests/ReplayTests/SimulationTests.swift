@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
-@testable import replay
+@testable import Simulation
 
 /// `replay simulate`: a few hundred seeded stories pass every check, one seed always gives the
 /// same journal byte for byte, and every failure the simulator found stays fixed (each test

@@ -1,7 +1,8 @@
 import Foundation
 import Journal
 import Testing
-@testable import replay
+@testable import ReplayKit
+import replay
 
 /// `-` reads a journal's segment files concatenated on standard input.
 @Suite("journals on standard input", .timeLimit(.minutes(3)))

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import replay
 
 /// `replay export --format trace` on the demo journal: the Chrome Trace Event format's rules
 /// (the JSON object form Perfetto UI and chrome://tracing open), and a golden file.

@@ -1,3 +1,5 @@
+import ReplayKit
+
 /// The arguments of one subcommand, consumed piece by piece: options anywhere (`--name value`
 /// or `--name=value`), flags, then positionals; `--` ends options. Whatever is left when the
 /// command calls ``finish()`` is a usage error naming it.

@@ -1,3 +1,5 @@
+import ReplayKit
+
 /// A `replay` subcommand: parses its own arguments (so each has its own `--help`) and runs.
 protocol Command: Sendable {
     /// The word after `replay`.

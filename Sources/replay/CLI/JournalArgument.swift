@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 
 /// The `[--json] <journal>` that `info`, `verify` and `check` take, and the opening they share:
 /// the journal at the path (or `-`, standard input; see ``JournalSource``).

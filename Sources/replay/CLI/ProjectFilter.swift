@@ -1,4 +1,5 @@
 import Foundation
+import ReplayKit
 import SDK
 
 /// A `--project FP|LABEL` argument: a fingerprint in hex or a prefix of one (at least 4

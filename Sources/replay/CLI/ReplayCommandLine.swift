@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 
 /// `replay`: the entry point, shared by the executable, the tests and the fuzzer.
 package enum ReplayCommandLine {

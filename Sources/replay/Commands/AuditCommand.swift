@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay audit`: which project received each public call, and how each ended.

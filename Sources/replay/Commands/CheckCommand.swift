@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay check`: the switch contract's invariants over a journal.

@@ -1,6 +1,7 @@
-import Dispatch
+import Demo
 import Foundation
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay demo`: runs the scripted two-region story and explains its journal.
@@ -33,7 +34,7 @@ struct DemoCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         let directory = output ?? NSTemporaryDirectory() + "replay-demo-\(UUID().uuidString.prefix(8).lowercased())"
-        let outcome = try Self.runStory(into: directory)
+        let outcome = try DemoStory.runToCompletion(into: directory)
         let reader = try JournalSource.open(outcome.journal, console: console)
         if json {
             console.print(JSONValue.object([
@@ -62,22 +63,5 @@ struct DemoCommand: Command {
             console.print("  replay \(command) \(outcome.journal)")
         }
         return .ok
-    }
-
-    /// Runs the story to completion from synchronous code. The story is async (the SDK's
-    /// module hooks and the demo's waits suspend); this thread waits, off the cooperative pool.
-    static func runStory(into directory: String) throws -> DemoStory.Outcome {
-        let done = DispatchSemaphore(value: 0)
-        let result = StoryResult()
-        Task.detached {
-            do {
-                result.set(.success(try await DemoStory.run(into: directory)))
-            } catch {
-                result.set(.failure(error))
-            }
-            done.signal()
-        }
-        done.wait()
-        return try result.get()
     }
 }

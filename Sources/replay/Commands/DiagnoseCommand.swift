@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay diagnose`: what happened in each switch, and why it reported what it reported.

@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay diff`: what changed in the SDK's state between two moments.

@@ -1,5 +1,5 @@
-import Foundation
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay export --redact`: a copy of a journal that can leave the company.
@@ -45,50 +45,40 @@ struct ExportCommand: Command {
         when some of many journals could not be exported.
         """
 
-    enum OutputFormat: String {
-        case journal, ndjson, trace
-    }
-
-    let paths: [String]
-    let format: OutputFormat
-    let output: String
-    let singleFile: Bool
-    let json: Bool
-
-    /// The single journal of the classic form, `export ... -o OUT <journal>`.
-    var path: String { paths[0] }
+    /// What was asked for; the exports themselves are ``JournalExport``'s and ``FleetExport``'s.
+    let export: JournalExport
 
     init(arguments: inout Arguments) throws(UsageError) {
         guard arguments.flag("--redact") else { throw UsageError("export writes redacted copies only: pass --redact") }
-        format = try arguments.option("--format", as: "journal, ndjson or trace", OutputFormat.init(rawValue:)) ?? .journal
+        let format = try arguments.option("--format", as: "journal, ndjson or trace", JournalExport.OutputFormat.init(rawValue:)) ?? .journal
         let short = try arguments.option("-o")
         let long = try arguments.option("--output")
         guard let output = short ?? long else { throw UsageError("-o OUT is required") }
-        self.output = output
-        singleFile = arguments.flag("--single-file")
-        json = arguments.flag("--json")
+        let singleFile = arguments.flag("--single-file")
+        let json = arguments.flag("--json")
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
-        self.paths = paths
         if singleFile && format != .ndjson { throw UsageError("--single-file writes NDJSON: pass --format ndjson") }
+        export = JournalExport(paths: paths, format: format, output: output, singleFile: singleFile, json: json)
     }
 
     func run(console: Console) throws -> ExitStatus {
-        if paths.count > 1 || singleFile || FleetExport.isFolderOfJournals(path) {
-            return try FleetExport(command: self).run(console: console)
+        let (path, format, output, json) = (export.path, export.format, export.output, export.json)
+        if export.paths.count > 1 || export.singleFile || FleetExport.isFolderOfJournals(path) {
+            return try FleetExport(command: export).run(console: console)
         }
         let reader = try JournalSource.open(path, console: console)
         let redactor = Redactor(hash: try KeyedHash.random())
-        let summary: ExportSummary
+        let summary: JournalExport.ExportSummary
         switch format {
         case .ndjson:
             let file = try NDJSONFile(creating: output)
-            summary = try exportNDJSON(reader, redactor, into: file, console: console)
+            summary = try export.exportNDJSON(reader, redactor, into: file, console: console)
             try file.close()
-        case .journal: summary = try exportJournal(reader, redactor, to: output, console: console)
+        case .journal: summary = try export.exportJournal(reader, redactor, to: output, console: console)
         case .trace:
             let written = try TraceExporter.write(reader, redactor, to: output, console: console)
-            summary = ExportSummary(records: written.records, emptied: written.emptied)
+            summary = JournalExport.ExportSummary(records: written.records, emptied: written.emptied)
         }
         console.clearProgress()
         if json {
@@ -113,111 +103,5 @@ struct ExportCommand: Command {
             console.printError("replay export: \(summary.emptied) record(s) could not be read and were kept empty; the copy is incomplete")
         }
         return summary.emptied == 0 ? .ok : .findings
-    }
-
-    struct ExportSummary {
-        var records = 0
-        var emptied = 0
-        var sequenceOffset: Int64 = 0
-        var droppedSnapshots = 0
-    }
-
-    // MARK: - NDJSON
-
-    /// Streams `reader`'s records, redacted, into `file`: one row per record, with the fleet
-    /// columns (``FleetColumns``) after `seq`, `time` and `kind`.
-    func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, into file: NDJSONFile, console: Console,
-                      progressPrefix: String = "") throws -> ExportSummary {
-        var summary = ExportSummary()
-        var columns = FleetColumns(reader: reader)
-        let walk = try JournalWalk(reader: reader)
-        while let record = try walk.next() {
-            var redacted = record
-            switch record.content {
-            case .fact(let fact): redacted.content = .fact(redactor.redact(fact))
-            case .snapshot(let state): redacted.content = .snapshot(redactor.redact(state))
-            case .unreadable:
-                redacted.content = .unreadable("not readable by this build; left out of the export")
-                summary.emptied += 1
-            }
-            let fleet = columns.members(for: redacted, before: walk.state)
-            walk.fold(record)
-            try file.write(Self.row(redacted, fleet))
-            summary.records += 1
-            if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(record.sequence)") }
-        }
-        return summary
-    }
-
-    /// The row: `seq`, `time`, `kind`, the fleet columns, then the record's own members (one that
-    /// shares a fleet column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`).
-    static func row(_ record: DecodedRecord, _ fleet: [(String, JSONValue)]) -> String {
-        guard case .object(var members) = FactJSON.object(record) else { return FactJSON.object(record).serialized() }
-        let reserved = Set(FleetColumns.names)
-        for index in members.indices.dropFirst(3) where reserved.contains(members[index].0) {
-            members[index].0 = "fact_" + members[index].0
-        }
-        members.insert(contentsOf: fleet, at: 3)
-        return JSONValue.object(members).serialized()
-    }
-
-    // MARK: - Journal
-
-    func exportJournal(_ reader: JournalReader, _ redactor: Redactor, to output: String, console: Console) throws -> ExportSummary {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
-            throw ExportError.exists(output)
-        }
-        let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
-        let writer = try JournalWriter(directory: output, options: options, snapshot: nil)
-        var summary = ExportSummary()
-        let walk = try JournalWalk(reader: reader)
-        var firstSequence: UInt64?
-        while let record = try walk.next() {
-            if firstSequence == nil {
-                firstSequence = record.sequence
-                summary.sequenceOffset = Int64(record.sequence) - 1
-            }
-            switch record.content {
-            case .snapshot(let state):
-                // The snapshot opens a copy segment when the current one is big enough; a fresh
-                // journal always opens with it.
-                let snapshot = StateCodec.encode(redactor.redact(state))
-                if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
-                else { summary.records += 1 }
-            case .fact(let fact):
-                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
-                let redacted = redactor.redact(fact)
-                try writer.append(kind: FactCodec.kind(of: redacted), timestamp: record.time, payload: FactCodec.payload(of: redacted))
-                summary.records += 1
-            case .unreadable:
-                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
-                if record.isSnapshot {
-                    let snapshot = StateCodec.encode(redactor.redact(walk.state))
-                    if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
-                    else { summary.records += 1 }
-                } else {
-                    try writer.append(kind: record.kind, timestamp: record.time, payload: [UInt8]())
-                    summary.records += 1
-                    summary.emptied += 1
-                }
-            }
-            walk.fold(record)
-            if summary.records % 4096 == 0 { console.progress("exported seq \(record.sequence)") }
-        }
-        try writer.close()
-        return summary
-    }
-
-    /// A copy must open with a snapshot: when the original's first record is not one, the
-    /// state the walk starts from stands in.
-    private func ensureStarted(_ writer: JournalWriter, _ state: SDKState, _ redactor: Redactor, at time: JournalTime,
-                               _ summary: inout ExportSummary) throws {
-        guard writer.lastSequence == 0 else { return }
-        let snapshot = StateCodec.encode(redactor.redact(state))
-        if try writer.rotateIfNeeded(time: time, snapshot: { _ in snapshot }) {
-            summary.records += 1
-            summary.sequenceOffset -= 1
-        }
     }
 }

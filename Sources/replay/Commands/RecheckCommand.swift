@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay recheck`: today's decision rules against the decisions a journal recorded.

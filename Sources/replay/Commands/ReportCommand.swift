@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import ReplayKit
 
 /// `replay report`: one self-contained HTML page a person reads at a glance.
 struct ReportCommand: Command {

@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay state`: the SDK's state at a moment (time travel).

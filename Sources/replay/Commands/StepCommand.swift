@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 
 /// `replay step`: walk through a journal interactively.
 struct StepCommand: Command {

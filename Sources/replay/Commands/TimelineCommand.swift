@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 import SDK
 
 /// `replay timeline`: one readable line per fact, switch windows and teardown steps nested.
@@ -49,7 +50,7 @@ struct TimelineCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: from.map { .at($0) } ?? .beginning)
-        var depth = Self.depth(walk.state)
+        var depth = TimelineLine.depth(walk.state)
         var labels = ProjectLabels()
         labels.learn(from: walk.state)
         while let record = try walk.next() {
@@ -58,7 +59,7 @@ struct TimelineCommand: Command {
             let mentioned = record.fact.map { FactProjects.mentioned(by: $0, in: walk.state) } ?? []
             let live = walk.state.live?.fingerprint
             walk.fold(record)
-            let after = Self.depth(walk.state)
+            let after = TimelineLine.depth(walk.state)
             let shownDepth = record.isSnapshot ? 0 : min(depth, after)
             depth = after
             guard kinds.isEmpty || kinds.contains(record.kindName) else { continue }
@@ -67,21 +68,9 @@ struct TimelineCommand: Command {
             if json {
                 console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))], labels: labels).serialized())
             } else {
-                console.print(Self.line(record, depth: shownDepth, labels: labels))
+                console.print(TimelineLine.line(record, depth: shownDepth, labels: labels))
             }
         }
         return walk.stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
-    }
-
-    /// How deeply facts nest now: 1 inside a switch window, 2 inside one of its steps.
-    static func depth(_ state: SDKState) -> Int {
-        guard let run = state.switching.inFlight else { return 0 }
-        return run.step == nil ? 1 : 2
-    }
-
-    static func line(_ record: DecodedRecord, depth: Int, labels: ProjectLabels = ProjectLabels()) -> String {
-        let sequence = String(record.sequence)
-        let padded = String(repeating: " ", count: max(0, 6 - sequence.count)) + sequence
-        return "\(padded)  \(record.time)  " + String(repeating: "| ", count: depth) + FactSummary.text(record, labels: labels)
     }
 }

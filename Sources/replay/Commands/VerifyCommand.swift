@@ -1,4 +1,5 @@
 import Journal
+import ReplayKit
 
 /// `replay verify`: checks every byte and locates what is wrong.
 struct VerifyCommand: Command {

@@ -1,6 +1,5 @@
 import Foundation
 import Journal
-@testable import replay
 import SDK
 
 /// Writes SDK journals fact by fact, for tests that need journals the SDK would never write

@@ -1,6 +1,5 @@
 import Foundation
 import TestSupport
-@testable import replay
 
 /// The demo's journal, made once per test run by `replay demo` itself and shared by every test
 /// that reads it (read-only).

@@ -4,7 +4,7 @@ import Locking
 import SDK
 import Synchronization
 import TestSupport
-@testable import replay
+@testable import Demo
 
 /// The stories that made the golden journals under `Tests/Fixtures/journals/v1.0` (see the
 /// README there). They run only from ``GoldenJournalWriter``, which is disabled unless

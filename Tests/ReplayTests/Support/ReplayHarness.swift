@@ -1,7 +1,8 @@
 import Foundation
 import Journal
 import TestSupport
-@testable import replay
+import ReplayKit
+import replay
 
 /// Runs `replay` in-process with captured output.
 struct ReplayRun: Sendable {

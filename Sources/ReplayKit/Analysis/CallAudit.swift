@@ -1,0 +1,126 @@
+import Journal
+import SDK
+
+/// Follows every public call from `callReceived` to `callResolved`: the gate's decision, the
+/// tasks that carried it and the project each went to.
+///
+/// Streams with bounded memory: only unresolved calls and queued tasks are kept. A row is handed
+/// to `emit` when its call resolves, so rows come in resolution order; calls still pending at
+/// the end come last, from ``finish()``.
+package final class CallAudit {
+    /// Requests delivered per project: for calls, and the SDK's own (no call).
+    package struct Deliveries {
+        package var forCalls = 0
+        package var ownRequests = 0
+    }
+
+    private let emit: (AuditRow) -> Void
+    private var open: [CallID: AuditRow] = [:]
+    private var taskCalls: [TaskID: (call: CallID?, project: ProjectFingerprint)] = [:]
+    package private(set) var deliveries: [ProjectFingerprint: Deliveries] = [:]
+    package private(set) var statusCounts: [String: Int] = [:]
+    /// The projects' labels learned so far (rows render with them).
+    package private(set) var labels = ProjectLabels()
+
+    package init(emit: @escaping (AuditRow) -> Void) {
+        self.emit = emit
+    }
+
+    /// Takes in one record; `state` is the state before it.
+    package func consume(_ record: DecodedRecord, before state: SDKState) {
+        labels.learn(from: record)
+        if case .snapshot(let snapshot) = record.content {
+            // Tasks queued before the walk's start, so their completions can be attributed.
+            for (id, queued) in snapshot.tasks where taskCalls[id] == nil {
+                taskCalls[id] = (queued.task.call, queued.task.project)
+            }
+            return
+        }
+        guard let fact = record.fact else { return }
+        switch fact {
+        case .callReceived(let received):
+            open[received.id] = AuditRow(call: received.id, name: received.call.name, received: (record.sequence, record.time),
+                                         madeAt: record.time, liveAtCall: state.live?.fingerprint)
+        case .gateDecided(let call, let decision):
+            update(call, state) { row in
+                switch decision {
+                case .replayed(let id, let project):
+                    if let last = row.decisions.indices.last, row.decisionNames.last == "queued" {
+                        row.decisions[last] = "queued \(id), replayed"
+                    } else {
+                        row.decisions.append("replayed by \(id) on \(project)")
+                    }
+                case .queued(let id, _, _): row.decisions.append("queued \(id)")
+                default: row.decisions.append(Describe.decisionName(decision))
+                }
+                row.decisionNames.append(Describe.decisionName(decision))
+            }
+        case .callRejected(let call, _):
+            update(call, state) { row in
+                row.decisions.append("rejected")
+                row.decisionNames.append("rejected")
+            }
+        case .switchRouted(let id, let call, _, let routing):
+            update(call, state) { row in
+                let text: String = switch routing {
+                case .absorbed(let into): "absorbed into \(into)"
+                case .enqueued(let behind): "\(id) behind \(behind)"
+                case .noop: "noop"
+                case .started: "\(id) started"
+                case .initialization: "\(id) initialization"
+                case .moved(let entry): "moved \(entry) to the tail"
+                }
+                row.decisions.append(text)
+                row.decisionNames.append(Describe.routingName(routing))
+            }
+        case .taskQueued(let task):
+            taskCalls[task.id] = (task.call, task.project)
+            if let call = task.call {
+                update(call, state) { $0.tasks.append(AuditRow.Task(id: task.id, project: task.project, path: task.path)) }
+            }
+        case .taskCompleted(let id, let outcome):
+            guard let (call, project) = taskCalls.removeValue(forKey: id) else { break }
+            if case .delivered = outcome {
+                if call == nil { deliveries[project, default: Deliveries()].ownRequests += 1 }
+                else { deliveries[project, default: Deliveries()].forCalls += 1 }
+            }
+            if let call {
+                update(call, state) { row in
+                    if let index = row.tasks.lastIndex(where: { $0.id == id }) { row.tasks[index].outcome = outcome }
+                }
+            }
+        case .callResolved(let call, let outcome):
+            update(call, state) { row in
+                row.outcome = outcome
+                row.resolved = (record.sequence, record.time)
+            }
+            if let row = open.removeValue(forKey: call) { deliver(row) }
+        default:
+            break
+        }
+    }
+
+    /// Hands out the calls still pending, oldest first.
+    package func finish() {
+        for row in open.values.sorted(by: { ($0.madeAt, $0.call) < ($1.madeAt, $1.call) }) { deliver(row) }
+        open = [:]
+    }
+
+    private func deliver(_ row: AuditRow) {
+        statusCounts[row.status, default: 0] += 1
+        var row = row
+        row.labels = labels
+        emit(row)
+    }
+
+    /// Changes the row of `call`, creating it from the state for a call received before the
+    /// walk began.
+    private func update(_ call: CallID, _ state: SDKState, _ change: (inout AuditRow) -> Void) {
+        if open[call] == nil, let pending = state.pendingCalls[call] {
+            open[call] = AuditRow(call: call, name: pending.name, received: nil, madeAt: pending.madeAt, liveAtCall: pending.projectAtCall)
+        }
+        guard var row = open[call] else { return }
+        change(&row)
+        open[call] = row
+    }
+}

@@ -1,0 +1,162 @@
+import Journal
+import SDK
+
+/// Checks the switch contract's invariants (``ContractRule``) over a journal, as it streams.
+///
+/// Independent of the SDK's own bookkeeping where it can be: it tracks the gate's queue, the
+/// switches in flight, the live project and module lifecycles from the facts themselves, and
+/// uses the folded state only for what the facts cannot tell (which calls are pending).
+/// Memory is bounded by the state: pending calls, queued tasks, the gate, open switches.
+package final class ContractChecker {
+    /// At most this many violations are kept per rule (all are counted).
+    static let keptPerRule = 100
+    /// How many resolutions are remembered to name a call's first resolution.
+    static let rememberedResolutions = 100_000
+
+    package private(set) var violations: [ContractRule: [Violation]] = [:]
+    package private(set) var counts: [ContractRule: Int] = [:]
+    package private(set) var records = 0
+
+    /// Where a gated call must be delivered.
+    enum Target {
+        case project(ProjectFingerprint, because: UInt64)
+        /// Made while a switch was in flight: the first switch to land after it decides.
+        case nextLanding
+    }
+
+    private var started = false
+    // What the rules remember from the facts (each `ContractChecker+<Rules>` file keeps its own).
+    var gateQueue: [(call: CallID, sequence: UInt64?)] = []
+    var targets: [CallID: (target: Target, received: UInt64)] = [:]
+    var received: [CallID: UInt64] = [:]
+    var resolvedAt: [CallID: UInt64] = [:]
+    var resolvedOrder: [CallID] = []
+    var resolvedHead = 0
+    var tasks: [TaskID: (path: String, queued: UInt64?)] = [:]
+    var cleared: [ProjectFingerprint: UInt64?] = [:]
+    var modules: [String: (generation: UInt64, initialized: Bool, started: Bool, deinitialized: Bool)] = [:]
+    var switchTargets: [SwitchID: ProjectFingerprint] = [:]
+    var pendingSwitches: Set<SwitchID> = []
+    var lastRouted: (id: SwitchID, project: ProjectFingerprint, sequence: UInt64)?
+    var lastLive: (project: ProjectFingerprint, sequence: UInt64)?
+    /// A snapshot that differed from the fold before it, reported unless the next record says
+    /// facts were lost there (a journal gap: the journal came back with a new segment).
+    private var unexplainedSnapshot: Violation?
+    /// The projects' labels, for the violations' messages.
+    var labels = ProjectLabels()
+
+    package init() {}
+
+    /// Takes in one record; `state` is the state before it.
+    package func consume(_ record: DecodedRecord, before state: SDKState) {
+        records += 1
+        if let pending = unexplainedSnapshot {
+            unexplainedSnapshot = nil
+            if case .fact(.journalGap) = record.content {} else { report(pending.rule, pending.message, pending.sequences) }
+        }
+        labels.learn(from: record)
+        switch record.content {
+        case .snapshot(let snapshot):
+            if started {
+                compare(snapshot: snapshot, fold: state, at: record.sequence)
+            } else {
+                adopt(snapshot)
+            }
+            started = true
+            return
+        case .unreadable:
+            return
+        case .fact(let fact):
+            if !started { adopt(state) }
+            started = true
+            check(fact, at: record.sequence, state: state)
+        }
+    }
+
+    /// The checks that need the whole journal; `state` is the final state.
+    package func finish(state: SDKState) {
+        if let pending = unexplainedSnapshot {
+            unexplainedSnapshot = nil
+            report(pending.rule, pending.message, pending.sequences)
+        }
+        finishSwitchChain(state: state)
+        finishResolutions(state: state)
+    }
+
+    package var isClean: Bool { counts.values.allSatisfy { $0 == 0 } }
+
+    // MARK: - Starting point
+
+    /// Takes over what the state at the walk's start already holds.
+    private func adopt(_ state: SDKState) {
+        gateQueue = state.switching.gate.map { ($0.call.id, nil) }
+        for held in state.switching.gate where held.call.call.name.switchBehavior == .gated {
+            targets[held.call.id] = (.nextLanding, 0)
+        }
+        for (id, queued) in state.tasks { tasks[id] = (queued.task.path, nil) }
+        for project in state.clearedProjects { cleared[project] = .some(nil) }
+        for (name, lifecycle) in state.modules {
+            modules[name] = (lifecycle.generation, lifecycle.initialized, lifecycle.started, lifecycle.deinitialized)
+        }
+        if let run = state.switching.inFlight {
+            pendingSwitches.insert(run.id)
+            switchTargets[run.id] = run.to.fingerprint
+        }
+        for request in state.switching.queue {
+            pendingSwitches.insert(request.id)
+            switchTargets[request.id] = request.project.fingerprint
+        }
+    }
+
+    /// After a journal gap: forget what the facts told, take the state over again.
+    private func gapRestart(_ state: SDKState) {
+        gateQueue = []
+        targets = [:]
+        tasks = [:]
+        cleared = [:]
+        modules = [:]
+        switchTargets = [:]
+        pendingSwitches = []
+        lastRouted = nil
+        lastLive = nil
+        adopt(state)
+        unexplainedSnapshot = nil
+    }
+
+    // MARK: - Facts
+
+    /// Hands a fact to the rules it concerns (one family of rules a file: `ContractChecker+<Rules>`).
+    private func check(_ fact: Fact, at sequence: UInt64, state: SDKState) {
+        switch fact {
+        case .callReceived, .gateDecided: checkGate(fact, at: sequence, state: state)
+        case .taskQueued, .taskCompleted: checkDisables(fact, at: sequence)
+        case .callResolved: checkResolution(fact, at: sequence, state: state)
+        case .switchRouted, .switchCancelled, .switchStarted, .switchLanded: checkSwitchChain(fact, at: sequence)
+        case .journalGap:
+            // Facts are missing here: what the rules track from the facts themselves starts over
+            // from the state (the snapshot that follows a gap), never judged across it.
+            gapRestart(state)
+        case .initialized, .storageCleared, .attributionChanged: checkAttribution(fact, at: sequence)
+        case .moduleEventDelivered, .moduleHookStarted: checkModules(fact, at: sequence)
+        default: break
+        }
+    }
+
+    /// `snapshot-agrees`: a segment's snapshot equals the fold of the facts before it (reported
+    /// at the next record, unless that is a journal gap).
+    private func compare(snapshot: SDKState, fold: SDKState, at sequence: UInt64) {
+        guard StateCodec.encode(snapshot) != StateCodec.encode(fold) else { return }
+        let diff = DocumentDiff(from: StateDocument.make(fold), to: StateDocument.make(snapshot))
+        let first = diff.changes.first.map { " (first difference: \($0.path))" } ?? " (they differ outside what `replay state` shows)"
+        unexplainedSnapshot = Violation(rule: .snapshotAgrees, message: "the snapshot at seq \(sequence) differs from the fold of the facts before it\(first)",
+                                        sequences: [sequence])
+    }
+
+    /// Counts a violation of `rule` and keeps it (up to ``keptPerRule``).
+    func report(_ rule: ContractRule, _ message: String, _ sequences: [UInt64]) {
+        counts[rule, default: 0] += 1
+        if violations[rule, default: []].count < Self.keptPerRule {
+            violations[rule, default: []].append(Violation(rule: rule, message: message, sequences: sequences))
+        }
+    }
+}

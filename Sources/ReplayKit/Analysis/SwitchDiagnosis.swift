@@ -1,0 +1,207 @@
+import Journal
+import SDK
+
+/// Follows every switch request through a journal and reports, per switch, what happened and
+/// what looks wrong (see ``SwitchReport``).
+///
+/// Streams: a report is handed to `emit` once nothing more can be learned about it, in switch
+/// order (a report waits for earlier ones, up to ``reorderLimit`` reports). Memory is bounded
+/// by the switches still open.
+package final class SwitchDiagnosis {
+    static let reorderLimit = 256
+
+    private let only: UInt64?
+    private let emit: (SwitchReport) -> Void
+    private var open: [SwitchID: SwitchReport] = [:]
+    /// Which switch holds each gated call, and each durability request.
+    private var heldBy: [CallID: SwitchID] = [:]
+    private var durabilityOf: [UInt64: SwitchID] = [:]
+    /// Finished reports waiting for earlier ones.
+    private var finished: [SwitchID: SwitchReport] = [:]
+    private var labels = ProjectLabels()
+
+    package init(only: UInt64?, emit: @escaping (SwitchReport) -> Void) {
+        self.only = only
+        self.emit = emit
+    }
+
+    /// Reads a whole journal and returns its reports.
+    package static func run(reader: JournalReader, only: UInt64?) throws -> (reports: [SwitchReport], stream: FactStream) {
+        var reports: [SwitchReport] = []
+        let diagnosis = SwitchDiagnosis(only: only) { reports.append($0) }
+        let walk = try JournalWalk(reader: reader)
+        while let record = try walk.next() {
+            diagnosis.consume(record, before: walk.state)
+            walk.fold(record)
+        }
+        diagnosis.finish()
+        return (reports, walk.stream)
+    }
+
+    /// Takes in one record; `state` is the state before it.
+    package func consume(_ record: DecodedRecord, before state: SDKState) {
+        labels.learn(from: record)
+        guard let fact = record.fact else { return }
+        let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
+        switch fact {
+        case .switchRouted(let id, let call, let project, let routing):
+            var report = SwitchReport(id: id, call: call, requested: mark, project: project, routing: routing,
+                                      liveAtRequest: state.live?.fingerprint)
+            switch routing {
+            case .absorbed(let target), .moved(let target): update(target) { $0.absorbed.append((id, call, mark)) }
+            default: break
+            }
+            if case .noop = routing { report.landedOn = state.live?.fingerprint }
+            open[id] = report
+            closeIfComplete(id)
+        case .switchStarted(let id, let from, _):
+            update(id) { report in
+                report.started = mark
+                report.from = from
+            }
+        case .teardownStepBegan(let id, let step):
+            update(id) { $0.steps.append(SwitchReport.Step(step: step, began: mark)) }
+        case .teardownStepFinished(let id, let step, let outcome, let elapsed):
+            update(id) { report in
+                if let index = report.steps.lastIndex(where: { $0.step == step && $0.finished == nil }) {
+                    report.steps[index].finished = mark
+                    report.steps[index].outcome = outcome
+                    report.steps[index].elapsedMicroseconds = elapsed
+                } else {
+                    report.anomalies.append("step \(step.rawValue) finished (\(mark.text)) without having begun")
+                }
+            }
+        case .durabilityRequested(let request, .teardownDisable(let id)):
+            durabilityOf[request] = id
+            update(id) { $0.durability = SwitchReport.Durability(request: request, requested: mark) }
+        case .timerSet(.teardownBound(let id, .disablePush), let due):
+            update(id) { $0.durability?.boundDue = due }
+        case .timerFired(.teardownBound(let id, .disablePush)):
+            update(id) { report in
+                if report.durability?.confirmed == nil, report.durability?.boundPassed == nil { report.durability?.boundPassed = mark }
+            }
+        case .durabilityConfirmed(let confirmation):
+            if let id = durabilityOf.removeValue(forKey: confirmation.request) {
+                update(id) { report in
+                    report.durability?.confirmed = mark
+                    report.durability?.failure = confirmation.failure
+                }
+                closeIfComplete(id)
+            }
+        case .gateDecided(let call, let decision):
+            switch decision {
+            case .queued(let id, let position, let received):
+                heldBy[call] = id
+                update(id) { $0.held.append(SwitchReport.HeldCall(call: call, name: received.call.name.rawValue, queued: mark, position: position)) }
+            case .refused:
+                // Refused while held: the gate let it go (shutdown).
+                if let holder = heldBy.removeValue(forKey: call) {
+                    update(holder) { report in
+                        if let index = report.held.firstIndex(where: { $0.call == call }) { report.held[index].dropped = mark }
+                    }
+                }
+            case .replayed(let id, let project):
+                let holder = heldBy.removeValue(forKey: call) ?? id
+                update(holder) { report in
+                    if let index = report.held.firstIndex(where: { $0.call == call }) {
+                        report.held[index].replayed = mark
+                        report.held[index].replayedOn = project
+                    }
+                }
+            case .inline(let project):
+                if let run = state.switching.inFlight {
+                    let name = state.pendingCalls[call]?.name.rawValue ?? "?"
+                    update(run.id) { $0.inline.append(SwitchReport.InlineCall(call: call, name: name, at: mark, project: project)) }
+                }
+            default:
+                break
+            }
+        case .switchLanded(let id, let project, let result, let reasons):
+            update(id) { report in
+                report.landed = mark
+                report.landedOn = project
+                report.result = result
+                report.reasons = reasons
+                Self.checkLanding(&report)
+            }
+            for (absorbed, _, _) in open[id]?.absorbed ?? [] {
+                update(absorbed) { report in
+                    report.carrierLanded = mark
+                    report.landedOn = project
+                    report.result = result
+                }
+                closeIfComplete(absorbed)
+            }
+            closeIfComplete(id)
+        case .callbacksDelivered(let id):
+            update(id) { $0.callbacks = mark }
+            closeIfComplete(id)
+        case .switchCancelled(let id, let reason):
+            update(id) { $0.cancelled = (mark, reason) }
+            for (joined, _, _) in open[id]?.absorbed ?? [] {
+                update(joined) { $0.cancelled = (mark, reason) }
+                closeIfComplete(joined)
+            }
+            closeIfComplete(id)
+        default:
+            break
+        }
+    }
+
+    /// Reports what is still open, with the anomalies the end of the journal reveals.
+    package func finish() {
+        for id in open.keys.sorted() {
+            guard var report = open.removeValue(forKey: id) else { continue }
+            report.closeAtEnd()
+            finished[id] = report
+        }
+        for id in finished.keys.sorted() { if let report = finished.removeValue(forKey: id) { deliver(report) } }
+    }
+
+    private func update(_ id: SwitchID, _ change: (inout SwitchReport) -> Void) {
+        guard var report = open[id] else { return }
+        change(&report)
+        open[id] = report
+    }
+
+    private func closeIfComplete(_ id: SwitchID) {
+        guard let report = open[id], report.isComplete else { return }
+        open[id] = nil
+        finished[id] = report
+        // Emit in switch order: a report waits while an earlier switch is still open.
+        let oldestOpen = open.keys.min()
+        for ready in finished.keys.sorted() where oldestOpen.map({ ready < $0 }) ?? true || finished.count > Self.reorderLimit {
+            if let report = finished.removeValue(forKey: ready) { deliver(report) }
+        }
+    }
+
+    private func deliver(_ report: SwitchReport) {
+        if let only, report.id.number != only { return }
+        var report = report
+        report.labels = labels
+        emit(report)
+    }
+
+    /// What the landing says against what the steps said.
+    private static func checkLanding(_ report: inout SwitchReport) {
+        if report.landedOn != report.project.fingerprint {
+            report.anomalies.append("landed on \(Describe.project(report.landedOn)) but was requested for \(report.project.fingerprint)")
+        }
+        for step in report.steps where step.finished == nil {
+            report.anomalies.append("landed while step \(step.step.rawValue) (began \(step.began.text)) had not finished")
+        }
+        let warned = report.steps.contains { if case .warning = $0.outcome { true } else { false } }
+        switch report.result {
+        case .switchedCleanly? where warned:
+            report.anomalies.append("reported switchedCleanly although a step ended with a warning")
+        case .switchedWithWarnings? where !warned && report.reasons.isEmpty:
+            report.anomalies.append("reported switchedWithWarnings with no step with a warning and no reason")
+        default:
+            break
+        }
+        if report.result == .switchedCleanly, let durability = report.durability,
+           durability.confirmed.map({ $0.sequence > (report.landed?.sequence ?? 0) }) ?? true {
+            report.anomalies.append("reported switchedCleanly before the outgoing disable was confirmed durable")
+        }
+    }
+}

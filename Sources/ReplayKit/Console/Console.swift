@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command writes: standard output for results, standard error for messages and
+/// progress. Tests capture both in memory.
+package final class Console {
+    private let writeOut: (String) -> Void
+    private let writeError: (String) -> Void
+    /// Whether standard error is a terminal (progress is only drawn there).
+    let errorIsTerminal: Bool
+
+    private let flushOutput: () -> Void
+    private let readInput: () -> String?
+    private let readAllInput: () throws -> [UInt8]
+    /// Whether standard input is a terminal (interactive commands prompt only there).
+    let inputIsTerminal: Bool
+
+    package init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false,
+         flush: @escaping () -> Void = {}, input: @escaping () -> String? = { nil }, inputIsTerminal: Bool = false,
+         inputBytes: @escaping () throws -> [UInt8] = { [] }) {
+        writeOut = out
+        writeError = error
+        self.errorIsTerminal = errorIsTerminal
+        flushOutput = flush
+        readInput = input
+        readAllInput = inputBytes
+        self.inputIsTerminal = inputIsTerminal
+    }
+
+    /// The process's own standard input, standard output (buffered; see ``flush()``) and
+    /// standard error.
+    package static func standard() -> Console {
+        let output = FileDescriptorBuffer(descriptor: 1)
+        return Console(
+            out: { output.write($0) },
+            error: { FileDescriptorBuffer.writeAll($0, to: 2) },
+            errorIsTerminal: isatty(2) != 0,
+            flush: { output.flush() },
+            input: { Swift.readLine(strippingNewline: true) },
+            inputIsTerminal: isatty(0) != 0,
+            inputBytes: { try JournalSource.readStandardInput() })
+    }
+
+    /// The next line of standard input, without its newline; nil at its end.
+    func readLine() -> String? {
+        readInput()
+    }
+
+    /// All of standard input, as bytes (a journal given as `-`).
+    func readAllBytes() throws -> [UInt8] {
+        try readAllInput()
+    }
+
+    /// Writes `text` without a newline and flushes (a prompt).
+    func prompt(_ text: String) {
+        writeOut(text)
+        flushOutput()
+    }
+
+    /// Writes out anything buffered.
+    package func flush() {
+        flushOutput()
+    }
+
+    package func print(_ line: String = "") {
+        writeOut(line + "\n")
+    }
+
+    package func printError(_ line: String) {
+        writeError(line + "\n")
+    }
+
+    /// Redraws a one-line progress indicator on a terminal; does nothing otherwise.
+    package func progress(_ text: String) {
+        guard errorIsTerminal else { return }
+        writeError("\r\u{1B}[2K" + text)
+    }
+
+    package func clearProgress() {
+        guard errorIsTerminal else { return }
+        writeError("\r\u{1B}[2K")
+    }
+}
+
+/// Output gathered in memory and written to a file descriptor in large pieces.
+final class FileDescriptorBuffer {
+    private let descriptor: Int32
+    private var pending: [UInt8] = []
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        pending.reserveCapacity(1 << 16)
+    }
+
+    func write(_ text: String) {
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        Self.writeAll(pending, to: descriptor)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    static func writeAll(_ text: String, to descriptor: Int32) {
+        writeAll(Array(text.utf8), to: descriptor)
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}

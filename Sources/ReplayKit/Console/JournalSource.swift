@@ -1,0 +1,40 @@
+import Foundation
+import Journal
+
+/// Opens the journal a command was pointed at: a directory of segment files, or `-` for the
+/// segment files concatenated on standard input (`cat DIR/segment-*.lz4 | replay info -`).
+package enum JournalSource {
+    /// The largest journal read from standard input (it is held in memory).
+    static let maxStreamBytes = 1 << 30
+
+    /// A reader over the journal at `path` (`-`: the console's standard input); throws when it
+    /// holds no segments.
+    package static func open(_ path: String, console: Console) throws -> JournalReader {
+        if path == "-" { return try reader(forStream: try console.readAllBytes()) }
+        let reader = try JournalReader(directory: path)
+        guard !reader.segments.isEmpty else {
+            throw JournalError.notAJournal(path: path, reason: "no segment files (segment-*.lz4) in this directory")
+        }
+        return reader
+    }
+
+    /// The process's standard input, up to ``maxStreamBytes``.
+    static func readStandardInput() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+            bytes.append(contentsOf: chunk)
+            guard bytes.count <= maxStreamBytes else {
+                throw JournalError.notAJournal(path: "standard input", reason: "more than \(maxStreamBytes >> 20) MiB; copy the journal to a directory instead")
+            }
+        }
+        return bytes
+    }
+
+    /// A reader over a journal given as its concatenated segment files.
+    static func reader(forStream bytes: [UInt8], source: String = "standard input") throws -> JournalReader {
+        let storage = InMemoryStorage()
+        let directory = "/standard-input"
+        _ = try SegmentStream.unpack(bytes, source: source, into: storage, directory: directory)
+        return try JournalReader(directory: directory, storage: storage)
+    }
+}

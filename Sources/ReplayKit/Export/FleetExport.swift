@@ -1,0 +1,179 @@
+import Foundation
+import Journal
+import SDK
+
+/// `replay export` over many journals: several journal directories, or a folder of journal
+/// folders. Each journal is streamed on its own (never loaded whole) into its own NDJSON file or
+/// journal directory under the output directory, or appended to one NDJSON file
+/// (`--single-file`). A journal that cannot be exported is reported by name on standard error,
+/// its partial output removed, and the others still exported (exit status 1).
+package struct FleetExport {
+    let command: JournalExport
+
+    package init(command: JournalExport) {
+        self.command = command
+    }
+
+    /// One journal to export, and the name its output takes.
+    struct Input {
+        var name: String
+        var path: String
+    }
+
+    /// Whether `path` is a directory that holds journal directories rather than segments.
+    package static func isFolderOfJournals(_ path: String) -> Bool {
+        guard path != "-", isDirectory(path), !holdsSegments(path) else { return false }
+        return subdirectories(of: path).contains(where: holdsSegments)
+    }
+
+    static func holdsSegments(_ path: String) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.contains { $0.hasPrefix("segment-") && $0.hasSuffix(".lz4") }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+
+    private static func subdirectories(of path: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }.filter(isDirectory)
+    }
+
+    /// The journals the paths name, in order: a folder of journals stands for its
+    /// subdirectories (sorted by name). Output names are folder names, made unique.
+    func inputs() -> [Input] {
+        var paths: [String] = []
+        for path in command.paths {
+            if Self.isFolderOfJournals(path) { paths += Self.subdirectories(of: path) } else { paths.append(path) }
+        }
+        var taken: [String: Int] = [:]
+        return paths.map { path in
+            let base = path == "-" ? "standard-input" : (path as NSString).standardizingPath.split(separator: "/").last.map(String.init) ?? "journal"
+            taken[base, default: 0] += 1
+            let count = taken[base] ?? 1
+            return Input(name: count == 1 ? base : "\(base)-\(count)", path: path)
+        }
+    }
+
+    package func run(console: Console) throws -> ExitStatus {
+        let inputs = inputs()
+        let output = command.output
+        if command.singleFile {
+            guard !FileManager.default.fileExists(atPath: output) else { throw ExportError.exists(output) }
+        } else {
+            try Self.createOutputDirectory(output)
+        }
+        let single = command.singleFile ? try NDJSONFile(creating: output) : nil
+        let redactor = Redactor(hash: try KeyedHash.random())
+        var records = 0, emptied = 0, exported = 0
+        var failures: [(path: String, problem: String)] = []
+        for (index, input) in inputs.enumerated() {
+            console.progress("[\(index + 1)/\(inputs.count)] \(input.name)")
+            do {
+                let summary = try export(input, redactor, into: single, console: console, prefix: "[\(index + 1)/\(inputs.count)] \(input.name): ")
+                records += summary.records
+                emptied += summary.emptied
+                exported += 1
+            } catch {
+                console.clearProgress()
+                let problem = Self.describe(error)
+                let named = problem.contains(input.path) ? problem : input.path + ": " + problem
+                console.printError("replay export: \(named); left out, the others go on")
+                failures.append((input.path, problem))
+            }
+        }
+        try single?.close()
+        console.clearProgress()
+        if command.json {
+            console.print(JSONValue.object([
+                ("output", .string(output)), ("format", .string(command.format.rawValue)),
+                ("journals", .integer(Int64(exported))), ("records", .integer(Int64(records))), ("emptied", .integer(Int64(emptied))),
+                ("failed", .array(failures.map { .object([("path", .string($0.path)), ("problem", .string($0.problem))]) })),
+            ]).serialized())
+        } else {
+            console.print("wrote \(Format.count(records)) redacted record(s) of \(exported) journal(s) to \(output) (\(command.format.rawValue))"
+                          + (failures.isEmpty ? "" : "; \(failures.count) journal(s) could not be exported (see above)"))
+        }
+        if emptied > 0 {
+            console.printError("replay export: \(emptied) record(s) could not be read and were kept empty; the copy is incomplete")
+        }
+        return failures.isEmpty && emptied == 0 ? .ok : .findings
+    }
+
+    /// Exports one journal; on failure removes what it wrote of it.
+    private func export(_ input: Input, _ redactor: Redactor, into single: NDJSONFile?, console: Console,
+                        prefix: String) throws -> JournalExport.ExportSummary {
+        let reader = try JournalSource.open(input.path, console: console)
+        let target: String
+        switch (command.format, single) {
+        case (.ndjson, let single?):
+            // Rows go to a file of their own first, so a journal that fails halfway leaves no
+            // partial rows in the combined file.
+            target = single.path + ".part"
+            let summary = try exportNDJSON(reader, redactor, to: target, console: console, prefix: prefix)
+            defer { try? FileManager.default.removeItem(atPath: target) }
+            try Self.append(target, to: single)
+            return summary
+        case (.ndjson, nil):
+            target = command.output + "/" + input.name + ".ndjson"
+            return try exportNDJSON(reader, redactor, to: target, console: console, prefix: prefix)
+        case (.journal, _):
+            target = command.output + "/" + input.name
+            do { return try command.exportJournal(reader, redactor, to: target, console: console) } catch {
+                try? FileManager.default.removeItem(atPath: target)
+                throw error
+            }
+        case (.trace, _):
+            target = command.output + "/" + input.name + ".trace.json"
+            do {
+                let written = try TraceExporter.write(reader, redactor, to: target, console: console)
+                return JournalExport.ExportSummary(records: written.records, emptied: written.emptied)
+            } catch {
+                try? FileManager.default.removeItem(atPath: target)
+                throw error
+            }
+        }
+    }
+
+    private func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, to target: String, console: Console,
+                              prefix: String) throws -> JournalExport.ExportSummary {
+        let file = try NDJSONFile(creating: target)
+        do {
+            let summary = try command.exportNDJSON(reader, redactor, into: file, console: console, progressPrefix: prefix)
+            try file.close()
+            return summary
+        } catch {
+            try? file.close()
+            try? FileManager.default.removeItem(atPath: target)
+            throw error
+        }
+    }
+
+    private static func append(_ part: String, to single: NDJSONFile) throws {
+        guard let handle = FileHandle(forReadingAtPath: part) else { throw ExportError.cannotWrite(part) }
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try single.writeRaw(Array(chunk))
+        }
+    }
+
+    private static func createOutputDirectory(_ path: String) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) {
+            guard isDirectory(path), (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true else {
+                throw ExportError.exists(path)
+            }
+            return
+        }
+        do { try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        catch { throw ExportError.cannotWrite(path) }
+    }
+
+    /// An error in the words the single-journal commands use.
+    private static func describe(_ error: any Error) -> String {
+        if case JournalError.corrupted(let damage) = error { return "stopped at \(damage)" }
+        return "\(error)"
+    }
+}

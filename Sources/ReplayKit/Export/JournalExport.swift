@@ -1,0 +1,140 @@
+import Foundation
+import Journal
+import SDK
+
+/// What `replay export --redact` was asked for, and the single-journal exports it runs: a
+/// redacted copy as NDJSON rows or as a new journal (the trace is ``TraceExporter``'s; many
+/// journals at once are ``FleetExport``'s).
+package struct JournalExport: Sendable {
+    package enum OutputFormat: String, Sendable {
+        case journal, ndjson, trace
+    }
+
+    package let paths: [String]
+    package let format: OutputFormat
+    package let output: String
+    package let singleFile: Bool
+    package let json: Bool
+
+    package init(paths: [String], format: OutputFormat, output: String, singleFile: Bool, json: Bool) {
+        self.paths = paths
+        self.format = format
+        self.output = output
+        self.singleFile = singleFile
+        self.json = json
+    }
+
+    /// The single journal of the classic form, `export ... -o OUT <journal>`.
+    package var path: String { paths[0] }
+
+    package struct ExportSummary {
+        package var records = 0
+        package var emptied = 0
+        package var sequenceOffset: Int64 = 0
+        package var droppedSnapshots = 0
+
+        package init(records: Int = 0, emptied: Int = 0) {
+            self.records = records
+            self.emptied = emptied
+        }
+    }
+
+    // MARK: - NDJSON
+
+    /// Streams `reader`'s records, redacted, into `file`: one row per record, with the fleet
+    /// columns (``FleetColumns``) after `seq`, `time` and `kind`.
+    package func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, into file: NDJSONFile, console: Console,
+                      progressPrefix: String = "") throws -> ExportSummary {
+        var summary = ExportSummary()
+        var columns = FleetColumns(reader: reader)
+        let walk = try JournalWalk(reader: reader)
+        while let record = try walk.next() {
+            var redacted = record
+            switch record.content {
+            case .fact(let fact): redacted.content = .fact(redactor.redact(fact))
+            case .snapshot(let state): redacted.content = .snapshot(redactor.redact(state))
+            case .unreadable:
+                redacted.content = .unreadable("not readable by this build; left out of the export")
+                summary.emptied += 1
+            }
+            let fleet = columns.members(for: redacted, before: walk.state)
+            walk.fold(record)
+            try file.write(Self.row(redacted, fleet))
+            summary.records += 1
+            if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(record.sequence)") }
+        }
+        return summary
+    }
+
+    /// The row: `seq`, `time`, `kind`, the fleet columns, then the record's own members (one that
+    /// shares a fleet column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`).
+    package static func row(_ record: DecodedRecord, _ fleet: [(String, JSONValue)]) -> String {
+        guard case .object(var members) = FactJSON.object(record) else { return FactJSON.object(record).serialized() }
+        let reserved = Set(FleetColumns.names)
+        for index in members.indices.dropFirst(3) where reserved.contains(members[index].0) {
+            members[index].0 = "fact_" + members[index].0
+        }
+        members.insert(contentsOf: fleet, at: 3)
+        return JSONValue.object(members).serialized()
+    }
+
+    // MARK: - Journal
+
+    package func exportJournal(_ reader: JournalReader, _ redactor: Redactor, to output: String, console: Console) throws -> ExportSummary {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
+            throw ExportError.exists(output)
+        }
+        let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
+        let writer = try JournalWriter(directory: output, options: options, snapshot: nil)
+        var summary = ExportSummary()
+        let walk = try JournalWalk(reader: reader)
+        var firstSequence: UInt64?
+        while let record = try walk.next() {
+            if firstSequence == nil {
+                firstSequence = record.sequence
+                summary.sequenceOffset = Int64(record.sequence) - 1
+            }
+            switch record.content {
+            case .snapshot(let state):
+                // The snapshot opens a copy segment when the current one is big enough; a fresh
+                // journal always opens with it.
+                let snapshot = StateCodec.encode(redactor.redact(state))
+                if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
+                else { summary.records += 1 }
+            case .fact(let fact):
+                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
+                let redacted = redactor.redact(fact)
+                try writer.append(kind: FactCodec.kind(of: redacted), timestamp: record.time, payload: FactCodec.payload(of: redacted))
+                summary.records += 1
+            case .unreadable:
+                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
+                if record.isSnapshot {
+                    let snapshot = StateCodec.encode(redactor.redact(walk.state))
+                    if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
+                    else { summary.records += 1 }
+                } else {
+                    try writer.append(kind: record.kind, timestamp: record.time, payload: [UInt8]())
+                    summary.records += 1
+                    summary.emptied += 1
+                }
+            }
+            walk.fold(record)
+            if summary.records % 4096 == 0 { console.progress("exported seq \(record.sequence)") }
+        }
+        try writer.close()
+        return summary
+    }
+
+    /// A copy must open with a snapshot: when the original's first record is not one, the
+    /// state the walk starts from stands in.
+    private func ensureStarted(_ writer: JournalWriter, _ state: SDKState, _ redactor: Redactor, at time: JournalTime,
+                               _ summary: inout ExportSummary) throws {
+        guard writer.lastSequence == 0 else { return }
+        let snapshot = StateCodec.encode(redactor.redact(state))
+        if try writer.rotateIfNeeded(time: time, snapshot: { _ in snapshot }) {
+            summary.records += 1
+            summary.sequenceOffset -= 1
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Journal
+import SDK
+
+/// One record of an SDK journal with its payload interpreted.
+package struct DecodedRecord {
+    /// What the record holds.
+    package enum Content {
+        /// The first record of a segment: the state as of every record before it.
+        case snapshot(SDKState)
+        /// A fact (an unknown kind from a newer SDK decodes as ``Fact/unknown(kind:payload:)``).
+        case fact(Fact)
+        /// A record that could not be interpreted, and why; it is skipped, never folded.
+        case unreadable(String)
+    }
+
+    package var sequence: UInt64
+    package var time: JournalTime
+    package var kind: UInt32
+    package var payloadBytes: Int
+    package var content: Content
+
+    /// The fact the record holds, if it holds one.
+    package var fact: Fact? {
+        if case .fact(let fact) = content { fact } else { nil }
+    }
+
+    package var isSnapshot: Bool { kind == SegmentFormat.snapshotKind }
+
+    /// The record's kind by name: a fact kind's name, `snapshot`, or `kind N`.
+    package var kindName: String {
+        if isSnapshot { return "snapshot" }
+        return FactKind(rawValue: kind)?.name ?? "kind \(kind)"
+    }
+}

@@ -1,0 +1,155 @@
+import Journal
+import SDK
+
+/// Walks an SDK journal record by record while keeping the state the SDK had: the projection.
+///
+/// A walk opens at the snapshot that begins the segment holding its start (never at the start
+/// of the journal when it need not), folds silently up to the start, then hands out records
+/// one at a time. The caller sees ``state`` as it was *before* each record it is handed and
+/// folds the record with ``fold(_:)``: so a command can look up, say, which project a task was
+/// for before the fact that completes it removes it.
+///
+/// Memory is bounded by the state, whatever the journal's length.
+package final class JournalWalk {
+    let reader: JournalReader
+    /// The state as of every record folded so far.
+    package private(set) var state: SDKState
+    /// The last record folded (sequence and time), if any.
+    package private(set) var position: (sequence: UInt64, time: JournalTime)?
+    /// The last record folded, if any (kept only when the walk was asked to remember it: a
+    /// copy per record is a cost the commands that never look do not pay).
+    private(set) var lastFolded: DecodedRecord?
+    private let remembersLastFolded: Bool
+    package let stream: FactStream
+    private var lookahead: DecodedRecord?
+    /// Called with the sequence number every ``progressInterval`` records folded (for a
+    /// progress line on a terminal).
+    var onProgress: ((UInt64) -> Void)?
+    static let progressInterval = 1 << 14
+    private var folded = 0
+
+    /// Where a walk begins.
+    package enum Start {
+        /// The first retained record.
+        case beginning
+        /// The first record after `moment` (everything at or before it is folded first).
+        case after(Moment)
+        /// The first record at or after `moment` (everything before it is folded first).
+        case at(Moment)
+    }
+
+    /// Opens a walk over `reader` at `start`.
+    ///
+    /// Throws ``MomentError`` when the moment lies before the journal's first retained record,
+    /// and journal errors (corruption on the way is ``JournalError/corrupted(_:)``).
+    package init(reader: JournalReader, start: Start = .beginning, remembersLastFolded: Bool = false,
+                 onProgress: ((UInt64) -> Void)? = nil) throws {
+        self.remembersLastFolded = remembersLastFolded
+        self.reader = reader
+        self.onProgress = onProgress
+        let moment: Moment? = switch start {
+        case .beginning: nil
+        case .after(let moment), .at(let moment): moment
+        }
+        let (state, stream, first) = try Self.open(reader: reader, near: moment)
+        self.state = state
+        self.stream = stream
+        self.lookahead = first
+        // The snapshot stays the first record handed out; folding it again changes nothing.
+        switch start {
+        case .beginning:
+            break
+        case .after(let moment):
+            try checkNotBeforeJournal(moment)
+            while let record = try peek(), moment.includes(sequence: record.sequence, time: record.time) {
+                _ = try next()
+                fold(record)
+            }
+        case .at(let moment):
+            try checkNotBeforeJournal(moment)
+            while let record = try peek(), isBefore(record, moment) {
+                _ = try next()
+                fold(record)
+            }
+        }
+    }
+
+    private func isBefore(_ record: DecodedRecord, _ moment: Moment) -> Bool {
+        switch moment {
+        case .sequence(let sequence): record.sequence < sequence
+        case .time(let time): record.time < time
+        }
+    }
+
+    /// Opens the segment whose snapshot comes last at or before `moment`, falling back to
+    /// earlier segments when a snapshot cannot be read.
+    private static func open(reader: JournalReader, near moment: Moment?)
+        throws -> (SDKState, FactStream, DecodedRecord?) {
+        let segments = reader.segments
+        var candidate: Int? = switch moment {
+        case nil: segments.isEmpty ? nil : 0
+        case .sequence(let sequence)?: segments.lastIndex { $0.baseSequence <= sequence } ?? (segments.isEmpty ? nil : 0)
+        case .time(let time)?: segments.lastIndex { ($0.header?.baseTime).map { $0 <= time } ?? false } ?? (segments.isEmpty ? nil : 0)
+        }
+        while let index = candidate {
+            let segment = segments[index]
+            if segment.header != nil {
+                let stream = try FactStream(reader: reader, from: segment.baseSequence)
+                if let first = try stream.next(), first.sequence == segment.baseSequence, case .snapshot(let state) = first.content {
+                    return (state, stream, first)
+                }
+            }
+            candidate = index > 0 ? index - 1 : nil
+        }
+        // No readable snapshot at or before the start: fold from an empty state at the first
+        // record (right for a journal that still holds its first segment; the unreadable
+        // snapshots are reported as skipped records).
+        let stream = try FactStream(reader: reader)
+        return (SDKState(), stream, try stream.next())
+    }
+
+    private func checkNotBeforeJournal(_ moment: Moment) throws {
+        guard let first = reader.segments.first(where: { $0.header != nil }), let header = first.header else { return }
+        switch moment {
+        case .sequence(let sequence) where sequence < header.baseSequence:
+            throw MomentError.beforeJournal(moment, first: "sequence \(header.baseSequence)")
+        case .time(let time) where time < header.baseTime:
+            throw MomentError.beforeJournal(moment, first: header.baseTime.description)
+        default:
+            break
+        }
+    }
+
+    /// The next record without taking it.
+    package func peek() throws -> DecodedRecord? {
+        if lookahead == nil { lookahead = try stream.next() }
+        return lookahead
+    }
+
+    /// Takes the next record, not yet folded: look at ``state`` first if needed, then call
+    /// ``fold(_:)``.
+    package func next() throws -> DecodedRecord? {
+        if let record = lookahead.take() { return record }
+        return try stream.next()
+    }
+
+    /// Replaces the state the walk continues from (a redacted copy of it, say); the next
+    /// record folds onto it.
+    func replaceState(_ replacement: SDKState) {
+        state = replacement
+    }
+
+    /// Applies `record` to the state: a snapshot replaces it, a fact evolves it, an unreadable
+    /// record is skipped.
+    package func fold(_ record: DecodedRecord) {
+        switch record.content {
+        case .snapshot(let snapshot): state = snapshot
+        case .fact(let fact): state.evolve(fact, at: record.time)
+        case .unreadable: break
+        }
+        position = (record.sequence, record.time)
+        if remembersLastFolded { lastFolded = record }
+        folded += 1
+        if folded % Self.progressInterval == 0 { onProgress?(record.sequence) }
+    }
+}

@@ -1,0 +1,235 @@
+import Journal
+import SDK
+
+/// Short, readable renderings of the SDK's values, for one-line summaries.
+///
+/// Projects appear as their fingerprint (16 hex digits), with the region when known; calls by
+/// the last eight hex digits of their id; tasks as `t<n>`, switches as `s<n>`.
+package enum Describe {
+    /// `US 1a2b3c4d5e6f7a8b (us)`: the label first when the project has one.
+    static func project(_ project: ProjectRef) -> String {
+        project.description
+    }
+
+    static func project(_ fingerprint: ProjectFingerprint?) -> String {
+        fingerprint?.hex ?? "-"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                output += "\\u{\(String(scalar.value, radix: 16))}"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+
+    static func optionalQuoted(_ text: String?) -> String {
+        text.map(quoted) ?? "nil"
+    }
+
+    /// `{a, b}`: the keys of a data-fields object.
+    static func fields(_ object: [String: DataValue]?) -> String? {
+        guard let object else { return nil }
+        let keys = object.keys.sorted()
+        let shown = keys.prefix(6).joined(separator: ", ")
+        return "{" + shown + (keys.count > 6 ? ", +\(keys.count - 6)" : "") + "}"
+    }
+
+    static func number(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// A public call with its main arguments: `track "app_open" {source}`.
+    package static func call(_ call: PublicCall) -> String {
+        let name = call.name.rawValue
+        let details: [String?]
+        switch call {
+        case .initialize(let project), .switchProject(let project): details = [self.project(project)]
+        case .setEmail(let email): details = [optionalQuoted(email)]
+        case .setUserId(let userID): details = [optionalQuoted(userID)]
+        case .updateEmail(let email): details = [quoted(email)]
+        case .updateUser(let dataFields, let merge): details = [fields(dataFields), merge ? "merge" : "replace"]
+        case .updateCart(let items): details = ["\(items.count) item(s)"]
+        case .trackPurchase(let total, let items, let dataFields): details = [number(total), "\(items.count) item(s)", fields(dataFields)]
+        case .track(let event, let dataFields): details = [quoted(event), fields(dataFields)]
+        case .registerToken(let token): details = [quoted(token)]
+        case .trackPushOpen(let open):
+            details = ["message \(quoted(open.messageID))", open.campaignID.map { "campaign \($0)" },
+                       open.templateID.map { "template \($0)" }, fields(open.dataFields)]
+        case .handlePush(let payload): details = [fields(payload)]
+        case .inAppFetch(let count): details = ["count \(count)"]
+        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id): details = [quoted(id)]
+        case .inAppClick(let id, let url): details = [quoted(id), url]
+        case .inAppClose(let id, let url): details = [quoted(id), url]
+        case .embeddedClick(let id, let button, let url): details = [quoted(id), button.map { "button \($0)" }, url]
+        case .setAttribution(let info): details = [info.map(attribution) ?? "nil"]
+        case .handleUniversalLink(let url): details = [url]
+        case .disableDevice, .logoutUser, .embeddedFetch, .flush: details = []
+        }
+        return ([name] + details.compactMap { $0 }).joined(separator: " ")
+    }
+
+    static func attribution(_ info: AttributionInfo) -> String {
+        "campaign \(info.campaignID) template \(info.templateID) message \(quoted(info.messageID))"
+    }
+
+    static func failure(_ failure: CallFailure) -> String {
+        switch failure {
+        case .rejected(let reason): "rejected: \(reason)"
+        case .notInitialized: "not initialized"
+        case .httpStatus(let status, let code, let message):
+            "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
+        case .retriesExhausted(let reason): "retries exhausted: \(reason)"
+        case .authentication(let reason): "authentication: \(reason)"
+        }
+    }
+
+    static func discard(_ reason: DiscardReason) -> String {
+        switch reason {
+        case .purgedByLogout: "purged by logout"
+        case .purgedBySwitch(let id): "purged by switch \(id)"
+        case .undeliveredAtSwitch(let id): "undelivered at switch \(id)"
+        case .gateFull(let capacity): "gate full (\(capacity))"
+        case .queueFull(let capacity): "queue full (\(capacity))"
+        case .shutdown: "the SDK shut down"
+        }
+    }
+
+    static func outcome(_ outcome: CallOutcome) -> String {
+        switch outcome {
+        case .delivered(let project, let status): "delivered to \(project) (\(status))"
+        case .applied(let project): "applied" + (project.map { " on \($0)" } ?? "")
+        case .failed(let failure): "failed: " + self.failure(failure)
+        case .discarded(let reason): "discarded: " + discard(reason)
+        }
+    }
+
+    static func taskOutcome(_ outcome: TaskOutcome) -> String {
+        switch outcome {
+        case .delivered(let status): "delivered (\(status))"
+        case .failed(let failure): "failed: " + self.failure(failure)
+        case .discarded(let reason): "discarded: " + discard(reason)
+        }
+    }
+
+    static func decision(_ decision: GateDecision) -> String {
+        switch decision {
+        case .executed(let project): "executed on \(project)"
+        case .queued(let id, let position, _): "queued behind \(id) at #\(position)"
+        case .replayed(let id, let project): "replayed by \(id) on \(project)"
+        case .inline(let project): "inline on \(project)"
+        case .refused: "refused"
+        }
+    }
+
+    /// The decision's one-word name: executed, queued, replayed, inline, refused.
+    static func decisionName(_ decision: GateDecision) -> String {
+        switch decision {
+        case .executed: "executed"
+        case .queued: "queued"
+        case .replayed: "replayed"
+        case .inline: "inline"
+        case .refused: "refused"
+        }
+    }
+
+    static func routing(_ routing: SwitchRouting) -> String {
+        switch routing {
+        case .started: "started"
+        case .absorbed(let id): "absorbed into \(id)"
+        case .enqueued(let id): "enqueued behind \(id)"
+        case .noop: "noop (already there)"
+        case .initialization: "initialization"
+        case .moved(let id): "moved \(id) to the tail and joined it"
+        }
+    }
+
+    static func routingName(_ routing: SwitchRouting) -> String {
+        switch routing {
+        case .started: "started"
+        case .absorbed: "absorbed"
+        case .enqueued: "enqueued"
+        case .noop: "noop"
+        case .initialization: "initialization"
+        case .moved: "moved"
+        }
+    }
+
+    static func stepOutcome(_ outcome: StepOutcome) -> String {
+        switch outcome {
+        case .clean: "clean"
+        case .warning(let reason): "noisy: \(reason)"
+        }
+    }
+
+    package static func result(_ result: SwitchResult) -> String {
+        switch result {
+        case .switchedCleanly: "switchedCleanly"
+        case .switchedWithWarnings: "switchedWithWarnings"
+        case .notPerformed: "notPerformed"
+        case .interruptedByShutdown: "interruptedByShutdown"
+        }
+    }
+
+    static func timer(_ timer: TimerPurpose) -> String {
+        switch timer {
+        case .retry(let task, let attempt): "retry \(task) attempt \(attempt)"
+        case .teardownBound(let id, let step): "bound of \(id) \(step.rawValue)"
+        case .moduleHookBound(let hook): "bound of hook #\(hook)"
+        }
+    }
+
+    static func moduleEvent(_ event: ModuleEvent) -> String {
+        switch event {
+        case .initialize: "initialize"
+        case .start: "start"
+        case .notification(let name): "notification \(name)"
+        case .reset: "reset"
+        case .deinitialize: "deinitialize"
+        case .willLogout: "willLogout"
+        case .willSwitchProject(let to): "willSwitchProject \(to)"
+        }
+    }
+
+    static func durabilityWait(_ wait: DurabilityWait) -> String {
+        switch wait {
+        case .flush(let call): "flush call \(call)"
+        case .teardownDisable(let id): "teardown disable of \(id)"
+        }
+    }
+
+    static func transport(_ outcome: TransportOutcome) -> String {
+        switch outcome {
+        case .response(let status, let code, let ids, let message):
+            "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
+                + (ids.isEmpty ? "" : ", \(ids.count) message(s)")
+        case .networkError(let reason): "network error: \(reason)"
+        }
+    }
+
+    static func taskStatus(_ status: QueuedTask.Status) -> String {
+        switch status {
+        case .queued: "queued"
+        case .inFlight(let attempt): "in flight (attempt \(attempt))"
+        case .retrying(let next): "retrying (attempt \(next) due)"
+        case .awaitingToken(let next): "awaiting a JWT (attempt \(next))"
+        }
+    }
+
+    static func request(_ task: DeliveryTask) -> String {
+        "\(task.method.rawValue) \(task.path)"
+    }
+
+    /// A duration between two times, safe for any values.
+    package static func elapsed(from start: JournalTime, to end: JournalTime) -> String {
+        let (difference, overflow) = end.microsecondsSince1970.subtractingReportingOverflow(start.microsecondsSince1970)
+        return overflow ? "?" : Format.duration(microseconds: difference)
+    }
+}

@@ -1,0 +1,129 @@
+import Journal
+import SDK
+
+/// One line of words for a fact: its kind's name, then what it says.
+///
+/// `callReceived track "app_open" {source} (call 00000003)`,
+/// `gateDecided 00000003 queued behind s1 at #0`, `switchLanded s1 on 9a1b… switchedCleanly`.
+package enum FactSummary {
+    /// The line for `record`; projects named only by fingerprint get their label from `labels`.
+    static func text(_ record: DecodedRecord, labels: ProjectLabels = ProjectLabels()) -> String {
+        switch record.content {
+        case .snapshot(let state):
+            return "snapshot (state: \(state.live.map(Describe.project) ?? "not initialized"), "
+                + "\(state.pendingCalls.count) pending call(s), \(state.tasks.count) queued task(s))"
+        case .fact(let fact):
+            return text(fact, labels: labels)
+        case .unreadable(let reason):
+            return "\(record.kindName) (unreadable: \(reason))"
+        }
+    }
+
+    package static func text(_ fact: Fact, labels: ProjectLabels = ProjectLabels()) -> String {
+        if case .unknown(let kind, let payload) = fact {
+            return "unknown kind \(kind) (\(payload.count) B from a newer SDK, skipped)"
+        }
+        let kind = FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "kind \(FactCodec.kind(of: fact))"
+        let detail = details(fact, labels: labels)
+        return detail.isEmpty ? kind : kind + " " + detail
+    }
+
+    /// The words after the kind name.
+    static func details(_ fact: Fact, labels: ProjectLabels = ProjectLabels()) -> String {
+        switch fact {
+        case .engineStarted(let start):
+            let modules = start.modules.map(\.name).joined(separator: ", ")
+            return "sdk \(start.sdkVersion)\(start.restored ? ", restored" : ", fresh journal")"
+                + (modules.isEmpty ? ", no modules" : ", modules \(modules)")
+        case .callReceived(let received):
+            return "\(Describe.call(received.call)) (call \(received.id))"
+        case .transportCompleted(let completion):
+            return "\(completion.task) attempt \(completion.attempt): \(Describe.transport(completion.outcome))"
+        case .timerFired(let timer):
+            return Describe.timer(timer)
+        case .durabilityConfirmed(let confirmation):
+            return "#\(confirmation.request)" + (confirmation.failure.map { " failed: \($0)" } ?? "")
+        case .moduleHookCompleted(let completion):
+            return "#\(completion.hook)" + (completion.failure.map { " failed: \($0)" } ?? "")
+        case .authTokenReceived(let receipt):
+            return "#\(receipt.request) for \(receipt.project)" + (receipt.failure.map { " failed: \($0)" } ?? "")
+        case .callbacksDelivered(let id):
+            return "\(id)"
+        case .notificationReceived(let name):
+            return name
+        case .engineStopping:
+            return "the app shut the SDK down"
+        case .linkResolved(let resolution):
+            if let failure = resolution.failure { return "job #\(resolution.job) failed: \(failure)" }
+            return "job #\(resolution.job) to \(resolution.destination ?? "nowhere")"
+                + (resolution.attribution.map { ", " + Describe.attribution($0) } ?? "")
+        case .journalGap(let gap):
+            return "\(gap.lostFacts) fact(s) not recorded from \(gap.from) to \(gap.to): \(gap.reason)"
+        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
+            return "job #\(job) \(url) for \(project), generation \(generation) (call \(call))"
+        case .staleResultRefused(let job, let what, let startedIn, let current):
+            return "#\(job) \(what): started in generation \(startedIn), now \(current)"
+        case .switchCancelled(let id, let reason):
+            return "\(id): \(reason)"
+
+        case .initialized(let project, let generation):
+            return "on \(Describe.project(project)), generation \(generation)"
+        case .gateDecided(let call, let decision):
+            return "\(call) \(Describe.decision(decision))"
+        case .callRejected(let call, let reason):
+            return "\(call): \(reason)"
+        case .identityChanged(let email, let userID):
+            return "email \(Describe.optionalQuoted(email)), userId \(Describe.optionalQuoted(userID))"
+        case .pushTokenChanged(let token):
+            return Describe.optionalQuoted(token)
+        case .attributionChanged(let project, let info):
+            return "\(project) " + (info.map(Describe.attribution) ?? "cleared")
+        case .attributionRefused(let project, let reason):
+            return "\(project): \(reason)"
+        case .unknownUserEventHeld(let project, let call, let event):
+            return "\(project) \(Describe.call(event)) (call \(call))"
+        case .unknownUserEventsReleased(let project), .unknownUserSessionCounted(let project):
+            return project.hex
+        case .taskQueued(let task):
+            return "\(task.id) \(Describe.request(task)) for \(labels.name(task.project)) (\(task.region))"
+                + (task.call.map { " (call \($0))" } ?? "")
+        case .taskDispatched(let task, let attempt):
+            return "\(task) attempt \(attempt)"
+        case .taskCompleted(let task, let outcome):
+            return "\(task) \(Describe.taskOutcome(outcome))"
+        case .timerSet(let timer, let due):
+            return "\(Describe.timer(timer)) due \(due)"
+        case .callResolved(let call, let outcome):
+            return "\(call) \(Describe.outcome(outcome))"
+        case .authRefreshRequested(let project, let request):
+            return "#\(request) for \(project)"
+        case .authRefreshFinished(let project, let request, let failure):
+            return "#\(request) for \(project)" + (failure.map { " failed: \($0)" } ?? "")
+        case .moduleEventDelivered(let module, let event, let project, let generation):
+            return "\(module) \(Describe.moduleEvent(event)) (\(project), generation \(generation))"
+        case .moduleHookStarted(let hook, let module, let event):
+            return "#\(hook) \(module) \(Describe.moduleEvent(event))"
+        case .moduleHookFinished(let hook, let problem):
+            return "#\(hook) " + (problem.map { "with a problem: \($0)" } ?? "ok")
+        case .messagesStored(let kind, let project, let ids):
+            return "\(kind.rawValue) for \(project): \(ids.count) message(s)"
+        case .storageCleared(let project, let scope):
+            return "\(project) \(scope.rawValue)"
+        case .durabilityRequested(let request, let purpose):
+            return "#\(request) for \(Describe.durabilityWait(purpose))"
+        case .switchRouted(let id, let call, let project, let routing):
+            return "\(id) to \(Describe.project(project)): \(Describe.routing(routing)) (call \(call))"
+        case .switchStarted(let id, let from, let to):
+            return "\(id) from \(labels.name(from)) to \(Describe.project(to))"
+        case .teardownStepBegan(let id, let step):
+            return "\(id) \(step.rawValue)"
+        case .teardownStepFinished(let id, let step, let outcome, let elapsed):
+            return "\(id) \(step.rawValue): \(Describe.stepOutcome(outcome)) after \(Format.duration(microseconds: elapsed))"
+        case .switchLanded(let id, let project, let result, let reasons):
+            return "\(id) on \(labels.name(project)): \(Describe.result(result))"
+                + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")")
+        case .unknown(_, let payload):
+            return "\(payload.count) B from a newer SDK, skipped"
+        }
+    }
+}

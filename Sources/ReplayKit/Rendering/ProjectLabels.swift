@@ -1,0 +1,59 @@
+import SDK
+
+/// The names an app gave its projects ("US", "EU brand B"), learned from the `ProjectRef`s a
+/// journal carries: initialize and switchProject calls, `initialized`, `switchRouted` and
+/// `switchStarted` facts, and each snapshot's projects. Renderings show a project as its
+/// label beside its fingerprint (`US 1a2b3c4d5e6f7a8b`), or the fingerprint alone when the
+/// journal never named it.
+package struct ProjectLabels {
+    private(set) var labels: [ProjectFingerprint: String] = [:]
+
+    package init() {}
+
+    /// Learns the labels `record` carries (the latest label given to a fingerprint wins).
+    package mutating func learn(from record: DecodedRecord) {
+        switch record.content {
+        case .snapshot(let state): learn(from: state)
+        case .fact(let fact): learn(from: fact)
+        case .unreadable: break
+        }
+    }
+
+    /// Learns the labels of the projects `state` knows.
+    package mutating func learn(from state: SDKState) {
+        for project in state.projects.values { learn(project) }
+        if let live = state.live { learn(live) }
+    }
+
+    mutating func learn(from fact: Fact) {
+        switch fact {
+        case .callReceived(let received):
+            if case .initialize(let project) = received.call { learn(project) }
+            if case .switchProject(let project) = received.call { learn(project) }
+        case .initialized(let project, _), .switchRouted(_, _, let project, _), .switchStarted(_, _, let project):
+            learn(project)
+        default:
+            break
+        }
+    }
+
+    mutating func learn(_ project: ProjectRef) {
+        if let label = project.label { labels[project.fingerprint] = label }
+    }
+
+    /// The label of `fingerprint`, if the journal gave it one.
+    package func label(_ fingerprint: ProjectFingerprint?) -> String? {
+        fingerprint.flatMap { labels[$0] }
+    }
+
+    /// `US 1a2b3c4d5e6f7a8b`, the fingerprint alone without a label, `-` for none.
+    package func name(_ fingerprint: ProjectFingerprint?) -> String {
+        guard let fingerprint else { return "-" }
+        return labels[fingerprint].map { "\($0) \(fingerprint.hex)" } ?? fingerprint.hex
+    }
+
+    /// The label as JSON (null without one), for a `label` or `*_label` member.
+    package func json(_ fingerprint: ProjectFingerprint?) -> JSONValue {
+        .optional(label(fingerprint), JSONValue.string)
+    }
+}

@@ -1,0 +1,53 @@
+/// The report as one self-contained HTML page: the style sheet, the data and the script are
+/// all inline; the page loads nothing (no network, no CDN).
+package enum ReportPage {
+    /// The page for `data` (``ReportData/make(_:)``); `title` names the journal.
+    package static func html(data: JSONValue, title: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>replay report: \(escape(title))</title>
+        <style>
+        \(ReportStyle.source)
+        </style>
+        </head>
+        <body>
+        <header>
+        <h1>replay report: \(escape(title))</h1>
+        <div id="summary"></div>
+        <div id="findings"></div>
+        <div class="toolbar">
+        <input id="search" type="search" placeholder="search calls, ids, events, reasons">
+        <button id="zoom-in" type="button">+</button><button id="zoom-out" type="button">&minus;</button><button id="fit" type="button">fit</button>
+        <span class="legend"><span><i class="dot" style="background:#2e9d5b"></i>delivered</span><span><i class="dot" style="background:#3b76d4"></i>applied</span><span><i class="dot" style="background:#d63c3c"></i>failed</span><span><i class="dot" style="background:#e08a1e"></i>discarded</span><span><i class="dot" style="background:#8a8a8a"></i>pending</span><span><i class="dot" style="background:#3fae6a;border-radius:0"></i>clean step</span><span><i class="dot" style="background:#e5902a;border-radius:0"></i>noisy step</span></span>
+        </div>
+        <div id="results"></div>
+        </header>
+        <main>
+        <div id="timeline"></div>
+        <aside id="details"><p class="hint">Click a mark, a switch window or a step. Scroll over the timeline to zoom, drag to pan; <code>#seq=N</code> in the address opens a moment.</p></aside>
+        </main>
+        <script id="report-data" type="application/json">\(embedded(data))</script>
+        <script>
+        \(ReportScript.source)
+        </script>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// The data as JSON safe inside a `<script>` element: `</` never appears (it is `<\/`,
+    /// the same string to a JSON parser).
+    static func embedded(_ data: JSONValue) -> String {
+        data.serialized().replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\u0021--")
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,79 @@
+import Journal
+import SDK
+
+/// A journal as a support engineer reads it at a glance: the projects, each switch window with
+/// its teardown steps, every public call with the project that received it, the gate and
+/// offline-queue depths over time, the `check` violations, and the state at a few chosen
+/// moments. Built in one pass by ``TimelineBuilder``; the HTML report (``ReportData``) and the
+/// trace export (``TraceExporter``) render it.
+package struct Timeline {
+    /// One public call: its audit row, a one-line summary of the call, its `callReceived`
+    /// record as compact JSON (``FactJSON``; text costs far less memory than the decoded fact;
+    /// kept only while the call may still be drawn as a mark, see ``TimelineBuilder``; nil when
+    /// it was received before the retained journal) and, for a call the gate held, where it was
+    /// queued and replayed.
+    package struct Call {
+        var row: AuditRow
+        var summary: String
+        var factJSON: String?
+        var held: SwitchReport.HeldCall?
+
+        /// Whether the call is worth a mark of its own in a long journal: the gate held it,
+        /// or it was not delivered or applied (failed, discarded, pending).
+        static func isNotable(_ row: AuditRow) -> Bool {
+            row.decisionNames.contains("queued") || !["delivered", "applied"].contains(row.status)
+        }
+    }
+
+    /// A depth that changes over time: each change as (time, sequence, new value).
+    struct Counter {
+        var changes: [(time: JournalTime, sequence: UInt64, value: Int)] = []
+
+        mutating func record(_ value: Int, at time: JournalTime, sequence: UInt64) {
+            if changes.last?.value == value { return }
+            changes.append((time, sequence, value))
+        }
+
+        var maximum: Int { changes.map(\.value).max() ?? 0 }
+    }
+
+    package var records = 0
+    var first: (sequence: UInt64, time: JournalTime)?
+    var last: (sequence: UInt64, time: JournalTime)?
+    /// Every project the journal names, in order of first appearance.
+    package var projects: [ProjectFingerprint] = []
+    var labels = ProjectLabels()
+    /// Every switch request (absorbed and noop ones too), in switch order.
+    package var switches: [SwitchReport] = []
+    /// Every public call, in the order they were received.
+    package var calls: [Call] = []
+    var gateDepth = Counter()
+    var queueDepth = Counter()
+    var violations: [Violation] = []
+    package var violationCount = 0
+    /// `StateDocument`s after the chosen sequences (see ``StateSampler``).
+    package var states: [UInt64: JSONValue] = [:]
+    /// How many moments wanted a state document the byte budget no longer allowed.
+    var statesSkipped = 0
+    package var unreadable = 0
+    /// Every ``indexStride``-th record's (sequence, time), so a page can place any sequence
+    /// number on the time axis.
+    var index: [(sequence: UInt64, time: JournalTime)] = []
+    static let indexStride = 256
+
+    /// Microseconds from the journal's first record to `time`.
+    func offset(_ time: JournalTime) -> Int64 {
+        guard let first else { return 0 }
+        let (difference, overflow) = time.microsecondsSince1970.subtractingReportingOverflow(first.time.microsecondsSince1970)
+        return overflow ? 0 : difference
+    }
+
+    /// The project a call ended on, or nil when it was not delivered (failed, discarded, pending
+    /// with no task).
+    static func receiver(of row: AuditRow) -> ProjectFingerprint? {
+        switch row.outcome {
+        case .failed?, .discarded?: nil
+        default: row.deliveredTo
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Journal
+import SDK
+
+/// Builds a ``Timeline`` in one pass over a journal, from the analyses the other commands use:
+/// ``CallAudit`` (calls), ``SwitchDiagnosis`` (switch windows and steps), ``ContractChecker``
+/// (violations) and the walk's own fold (depths, state documents).
+///
+/// Memory grows with the number of calls and switches (the report shows each of them), not
+/// with the number of records.
+package enum TimelineBuilder {
+    /// Reads the whole journal of `reader`. `redactor`, when given, redacts every record (and
+    /// snapshot) before anything looks at it: the fold, the analyses and the state documents
+    /// then only ever see redacted values.
+    package static func build(reader: JournalReader, redactor: Redactor? = nil, sampler: StateSampler = StateSampler(),
+                      onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
+        var timeline = Timeline()
+        var rows: [AuditRow] = []
+        var summaries: [CallID: String] = [:]
+        // Each call's `callReceived` record, for its mark's details. Past the mark limit, an
+        // ordinary call will be folded into a bucket, so its record is let go when it resolves.
+        var facts: [CallID: String] = [:]
+        let audit = CallAudit { row in
+            rows.append(row)
+            if rows.count > MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { facts[row.call] = nil }
+        }
+        let diagnosis = SwitchDiagnosis(only: nil) { timeline.switches.append($0) }
+        let checker = ContractChecker()
+        var sampler = sampler
+        var known = Set<ProjectFingerprint>()
+        var callOrdinal = 0
+        let walk = try JournalWalk(reader: reader, onProgress: onProgress)
+        if let redactor { walk.replaceState(redactor.redact(walk.state)) }
+        while var record = try walk.next() {
+            if let redactor { record.content = redacted(record.content, redactor) }
+            let before = walk.state
+            timeline.labels.learn(from: record)
+            for project in projects(in: record, before: before) where known.insert(project).inserted {
+                timeline.projects.append(project)
+            }
+            audit.consume(record, before: before)
+            diagnosis.consume(record, before: before)
+            checker.consume(record, before: before)
+            walk.fold(record)
+            timeline.records += 1
+            if timeline.first == nil { timeline.first = (record.sequence, record.time) }
+            timeline.last = (record.sequence, record.time)
+            if (timeline.records - 1) % Timeline.indexStride == 0 { timeline.index.append((record.sequence, record.time)) }
+            timeline.gateDepth.record(walk.state.switching.gate.count, at: record.time, sequence: record.sequence)
+            timeline.queueDepth.record(walk.state.tasks.count, at: record.time, sequence: record.sequence)
+            switch record.fact {
+            case .callReceived(let call)?:
+                summaries[call.id] = Describe.call(call.call)
+                facts[call.id] = FactJSON.object(record).serialized()
+                sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
+                callOrdinal += 1
+            case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
+                sampler.keep(walk.state, after: record.sequence)
+            default:
+                break
+            }
+        }
+        audit.finish()
+        diagnosis.finish()
+        checker.finish(state: walk.state)
+        var held: [CallID: SwitchReport.HeldCall] = [:]
+        for report in timeline.switches { for call in report.held { held[call.call] = call } }
+        rows.sort { ($0.received?.sequence ?? 0, $0.madeAt, $0.call) < ($1.received?.sequence ?? 0, $1.madeAt, $1.call) }
+        timeline.calls = rows.map { row in
+            Timeline.Call(row: row, summary: summaries[row.call] ?? row.name.rawValue, factJSON: facts[row.call], held: held[row.call])
+        }
+        for rule in ContractRule.allCases {
+            timeline.violations += checker.violations[rule] ?? []
+            timeline.violationCount += checker.counts[rule] ?? 0
+        }
+        timeline.states = sampler.states
+        timeline.statesSkipped = sampler.skipped
+        timeline.unreadable = walk.stream.unreadableCount
+        return timeline
+    }
+
+    private static func redacted(_ content: DecodedRecord.Content, _ redactor: Redactor) -> DecodedRecord.Content {
+        switch content {
+        case .fact(let fact): .fact(redactor.redact(fact))
+        case .snapshot(let state): .snapshot(redactor.redact(state))
+        case .unreadable(let reason): .unreadable(reason)
+        }
+    }
+
+    /// The projects a record brings into view (a lane each).
+    private static func projects(in record: DecodedRecord, before state: SDKState) -> [ProjectFingerprint] {
+        switch record.content {
+        case .snapshot(let snapshot):
+            return (snapshot.live.map { [$0.fingerprint] } ?? []) + snapshot.projects.keys.sorted()
+        case .fact(let fact):
+            return FactProjects.mentioned(by: fact, in: state)
+        case .unreadable:
+            return []
+        }
+    }
+}

@@ -1,0 +1,448 @@
+import Foundation
+import Journal
+import ReplayKit
+import SDK
+
+/// The simulated world of one story: a virtual clock with its pending events, the device's
+/// storage and keyring, the app process (a ``SimulatedProcess`` running the SDK's real
+/// `EngineCore`, replaced at each crash), the network and the ``SimulatedBackend``.
+/// Single-threaded and deterministic: everything random comes from the story's seed, nothing
+/// reads real time.
+///
+/// Unchecked Sendable: single-threaded. The completions the simulated app hands the SDK capture
+/// the world, and they run only inside its event loop, on the one thread that runs the story.
+final class SimulationWorld: @unchecked Sendable {
+    /// The caller id of the app's completion handlers (the callback queue's thread).
+    static let callbackCaller: UInt64 = 100
+    static let journalDirectory = "/device/journal"
+    /// The virtual time every story starts at: 2025-11-24T16:00:00Z.
+    static let epoch = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+
+    let seed: UInt64
+    private(set) var now = SimulationWorld.epoch
+    private var events = EventQueue()
+    /// The faults in force (calm while a story's end drains).
+    private(set) var profile: FaultProfile
+    private var faults: SimulationRandom
+    let backend = SimulatedBackend()
+    /// The device's keyring: API keys by fingerprint; it survives crashes.
+    var keyring: [ProjectFingerprint: String] = [:]
+    private(set) var storage: FailingSyncStorage
+    /// The running process; nil only while a crash is being handled.
+    private(set) var process: SimulatedProcess?
+    /// While a completion runs on the callback queue: whether it is one of a landing's, and
+    /// whether the app may still call the SDK from it (not after shutdown).
+    var runningCallback: (landed: Bool, reactionsAllowed: Bool)?
+    /// The result each switch call's completion reported (checked against the journal's outcome).
+    private(set) var switchResults: [CallID: SwitchResult] = [:]
+    /// The launches during which the journal stopped recording (what they decided meanwhile,
+    /// their stop included, may be missing from it).
+    private(set) var launchesWithJournalFailure: Set<Int> = []
+    private(set) var launch = 0
+    private var nextCall: UInt64 = 1
+    /// Whether projection equality is checked after every input (else at crashes and the end).
+    let checksEveryInput: Bool
+
+    // What the checks read afterwards.
+    private(set) var failures: [SimulationFailure] = []
+    /// Calls made, by id: the launch that made them and how often their completion ran.
+    private(set) var callsMade: [CallID: (launch: Int, name: CallName, completions: Int)] = [:]
+    /// At each crash: the journal id and the sequence number through which it was durable.
+    private(set) var crashes: [(journalID: UUID, durableSequence: UInt64)] = []
+    /// When the running process's journal failed (the live state then stops being a fold of
+    /// it): the launch, why, and the state the journal had kept.
+    private(set) var journalFailure: (launch: Int, reason: String, state: SDKState)?
+    private(set) var eventsRun = 0
+    /// Known issues met, counted by explanation (not failures).
+    private(set) var explained: [String: Int] = [:]
+    /// Whether the running process opened a journal the previous one could not synchronize
+    /// (it shut down during a journal outage): the bytes it recovered were never made durable.
+    private var openedOverUnsyncedJournal = false
+    static let unsyncedRecoveryTrusted = "a journal recovered from a process that could not sync it was trusted as durable, and a power loss took it (known issue)"
+    /// The project each switch call with a reaction asked for, and the reactions made from the
+    /// callbacks of switches that landed: the switch and the project it landed on.
+    private var switchTargets: [CallID: ProjectFingerprint] = [:]
+    private(set) var reactionTargets: [CallID: (switch: CallID, project: ProjectFingerprint)] = [:]
+
+    init(seed: UInt64, profile: FaultProfile, checksEveryInput: Bool = true) {
+        self.seed = seed
+        self.profile = profile
+        faults = SimulationRandom(seed: seed, stream: 3)
+        storage = FailingSyncStorage(memory: InMemoryStorage())
+        self.checksEveryInput = checksEveryInput
+    }
+
+    // MARK: - Randomness and time
+
+    func draw(_ range: ClosedRange<Int64>) -> Int64 {
+        faults.int64(range)
+    }
+
+    func chance(_ probability: Double) -> Bool {
+        faults.chance(probability)
+    }
+
+    func schedule(_ event: WorldEvent, at due: JournalTime) {
+        events.schedule(event, at: max(due, now))
+    }
+
+    func schedule(_ event: WorldEvent, after milliseconds: Int64) {
+        events.schedule(event, at: now.advancedSaturating(milliseconds: milliseconds))
+    }
+
+    /// Runs the engine and every event due up to `target`, then sets the clock there.
+    func advance(to target: JournalTime) {
+        while true {
+            process?.drainMailbox()
+            guard let (due, event) = events.popDue(notAfter: target) else { break }
+            if due > now { now = due }
+            eventsRun += 1
+            run(event)
+        }
+        process?.drainMailbox()
+        if target > now { now = target }
+    }
+
+    /// The calm end of a story: no more faults; runs until nothing is pending (or reports that
+    /// the world never settles).
+    func settle(maximumEvents: Int = 200_000) {
+        profile = profile.calmed()
+        storage.repair()
+        let budget = eventsRun + maximumEvents
+        while true {
+            process?.drainMailbox()
+            guard let due = events.nextDue else { break }
+            advance(to: due)
+            if eventsRun > budget {
+                report(.settle, "the world did not settle within \(maximumEvents) events after the story ended")
+                return
+            }
+        }
+        process?.drainMailbox()
+    }
+
+    private func run(_ event: WorldEvent) {
+        switch event {
+        case .requestArrives(let request, let launch, let sentAt, let answerLost, let completion):
+            let result = backend.process(request, at: now, profile: profile, random: &faults)
+            let answer = WorldEvent.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
+            if answerLost {
+                schedule(answer, at: sentAt.advancedSaturating(milliseconds: profile.timeoutMilliseconds))
+            } else {
+                schedule(answer, after: draw(profile.latencyMilliseconds))
+            }
+            return
+        case .diskRepaired:
+            storage.repair()
+            return
+        default:
+            break
+        }
+        guard let process, event.launch == launch else { return }
+        switch event {
+        case .engine(_, let action):
+            action()
+        case .callbackRuns:
+            process.core.environment.runNextCallback()
+        case .requestArrives, .diskRepaired:
+            break
+        }
+    }
+
+    // MARK: - The auth provider, the link host, the disk
+
+    /// The app's auth provider is asked for a token: it answers after its latency with a JWT
+    /// for the user and instance the app is on now, or fails; sometimes it answers only past
+    /// the bound, or twice; with a late provider, sometimes never (only the SDK's bound answers).
+    func askAuthProvider(project: ProjectFingerprint, user: String?, instance: UInt64, launch: Int, bound: Int64,
+                         completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        if profile.authLate > 0, chance(profile.authLate / 2) { return }
+        let answer: Result<String, any Error> = chance(profile.authFailure)
+            ? .failure(SimulatedFailure(description: "simulated auth provider failure"))
+            : .success(backend.issueToken(for: project, user: user, instance: instance))
+        var latency = draw(profile.authLatencyMilliseconds)
+        if chance(profile.authLate) { latency = bound + draw(1...5_000) }
+        schedule(.engine(launch: launch) { completion(answer) }, after: latency)
+        if chance(profile.authLate) { schedule(.engine(launch: launch) { completion(answer) }, after: latency + draw(0...50)) }
+    }
+
+    /// `resolveLink`'s GET reaches the links host (or not); its answer is a redirect whose
+    /// `Location` is the destination and whose cookies name the campaign, template and message.
+    func resolveLink(_ url: String, launch: Int, completion: @escaping @Sendable (TransportResult) -> Void) {
+        let code = url.split(separator: "/").last.map(String.init) ?? ""
+        let result: TransportResult
+        if chance(profile.refused) {
+            result = .networkError("connection refused")
+        } else if code == "gone" {
+            result = .response(status: 404, headers: [:], body: Data())
+        } else {
+            result = .response(status: 303, headers: [
+                "location": "https://shop.sim.test/\(code)",
+                "set-cookie": "iterableEmailCampaignId=41; Path=/, iterableTemplateId=42; Path=/, iterableMessageId=\(code); Path=/",
+            ], body: Data())
+        }
+        schedule(.engine(launch: launch) { completion(result) }, after: draw(profile.linkLatencyMilliseconds))
+    }
+
+    /// A flush reaches the disk: it may fail once, or the disk may fail for a while.
+    func maybeBreakDisk() {
+        if chance(profile.syncFailure) { storage.armSyncFailure() }
+        if profile.diskOutage > 0, chance(profile.diskOutage), !storage.isBroken {
+            storage.breakDisk()
+            schedule(.diskRepaired, after: draw(500...90_000))
+        }
+    }
+
+    // MARK: - The network
+
+    /// The transport: a request is refused, lost on the way, or reaches the backend (whose
+    /// answer may be lost); the client hears back after the latency or its timeout.
+    func transmit(_ request: SimulatedRequest, launch: Int, completion: @escaping @Sendable (TransportResult) -> Void) {
+        let latency = draw(profile.latencyMilliseconds)
+        if chance(profile.refused) {
+            schedule(.engine(launch: launch) { completion(.networkError("connection refused")) }, after: latency)
+        } else if chance(profile.lostBeforeBackend) {
+            schedule(.engine(launch: launch) { completion(.networkError("timed out")) }, after: profile.timeoutMilliseconds)
+        } else {
+            schedule(.requestArrives(request, launch: launch, sentAt: now, answerLost: chance(profile.lostAfterBackend), completion: completion),
+                     after: latency)
+        }
+    }
+
+    // MARK: - The app
+
+    /// Starts the app process over the device's storage, as `EngagementSDK.init` does: opens
+    /// (recovering) the journal, restores the state, and posts `engineStarted`.
+    /// `boundaries` are the states the crashed process had after each input that a crash could
+    /// have cut at: the restored state must be one of them.
+    func startProcess(after boundaries: [(sequence: UInt64, state: SDKState)]? = nil, trustedUnsynced: Bool = false) {
+        launch += 1
+        openedOverUnsyncedJournal = false
+        var options = JournalOptions()
+        options.rotation = .onRequest
+        options.segmentBytes = 8 << 10
+        options.retainedBytes = nil
+        if profile.groupsCutInsideInputs {
+            options.groupCommit = GroupCommit(maxRecords: 64, maxDelay: nil, synchronizesEachGroup: true)
+        } else {
+            // Groups never fill up inside an input's facts: the simulated group-commit bound cuts
+            // them between inputs (see `SimulatedRecorder`).
+            options.groupCommit = GroupCommit(maxRecords: Int(options.maxRecordsPerFrame), maxDelay: nil, synchronizesEachGroup: true)
+            options.maxGroupBytes = 1 << 20
+        }
+        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
+        options.producer = "engagement-sdk/\(EngagementSDK.version) simulated"
+        options.storage = storage
+        options.journalID = Self.journalID(seed: seed, launch: launch)
+        let monotonic = UInt64(launch) * 1_000_000_000
+        options.monotonicNanoseconds = { monotonic }
+        let writer: JournalWriter
+        let restored: StateRestorer.Restored
+        do {
+            writer = try JournalWriter(directory: Self.journalDirectory, options: options, snapshot: nil)
+            restored = try StateRestorer.restore(directory: Self.journalDirectory, storage: storage)
+        } catch {
+            report(.journal, "launch \(launch): the SDK could not open its journal: \(error)")
+            process = nil
+            return
+        }
+        if !restored.undecodable.isEmpty {
+            report(.journal, "launch \(launch): \(restored.undecodable.count) fact(s) of the recovered journal do not decode (first: seq \(restored.undecodable[0].sequence))")
+        }
+        if let boundaries { compareRecovery(writer: writer, restored: restored.state, boundaries: boundaries, trustedUnsynced: trustedUnsynced) }
+        let modules: [ModuleDescriptor] = profile.withModules
+            ? BuiltInModules.standard().map { ModuleDescriptor(name: $0.info.name, notifications: $0.notificationNames) } : []
+        let process = SimulatedProcess(world: self, launch: launch, writer: writer, options: options,
+                                       restored: restored.state, modules: Set(modules.map(\.name)))
+        self.process = process
+        process.post(.input(.engineStarted(EngineStart(sdkVersion: EngagementSDK.version, restored: restored.hadFacts,
+                                                      options: profile.rules, modules: modules)), .none))
+    }
+
+    /// Power loss: keep what the journal synchronized (plus `tail`), forget the process, and
+    /// relaunch `relaunchMilliseconds` later (requests already on the wire still arrive meanwhile).
+    func crash(tail: CrashTail, relaunchMilliseconds: Int64) {
+        guard let process else {
+            startProcess()
+            return
+        }
+        crashes.append((process.writer.journalID, process.writer.durableSequence))
+        // After the journal came back, a crash before its new segment is durable may leave the
+        // old segment's tail, which no boundary describes.
+        let boundaries = process.journalFailure == nil && process.writer.durableSequence >= process.resumedAt ? process.boundaries : nil
+        let survivor = storage.memory.simulatePowerLoss(tail.lossTail)
+        self.process = nil
+        storage = FailingSyncStorage(memory: survivor)
+        let trusted = openedOverUnsyncedJournal
+        advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
+        startProcess(after: boundaries, trustedUnsynced: trusted)
+    }
+
+    private func compareRecovery(writer: JournalWriter, restored: SDKState, boundaries: [(sequence: UInt64, state: SDKState)],
+                                 trustedUnsynced: Bool) {
+        let recovered = writer.lastSequence
+        guard let first = boundaries.first else { return }
+        if recovered < first.sequence && trustedUnsynced {
+            // The crashed process took what it recovered for durable, but its predecessor never
+            // synchronized it (docs/RELIABILITY.md, known issues): counted, not failed.
+            explained[Self.unsyncedRecoveryTrusted, default: 0] += 1
+            return
+        }
+        if recovered < first.sequence {
+            report(.journal, "launch \(launch): the journal recovered through seq \(recovered), but seq \(first.sequence) had been made durable before the crash")
+            return
+        }
+        guard let boundary = boundaries.last(where: { $0.sequence == recovered }) else {
+            let around = boundaries.map(\.sequence).filter { $0 < recovered }.last
+            report(.journal, "launch \(launch): the crash cut the journal at seq \(recovered), inside the facts of one input (the input before it ended at seq \(around.map(String.init) ?? "?")): the restored state never existed")
+            return
+        }
+        if restored != boundary.state {
+            report(.projection, "launch \(launch): the state restored from the journal (through seq \(recovered)) differs from the live state the crashed process had there"
+                   + Self.firstDifference(restored, boundary.state))
+        }
+    }
+
+    /// A public call from `caller`, as `EngagementSDK.post` makes it; returns its id.
+    @discardableResult
+    func makeCall(_ call: StoryCall, caller: UInt64) -> CallID? {
+        guard let process else { return nil }
+        let id = CallID(Self.uuid(seed ^ 0xCA11, nextCall))
+        nextCall += 1
+        let received: (PublicCall, EngineAttachment)
+        let heard: CallCompletion = .outcome { [self] outcome in completionRan(id, outcome: outcome) }
+        switch call {
+        case .initialize(let index):
+            let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
+            received = (.initialize(project.reference), .project(SimulatedProject.appProjects[index % SimulatedProject.catalog.count], heard))
+        case .switchProject(let index, let reaction):
+            let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
+            received = (.switchProject(project.reference), .project(SimulatedProject.appProjects[index % SimulatedProject.catalog.count], .switchResult { [self] result in
+                switchCompletionRan(id, result: result, reaction: reaction)
+            }))
+            if reaction != nil { switchTargets[id] = project.fingerprint }
+        case .sdk(let publicCall):
+            received = (publicCall, .completion(heard))
+        }
+        callsMade[id] = (launch, received.0.name, 0)
+        process.post(.input(.callReceived(ReceivedCall(id: id, caller: caller, call: received.0)), received.1))
+        return id
+    }
+
+    /// The app calls the SDK from a switch's completion (re-identifies the user): when the
+    /// completion was one of a landing's, the call must land on the project that switch landed
+    /// on. (A no-op's completion is not waited on: a switch the app asks for meanwhile may begin
+    /// first, and gate the call.)
+    func makeReaction(_ reaction: PublicCall, fromSwitch call: CallID, landed: Bool) {
+        guard let id = makeCall(.sdk(reaction), caller: Self.callbackCaller) else { return }
+        if landed, let target = switchTargets[call] {
+            reactionTargets[id] = (call, target)
+        }
+    }
+
+    /// The app shuts the SDK down (`EngagementSDK.shutdown()`): every call made before hears
+    /// back exactly once (the callback queue runs what the stop dispatched), the journal is
+    /// closed, the process ends (nothing is lost: no power loss) and the app relaunches
+    /// `relaunchMilliseconds` later.
+    func shutdown(relaunchMilliseconds: Int64) {
+        guard let process else {
+            startProcess()
+            return
+        }
+        process.drainMailbox()
+        process.stop()
+        process.core.environment.runRemainingCallbacks()
+        let stoppedLaunch = launch
+        for (call, made) in callsMade.sorted(by: { $0.key < $1.key }) where made.launch == stoppedLaunch && made.completions != 1 {
+            report(.settle, "at shutdown, the completion of call \(call) (\(made.name.rawValue)) ran \(made.completions) time(s)")
+        }
+        let unsynced = process.journalFailure != nil
+        let boundaries = unsynced ? nil : [(process.lastSequence, process.state)]
+        self.process = nil
+        advance(to: now.advancedSaturating(milliseconds: relaunchMilliseconds))
+        startProcess(after: boundaries)
+        openedOverUnsyncedJournal = unsynced
+    }
+
+    /// The switch queue never holds two entries for one project, however often a picker is tapped.
+    func checkSwitchQueue(_ state: SDKState, after input: Fact) {
+        let queue = state.switching.queue
+        guard queue.count > 1 else { return }
+        for later in 1..<queue.count {
+            for earlier in 0..<later where queue[earlier].project == queue[later].project {
+                report(.contract, "launch \(launch), after \(FactSummary.text(input)): the switch queue holds \(queue[earlier].id) and \(queue[later].id), both for \(queue[later].project.fingerprint)")
+                return
+            }
+        }
+    }
+
+    /// A notification the system sends the app (`EngagementSDK.mailboxPost`).
+    func notify(_ name: String) {
+        process?.post(.input(.notificationReceived(name), .none))
+    }
+
+    /// A call's completion ran on the callback queue.
+    func completionRan(_ call: CallID, outcome: CallOutcome?) {
+        guard let made = callsMade[call] else {
+            report(.settle, "a completion ran for call \(call), which the app never made")
+            return
+        }
+        if made.completions > 0 { report(.settle, "the completion of call \(call) (\(made.name.rawValue)) ran more than once") }
+        callsMade[call]?.completions += 1
+    }
+
+    /// A switch call's completion ran: its result is kept for the audit (which compares it with
+    /// the outcome the journal resolved the call with), and the app may call the SDK from it.
+    func switchCompletionRan(_ call: CallID, result: SwitchResult, reaction: PublicCall?) {
+        completionRan(call, outcome: nil)
+        switchResults[call] = result
+        if let reaction, let running = runningCallback, running.reactionsAllowed {
+            makeReaction(reaction, fromSwitch: call, landed: running.landed)
+        }
+    }
+
+    // MARK: - Checks during the story
+
+    func report(_ check: SimulationCheck, _ message: String) {
+        if failures.count < 50 { failures.append(SimulationFailure(check: check, message: message)) }
+    }
+
+    /// Projection equality after one input: the live state against the fold of the decoded facts.
+    func checkProjection(live: SDKState, journalFold: SDKState, after input: Fact, inputNumber: Int, launch: Int) {
+        guard checksEveryInput, live != journalFold else { return }
+        report(.projection, "launch \(launch), input #\(inputNumber) (\(FactSummary.text(input))): the live state differs from the fold of the journaled facts"
+               + Self.firstDifference(journalFold, live))
+    }
+
+    /// The running process's journal stopped accepting facts; `state` is what it kept (the
+    /// last outage counts: after a gap the journal holds everything up to the next one).
+    func noteJournalFailure(state: SDKState, reason: String) {
+        journalFailure = (launch, reason, state)
+        launchesWithJournalFailure.insert(launch)
+    }
+
+    // MARK: - Helpers
+
+    /// Where two states first differ, as `replay diff` would name it.
+    static func firstDifference(_ from: SDKState, _ to: SDKState) -> String {
+        let diff = DocumentDiff(from: StateDocument.make(from), to: StateDocument.make(to))
+        return diff.changes.first.map { " (first difference: \($0.path))" } ?? " (outside what `replay state` shows)"
+    }
+
+    /// The journal id of a seed's launch: ``uuid(_:_:)`` of the seed and the launch, with the
+    /// seed's bits 12 and up moved above the version digit rather than overwritten by it, so every
+    /// seed below 2^60 has ids of its own (a fleet kept with `--keep` is told apart by journal id)
+    /// and seeds below 4096 keep the ids they always had.
+    static func journalID(seed: UInt64, launch: Int) -> UUID {
+        uuid(((seed >> 12) << 16) | (seed & 0x0FFF), UInt64(launch))
+    }
+
+    /// A version-4-shaped UUID made of two numbers (deterministic ids for calls and journals).
+    static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
+        let h = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x4000
+        let l = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
+        return UUID(uuid: (byte(h, 0), byte(h, 1), byte(h, 2), byte(h, 3), byte(h, 4), byte(h, 5), byte(h, 6), byte(h, 7),
+                           byte(l, 0), byte(l, 1), byte(l, 2), byte(l, 3), byte(l, 4), byte(l, 5), byte(l, 6), byte(l, 7)))
+    }
+}

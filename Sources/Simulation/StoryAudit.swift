@@ -1,0 +1,312 @@
+import Foundation
+import Journal
+import ReplayKit
+import SDK
+
+/// The checks made once a story has settled, over the final journal as a support engineer would
+/// read it: `replay check`'s invariants (``ContractChecker``), `replay recheck` (``Recheck``),
+/// projection equality at the end, and the backend's record against the journal's audit.
+struct StoryAudit {
+    private let world: SimulationWorld
+    private var failures: [SimulationFailure] = []
+
+    /// What the journal says about one task.
+    private struct TaskRecord {
+        var task: DeliveryTask
+        var outcome: TaskOutcome?
+    }
+
+    private var tasks: [TaskID: TaskRecord] = [:]
+    private var received: [CallID: (sequence: UInt64, name: CallName)] = [:]
+    private var resolved: [CallID: CallOutcome] = [:]
+    /// Calls whose resolution a journal gap lost (no longer pending in the state after it).
+    private var settledInGap: Set<CallID> = []
+    /// The generation that started each link job, and the job whose answer is being decided.
+    private var linkJobGenerations: [UInt64: UInt64] = [:]
+    private var answeringLink: UInt64?
+    /// The generation each module start hook began in (its failure must name that one).
+    private var startHooks: [UInt64: UInt64] = [:]
+    /// The calls of the switch in flight when the app last shut the SDK down.
+    private var inFlightAtStop: Set<CallID> = []
+    /// The last `engineStarted`, the switch in flight then (interrupted by the restart), and
+    /// whether that switch just landed.
+    /// Calls the gate held, and those it replayed into an empty delivery queue (which may still
+    /// refuse a call larger than its bound).
+    private var gated: Set<CallID> = []
+    private var replayedIntoEmptyQueue: Set<CallID> = []
+    private var lastStart: UInt64 = 0
+    private(set) var records = 0
+    /// Outcomes the contract allows, or known design issues, counted by explanation.
+    private(set) var explained: [String: Int] = [:]
+
+    /// Explained ways a disable may fail to reach its project.
+    static let disableWithoutAuthProvider = "disable of a JWT project failed after a relaunch: no auth provider (known design issue)"
+    static let disableGaveUp = "disable gave up under injected faults (retries or JWT refresh budget spent)"
+
+    init(world: SimulationWorld) {
+        self.world = world
+    }
+
+    /// Runs every check; returns the failures found.
+    static func run(_ world: SimulationWorld) -> (failures: [SimulationFailure], records: Int, explained: [String: Int]) {
+        var audit = StoryAudit(world: world)
+        audit.check()
+        return (audit.failures, audit.records, audit.explained)
+    }
+
+    /// Why a disable's failure is allowed: the SDK gave up as designed under the faults the
+    /// world injected, or it hit the known design issue that a relaunched SDK has no auth
+    /// provider for a JWT project it is no longer on. Nil: unexplained.
+    static func explanation(of failure: CallFailure) -> String? {
+        switch failure {
+        case .authentication(let reason) where reason.hasSuffix("no auth provider for the project"):
+            disableWithoutAuthProvider
+        case .authentication(let reason) where reason.contains("refresh budget") || reason.contains("simulated auth provider failure")
+            || reason.contains("did not answer within"):
+            disableGaveUp
+        case .retriesExhausted:
+            disableGaveUp
+        default:
+            nil
+        }
+    }
+
+    private mutating func report(_ check: SimulationCheck, _ message: String) {
+        if failures.count < 50 { failures.append(SimulationFailure(check: check, message: message)) }
+    }
+
+    private mutating func check() {
+        guard let engine = world.process else { return }
+        if engine.journalFailure == nil {
+            do {
+                try engine.writer.sync()
+            } catch {
+                report(.journal, "the journal could not be synchronized at the end: \(error)")
+            }
+        }
+        let reader: JournalReader
+        let walk: JournalWalk
+        do {
+            reader = try JournalReader(directory: SimulationWorld.journalDirectory, storage: world.storage.memory)
+            walk = try JournalWalk(reader: reader)
+        } catch {
+            report(.journal, "the final journal cannot be read: \(error)")
+            return
+        }
+        let checker = ContractChecker()
+        let recheck = Recheck(limit: 3)
+        do {
+            while let record = try walk.next() {
+                records += 1
+                // Read in place (a copy of the state per record is a large share of a story's cost).
+                checker.consume(record, before: walk.state)
+                recheck.consume(record, before: walk.state)
+                if case .unreadable(let reason) = record.content {
+                    report(.journal, "record \(record.sequence) of the final journal is unreadable: \(reason)")
+                }
+                if let fact = record.fact { note(fact, sequence: record.sequence, walk: walk) }
+                walk.fold(record)
+            }
+        } catch {
+            report(.journal, "reading the final journal stopped: \(error)")
+        }
+        checker.finish(state: walk.state)
+        recheck.finish()
+        for rule in ContractRule.allCases {
+            for violation in checker.violations[rule] ?? [] {
+                let proof = violation.sequences.isEmpty ? "" : " (seq " + violation.sequences.map(String.init).joined(separator: ", ") + ")"
+                report(.contract, "\(rule.rawValue): \(violation.message)\(proof)")
+            }
+        }
+        for mismatch in recheck.mismatches {
+            report(.recheck, mismatch.lines.joined(separator: " / "))
+        }
+        checkProjection(fold: walk.state, live: engine)
+        checkSettled(walk.state)
+        checkBackend(journalID: reader.journalID)
+        checkCrashes(journalID: reader.journalID)
+    }
+
+    private mutating func note(_ fact: Fact, sequence: UInt64, walk: JournalWalk) {
+        if answeringLink != nil, FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true { answeringLink = nil }
+        switch fact {
+        case .engineStarted:
+            lastStart = sequence
+        case .engineStopping:
+            inFlightAtStop = Set(walk.state.switching.inFlight?.calls ?? [])
+        case .moduleHookStarted(let hook, _, let event):
+            if event == .start { startHooks[hook] = walk.state.generation }
+        case .moduleHookFinished(let hook, let problem):
+            // A module's start reports what failed for its own instance, never another's.
+            if let generation = startHooks.removeValue(forKey: hook), let problem, problem.hasPrefix("simulated failure"),
+               !problem.hasSuffix("(generation \(generation))") {
+                report(.contract, "a module's start for generation \(generation) reported another instance's failure: \(problem) (seq \(sequence))")
+            }
+        case .linkResolutionStarted(let job, _, _, _, let generation):
+            linkJobGenerations[job] = generation
+        case .linkResolved(let resolution):
+            answeringLink = resolution.job
+        case .attributionChanged(let project, _):
+            // Late work is refused once its instance is gone: a link's attribution is written
+            // only for the instance (generation) that started the job.
+            if let job = answeringLink, let started = linkJobGenerations[job] {
+                let generation = walk.state.generation
+                if started != generation || walk.state.live?.fingerprint != project {
+                    report(.contract, "link job \(job), started by generation \(started), wrote attribution for \(project) in generation \(generation) (seq \(sequence))")
+                }
+            }
+        case .gateDecided(let call, let decision):
+            if case .queued = decision { gated.insert(call) }
+            if case .replayed = decision, walk.state.tasks.isEmpty { replayedIntoEmptyQueue.insert(call) }
+            if let expected = world.reactionTargets[call] {
+                let landedOn: ProjectFingerprint? = switch decision {
+                case .executed(let project), .replayed(_, let project), .inline(let project): project
+                case .queued, .refused: nil
+                }
+                if let landedOn, landedOn != expected.project {
+                    report(.contract, "call \(call), made from the callback of switch call \(expected.switch) (which landed on \(expected.project)), ran on \(landedOn) (seq \(sequence))")
+                }
+            }
+        case .journalGap:
+            let pending = walk.state.pendingCalls
+            for call in received.keys where resolved[call] == nil && pending[call] == nil { settledInGap.insert(call) }
+        case .callReceived(let call):
+            received[call.id] = (sequence, call.call.name)
+        case .callResolved(let call, let outcome):
+            let firstResolution = resolved[call] == nil
+            resolved[call] = outcome
+            // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
+            // resolved as discarded at shutdown, and hears it for every such call.
+            // The switch in flight at the stop reports "interrupted", the ones still queued "not
+            // performed".
+            // (A switch interrupted by the shutdown lands at the next launch and resolves again.)
+            if firstResolution, let result = world.switchResults[call],
+               let made = world.callsMade[call], !world.launchesWithJournalFailure.contains(made.launch) {
+                let stopped = result == .notPerformed || result == .interruptedByShutdown
+                if stopped != (outcome == .discarded(.shutdown)) {
+                    report(.settle, "switch call \(call) reported \(result), but its outcome was \(outcome) (seq \(sequence))")
+                } else if stopped, (result == .interruptedByShutdown) != inFlightAtStop.contains(call) {
+                    report(.settle, "switch call \(call) reported \(result) at shutdown, but it was \(inFlightAtStop.contains(call) ? "" : "not ")in flight (seq \(sequence))")
+                }
+            }
+            // Nothing the gate accepted is lost at the landing because the smaller delivery
+            // queue filled: the replay waits for room.
+            if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), walk.state.heldEvents.count < 100 {
+                report(.contract, "call \(call), held by the gate, was discarded at its replay because the delivery queue was full (seq \(sequence))")
+            }
+            // A switch reported done leaves the SDK running an instance of its project (a
+            // relaunched SDK that was never initialized is not "already there"). Calls a
+            // previous process made are not heard by anyone.
+            if case .applied(let project) = outcome, let made = received[call], made.name == .switchProject, made.sequence > lastStart,
+               !walk.state.instanceRunning || walk.state.live?.fingerprint != project {
+                report(.contract, "switch call \(call) resolved as applied on \(project.map(\.description) ?? "nil"), yet no instance of it runs (seq \(sequence))")
+            }
+        case .taskQueued(let task):
+            tasks[task.id] = TaskRecord(task: task)
+        case .taskCompleted(let id, let outcome):
+            tasks[id]?.outcome = outcome
+        default:
+            break
+        }
+    }
+
+    // MARK: - Projection
+
+    /// The live state at the end equals the fold of the whole journal (or, when the journal
+    /// failed in this process, the fold equals the state as of the failure).
+    private mutating func checkProjection(fold: SDKState, live: SimulatedProcess) {
+        if let failure = live.journalFailure {
+            report(.journal, "after the calm end the journal still does not record: \(failure)")
+        }
+        if live.journalFailure == nil {
+            if fold != live.state {
+                report(.projection, "at the end, the live state differs from the fold of the journal" + SimulationWorld.firstDifference(fold, live.state))
+            }
+        } else if let failure = world.journalFailure, failure.launch == world.launch, fold != failure.state {
+            report(.projection, "the journal failed (\(failure.reason)); the fold of what it kept differs from the state then"
+                   + SimulationWorld.firstDifference(fold, failure.state))
+        }
+    }
+
+    // MARK: - Settling
+
+    /// After the calm end nothing is left waiting, and every call the running process made heard
+    /// back exactly once.
+    private mutating func checkSettled(_ state: SDKState) {
+        guard world.process?.journalFailure == nil else { return }
+        var leftovers: [String] = []
+        if !state.pendingCalls.isEmpty {
+            leftovers.append("\(state.pendingCalls.count) pending call(s) (\(state.pendingCalls.values.map(\.name.rawValue).sorted().joined(separator: ", ")))")
+        }
+        if !state.tasks.isEmpty { leftovers.append("\(state.tasks.count) queued task(s)") }
+        if state.switching.inFlight != nil { leftovers.append("a switch in flight (at step \(state.switching.inFlight?.step?.rawValue ?? "none"))") }
+        if !state.switching.queue.isEmpty { leftovers.append("\(state.switching.queue.count) queued switch(es)") }
+        if let waiting = state.switching.awaitingCallbacks { leftovers.append("switch \(waiting) still awaiting its callbacks") }
+        if !state.switching.gate.isEmpty { leftovers.append("\(state.switching.gate.count) call(s) behind the gate") }
+        if !state.hooks.isEmpty { leftovers.append("\(state.hooks.count) module hook(s)") }
+        if !state.durabilityWaits.isEmpty { leftovers.append("\(state.durabilityWaits.count) durability wait(s)") }
+        if !leftovers.isEmpty {
+            report(.settle, "after the calm end the SDK still holds " + leftovers.joined(separator: "; "))
+        }
+        let launch = world.launch
+        for (call, made) in world.callsMade.sorted(by: { $0.key < $1.key }) where made.launch == launch && made.completions != 1 {
+            report(.settle, "the completion of call \(call) (\(made.name.rawValue)), made by the running process, ran \(made.completions) time(s)")
+        }
+    }
+
+    // MARK: - The backend against the journal
+
+    private mutating func checkBackend(journalID: UUID?) {
+        for misroute in world.backend.misroutes { report(.backend, "misrouted: \(misroute)") }
+        guard let journalID else { return }
+        var byKey: [String: [BackendReceipt]] = [:]
+        for receipt in world.backend.receipts { byKey[receipt.idempotencyKey, default: []].append(receipt) }
+        // Receipts under a key the journal has no task for were sent before their task's record
+        // was durable and a crash lost it: the app was never told they were delivered.
+        for (id, record) in tasks.sorted(by: { $0.key < $1.key }) {
+            let key = record.task.idempotencyKey(stream: journalID)
+            // A task made for a call is keyed by the call: when a crash lost the decision after
+            // the request left, the decision made again carries the same key, and its body
+            // differs only in when it was made. Project and path must still agree.
+            let sameRequest = { (receipt: BackendReceipt) in
+                receipt.project == record.task.project && receipt.path == record.task.path
+                    && (record.task.call != nil || receipt.body == record.task.body)
+            }
+            for receipt in byKey[key] ?? [] where !sameRequest(receipt) {
+                report(.backend, "under idempotency key \(key) the backend received \(receipt.path) for \(receipt.project), "
+                       + "which is not the journal's task \(id) (\(record.task.path) for \(record.task.project))")
+                break
+            }
+        }
+        for (id, record) in tasks.sorted(by: { $0.key < $1.key }) {
+            guard case .delivered? = record.outcome else {
+                if record.task.isDisableDevice, case .failed(let failure)? = record.outcome {
+                    if let explanation = Self.explanation(of: failure) {
+                        explained[explanation, default: 0] += 1
+                    } else {
+                        report(.backend, "the disable \(id) for \(record.task.project) failed (\(failure)) and never reached its project")
+                    }
+                }
+                continue
+            }
+            let receipts = byKey[record.task.idempotencyKey(stream: journalID)] ?? []
+            if receipts.isEmpty {
+                report(.backend, "task \(id) (\(record.task.path)) is delivered in the journal, but \(record.task.project) never received it")
+            }
+            if let call = record.task.call, case .delivered(let project, _)? = resolved[call], project != record.task.project {
+                report(.backend, "call \(call) resolved as delivered to \(project), but its task \(id) went to \(record.task.project)")
+            }
+        }
+    }
+
+    /// Every call durable before a crash is still in the journal and resolved by the end.
+    private mutating func checkCrashes(journalID: UUID?) {
+        guard world.process?.journalFailure == nil else { return }
+        for crash in world.crashes where crash.journalID == journalID {
+            for (call, entry) in received.sorted(by: { $0.key < $1.key })
+            where entry.sequence <= crash.durableSequence && resolved[call] == nil && !settledInGap.contains(call) {
+                report(.settle, "call \(call) (\(entry.name.rawValue)) was durable before a crash (seq \(entry.sequence)) but never resolved")
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import SDK
+
+/// Draws a random story from a seed: interleaved calls of several callers, switch requests
+/// (repeats, chains such as A→B→A and C, D, C, switches before initialization), push and
+/// in-app/embedded tracking mid-switch, logouts, late attribution writes, flushes, token
+/// expiries, waits, and crashes followed by a relaunch on the same or another project.
+///
+/// Pure: the same seed and length always give the same story.
+package struct StoryGenerator {
+    private var random: SimulationRandom
+    private var steps: [StoryStep] = []
+    private let projectCount = SimulatedProject.catalog.count
+    private var messageNumber = 0
+
+    /// The story of `seed`, about `length` steps long (a chain may add a few); `tearsBatches`
+    /// sets ``FaultProfile/groupsCutInsideInputs``.
+    package static func story(seed: UInt64, length: Int, tearsBatches: Bool = false) -> Story {
+        var generator = StoryGenerator(random: SimulationRandom(seed: seed, stream: 1))
+        var profileRandom = SimulationRandom(seed: seed, stream: 2)
+        var profile = FaultProfile.draw(&profileRandom)
+        profile.groupsCutInsideInputs = tearsBatches
+        generator.opening()
+        while generator.steps.count < length { generator.addStep() }
+        return Story(seed: seed, profile: profile, steps: generator.steps)
+    }
+
+    private init(random: SimulationRandom) {
+        self.random = random
+    }
+
+    // MARK: - Shapes
+
+    /// Most stories initialize first; some switch, or call, before initializing.
+    private mutating func opening() {
+        let roll = random.int(0...9)
+        if roll == 0 {
+            call(.switchProject(project: anyProject(), inCallback: nil))
+        } else if roll == 1 {
+            call(.sdk(.setEmail("early@sim.test")))
+            call(.initialize(project: anyProject()))
+        } else {
+            call(.initialize(project: anyProject()))
+        }
+    }
+
+    private mutating func addStep() {
+        switch random.int(0...99) {
+        case 0..<10: identity()
+        case 10..<24: tracking()
+        case 24..<28: call(.sdk(.registerToken("token-\(random.int(1...3))")))
+        case 28..<29: call(.sdk(.disableDevice))
+        case 29..<41: switches()
+        case 41..<54: inline()
+        case 54..<57: call(.sdk(.setAttribution(random.chance(0.9) ? AttributionInfo(campaignID: 7, templateID: 8, messageID: message()) : nil)))
+        case 57..<60: call(.sdk(.logoutUser))
+        case 60..<64: call(.sdk(.flush))
+        case 64..<66: steps.append(.notification("foreground"))
+        case 66..<68: steps.append(.expireTokens(project: anyProject()))
+        case 68..<71: crash()
+        case 71..<73: jwtIdentity()
+        case 73: shutdownMidSwitch()
+        case 74..<76: link()
+        case 76: relaunchThenSwitch()
+        case 77: if random.chance(0.2) { pickerTaps() } else { wait() }
+        default: wait()
+        }
+    }
+
+    private mutating func identity() {
+        switch random.int(0...4) {
+        case 0, 1: call(.sdk(.setEmail(random.chance(0.9) ? "user\(random.int(1...3))@sim.test" : nil)))
+        case 2: call(.sdk(.setUserId(random.chance(0.9) ? "user-\(random.int(1...3))" : nil)))
+        case 3: call(.sdk(.updateEmail("new\(random.int(1...3))@sim.test")))
+        default: call(.sdk(.updateUser(dataFields: ["plan": .string(random.pick(["free", "pro"])), "visits": .integer(Int64(random.int(1...9)))],
+                                        mergeNestedObjects: random.chance(0.5))))
+        }
+    }
+
+    private mutating func tracking() {
+        let item = CommerceItem(id: "sku-\(random.int(1...4))", name: "item", price: Double(random.int(1...99)), quantity: random.int(1...3))
+        switch random.int(0...3) {
+        case 0, 1: call(.sdk(.track(event: random.pick(["viewed", "liked", "shared"]), dataFields: random.chance(0.5) ? ["n": .integer(Int64(random.int(1...9)))] : nil)))
+        case 2: call(.sdk(.trackPurchase(total: item.price * Double(item.quantity), items: [item], dataFields: nil)))
+        default: call(.sdk(.updateCart(items: [item])))
+        }
+    }
+
+    /// Push, in-app and embedded tracking: calls that run inline against the current project.
+    private mutating func inline() {
+        let id = message()
+        switch random.int(0...9) {
+        case 0: call(.sdk(.trackPushOpen(PushOpen(campaignID: random.chance(0.8) ? 11 : nil, templateID: 12, messageID: id, appAlreadyRunning: random.chance(0.5)))))
+        case 1: call(.sdk(.handlePush(payload: ["itbl": .object(["messageId": .string(id), "campaignId": .integer(21), "templateId": .integer(22)])])))
+        case 2: call(.sdk(.inAppFetch(count: random.int(1...5))))
+        case 3: call(.sdk(.inAppOpen(messageID: id)))
+        case 4: call(.sdk(.inAppClick(messageID: id, url: "https://sim.test/x")))
+        case 5: call(.sdk(.inAppClose(messageID: id, url: nil)))
+        case 6: call(.sdk(random.chance(0.5) ? .inAppDelivery(messageID: id) : .inAppConsume(messageID: id)))
+        case 7: call(.sdk(.embeddedFetch))
+        case 8: call(.sdk(.embeddedReceived(messageID: id)))
+        default: call(.sdk(.embeddedClick(messageID: id, buttonID: random.chance(0.5) ? "b1" : nil, url: nil)))
+        }
+    }
+
+    /// A switch request, a double tap, or a chain of them, often with calls in between.
+    private mutating func switches() {
+        let first = anyProject()
+        switch random.int(0...4) {
+        case 0, 1:
+            call(.switchProject(project: first, inCallback: callbackCall()))
+        case 2:
+            // A double tap.
+            call(.switchProject(project: first, inCallback: callbackCall()))
+            call(.switchProject(project: first, inCallback: nil))
+        case 3:
+            // A→B→A: back to where it started before the first landed.
+            let second = other(than: first)
+            call(.switchProject(project: first, inCallback: random.chance(0.3) ? callbackCall() : nil))
+            if random.chance(0.5) { tracking() }
+            call(.switchProject(project: second, inCallback: nil))
+            call(.switchProject(project: first, inCallback: callbackCall()))
+        default:
+            // C, D, C: three switches that end on C.
+            let second = other(than: first)
+            call(.switchProject(project: first, inCallback: nil))
+            call(.switchProject(project: second, inCallback: random.chance(0.3) ? callbackCall() : nil))
+            if random.chance(0.5) { inline() }
+            call(.switchProject(project: first, inCallback: callbackCall()))
+        }
+    }
+
+    /// Identity changes on the JWT projects (C, D): a JWT belongs to one user on one instance,
+    /// so none may travel with a request made for another user or after a switch.
+    private mutating func jwtIdentity() {
+        let jwt = random.pick([2, 3])
+        call(.switchProject(project: jwt, inCallback: random.chance(0.5) ? .setEmail("user\(random.int(1...3))@sim.test") : nil))
+        for _ in 0..<random.int(1...3) {
+            switch random.int(0...4) {
+            case 0, 1: call(.sdk(.setEmail("user\(random.int(1...3))@sim.test")))
+            case 2: call(.sdk(.setUserId("user-\(random.int(1...3))")))
+            case 3: call(.sdk(.logoutUser))
+            default: tracking()
+            }
+            tracking()
+            if random.chance(0.4) { steps.append(.wait(milliseconds: random.int64(1...800))) }
+        }
+        if random.chance(0.5) { call(.switchProject(project: jwt == 2 ? 3 : 2, inCallback: .setEmail("user\(random.int(1...3))@sim.test"))) }
+    }
+
+    /// A shutdown while a switch runs (or is queued), then a relaunch: every completion hears
+    /// back once, with notPerformed, interruptedByShutdown or discarded(shutdown).
+    private mutating func shutdownMidSwitch() {
+        call(.switchProject(project: anyProject(), inCallback: callbackCall()))
+        if random.chance(0.5) { identity() }
+        if random.chance(0.4) { call(.switchProject(project: anyProject(), inCallback: nil)) }
+        if random.chance(0.5) { tracking() }
+        if random.chance(0.7) { steps.append(.wait(milliseconds: random.int64(0...400))) }
+        steps.append(.shutdown(afterMilliseconds: random.int64(100...3_000), relaunchOn: random.chance(0.8) ? anyProject() : nil))
+    }
+
+    /// `handleUniversalLink` of a tracked link whose host answers after a while, often after
+    /// switches (A→B→A brings the same project back as another instance).
+    private mutating func link() {
+        let code = random.chance(0.1) ? "gone" : "l\(random.int(1...4))"
+        call(.sdk(.handleUniversalLink(url: "https://links.sim.test/a/\(code)")))
+        switch random.int(0...3) {
+        case 0:
+            let start = anyProject()
+            call(.switchProject(project: other(than: start), inCallback: nil))
+            call(.switchProject(project: start, inCallback: nil))
+        case 1:
+            call(.switchProject(project: anyProject(), inCallback: nil))
+        default:
+            break
+        }
+    }
+
+    /// Power loss, a relaunch *without* initialize, then a switch (to the same or another
+    /// project) before anything starts the instance.
+    private mutating func relaunchThenSwitch() {
+        steps.append(.crash(tail: .clean, afterMilliseconds: random.int64(300...3_000), relaunchOn: nil))
+        if random.chance(0.3) { tracking() }
+        call(.switchProject(project: anyProject(), inCallback: callbackCall()))
+    }
+
+    /// A picker tapped dozens to hundreds of times, alternating between two or three
+    /// projects while a switch is held: the queue never holds two entries for one project and
+    /// the SDK ends on the last one asked for.
+    private mutating func pickerTaps() {
+        let first = anyProject()
+        let second = other(than: first)
+        var choices = [first, second]
+        if random.chance(0.5) { choices.append(other(than: second) == first ? other(than: first) : other(than: second)) }
+        let taps = random.chance(0.8) ? random.int(20...60) : random.int(100...200)
+        for tap in 0..<taps {
+            let project = choices[tap % choices.count]
+            steps.append(.call(caller: random.int(1...3), .switchProject(project: project, inCallback: random.chance(0.05) ? callbackCall() : nil),
+                               engineKeepsUp: random.chance(0.3)))
+            if random.chance(0.05) { steps.append(.wait(milliseconds: random.int64(1...300))) }
+        }
+    }
+
+    /// What an app does from a switch's callback, sometimes: re-identify the user.
+    private mutating func callbackCall() -> PublicCall? {
+        switch random.int(0...3) {
+        case 0: .setEmail("user\(random.int(1...3))@sim.test")
+        case 1: .track(event: "switched", dataFields: nil)
+        default: nil
+        }
+    }
+
+    private mutating func crash() {
+        let tail: CrashTail = switch random.int(0...3) {
+        case 0: .clean
+        case 1: .tornWrite(bytes: random.int(1...400))
+        case 2: .zeros(bytes: random.int(1...64))
+        default: .garbage(bytes: random.int(1...64), seed: random.next())
+        }
+        let relaunchOn: Int? = random.chance(0.9) ? anyProject() : nil
+        steps.append(.crash(tail: tail, afterMilliseconds: random.int64(300...3_000), relaunchOn: relaunchOn))
+    }
+
+    private mutating func wait() {
+        let milliseconds: Int64 = switch random.int(0...9) {
+        case 0..<5: random.int64(1...50)
+        case 5..<8: random.int64(50...1_500)
+        case 8: random.int64(1_500...6_000)
+        default: random.int64(6_000...70_000)
+        }
+        steps.append(.wait(milliseconds: milliseconds))
+    }
+
+    // MARK: - Pieces
+
+    private mutating func call(_ call: StoryCall) {
+        steps.append(.call(caller: random.int(1...3), call, engineKeepsUp: random.chance(0.7)))
+    }
+
+    private mutating func anyProject() -> Int {
+        random.int(0...(projectCount - 1))
+    }
+
+    private mutating func other(than project: Int) -> Int {
+        (project + random.int(1...(projectCount - 1))) % projectCount
+    }
+
+    private mutating func message() -> String {
+        messageNumber += 1
+        return "m\(random.int(1...4))"
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Journal
+import SDK
+
+/// Runs a story in a fresh ``SimulationWorld``: launches the app, takes each step, lets the world
+/// settle without faults, then audits the result (``StoryAudit``).
+package enum StoryRunner {
+    /// Runs `story`; `trace` hears each step as it is taken; `journal` receives the device's
+    /// storage at the end (to write the journal out).
+    package static func run(_ story: Story, checksEveryInput: Bool = true, trace: ((String) -> Void)? = nil,
+                    journal: ((InMemoryStorage) -> Void)? = nil) -> StoryOutcome {
+        let world = SimulationWorld(seed: story.seed, profile: story.profile, checksEveryInput: checksEveryInput)
+        world.startProcess()
+        for (index, step) in story.steps.enumerated() {
+            trace?("\(index + 1). [\(world.now.description)] \(step)")
+            take(step, in: world)
+        }
+        world.settle()
+        let audit = StoryAudit.run(world)
+        journal?(world.storage.memory)
+        return StoryOutcome(seed: story.seed, failures: world.failures + audit.failures, journalDigest: digest(of: world.storage.memory),
+                            steps: story.steps.count, launches: world.launch, records: audit.records,
+                            requestsReceived: world.backend.receipts.count, explained: audit.explained.merging(world.explained, uniquingKeysWith: +))
+    }
+
+    static func take(_ step: StoryStep, in world: SimulationWorld) {
+        switch step {
+        case .call(let caller, let call, let engineKeepsUp):
+            world.makeCall(call, caller: UInt64(caller))
+            if engineKeepsUp { world.advance(to: world.now) }
+        case .wait(let milliseconds):
+            world.advance(to: world.now.advancedSaturating(milliseconds: milliseconds))
+        case .notification(let name):
+            world.notify(name)
+        case .expireTokens(let project):
+            world.backend.expireTokens(of: SimulatedProject.catalog[project % SimulatedProject.catalog.count].fingerprint)
+        case .crash(let tail, let after, let relaunchOn):
+            world.crash(tail: tail, relaunchMilliseconds: after)
+            if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
+        case .shutdown(let after, let relaunchOn):
+            world.shutdown(relaunchMilliseconds: after)
+            if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
+        }
+    }
+
+    /// Writes the journal files of `storage` into `directory` (created; must not hold segments).
+    package static func write(_ storage: InMemoryStorage, to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for name in storage.fileNames(in: SimulationWorld.journalDirectory) {
+            let path = directory + "/" + name
+            guard !FileManager.default.fileExists(atPath: path) else { throw SimulationOutputError.exists(path) }
+            let bytes = storage.bytes(of: SimulationWorld.journalDirectory + "/" + name) ?? []
+            guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+                throw SimulationOutputError.unwritable(path)
+            }
+        }
+    }
+
+    /// FNV-1a 64 over every file of the journal directory (name, then bytes), in name order.
+    static func digest(of storage: InMemoryStorage) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+        }
+        for name in storage.fileNames(in: SimulationWorld.journalDirectory) {
+            mix(name.utf8)
+            mix(storage.bytes(of: SimulationWorld.journalDirectory + "/" + name) ?? [])
+        }
+        return hash
+    }
+}

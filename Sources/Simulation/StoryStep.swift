@@ -1,0 +1,24 @@
+import SDK
+
+/// One step of a simulated story. Steps run at the current virtual time; only ``wait(milliseconds:)``
+/// moves the clock (and lets everything due meanwhile happen).
+package enum StoryStep: Sendable, Hashable {
+    /// Logical caller `caller` (a thread of the app) makes a call. `engineKeepsUp` says whether
+    /// the engine processes its mailbox before the story's next step (false: the next call is
+    /// posted before this one is handled, as a fast caller's would be).
+    case call(caller: Int, StoryCall, engineKeepsUp: Bool)
+    /// Virtual time passes.
+    case wait(milliseconds: Int64)
+    /// A system notification reaches the SDK.
+    case notification(String)
+    /// The backend stops accepting the JWTs it issued for a project (they expire).
+    case expireTokens(project: Int)
+    /// Power loss: the journal keeps what it had synchronized (plus `tail`), requests already on
+    /// the wire still reach the backend, everything else of the process is gone. The app
+    /// relaunches `afterMilliseconds` later over the same storage and, when `relaunchOn` is set,
+    /// initializes that project (the same one or another).
+    case crash(tail: CrashTail, afterMilliseconds: Int64, relaunchOn: Int?)
+    /// The app shuts the SDK down (`shutdown()`), the process ends, and the app relaunches
+    /// `afterMilliseconds` later, initializing `relaunchOn` when set.
+    case shutdown(afterMilliseconds: Int64, relaunchOn: Int?)
+}

@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test unit-tests docs-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark
+.PHONY: all deps build test layers-check unit-tests docs-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark
 
 all: build
 
@@ -14,7 +14,12 @@ build: deps
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, checks the API documentation with docc, renders the demo's HTML report in headless Chromium, then the concurrency suites under
 # ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's cross-check on DuckDB.
-test: unit-tests docs-check report-check tsan fuzz-smoke fleet-check
+test: layers-check unit-tests docs-check report-check tsan fuzz-smoke fleet-check
+
+# Every target imports only the layers below it, and the pure core (SDKCore) does no I/O,
+# starts no thread and reads no clock (docs/ARCHITECTURE.md, "Targets").
+layers-check: deps
+	python3 scripts/layers-check.py
 
 # Each suite has a .timeLimit; a test stuck in an await that ignores cancellation would still
 # hold the run, so the whole run is bounded too (UNIT_TESTS_TIMEOUT seconds): a hang fails CI
@@ -24,7 +29,7 @@ unit-tests: deps
 	$(SWIFT) build --build-tests
 	timeout --kill-after=30 $(UNIT_TESTS_TIMEOUT) $(SWIFT) test
 
-# The SDK's and the journal's API documentation builds with the toolchain's docc without a
+# The SDK's, SDKTesting's, the journal's and the Sandbox's API documentation builds with the toolchain's docc without a
 # warning (a broken ``symbol`` link, an undocumented parameter), over the same debug build.
 docs-check: deps
 	scripts/docs-check.sh

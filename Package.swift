@@ -5,6 +5,7 @@ let package = Package(
     name: "EngagementSDK",
     products: [
         .library(name: "SDK", targets: ["SDK"]),
+        .library(name: "SDKTesting", targets: ["SDKTesting"]),
         .library(name: "Journal", targets: ["Journal"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .executable(name: "replay", targets: ["replay-main"]),
@@ -32,6 +33,9 @@ let package = Package(
         .target(name: "SDKCore", dependencies: ["Journal", "CCrypto"]),
         // What apps link: the public API, the engine, delivery, modules, keyring, diagnostics export.
         .target(name: "SDK", dependencies: ["SDKCore", "Journal", "Locking"]),
+        // What tests need to drive the SDK exactly (a manual clock, sequential ids, storage that
+        // holds or fails a sync, a lockstep transport, a module that pauses): apps' tests too.
+        .target(name: "SDKTesting", dependencies: ["SDK", "SDKCore", "Journal", "Locking"]),
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         .target(name: "Sandbox", dependencies: ["Locking"]),
@@ -40,9 +44,9 @@ let package = Package(
         .target(name: "ReplayKit", dependencies: ["Journal", "SDK"]),
         // Seeded random stories over the real EngineCore, with a simulated environment, backend
         // and disk (`replay simulate`). Test doubles: not part of ReplayKit.
-        .target(name: "Simulation", dependencies: ["Journal", "SDK", "ReplayKit", "Locking"]),
+        .target(name: "Simulation", dependencies: ["Journal", "SDK", "SDKTesting", "ReplayKit", "Locking"]),
         // The scripted two-region story against the Sandbox (`replay demo`), with its test doubles.
-        .target(name: "Demo", dependencies: ["Journal", "SDK", "Sandbox", "Locking"]),
+        .target(name: "Demo", dependencies: ["Journal", "SDK", "SDKTesting", "Sandbox", "Locking"]),
         // The command-line tool support engineers run on journals taken off a device: one small
         // file per command over ReplayKit, as a library, so the tests and the fuzzer run them
         // in-process...
@@ -78,9 +82,9 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "TestSupport"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "ReplayKit", "Demo", "TestSupport"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "SDKTesting", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "SDKTesting", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "ReplayKit", "Demo", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

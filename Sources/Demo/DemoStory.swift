@@ -3,6 +3,7 @@ import Foundation
 import Journal
 import Sandbox
 import SDK
+import SDKTesting
 
 /// The scripted two-region story `replay demo` runs: a real SDK against a loopback
 /// ``SandboxBackend``, on a ``ManualClock``, written to a journal that is the same on every run

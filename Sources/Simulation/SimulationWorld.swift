@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import ReplayKit
 import SDK
+import SDKTesting
 
 /// The simulated world of one story: a virtual clock with its pending events, the device's
 /// storage and keyring, the app process (a ``SimulatedProcess`` running the SDK's real

@@ -3,6 +3,7 @@ import Journal
 import Locking
 import Sandbox
 import SDK
+import SDKTesting
 import Testing
 import TestSupport
 @testable import Demo

@@ -164,7 +164,7 @@ public final class EngagementSDK: Sendable {
     /// Returns once every call made before it is processed and nothing the SDK started is still in
     /// flight (requests, flushes, module hooks, completions).
     ///
-    /// Timers do not count: a test on a ``ManualClock`` advances it and settles again. It has no
+    /// Timers do not count: a test on a `ManualClock` (SDKTesting) advances it and settles again. It has no
     /// bound of its own: a request waits for its timeout, an awaited module hook until it returns
     /// (use ``settle(timeout:)`` for a bound). Returns at once after ``shutdown()``.
     public func settle() async {
@@ -175,7 +175,7 @@ public final class EngagementSDK: Sendable {
 
     /// Like ``settle()``, but gives up once `timeout` has passed on the SDK's clock.
     ///
-    /// The clock is ``SDKConfiguration/clock``: real time by default; a ``ManualClock`` moves only when
+    /// The clock is ``SDKConfiguration/clock``: real time by default; a `ManualClock` (SDKTesting) moves only when
     /// advanced, so the bound passes only then. Returns whether the SDK settled (true at once after
     /// ``shutdown()``); never cancels or changes what is in flight.
     @discardableResult

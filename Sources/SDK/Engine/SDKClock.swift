@@ -3,7 +3,7 @@ import Foundation
 import Journal
 
 /// The SDK's only source of time: the engine stamps inputs with it and schedules timers on it.
-/// Injected, so tests run on a ``ManualClock`` and a simulator on a virtual one.
+/// Injected, so tests run on a `ManualClock` (SDKTesting) and a simulator on a virtual one.
 public protocol SDKClock: Sendable {
     /// The current time.
     func now() -> JournalTime

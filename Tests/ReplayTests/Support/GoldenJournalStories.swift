@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Locking
 import SDK
+import SDKTesting
 import Synchronization
 import TestSupport
 @testable import Demo

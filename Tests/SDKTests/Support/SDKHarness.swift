@@ -4,6 +4,7 @@ import Locking
 import Sandbox
 import TestSupport
 @testable import SDK
+import SDKTesting
 
 /// An SDK instance wired to a loopback sandbox backend, a manual clock and its own temporary
 /// directory: what every end-to-end test starts from.

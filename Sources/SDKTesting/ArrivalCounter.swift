@@ -2,7 +2,7 @@ import Locking
 
 /// Counts arrivals (a request reaching a hold, a sync held, a hook starting) and lets async code wait until
 /// a count is reached, without polling or sleeping.
-final class ArrivalCounter: Sendable {
+public final class ArrivalCounter: Sendable {
     private struct State {
         var count = 0
         var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -10,8 +10,11 @@ final class ArrivalCounter: Sendable {
 
     private let state = Locked(State())
 
+    /// A counter at zero.
+    public init() {}
+
     /// Records one arrival and wakes those waiting for the new count.
-    func arrive() {
+    public func arrive() {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.count += 1
             let count = state.count
@@ -22,10 +25,11 @@ final class ArrivalCounter: Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    var count: Int { state.withLock { $0.count } }
+    /// Arrivals so far.
+    public var count: Int { state.withLock { $0.count } }
 
     /// Returns once at least `target` arrivals were recorded.
-    func wait(untilAtLeast target: Int) async {
+    public func wait(untilAtLeast target: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let reached = state.withLock { state -> Bool in
                 if state.count >= target { return true }

@@ -9,19 +9,19 @@ import SDK
 /// threads would interleave with the demo's own calls differently on every run. Delivering
 /// them from the demo's thread, in the order the requests were sent, makes the journal the
 /// same every time, while every request still travels to the sandbox and back.
-final class LockstepTransport: Transport {
+public final class LockstepTransport: Transport {
     /// One request sent and its answer, once it came.
-    final class Exchange: Sendable {
-        let path: String
+    public final class Exchange: Sendable {
+        public let path: String
         private let state = Locked<(result: TransportResult?, waiters: [CheckedContinuation<TransportResult, Never>])>((nil, []))
         private let completion: @Sendable (TransportResult) -> Void
 
-        init(path: String, completion: @escaping @Sendable (TransportResult) -> Void) {
+        public init(path: String, completion: @escaping @Sendable (TransportResult) -> Void) {
             self.path = path
             self.completion = completion
         }
 
-        func answered(_ result: TransportResult) {
+        public func answered(_ result: TransportResult) {
             let waiters = state.withLock { state -> [CheckedContinuation<TransportResult, Never>] in
                 state.result = result
                 defer { state.waiters = [] }
@@ -31,7 +31,7 @@ final class LockstepTransport: Transport {
         }
 
         /// Waits for the sandbox's answer, then hands it to the SDK (from the caller's thread).
-        func deliver() async {
+        public func deliver() async {
             let result = await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
                 let ready = state.withLock { state -> TransportResult? in
                     if let result = state.result { return result }
@@ -46,18 +46,18 @@ final class LockstepTransport: Transport {
 
     /// The host the demo's projects name: requests to it go to the sandbox instead, so the
     /// journal never records the sandbox's ephemeral port.
-    static let demoHost = "sandbox.demo"
+    public static let demoHost = "sandbox.demo"
 
     private let network = URLSessionTransport()
     private let pending = Locked<[Exchange]>([])
     private let sandboxRoot: URL
 
     /// A transport sending requests for ``demoHost`` to `sandboxRoot` (scheme, host and port).
-    init(sandboxRoot: URL) {
+    public init(sandboxRoot: URL) {
         self.sandboxRoot = sandboxRoot
     }
 
-    func send(_ request: TransportRequest, completion: @escaping @Sendable (TransportResult) -> Void) {
+    public func send(_ request: TransportRequest, completion: @escaping @Sendable (TransportResult) -> Void) {
         let exchange = Exchange(path: request.url.path, completion: completion)
         pending.withLock { $0.append(exchange) }
         var routed = request
@@ -71,7 +71,7 @@ final class LockstepTransport: Transport {
     }
 
     /// Takes the oldest exchange whose path does not end with one of `held`.
-    func takeNext(holding held: Set<String>) -> Exchange? {
+    public func takeNext(holding held: Set<String>) -> Exchange? {
         pending.withLock { exchanges in
             guard let index = exchanges.firstIndex(where: { exchange in !held.contains { exchange.path.hasSuffix($0) } }) else {
                 return nil
@@ -81,9 +81,9 @@ final class LockstepTransport: Transport {
     }
 
     /// How many exchanges wait to be delivered.
-    var waiting: Int { pending.withLock { $0.count } }
+    public var waiting: Int { pending.withLock { $0.count } }
 
-    func invalidate() {
+    public func invalidate() {
         network.invalidate()
     }
 }

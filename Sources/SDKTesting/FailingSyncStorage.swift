@@ -5,43 +5,43 @@ import Locking
 /// EIO, or whose every `synchronize()` fails for a while (until ``repair()``): the journal
 /// writer then fails for good, exactly as it would on a real device, and the engine opens a new
 /// one once the disk works again.
-final class FailingSyncStorage: JournalStorage {
+public final class FailingSyncStorage: JournalStorage {
     /// The storage underneath (what a power loss is simulated on).
-    let memory: InMemoryStorage
+    public let memory: InMemoryStorage
     private let failNextSync = Locked(false)
     private let broken = Locked(false)
 
-    init(memory: InMemoryStorage) {
+    public init(memory: InMemoryStorage) {
         self.memory = memory
     }
 
     /// The next `synchronize()` of any file throws.
-    func armSyncFailure() {
+    public func armSyncFailure() {
         failNextSync.withLock { $0 = true }
     }
 
     /// Every `synchronize()` fails until ``repair()``.
-    func breakDisk() {
+    public func breakDisk() {
         broken.withLock { $0 = true }
     }
 
-    func repair() {
+    public func repair() {
         broken.withLock { $0 = false }
         failNextSync.withLock { $0 = false }
     }
 
-    var isBroken: Bool { broken.withLock { $0 } }
+    public var isBroken: Bool { broken.withLock { $0 } }
 
-    func createDirectory(at path: String) throws { try memory.createDirectory(at: path) }
-    func contentsOfDirectory(at path: String) throws -> [String] { try memory.contentsOfDirectory(at: path) }
-    func createFile(at path: String) throws -> any WritableFile { File(inner: try memory.createFile(at: path), failNextSync: failNextSync, broken: broken) }
-    func openForAppending(at path: String) throws -> any WritableFile {
+    public func createDirectory(at path: String) throws { try memory.createDirectory(at: path) }
+    public func contentsOfDirectory(at path: String) throws -> [String] { try memory.contentsOfDirectory(at: path) }
+    public func createFile(at path: String) throws -> any WritableFile { File(inner: try memory.createFile(at: path), failNextSync: failNextSync, broken: broken) }
+    public func openForAppending(at path: String) throws -> any WritableFile {
         File(inner: try memory.openForAppending(at: path), failNextSync: failNextSync, broken: broken)
     }
-    func sizeOfFile(at path: String) throws -> Int { try memory.sizeOfFile(at: path) }
-    func contents(of path: String) throws -> any FileContents { try memory.contents(of: path) }
-    func removeFile(at path: String) throws { try memory.removeFile(at: path) }
-    func synchronizeDirectory(at path: String) throws {
+    public func sizeOfFile(at path: String) throws -> Int { try memory.sizeOfFile(at: path) }
+    public func contents(of path: String) throws -> any FileContents { try memory.contents(of: path) }
+    public func removeFile(at path: String) throws { try memory.removeFile(at: path) }
+    public func synchronizeDirectory(at path: String) throws {
         if isBroken { throw JournalError.io(path: path, operation: "fsync", code: 5) }
         try memory.synchronizeDirectory(at: path)
     }

@@ -5,19 +5,19 @@ import SDK
 /// demo can act in the moment between a teardown's clear steps and the new instance's start.
 ///
 /// Otherwise it does nothing: it hears its lifecycle events and returns.
-final class PausableModule: SDKModule {
-    let info: ModuleInfo
+public final class PausableModule: SDKModule {
+    public let info: ModuleInfo
     /// Counts the `willSwitchProject` hooks that were held.
-    let arrivals = ArrivalCounter()
+    public let arrivals = ArrivalCounter()
     private let state = Locked<(armed: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
 
-    init(name: String) {
+    public init(name: String) {
         info = ModuleInfo(name: name, version: EngagementSDK.version)
     }
 
-    func process(event: ModuleEvent, context: ModuleContext) throws {}
+    public func process(event: ModuleEvent, context: ModuleContext) throws {}
 
-    func processAwaited(event: ModuleEvent, context: ModuleContext) async throws {
+    public func processAwaited(event: ModuleEvent, context: ModuleContext) async throws {
         guard case .willSwitchProject = event else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let held = state.withLock { state -> Bool in
@@ -31,12 +31,12 @@ final class PausableModule: SDKModule {
     }
 
     /// Holds the next `willSwitchProject` hook until ``release()``.
-    func arm() {
+    public func arm() {
         state.withLock { $0.armed = true }
     }
 
     /// Lets the held hook return.
-    func release() {
+    public func release() {
         let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
             defer { state.waiting = nil; state.armed = false }
             return state.waiting

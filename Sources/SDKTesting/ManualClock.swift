@@ -1,5 +1,6 @@
 import Journal
 import Locking
+import SDK
 import SDKCore
 
 /// A clock that moves only when told to: ``advance(by:)`` runs every timer that falls due, in due

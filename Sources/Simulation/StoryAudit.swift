@@ -138,7 +138,7 @@ struct StoryAudit {
             if event == .start { startHooks[hook] = walk.state.generation }
         case .moduleHookFinished(let hook, let problem):
             // A module's start reports what failed for its own instance, never another's.
-            if let generation = startHooks.removeValue(forKey: hook), let problem, problem.hasPrefix("simulated failure"),
+            if let generation = startHooks.removeValue(forKey: hook), let problem, problem.contains("simulated failure"),
                !problem.hasSuffix("(generation \(generation))") {
                 report(.contract, "a module's start for generation \(generation) reported another instance's failure: \(problem) (seq \(sequence))")
             }

@@ -57,18 +57,19 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func readUInt32() throws(Failure) -> UInt32 {
-        try require(4)
-        var value: UInt32 = 0
-        for index in 0..<4 { value |= UInt32(bytes[offset + index]) << UInt32(8 * index) }
-        offset += 4
-        return value
+        try readLittleEndian(UInt32.self)
     }
 
     public mutating func readUInt64() throws(Failure) -> UInt64 {
-        try require(8)
-        var value: UInt64 = 0
-        for index in 0..<8 { value |= UInt64(bytes[offset + index]) << UInt64(8 * index) }
-        offset += 8
+        try readLittleEndian(UInt64.self)
+    }
+
+    private mutating func readLittleEndian<Value: FixedWidthInteger & UnsignedInteger>(_: Value.Type) throws(Failure) -> Value {
+        let size = MemoryLayout<Value>.size
+        try require(size)
+        var value: Value = 0
+        for index in 0..<size { value |= Value(bytes[offset + index]) << Value(8 * index) }
+        offset += size
         return value
     }
 

@@ -47,12 +47,7 @@ public struct ByteWriter: Sendable {
 
     /// Writes an unsigned LEB128 varint (7 bits per byte, low group first, high bit = more).
     public mutating func writeVarint(_ value: UInt64) {
-        var remaining = value
-        while remaining >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: remaining) | 0x80)
-            remaining >>= 7
-        }
-        bytes.append(UInt8(remaining))
+        Varint.append(value, to: &bytes)
     }
 
     /// Writes a signed value as a zigzag varint, so small magnitudes of either sign stay short.

@@ -3,6 +3,18 @@ public enum Varint {
     /// The largest number of bytes a 64-bit varint occupies.
     public static let maxLength = 10
 
+    /// Appends `value` as an unsigned LEB128 varint (7 bits per byte, low group first, high
+    /// bit = more follow).
+    @inlinable
+    public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var remaining = value
+        while remaining >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: remaining) | 0x80)
+            remaining >>= 7
+        }
+        bytes.append(UInt8(remaining))
+    }
+
     /// Maps a signed value onto an unsigned one so that small magnitudes stay small:
     /// 0, -1, 1, -2 ... become 0, 1, 2, 3 ...
     @inlinable

@@ -303,13 +303,7 @@ public final class JournalWriter: Sendable {
 extension WriterState {
     /// Durable-each-group without a group-commit thread: sync on the appending thread.
     mutating func synchronizeInline() throws {
-        guard let active, writtenSequence > durableSequence else { return }
-        do {
-            try active.file.synchronize()
-        } catch {
-            fail(error)
-            throw error
-        }
-        markDurable(writtenSequence)
+        guard writtenSequence > durableSequence else { return }
+        try synchronizeActiveFile()
     }
 }

@@ -300,9 +300,17 @@ struct WriterState: Sendable {
 
     /// Writes the last group and the end mark, and makes the segment durable.
     mutating func sealActiveSegment() throws {
-        guard let active else { return }
+        guard active != nil else { return }
         try cutGroup()
         try endFrameIfOpen()
+        try synchronizeActiveFile()
+        active = nil
+    }
+
+    /// Syncs the active segment's file and marks everything written durable; a failed sync
+    /// fails the writer.
+    mutating func synchronizeActiveFile() throws {
+        guard let active else { return }
         do {
             try active.file.synchronize()
         } catch {
@@ -310,7 +318,6 @@ struct WriterState: Sendable {
             throw error
         }
         markDurable(writtenSequence)
-        self.active = nil
     }
 
     private mutating func createSegment(baseSequence: UInt64, baseTime: JournalTime) throws {

@@ -187,15 +187,7 @@ package enum Describe {
     }
 
     static func moduleEvent(_ event: ModuleEvent) -> String {
-        switch event {
-        case .initialize: "initialize"
-        case .start: "start"
-        case .notification(let name): "notification \(name)"
-        case .reset: "reset"
-        case .deinitialize: "deinitialize"
-        case .willLogout: "willLogout"
-        case .willSwitchProject(let to): "willSwitchProject \(to)"
-        }
+        event.label
     }
 
     static func durabilityWait(_ wait: DurabilityWait) -> String {

@@ -56,23 +56,25 @@ public final class Keyring: Sendable {
         guard entry.fingerprint == fingerprint else {
             throw .fingerprintMismatch(given: fingerprint, ofKey: entry.fingerprint)
         }
-        try entries.withLock { (current: inout [ProjectFingerprint: KeyringEntry]) throws(KeyringError) in
-            guard current[fingerprint] != entry else { return }
-            var updated = current
-            updated[fingerprint] = entry
-            try replaceFile(with: updated)
-            current = updated
-            try synchronizeDirectory()
+        try persist { entries in
+            guard entries[fingerprint] != entry else { return false }
+            entries[fingerprint] = entry
+            return true
         }
     }
 
     /// Removes the entry for `fingerprint` and persists the keyring. Removing a fingerprint
     /// that is not stored writes nothing. Failures leave things as `store` describes.
     public func remove(_ fingerprint: ProjectFingerprint) throws(KeyringError) {
+        try persist { entries in entries.removeValue(forKey: fingerprint) != nil }
+    }
+
+    /// Applies `change` to a copy of the entries; when it changed something (returns true),
+    /// writes the file and only then keeps the copy. A failure leaves the entries as they were.
+    private func persist(_ change: (inout [ProjectFingerprint: KeyringEntry]) -> Bool) throws(KeyringError) {
         try entries.withLock { (current: inout [ProjectFingerprint: KeyringEntry]) throws(KeyringError) in
-            guard current[fingerprint] != nil else { return }
             var updated = current
-            updated[fingerprint] = nil
+            guard change(&updated) else { return }
             try replaceFile(with: updated)
             current = updated
             try synchronizeDirectory()

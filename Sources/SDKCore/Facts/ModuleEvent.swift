@@ -21,7 +21,7 @@ public enum ModuleEvent: Sendable, Hashable {
         }
     }
 
-    var label: String {
+    package var label: String {
         switch self {
         case .initialize: "initialize"
         case .start: "start"

@@ -5,7 +5,7 @@ import SDK
 
 /// Records facts as JSON lines through Foundation's `JSONEncoder` and `FileHandle`, with an
 /// fsync every 64 records: the SDK with this in place of its journal.
-final class JSONLinesRecorder: FactRecorder {
+final class JSONLinesRecorder: RowRecorder {
     private struct Line: Encodable {
         var seq: UInt64
         var kind: UInt32
@@ -34,18 +34,7 @@ final class JSONLinesRecorder: FactRecorder {
 
     var lastSequence: UInt64 { state.withLock { $0.sequence } }
 
-    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
-
-    /// Peers have no segments: nothing to begin.
-    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
-
-    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
-        var last: UInt64 = 0
-        for fact in facts { last = try recordOne(kind: fact.kind, timestamp: timestamp, payload: fact.payload) }
-        return last
-    }
-
-    private func recordOne(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
+    func recordRow(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
         try state.withLock { state in
             state.sequence += 1
             var line = try encoder.encode(Line(seq: state.sequence, kind: kind, ts: timestamp.microsecondsSince1970, payload: Data(payload)))

@@ -6,7 +6,7 @@ import SDK
 
 /// Records facts as SQLite rows (WAL, synchronous=FULL, a transaction per 64 rows): the SDK with
 /// this in place of its journal.
-final class SQLiteRecorder: FactRecorder {
+final class SQLiteRecorder: RowRecorder {
     private struct State {
         var sequence: UInt64 = 0
         var inTransaction = 0
@@ -41,18 +41,7 @@ final class SQLiteRecorder: FactRecorder {
 
     var lastSequence: UInt64 { state.withLock { $0.sequence } }
 
-    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
-
-    /// Peers have no segments: nothing to begin.
-    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
-
-    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
-        var last: UInt64 = 0
-        for fact in facts { last = try recordOne(kind: fact.kind, timestamp: timestamp, payload: fact.payload) }
-        return last
-    }
-
-    private func recordOne(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
+    func recordRow(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64 {
         try state.withLock { state in
             if state.inTransaction == 0 { sqlite3_exec(connection.database, "BEGIN", nil, nil, nil) }
             state.sequence += 1

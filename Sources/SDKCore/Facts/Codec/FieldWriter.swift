@@ -20,12 +20,7 @@ struct FieldWriter {
     }
 
     private mutating func varint(_ value: UInt64) {
-        var remaining = value
-        while remaining >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: remaining) | 0x80)
-            remaining >>= 7
-        }
-        bytes.append(UInt8(remaining))
+        Varint.append(value, to: &bytes)
     }
 
     mutating func unsigned(_ field: Int, _ value: UInt64) {

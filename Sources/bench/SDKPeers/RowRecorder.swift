@@ -1,0 +1,23 @@
+import Journal
+import SDK
+
+/// A peer that records one row per fact and has no segments: what `FactRecorder` asks beyond
+/// writing a row is the same for every such peer.
+protocol RowRecorder: FactRecorder {
+    /// Writes one fact as a row; returns its sequence number.
+    func recordRow(kind: UInt32, timestamp: JournalTime, payload: [UInt8]) throws -> UInt64
+}
+
+extension RowRecorder {
+    /// Peers have no segments: nothing to begin.
+    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+
+    /// Peers have no segments: nothing to begin.
+    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+
+    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+        var last: UInt64 = 0
+        for fact in facts { last = try recordRow(kind: fact.kind, timestamp: timestamp, payload: fact.payload) }
+        return last
+    }
+}

@@ -3,53 +3,48 @@ import Journal
 import SDKCore
 
 extension EngineCore {
-    /// Starts what the just-journaled facts ask for. Nothing here waits: results come back as
+    /// Starts what the just-journaled facts ask for (``SDKState/effects(of:)``, derived purely
+    /// from the facts and the state after them). Nothing here waits: results come back as
     /// events through the inbox.
     func runEffects(of facts: [Fact]) {
-        var landing: (id: SwitchID, result: SwitchResult)?
-        // A link resolution is an input that resolves at most one call, its own, in the same batch.
-        var linkDestination: String?
-        for fact in facts {
-            switch fact {
-            case .taskDispatched(let id, let attempt):
-                send(id, attempt: attempt)
-            case .timerSet(let purpose, let due):
-                schedule(purpose, at: due)
-            case .callResolved(let call, let outcome):
-                complete(call, outcome, landing: landing, linkDestination: linkDestination)
-            case .switchLanded(let id, _, let result, _):
-                landings[id] = LandingCallbacks()
-                landing = (id, result)
-            case .durabilityRequested(let request, _):
-                requestDurability(request)
-            case .authRefreshRequested(let project, let request):
-                requestToken(for: project, request: request)
-            case .moduleEventDelivered(let module, let event, let project, let generation):
-                moduleRunner.submit(.deliver(event, ModuleContext(project: project, generation: generation)), to: module, core: self)
-            case .moduleHookStarted(let hook, let module, let event):
-                runHook(hook, module: module, event: event)
-            case .moduleHookFinished(let hook, _):
-                // Finished in the journal; a hook still running overran its bound: stop it.
-                moduleRunner.hookAbandoned(hook, core: self)
-            case .identityChanged(let email, let userID):
-                owner.user = email ?? userID
-                forgetTokens()
-            case .storageCleared(_, .identity):
-                owner.user = nil
-                forgetTokens()
-            case .initialized(_, let generation):
-                owner.instance = generation
-                forgetTokens()
-            case .linkResolutionStarted(let job, _, let url, _, _):
-                resolveLink(job, url: url)
-            case .linkResolved(let resolution):
-                linkDestination = resolution.destination
-            default:
-                break
-            }
+        for effect in state.effects(of: facts) { perform(effect) }
+    }
+
+    /// Performs one effect through the environment.
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .send(let id, let attempt):
+            send(id, attempt: attempt)
+        case .armTimer(let purpose, let due):
+            schedule(purpose, at: due)
+        case .refreshToken(let project, let request):
+            requestToken(for: project, request: request)
+        case .requestDurability(let request):
+            requestDurability(request)
+        case .deliverModuleEvent(let event, let module, let project, let generation):
+            moduleRunner.submit(.deliver(event, ModuleContext(project: project, generation: generation)), to: module, core: self)
+        case .runHook(let hook, let event, let module, let project, let generation):
+            moduleRunner.submit(.hook(hook, event, ModuleContext(project: project, generation: generation)), to: module, core: self)
+        case .completeHookAtOnce(let hook):
+            inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook)), .none))
+        case .abandonHook(let hook):
+            moduleRunner.hookAbandoned(hook, core: self)
+        case .identityChanged(let user):
+            owner.user = user
+            forgetTokens()
+        case .instanceStarted(let generation):
+            owner.instance = generation
+            forgetTokens()
+        case .resolveLink(let job, let url):
+            resolveLink(job, url: url)
+        case .beginLanding(let id):
+            landings[id] = LandingCallbacks()
+        case .complete(let call, let outcome, let landing, let linkDestination):
+            complete(call, outcome, landing: landing, linkDestination: linkDestination)
+        case .armLanding(let id):
+            // The next switch may start once every completion of the landing has returned.
+            if landings[id]?.arm() == true { landingCallbacksDone(id) }
         }
-        // The next switch may start once every completion of the landing has returned.
-        if let landing, landings[landing.id]?.arm() == true { landingCallbacksDone(landing.id) }
     }
 
     func landingCallbackReturned(_ id: SwitchID) {
@@ -203,8 +198,7 @@ extension EngineCore {
 
     /// Runs a call's completion on the callback queue. A landing's completions are counted, so
     /// the next switch waits until each of them returned.
-    private func complete(_ call: CallID, _ outcome: CallOutcome, landing: (id: SwitchID, result: SwitchResult)?,
-                          linkDestination: String?) {
+    private func complete(_ call: CallID, _ outcome: CallOutcome, landing: Effect.Landing?, linkDestination: String?) {
         guard let completion = completions.removeValue(forKey: call) else { return }
         let switchResult: SwitchResult = switch outcome {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
@@ -223,16 +217,6 @@ extension EngineCore {
             if let landingID { inbox.post(.landingCallbackReturned(landingID)) }
             inbox.effectEnded()
         }
-    }
-
-    // MARK: - Modules
-
-    private func runHook(_ hook: UInt64, module name: String, event: ModuleEvent) {
-        guard let project = state.live?.fingerprint ?? state.switching.inFlight?.from?.fingerprint else {
-            inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook)), .none))
-            return
-        }
-        moduleRunner.submit(.hook(hook, event, ModuleContext(project: project, generation: state.generation)), to: name, core: self)
     }
 }
 

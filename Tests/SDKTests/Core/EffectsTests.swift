@@ -1,0 +1,58 @@
+import Foundation
+import Journal
+import Testing
+@testable import SDKCore
+
+/// The effects a batch of facts asks for are derived purely (``SDKState/effects(of:)``): these
+/// pin what each fact asks, in order, and what travels from one fact of a batch to the next.
+@Suite("Effects derived from facts", .timeLimit(.minutes(1)))
+struct EffectsTests {
+    private let call = CallID(UUID(uuidString: "00000000-0000-4000-8000-000000000001")!)
+    private let project = ProjectFingerprint(apiKey: "effects-test-key")
+
+    @Test("a dispatch sends, a timer arms, a durability request flushes, in the facts' order")
+    func oneEffectPerFact() {
+        let due = JournalTime(microsecondsSince1970: 1_000)
+        let effects = SDKState().effects(of: [
+            .taskDispatched(task: TaskID(7), attempt: 2),
+            .timerSet(.retry(TaskID(7), attempt: 3), due: due),
+            .durabilityRequested(request: 4, purpose: .flush(call)),
+        ])
+        #expect(effects == [.send(TaskID(7), attempt: 2), .armTimer(.retry(TaskID(7), attempt: 3), due: due), .requestDurability(4)])
+    }
+
+    @Test("a landing's completions carry its result, and the landing is armed after the last of them")
+    func landingCompletions() {
+        let landed = SwitchID(3)
+        let effects = SDKState().effects(of: [
+            .callResolved(call: call, outcome: .discarded(.queueFull(capacity: 1_000))),
+            .switchLanded(switch: landed, project: project, result: .switchedWithWarnings, reasons: ["slow"]),
+            .callResolved(call: call, outcome: .applied(project: project)),
+        ])
+        let landing = Effect.Landing(id: landed, result: .switchedWithWarnings)
+        let expected: [Effect] = [
+            .complete(call, .discarded(.queueFull(capacity: 1_000)), landing: nil, linkDestination: nil),
+            .beginLanding(landed),
+            .complete(call, .applied(project: project), landing: landing, linkDestination: nil),
+            .armLanding(landed),
+        ]
+        #expect(effects == expected)
+    }
+
+    @Test("a link's destination reaches the completion resolved in its batch")
+    func linkDestination() {
+        let resolution = LinkResolution(job: 1, destination: "https://shop.example/a", attribution: nil, failure: nil)
+        let effects = SDKState().effects(of: [.linkResolved(resolution), .callResolved(call: call, outcome: .applied(project: project))])
+        #expect(effects == [.complete(call, .applied(project: project), landing: nil, linkDestination: "https://shop.example/a")])
+    }
+
+    @Test("a hook with no instance to run for completes at once; identity and instance changes forget tokens")
+    func hooksAndTokens() {
+        let effects = SDKState().effects(of: [
+            .moduleHookStarted(hook: 9, module: "in-app", event: .willLogout),
+            .identityChanged(email: "ada@example.com", userID: nil),
+            .storageCleared(project: project, scope: .identity),
+        ])
+        #expect(effects == [.completeHookAtOnce(9), .identityChanged(user: "ada@example.com"), .identityChanged(user: nil)])
+    }
+}

@@ -6,7 +6,7 @@ package struct DecodedRecord {
     /// What the record holds.
     package enum Content {
         /// The first record of a segment: the state as of every record before it.
-        case snapshot(SDKState)
+        indirect case snapshot(SDKState)
         /// A fact (an unknown kind from a newer SDK decodes as ``Fact/unknown(kind:payload:)``).
         case fact(Fact)
         /// A record that could not be interpreted, and why; it is skipped, never folded.

@@ -10,13 +10,13 @@ final class OutcomeTally: Sendable {
     /// The completion to hand to each call.
     var completion: @Sendable (CallOutcome) -> Void {
         { [counts] outcome in
-            let name: String = switch outcome {
+            // A JSON key as it is (the rare failure's text made safe; the common case is free).
+            let key: String = switch outcome {
             case .delivered: "delivered"
             case .applied: "applied"
-            case .failed(let failure): "failed: \(failure)"
-            case .discarded(let reason): "discarded: \(reason)"
+            case .failed(let failure): "failed: \(failure)".replacingOccurrences(of: "\"", with: "'")
+            case .discarded(let reason): "discarded: \(reason)".replacingOccurrences(of: "\"", with: "'")
             }
-            let key = name.replacingOccurrences(of: "\"", with: "'")   // a JSON key as it is
             counts.withLock { $0[key, default: 0] += 1 }
         }
     }

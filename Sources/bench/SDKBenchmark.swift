@@ -11,6 +11,9 @@ struct SDKBenchmark {
     var calls = 200_000
     var rssCalls = 1_000_000
     var peers = ["sdk-journal", "sdk-jsonl", "sdk-sqlite"]
+    /// Whether the resident-memory run and the gate's timing follow the calls (off: only the
+    /// calls, as `--callgrind` counts them).
+    var measuresMemoryAndGate = true
     var scratch: String
 
     struct Row {
@@ -20,6 +23,8 @@ struct SDKBenchmark {
         var callerMedianMicroseconds: Double
         /// How the calls ended, by outcome.
         var outcomes: [String: Int]
+        /// The journal's bytes on disk per call (the SDK's own journal only).
+        var journalBytesPerCall: Double?
     }
 
     struct Report {
@@ -45,11 +50,14 @@ struct SDKBenchmark {
             let tally = OutcomeTally()
             let (rate, median) = await Self.measure(sdk, calls: calls, tally: tally)
             await sdk.settle()
-            report.rows.append(Row(name: name, callsPerSecond: tally.allDelivered(calls) ? rate : nil,
-                                   callerMedianMicroseconds: median, outcomes: tally.outcomes))
             sdk.shutdown()
+            let bytes = recorder == nil ? Self.bytes(under: directory + "/journal") : nil
+            report.rows.append(Row(name: name, callsPerSecond: tally.allDelivered(calls) ? rate : nil,
+                                   callerMedianMicroseconds: median, outcomes: tally.outcomes,
+                                   journalBytesPerCall: bytes.map { Double($0) / Double(calls) }))
             try? FileManager.default.removeItem(atPath: directory)
         }
+        guard measuresMemoryAndGate else { return report }
         log("resident memory over \(rssCalls) calls")
         let directory = scratch + "/rss"
         try? FileManager.default.removeItem(atPath: directory)
@@ -64,6 +72,15 @@ struct SDKBenchmark {
         log("the gate, with no switch running")
         report.gateMicroseconds = try Self.measureGate()
         return report
+    }
+
+    /// The bytes of the files directly under `directory`.
+    static func bytes(under directory: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.reduce(0) { total, name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int) ?? 0
+            return total + size
+        }
     }
 
     /// What the gate adds to a call made while no switch runs. The caller pays nothing for it
@@ -134,12 +151,14 @@ enum SDKReportFormatter {
         for row in report.rows {
             lines.append(row.name.padding(toLength: 18, withPad: " ", startingAt: 0)
                          + (row.callsPerSecond.map { Format.fixed($0, digits: 0) } ?? "INVALID").leftPadded(10)
-                         + Format.fixed(row.callerMedianMicroseconds, digits: 2).leftPadded(21))
+                         + Format.fixed(row.callerMedianMicroseconds, digits: 2).leftPadded(21)
+                         + (row.journalBytesPerCall.map { "   journal \(Format.fixed($0, digits: 1)) bytes/call" } ?? ""))
             if row.callsPerSecond == nil {
                 let how = row.outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
                 lines.append("  not every call was delivered (\(how)): no rate reported")
             }
         }
+        guard report.rssCalls > 0 else { return lines.joined(separator: "\n") }
         lines.append("")
         lines.append("resident memory growth over \(report.rssCalls) calls: \(Format.fixed(report.rssGrowthMiB, digits: 1)) MiB")
         lines.append("the gate, no switch running (engine side, median): \(Format.fixed(report.gateMicroseconds, digits: 3)) us")
@@ -151,7 +170,8 @@ enum SDKReportFormatter {
             let outcomes = row.outcomes.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
             return "{\"name\":\"\(row.name)\",\"valid\":\(row.callsPerSecond != nil),"
                 + "\"calls_per_s\":\(row.callsPerSecond.map { Format.fixed($0, digits: 0) } ?? "null"),"
-                + "\"caller_median_us\":\(Format.fixed(row.callerMedianMicroseconds, digits: 3)),\"outcomes\":{\(outcomes)}}"
+                + "\"caller_median_us\":\(Format.fixed(row.callerMedianMicroseconds, digits: 3)),\"outcomes\":{\(outcomes)},"
+                + "\"journal_bytes_per_call\":\(row.journalBytesPerCall.map { Format.fixed($0, digits: 1) } ?? "null")}"
         }
         return "{\"rows\":[\(rows.joined(separator: ","))],\"rss_growth_mib\":\(Format.fixed(report.rssGrowthMiB, digits: 1)),"
             + "\"rss_calls\":\(report.rssCalls),\"gate_us\":\(Format.fixed(report.gateMicroseconds, digits: 3))}"

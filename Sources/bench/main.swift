@@ -8,14 +8,17 @@ import Locking
 let usage = """
     usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--json]
            bench blocks [--records N] [--json]
-           bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--json]
+           bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--json]
+           bench sdk --callgrind [--calls N]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
                 seeks and the scan's peak memory on a larger journal
       blocks    compression ratio and cost by records per LZ4 block (1, 4, 16, 64)
       sdk       public-call cost and engine calls/s with the journal, against the same engine
-                recording through JSON lines and SQLite; resident memory over many calls
+                recording through JSON lines and SQLite; resident memory over many calls;
+                with --callgrind, instructions per track call over all threads (valgrind's
+                callgrind: the SDK journal only, N and 3N calls, the difference over 2N)
       --records N        records in the side-by-side workload (default 500000; blocks: 200000)
       --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
       --keep DIR         leave the buffered journal of the workload in DIR
@@ -99,12 +102,27 @@ case "blocks":
                   + Format.fixed(row.microsecondsPerRecord, digits: 3))
         }
     }
+case "sdk" where arguments.flag("--callgrind"):
+    let calls = arguments.takeCount("--calls") ?? 10_000
+    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    let small = CallgrindRun.instructions(calls: calls)
+    let large = CallgrindRun.instructions(calls: 3 * calls)
+    let perCall = Double(large.instructions - small.instructions) / Double(2 * calls)
+    if json {
+        print("{\"calls\":[\(calls),\(3 * calls)],\"instructions\":[\(small.instructions),\(large.instructions)],"
+              + "\"instructions_per_call\":\(Format.fixed(perCall, digits: 0)),\"journal_bytes_per_call\":\(large.journalBytesPerCall ?? "null")}")
+    } else {
+        print("instructions over all threads: \(small.instructions) for \(calls) calls, \(large.instructions) for \(3 * calls)")
+        print("instructions per track call: \(Format.fixed(perCall, digits: 0)) (the difference over \(2 * calls) calls)")
+        if let bytes = large.journalBytesPerCall { print("journal bytes per call: \(bytes)") }
+    }
 case "sdk":
     let scratch = NSTemporaryDirectory() + "bench-sdk-\(ProcessInfo.processInfo.processIdentifier)"
     var benchmark = SDKBenchmark(scratch: scratch)
     benchmark.calls = arguments.takeCount("--calls") ?? benchmark.calls
     benchmark.rssCalls = arguments.takeCount("--rss-calls") ?? benchmark.rssCalls
     if let peers = arguments.take("--peers") { benchmark.peers = peers.split(separator: ",").map { "sdk-" + $0 } }
+    benchmark.measuresMemoryAndGate = !arguments.flag("--calls-only")
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
     let outcome = Locked<Result<SDKBenchmark.Report, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)

@@ -57,9 +57,9 @@ package struct DeliveryTask: Sendable, Hashable {
     /// backend twice if a crash loses its decision after it left (both are idempotent there).
     package func idempotencyKey(stream: UUID) -> String {
         if let call {
-            return "\(stream.uuidString.lowercased())-call-\(call.uuid.uuidString.lowercased())"
+            return "\(stream.lowercasedText)-call-\(call.uuid.lowercasedText)"
         }
-        return "\(stream.uuidString.lowercased())-\(id.number)-\(createdAt.microsecondsSince1970)"
+        return "\(stream.lowercasedText)-\(id.number)-\(createdAt.microsecondsSince1970)"
     }
 }
 

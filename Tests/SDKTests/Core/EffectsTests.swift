@@ -56,3 +56,19 @@ struct EffectsTests {
         #expect(effects == [.completeHookAtOnce(9), .identityChanged(user: "ada@example.com"), .identityChanged(user: nil)])
     }
 }
+
+@Suite("Idempotency keys", .timeLimit(.minutes(1)))
+struct IdempotencyKeyTextTests {
+    @Test("a UUID's lowercase text is Foundation's, digit for digit")
+    func lowercaseText() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 {
+            let uuid = UUID(uuid: (UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator), 0x4a, 0xff,
+                                   0, 1, UInt8.random(in: 0...255, using: &generator), 0x0f, 0x80, 0x90, 0xa0, 0xb0,
+                                   UInt8.random(in: 0...255, using: &generator), 0xd0, 0xe0, 0xf0))
+            #expect(uuid.lowercasedText == uuid.uuidString.lowercased())
+        }
+        let fixed = UUID(uuidString: "00000000-0000-4000-8000-00000000000A")!
+        #expect(fixed.lowercasedText == "00000000-0000-4000-8000-00000000000a")
+    }
+}

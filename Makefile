@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check unit-tests docs-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark
+.PHONY: all deps build test layers-check unit-tests docs-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -87,6 +87,16 @@ demo: deps
 
 bench: deps
 	$(SWIFT) run -c release bench all
+
+# replay at fleet scale (issue 15, item 3; docs/BENCHMARKS.md): an SDK journal of
+# BENCH_REPLAY_RECORDS records, replay's commands over it as release child processes, and
+# DuckDB over its NDJSON export (installed with pip when missing).
+BENCH_REPLAY_RECORDS ?= 1000000
+bench-replay: deps
+	scripts/install-fleet-deps.sh duckdb
+	$(SWIFT) build -c release --product replay
+	$(SWIFT) build -c release --product bench
+	.build/release/bench replay --records $(BENCH_REPLAY_RECORDS) --replay .build/release/replay
 
 # Deterministic simulation (docs/RELIABILITY.md): SIMULATE_SEEDS stories of SIMULATE_STEPS steps
 # from seed SIMULATE_FROM, in release mode. The default fits in about 10 minutes on one core of

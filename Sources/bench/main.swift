@@ -10,6 +10,7 @@ let usage = """
            bench blocks [--records N] [--json]
            bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--json]
            bench sdk --callgrind [--calls N]
+           bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
@@ -19,7 +20,17 @@ let usage = """
                 recording through JSON lines and SQLite; resident memory over many calls;
                 with --callgrind, instructions per track call over all threads (valgrind's
                 callgrind: the SDK journal only, N and 3N calls, the difference over 2N)
-      --records N        records in the side-by-side workload (default 500000; blocks: 200000)
+      replay    writes an SDK journal of N records (the real SDK, with switches) or reuses one,
+                then times replay's commands over it, each as a child process (wall time and
+                peak memory): state --at at random moments, audit, check, recheck, diagnose,
+                export to NDJSON; and DuckDB answering "where did each call go" over the export
+      --records N        records in the side-by-side workload (default 500000; blocks: 200000;
+                         replay: 1000000)
+      --dir DIR          replay: where the journal is written (default /tmp/bench-replay; a DIR
+                         given must not exist or be empty); the journal is DIR/journal, kept
+      --journal PATH     replay: measure this journal instead of writing one
+      --replay PATH      replay: the replay binary (default .build/release/replay)
+      --moments N        replay: random moments for state --at (default 20)
       --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
       --keep DIR         leave the buffered journal of the workload in DIR
       --json             one JSON object on stdout
@@ -139,6 +150,34 @@ case "sdk":
     try? FileManager.default.removeItem(atPath: scratch)
     switch outcome.withLock({ $0 }) {
     case .success(let report)?: print(json ? SDKReportFormatter.json(report) : SDKReportFormatter.table(report))
+    case .failure(let error)?: fail("\(error)")
+    case nil: fail("no result")
+    }
+case "replay":
+    var benchmark = ReplayBenchmark(directory: "/tmp/bench-replay")
+    benchmark.records = arguments.takeCount("--records") ?? benchmark.records
+    benchmark.moments = arguments.takeCount("--moments") ?? benchmark.moments
+    if let directory = arguments.take("--dir") {
+        benchmark.directory = directory
+        benchmark.ownsDirectory = false
+    }
+    benchmark.journal = arguments.take("--journal")
+    benchmark.replay = arguments.take("--replay") ?? benchmark.replay
+    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    let outcome = Locked<Result<ReplayBenchmark.Report, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            let report = try await benchmark.run(log: log)
+            outcome.withLock { $0 = .success(report) }
+        } catch {
+            outcome.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    switch outcome.withLock({ $0 }) {
+    case .success(let report)?: print(json ? ReplayReportFormatter.json(report) : ReplayReportFormatter.table(report))
     case .failure(let error)?: fail("\(error)")
     case nil: fail("no result")
     }

@@ -1,0 +1,401 @@
+import Foundation
+import Journal
+import SDK
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench replay` (issue 15, item 3): `replay`'s commands over a long journal written by the real
+/// SDK, each run as a whole child process of the release `replay` binary, timed on the wall clock
+/// with the child's peak resident memory (`ru_maxrss` from `wait4`); and, in the same run, the
+/// peer a team would reach for instead: DuckDB answering "where did each call go" over the
+/// journal's NDJSON export.
+struct ReplayBenchmark {
+    var records = 1_000_000
+    /// Where the journal is written (its SDK storage; the journal is `directory/journal`).
+    var directory: String
+    /// An existing journal to measure instead of writing one.
+    var journal: String?
+    var replay = ".build/release/replay"
+    var python = "python3"
+    var moments = 20
+    /// Calls between two switches (US to EU and back): about 200 switches per million records.
+    var switchEvery = 725
+    /// Whether `directory` is bench's own (the default) and may be emptied first; a directory
+    /// given with `--dir` must not exist or be empty.
+    var ownsDirectory = true
+
+    struct Row {
+        var command: String
+        /// Wall seconds of each run (one for every command but `state --at`).
+        var seconds: [Double]
+        var peakMiB: Double
+        /// Exit statuses seen (0 fine, 1 findings).
+        var statuses: Set<Int32>
+        /// This row's median over DuckDB's, where the same question was asked of both.
+        var ratioToDuckDB: Double?
+
+        var median: Double { percentile(seconds, 0.5) }
+        var max: Double { seconds.max() ?? 0 }
+    }
+
+    struct Report {
+        var journal = ""
+        var records = 0
+        var segments = 0
+        var fileBytes = 0
+        var calls: Int?
+        var switches: Int?
+        var writeSeconds: Double?
+        var ndjsonBytes = 0
+        var moments: [UInt64] = []
+        var rows: [Row] = []
+        /// Why the DuckDB peer did not run, when it did not.
+        var duckdbSkipped: String?
+        var duckdbCalls: Int?
+    }
+
+    func run(log: @Sendable (String) -> Void) async throws -> Report {
+        var report = Report()
+        guard FileManager.default.isExecutableFile(atPath: replay) else {
+            throw BenchError("no replay binary at \(replay) (build it: swift build -c release --product replay, or pass --replay PATH)")
+        }
+        let path: String
+        if let journal {
+            path = journal
+        } else {
+            path = directory + "/journal"
+            if ownsDirectory {
+                try? FileManager.default.removeItem(atPath: directory)
+            } else if let entries = try? FileManager.default.contentsOfDirectory(atPath: directory), !entries.isEmpty {
+                throw BenchError("--dir \(directory) is not empty (give a new directory, or --journal PATH to reuse a journal)")
+            }
+            log("writing a journal of \(records) records with the SDK into \(path)")
+            let stopwatch = Stopwatch()
+            let written = try await Self.writeJournal(storage: directory, records: records, switchEvery: switchEvery, log: log)
+            report.writeSeconds = stopwatch.seconds
+            report.calls = written.calls
+            report.switches = written.switches
+            log("wrote \(written.records) records (\(written.calls) calls, \(written.switches) switches) in \(Format.fixed(stopwatch.seconds, digits: 1)) s")
+        }
+        report.journal = path
+        let info = try Self.info(replay: replay, journal: path)
+        report.records = info.records
+        report.segments = info.segments
+        report.fileBytes = info.fileBytes
+        guard info.records > 0 else { throw BenchError("\(path) holds no records") }
+
+        let scratch = NSTemporaryDirectory() + "bench-replay-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.removeItem(atPath: scratch)
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+        // Random moments, the same for the same journal length.
+        var generator = SplitMix(seed: 0x5EED ^ UInt64(info.records))
+        report.moments = (0..<moments).map { _ in UInt64(1 + generator.next() % UInt64(info.records)) }
+        log("replay state --at: \(moments) random moments")
+        var state = Row(command: "state --at (\(moments) moments)", seconds: [], peakMiB: 0, statuses: [])
+        for moment in report.moments {
+            let run = try ChildProcess.run(replay, ["state", "--at", String(moment), path], stderr: scratch + "/stderr")
+            state.seconds.append(run.seconds)
+            state.peakMiB = Swift.max(state.peakMiB, run.peakMiB)
+            state.statuses.insert(run.status)
+        }
+        report.rows.append(state)
+
+        let ndjson = scratch + "/export.ndjson"
+        let commands: [(String, [String])] = [
+            ("audit --json", ["audit", "--json", path]),
+            ("check", ["check", path]),
+            ("recheck", ["recheck", path]),
+            ("diagnose --json", ["diagnose", "--json", path]),
+            ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path]),
+        ]
+        for (name, arguments) in commands {
+            log("replay \(name)")
+            let run = try ChildProcess.run(replay, arguments, stderr: scratch + "/stderr")
+            if run.status > 1 || run.signal != 0 {
+                let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+                throw BenchError("replay \(name) failed (status \(run.status), signal \(run.signal)): \(message.suffix(400))")
+            }
+            report.rows.append(Row(command: name, seconds: [run.seconds], peakMiB: run.peakMiB, statuses: [run.status]))
+        }
+        report.ndjsonBytes = ((try? FileManager.default.attributesOfItem(atPath: ndjson)[.size]) as? Int) ?? 0
+
+        log("the peer: DuckDB, where did each call go, over the NDJSON export")
+        let probe = try ChildProcess.run(python, ["-c", "import duckdb"], stderr: scratch + "/stderr")
+        if probe.status != 0 || probe.signal != 0 {
+            report.duckdbSkipped = "\(python) -c 'import duckdb' failed (status \(probe.status)); scripts/install-fleet-deps.sh duckdb installs it"
+        } else {
+            let script = scratch + "/where_calls_went.py"
+            try Data(Self.duckdbScript.utf8).write(to: URL(fileURLWithPath: script))
+            let answer = scratch + "/where_calls_went.csv"
+            let run = try ChildProcess.run(python, [script, ndjson, answer], stdout: scratch + "/duckdb.out", stderr: scratch + "/stderr")
+            if run.status != 0 || run.signal != 0 {
+                let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+                report.duckdbSkipped = "the DuckDB query failed (status \(run.status)): \(message.suffix(400))"
+            } else {
+                let out = (try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? ""
+                report.duckdbCalls = Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
+                let peer = Row(command: "duckdb: where did each call go (peer)", seconds: [run.seconds], peakMiB: run.peakMiB, statuses: [0])
+                if let audit = report.rows.firstIndex(where: { $0.command == "audit --json" }) {
+                    report.rows[audit].ratioToDuckDB = report.rows[audit].median / peer.median
+                }
+                report.rows.append(peer)
+            }
+        }
+        return report
+    }
+
+    /// The peer's question, the one `replay audit` answers: for every public call, the project
+    /// it was made on, the gate's last decision, the project its request went to, and how it
+    /// ended. One row per call, written to a CSV file (as `audit --json` writes one per call);
+    /// prints the number of calls. Timed as a whole process, DuckDB's start included, as
+    /// `replay` is.
+    static let duckdbScript = #"""
+    import sys, duckdb
+    ndjson, out = sys.argv[1], sys.argv[2]
+    columns = {"seq": "BIGINT", "kind": "VARCHAR", "call_id": "VARCHAR", "call_name": "VARCHAR",
+               "live_project": "VARCHAR", "row_project": "VARCHAR", "task_id": "BIGINT",
+               "gate_decision": "VARCHAR", "outcome_status": "VARCHAR", "outcome_reason": "VARCHAR"}
+    spec = "{" + ", ".join(f"'{k}': '{v}'" for k, v in columns.items()) + "}"
+    db = duckdb.connect()
+    path = ndjson.replace("'", "''")
+    db.execute(f"CREATE VIEW rows AS SELECT * FROM read_json('{path}', format = 'newline_delimited', columns = {spec})")
+    query = """
+    WITH received AS (
+        SELECT call_id, seq, call_name, live_project FROM rows WHERE kind = 'callReceived'
+    ), decisions AS (
+        SELECT call_id, arg_max(gate_decision, seq) AS gate_decision FROM rows WHERE kind = 'gateDecided' GROUP BY call_id
+    ), tasks AS (
+        SELECT call_id, arg_max(row_project, seq) AS went_to FROM rows WHERE kind = 'taskQueued' AND call_id IS NOT NULL GROUP BY call_id
+    ), resolved AS (
+        SELECT call_id, arg_max(outcome_status, seq) AS status, arg_max(outcome_reason, seq) AS reason
+        FROM rows WHERE kind = 'callResolved' GROUP BY call_id
+    )
+    SELECT r.seq, r.call_id, r.call_name, r.live_project, COALESCE(d.gate_decision, 'none') AS gate,
+           t.went_to, COALESCE(s.status, 'pending') AS status, s.reason
+    FROM received r
+    LEFT JOIN decisions d USING (call_id) LEFT JOIN tasks t USING (call_id) LEFT JOIN resolved s USING (call_id)
+    ORDER BY r.seq
+    """
+    written = db.execute(f"COPY ({query}) TO '{out.replace(chr(39), chr(39) * 2)}' (FORMAT CSV, HEADER)").fetchone()
+    print(written[0])
+    """#
+
+    /// `replay info --json`'s records, segments and bytes.
+    static func info(replay: String, journal: String) throws -> (records: Int, segments: Int, fileBytes: Int) {
+        let out = NSTemporaryDirectory() + "bench-replay-info-\(ProcessInfo.processInfo.processIdentifier).json"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try ChildProcess.run(replay, ["info", "--json", journal], stdout: out)
+        guard run.status <= 1, let data = FileManager.default.contents(atPath: out),
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw BenchError("replay info --json \(journal) failed (status \(run.status))")
+        }
+        return (object["records"] as? Int ?? 0, object["segments"] as? Int ?? 0, object["file_bytes"] as? Int ?? 0)
+    }
+
+    /// Drives the real SDK the way `bench sdk` does, with the mix of `LongSDKJournal` (the
+    /// report's scale test): tracks and purchases on a US project, a switch to EU and back every
+    /// `switchEvery` calls (with a new email and push token, so each switch's disable waits to
+    /// be durable and the gate holds calls), against an in-process transport that answers 200 at
+    /// once. The journal is the SDK's own writer, with the SDK's options, handed to it as its
+    /// recorder so that its `lastSequence` says when `records` facts are written; nothing is
+    /// retained away. Stops at the first settle past `records` (a few hundred more at most).
+    static func writeJournal(storage: String, records: Int, switchEvery: Int,
+                             log: @Sendable (String) -> Void) async throws -> (records: Int, calls: Int, switches: Int) {
+        let transport = InProcessTransport { _ in .response(status: 200, headers: [:], body: Data(#"{"code":"Success"}"#.utf8)) }
+        var configuration = SDKConfiguration(storageDirectory: storage, transport: transport, modules: [], journalRetainedBytes: nil)
+        try FileManager.default.createDirectory(atPath: storage + "/journal", withIntermediateDirectories: true)
+        var options = JournalOptions()
+        options.rotation = .onRequest
+        options.segmentBytes = configuration.journalSegmentBytes
+        options.segmentRecords = configuration.journalSegmentRecords
+        options.retainedBytes = nil
+        options.groupCommit = configuration.groupCommit
+        options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
+        #if arch(x86_64)
+        options.producer = "engagement-sdk/\(configuration.sdkVersion) linux-x86_64"
+        #else
+        options.producer = "engagement-sdk/\(configuration.sdkVersion) linux-arm64"
+        #endif
+        let writer = try JournalWriter(directory: storage + "/journal", options: options, snapshot: nil)
+        configuration.recorderOverride = writer
+        let sdk = try EngagementSDK(configuration: configuration)
+        guard let us = Project(apiKey: "bench-us-key", label: "US", config: ProjectConfig(region: .us)),
+              let eu = Project(apiKey: "bench-eu-key", label: "EU", config: ProjectConfig(region: .eu)) else {
+            throw BenchError("the bench projects are invalid")
+        }
+        await sdk.initialize(us)
+        sdk.setEmail("bench@example.com", completion: nil)
+        sdk.registerToken("bench-token", completion: nil)
+        var onUS = true
+        var calls = 0
+        var switches = 0
+        var reported = 0
+        while writer.lastSequence < UInt64(records) {
+            if calls > 0, calls % switchEvery == 0 {
+                await sdk.settle()
+                sdk.switchProject(to: onUS ? eu : us) { _ in }
+                onUS.toggle()
+                switches += 1
+                sdk.setEmail("bench-\(calls)@example.com", completion: nil)
+                sdk.registerToken("bench-token-\(calls)", completion: nil)
+            }
+            switch calls % 10 {
+            case 9: sdk.trackPurchase(total: 9.5, items: [CommerceItem(id: "sku-\(calls % 7)", name: "coffee", price: 9.5, quantity: 1)], completion: nil)
+            default: sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(calls))], completion: nil)
+            }
+            calls += 1
+            if calls % 250 == 0 {
+                await sdk.settle()
+                let written = Int(writer.lastSequence)
+                if written - reported >= 1_000_000 {
+                    reported = written
+                    log("  \(written) records")
+                }
+            }
+        }
+        await sdk.settle()
+        _ = await sdk.flush()
+        sdk.shutdown()
+        return (Int(writer.lastSequence), calls, switches)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A deterministic generator for the random moments.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// One child process, run to its end: wall seconds from spawn to reaped, its peak resident
+/// memory and how it ended.
+///
+/// The peak is the child's `ru_maxrss` from `wait4`, but not taken here: glibc's `posix_spawn`
+/// shares this process's memory until the exec (vfork), and Linux folds the old memory's peak
+/// into the child's `ru_maxrss` at exec, so every child would report at least bench's own peak.
+/// GNU time (`/usr/bin/time`, a 1 MiB process) forks the child and reports its `wait4`
+/// `ru_maxrss` (`%M`), so the child runs under it when it is installed; without it the figure is
+/// this process's `wait4`, and `peakFloorMiB` says what it may include.
+enum ChildProcess {
+    struct Run {
+        var seconds: Double
+        var peakMiB: Double
+        var status: Int32
+        var signal: Int32
+    }
+
+    static let gnuTime: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
+
+    /// How peaks are measured, for the report.
+    static var peakMethod: String {
+        gnuTime != nil ? "ru_maxrss of the child from wait4, via GNU time (/usr/bin/time -f %M, which forks the child from a 1 MiB process)"
+            : "ru_maxrss from this process's wait4 (no /usr/bin/time): includes bench's own peak, \(Format.fixed(ProcessStats.peakResidentMiB(), digits: 1)) MiB, as a floor"
+    }
+
+    static func run(_ executable: String, _ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null") throws -> Run {
+        let resolved = executable.contains("/") ? executable : (Self.which(executable) ?? executable)
+        let peakFile = NSTemporaryDirectory() + "bench-replay-peak-\(ProcessInfo.processInfo.processIdentifier)"
+        defer { try? FileManager.default.removeItem(atPath: peakFile) }
+        let command = gnuTime.map { [$0, "-f", "%M", "-o", peakFile, resolved] + arguments } ?? [resolved] + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let stopwatch = Stopwatch()
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard spawned == 0 else { throw BenchError("cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchError("wait4: \(String(cString: strerror(errno)))") }
+        }
+        let seconds = stopwatch.seconds
+        var peakKiB = Double(usage.ru_maxrss)
+        if gnuTime != nil {
+            // GNU time writes "Command exited with non-zero status N" before %M when it did.
+            let text = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+            peakKiB = text.split(separator: "\n").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        }
+        return Run(seconds: seconds, peakMiB: peakKiB / 1024, status: (status >> 8) & 0xFF, signal: status & 0x7F)
+    }
+
+    /// The first executable of that name on PATH.
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// Renders the replay benchmark as a table or one JSON object.
+enum ReplayReportFormatter {
+    static func table(_ report: ReplayBenchmark.Report) -> String {
+        var lines: [String] = []
+        var about = "journal \(report.journal): \(report.records) records, \(report.segments) segments, "
+            + "\(Format.fixed(Double(report.fileBytes) / 1_048_576, digits: 1)) MiB"
+        if let calls = report.calls, let switches = report.switches {
+            about += "; written by the SDK: \(calls) calls, \(switches) switches"
+        }
+        if let seconds = report.writeSeconds { about += ", in \(Format.fixed(seconds, digits: 1)) s" }
+        lines.append(about)
+        lines.append("NDJSON export: \(Format.fixed(Double(report.ndjsonBytes) / 1_048_576, digits: 1)) MiB")
+        lines.append("")
+        lines.append("records     command                                   median s     max s   peak MiB   vs DuckDB   status")
+        for row in report.rows {
+            lines.append(String(report.records).padding(toLength: 12, withPad: " ", startingAt: 0)
+                         + row.command.padding(toLength: 40, withPad: " ", startingAt: 0)
+                         + Format.fixed(row.median, digits: 3).leftPadded(11)
+                         + Format.fixed(row.max, digits: 3).leftPadded(10)
+                         + Format.fixed(row.peakMiB, digits: 1).leftPadded(11)
+                         + (row.ratioToDuckDB.map { Format.fixed($0, digits: 2) + "x" } ?? "").leftPadded(12)
+                         + row.statuses.sorted().map(String.init).joined(separator: ",").leftPadded(9))
+        }
+        if let skipped = report.duckdbSkipped { lines.append("the DuckDB peer was skipped: \(skipped)") }
+        if let calls = report.duckdbCalls { lines.append("DuckDB's answer: \(calls) calls") }
+        lines.append("vs DuckDB: this command's wall time over DuckDB's answering the same question (below 1 is faster)")
+        lines.append("status: the exit statuses seen (0 fine, 1 findings)")
+        lines.append("peak: \(ChildProcess.peakMethod)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ report: ReplayBenchmark.Report) -> String {
+        func text(_ value: String) -> String {
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        let rows = report.rows.map { row in
+            "{\"command\":\(text(row.command)),\"runs\":\(row.seconds.count),\"median_s\":\(Format.fixed(row.median, digits: 4)),"
+                + "\"max_s\":\(Format.fixed(row.max, digits: 4)),\"peak_mib\":\(Format.fixed(row.peakMiB, digits: 1)),"
+                + "\"vs_duckdb\":\(row.ratioToDuckDB.map { Format.fixed($0, digits: 3) } ?? "null"),"
+                + "\"statuses\":[\(row.statuses.sorted().map(String.init).joined(separator: ","))]}"
+        }
+        return "{\"journal\":\(text(report.journal)),\"records\":\(report.records),\"segments\":\(report.segments),"
+            + "\"file_bytes\":\(report.fileBytes),\"ndjson_bytes\":\(report.ndjsonBytes),"
+            + "\"calls\":\(report.calls.map(String.init) ?? "null"),\"switches\":\(report.switches.map(String.init) ?? "null"),"
+            + "\"write_s\":\(report.writeSeconds.map { Format.fixed($0, digits: 2) } ?? "null"),"
+            + "\"moments\":[\(report.moments.map(String.init).joined(separator: ","))],"
+            + "\"rows\":[\(rows.joined(separator: ","))],\"peak_method\":\(text(ChildProcess.peakMethod)),"
+            + "\"duckdb_skipped\":\(report.duckdbSkipped.map(text) ?? "null"),\"duckdb_calls\":\(report.duckdbCalls.map(String.init) ?? "null")}"
+    }
+}

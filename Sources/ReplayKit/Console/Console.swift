@@ -63,6 +63,11 @@ package final class Console {
         flushOutput()
     }
 
+    /// Writes `text` as it is, without a newline (a line printed in pieces).
+    package func write(_ text: String) {
+        writeOut(text)
+    }
+
     package func print(_ line: String = "") {
         writeOut(line + "\n")
     }

@@ -38,12 +38,13 @@ struct DiagnoseCommand: Command {
     func run(console: Console) throws -> ExitStatus {
         let reader = try JournalSource.open(path, console: console)
         var anomalies = false
-        var reports: [JSONValue] = []
         var printed = 0
+        // The JSON array is written report by report as each switch ends, so memory stays
+        // bounded by the switches still open, not by the journal's length.
         let diagnosis = SwitchDiagnosis(only: only) { report in
             anomalies = anomalies || !report.anomalies.isEmpty
             if json {
-                reports.append(report.json)
+                console.write((printed == 0 ? "[" : ",") + report.json.serialized())
             } else {
                 if printed > 0 { console.print() }
                 report.lines.forEach(console.print)
@@ -56,7 +57,7 @@ struct DiagnoseCommand: Command {
             walk.fold(record)
         }
         diagnosis.finish()
-        if json { console.print(JSONValue.array(reports).serialized()) }
+        if json { console.print(printed == 0 ? "[]" : "]") }
         if printed == 0 && !json {
             console.print(only.map { "no switch s\($0) in this journal" } ?? "no switch in this journal")
         }

@@ -35,6 +35,8 @@ enum CallgrindRun {
               let count = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") else {
             fail("no instruction count in valgrind's output:\n\(log)")
         }
+        // The count is for delivered calls only: a run that discarded some measured something else.
+        guard printed.contains("\"valid\":true") else { fail("the run under callgrind did not deliver every call: \(printed)") }
         let bytes = printed.range(of: "\"journal_bytes_per_call\":").map { range in
             String(printed[range.upperBound...].prefix { $0 != "}" && $0 != "," })
         }

@@ -111,9 +111,11 @@ struct ReplayBenchmark {
             ("diagnose --json", ["diagnose", "--json", path]),
             ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path]),
         ]
+        let auditOutput = scratch + "/audit.ndjson"
         for (name, arguments) in commands {
             log("replay \(name)")
-            let run = try ChildProcess.run(replay, arguments, stderr: scratch + "/stderr")
+            let run = try ChildProcess.run(replay, arguments, stdout: name == "audit --json" ? auditOutput : "/dev/null",
+                                           stderr: scratch + "/stderr")
             if run.status > 1 || run.signal != 0 {
                 let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
                 throw BenchError("replay \(name) failed (status \(run.status), signal \(run.signal)): \(message.suffix(400))")
@@ -137,6 +139,11 @@ struct ReplayBenchmark {
             } else {
                 let out = (try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? ""
                 report.duckdbCalls = Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
+                // The peer must have answered the same question: a row for every call audit saw.
+                let auditCalls = Self.callRows(inAuditOutput: auditOutput)
+                guard report.duckdbCalls == auditCalls else {
+                    throw BenchError("DuckDB answered for \(report.duckdbCalls.map(String.init) ?? "no") calls, replay audit for \(auditCalls): not the same question")
+                }
                 let peer = Row(command: "duckdb: where did each call go (peer)", seconds: [run.seconds], peakMiB: run.peakMiB, statuses: [0])
                 if let audit = report.rows.firstIndex(where: { $0.command == "audit --json" }) {
                     report.rows[audit].ratioToDuckDB = report.rows[audit].median / peer.median
@@ -182,6 +189,14 @@ struct ReplayBenchmark {
     written = db.execute(f"COPY ({query}) TO '{out.replace(chr(39), chr(39) * 2)}' (FORMAT CSV, HEADER)").fetchone()
     print(written[0])
     """#
+
+    /// How many calls `replay audit --json` wrote a row for (its last line is a summary).
+    static func callRows(inAuditOutput path: String) -> Int {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        var rows = 0
+        for line in data.split(separator: UInt8(ascii: "\n")) where line.starts(with: Array(#"{"call":"#.utf8)) { rows += 1 }
+        return rows
+    }
 
     /// `replay info --json`'s records, segments and bytes.
     static func info(replay: String, journal: String) throws -> (records: Int, segments: Int, fileBytes: Int) {
@@ -229,6 +244,8 @@ struct ReplayBenchmark {
         await sdk.initialize(us)
         sdk.setEmail("bench@example.com", completion: nil)
         sdk.registerToken("bench-token", completion: nil)
+        // Every track and purchase must be delivered: a journal of discards is not the workload claimed.
+        let tally = OutcomeTally()
         var onUS = true
         var calls = 0
         var switches = 0
@@ -243,8 +260,9 @@ struct ReplayBenchmark {
                 sdk.registerToken("bench-token-\(calls)", completion: nil)
             }
             switch calls % 10 {
-            case 9: sdk.trackPurchase(total: 9.5, items: [CommerceItem(id: "sku-\(calls % 7)", name: "coffee", price: 9.5, quantity: 1)], completion: nil)
-            default: sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(calls))], completion: nil)
+            case 9: sdk.trackPurchase(total: 9.5, items: [CommerceItem(id: "sku-\(calls % 7)", name: "coffee", price: 9.5, quantity: 1)],
+                                      completion: tally.completion)
+            default: sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(calls))], completion: tally.completion)
             }
             calls += 1
             if calls % 250 == 0 {
@@ -259,6 +277,10 @@ struct ReplayBenchmark {
         await sdk.settle()
         _ = await sdk.flush()
         sdk.shutdown()
+        guard tally.allDelivered(calls) else {
+            let how = tally.outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            throw BenchError("the journal is not the workload claimed: of \(calls) tracks and purchases, \(how)")
+        }
         return (Int(writer.lastSequence), calls, switches)
     }
 }

@@ -11,7 +11,7 @@ import SDK
 /// one of its awaited hooks still runs is a shell bug the story reports.
 ///
 /// Unchecked Sendable: the simulation is single-threaded (see ``SimulatedProcess``).
-final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable {
+final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
     private unowned let world: SimulationWorld
     private let launch: Int
     private let modules: Set<String>

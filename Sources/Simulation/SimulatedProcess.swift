@@ -10,7 +10,7 @@ import SDK
 /// Unchecked Sendable: the simulation is single-threaded. The closures it hands the engine
 /// (completions, timers) capture it, and they run only inside the world's event loop, on the
 /// one thread that runs the story.
-final class SimulatedProcess: @unchecked Sendable {
+final class SimulatedProcess: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
     unowned let world: SimulationWorld
     /// Which launch of the app this is (events of older launches are dropped).
     let launch: Int
@@ -46,7 +46,7 @@ final class SimulatedProcess: @unchecked Sendable {
         let environment = SimulatedEnvironment(world: world, launch: launch, modules: modules)
         let inbox = EngineInbox(post: { [unowned self] event in post(event) })
         core = EngineCore(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: [],
-                          regionEndpoints: .production, sdkVersion: EngagementSDK.version)
+                          sdkVersion: EngagementSDK.version)
         environment.process = self
         recorder.process = self
     }
@@ -58,8 +58,6 @@ final class SimulatedProcess: @unchecked Sendable {
     var writer: JournalWriter { recorder.writer }
 
     // MARK: - The mailbox
-
-    var mailboxIsEmpty: Bool { mailboxHead == mailbox.count }
 
     func post(_ event: EngineEvent) {
         guard !stopped else { return }

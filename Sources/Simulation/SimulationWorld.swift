@@ -12,7 +12,7 @@ import SDKTesting
 ///
 /// Unchecked Sendable: single-threaded. The completions the simulated app hands the SDK capture
 /// the world, and they run only inside its event loop, on the one thread that runs the story.
-final class SimulationWorld: @unchecked Sendable {
+final class SimulationWorld: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
     /// The caller id of the app's completion handlers (the callback queue's thread).
     static let callbackCaller: UInt64 = 100
     static let journalDirectory = "/device/journal"
@@ -311,7 +311,7 @@ final class SimulationWorld: @unchecked Sendable {
         let id = CallID(Self.uuid(seed ^ 0xCA11, nextCall))
         nextCall += 1
         let received: (PublicCall, EngineAttachment)
-        let heard: CallCompletion = .outcome { [self] outcome in completionRan(id, outcome: outcome) }
+        let heard: CallCompletion = .outcome { [self] _ in completionRan(id) }
         switch call {
         case .initialize(let index):
             let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
@@ -383,7 +383,7 @@ final class SimulationWorld: @unchecked Sendable {
     }
 
     /// A call's completion ran on the callback queue.
-    func completionRan(_ call: CallID, outcome: CallOutcome?) {
+    func completionRan(_ call: CallID) {
         guard let made = callsMade[call] else {
             report(.settle, "a completion ran for call \(call), which the app never made")
             return
@@ -395,7 +395,7 @@ final class SimulationWorld: @unchecked Sendable {
     /// A switch call's completion ran: its result is kept for the audit (which compares it with
     /// the outcome the journal resolved the call with), and the app may call the SDK from it.
     func switchCompletionRan(_ call: CallID, result: SwitchResult, reaction: PublicCall?) {
-        completionRan(call, outcome: nil)
+        completionRan(call)
         switchResults[call] = result
         if let reaction, let running = runningCallback, running.reactionsAllowed {
             makeReaction(reaction, fromSwitch: call, landed: running.landed)

@@ -10,7 +10,7 @@ extension ContractChecker {
             checkModule(module, event, generation: generation, at: sequence)
         case .moduleHookStarted(_, let module, let event):
             if let lifecycle = modules[module], lifecycle.deinitialized {
-                report(.moduleOrder, "module \(module) heard \(Describe.moduleEvent(event)) after its deinitialize (generation \(lifecycle.generation))", [sequence])
+                report(.moduleOrder, "module \(module) heard \(event.label) after its deinitialize (generation \(lifecycle.generation))", [sequence])
             }
         default:
             break
@@ -21,11 +21,11 @@ extension ContractChecker {
     func checkModule(_ module: String, _ event: ModuleEvent, generation: UInt64, at sequence: UInt64) {
         var lifecycle = modules[module] ?? (generation, false, false, false)
         if generation < lifecycle.generation {
-            report(.moduleOrder, "module \(module) heard \(Describe.moduleEvent(event)) for generation \(generation) after generation \(lifecycle.generation) began", [sequence])
+            report(.moduleOrder, "module \(module) heard \(event.label) for generation \(generation) after generation \(lifecycle.generation) began", [sequence])
             return
         }
         if generation > lifecycle.generation { lifecycle = (generation, false, false, false) }
-        let name = Describe.moduleEvent(event)
+        let name = event.label
         if lifecycle.deinitialized {
             report(.moduleOrder, "module \(module) heard \(name) after its deinitialize (generation \(generation))", [sequence])
         }

@@ -186,9 +186,6 @@ package enum Describe {
         }
     }
 
-    static func moduleEvent(_ event: ModuleEvent) -> String {
-        event.label
-    }
 
     static func durabilityWait(_ wait: DurabilityWait) -> String {
         switch wait {

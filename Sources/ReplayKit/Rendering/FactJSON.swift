@@ -326,7 +326,7 @@ package enum FactJSON {
         switch event {
         case .notification(let name): .string("notification:" + name)
         case .willSwitchProject(let to): .string("willSwitchProject:" + to.hex)
-        default: .string(Describe.moduleEvent(event))
+        default: .string(event.label)
         }
     }
 

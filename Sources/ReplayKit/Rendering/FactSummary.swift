@@ -100,9 +100,9 @@ package enum FactSummary {
         case .authRefreshFinished(let project, let request, let failure):
             return "#\(request) for \(project)" + (failure.map { " failed: \($0)" } ?? "")
         case .moduleEventDelivered(let module, let event, let project, let generation):
-            return "\(module) \(Describe.moduleEvent(event)) (\(project), generation \(generation))"
+            return "\(module) \(event.label) (\(project), generation \(generation))"
         case .moduleHookStarted(let hook, let module, let event):
-            return "#\(hook) \(module) \(Describe.moduleEvent(event))"
+            return "#\(hook) \(module) \(event.label)"
         case .moduleHookFinished(let hook, let problem):
             return "#\(hook) " + (problem.map { "with a problem: \($0)" } ?? "ok")
         case .messagesStored(let kind, let project, let ids):

@@ -7,7 +7,7 @@ extension EngineCore {
     /// from the facts and the state after them). Nothing here waits: results come back as
     /// events through the inbox.
     func runEffects(of facts: [Fact]) {
-        for effect in state.effects(of: facts) { perform(effect) }
+        state.forEachEffect(of: facts) { perform($0) }
     }
 
     /// Performs one effect through the environment.

@@ -22,7 +22,6 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// A rotation whose snapshot was too large is tried again once this sequence is written.
     private var rotationRetryAfter: UInt64 = 0
 
-    let regionEndpoints: RegionEndpoints
     let sdkVersion: String
 
     // Side tables: what effects need and the journal must never hold.
@@ -45,11 +44,10 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// A core over `restored` (the state the journal folds to), recording into `recorder`.
     package init(environment: Environment, inbox: EngineInbox, recorder: any FactRecorder, restored: SDKState,
-                 knownProjects: [Project], regionEndpoints: RegionEndpoints, sdkVersion: String) {
+                 knownProjects: [Project], sdkVersion: String) {
         self.environment = environment
         self.inbox = inbox
         self.recorder = recorder
-        self.regionEndpoints = regionEndpoints
         self.sdkVersion = sdkVersion
         state = restored
         lastSequence = recorder.lastSequence
@@ -184,7 +182,10 @@ package final class EngineCore<Environment: EngineEnvironment> {
             completions[received.id] = completion
         case (.project(let project, let completion), .callReceived(let received)):
             if let completion { completions[received.id] = completion }
-            remember(project)
+            switch received.call {
+            case .initialize(let reference), .switchProject(let reference): remember(project, as: reference)
+            default: break
+            }
         case (.token(let token, let epoch), .authTokenReceived(let receipt)):
             if epoch == tokenEpoch { tokens[receipt.project] = token }
         default:
@@ -197,11 +198,13 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// configuration the SDK is on (`ProjectRef.usesJWT`, changed only when an instance
     /// starts), so a queued switch to the same key without auth cannot strip the running
     /// instance of its tokens.
-    private func remember(_ project: Project) {
-        let fingerprint = project.fingerprint
+    ///
+    /// `reference` is the project as the call journaled it (made from `project` by the API):
+    /// its fingerprint, region and endpoint are not computed again here.
+    private func remember(_ project: Project, as reference: ProjectRef) {
+        let fingerprint = reference.fingerprint
         keys[fingerprint] = project.apiKey
         if let provider = project.config.authProvider { authProviders[fingerprint] = provider }
-        let reference = project.reference(endpoints: regionEndpoints)
         environment.storeKey(KeyringEntry(apiKey: project.apiKey, region: reference.region, endpoint: reference.endpoint), for: fingerprint)
     }
 

@@ -49,9 +49,6 @@ struct ModuleRunner {
         }
     }
 
-    /// Whether an awaited hook of `module` is still running.
-    func isBusy(_ module: String) -> Bool { running[module] != nil }
-
     private mutating func drain<Environment>(_ name: String, core: EngineCore<Environment>) {
         while running[name] == nil, let work = waiting[name]?.first {
             waiting[name]?.removeFirst()

@@ -5,6 +5,7 @@ enum APIEndpoint: String, CaseIterable, Sendable {
     case registerDeviceToken = "users/registerDeviceToken"
     case disableDevice = "users/disableDevice"
     case trackEvent = "events/track"
+    case trackEvents = "events/trackBulk"
     case trackPurchase = "commerce/trackPurchase"
     case updateCart = "commerce/updateCart"
     case trackPushOpen = "events/trackPushOpen"

@@ -45,7 +45,7 @@ struct SandboxAPI: Sendable {
             route: route,
             project: project,
             isAuthenticated: true,
-            response: successResponse(for: endpoint, project: project),
+            response: successResponse(for: endpoint, project: project, body: request.body),
             outcome: .accepted
         )
         let subject = RequestMatcher.Subject(
@@ -88,14 +88,25 @@ struct SandboxAPI: Sendable {
         if case .never = decision.delivery { true } else { false }
     }
 
-    private func successResponse(for endpoint: APIEndpoint, project: SandboxProject) -> HTTPResponse {
+    private func successResponse(for endpoint: APIEndpoint, project: SandboxProject, body: Data) -> HTTPResponse {
         switch endpoint {
+        case .trackEvent:
+            let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+            if let name = object?["eventName"] as? String, project.disallowedEventNames.contains(name) {
+                return .apiResult(status: 400, code: "DisallowedEventName", message: "event name \(name) is not allowed by project \(project.name)")
+            }
+            return .apiResult(status: 200, code: "Success", message: "")
+        case .trackEvents:
+            guard let answer = BulkTrackAnswer(body: body, project: project) else {
+                return .apiResult(status: 400, code: "InvalidJsonBody", message: "events/trackBulk takes {\"events\": [<event objects>]}")
+            }
+            return answer.response
         case .getInAppMessages:
-            .wrapping(jsonArray: projects.inAppMessages(projectName: project.name), under: "inAppMessages")
+            return .wrapping(jsonArray: projects.inAppMessages(projectName: project.name), under: "inAppMessages")
         case .getEmbeddedMessages:
-            .wrapping(jsonArray: projects.embeddedPlacements(projectName: project.name), under: "placements")
+            return .wrapping(jsonArray: projects.embeddedPlacements(projectName: project.name), under: "placements")
         default:
-            .apiResult(status: 200, code: "Success", message: "")
+            return .apiResult(status: 200, code: "Success", message: "")
         }
     }
 

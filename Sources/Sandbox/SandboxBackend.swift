@@ -92,6 +92,29 @@ public final class SandboxBackend: Sendable {
         }
     }
 
+    /// The tracked events `project` received, in the order it received them: each event of
+    /// ``delivered(project:)``'s `events/track` and `events/trackBulk` requests, bulk events the
+    /// project refused (``SandboxProject/disallowedEventNames``) left out.
+    public func deliveredEvents(project: String) -> [DeliveredEvent] {
+        let refused = registry.allProjects.first { $0.name == project }?.disallowedEventNames ?? []
+        var events: [DeliveredEvent] = []
+        for request in delivered(project: project) {
+            let objects: [[String: Any]]
+            switch request.endpoint {
+            case "events/track": objects = request.jsonObject.map { [$0] } ?? []
+            case "events/trackBulk": objects = (request.jsonObject?["events"] as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
+            default: continue
+            }
+            for (index, object) in objects.enumerated() {
+                guard let name = object["eventName"] as? String, !refused.contains(name) else { continue }
+                let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+                events.append(DeliveredEvent(eventName: name, email: object["email"] as? String, userID: object["userId"] as? String,
+                                             body: body, request: request, index: index))
+            }
+        }
+        return events
+    }
+
     /// Every registered project, sorted by name.
     public var projects: [SandboxProject] {
         registry.allProjects

@@ -9,12 +9,18 @@ public struct SandboxProject: Sendable, Hashable {
     /// Whether requests must also carry `Authorization: Bearer <token>` with a token from
     /// ``SandboxBackend/issueJWT(project:subject:)``.
     public var requiresJWT: Bool
+    /// Event names the project refuses: `events/track` answers 400 `DisallowedEventName`, and
+    /// `events/trackBulk` accepts the request but lists the name in `disallowedEventNames`
+    /// (those events are not delivered; the others are).
+    public var disallowedEventNames: Set<String>
 
     /// Describes a project; register it with ``SandboxBackend/init(projects:)`` or ``SandboxBackend/register(_:)``.
-    public init(name: String, apiKey: String, region: String = "us", requiresJWT: Bool = false) {
+    public init(name: String, apiKey: String, region: String = "us", requiresJWT: Bool = false,
+                disallowedEventNames: Set<String> = []) {
         self.name = name
         self.apiKey = apiKey
         self.region = region
         self.requiresJWT = requiresJWT
+        self.disallowedEventNames = disallowedEventNames
     }
 }

@@ -49,6 +49,9 @@ package struct FaultProfile: Sendable, Hashable {
     /// commit does (never inside one input's batch of facts). Off: groups are cut only by the
     /// simulated 2 ms bound.
     var groupsCutInsideInputs = false
+    /// Odds that the backend refuses one event of a bulk request (by its name) while accepting
+    /// the rest.
+    var eventRefusal = 0.0
 
     /// A world with no faults at all: the end of every story drains in it.
     static let calm = FaultProfile()
@@ -84,6 +87,8 @@ package struct FaultProfile: Sendable, Hashable {
         profile.linkLatencyMilliseconds = 5...(random.chance(0.3) ? random.int64(1_000...30_000) : 300)
         profile.diskOutage = random.chance(0.05) ? 0.2 : 0
         profile.concurrentCallbacks = random.chance(0.3)
+        profile.eventRefusal = random.chance(0.2) ? 0.1 * scale : 0
+        if random.chance(0.2) { profile.rules.bulkEventLimit = random.int(2...4) }
         return profile
     }
 }

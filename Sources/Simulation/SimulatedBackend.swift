@@ -75,12 +75,27 @@ final class SimulatedBackend {
             return Self.answer(200, #"{"code":"Success","inAppMessages":[{"messageId":"ia-\#(project.name)-1"},{"messageId":"ia-\#(project.name)-2"}]}"#)
         case "embedded-messaging/messages":
             return Self.answer(200, #"{"code":"Success","placements":[{"embeddedMessages":[{"metadata":{"messageId":"em-\#(project.name)-1"}}]}]}"#)
+        case DeliveryTask.bulkTrackPath:
+            return Self.bulkAnswer(to: request.body, refusing: random.chance(profile.eventRefusal), random: &random)
         default:
             return Self.success
         }
     }
 
     private static let success = answer(200, code: "Success")
+
+    /// The answer to an `events/trackBulk` body: every event accepted, or, when `refusing`, the
+    /// name of one event drawn from the body listed in `disallowedEventNames` (every event of
+    /// that name refused).
+    private static func bulkAnswer(to body: [UInt8], refusing: Bool, random: inout SimulationRandom) -> TransportResult {
+        guard case .array(let events)? = JSONParser.parse(body)?["events"] else { return answer(400, code: "InvalidJsonBody") }
+        let names = events.compactMap { $0["eventName"]?.stringValue }
+        var refused: [String] = []
+        if refusing, !names.isEmpty { refused = [random.pick(names)] }
+        let failures = names.filter(refused.contains).count
+        let list = refused.map { "\"\($0)\"" }.joined(separator: ",")
+        return answer(200, #"{"code":"Success","successCount":\#(events.count - failures),"failCount":\#(failures),"disallowedEventNames":[\#(list)],"invalidEmails":[],"invalidUserIds":[]}"#)
+    }
 
     /// An answer with the API's `code` in its JSON body.
     private static func answer(_ status: Int, code: String) -> TransportResult {

@@ -203,6 +203,8 @@ struct StoryAudit {
             }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
+        case .eventBatched(let id, let event):
+            tasks[id]?.task.batch.append(event)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
         default:
@@ -268,8 +270,13 @@ struct StoryAudit {
             // A task made for a call is keyed by the call: when a crash lost the decision after
             // the request left, the decision made again carries the same key, and its body
             // differs only in when it was made. Project and path must still agree.
+            // A track's task may have left as a bulk whose later events a crash lost with their
+            // calls (or left alone and carry a batch after): either path is the same request.
+            let samePath = { (path: String) in
+                path == record.task.path || (record.task.takesEvents && path == DeliveryTask.bulkTrackPath)
+            }
             let sameRequest = { (receipt: BackendReceipt) in
-                receipt.project == record.task.project && receipt.path == record.task.path
+                receipt.project == record.task.project && samePath(receipt.path)
                     && (record.task.call != nil || receipt.body == record.task.body)
             }
             for receipt in byKey[key] ?? [] where !sameRequest(receipt) {
@@ -293,8 +300,10 @@ struct StoryAudit {
             if receipts.isEmpty {
                 report(.backend, "task \(id) (\(record.task.path)) is delivered in the journal, but \(record.task.project) never received it")
             }
-            if let call = record.task.call, case .delivered(let project, _)? = resolved[call], project != record.task.project {
-                report(.backend, "call \(call) resolved as delivered to \(project), but its task \(id) went to \(record.task.project)")
+            for call in record.task.calls {
+                if case .delivered(let project, _)? = resolved[call], project != record.task.project {
+                    report(.backend, "call \(call) resolved as delivered to \(project), but its task \(id) went to \(record.task.project)")
+                }
             }
         }
     }

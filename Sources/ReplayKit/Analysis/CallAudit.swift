@@ -16,7 +16,7 @@ package final class CallAudit {
 
     private let emit: (AuditRow) -> Void
     private var open: [CallID: AuditRow] = [:]
-    private var taskCalls: [TaskID: (call: CallID?, project: ProjectFingerprint)] = [:]
+    private var taskCalls: [TaskID: (calls: [CallID], project: ProjectFingerprint)] = [:]
     package private(set) var deliveries: [ProjectFingerprint: Deliveries] = [:]
     package private(set) var statusCounts: [String: Int] = [:]
     /// The projects' labels learned so far (rows render with them).
@@ -32,7 +32,7 @@ package final class CallAudit {
         if case .snapshot(let snapshot) = record.content {
             // Tasks queued before the walk's start, so their completions can be attributed.
             for (id, queued) in snapshot.tasks where taskCalls[id] == nil {
-                taskCalls[id] = (queued.task.call, queued.task.project)
+                taskCalls[id] = (queued.task.calls, queued.task.project)
             }
             return
         }
@@ -74,17 +74,28 @@ package final class CallAudit {
                 row.decisionNames.append(Describe.routingName(routing))
             }
         case .taskQueued(let task):
-            taskCalls[task.id] = (task.call, task.project)
+            taskCalls[task.id] = (task.calls, task.project)
             if let call = task.call {
                 update(call, state) { $0.tasks.append(AuditRow.Task(id: task.id, project: task.project, path: task.path)) }
             }
+        case .eventBatched(let id, let event):
+            guard var carried = taskCalls[id] else { break }
+            if carried.calls.count == 1, let first = carried.calls.first {
+                // The task's own call now travels in a bulk request too.
+                update(first, state) { row in
+                    if let index = row.tasks.lastIndex(where: { $0.id == id }) { row.tasks[index].path = DeliveryTask.bulkTrackPath }
+                }
+            }
+            carried.calls.append(event.call)
+            taskCalls[id] = carried
+            update(event.call, state) { $0.tasks.append(AuditRow.Task(id: id, project: carried.project, path: DeliveryTask.bulkTrackPath)) }
         case .taskCompleted(let id, let outcome):
-            guard let (call, project) = taskCalls.removeValue(forKey: id) else { break }
+            guard let (calls, project) = taskCalls.removeValue(forKey: id) else { break }
             if case .delivered = outcome {
-                if call == nil { deliveries[project, default: Deliveries()].ownRequests += 1 }
+                if calls.isEmpty { deliveries[project, default: Deliveries()].ownRequests += 1 }
                 else { deliveries[project, default: Deliveries()].forCalls += 1 }
             }
-            if let call {
+            for call in calls {
                 update(call, state) { row in
                     if let index = row.tasks.lastIndex(where: { $0.id == id }) { row.tasks[index].outcome = outcome }
                 }

@@ -130,6 +130,10 @@ package final class ContractChecker {
         switch fact {
         case .callReceived, .gateDecided: checkGate(fact, at: sequence, state: state)
         case .taskQueued, .taskCompleted: checkDisables(fact, at: sequence)
+        case .eventBatched(let task, let event):
+            if let project = state.tasks[task]?.task.project {
+                expect(event.call, deliveredTo: project, at: sequence, what: "its event joined task \(task)")
+            }
         case .callResolved: checkResolution(fact, at: sequence, state: state)
         case .switchRouted, .switchCancelled, .switchStarted, .switchLanded: checkSwitchChain(fact, at: sequence)
         case .journalGap:

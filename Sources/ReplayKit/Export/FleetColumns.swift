@@ -124,6 +124,9 @@ struct FleetColumns {
             case .taskQueued(let queued):
                 task = queued.id
                 call = queued.call
+            case .eventBatched(let id, let event):
+                task = id
+                call = event.call
             case .taskDispatched(let id, _):
                 task = id
                 call = state.tasks[id]?.task.call

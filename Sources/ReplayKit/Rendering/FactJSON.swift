@@ -17,8 +17,14 @@ package enum FactJSON {
         case .callReceived(let received):
             return [("call", callID(received.id)), ("caller", .unsigned(received.caller)), ("request", call(received.call))]
         case .transportCompleted(let completion):
-            return [("task", task(completion.task)), ("attempt", .integer(Int64(completion.attempt))),
-                    ("outcome", transport(completion.outcome))]
+            var members: [(String, JSONValue)] = [("task", task(completion.task)), ("attempt", .integer(Int64(completion.attempt))),
+                                                  ("outcome", transport(completion.outcome))]
+            if !completion.refusedEvents.isEmpty {
+                members.append(("refused_events", .array(completion.refusedEvents.map {
+                    .object([("index", .integer(Int64($0.index))), ("reason", .string($0.reason))])
+                })))
+            }
+            return members
         case .timerFired(let purpose):
             return [("timer", timer(purpose))]
         case .durabilityConfirmed(let confirmation):
@@ -69,6 +75,8 @@ package enum FactJSON {
             return [("project", self.project(project))]
         case .taskQueued(let queued):
             return [("task", deliveryTask(queued))]
+        case .eventBatched(let id, let event):
+            return [("task", task(id)), ("call", callID(event.call)), ("body", .string(String(decoding: event.body, as: UTF8.self)))]
         case .taskDispatched(let id, let attempt):
             return [("task", task(id)), ("attempt", .integer(Int64(attempt)))]
         case .taskCompleted(let id, let outcome):

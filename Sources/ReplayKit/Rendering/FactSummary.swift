@@ -39,6 +39,7 @@ package enum FactSummary {
             return "\(Describe.call(received.call)) (call \(received.id))"
         case .transportCompleted(let completion):
             return "\(completion.task) attempt \(completion.attempt): \(Describe.transport(completion.outcome))"
+                + (completion.refusedEvents.isEmpty ? "" : ", \(completion.refusedEvents.count) event(s) refused")
         case .timerFired(let timer):
             return Describe.timer(timer)
         case .durabilityConfirmed(let confirmation):
@@ -87,6 +88,8 @@ package enum FactSummary {
         case .taskQueued(let task):
             return "\(task.id) \(Describe.request(task)) for \(labels.name(task.project)) (\(task.region))"
                 + (task.call.map { " (call \($0))" } ?? "")
+        case .eventBatched(let task, let event):
+            return "call \(event.call) joins \(task) (sent as \(DeliveryTask.bulkTrackPath))"
         case .taskDispatched(let task, let attempt):
             return "\(task) attempt \(attempt)"
         case .taskCompleted(let task, let outcome):

@@ -109,10 +109,17 @@ package enum StateDocument {
     }
 
     private static func task(_ queued: QueuedTask) -> JSONValue {
-        .object([("request", .string(Describe.request(queued.task))), ("region", .string(queued.task.region)),
-                 ("status", .string(Describe.taskStatus(queued.status))),
-                 ("call", .optional(queued.task.call) { .string($0.description) }),
-                 ("created_at", .string(queued.task.createdAt.description))])
+        var members: [(String, JSONValue)] = [
+            ("request", .string(Describe.request(queued.task))), ("region", .string(queued.task.region)),
+            ("status", .string(Describe.taskStatus(queued.status))),
+            ("call", .optional(queued.task.call) { .string($0.description) }),
+            ("created_at", .string(queued.task.createdAt.description)),
+        ]
+        if !queued.task.batch.isEmpty {
+            // The events that joined it, sent with it as one events/trackBulk request.
+            members.append(("batch", .array(queued.task.batch.map { .string($0.call.description) })))
+        }
+        return .object(members)
     }
 
     private static func pendingCalls(_ state: SDKState) -> JSONValue {

@@ -10,7 +10,7 @@ enum DeliveryExchange {
                         idempotencyKey: String) -> TransportRequest? {
         var address = task.endpoint
         if !address.hasSuffix("/") { address += "/" }
-        address += task.path
+        address += task.wirePath
         if let query = task.query, !query.isEmpty { address += "?" + query }
         guard let url = URL(string: address) else { return nil }
         var headers: [(name: String, value: String)] = [
@@ -21,8 +21,55 @@ enum DeliveryExchange {
             ("Idempotency-Key", idempotencyKey),
         ]
         if task.method == .post { headers.append(("Content-Type", "application/json")) }
-        return TransportRequest(method: task.method == .get ? .get : .post, url: url, headers: headers,
-                                body: task.method == .post ? Data(task.body) : nil)
+        var body: Data?
+        if task.method == .post {
+            var bytes: [UInt8] = []
+            task.appendWireBody(to: &bytes)
+            body = Data(bytes)
+        }
+        return TransportRequest(method: task.method == .get ? .get : .post, url: url, headers: headers, body: body)
+    }
+
+    /// What the core hears of an exchange for `task`: the outcome and, for a bulk request the
+    /// project accepted, the events its answer refused.
+    static func completion(of result: TransportResult, task: DeliveryTask, attempt: Int, apiKey: String) -> TransportCompletion {
+        let outcome = outcome(of: result, apiKey: apiKey)
+        guard !task.batch.isEmpty, case .response(let status, _, _, _) = outcome, (200..<300).contains(status),
+              case .response(_, _, let body) = result, !body.isEmpty else {
+            return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome)
+        }
+        return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome,
+                                   refusedEvents: refusedEvents(in: JSONParser.parse(Array(body)), of: task))
+    }
+
+    /// The events of `task` a bulk answer lists as refused: by event name
+    /// (`disallowedEventNames`), by email (`invalidEmails`, `failedUpdates.*Emails`) or by user
+    /// id (`invalidUserIds`, `failedUpdates.*UserIds`). The reason names the list, never the value.
+    static func refusedEvents(in answer: JSONValue?, of task: DeliveryTask) -> [RefusedEvent] {
+        guard let answer else { return [] }
+        var lists: [(field: String, list: String, values: Set<String>)] = []
+        func collect(_ value: JSONValue?, field: String, list: String) {
+            guard case .array(let items)? = value else { return }
+            let values = Set(items.compactMap(\.stringValue))
+            if !values.isEmpty { lists.append((field, list, values)) }
+        }
+        collect(answer["disallowedEventNames"], field: "eventName", list: "disallowedEventNames")
+        collect(answer["invalidEmails"], field: "email", list: "invalidEmails")
+        collect(answer["invalidUserIds"], field: "userId", list: "invalidUserIds")
+        if case .object(let failed)? = answer["failedUpdates"] {
+            for (name, value) in failed {
+                collect(value, field: name.hasSuffix("Emails") ? "email" : "userId", list: "failedUpdates." + name)
+            }
+        }
+        guard !lists.isEmpty else { return [] }
+        var refused: [RefusedEvent] = []
+        for index in 0..<task.eventCount {
+            guard let body = task.eventBody(at: index), let event = JSONParser.parse(body) else { continue }
+            if let hit = lists.first(where: { entry in event[entry.field]?.stringValue.map(entry.values.contains) ?? false }) {
+                refused.append(RefusedEvent(index: index, reason: "the project refused the event (\(hit.list))"))
+            }
+        }
+        return refused
     }
 
     /// What decisions need from a response: status, the API's `code` and (for a failure) its

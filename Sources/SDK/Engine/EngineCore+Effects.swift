@@ -74,8 +74,7 @@ extension EngineCore {
         }
         inbox.effectBegan()
         let finish: @Sendable (TransportResult) -> Void = { result in
-            inbox.finish(.input(.transportCompleted(TransportCompletion(
-                task: id, attempt: attempt, outcome: DeliveryExchange.outcome(of: result, apiKey: key))), .none))
+            inbox.finish(.input(.transportCompleted(DeliveryExchange.completion(of: result, task: task, attempt: attempt, apiKey: key)), .none))
         }
         guard state.projects[task.project]?.usesJWT == true else {
             environment.send(request, for: owner, completion: finish)

@@ -14,6 +14,10 @@ extension SDKState {
             resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
             return
         }
+        if request.path == "events/track", let id, let joined = batchTaking(request.body.count, on: project.fingerprint) {
+            emit(.eventBatched(task: joined, event: BatchedEvent(call: id, body: request.body)), &decisions)
+            return
+        }
         let task = DeliveryTask(
             id: TaskID(nextTaskNumber), call: id, project: project.fingerprint, region: project.region, endpoint: project.endpoint,
             path: request.path, method: request.method, query: request.query, body: request.body, createdAt: decisions.time,
@@ -23,9 +27,23 @@ extension SDKState {
         dispatchIfIdle(project.fingerprint, &decisions)
     }
 
-    /// Whether the delivery queue, bounded by count and bytes, takes `count` more tasks of `bytes`.
+    /// Whether the delivery queue, bounded by events and bytes, takes `count` more events of `bytes`.
     func queueHasRoom(forTasks count: Int, bytes: Int) -> Bool {
-        tasks.count + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity
+        queuedEvents + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity
+    }
+
+    /// The queued `events/track` task of `project` a new event of `bytes` joins, if any: the
+    /// project's last task, still waiting its turn (something of the project is on the wire or
+    /// waits), made by this launch and this instance, not before an in-flight switch's window,
+    /// with room under the bulk limits. Events so join in call order and never pass a task.
+    func batchTaking(_ bytes: Int, on project: ProjectFingerprint) -> TaskID? {
+        guard rules.bulkEventLimit > 1, let last = taskOrder[project]?.last, let queued = tasks[last],
+              queued.status == .queued else { return nil }
+        let task = queued.task
+        guard task.takesEvents, last.number >= batchesOpenFrom, task.generation == generation,
+              task.eventCount < rules.bulkEventLimit, task.queuedBytes + bytes <= rules.bulkByteLimit else { return nil }
+        if let window = switching.inFlight?.firstTaskOfWindow, last.number < window { return nil }
+        return last
     }
 
     /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting.
@@ -57,7 +75,7 @@ extension SDKState {
             if task.path == "inApp/getMessages" || task.path == "embedded-messaging/messages" {
                 storeMessages(messageIDs, kind: task.path == "inApp/getMessages" ? .inApp : .embedded, for: task, &decisions)
             }
-            resolve(task.call, .delivered(project: task.project, status: status), &decisions)
+            resolveEach(of: task, delivered: status, refused: completion.refusedEvents, &decisions)
         case .response(401, let code, _, _) where code == "InvalidJwtPayload" && project?.usesJWT == true:
             if (auth[task.project]?.refreshesUsed ?? 0) < retry.jwtRefreshBudget {
                 emit(.authRefreshRequested(project: task.project, request: takeRequestNumber()), &decisions)
@@ -87,7 +105,25 @@ extension SDKState {
 
     private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ decisions: inout Decisions) {
         emit(.taskCompleted(task: task.id, outcome: .failed(failure)), &decisions)
-        resolve(task.call, .failed(failure), &decisions)
+        for call in task.calls { resolve(call, .failed(failure), &decisions) }
+    }
+
+    /// Resolves every call a delivered task carried: delivered, except the events the answer
+    /// refused, which fail alone (in call order either way).
+    private mutating func resolveEach(of task: DeliveryTask, delivered status: Int, refused: [RefusedEvent],
+                                      _ decisions: inout Decisions) {
+        guard task.call != nil else { return }
+        if refused.isEmpty {
+            for call in task.calls { resolve(call, .delivered(project: task.project, status: status), &decisions) }
+            return
+        }
+        for (index, call) in task.calls.enumerated() {
+            if let refusal = refused.first(where: { $0.index == index }) {
+                resolve(call, .failed(.httpStatus(status, code: "EventRefused", message: refusal.reason)), &decisions)
+            } else {
+                resolve(call, .delivered(project: task.project, status: status), &decisions)
+            }
+        }
     }
 
     /// Messages fetched by `task` are kept only while the instance that asked for them runs
@@ -147,7 +183,7 @@ extension SDKState {
             .sorted { $0.id < $1.id }
         for task in victims {
             emit(.taskCompleted(task: task.id, outcome: .discarded(reason)), &decisions)
-            resolve(task.call, .discarded(reason), &decisions)
+            for call in task.calls { resolve(call, .discarded(reason), &decisions) }
         }
         for project in Set(victims.map(\.project)).sorted() { dispatchIfIdle(project, &decisions) }
     }

@@ -8,9 +8,15 @@ extension SDKState {
         case .taskQueued(let task):
             tasks[task.id] = QueuedTask(task: task, status: .queued)
             taskOrder[task.project, default: []].append(task.id)
-            queuedBytes += task.body.count
+            queuedBytes += task.queuedBytes
+            queuedEvents += task.eventCount
             nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
+        case .eventBatched(let id, let event):
+            guard tasks[id] != nil else { break }
+            tasks[id]!.task.batch.append(event)
+            queuedBytes += event.body.count
+            queuedEvents += 1
         case .taskDispatched(let id, let attempt):
             tasks[id]?.status = .inFlight(attempt: attempt)
         case .taskCompleted(let id, _):
@@ -40,7 +46,8 @@ extension SDKState {
     /// Removes a task from the queue (delivered, failed or discarded).
     mutating func removeTask(_ id: TaskID) {
         guard let removed = tasks.removeValue(forKey: id) else { return }
-        queuedBytes -= removed.task.body.count
+        queuedBytes -= removed.task.queuedBytes
+        queuedEvents -= removed.task.eventCount
         taskOrder[removed.task.project]?.removeAll { $0 == id }
         if taskOrder[removed.task.project]?.isEmpty == true { taskOrder[removed.task.project] = nil }
         if !timers.isEmpty {

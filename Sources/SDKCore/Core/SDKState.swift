@@ -44,9 +44,14 @@ package struct SDKState: Sendable, Equatable {
     public var tasks: [TaskID: QueuedTask] = [:]
     /// Each project's tasks in the order they must be sent.
     public var taskOrder: [ProjectFingerprint: [TaskID]] = [:]
-    /// Total body bytes of queued tasks (the queue is bounded by count and bytes).
+    /// Total body bytes of queued tasks (the queue is bounded by events and bytes).
     public var queuedBytes = 0
+    /// Events (calls) in the queue: one per task, plus each task's batch.
+    public var queuedEvents = 0
     public var nextTaskNumber: UInt64 = 1
+    /// Tasks numbered below this were queued by an earlier launch: no event joins their batch
+    /// (one of them may have left before a crash lost its dispatch, under its idempotency key).
+    public var batchesOpenFrom: UInt64 = 0
 
     // MARK: Calls, timers, requests
 
@@ -157,7 +162,7 @@ extension SDKState {
     /// by the gate or for an unknown user, switch requests, link resolutions.
     public var callIDsInUse: Set<UUID> {
         var ids = Set(pendingCalls.keys.map(\.uuid))
-        for queued in tasks.values { if let call = queued.task.call { ids.insert(call.uuid) } }
+        for queued in tasks.values { for call in queued.task.calls { ids.insert(call.uuid) } }
         for held in switching.gate { ids.insert(held.call.id.uuid) }
         for held in heldEvents { ids.insert(held.call.uuid) }
         for request in switching.queue { ids.formUnion(request.calls.map(\.uuid)) }

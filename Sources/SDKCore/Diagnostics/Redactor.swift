@@ -42,6 +42,9 @@ package struct Redactor: Sendable {
             return .unknownUserEventHeld(project: project, call: call, event: redact(event))
         case .taskQueued(let task):
             return .taskQueued(redact(task))
+        case .eventBatched(let task, var event):
+            event.body = redact(body: event.body)
+            return .eventBatched(task: task, event: event)
         case .taskCompleted(let task, let outcome):
             return .taskCompleted(task: task, outcome: redact(outcome))
         case .callResolved(let call, let outcome):
@@ -52,7 +55,8 @@ package struct Redactor: Sendable {
             case .response(let status, let code, let ids, let message):
                 .response(status: status, code: code, messageIDs: ids, message: message.map(redact(text:)))
             }
-            return .transportCompleted(TransportCompletion(task: completion.task, attempt: completion.attempt, outcome: outcome))
+            return .transportCompleted(TransportCompletion(task: completion.task, attempt: completion.attempt, outcome: outcome,
+                                                           refusedEvents: completion.refusedEvents))
         case .journalGap(var gap):
             gap.reason = redact(text: gap.reason)
             return .journalGap(gap)
@@ -126,6 +130,7 @@ package struct Redactor: Sendable {
     package func redact(_ task: DeliveryTask) -> DeliveryTask {
         var task = task
         task.body = redact(body: task.body)
+        for index in task.batch.indices { task.batch[index].body = redact(body: task.batch[index].body) }
         task.query = task.query.map(redact(query:))
         return task
     }

@@ -25,6 +25,9 @@ package struct DeliveryTask: Sendable, Hashable {
     /// The generation of the instance that made it (nil in journals older than the field): a
     /// fetch's messages are kept only while that instance runs.
     public var generation: UInt64?
+    /// The events that joined an `events/track` task while it waited its turn, in call order
+    /// (empty for every other task, and in journals older than bulk delivery).
+    public var batch: [BatchedEvent] = []
 
     public init(id: TaskID, call: CallID?, project: ProjectFingerprint, region: String, endpoint: String, path: String,
                 method: Method, query: String?, body: [UInt8], createdAt: JournalTime, generation: UInt64? = nil) {
@@ -43,6 +46,57 @@ package struct DeliveryTask: Sendable, Hashable {
 
     /// A disableDevice request: logout and switches keep it queued.
     public var isDisableDevice: Bool { path == "users/disableDevice" }
+
+    /// The path of a request that carries a batch: the task's event and its batch, in order.
+    public static let bulkTrackPath = "events/trackBulk"
+
+    /// Whether later `track` calls may join this task's batch (it is a call's `events/track`).
+    public var takesEvents: Bool { path == "events/track" && method == .post && call != nil }
+
+    /// The calls this task resolves, in call order: its own, then its batch's.
+    public var calls: [CallID] {
+        var calls: [CallID] = []
+        calls.reserveCapacity(1 + batch.count)
+        if let call { calls.append(call) }
+        for event in batch { calls.append(event.call) }
+        return calls
+    }
+
+    /// How many events (calls) the task carries: the delivery queue is bounded in events.
+    public var eventCount: Int { 1 + batch.count }
+
+    /// The body bytes the task holds in the queue: its own and its batch's.
+    public var queuedBytes: Int {
+        var bytes = body.count
+        for event in batch { bytes += event.body.count }
+        return bytes
+    }
+
+    /// The path the task is sent to: `events/trackBulk` once it carries a batch.
+    public var wirePath: String { batch.isEmpty ? path : Self.bulkTrackPath }
+
+    /// Appends the JSON body the task is sent with: its own body, or, with a batch,
+    /// `{"events":[<its event>,<each batched event>]}`.
+    public func appendWireBody(to output: inout [UInt8]) {
+        guard !batch.isEmpty else {
+            output.append(contentsOf: body)
+            return
+        }
+        output.reserveCapacity(output.count + queuedBytes + batch.count + 13)
+        output.append(contentsOf: #"{"events":["#.utf8)
+        output.append(contentsOf: body)
+        for event in batch {
+            output.append(UInt8(ascii: ","))
+            output.append(contentsOf: event.body)
+        }
+        output.append(contentsOf: "]}".utf8)
+    }
+
+    /// The body of the event at `index` (0: the task's own, then its batch's).
+    public func eventBody(at index: Int) -> [UInt8]? {
+        if index == 0 { return body }
+        return batch.indices.contains(index - 1) ? batch[index - 1].body : nil
+    }
 
     /// The `Idempotency-Key` its requests carry in the journal `stream`: the same for every
     /// attempt of this task, in any process.

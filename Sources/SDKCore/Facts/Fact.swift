@@ -48,6 +48,9 @@ package enum Fact: Sendable, Hashable {
     /// An app session began with no identity.
     case unknownUserSessionCounted(project: ProjectFingerprint)
     case taskQueued(DeliveryTask)
+    /// A `track` call's event joined a queued `events/track` task of its project: it travels in
+    /// that task's `events/trackBulk` request and is resolved with its answer.
+    case eventBatched(task: TaskID, event: BatchedEvent)
     case taskDispatched(task: TaskID, attempt: Int)
     case taskCompleted(task: TaskID, outcome: TaskOutcome)
     case timerSet(TimerPurpose, due: JournalTime)

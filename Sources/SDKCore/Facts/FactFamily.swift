@@ -28,7 +28,7 @@ extension FactKind {
              .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
              .linkResolutionStarted, .staleResultRefused:
             .call
-        case .taskQueued, .taskDispatched, .taskCompleted, .timerSet, .authRefreshRequested, .authRefreshFinished,
+        case .taskQueued, .eventBatched, .taskDispatched, .taskCompleted, .timerSet, .authRefreshRequested, .authRefreshFinished,
              .durabilityRequested, .journalGap:
             .delivery
         case .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared:

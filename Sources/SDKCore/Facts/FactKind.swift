@@ -39,6 +39,7 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case journalGap = 55
     case linkResolutionStarted = 56
     case staleResultRefused = 57
+    case eventBatched = 58
 
     case switchRouted = 64
     case switchStarted = 65

@@ -38,10 +38,16 @@ public struct EngineRules: Sendable, Hashable {
     public var gateCapacity: Int
     /// The most bytes of call arguments the gate holds.
     public var gateByteCapacity: Int
-    /// The most tasks the delivery queue holds.
+    /// The most events (calls) the delivery queue holds, in tasks and their batches.
     public var queueCapacity: Int
     /// The most body bytes the delivery queue holds.
     public var queueByteCapacity: Int
+    /// The most events one `events/trackBulk` request carries: `track` calls made while their
+    /// project's queue is busy join the last queued track's batch up to this many. 1 sends every
+    /// event alone.
+    public var bulkEventLimit: Int
+    /// The most body bytes of events one bulk request carries.
+    public var bulkByteLimit: Int
     /// How long a teardown waits for the outgoing disable to be durably queued.
     public var disableDurabilityBoundMilliseconds: Int64
     /// How long an async module hook may run before it is reported as overrunning.
@@ -52,10 +58,10 @@ public struct EngineRules: Sendable, Hashable {
     /// request is answered as failed (a late answer is ignored).
     public var authProviderBoundMilliseconds: Int64
 
-    public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 1_000,
-                queueByteCapacity: Int = 512 << 10, disableDurabilityBoundMilliseconds: Int64 = 2_000,
+    public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 16_384,
+                queueByteCapacity: Int = 4 << 20, disableDurabilityBoundMilliseconds: Int64 = 2_000,
                 moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge,
-                authProviderBoundMilliseconds: Int64 = 10_000) {
+                authProviderBoundMilliseconds: Int64 = 10_000, bulkEventLimit: Int = 500, bulkByteLimit: Int = 512 << 10) {
         self.gateCapacity = gateCapacity
         self.gateByteCapacity = gateByteCapacity
         self.queueCapacity = queueCapacity
@@ -64,6 +70,8 @@ public struct EngineRules: Sendable, Hashable {
         self.moduleHookBoundMilliseconds = moduleHookBoundMilliseconds
         self.pendingEvents = pendingEvents
         self.authProviderBoundMilliseconds = authProviderBoundMilliseconds
+        self.bulkEventLimit = bulkEventLimit
+        self.bulkByteLimit = bulkByteLimit
     }
 }
 
@@ -95,11 +103,14 @@ package struct TransportCompletion: Sendable, Hashable {
     public var task: TaskID
     public var attempt: Int
     public var outcome: TransportOutcome
+    /// The events of a bulk request the answer refused while accepting the rest.
+    public var refusedEvents: [RefusedEvent]
 
-    public init(task: TaskID, attempt: Int, outcome: TransportOutcome) {
+    public init(task: TaskID, attempt: Int, outcome: TransportOutcome, refusedEvents: [RefusedEvent] = []) {
         self.task = task
         self.attempt = attempt
         self.outcome = outcome
+        self.refusedEvents = refusedEvents
     }
 }
 

@@ -129,10 +129,15 @@ extension EngineRules: FieldCodable {
         writer.int(6, queueCapacity)
         writer.int(7, queueByteCapacity)
         writer.signed(8, authProviderBoundMilliseconds)
+        writer.int(9, bulkEventLimit)
+        writer.int(10, bulkByteLimit)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         self.init()
+        // A journal written before bulk delivery sent every event alone: decisions folded from
+        // it must not batch.
+        bulkEventLimit = 1
         while let field = try reader.next() {
             switch field.number {
             case 1: gateCapacity = try field.int()
@@ -143,6 +148,8 @@ extension EngineRules: FieldCodable {
             case 6: queueCapacity = try field.int()
             case 7: queueByteCapacity = try field.int()
             case 8: authProviderBoundMilliseconds = try field.signed()
+            case 9: bulkEventLimit = try field.int()
+            case 10: bulkByteLimit = try field.int()
             default: break
             }
         }
@@ -240,21 +247,24 @@ extension TransportCompletion: FieldCodable {
         writer.message(1, task)
         writer.int(2, attempt)
         writer.message(3, outcome)
+        writer.messages(4, refusedEvents)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         var task: TaskID?, outcome: TransportOutcome?
         var attempt = 0
+        var refused: [RefusedEvent] = []
         while let field = try reader.next() {
             switch field.number {
             case 1: task = try field.message()
             case 2: attempt = try field.int()
             case 3: outcome = try field.message()
+            case 4: refused.append(try field.message())
             default: break
             }
         }
         guard let task, let outcome else { throw missing("transport completion") }
-        self.init(task: task, attempt: attempt, outcome: outcome)
+        self.init(task: task, attempt: attempt, outcome: outcome, refusedEvents: refused)
     }
 }
 

@@ -33,6 +33,7 @@ package enum FactCodec {
         case .unknownUserSessionCounted: FactKind.unknownUserSessionCounted.rawValue
         case .unknownUserEventsReleased: FactKind.unknownUserEventsReleased.rawValue
         case .taskQueued: FactKind.taskQueued.rawValue
+        case .eventBatched: FactKind.eventBatched.rawValue
         case .taskDispatched: FactKind.taskDispatched.rawValue
         case .taskCompleted: FactKind.taskCompleted.rawValue
         case .timerSet: FactKind.timerSet.rawValue

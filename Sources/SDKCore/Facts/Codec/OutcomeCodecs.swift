@@ -52,6 +52,7 @@ extension DeliveryTask: FieldCodable {
         writer.bytes(9, body)
         writer.signed(10, createdAt.microsecondsSince1970)
         writer.unsigned(11, generation)
+        writer.messages(12, batch)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -61,6 +62,7 @@ extension DeliveryTask: FieldCodable {
         var body: [UInt8] = []
         var created: Int64 = 0
         var generation: UInt64?
+        var batch: [BatchedEvent] = []
         while let field = try reader.next() {
             switch field.number {
             case 1: id = try field.message()
@@ -74,12 +76,55 @@ extension DeliveryTask: FieldCodable {
             case 9: body = Array(try field.bytes())
             case 10: created = try field.signed()
             case 11: generation = try field.unsigned()
+            case 12: batch.append(try field.message())
             default: break
             }
         }
         guard let id, let project else { throw missing("task id or project") }
         self.init(id: id, call: call, project: project, region: region, endpoint: endpoint, path: path, method: method,
                   query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created), generation: generation)
+        self.batch = batch
+    }
+}
+
+extension BatchedEvent: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, call)
+        writer.bytes(2, body)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var call: CallID?
+        var body: [UInt8] = []
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: call = try field.message()
+            case 2: body = Array(try field.bytes())
+            default: break
+            }
+        }
+        guard let call else { throw missing("batched event's call") }
+        self.init(call: call, body: body)
+    }
+}
+
+extension RefusedEvent: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.int(1, index)
+        writer.string(2, reason)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var index = 0
+        var reason = ""
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: index = try field.int()
+            case 2: reason = try field.string()
+            default: break
+            }
+        }
+        self.init(index: index, reason: reason)
     }
 }
 

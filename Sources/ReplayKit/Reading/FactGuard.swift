@@ -81,6 +81,8 @@ enum FactGuard {
             count(rules.gateByteCapacity, "gate byte capacity")
             count(rules.queueCapacity, "queue capacity")
             count(rules.queueByteCapacity, "queue byte capacity")
+            count(rules.bulkEventLimit, "bulk event limit")
+            count(rules.bulkByteLimit, "bulk byte limit")
             milliseconds(rules.disableDurabilityBoundMilliseconds, "disable durability bound")
             milliseconds(rules.moduleHookBoundMilliseconds, "module hook bound")
             if case .deliverToOutgoing(let timeout) = rules.pendingEvents { milliseconds(timeout, "pending-events timeout") }

@@ -167,6 +167,8 @@ package enum FactJSON {
                         ("gate_byte_capacity", .integer(Int64(rules.gateByteCapacity))),
                         ("queue_capacity", .integer(Int64(rules.queueCapacity))),
                         ("queue_byte_capacity", .integer(Int64(rules.queueByteCapacity))),
+                        ("bulk_event_limit", .integer(Int64(rules.bulkEventLimit))),
+                        ("bulk_byte_limit", .integer(Int64(rules.bulkByteLimit))),
                         ("disable_durability_bound_ms", .integer(rules.disableDurabilityBoundMilliseconds)),
                         ("module_hook_bound_ms", .integer(rules.moduleHookBoundMilliseconds)),
                         ("auth_provider_bound_ms", .integer(rules.authProviderBoundMilliseconds)),

@@ -34,13 +34,17 @@ extension SDKState {
 
     /// The queued `events/track` task of `project` a new event of `bytes` joins, if any: the
     /// project's last task, still waiting its turn (something of the project is on the wire or
-    /// waits), made by this launch and this instance, not before an in-flight switch's window,
-    /// with room under the bulk limits. Events so join in call order and never pass a task.
+    /// waits), made by the current instance, not before an in-flight switch's window, with room
+    /// under the bulk limits. Events so join in call order and never pass a task.
+    ///
+    /// The instance matters beyond the switch: every launch starts a new one, so no event joins
+    /// a task an earlier process queued, which may have left before a crash lost its dispatch
+    /// (the backend would take a second request under its idempotency key as the first).
     func batchTaking(_ bytes: Int, on project: ProjectFingerprint) -> TaskID? {
         guard rules.bulkEventLimit > 1, let last = taskOrder[project]?.last, let queued = tasks[last],
               queued.status == .queued else { return nil }
         let task = queued.task
-        guard task.takesEvents, last.number >= batchesOpenFrom, task.generation == generation,
+        guard task.takesEvents, task.generation == generation,
               task.eventCount < rules.bulkEventLimit, task.queuedBytes + bytes <= rules.bulkByteLimit else { return nil }
         if let window = switching.inFlight?.firstTaskOfWindow, last.number < window { return nil }
         return last

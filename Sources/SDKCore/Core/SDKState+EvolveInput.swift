@@ -14,7 +14,6 @@ extension SDKState {
                 if case .inFlight(let attempt) = queued.status { tasks[id]?.status = .retrying(nextAttempt: attempt &+ 1) }
             }
             for project in auth.keys { auth[project]?.refreshing = nil }
-            batchesOpenFrom = nextTaskNumber
             // The completions of a switch that landed in the previous process died with it:
             // nothing will report them run, so the next switch must not wait for them.
             switching.awaitingCallbacks = nil

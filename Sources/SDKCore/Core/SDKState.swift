@@ -49,9 +49,6 @@ package struct SDKState: Sendable, Equatable {
     /// Events (calls) in the queue: one per task, plus each task's batch.
     public var queuedEvents = 0
     public var nextTaskNumber: UInt64 = 1
-    /// Tasks numbered below this were queued by an earlier launch: no event joins their batch
-    /// (one of them may have left before a crash lost its dispatch, under its idempotency key).
-    public var batchesOpenFrom: UInt64 = 0
 
     // MARK: Calls, timers, requests
 

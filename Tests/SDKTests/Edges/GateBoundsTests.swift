@@ -24,7 +24,7 @@ struct GateBoundsTests {
         _ = await switched.value
         for outcome in outcomes { #expect(await outcome.value == .delivered(project: harness.eu.fingerprint, status: 200)) }
         await sdk.settle()
-        let events = harness.received(by: "eu").filter { $0.endpoint == "events/track" }.compactMap { $0.jsonObject?["eventName"] as? String }
+        let events = harness.eventNames(receivedBy: "eu")
         #expect(events == (0..<60).map { "e\($0)" })
         let facts = try harness.closedFacts()
         #expect(!facts.contains { if case .callResolved(_, .discarded(.queueFull)) = $0 { true } else { false } })
@@ -57,8 +57,7 @@ struct GateBoundsTests {
         #expect(facts.switching.queue.count == 1 && facts.switching.inFlight == nil, "the next switch waits for the replay")
         hold.release()
         await sdk.settle()
-        let events = harness.sandbox.requests(project: "eu").filter { $0.endpoint == "events/track" }
-            .compactMap { $0.jsonObject?["eventName"] as? String }
+        let events = harness.eventNames(receivedBy: "eu")
         // Everything replayed before the next switch began, in order; what was still queued on EU
         // when that switch purged the outgoing queue is discarded and journaled as such.
         let journal = try harness.closedFacts()

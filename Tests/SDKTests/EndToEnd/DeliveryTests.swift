@@ -167,8 +167,7 @@ struct DeliveryTests {
         #expect(restarted.sdk.liveProject == harness.us.fingerprint)
         await restarted.sdk.initialize(restarted.us)
         await RandomStory.drain(restarted)
-        let events = restarted.received(by: "us").compactMap { $0.jsonObject?["eventName"] as? String }
-        #expect(events == ["queued-0", "queued-1", "queued-2"])
+        #expect(restarted.eventNames(receivedBy: "us") == ["queued-0", "queued-1", "queued-2"])
     }
 
     @Test("bad input gets a clear, journaled rejection and never a crash", arguments: [

@@ -52,7 +52,7 @@ struct PowerLossTests {
             if case .callResolved(let call, let outcome) = entry.fact, let name = names[call] { outcomes[name, default: []].append(outcome) }
         }
         let events = { (project: String) in
-            after.received(by: project).filter { $0.endpoint == "events/track" }.compactMap { $0.jsonObject?["eventName"] as? String }
+            after.eventNames(receivedBy: project)
         }
         let us = events("us"), eu = events("eu")
         for index in 0..<10 {

@@ -111,3 +111,43 @@ struct FactCodecLimitTests {
         return writer.bytes
     }
 }
+
+/// What bulk delivery added to the vocabulary reads back, and journals from before it fold as
+/// they were written.
+@Suite("Bulk delivery facts")
+struct BulkFactCodecTests {
+    @Test("rules without the bulk fields (every golden journal of format 1.0) never batch")
+    func oldRulesSendAlone() throws {
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/journals/v1.0/demo").path
+        let cursor = try JournalReader(directory: golden).records(mode: .salvage)
+        var starts = 0
+        while let record = try cursor.next() {
+            guard !record.isSnapshot, case .engineStarted(let start) = try FactCodec.decode(kind: record.kind, payload: record.payload) else { continue }
+            starts += 1
+            #expect(start.options.bulkEventLimit == 1)
+        }
+        #expect(starts > 0)
+        let current = try FactCodec.decode(kind: FactKind.engineStarted.rawValue, payload: FactCodec.payload(of: .engineStarted(
+            EngineStart(sdkVersion: "1", restored: false, options: EngineRules(), modules: []))))
+        guard case .engineStarted(let start) = current else { Issue.record("not an engine start"); return }
+        #expect(start.options.bulkEventLimit == EngineRules().bulkEventLimit)
+    }
+
+    @Test("a task's batch is sent as one events/trackBulk body, in order")
+    func wireBody() {
+        var task = DeliveryTask(id: TaskID(1), call: CallID(UUID()), project: ProjectFingerprint(apiKey: "k"), region: "us",
+                                endpoint: "https://x/api/", path: "events/track", method: .post, query: nil,
+                                body: Array(#"{"eventName":"a"}"#.utf8), createdAt: JournalTime(microsecondsSince1970: 0))
+        var alone: [UInt8] = []
+        task.appendWireBody(to: &alone)
+        #expect(task.wirePath == "events/track" && String(decoding: alone, as: UTF8.self) == #"{"eventName":"a"}"#)
+        task.batch = [BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"b"}"#.utf8)),
+                      BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"c"}"#.utf8))]
+        var bulk: [UInt8] = []
+        task.appendWireBody(to: &bulk)
+        #expect(task.wirePath == "events/trackBulk")
+        #expect(String(decoding: bulk, as: UTF8.self) == #"{"events":[{"eventName":"a"},{"eventName":"b"},{"eventName":"c"}]}"#)
+        #expect(task.calls.count == 3 && task.eventCount == 3 && task.queuedBytes == bulk.count - 15)
+    }
+}

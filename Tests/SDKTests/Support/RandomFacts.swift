@@ -110,19 +110,27 @@ struct RandomFacts {
     }
 
     mutating func task() -> DeliveryTask {
-        DeliveryTask(id: taskID(), call: bool() ? callID() : nil, project: fingerprint(), region: "us", endpoint: "https://x/api/",
-                     path: ["events/track", "users/disableDevice"][int(0...1)], method: bool() ? .get : .post, query: optionalString(),
-                     body: Array(string().utf8), createdAt: time(), generation: bool() ? next() % 9 : nil)
+        var task = DeliveryTask(id: taskID(), call: bool() ? callID() : nil, project: fingerprint(), region: "us", endpoint: "https://x/api/",
+                                path: ["events/track", "users/disableDevice"][int(0...1)], method: bool() ? .get : .post, query: optionalString(),
+                                body: Array(string().utf8), createdAt: time(), generation: bool() ? next() % 9 : nil)
+        if int(0...3) == 0 { task.batch = (0..<int(1...3)).map { _ in batchedEvent() } }
+        return task
+    }
+
+    mutating func batchedEvent() -> BatchedEvent {
+        BatchedEvent(call: callID(), body: Array(string().utf8))
     }
 
     mutating func fact() -> Fact {
-        switch int(0...42) {
+        switch int(0...43) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
-            gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5)),
+            gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5),
+            bulkEventLimit: int(1...500), bulkByteLimit: int(1...99_999)),
             modules: [ModuleDescriptor(name: string(), notifications: [string()])]))
         case 1: return .callReceived(ReceivedCall(id: callID(), caller: next(), call: call()))
         case 2: return .transportCompleted(TransportCompletion(task: taskID(), attempt: int(1...5), outcome: bool()
-            ? .response(status: int(100...599), code: optionalString(), messageIDs: [string()], message: optionalString()) : .networkError(string())))
+            ? .response(status: int(100...599), code: optionalString(), messageIDs: [string()], message: optionalString()) : .networkError(string()),
+            refusedEvents: bool() ? [] : [RefusedEvent(index: int(0...9), reason: string())]))
         case 3: return .timerFired(timer())
         case 4: return .durabilityConfirmed(DurabilityConfirmation(request: next() % 99, failure: optionalString()))
         case 5: return .moduleHookCompleted(ModuleHookCompletion(hook: next() % 99, failure: optionalString()))
@@ -169,6 +177,7 @@ struct RandomFacts {
         case 40: return .linkResolutionStarted(job: next() % 99, call: callID(), url: string(), project: fingerprint(), generation: next() % 9)
         case 41: return .staleResultRefused(job: next() % 99, what: string(), startedIn: next() % 9, current: next() % 9)
         case 42: return .switchCancelled(switch: switchID(), reason: string())
+        case 43: return .eventBatched(task: taskID(), event: batchedEvent())
         default: return .switchLanded(switch: switchID(), project: fingerprint(), result: bool() ? .switchedCleanly : .switchedWithWarnings,
                                       reasons: [string()])
         }

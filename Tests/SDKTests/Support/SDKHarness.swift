@@ -74,6 +74,19 @@ final class SDKHarness: Sendable {
         sandbox.requests(project: project).filter { $0.outcome == .accepted }
     }
 
+    /// The names of the tracked events `project` accepted, in arrival order, whether each came
+    /// alone (`events/track`) or in a bulk request (`events/trackBulk`).
+    func eventNames(receivedBy project: String) -> [String] {
+        received(by: project).flatMap { request -> [String] in
+            switch request.endpoint {
+            case "events/track": return [request.jsonObject?["eventName"] as? String].compactMap { $0 }
+            case "events/trackBulk":
+                return ((request.jsonObject?["events"] as? [Any]) ?? []).compactMap { ($0 as? [String: Any])?["eventName"] as? String }
+            default: return []
+            }
+        }
+    }
+
     deinit {
         sdk.shutdown()
         if !keepsDirectory { try? FileManager.default.removeItem(atPath: directory) }

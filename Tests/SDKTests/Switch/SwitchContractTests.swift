@@ -82,10 +82,10 @@ struct SwitchContractTests {
         _ = await switched.value
         await sdk.settle()
         let eu = harness.received(by: "eu")
-        #expect(eu.filter { $0.endpoint == "events/track" }.map { $0.jsonObject?["eventName"] as? String } == (0..<20).map { "e\($0)" })
+        #expect(harness.eventNames(receivedBy: "eu") == (0..<20).map { "e\($0)" })
         #expect(eu.last?.endpoint == "users/update")
         #expect(eu.allSatisfy { ($0.jsonObject?["email"] as? String) == "grace@example.com" })
-        #expect(!harness.received(by: "us").contains { $0.endpoint == "events/track" })
+        #expect(harness.eventNames(receivedBy: "us").isEmpty)
         let facts = try harness.closedFacts()
         let replayed = facts.filter { if case .gateDecided(_, .replayed) = $0 { true } else { false } }
         #expect(replayed.count == 22)

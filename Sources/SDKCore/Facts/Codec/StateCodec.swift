@@ -48,7 +48,6 @@ extension SDKState: FieldCodable {
         writer.message(28, switching)
         writer.signed(29, time.microsecondsSince1970)
         writer.messages(30, linkJobs.keys.sorted().map { LinkJobEntry(job: $0, link: linkJobs[$0]!) })
-        writer.unsigned(31, batchesOpenFrom)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -105,7 +104,6 @@ extension SDKState: FieldCodable {
             case 30:
                 let entry: LinkJobEntry = try field.message()
                 linkJobs[entry.job] = entry.link
-            case 31: batchesOpenFrom = try field.unsigned()
             default: break
             }
         }

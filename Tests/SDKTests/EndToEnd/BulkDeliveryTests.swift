@@ -1,0 +1,140 @@
+import Foundation
+import Journal
+import Locking
+import Sandbox
+import Testing
+@testable import SDK
+
+/// Bursts of `track` calls: delivered in bulk requests, in call order, each call resolved on its
+/// own, the queue bounded in events.
+@Suite("Bulk delivery", .timeLimit(.minutes(3)))
+struct BulkDeliveryTests {
+    /// Outcomes by the index of the call that made them.
+    final class Outcomes: Sendable {
+        private let outcomes = Locked<[Int: CallOutcome]>([:])
+        func completion(_ index: Int) -> @Sendable (CallOutcome) -> Void {
+            { outcome in self.outcomes.withLock { $0[index] = outcome } }
+        }
+        var all: [Int: CallOutcome] { outcomes.withLock { $0 } }
+    }
+
+    @Test("10,000 tracks made at once reach the project in call order, in a few dozen requests, none discarded")
+    func burstDelivered() async throws {
+        let harness = try SDKHarness()
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        let outcomes = Outcomes()
+        for index in 0..<10_000 {
+            harness.sdk.track("burst-\(index)", dataFields: ["index": .integer(Int64(index))], completion: outcomes.completion(index))
+        }
+        await harness.sdk.settle()
+
+        let all = outcomes.all
+        #expect(all.count == 10_000)
+        let delivered = all.values.filter { $0 == .delivered(project: harness.us.fingerprint, status: 200) }.count
+        #expect(delivered == 10_000, "not delivered: \(all.filter { $0.value != .delivered(project: harness.us.fingerprint, status: 200) }.prefix(3))")
+
+        let events = harness.sandbox.deliveredEvents(project: "us")
+        #expect(events.map(\.eventName) == (0..<10_000).map { "burst-\($0)" }, "every event once, in call order")
+        let requests = harness.sandbox.delivered(project: "us").filter { $0.endpoint?.hasPrefix("events/track") == true }
+        #expect(requests.count <= 40, "\(requests.count) requests")
+        #expect(requests.contains { $0.endpoint == "events/trackBulk" })
+        let largest = requests.compactMap { ($0.jsonObject?["events"] as? [Any])?.count }.max() ?? 0
+        #expect(largest <= EngineRules().bulkEventLimit)
+        #expect(events.allSatisfy { $0.email == "ada@example.com" })
+    }
+
+    @Test("an event the project refuses in a bulk fails alone; the others are delivered")
+    func refusedEventFailsAlone() async throws {
+        let sandbox = try SandboxBackend(projects: [
+            SandboxProject(name: "us", apiKey: SDKHarness.usKey, region: "us", disallowedEventNames: ["forbidden"]),
+        ])
+        let harness = try SDKHarness(sandbox: sandbox)
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        let outcomes = Outcomes()
+        let names = ["first", "second", "forbidden", "fourth", "fifth"]
+        for (index, name) in names.enumerated() { harness.sdk.track(name, completion: outcomes.completion(index)) }
+        await harness.sdk.settle()
+
+        let all = outcomes.all
+        let us = harness.us.fingerprint
+        #expect(all[0] == .delivered(project: us, status: 200))
+        #expect(all[1] == .delivered(project: us, status: 200))
+        guard case .failed(.httpStatus(200, code: "EventRefused", let message))? = all[2] else {
+            Issue.record("expected the refused event to fail, got \(String(describing: all[2]))")
+            return
+        }
+        #expect(message?.contains("disallowedEventNames") == true)
+        #expect(all[3] == .delivered(project: us, status: 200))
+        #expect(all[4] == .delivered(project: us, status: 200))
+        #expect(sandbox.deliveredEvents(project: "us").map(\.eventName) == ["first", "second", "fourth", "fifth"])
+        #expect(sandbox.delivered(project: "us").contains { $0.endpoint == "events/trackBulk" })
+    }
+
+    @Test("a single track on an idle queue still goes alone as events/track")
+    func aloneWhenIdle() async throws {
+        let harness = try SDKHarness()
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        #expect(await harness.sdk.track("one") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(await harness.sdk.track("two") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(harness.received(by: "us").compactMap(\.endpoint).filter { $0.hasPrefix("events/") } == ["events/track", "events/track"])
+    }
+
+    @Test("bulkEventLimit 1 sends every event alone")
+    func batchingOff() async throws {
+        let harness = try SDKHarness(rules: EngineRules(bulkEventLimit: 1))
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        let outcomes = Outcomes()
+        for index in 0..<20 { harness.sdk.track("e\(index)", completion: outcomes.completion(index)) }
+        await harness.sdk.settle()
+        #expect(outcomes.all.values.allSatisfy { $0 == .delivered(project: harness.us.fingerprint, status: 200) })
+        let paths = harness.received(by: "us").compactMap(\.endpoint).filter { $0.hasPrefix("events/") }
+        #expect(paths == Array(repeating: "events/track", count: 20))
+    }
+
+    @Test("a switch's purge discards a batched task's every call, each resolved on its own")
+    func purgedBatch() async throws {
+        let harness = try SDKHarness()
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 1)
+        let outcomes = Outcomes()
+        for index in 0..<6 { harness.sdk.track("held-\(index)", completion: outcomes.completion(index)) }
+        await harness.sdk.settle()   // the first is retrying; the other five wait in one batched task
+        let result = await harness.sdk.switchProject(to: harness.eu)
+        #expect(result == .switchedCleanly || result == .switchedWithWarnings)
+        await harness.sdk.settle()
+        let all = outcomes.all
+        #expect(all.count == 6)
+        for index in 1..<6 {
+            guard case .discarded(.purgedBySwitch)? = all[index] else {
+                Issue.record("call \(index): \(String(describing: all[index]))")
+                continue
+            }
+        }
+        let facts = try harness.closedFacts()
+        let batched = facts.filter { if case .eventBatched = $0 { true } else { false } }.count
+        #expect(batched >= 4)
+    }
+
+    @Test("the queue is bounded in events: past its capacity a track is discarded as queueFull")
+    func boundedInEvents() async throws {
+        let harness = try SDKHarness(rules: EngineRules(queueCapacity: 10))
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 1)
+        let outcomes = Outcomes()
+        for index in 0..<15 { harness.sdk.track("e\(index)", completion: outcomes.completion(index)) }
+        await harness.sdk.settle()
+        let all = outcomes.all
+        let full = all.values.filter { $0 == .discarded(.queueFull(capacity: 10)) }.count
+        #expect(full == 5, "\(all.sorted { $0.key < $1.key })")
+        harness.clock.advance(by: .seconds(1))
+        await harness.sdk.settle()
+        let delivered = outcomes.all.values.filter { $0 == .delivered(project: harness.us.fingerprint, status: 200) }.count
+        #expect(delivered == 10)
+    }
+}

@@ -175,7 +175,7 @@ struct ReplayBenchmark {
     ), decisions AS (
         SELECT call_id, arg_max(gate_decision, seq) AS gate_decision FROM rows WHERE kind = 'gateDecided' GROUP BY call_id
     ), tasks AS (
-        SELECT call_id, arg_max(row_project, seq) AS went_to FROM rows WHERE kind = 'taskQueued' AND call_id IS NOT NULL GROUP BY call_id
+        SELECT call_id, arg_max(row_project, seq) AS went_to FROM rows WHERE kind IN ('taskQueued', 'eventBatched') AND call_id IS NOT NULL GROUP BY call_id
     ), resolved AS (
         SELECT call_id, arg_max(outcome_status, seq) AS status, arg_max(outcome_reason, seq) AS reason
         FROM rows WHERE kind = 'callResolved' GROUP BY call_id

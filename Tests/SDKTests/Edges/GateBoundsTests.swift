@@ -57,7 +57,7 @@ struct GateBoundsTests {
         #expect(facts.switching.queue.count == 1 && facts.switching.inFlight == nil, "the next switch waits for the replay")
         hold.release()
         await sdk.settle()
-        let events = harness.eventNames(receivedBy: "eu")
+        let events = harness.eventNames(receivedBy: "eu", in: harness.sandbox.requests(project: "eu"))
         // Everything replayed before the next switch began, in order; what was still queued on EU
         // when that switch purged the outgoing queue is discarded and journaled as such.
         let journal = try harness.closedFacts()

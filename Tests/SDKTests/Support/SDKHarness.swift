@@ -74,10 +74,10 @@ final class SDKHarness: Sendable {
         sandbox.requests(project: project).filter { $0.outcome == .accepted }
     }
 
-    /// The names of the tracked events `project` accepted, in arrival order, whether each came
-    /// alone (`events/track`) or in a bulk request (`events/trackBulk`).
-    func eventNames(receivedBy project: String) -> [String] {
-        received(by: project).flatMap { request -> [String] in
+    /// The names of the tracked events `project` accepted (or in `requests`), in arrival order,
+    /// whether each came alone (`events/track`) or in a bulk request (`events/trackBulk`).
+    func eventNames(receivedBy project: String, in requests: [ReceivedRequest]? = nil) -> [String] {
+        (requests ?? received(by: project)).flatMap { request -> [String] in
             switch request.endpoint {
             case "events/track": return [request.jsonObject?["eventName"] as? String].compactMap { $0 }
             case "events/trackBulk":

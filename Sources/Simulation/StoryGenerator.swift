@@ -78,7 +78,14 @@ package struct StoryGenerator {
 
     private mutating func tracking() {
         let item = CommerceItem(id: "sku-\(random.int(1...4))", name: "item", price: Double(random.int(1...99)), quantity: random.int(1...3))
-        switch random.int(0...3) {
+        switch random.int(0...4) {
+        case 4:
+            // A burst: made faster than the engine answers, so the events queue and go in bulk.
+            let caller = random.int(1...3)
+            for index in 0..<random.int(3...12) {
+                steps.append(.call(caller: caller, .sdk(.track(event: random.chance(0.9) ? "burst" : "viewed", dataFields: ["i": .integer(Int64(index))])),
+                                   engineKeepsUp: false))
+            }
         case 0, 1: call(.sdk(.track(event: random.pick(["viewed", "liked", "shared"]), dataFields: random.chance(0.5) ? ["n": .integer(Int64(random.int(1...9)))] : nil)))
         case 2: call(.sdk(.trackPurchase(total: item.price * Double(item.quantity), items: [item], dataFields: nil)))
         default: call(.sdk(.updateCart(items: [item])))

@@ -138,3 +138,35 @@ struct BulkDeliveryTests {
         #expect(delivered == 10)
     }
 }
+
+extension BulkDeliveryTests {
+    @Test("no event joins a task an earlier launch queued: after a restart a burst starts its own task")
+    func restartStartsNewBatch() async throws {
+        let harness = try SDKHarness()
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 1)
+        for index in 0..<4 { harness.sdk.track("before-\(index)", completion: nil) }
+        await harness.sdk.flush()
+        await harness.sdk.settle()
+        let firstLaunch = try harness.facts()
+        let before = firstLaunch.compactMap { entry -> TaskID? in
+            if case .taskQueued(let task) = entry.fact { task.id } else { nil }
+        }
+        #expect(firstLaunch.contains { if case .eventBatched = $0.fact { true } else { false } }, "the first launch batched")
+        let lastOfFirstLaunch = firstLaunch.last?.sequence ?? 0
+
+        let restarted = try harness.restarted()
+        await restarted.sdk.initialize(restarted.us)
+        restarted.sandbox.inject(.hold(ResponseHold()), matching: .endpoint("events/track"), times: 1)
+        for index in 0..<3 { restarted.sdk.track("after-\(index)", completion: nil) }
+        await restarted.sdk.settle(timeout: .seconds(0))
+        restarted.sdk.shutdown()
+        let secondLaunch = try restarted.facts().filter { $0.sequence > lastOfFirstLaunch }
+        let joinedOld = secondLaunch.contains { entry in
+            if case .eventBatched(let task, _) = entry.fact { before.contains(task) } else { false }
+        }
+        #expect(!joinedOld)
+        #expect(secondLaunch.contains { if case .eventBatched = $0.fact { true } else { false } }, "the second launch batched its own")
+    }
+}

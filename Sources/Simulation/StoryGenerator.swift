@@ -62,6 +62,7 @@ package struct StoryGenerator {
         case 74..<76: link()
         case 76: relaunchThenSwitch()
         case 77: if random.chance(0.2) { pickerTaps() } else { wait() }
+        case 78..<81: burst()
         default: wait()
         }
     }
@@ -78,17 +79,20 @@ package struct StoryGenerator {
 
     private mutating func tracking() {
         let item = CommerceItem(id: "sku-\(random.int(1...4))", name: "item", price: Double(random.int(1...99)), quantity: random.int(1...3))
-        switch random.int(0...4) {
-        case 4:
-            // A burst: made faster than the engine answers, so the events queue and go in bulk.
-            let caller = random.int(1...3)
-            for index in 0..<random.int(3...12) {
-                steps.append(.call(caller: caller, .sdk(.track(event: random.chance(0.9) ? "burst" : "viewed", dataFields: ["i": .integer(Int64(index))])),
-                                   engineKeepsUp: false))
-            }
+        switch random.int(0...3) {
         case 0, 1: call(.sdk(.track(event: random.pick(["viewed", "liked", "shared"]), dataFields: random.chance(0.5) ? ["n": .integer(Int64(random.int(1...9)))] : nil)))
         case 2: call(.sdk(.trackPurchase(total: item.price * Double(item.quantity), items: [item], dataFields: nil)))
         default: call(.sdk(.updateCart(items: [item])))
+        }
+    }
+
+    /// A burst of tracks, made faster than the engine answers, so the events queue behind the
+    /// request on the wire and go in bulk.
+    private mutating func burst() {
+        let caller = random.int(1...3)
+        for index in 0..<random.int(3...12) {
+            steps.append(.call(caller: caller, .sdk(.track(event: random.chance(0.9) ? "burst" : "viewed", dataFields: ["i": .integer(Int64(index))])),
+                               engineKeepsUp: false))
         }
     }
 

@@ -100,6 +100,7 @@ struct HostileJournalTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
         // Major version 2 at offset 12, then the header's checksum over its content again.
         bytes[12] = 2
+        bytes[14] = 0   // minor version 0: "format 2.0"
         let contentSize = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
         let checksum = XXHash32.hash(Array(bytes[8..<(8 + contentSize - 4)]))
         for index in 0..<4 { bytes[8 + contentSize - 4 + index] = UInt8(truncatingIfNeeded: checksum >> UInt32(8 * index)) }

@@ -58,6 +58,7 @@ struct StandardInputTests {
         var newer = bytes
         // Major version 2 at offset 12, then the header's checksum over its content again.
         newer[12] = 2
+        newer[14] = 0   // minor version 0: "format 2.0"
         let contentSize = Int(newer[4]) | Int(newer[5]) << 8 | Int(newer[6]) << 16 | Int(newer[7]) << 24
         let checksum = XXHash32.hash(Array(newer[8..<(8 + contentSize - 4)]))
         for index in 0..<4 { newer[8 + contentSize - 4 + index] = UInt8(truncatingIfNeeded: checksum >> UInt32(8 * index)) }

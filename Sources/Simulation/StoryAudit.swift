@@ -204,7 +204,7 @@ struct StoryAudit {
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
         case .eventBatched(let id, let event):
-            tasks[id]?.task.batch.append(event)
+            tasks[id]?.task.addToBatch(event)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
         default:

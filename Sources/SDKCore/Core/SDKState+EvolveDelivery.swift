@@ -14,7 +14,7 @@ extension SDKState {
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
         case .eventBatched(let id, let event):
             guard tasks[id] != nil else { break }
-            tasks[id]!.task.batch.append(event)
+            tasks[id]!.task.addToBatch(event)
             queuedBytes += event.body.count
             queuedEvents += 1
         case .taskDispatched(let id, let attempt):

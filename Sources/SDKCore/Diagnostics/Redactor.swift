@@ -130,7 +130,7 @@ package struct Redactor: Sendable {
     package func redact(_ task: DeliveryTask) -> DeliveryTask {
         var task = task
         task.body = redact(body: task.body)
-        for index in task.batch.indices { task.batch[index].body = redact(body: task.batch[index].body) }
+        if !task.batch.isEmpty { task.replaceBatch(task.batch.map { BatchedEvent(call: $0.call, body: redact(body: $0.body)) }) }
         task.query = task.query.map(redact(query:))
         return task
     }

@@ -27,7 +27,9 @@ package struct DeliveryTask: Sendable, Hashable {
     public var generation: UInt64?
     /// The events that joined an `events/track` task while it waited its turn, in call order
     /// (empty for every other task, and in journals older than bulk delivery).
-    public var batch: [BatchedEvent] = []
+    public private(set) var batch: [BatchedEvent] = []
+    /// The body bytes of ``batch`` (kept with it: the queue checks its bound at every event).
+    public private(set) var batchBytes = 0
 
     public init(id: TaskID, call: CallID?, project: ProjectFingerprint, region: String, endpoint: String, path: String,
                 method: Method, query: String?, body: [UInt8], createdAt: JournalTime, generation: UInt64? = nil) {
@@ -67,9 +69,19 @@ package struct DeliveryTask: Sendable, Hashable {
 
     /// The body bytes the task holds in the queue: its own and its batch's.
     public var queuedBytes: Int {
-        var bytes = body.count
-        for event in batch { bytes += event.body.count }
-        return bytes
+        body.count + batchBytes
+    }
+
+    /// Adds an event to the batch (``Fact/eventBatched(task:event:)``).
+    public mutating func addToBatch(_ event: BatchedEvent) {
+        batch.append(event)
+        batchBytes += event.body.count
+    }
+
+    /// Replaces the batch (decoding, redaction).
+    public mutating func replaceBatch(_ events: [BatchedEvent]) {
+        batch = events
+        batchBytes = events.reduce(0) { $0 + $1.body.count }
     }
 
     /// The path the task is sent to: `events/trackBulk` once it carries a batch.

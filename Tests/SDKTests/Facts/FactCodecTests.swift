@@ -142,8 +142,8 @@ struct BulkFactCodecTests {
         var alone: [UInt8] = []
         task.appendWireBody(to: &alone)
         #expect(task.wirePath == "events/track" && String(decoding: alone, as: UTF8.self) == #"{"eventName":"a"}"#)
-        task.batch = [BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"b"}"#.utf8)),
-                      BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"c"}"#.utf8))]
+        task.replaceBatch([BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"b"}"#.utf8)),
+                           BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"c"}"#.utf8))])
         var bulk: [UInt8] = []
         task.appendWireBody(to: &bulk)
         #expect(task.wirePath == "events/trackBulk")

@@ -113,7 +113,7 @@ struct RandomFacts {
         var task = DeliveryTask(id: taskID(), call: bool() ? callID() : nil, project: fingerprint(), region: "us", endpoint: "https://x/api/",
                                 path: ["events/track", "users/disableDevice"][int(0...1)], method: bool() ? .get : .post, query: optionalString(),
                                 body: Array(string().utf8), createdAt: time(), generation: bool() ? next() % 9 : nil)
-        if int(0...3) == 0 { task.batch = (0..<int(1...3)).map { _ in batchedEvent() } }
+        if int(0...3) == 0 { task.replaceBatch((0..<int(1...3)).map { _ in batchedEvent() }) }
         return task
     }
 

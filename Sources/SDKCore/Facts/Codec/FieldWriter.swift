@@ -74,11 +74,21 @@ struct FieldWriter {
         if let value { string(field, value) }
     }
 
-    /// A nested message.
+    /// A nested message, written in place: a one-byte length is reserved (the common case)
+    /// and widened once the message is longer, so the bytes are those of a length-prefixed copy.
     mutating func message(_ field: Int, _ value: some FieldCodable) {
-        var nested = FieldWriter()
-        value.encode(to: &nested)
-        bytes(field, nested.bytes)
+        tag(field, 2)
+        let lengthAt = bytes.count
+        bytes.append(0)
+        value.encode(to: &self)
+        let length = bytes.count - lengthAt - 1
+        if length < 0x80 {
+            bytes[lengthAt] = UInt8(truncatingIfNeeded: length)
+        } else {
+            var prefix: [UInt8] = []
+            Varint.append(UInt64(length), to: &prefix)
+            bytes.replaceSubrange(lengthAt...lengthAt, with: prefix)
+        }
     }
 
     mutating func message(_ field: Int, _ value: (some FieldCodable)?) {

@@ -83,7 +83,7 @@ extension DeliveryTask: FieldCodable {
         guard let id, let project else { throw missing("task id or project") }
         self.init(id: id, call: call, project: project, region: region, endpoint: endpoint, path: path, method: method,
                   query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created), generation: generation)
-        self.batch = batch
+        replaceBatch(batch)
     }
 }
 

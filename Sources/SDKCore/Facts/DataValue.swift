@@ -77,7 +77,7 @@ extension DataValue {
     func writeJSON(to output: inout [UInt8]) {
         switch self {
         case .string(let text): Self.writeJSONString(text, to: &output)
-        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .integer(let value): Self.writeDecimal(value, to: &output)
         case .number(let value): output.append(contentsOf: (value.isFinite ? Self.shortest(value) : "null").utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .null: output.append(contentsOf: "null".utf8)
@@ -90,14 +90,55 @@ extension DataValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            // Sorted as pairs: no second lookup of each key.
-            for (index, member) in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }).enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeJSONString(member.key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                member.value.writeJSON(to: &output)
+            if members.count <= Self.smallObject {
+                Self.writeSmallObjectMembers(members, to: &output)
+            } else {
+                // Sorted as pairs: no second lookup of each key.
+                for (index, member) in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }).enumerated() {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    Self.writeJSONString(member.key, to: &output)
+                    output.append(UInt8(ascii: ":"))
+                    member.value.writeJSON(to: &output)
+                }
             }
             output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Objects up to this many members are written without sorting a copy of their members.
+    private static let smallObject = 8
+
+    /// The members of a small object in key order, found by repeated selection over the
+    /// dictionary (no array is allocated; the same bytes as sorting).
+    private static func writeSmallObjectMembers(_ members: [String: DataValue], to output: inout [UInt8]) {
+        var previous: String?
+        for position in 0..<members.count {
+            var next: (key: String, value: DataValue)?
+            for member in members where previous.map({ String.utf8Precedes($0, member.key) }) ?? true {
+                if next.map({ String.utf8Precedes(member.key, $0.key) }) ?? true { next = member }
+            }
+            guard let next else { return }
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            writeJSONString(next.key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            next.value.writeJSON(to: &output)
+            previous = next.key
+        }
+    }
+
+    /// Writes `value` in decimal, as `String(value)` spells it, without making the string.
+    static func writeDecimal(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // up to 20 digits, written backwards
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(truncatingIfNeeded: magnitude % 10) + UInt8(ascii: "0")
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            output.append(contentsOf: buffer[(24 - count)...])
         }
     }
 

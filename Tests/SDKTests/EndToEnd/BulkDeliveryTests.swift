@@ -38,6 +38,7 @@ struct BulkDeliveryTests {
         #expect(events.map(\.eventName) == (0..<10_000).map { "burst-\($0)" }, "every event once, in call order")
         let requests = harness.sandbox.delivered(project: "us").filter { $0.endpoint?.hasPrefix("events/track") == true }
         #expect(requests.count <= 40, "\(requests.count) requests")
+        print("bulk delivery: 10,000 tracks in \(requests.count) requests")
         #expect(requests.contains { $0.endpoint == "events/trackBulk" })
         let largest = requests.compactMap { ($0.jsonObject?["events"] as? [Any])?.count }.max() ?? 0
         #expect(largest <= EngineRules().bulkEventLimit)

@@ -32,3 +32,25 @@ struct DataValueJSONTests {
         #expect(value.jsonByteCount == value.jsonBytes().count)
     }
 }
+
+/// The fast paths of JSON writing give the bytes of the plain ones.
+@Suite("DataValue JSON fast paths")
+struct DataValueJSONFastPathTests {
+    @Test("integers are spelled as String(_:) spells them, at the edges too")
+    func decimals() {
+        for value: Int64 in [0, 1, -1, 9, 10, -10, 1_764_000_000, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1] {
+            #expect(DataValue.integer(value).json() == String(value))
+        }
+    }
+
+    @Test("small and large objects are written in key order")
+    func objectOrder() {
+        let small: [String: DataValue] = ["b": 1, "a": "x", "é": true, "Z": nil, "aa": [1, 2]]
+        #expect(DataValue.object(small).json() == #"{"Z":null,"a":"x","aa":[1,2],"b":1,"é":true}"#)
+        var large: [String: DataValue] = [:]
+        for index in 0..<20 { large["k\(index)"] = .integer(Int64(index)) }
+        let keys = large.keys.sorted { String.utf8Precedes($0, $1) }
+        #expect(DataValue.object(large).json() == "{" + keys.map { "\"\($0)\":\(large[$0]!.json())" }.joined(separator: ",") + "}")
+        #expect(DataValue.object([:]).json() == "{}")
+    }
+}

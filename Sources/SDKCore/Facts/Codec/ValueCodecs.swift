@@ -10,7 +10,7 @@ extension ProjectFingerprint: FieldCodable {
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
-        var raw: ArraySlice<UInt8>?
+        var raw: UnsafeRawBufferPointer?
         while let field = try reader.next() { if field.number == 1 { raw = try field.bytes() } }
         guard let raw, let value = ProjectFingerprint(bytes: raw) else { throw missing("fingerprint") }
         self = value
@@ -25,13 +25,11 @@ extension CallID: FieldCodable {
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
-        var slice: ArraySlice<UInt8> = []
-        while let field = try reader.next() { if field.number == 1 { slice = try field.bytes() } }
-        guard slice.count == 16 else { throw missing("call id") }
-        let raw = slice.startIndex
-        self.init(UUID(uuid: (slice[raw], slice[raw + 1], slice[raw + 2], slice[raw + 3], slice[raw + 4], slice[raw + 5],
-                              slice[raw + 6], slice[raw + 7], slice[raw + 8], slice[raw + 9], slice[raw + 10],
-                              slice[raw + 11], slice[raw + 12], slice[raw + 13], slice[raw + 14], slice[raw + 15])))
+        var raw = UnsafeRawBufferPointer(start: nil, count: 0)
+        while let field = try reader.next() { if field.number == 1 { raw = try field.bytes() } }
+        guard raw.count == 16 else { throw missing("call id") }
+        self.init(UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                              raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])))
     }
 }
 

@@ -113,6 +113,7 @@ package enum JSONValue: Equatable, Sendable {
 
 extension JSONValue {
     /// `value` as JSON, or null when absent.
+    @inlinable
     package static func optional<Wrapped>(_ value: Wrapped?, _ transform: (Wrapped) -> JSONValue) -> JSONValue {
         value.map(transform) ?? .null
     }

@@ -87,9 +87,12 @@ package enum JSONValue: Equatable, Sendable {
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
-            for index in 0..<bytes.count {
+            var index = 0
+            while index < bytes.count {
                 let byte = bytes[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                let index = index - 1
                 if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
                 runStart = index + 1
                 switch byte {
@@ -113,7 +116,6 @@ package enum JSONValue: Equatable, Sendable {
 
 extension JSONValue {
     /// `value` as JSON, or null when absent.
-    @inlinable
     package static func optional<Wrapped>(_ value: Wrapped?, _ transform: (Wrapped) -> JSONValue) -> JSONValue {
         value.map(transform) ?? .null
     }

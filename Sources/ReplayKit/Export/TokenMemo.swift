@@ -4,7 +4,7 @@ import SDK
 /// Remembers the tokens a ``KeyedHash`` gave, so that an export computes one HMAC per distinct
 /// value rather than one per occurrence (a journal repeats the same email, token and data values
 /// in record after record). The same tokens as the hash; memory bounded: the memo is emptied
-/// whenever it holds ``capacity`` values.
+/// whenever it holds ``capacity`` values (3 MiB or so).
 package final class TokenMemo: Tokenizer {
     private struct Key: Hashable {
         var kind: String
@@ -13,7 +13,7 @@ package final class TokenMemo: Tokenizer {
 
     private let hash: KeyedHash
     private let tokens = Locked<[Key: String]>([:])
-    static let capacity = 1 << 16
+    static let capacity = 1 << 14
 
     package init(_ hash: KeyedHash) {
         self.hash = hash

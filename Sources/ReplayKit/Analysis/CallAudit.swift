@@ -130,8 +130,8 @@ package final class CallAudit {
         if open[call] == nil, let pending = state.pendingCalls[call] {
             open[call] = AuditRow(call: call, name: pending.name, received: nil, madeAt: pending.madeAt, liveAtCall: pending.projectAtCall)
         }
-        guard var row = open[call] else { return }
-        change(&row)
-        open[call] = row
+        // In place: a row copied out and written back would copy its arrays on every change.
+        guard open[call] != nil else { return }
+        change(&open[call]!)
     }
 }

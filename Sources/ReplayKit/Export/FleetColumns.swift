@@ -18,6 +18,8 @@ struct FleetColumns {
     static let names = ["journal_id", "sdk_version", "platform", "day", "live_project", "live_project_label", "row_project",
                         "row_project_label", "call_id", "call_name", "switch_id", "task_id", "gate_decision", "outcome_status",
                         "outcome_reason", "durability_purpose"]
+    /// ``names`` as a set (a fact member of the same name is renamed in the row).
+    static let reserved = Set(names)
 
     let journalID: String?
     let sdkVersion: String?

@@ -66,7 +66,7 @@ package struct FleetExport {
             try Self.createOutputDirectory(output)
         }
         let single = command.singleFile ? try NDJSONFile(creating: output) : nil
-        let redactor = Redactor(hash: try KeyedHash.random())
+        let redactor = Redactor(tokens: TokenMemo(try KeyedHash.random()))
         var records = 0, emptied = 0, exported = 0
         var failures: [(path: String, problem: String)] = []
         for (index, input) in inputs.enumerated() {

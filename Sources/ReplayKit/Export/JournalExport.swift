@@ -70,8 +70,7 @@ package struct JournalExport: Sendable {
     /// shares a fleet column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`).
     package static func row(_ record: DecodedRecord, _ fleet: [(String, JSONValue)]) -> String {
         guard case .object(var members) = FactJSON.object(record) else { return FactJSON.object(record).serialized() }
-        let reserved = Set(FleetColumns.names)
-        for index in members.indices.dropFirst(3) where reserved.contains(members[index].0) {
+        for index in members.indices.dropFirst(3) where FleetColumns.reserved.contains(members[index].0) {
             members[index].0 = "fact_" + members[index].0
         }
         members.insert(contentsOf: fleet, at: 3)

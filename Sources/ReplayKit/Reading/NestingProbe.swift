@@ -5,6 +5,14 @@
 /// counted as a nested level. Strings that happen to parse as messages only make the estimate
 /// larger, never smaller, so a payload that passes the probe decodes within the limit.
 enum NestingProbe {
+    /// Whether `payload` nests deeper than `limit` (``depth(of:limit:)`` above it). Each level
+    /// below the top costs its parent at least a key and a length byte, so a payload of at most
+    /// `2 * limit` bytes cannot, and is not walked.
+    static func exceeds(_ payload: UnsafeRawBufferPointer, limit: Int) -> Bool {
+        guard payload.count > 2 * limit else { return false }
+        return depth(of: payload, limit: limit) > limit
+    }
+
     /// The nesting depth of `payload`, or a value above `limit` as soon as it exceeds it.
     static func depth(of payload: UnsafeRawBufferPointer, limit: Int) -> Int {
         // Each pending range is a byte range believed to be a message, with its depth.

@@ -28,7 +28,7 @@ enum RecordDecoder {
         if let problem = FactGuard.problem(with: time) { return .unreadable(problem) }
         if kind == SegmentFormat.snapshotKind {
             guard decodingSnapshots else { return .unreadable("snapshot not decoded") }
-            guard NestingProbe.depth(of: payload, limit: maximumNesting) <= maximumNesting else {
+            guard !NestingProbe.exceeds(payload, limit: maximumNesting) else {
                 return .unreadable("snapshot nests deeper than \(maximumNesting) levels")
             }
             do {
@@ -40,7 +40,7 @@ enum RecordDecoder {
             }
         }
         if FactKind(rawValue: kind) != nil,
-           NestingProbe.depth(of: payload, limit: maximumNesting) > maximumNesting {
+           NestingProbe.exceeds(payload, limit: maximumNesting) {
             return .unreadable("payload nests deeper than \(maximumNesting) levels")
         }
         do {

@@ -145,7 +145,7 @@ package enum FactJSON {
     // MARK: - Values
 
     static func project(_ fingerprint: ProjectFingerprint) -> JSONValue { .string(fingerprint.hex) }
-    static func callID(_ id: CallID) -> JSONValue { .string(id.uuid.uuidString.lowercased()) }
+    static func callID(_ id: CallID) -> JSONValue { .string(id.uuid.lowercasedText) }
     static func task(_ id: TaskID) -> JSONValue { .unsigned(id.number) }
     static func switchID(_ id: SwitchID) -> JSONValue { .unsigned(id.number) }
 

@@ -163,5 +163,5 @@ package enum StateDocument {
 extension CallID {
     /// The whole id: the keys of a state document must stay unique across the SDK instances of
     /// one journal (each restart numbers its calls from 1 again, so the short form repeats).
-    var fullDescription: String { uuid.uuidString.lowercased() }
+    var fullDescription: String { uuid.lowercasedText }
 }

@@ -16,54 +16,101 @@ package enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON on one line.
     package func serialized() -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(to: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String) {
+    /// Appends the compact JSON of the value, as UTF-8, to `output` (the bytes of
+    /// ``serialized()``, with no String built on the way).
+    package func write(to output: inout [UInt8]) {
         switch self {
         case .object(let members):
-            output += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output += "," }
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, value) in members {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
                 Self.writeString(key, to: &output)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 value.write(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         case .array(let elements):
-            output += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
+            output.append(UInt8(ascii: "["))
+            var first = true
+            for element in elements {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
                 element.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .string(let text): Self.writeString(text, to: &output)
-        case .integer(let value): output += String(value)
-        case .unsigned(let value): output += String(value)
-        case .number(let value): output += value.isFinite ? String(value) : "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .null: output += "null"
+        case .integer(let value):
+            if value < 0 { output.append(UInt8(ascii: "-")) }
+            Self.writeDecimal(value.magnitude, to: &output)
+        case .unsigned(let value): Self.writeDecimal(value, to: &output)
+        case .number(let value):
+            if value.isFinite { output.append(contentsOf: String(value).utf8) } else { Self.writeASCII("null", to: &output) }
+        case .bool(let value): Self.writeASCII(value ? "true" : "false", to: &output)
+        case .null: Self.writeASCII("null", to: &output)
         }
     }
 
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
+    private static func writeASCII(_ text: StaticString, to output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    private static func writeDecimal(_ value: UInt64, to output: inout [UInt8]) {
+        if value < 10 {
+            output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
         }
-        output += "\""
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
+
+    /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control
+    /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.
+    private static func writeString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                let index = index - 1
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): writeASCII("\\\"", to: &output)
+                case UInt8(ascii: "\\"): writeASCII("\\\\", to: &output)
+                case UInt8(ascii: "\n"): writeASCII("\\n", to: &output)
+                case UInt8(ascii: "\r"): writeASCII("\\r", to: &output)
+                case UInt8(ascii: "\t"): writeASCII("\\t", to: &output)
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    writeASCII("\\u00", to: &output)
+                    output.append(hex[Int(byte >> 4)])
+                    output.append(hex[Int(byte & 0xF)])
+                }
+            }
+            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        }
+        output.append(UInt8(ascii: "\""))
     }
 }
 

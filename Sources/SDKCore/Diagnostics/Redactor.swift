@@ -12,10 +12,15 @@ import Journal
 /// `body` (other strings of request bodies), `text` (quoted or address-like words in
 /// free-text reasons, which can echo a rejected argument).
 package struct Redactor: Sendable {
-    private let hash: KeyedHash
+    private let hash: any Tokenizer
 
     package init(hash: KeyedHash) {
         self.hash = hash
+    }
+
+    /// A redactor whose tokens come from `tokens` (a cache in front of a ``KeyedHash``).
+    package init(tokens: some Tokenizer) {
+        self.hash = tokens
     }
 
     package func token(_ value: String, _ kind: String) -> String {

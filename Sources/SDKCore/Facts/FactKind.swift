@@ -52,7 +52,10 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     public var isInput: Bool { rawValue < 32 }
 
     /// The kind's name as `replay` prints it.
-    public var name: String { "\(self)" }
+    public var name: String { Self.names[self] ?? "\(self)" }
+
+    /// Every kind's name, made once (describing an enum case goes through reflection).
+    private static let names: [FactKind: String] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, "\($0)") })
 
     /// The kind with this name, for `replay timeline --kind`.
     public init?(name: String) {

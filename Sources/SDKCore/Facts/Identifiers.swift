@@ -15,7 +15,7 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
     /// The last eight hex digits: enough to tell calls apart in a timeline.
-    public var description: String { String(uuid.uuidString.suffix(8)).lowercased() }
+    public var description: String { String(uuid.lowercasedText.utf8.suffix(8))! }
 }
 
 /// Identifies one delivery task (one HTTP request and its retries) within a journal.

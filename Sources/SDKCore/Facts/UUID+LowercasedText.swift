@@ -5,16 +5,24 @@ extension UUID {
     /// `uuidString.lowercased()` without Foundation's formatting (which goes through `snprintf`;
     /// an idempotency key is made for every request sent).
     package var lowercasedText: String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(36)
-        withUnsafeBytes(of: uuid) { bytes in
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0x0F)])
+        String(unsafeUninitializedCapacity: 36) { text in
+            var count = 0
+            withUnsafeBytes(of: uuid) { bytes in
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[count] = UInt8(ascii: "-")
+                        count += 1
+                    }
+                    text[count] = Self.hexDigit(bytes[index] >> 4)
+                    text[count + 1] = Self.hexDigit(bytes[index] & 0x0F)
+                    count += 2
+                }
             }
+            return count
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -20,6 +20,12 @@ public struct ProjectFingerprint: Sendable, Hashable {
 
     /// The fingerprint made of exactly these 8 bytes, or nil for any other length.
     public init?(bytes: [UInt8]) {
+        self.init(bytes: bytes[...] as ArraySlice<UInt8>)
+    }
+
+    /// The fingerprint made of exactly these 8 bytes, or nil for any other length (a decoder's
+    /// view of its input, not copied).
+    init?(bytes: some Collection<UInt8>) {
         guard bytes.count == Self.byteCount else { return nil }
         self.value = Self.bigEndianValue(bytes)
     }

@@ -68,7 +68,7 @@ struct ExportCommand: Command {
             return try FleetExport(command: export).run(console: console)
         }
         let reader = try JournalSource.open(path, console: console)
-        let redactor = Redactor(hash: try KeyedHash.random())
+        let redactor = Redactor(tokens: TokenMemo(try KeyedHash.random()))
         let summary: JournalExport.ExportSummary
         switch format {
         case .ndjson:

@@ -66,13 +66,25 @@ package enum FactCodec {
 
     /// Decodes a record's payload as the fact of `kind`, with its family's codec.
     public static func decode(kind: UInt32, payload: some Collection<UInt8>) throws(CodecError) -> Fact {
-        let bytes = Array(payload)
-        guard let known = FactKind(rawValue: kind) else { return .unknown(kind: kind, payload: bytes) }
+        guard let known = FactKind(rawValue: kind) else { return .unknown(kind: kind, payload: Array(payload)) }
+        let decoded = payload.withContiguousStorageIfAvailable { decode(known, UnsafeRawBufferPointer($0)) }
+            ?? Array(payload).withUnsafeBytes { decode(known, $0) }
+        switch decoded {
+        case .success(let fact?): return fact
+        case .success(nil): return .unknown(kind: kind, payload: Array(payload))
+        case .failure(let error): throw error
+        }
+    }
+
+    /// The fact of `kind` read in place from `bytes`; nil for a variant this build does not know.
+    private static func decode(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) -> Result<Fact?, CodecError> {
         var reader = FieldReader(bytes)
-        do {
-            return try codec(of: known.family).decode(known, &reader)
+        do throws(CodecError) {
+            return .success(try codec(of: kind.family).decode(kind, &reader))
         } catch where error.isUnknownVariant {
-            return .unknown(kind: kind, payload: bytes)
+            return .success(nil)
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -20,13 +20,17 @@ package struct CodecError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Reads a tagged-field message field by field. Every read is bounds-checked; malformed input
 /// throws ``CodecError``, never traps, and allocations never exceed the input's size.
+///
+/// Reads the input in place, through a pointer: a reader (and every field it hands out) lives
+/// only inside the `withUnsafeBytes` of the codec entry point that made it (``FactCodec``,
+/// ``StateCodec``); decoded values copy what they keep.
 struct FieldReader {
     /// One field: its number and its raw value.
     struct Field {
         enum Value {
             case varint(UInt64)
             case fixed64(UInt64)
-            case bytes(ArraySlice<UInt8>)
+            case bytes(UnsafeRawBufferPointer)
         }
 
         let number: Int
@@ -59,13 +63,19 @@ struct FieldReader {
             return Double(bitPattern: raw)
         }
 
-        func bytes() throws(CodecError) -> ArraySlice<UInt8> {
+        /// The value's bytes, valid only while the reader's input is.
+        func bytes() throws(CodecError) -> UnsafeRawBufferPointer {
             guard case .bytes(let raw) = value else { throw CodecError("field \(number) is not length-delimited", offset: offset) }
             return raw
         }
 
         func string() throws(CodecError) -> String {
-            guard let text = String(validating: try bytes(), as: UTF8.self) else {
+            let raw = try bytes().assumingMemoryBound(to: UInt8.self)
+            // ASCII (nearly every string journaled) is valid UTF-8 as it is.
+            var ascii = true
+            for byte in raw where byte >= 0x80 { ascii = false; break }
+            if ascii { return String(decoding: raw, as: UTF8.self) }
+            guard let text = String(validating: raw, as: UTF8.self) else {
                 throw CodecError("field \(number) is not UTF-8", offset: offset)
             }
             return text
@@ -84,27 +94,24 @@ struct FieldReader {
     /// the stack.
     static let maxDepth = 160
 
-    private let input: ArraySlice<UInt8>
+    private let input: UnsafeRawBufferPointer
     private var position: Int
     private let baseOffset: Int
     private let depth: Int
 
-    init(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0, depth: Int = 0) {
+    /// A reader of `bytes`, which must outlive it.
+    init(_ bytes: UnsafeRawBufferPointer, baseOffset: Int = 0, depth: Int = 0) {
         input = bytes
-        position = bytes.startIndex
+        position = 0
         self.baseOffset = baseOffset
         self.depth = depth
     }
 
-    init(_ bytes: [UInt8]) {
-        self.init(bytes[...])
-    }
-
-    private var offset: Int { baseOffset + position - input.startIndex }
+    private var offset: Int { baseOffset + position }
 
     /// The next field, or nil at the end.
     mutating func next() throws(CodecError) -> Field? {
-        guard position < input.endIndex else { return nil }
+        guard position < input.count else { return nil }
         let start = offset
         let key = try varint()
         guard key >> 3 <= UInt64(Int32.max) else { throw CodecError("field number too large", offset: start) }
@@ -113,15 +120,14 @@ struct FieldReader {
         case 0:
             return Field(number: number, value: .varint(try varint()), offset: start, depth: depth)
         case 1:
-            guard input.endIndex - position >= 8 else { throw CodecError("fixed64 runs past the end", offset: start) }
-            var raw: UInt64 = 0
-            for index in 0..<8 { raw |= UInt64(input[position + index]) << UInt64(8 * index) }
+            guard input.count - position >= 8 else { throw CodecError("fixed64 runs past the end", offset: start) }
+            let raw = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             position += 8
             return Field(number: number, value: .fixed64(raw), offset: start, depth: depth)
         case 2:
             let length = try varint()
-            guard length <= UInt64(input.endIndex - position) else { throw CodecError("length \(length) runs past the end", offset: start) }
-            let slice = input[position..<(position + Int(length))]
+            guard length <= UInt64(input.count - position) else { throw CodecError("length \(length) runs past the end", offset: start) }
+            let slice = UnsafeRawBufferPointer(rebasing: input[position..<(position + Int(length))])
             position += Int(length)
             return Field(number: number, value: .bytes(slice), offset: start, depth: depth)
         default:
@@ -133,7 +139,7 @@ struct FieldReader {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         let start = offset
-        while position < input.endIndex {
+        while position < input.count {
             let byte = input[position]
             position += 1
             if shift == 63 && byte > 1 { throw CodecError("varint overflows 64 bits", offset: start) }

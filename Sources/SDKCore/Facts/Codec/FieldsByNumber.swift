@@ -1,21 +1,41 @@
 /// All fields of a message, looked up by number (repeated ones kept in order; for a field
 /// given more than once where one is expected, the last counts).
 ///
-/// A flat list searched from the end: messages have a dozen fields at most, so a scan is
-/// cheaper than hashing every field of every record decoded.
+/// Keeps no copy of the fields: the message is read through once up front (so malformed bytes
+/// throw where they did), and each look-up reads it again. Messages have a dozen fields at
+/// most, so a scan is cheaper than storing, or hashing, every field of every record decoded.
 struct FieldsByNumber {
-    private var fields: [FieldReader.Field] = []
+    private let reader: FieldReader
 
     init(_ reader: inout FieldReader) throws(CodecError) {
-        while let field = try reader.next() { fields.append(field) }
+        self.reader = reader
+        while try reader.next() != nil {}
     }
 
-    private func last(_ number: Int) -> FieldReader.Field? { fields.last { $0.number == number } }
+    /// The fields of a message `reader` (at its start) was already read through without error.
+    init(readThrough reader: FieldReader) {
+        self.reader = reader
+    }
+
+    /// The last field numbered `number`.
+    func last(_ number: Int) -> FieldReader.Field? {
+        var scan = reader
+        var found: FieldReader.Field?
+        // The message was read through without error at init: it cannot throw now.
+        while let field = (try? scan.next()) ?? nil { if field.number == number { found = field } }
+        return found
+    }
+
+    /// Every field numbered `number`, in order.
+    func each(_ number: Int, _ handle: (FieldReader.Field) throws(CodecError) -> Void) throws(CodecError) {
+        var scan = reader
+        while let field = (try? scan.next()) ?? nil { if field.number == number { try handle(field) } }
+    }
 
     func string(_ number: Int) throws(CodecError) -> String? { try last(number)?.string() }
     func strings(_ number: Int) throws(CodecError) -> [String] {
         var values: [String] = []
-        for field in fields where field.number == number { values.append(try field.string()) }
+        try each(number) { (field) throws(CodecError) in values.append(try field.string()) }
         return values
     }
     func unsigned(_ number: Int) throws(CodecError) -> UInt64? { try last(number)?.unsigned() }

@@ -73,7 +73,7 @@ extension DeliveryTask: FieldCodable {
             case 6: path = try field.string()
             case 7: method = try field.unsigned() == 1 ? .get : .post
             case 8: query = try field.string()
-            case 9: body = Array(try field.bytes())
+            case 9: body = [UInt8](try field.bytes())
             case 10: created = try field.signed()
             case 11: generation = try field.unsigned()
             case 12: batch.append(try field.message())

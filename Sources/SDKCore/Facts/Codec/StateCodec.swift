@@ -11,8 +11,15 @@ package enum StateCodec {
 
     /// The state a snapshot payload holds.
     public static func decode(_ payload: some Collection<UInt8>) throws(CodecError) -> SDKState {
-        var reader = FieldReader(Array(payload))
-        return try SDKState(from: &reader)
+        if let decoded = payload.withContiguousStorageIfAvailable({ decode(UnsafeRawBufferPointer($0)) }) {
+            return try decoded.get()
+        }
+        return try Array(payload).withUnsafeBytes { decode($0) }.get()
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<SDKState, CodecError> {
+        var reader = FieldReader(bytes)
+        do throws(CodecError) { return .success(try SDKState(from: &reader)) } catch { return .failure(error) }
     }
 }
 

@@ -10,8 +10,8 @@ extension ProjectFingerprint: FieldCodable {
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
-        var raw: [UInt8]?
-        while let field = try reader.next() { if field.number == 1 { raw = Array(try field.bytes()) } }
+        var raw: UnsafeRawBufferPointer?
+        while let field = try reader.next() { if field.number == 1 { raw = try field.bytes() } }
         guard let raw, let value = ProjectFingerprint(bytes: raw) else { throw missing("fingerprint") }
         self = value
     }
@@ -25,8 +25,8 @@ extension CallID: FieldCodable {
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
-        var raw: [UInt8] = []
-        while let field = try reader.next() { if field.number == 1 { raw = Array(try field.bytes()) } }
+        var raw = UnsafeRawBufferPointer(start: nil, count: 0)
+        while let field = try reader.next() { if field.number == 1 { raw = try field.bytes() } }
         guard raw.count == 16 else { throw missing("call id") }
         self.init(UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
                               raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])))
@@ -284,39 +284,37 @@ extension SwitchID: FieldCodable {
     }
 }
 
-/// Reads the variant tag (field 1) of an enum message, then its other fields.
+/// Reads the variant tag (field 1) of an enum message, then its other fields (looked up by
+/// number as in ``FieldsByNumber``: the message is read again per look-up, nothing is stored).
 struct VariantFields {
     var tag: UInt64?
-    var fields: [Int: FieldReader.Field] = [:]
-    var repeated: [Int: [FieldReader.Field]] = [:]
+    private let others: FieldsByNumber
 
     init(_ reader: inout FieldReader) throws(CodecError) {
-        while let field = try reader.next() {
-            if field.number == 1 {
-                tag = try field.unsigned()
-            } else {
-                fields[field.number] = field
-                repeated[field.number, default: []].append(field)
-            }
-        }
+        let start = reader
+        while let field = try reader.next() { if field.number == 1 { tag = try field.unsigned() } }
+        others = FieldsByNumber(readThrough: start)
     }
 
     func unknown(_ type: String) -> CodecError {
         CodecError("unknown \(type) variant \(tag.map(String.init) ?? "none")", offset: 0, unknownVariant: true)
     }
 
-    func string(_ number: Int) throws(CodecError) -> String? { try fields[number]?.string() }
+    /// The last field numbered `number` (never the tag).
+    private func field(_ number: Int) -> FieldReader.Field? { number == 1 ? nil : others.last(number) }
+
+    func string(_ number: Int) throws(CodecError) -> String? { try field(number)?.string() }
     func requiredString(_ number: Int, _ name: String) throws(CodecError) -> String {
         guard let value = try string(number) else { throw missing(name) }
         return value
     }
-    func signed(_ number: Int) throws(CodecError) -> Int64? { try fields[number]?.signed() }
-    func unsigned(_ number: Int) throws(CodecError) -> UInt64? { try fields[number]?.unsigned() }
-    func int(_ number: Int) throws(CodecError) -> Int? { try fields[number]?.int() }
-    func bool(_ number: Int) throws(CodecError) -> Bool { try fields[number]?.bool() ?? false }
-    func double(_ number: Int) throws(CodecError) -> Double? { try fields[number]?.double() }
+    func signed(_ number: Int) throws(CodecError) -> Int64? { try field(number)?.signed() }
+    func unsigned(_ number: Int) throws(CodecError) -> UInt64? { try field(number)?.unsigned() }
+    func int(_ number: Int) throws(CodecError) -> Int? { try field(number)?.int() }
+    func bool(_ number: Int) throws(CodecError) -> Bool { try field(number)?.bool() ?? false }
+    func double(_ number: Int) throws(CodecError) -> Double? { try field(number)?.double() }
     func message<Value: FieldCodable>(_ number: Int, _ type: Value.Type = Value.self) throws(CodecError) -> Value? {
-        guard let field = fields[number] else { return nil }
+        guard let field = field(number) else { return nil }
         return try field.message(Value.self)
     }
     func requiredMessage<Value: FieldCodable>(_ number: Int, _ name: String, _ type: Value.Type = Value.self) throws(CodecError) -> Value {
@@ -324,13 +322,13 @@ struct VariantFields {
         return value
     }
     func strings(_ number: Int) throws(CodecError) -> [String] {
-        var values: [String] = []
-        for field in repeated[number] ?? [] { values.append(try field.string()) }
-        return values
+        guard number != 1 else { return [] }
+        return try others.strings(number)
     }
     func messages<Value: FieldCodable>(_ number: Int, _ type: Value.Type = Value.self) throws(CodecError) -> [Value] {
         var values: [Value] = []
-        for field in repeated[number] ?? [] { values.append(try field.message(Value.self)) }
+        guard number != 1 else { return values }
+        try others.each(number) { (field) throws(CodecError) in values.append(try field.message(Value.self)) }
         return values
     }
 }

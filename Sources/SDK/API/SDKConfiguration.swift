@@ -76,7 +76,7 @@ public struct SDKConfiguration: Sendable {
         regionEndpoints: RegionEndpoints = .production,
         groupCommit: GroupCommit = GroupCommit(),
         journalSegmentBytes: Int = 4 << 20,
-        journalSegmentRecords: Int = 50_000,
+        journalSegmentRecords: Int = 20_000,
         journalRetainedBytes: Int? = 64 << 20,
         journalStorage: any JournalStorage = PosixStorage(),
         sdkVersion: String = EngagementSDK.version,

@@ -6,8 +6,10 @@ import Journal
 struct JournalBenchmark {
     var records = 500_000
     var seekRecords = 10_000_000
-    /// Only these peers (by name), when set; 0 seek records skips scan, seek and memory.
+    /// Only these peers (by name), when set.
     var peerNames: [String]?
+    /// Whether to measure the scan, seeks and scan memory after the appends.
+    var scans = true
     var keep: String?
     var scratch: String
 
@@ -50,7 +52,13 @@ struct JournalBenchmark {
             if directory != keep { try? FileManager.default.removeItem(atPath: directory) }
         }
 
-        guard seekRecords > 0 else { return report }
+        guard scans else {
+            report.scanRecordsPerSecond = .nan
+            report.seekMilliseconds = .nan
+            report.seekMaxMilliseconds = .nan
+            report.scanPeakRSSMiB = .nan
+            return report
+        }
         let large = scratch + "/seek-journal"
         try? FileManager.default.removeItem(atPath: large)
         log("writing a \(seekRecords)-record journal for scan and seek")

@@ -26,6 +26,11 @@ public final class JournalWriter: Sendable {
     private let committer: Locked<CommitSink>
     private let state: Locked<WriterState>
     private let groupCommit: GroupCommitThread?
+    /// How much staging one turn with the committer takes: small enough that an appender
+    /// waiting at the staging bound is let go soon, large enough to write in few calls.
+    private let commitChunkBytes: Int
+    /// What the group-commit thread compresses and writes before each sync.
+    private let commitRoundBytes: Int
 
     /// Opens (creating if needed) the journal in `directory`.
     ///
@@ -52,6 +57,8 @@ public final class JournalWriter: Sendable {
             frame: FrameBuffer(capacity: frameCapacity),
             active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,
             nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: last))
+        commitChunkBytes = max(options.maxGroupBytes, options.maxStagedBytes / 4)
+        commitRoundBytes = options.maxStagedBytes
         self.directory = directory
         self.recovery = outcome.report
         self.journalID = outcome.journalID
@@ -123,9 +130,12 @@ public final class JournalWriter: Sendable {
             if fast.wake { groupCommit.wake() }
             complete(fast.ready)
             if fast.overBound {
-                // The thread fell behind: do its compression here rather than stage more.
-                if let error = commitQueued() { throw error }
-                if state.withLock({ $0.flusherMustWake(pendingBefore: 1, queuedBefore: $0.queue.count, wroteGroup: true) }) {
+                // The thread fell behind. Waiting for the committer lets it finish the chunk it
+                // is compressing; if staging is still past the bound then (the thread is
+                // syncing or asleep), this thread compresses and writes a chunk itself.
+                let (failure, wrote) = commitQueued(maxBytes: commitChunkBytes) { state in state.stagedBytes >= state.options.maxStagedBytes }
+                if let failure { throw failure }
+                if wrote > 0 && state.withLock({ $0.flusherMustWake(pendingBefore: 0, queuedBefore: $0.queue.count, wroteGroup: true) }) {
                     groupCommit.wake()
                 }
             }
@@ -158,31 +168,33 @@ public final class JournalWriter: Sendable {
         }
     }
 
-    /// Compresses and writes the queued groups holding only the committer, so appenders go on
-    /// encoding meanwhile; `prepare` runs first, under the state's lock. Returns the failure
-    /// when the write failed (the writer is then failed).
-    private func commitQueued(prepare: (inout WriterState) -> Void = { _ in }) -> JournalError? {
-        let (failure, ready) = committer.withLock { committer -> (JournalError?, [WriterState.Ready]) in
+    /// Compresses and writes the oldest queued groups (about `maxBytes` of staging) holding only
+    /// the committer, so appenders go on encoding meanwhile. `prepare` runs first, under the
+    /// state's lock, and says whether to go on. Returns the failure when the write failed (the
+    /// writer is then failed), and how many staged bytes were written.
+    private func commitQueued(maxBytes: Int = .max,
+                              prepare: (inout WriterState) -> Bool = { _ in true }) -> (JournalError?, Int) {
+        let (failure, wrote, ready) = committer.withLock { committer -> (JournalError?, Int, [WriterState.Ready]) in
             let taken = state.withLock { state -> (work: [StagedWork], segment: WriterState.ActiveSegment)? in
-                prepare(&state)
-                return state.failure == nil ? state.takeQueue() : nil
+                guard prepare(&state), state.failure == nil else { return nil }
+                return state.takeQueue(maxBytes: maxBytes)
             }
-            guard let (work, segment) = taken else { return (nil, []) }
+            guard let (work, segment) = taken else { return (nil, 0, []) }
             do {
                 let written = try committer.write(work, to: segment)
                 return state.withLock { state in
                     state.published(written)
-                    return (nil, state.takeReady())
+                    return (nil, written.stagedBytes, state.takeReady())
                 }
             } catch {
                 return state.withLock { state in
                     state.fail(error)
-                    return (state.failure, state.takeReady())
+                    return (state.failure, 0, state.takeReady())
                 }
             }
         }
         complete(ready)
-        return failure
+        return (failure, wrote)
     }
 
     /// Appends a record; see ``append(kind:timestamp:payload:)-(_,_,UnsafeRawBufferPointer)``.
@@ -317,12 +329,22 @@ public final class JournalWriter: Sendable {
     /// queued, sync what needs it. Returns how long to sleep before the next round: zero to go
     /// again at once, nil until woken.
     func groupCommitRound() -> Duration? {
-        let failure = commitQueued { state in
-            guard state.failure == nil, !state.isClosed else { return }
-            // Without the committer lent, cutting only queues the group: it cannot fail.
-            if state.pendingGroupMustBeCut(now: DispatchTime.now().uptimeNanoseconds) { try? state.cutGroup() }
+        // Chunk by chunk, so an appender waiting at the staging bound gets going again soon;
+        // about the bound's worth before each sync.
+        var budget = commitRoundBytes
+        var first = true
+        while budget > 0 {
+            let (failure, wrote) = commitQueued(maxBytes: commitChunkBytes) { state in
+                guard state.failure == nil, !state.isClosed else { return false }
+                // Without the committer lent, cutting only queues the group: it cannot fail.
+                if first && state.pendingGroupMustBeCut(now: DispatchTime.now().uptimeNanoseconds) { try? state.cutGroup() }
+                return true
+            }
+            first = false
+            if failure != nil { reportBackgroundFailure() }
+            if failure != nil || wrote == 0 { break }
+            budget -= wrote
         }
-        if failure != nil { reportBackgroundFailure() }
         let work = state.withLock { state -> (file: (any WritableFile)?, target: UInt64, wait: Duration?)? in
             guard state.failure == nil, !state.isClosed else { return nil }
             let now = DispatchTime.now().uptimeNanoseconds

@@ -289,11 +289,23 @@ struct WriterState: Sendable {
         groupStart = 0
     }
 
-    /// Takes the queued work for the committer, with the segment it belongs to.
-    mutating func takeQueue() -> (work: [StagedWork], segment: ActiveSegment)? {
+    /// Takes the oldest queued work for the committer, with the segment it belongs to: at least
+    /// one step, and no more groups than `maxBytes` of staging allows after the first.
+    mutating func takeQueue(maxBytes: Int = .max) -> (work: [StagedWork], segment: ActiveSegment)? {
         guard !queue.isEmpty, let active else { return nil }
-        defer { queue = [] }
-        return (queue, active)
+        var count = 0
+        var bytes = 0
+        while count < queue.count {
+            bytes += queue[count].stagedBytes
+            if count > 0 && bytes > maxBytes { break }
+            count += 1
+        }
+        if count == queue.count {
+            defer { queue = [] }
+            return (queue, active)
+        }
+        defer { queue.removeFirst(count) }
+        return (Array(queue.prefix(count)), active)
     }
 
     /// Writes the queued work now, when a caller lent the committer.

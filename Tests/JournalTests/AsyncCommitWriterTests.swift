@@ -6,7 +6,7 @@ import TestSupport
 
 /// The group-commit thread compresses and writes what appenders only encoded.
 @Suite("Writer: compression on the group-commit thread", .timeLimit(.minutes(3)))
-struct AsyncCommitTests {
+struct AsyncCommitWriterTests {
     /// Deterministic options with a group-commit thread whose time bound never passes in a
     /// test: groups are cut by their record and byte bounds, flushes and close only.
     static func threadedOptions(storage: any JournalStorage, durable: Bool = true) -> JournalOptions {

@@ -140,14 +140,22 @@ struct AsyncCommitWriterTests {
             largest = max(largest, writer.stagedBytes)
         }
         #expect(largest <= options.maxStagedBytes + slack)
-        // The thread is held in its sync, so the appends themselves wrote what they staged.
+        // The thread is held in its sync, so the appends themselves compressed whole frames
+        // (with the second compressor) and wrote what they staged.
+        #expect(writer.framesCompressedByAppenders > 0)
         #expect(writer.writtenSequence > 1_000)
         #expect(writer.durableSequence < writer.lastSequence)
         storage.release()
         let durable = try await writer.flush()
         #expect(durable == writer.lastSequence)
         try writer.close()
-        let records = TestJournal.applicationRecords(try JournalReader(directory: "/b", storage: storage.inner).readAll().records)
+        let reader = try JournalReader(directory: "/b", storage: storage.inner)
+        let records = TestJournal.applicationRecords(try reader.readAll().records)
         #expect(records.map(\.payload) == (0..<2_000).map(TestJournal.payload))
+        #expect(reader.verify().isClean)
+        // Every sync point, the index's included, leads to its record.
+        for sequence in stride(from: UInt64(1), through: writer.lastSequence, by: 97) {
+            #expect(try reader.records(from: sequence).next()?.sequence == sequence)
+        }
     }
 }

@@ -41,9 +41,34 @@ struct CommitSink: Sendable {
             case .endFrame(let frame):
                 try compressor.endFrame(into: staging)
                 written.freedFrames.append(frame)
+            case .compressedFrame(let frame):
+                precondition(!compressor.isFrameOpen, "a compressed frame follows a closed one")
+                segment.index.add(IndexEntry(offset: segment.file.size + staging.count, sequence: frame.firstSequence,
+                                             time: frame.firstTime))
+                staging.append(frame.bytes)
+                written.lastSequence = frame.lastSequence
+                written.stagedBytes += frame.stagedBytes
+            case .beingCompressed:
+                preconditionFailure("the committer never takes a frame being compressed")
             }
         }
         if !staging.isEmpty { try segment.file.append(staging.bytes) }
         return written
+    }
+
+    /// Compresses a whole frame, `groups` being all of its groups in order, into its sync marker,
+    /// frame header, blocks and end mark: what ``write(_:to:)`` would write for them. Used with
+    /// the second compressor, by an appender, while the first compresses earlier frames.
+    func compressFrame(_ groups: [StagedWork.Group]) throws -> StagedWork.CompressedFrame {
+        precondition(groups.first?.opensFrame == true && !compressor.isFrameOpen)
+        defer { staging.removeAll() }
+        let first = groups[0]
+        staging.append(SyncMarker(firstSequence: first.firstSequence, firstTime: first.firstTime).encoded())
+        try compressor.beginFrame(into: staging)
+        for group in groups { try compressor.compress(group.frame, from: group.start, to: group.end, into: staging) }
+        try compressor.endFrame(into: staging)
+        return StagedWork.CompressedFrame(bytes: Array(staging.bytes), firstSequence: first.firstSequence, firstTime: first.firstTime,
+                                          lastSequence: groups[groups.count - 1].lastSequence,
+                                          stagedBytes: groups.reduce(0) { $0 + $1.end - $1.start })
     }
 }

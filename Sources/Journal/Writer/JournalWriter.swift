@@ -24,6 +24,9 @@ public final class JournalWriter: Sendable {
 
     /// Compressing and writing blocks. Taken before `state`, never while holding it.
     private let committer: Locked<CommitSink>
+    /// The second compressor: an appender at the staging bound compresses a later whole frame
+    /// with it while the group-commit thread compresses earlier ones. Taken before `committer`.
+    private let helper: Locked<CommitSink>
     private let state: Locked<WriterState>
     private let groupCommit: GroupCommitThread?
     /// How much staging one turn with the committer takes: small enough that an appender
@@ -51,6 +54,7 @@ public final class JournalWriter: Sendable {
         let frameCapacity = options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
             + SegmentFormat.blockCheckBytes
         committer = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
+        helper = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.frameBytes + 4096)))
         let last = outcome.nextSequence - 1
         state = Locked(WriterState(
             directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,
@@ -81,6 +85,9 @@ public final class JournalWriter: Sendable {
 
     /// The last sequence handed to the file system.
     var writtenSequence: UInt64 { state.withLock { $0.writtenSequence } }
+
+    /// Frames appenders compressed themselves, at the staging bound (tests look).
+    var framesCompressedByAppenders: Int { state.withLock { $0.framesCompressedByAppenders } }
 
     /// Appends a record and returns its sequence number. Kinds below
     /// ``SegmentFormat/firstApplicationKind`` are reserved for the journal.
@@ -129,10 +136,11 @@ public final class JournalWriter: Sendable {
         if let fast {
             if fast.wake { groupCommit.wake() }
             complete(fast.ready)
-            if fast.overBound {
-                // The thread fell behind. Waiting for the committer lets it finish the chunk it
-                // is compressing; if staging is still past the bound then (the thread is
-                // syncing or asleep), this thread compresses and writes a chunk itself.
+            if fast.overBound, try !compressWholeFrame() {
+                // The thread fell behind and no whole frame is left for the second compressor.
+                // Waiting for the committer lets the thread finish the chunk it is compressing;
+                // if staging is still past the bound then (the thread is syncing or asleep),
+                // this thread compresses and writes a chunk itself.
                 let (failure, wrote) = commitQueued(maxBytes: commitChunkBytes) { state in state.stagedBytes >= state.options.maxStagedBytes }
                 if let failure { throw failure }
                 if wrote > 0 && state.withLock({ $0.flusherMustWake(pendingBefore: 0, queuedBefore: $0.queue.count, wroteGroup: true) }) {
@@ -155,17 +163,46 @@ public final class JournalWriter: Sendable {
         return sequence
     }
 
-    /// Runs `body` holding the committer, then the state: the groups queued so far are written
-    /// first, and every group `body` cuts is compressed and written at once, on this thread.
+    /// Runs `body` holding the second compressor (so no frame is being compressed by an
+    /// appender), the committer, then the state: the groups queued so far are written first,
+    /// and every group `body` cuts is compressed and written at once, on this thread.
     private func exclusively<Result>(_ body: (inout WriterState) throws -> Result) throws -> Result {
-        try committer.withLock { committer in
-            try state.withLock { state in
-                state.committer = committer
-                defer { state.committer = nil }
-                try state.writeQueuedIfCommitting()
-                return try body(&state)
+        try helper.withLock { _ in
+            try committer.withLock { committer in
+                try state.withLock { state in
+                    state.committer = committer
+                    defer { state.committer = nil }
+                    try state.writeQueuedIfCommitting()
+                    return try body(&state)
+                }
             }
         }
+    }
+
+    /// At the staging bound: compresses the newest whole frame still queued with the second
+    /// compressor, on this thread, while the group-commit thread compresses older ones (frames
+    /// are independent: each has its own dictionary). Returns false when there was none.
+    private func compressWholeFrame() throws -> Bool {
+        let wake = try helper.withLock { helper -> Bool? in
+            guard let (groups, frame) = state.withLock({ $0.failure == nil ? $0.claimCompleteFrame() : nil }) else { return nil }
+            do {
+                let compressed = try helper.compressFrame(groups)
+                return state.withLock { state in
+                    state.resolveClaim(compressed, freeing: frame)
+                    return state.flusherMustWake(pendingBefore: 0, queuedBefore: state.queue.count - 1, wroteGroup: false)
+                }
+            } catch {
+                let ready = state.withLock { state in
+                    state.fail(error)
+                    return state.takeReady()
+                }
+                complete(ready)
+                throw error
+            }
+        }
+        guard let wake else { return false }
+        if wake { groupCommit?.wake() }
+        return true
     }
 
     /// Compresses and writes the oldest queued groups (about `maxBytes` of staging) holding only
@@ -350,7 +387,7 @@ public final class JournalWriter: Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             let needsSync = state.writtenSequence > state.durableSequence
                 && (state.options.groupCommit.synchronizesEachGroup || state.flushTarget > state.durableSequence)
-            if needsSync || !state.queue.isEmpty || state.pendingGroupMustBeCut(now: now) {
+            if needsSync || state.committerCanTakeWork || state.pendingGroupMustBeCut(now: now) {
                 state.flusher = .running
                 return (needsSync ? state.active?.file : nil, state.writtenSequence, .zero)
             }

@@ -14,14 +14,32 @@ enum StagedWork: Sendable {
         let opensFrame: Bool
     }
 
+    /// A whole frame an appender compressed with the second compressor while the group-commit
+    /// thread compressed earlier ones: sync marker, frame header, blocks and end mark.
+    struct CompressedFrame: Sendable {
+        let bytes: [UInt8]
+        let firstSequence: UInt64
+        let firstTime: JournalTime
+        let lastSequence: UInt64
+        /// The decompressed bytes its groups held in staging (released once it is written).
+        let stagedBytes: Int
+    }
+
     /// Compress the group into one block.
     case group(Group)
     /// Write the frame's end mark; `frame` may then be reused for a new frame.
     case endFrame(FrameBuffer)
+    /// Write the frame as it is.
+    case compressedFrame(CompressedFrame)
+    /// A frame an appender is compressing now: the committer stops before it.
+    case beingCompressed
 
     /// Decompressed bytes this step holds in staging.
     var stagedBytes: Int {
-        if case .group(let group) = self { return group.end - group.start }
-        return 0
+        switch self {
+        case .group(let group): group.end - group.start
+        case .compressedFrame(let frame): frame.stagedBytes
+        case .endFrame, .beingCompressed: 0
+        }
     }
 }

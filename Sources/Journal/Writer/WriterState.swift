@@ -52,6 +52,8 @@ struct WriterState: Sendable {
     /// Decompressed bytes encoded but not yet written (queued or being compressed, and the
     /// pending group): what ``JournalOptions/maxStagedBytes`` bounds.
     var stagedBytes = 0
+    /// Frames appenders compressed with the second compressor (tests look).
+    var framesCompressedByAppenders = 0
 
     var active: ActiveSegment?
     /// Why the next append must begin a new segment, if it must.
@@ -296,16 +298,58 @@ struct WriterState: Sendable {
         var count = 0
         var bytes = 0
         while count < queue.count {
+            if case .beingCompressed = queue[count] { break }
             bytes += queue[count].stagedBytes
             if count > 0 && bytes > maxBytes { break }
             count += 1
         }
+        guard count > 0 else { return nil }
         if count == queue.count {
             defer { queue = [] }
             return (queue, active)
         }
         defer { queue.removeFirst(count) }
         return (Array(queue.prefix(count)), active)
+    }
+
+    /// Claims the newest frame whose groups and end mark are all still queued, for an appender to
+    /// compress with the second compressor: its groups in order and its buffer. A placeholder
+    /// stands in the queue until ``resolveClaim(_:freeing:)``.
+    mutating func claimCompleteFrame() -> (groups: [StagedWork.Group], frame: FrameBuffer)? {
+        var index = queue.count - 1
+        while index > 0 {
+            guard case .endFrame(let buffer) = queue[index] else {
+                index -= 1
+                continue
+            }
+            var groups: [StagedWork.Group] = []
+            var start = index - 1
+            while start >= 0, case .group(let group) = queue[start] {
+                groups.append(group)
+                if group.opensFrame {
+                    queue.replaceSubrange(start...index, with: [.beingCompressed])
+                    return (groups.reversed(), buffer)
+                }
+                start -= 1
+            }
+            index = start
+        }
+        return nil
+    }
+
+    /// Puts the frame an appender compressed in its placeholder's place; its buffer is free.
+    mutating func resolveClaim(_ frame: StagedWork.CompressedFrame, freeing buffer: FrameBuffer) {
+        guard failure == nil, let index = queue.firstIndex(where: { if case .beingCompressed = $0 { true } else { false } }) else { return }
+        queue[index] = .compressedFrame(frame)
+        freeFrames.append(buffer)
+        framesCompressedByAppenders += 1
+    }
+
+    /// Whether the committer has queued work it can take now (none stands behind a frame being compressed).
+    var committerCanTakeWork: Bool {
+        guard let head = queue.first else { return false }
+        if case .beingCompressed = head { return false }
+        return true
     }
 
     /// Writes the queued work now, when a caller lent the committer.

@@ -83,7 +83,8 @@ struct AsyncCommitWriterTests {
         try TestJournal.appendRecords(writer, count: 3)
         _ = try await writer.flush()
         storage.failSyncs.withLock { $0 = true }
-        try TestJournal.appendRecords(writer, count: 10, startingAt: 3)
+        // Fewer than a group: nothing reaches the thread (and its failing sync) before the flush.
+        try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
         let flushed = Eventually<Result<UInt64, JournalError>>()
         writer.flush(completion: flushed.completion)
         guard case .failure = await flushed.value else {
@@ -156,6 +157,18 @@ struct AsyncCommitWriterTests {
         // Every sync point, the index's included, leads to its record.
         for sequence in stride(from: UInt64(1), through: writer.lastSequence, by: 97) {
             #expect(try reader.records(from: sequence).next()?.sequence == sequence)
+        }
+        // The same calls without a group-commit thread write the same bytes: the frames the
+        // appends compressed with the second compressor are the ones the thread would have.
+        let inline = InMemoryStorage()
+        var inlineOptions = Self.threadedOptions(storage: inline)
+        inlineOptions.groupCommit.maxDelay = nil
+        let inlineWriter = try JournalWriter(directory: "/b", options: inlineOptions, snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(inlineWriter, count: 2_000)
+        try inlineWriter.sync()
+        try inlineWriter.close()
+        for name in inline.fileNames(in: "/b") {
+            #expect(inline.bytes(of: "/b/" + name) == storage.inner.bytes(of: "/b/" + name), "\(name) differs")
         }
     }
 }

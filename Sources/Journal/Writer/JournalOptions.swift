@@ -18,9 +18,10 @@ public struct JournalOptions: Sendable {
     public var maxGroupBytes = 32 << 10
     /// With a group-commit thread, appends only encode records; that thread compresses and
     /// writes them. Once this many bytes of encoded records wait for it (it fell behind), an
-    /// append compresses and writes the waiting groups itself, so staging never holds much more
-    /// than this (at most one more group). That append waits for the thread's current round
-    /// and its own `write`, never for an `fdatasync`.
+    /// append compresses a whole waiting frame itself (with a second compressor, beside the
+    /// thread), or else writes the oldest waiting groups after the thread's current chunk, so
+    /// staging never holds much more than this (about one more frame). That append waits for
+    /// CPU work and at most a `write`, never for an `fdatasync`.
     public var maxStagedBytes = 1 << 20
     /// The largest record (kind, time and payload) accepted; larger appends throw.
     public var maxRecordBytes = 1 << 20

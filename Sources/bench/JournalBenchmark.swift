@@ -6,6 +6,10 @@ import Journal
 struct JournalBenchmark {
     var records = 500_000
     var seekRecords = 10_000_000
+    /// Only these peers (by name), when set.
+    var peerNames: [String]?
+    /// Whether to measure the scan, seeks and scan memory after the appends.
+    var scans = true
     var keep: String?
     var scratch: String
 
@@ -32,7 +36,7 @@ struct JournalBenchmark {
             JSONLinesPeer(),
             SQLitePeer(),
             LZ4PerRecordPeer(),
-        ]
+        ].filter { peer in peerNames.map { $0.contains(peer.name) } ?? true }
         for peer in peers {
             let directory = peer.name == "journal-buffered" && keep != nil ? keep! : scratch + "/" + peer.name
             try? FileManager.default.removeItem(atPath: directory)
@@ -40,7 +44,7 @@ struct JournalBenchmark {
             let stopwatch = Stopwatch()
             let bytes = try peer.record(workload, into: directory)
             report.rows.append(PeerResult(name: peer.name, records: records, seconds: stopwatch.seconds, bytes: bytes))
-            if peer.name == "journal-buffered" {
+            if peer is JournalPeer && report.journalRatio == 0 {
                 let raw = Self.rawStreamBytes(workload)
                 let segmentBytes = try JournalReader(directory: directory).segments.reduce(0) { $0 + $1.bytes }
                 report.journalRatio = Double(raw) / Double(segmentBytes)
@@ -48,6 +52,13 @@ struct JournalBenchmark {
             if directory != keep { try? FileManager.default.removeItem(atPath: directory) }
         }
 
+        guard scans else {
+            report.scanRecordsPerSecond = .nan
+            report.seekMilliseconds = .nan
+            report.seekMaxMilliseconds = .nan
+            report.scanPeakRSSMiB = .nan
+            return report
+        }
         let large = scratch + "/seek-journal"
         try? FileManager.default.removeItem(atPath: large)
         log("writing a \(seekRecords)-record journal for scan and seek")

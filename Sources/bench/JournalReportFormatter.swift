@@ -12,6 +12,7 @@ enum JournalReportFormatter {
         lines.append("compression: journal \(Format.fixed(report.journalRatio, digits: 2))x, whole-buffer LZ4 ceiling "
                      + "\(Format.fixed(report.ceilingRatio, digits: 2))x "
                      + "(\(Format.fixed(100 * report.journalRatio / report.ceilingRatio, digits: 1))% of the ceiling)")
+        guard report.seekJournalRecords > 0 else { return lines.joined(separator: "\n") }
         lines.append("verified scan: \(Format.fixed(report.scanRecordsPerSecond, digits: 0)) records/s over \(report.seekJournalRecords) records")
         lines.append("seek to a random sequence: median \(Format.fixed(report.seekMilliseconds, digits: 3)) ms, "
                      + "max \(Format.fixed(report.seekMaxMilliseconds, digits: 3)) ms")

@@ -6,7 +6,7 @@ import Foundation
 import Locking
 
 let usage = """
-    usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--json]
+    usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--peers NAME,...] [--appends-only] [--json]
            bench blocks [--records N] [--json]
            bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--json]
            bench sdk --callgrind [--calls N]
@@ -33,6 +33,9 @@ let usage = """
       --moments N        replay: random moments for state --at (default 20)
       --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
       --keep DIR         leave the buffered journal of the workload in DIR
+      --peers NAME,...   journal: run only these peers (journal-buffered, journal-durable,
+                         jsonl-fsync64, sqlite-wal-txn64, lz4-per-record)
+      --appends-only     journal: skip the scan, seeks and scan memory
       --json             one JSON object on stdout
     """
 
@@ -86,6 +89,8 @@ case "journal":
     benchmark.records = arguments.takeCount("--records") ?? benchmark.records
     benchmark.seekRecords = arguments.takeCount("--seek-records") ?? benchmark.seekRecords
     benchmark.keep = arguments.take("--keep")
+    benchmark.peerNames = arguments.take("--peers").map { $0.split(separator: ",").map(String.init) }
+    benchmark.scans = !arguments.flag("--appends-only")
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
     do {
         let report = try benchmark.run(log: log)

@@ -127,10 +127,11 @@ struct WriterTests {
 }
 
 
-/// Storage whose writes fail on demand (ENOSPC), over an in-memory file system.
+/// Storage whose writes (ENOSPC) or syncs (EIO) fail on demand, over an in-memory file system.
 final class FailingStorage: JournalStorage {
     let inner = InMemoryStorage()
     let failWrites = Locked(false)
+    let failSyncs = Locked(false)
 
     func createDirectory(at path: String) throws { try inner.createDirectory(at: path) }
     func contentsOfDirectory(at path: String) throws -> [String] { try inner.contentsOfDirectory(at: path) }
@@ -153,7 +154,10 @@ final class FailingStorage: JournalStorage {
             if storage.failWrites.withLock({ $0 }) { throw JournalError.io(path: "/f", operation: "write", code: 28) }
             try inner.append(bytes)
         }
-        func synchronize() throws { try inner.synchronize() }
+        func synchronize() throws {
+            if storage.failSyncs.withLock({ $0 }) { throw JournalError.io(path: "/f", operation: "fdatasync", code: 5) }
+            try inner.synchronize()
+        }
         func truncate(to length: Int) throws { try inner.truncate(to: length) }
     }
 }

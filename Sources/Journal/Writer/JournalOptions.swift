@@ -16,6 +16,13 @@ public struct JournalOptions: Sendable {
     public var frameBytes = 64 << 10
     /// A commit group is cut once it holds this many bytes, even below ``GroupCommit/maxRecords``.
     public var maxGroupBytes = 32 << 10
+    /// With a group-commit thread, appends only encode records; that thread compresses and
+    /// writes them. Once this many bytes of encoded records wait for it (it fell behind), an
+    /// append compresses a whole waiting frame itself (with a second compressor, beside the
+    /// thread), or else writes the oldest waiting groups after the thread's current chunk, so
+    /// staging never holds much more than this (about one more frame). That append waits for
+    /// CPU work and at most a `write`, never for an `fdatasync`.
+    public var maxStagedBytes = 1 << 20
     /// The largest record (kind, time and payload) accepted; larger appends throw.
     public var maxRecordBytes = 1 << 20
     /// The writer never puts more records than this in one frame (recorded in each header).
@@ -46,6 +53,7 @@ public struct JournalOptions: Sendable {
         try require(maxGroupBytes >= 256 && maxGroupBytes <= 1 << 20, "maxGroupBytes must be within 256 B...1 MiB")
         try require(maxRecordBytes >= 64 && maxRecordBytes <= SegmentFormat.maxRecordBytesLimit,
                     "maxRecordBytes must be within 64...\(SegmentFormat.maxRecordBytesLimit)")
+        try require(maxStagedBytes >= maxGroupBytes, "maxStagedBytes must be at least maxGroupBytes")
         try require(groupCommit.maxRecords >= 1, "groupCommit.maxRecords must be at least 1")
         try require(maxRecordsPerFrame >= UInt32(groupCommit.maxRecords), "maxRecordsPerFrame must be at least groupCommit.maxRecords")
         if let retainedBytes { try require(retainedBytes >= segmentBytes, "retainedBytes must be at least segmentBytes") }

@@ -8,6 +8,10 @@ import Locking
 /// the order the appends took the writer's lock. `append` never waits for the disk; ``flush()``
 /// (or ``sync()``) returns once everything appended before it is durable.
 ///
+/// With a group-commit thread (``GroupCommit/maxDelay`` set), an append only encodes its record
+/// into the open frame's buffer; that thread compresses each commit group into its block,
+/// writes it and syncs it. Without one, the appending thread does all of it, in call order.
+///
 /// Opening an existing journal recovers it: a torn tail is truncated and appends continue;
 /// corruption at the end of the last segment is left in place and reported in ``recovery``.
 public final class JournalWriter: Sendable {
@@ -18,8 +22,18 @@ public final class JournalWriter: Sendable {
     /// The id every segment of this journal carries.
     public let journalID: UUID
 
+    /// Compressing and writing blocks. Taken before `state`, never while holding it.
+    private let committer: Locked<CommitSink>
+    /// The second compressor: an appender at the staging bound compresses a later whole frame
+    /// with it while the group-commit thread compresses earlier ones. Taken before `committer`.
+    private let helper: Locked<CommitSink>
     private let state: Locked<WriterState>
     private let groupCommit: GroupCommitThread?
+    /// How much staging one turn with the committer takes: small enough that an appender
+    /// waiting at the staging bound is let go soon, large enough to write in few calls.
+    private let commitChunkBytes: Int
+    /// What the group-commit thread compresses and writes before each sync.
+    private let commitRoundBytes: Int
 
     /// Opens (creating if needed) the journal in `directory`.
     ///
@@ -37,15 +51,18 @@ public final class JournalWriter: Sendable {
     ) throws {
         let options = try options.validated()
         let outcome = try WriterRecovery.open(directory: directory, options: options)
-        let compressor = try FrameCompressor(
-            inputCapacity: options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
-                + SegmentFormat.blockCheckBytes)
+        let frameCapacity = options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
+            + SegmentFormat.blockCheckBytes
+        committer = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
+        helper = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.frameBytes + 4096)))
         let last = outcome.nextSequence - 1
         state = Locked(WriterState(
             directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,
-            compressor: compressor, staging: StagingBuffer(capacity: options.maxGroupBytes + 4096),
+            frame: FrameBuffer(capacity: frameCapacity),
             active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,
             nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: last))
+        commitChunkBytes = max(options.maxGroupBytes, options.maxStagedBytes / 4)
+        commitRoundBytes = options.maxStagedBytes
         self.directory = directory
         self.recovery = outcome.report
         self.journalID = outcome.journalID
@@ -62,6 +79,15 @@ public final class JournalWriter: Sendable {
 
     /// Every record up to this sequence number is durable.
     public var durableSequence: UInt64 { state.withLock { $0.durableSequence } }
+
+    /// Bytes of encoded records not yet written (tests check the staging bound with it).
+    var stagedBytes: Int { state.withLock { $0.stagedBytes } }
+
+    /// The last sequence handed to the file system.
+    var writtenSequence: UInt64 { state.withLock { $0.writtenSequence } }
+
+    /// Frames appenders compressed themselves, at the staging bound (tests look).
+    var framesCompressedByAppenders: Int { state.withLock { $0.framesCompressedByAppenders } }
 
     /// Appends a record and returns its sequence number. Kinds below
     /// ``SegmentFormat/firstApplicationKind`` are reserved for the journal.
@@ -81,25 +107,131 @@ public final class JournalWriter: Sendable {
         try appending { state, now in try state.appendBatch(records, timestamp: timestamp, now: now) }
     }
 
-    /// Runs one append under the lock, then what every append owes: an inline sync when it
-    /// wrote a group and there is no group-commit thread, a wake for that thread when it must
-    /// act, and the flushes it completed.
+    /// Runs one append, then what every append owes: without a group-commit thread, writing
+    /// (and, durable, syncing) the groups it cut, on this thread; with one, a wake for that
+    /// thread when it must act, and the groups' compression when staging is past its bound.
     private func appending(_ body: (inout WriterState, () -> UInt64?) throws -> UInt64) throws -> UInt64 {
-        let threaded = groupCommit != nil
-        let (sequence, ready, wake) = try state.withLock { state in
+        guard let groupCommit else {
+            let (sequence, ready) = try exclusively { state in
+                let writtenBefore = state.writtenSequence
+                let sequence = try body(&state) { nil }
+                if state.writtenSequence > writtenBefore && state.options.groupCommit.synchronizesEachGroup {
+                    try state.synchronizeInline()
+                }
+                return (sequence, state.takeReady())
+            }
+            complete(ready)
+            return sequence
+        }
+        let now: () -> UInt64? = { DispatchTime.now().uptimeNanoseconds }
+        // The fast path: encode only; sealed groups are queued for the group-commit thread.
+        let fast = try state.withLock { state -> (sequence: UInt64, ready: [WriterState.Ready], wake: Bool, overBound: Bool)? in
+            if state.appendBeginsSegment { return nil }
+            let pendingBefore = state.pendingCount
+            let queuedBefore = state.queue.count
+            let sequence = try body(&state, now)
+            let wake = state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: queuedBefore, wroteGroup: false)
+            return (sequence, state.takeReady(), wake, state.stagedBytes >= state.options.maxStagedBytes)
+        }
+        if let fast {
+            if fast.wake { groupCommit.wake() }
+            complete(fast.ready)
+            if fast.overBound, try !compressWholeFrame() {
+                // The thread fell behind and no whole frame is left for the second compressor.
+                // Waiting for the committer lets the thread finish the chunk it is compressing;
+                // if staging is still past the bound then (the thread is syncing or asleep),
+                // this thread compresses and writes a chunk itself.
+                let (failure, wrote) = commitQueued(maxBytes: commitChunkBytes) { state in state.stagedBytes >= state.options.maxStagedBytes }
+                if let failure { throw failure }
+                if wrote > 0 && state.withLock({ $0.flusherMustWake(pendingBefore: 0, queuedBefore: $0.queue.count, wroteGroup: true) }) {
+                    groupCommit.wake()
+                }
+            }
+            return fast.sequence
+        }
+        // A segment begins: with the committer, so the old segment's groups are written first.
+        let (sequence, ready, wake) = try exclusively { state in
             let pendingBefore = state.pendingCount
             let writtenBefore = state.writtenSequence
-            let sequence = try body(&state) { threaded ? DispatchTime.now().uptimeNanoseconds : nil }
-            let wroteGroup = state.writtenSequence > writtenBefore
-            if wroteGroup && state.options.groupCommit.synchronizesEachGroup && !threaded {
-                try state.synchronizeInline()
-            }
-            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: wroteGroup)
+            let sequence = try body(&state, now)
+            let wake = state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,
+                                             wroteGroup: state.writtenSequence > writtenBefore)
             return (sequence, state.takeReady(), wake)
         }
-        if wake { groupCommit?.wake() }
+        if wake { groupCommit.wake() }
         complete(ready)
         return sequence
+    }
+
+    /// Runs `body` holding the second compressor (so no frame is being compressed by an
+    /// appender), the committer, then the state: the groups queued so far are written first,
+    /// and every group `body` cuts is compressed and written at once, on this thread.
+    private func exclusively<Result>(_ body: (inout WriterState) throws -> Result) throws -> Result {
+        try helper.withLock { _ in
+            try committer.withLock { committer in
+                try state.withLock { state in
+                    state.committer = committer
+                    defer { state.committer = nil }
+                    try state.writeQueuedIfCommitting()
+                    return try body(&state)
+                }
+            }
+        }
+    }
+
+    /// At the staging bound: compresses the newest whole frame still queued with the second
+    /// compressor, on this thread, while the group-commit thread compresses older ones (frames
+    /// are independent: each has its own dictionary). Returns false when there was none.
+    private func compressWholeFrame() throws -> Bool {
+        let wake = try helper.withLock { helper -> Bool? in
+            guard let (groups, frame) = state.withLock({ $0.failure == nil ? $0.claimCompleteFrame() : nil }) else { return nil }
+            do {
+                let compressed = try helper.compressFrame(groups)
+                return state.withLock { state in
+                    state.resolveClaim(compressed, freeing: frame)
+                    return state.flusherMustWake(pendingBefore: 0, queuedBefore: state.queue.count - 1, wroteGroup: false)
+                }
+            } catch {
+                let ready = state.withLock { state in
+                    state.fail(error)
+                    return state.takeReady()
+                }
+                complete(ready)
+                throw error
+            }
+        }
+        guard let wake else { return false }
+        if wake { groupCommit?.wake() }
+        return true
+    }
+
+    /// Compresses and writes the oldest queued groups (about `maxBytes` of staging) holding only
+    /// the committer, so appenders go on encoding meanwhile. `prepare` runs first, under the
+    /// state's lock, and says whether to go on. Returns the failure when the write failed (the
+    /// writer is then failed), and how many staged bytes were written.
+    private func commitQueued(maxBytes: Int = .max,
+                              prepare: (inout WriterState) -> Bool = { _ in true }) -> (JournalError?, Int) {
+        let (failure, wrote, ready) = committer.withLock { committer -> (JournalError?, Int, [WriterState.Ready]) in
+            let taken = state.withLock { state -> (work: [StagedWork], segment: WriterState.ActiveSegment)? in
+                guard prepare(&state), state.failure == nil else { return nil }
+                return state.takeQueue(maxBytes: maxBytes)
+            }
+            guard let (work, segment) = taken else { return (nil, 0, []) }
+            do {
+                let written = try committer.write(work, to: segment)
+                return state.withLock { state in
+                    state.published(written)
+                    return (nil, written.stagedBytes, state.takeReady())
+                }
+            } catch {
+                return state.withLock { state in
+                    state.fail(error)
+                    return (state.failure, 0, state.takeReady())
+                }
+            }
+        }
+        complete(ready)
+        return (failure, wrote)
     }
 
     /// Appends a record; see ``append(kind:timestamp:payload:)-(_,_,UnsafeRawBufferPointer)``.
@@ -126,13 +258,16 @@ public final class JournalWriter: Sendable {
     /// `time`. Returns whether it did. `provider` runs on this thread, under the writer's lock.
     @discardableResult
     public func rotateIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
+        // Most calls find nothing due: they need not wait for the committer.
+        guard try state.withLock({ state in try state.checkUsable(); return state.segmentIsDue }) else { return false }
         let threaded = groupCommit != nil
-        let (rotated, ready, wake) = try state.withLock { state in
+        let (rotated, ready, wake) = try exclusively { state in
             let pendingBefore = state.pendingCount
             let writtenBefore = state.writtenSequence
             let rotated = try state.rotateIfNeeded(time: time, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
                                                    snapshot: provider)
-            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: state.writtenSequence > writtenBefore)
+            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,
+                                                         wroteGroup: state.writtenSequence > writtenBefore)
             return (rotated, state.takeReady(), wake)
         }
         if wake { groupCommit?.wake() }
@@ -146,7 +281,7 @@ public final class JournalWriter: Sendable {
     /// the writer's lock.
     public func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         let threaded = groupCommit != nil
-        let (ready, wake) = try state.withLock { state in
+        let (ready, wake) = try exclusively { state in
             let pendingBefore = state.pendingCount
             let writtenBefore = state.writtenSequence
             try state.checkUsable()
@@ -154,7 +289,8 @@ public final class JournalWriter: Sendable {
             let reason = state.pendingSegmentStart ?? (state.active == nil ? .newJournal : .requested)
             try state.startSegment(time: time, reason: reason, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
                                    snapshot: provider)
-            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, wroteGroup: state.writtenSequence > writtenBefore)
+            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,
+                                                         wroteGroup: state.writtenSequence > writtenBefore)
             return (state.takeReady(), wake)
         }
         if wake { groupCommit?.wake() }
@@ -166,12 +302,12 @@ public final class JournalWriter: Sendable {
     public func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void) {
         let ready = state.withLock { state in
             state.addWaiter(.init(target: state.lastSequence, completion: completion))
-            state.flushRequested = true
+            state.flushTarget = max(state.flushTarget, state.lastSequence)
+            if groupCommit != nil { state.flusher = .running }
             return state.takeReady()
         }
         complete(ready)
         if let groupCommit {
-            state.withLock { $0.flusher = .running }
             groupCommit.wake()
         } else {
             // A failed sync fails the writer, which completes this waiter with the failure.
@@ -200,7 +336,7 @@ public final class JournalWriter: Sendable {
     /// Writes the pending group and makes everything appended so far durable, on this thread.
     @discardableResult
     public func sync() throws -> UInt64 {
-        let (file, target) = try state.withLock { state -> ((any WritableFile)?, UInt64) in
+        let (file, target) = try exclusively { state -> ((any WritableFile)?, UInt64) in
             try state.checkUsable()
             try state.cutGroup()
             return (state.active?.file, state.writtenSequence)
@@ -213,7 +349,7 @@ public final class JournalWriter: Sendable {
     /// group-commit thread. Later appends throw ``JournalError/closed``. Calling it again does nothing.
     public func close() throws {
         groupCommit?.stop()
-        let closing = try state.withLock { state -> ((any WritableFile)?, UInt64)? in
+        let closing = try exclusively { state -> ((any WritableFile)?, UInt64)? in
             guard !state.isClosed else { return nil }
             state.isClosed = true
             if state.failure != nil { return nil }
@@ -226,23 +362,34 @@ public final class JournalWriter: Sendable {
 
     // MARK: - Group commit
 
-    /// One round of the group-commit thread: cut a due group, sync what needs it. Returns how
-    /// long to sleep before the next round: zero to go again at once, nil until woken.
+    /// One round of the group-commit thread: cut a due group, compress and write what is
+    /// queued, sync what needs it. Returns how long to sleep before the next round: zero to go
+    /// again at once, nil until woken.
     func groupCommitRound() -> Duration? {
-        var cutFailed = false
+        // Chunk by chunk, so an appender waiting at the staging bound gets going again soon;
+        // about the bound's worth before each sync.
+        var budget = commitRoundBytes
+        var first = true
+        while budget > 0 {
+            let (failure, wrote) = commitQueued(maxBytes: commitChunkBytes) { state in
+                guard state.failure == nil, !state.isClosed else { return false }
+                // Without the committer lent, cutting only queues the group: it cannot fail.
+                if first && state.pendingGroupMustBeCut(now: DispatchTime.now().uptimeNanoseconds) { try? state.cutGroup() }
+                return true
+            }
+            first = false
+            if failure != nil { reportBackgroundFailure() }
+            if failure != nil || wrote == 0 { break }
+            budget -= wrote
+        }
         let work = state.withLock { state -> (file: (any WritableFile)?, target: UInt64, wait: Duration?)? in
             guard state.failure == nil, !state.isClosed else { return nil }
             let now = DispatchTime.now().uptimeNanoseconds
-            if state.pendingCount > 0 && (state.flushRequested || state.pendingGroupIsDue(now: now)) {
-                // A failure is recorded in the state and reported to every waiter.
-                do { try state.cutGroup() } catch { cutFailed = true }
-            }
             let needsSync = state.writtenSequence > state.durableSequence
-                && (state.options.groupCommit.synchronizesEachGroup || state.flushRequested)
-            state.flushRequested = false
-            if needsSync {
+                && (state.options.groupCommit.synchronizesEachGroup || state.flushTarget > state.durableSequence)
+            if needsSync || state.committerCanTakeWork || state.pendingGroupMustBeCut(now: now) {
                 state.flusher = .running
-                return (state.active?.file, state.writtenSequence, .zero)
+                return (needsSync ? state.active?.file : nil, state.writtenSequence, .zero)
             }
             let wait = state.pendingSince.flatMap { since in
                 state.options.groupCommit.maxDelay.map { delay in
@@ -252,7 +399,6 @@ public final class JournalWriter: Sendable {
             state.flusher = wait == nil ? .sleepingUntilWoken : .sleepingUntilDeadline
             return (nil, state.writtenSequence, wait)
         }
-        if cutFailed { reportBackgroundFailure() }
         guard let work else {
             return nil
         }
@@ -295,7 +441,7 @@ public final class JournalWriter: Sendable {
         complete(ready)
     }
 
-    private func complete(_ ready: [(WriterState.Waiter, Result<UInt64, JournalError>)]) {
+    private func complete(_ ready: [WriterState.Ready]) {
         for (waiter, result) in ready { waiter.completion(result) }
     }
 }

@@ -1,6 +1,7 @@
-/// A growable byte buffer the writer stages a commit group in before one `write` call.
-// Unchecked: reachable only through the writer state inside its lock (one thread at a time).
-final class StagingBuffer: @unchecked Sendable { // only used under the writer's lock
+/// A growable byte buffer the committer gathers compressed blocks in before one `write` call.
+// Unchecked: reachable only through the committer (``CommitSink``) inside its lock (one thread
+// at a time).
+final class StagingBuffer: @unchecked Sendable { // only used under the committer's lock
     private(set) var base: UnsafeMutableRawPointer
     private(set) var capacity: Int
     private(set) var count = 0

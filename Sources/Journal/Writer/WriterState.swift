@@ -1,10 +1,13 @@
 import Foundation
 
-/// Everything the writer mutates, kept behind one lock in ``JournalWriter``.
+/// Everything the appending side of the writer mutates, kept behind one lock in ``JournalWriter``.
 ///
-/// Appends encode the record straight into the compressor's frame buffer; a commit group is cut
-/// (compressed into one block and written with one `write`) when it is full, when its time bound
-/// passes, or when a flush asks. Durability (`fdatasync`) happens outside the lock.
+/// Appends encode the record straight into the open frame's ``FrameBuffer``; a commit group is
+/// cut (sealed: its block check appended, queued as ``StagedWork``) when it is full, when its
+/// time bound passes, or when a flush asks. Compressing sealed groups into blocks and writing
+/// them is the committer's work (``CommitSink``): the group-commit thread's, outside this lock,
+/// or, while ``committer`` is set, this state's own, at once, as each group is cut. Durability
+/// (`fdatasync`) happens outside the lock.
 struct WriterState: Sendable {
     /// The segment being appended to.
     struct ActiveSegment {
@@ -20,6 +23,9 @@ struct WriterState: Sendable {
         let completion: @Sendable (Result<UInt64, JournalError>) -> Void
     }
 
+    /// A waiter and how it completes, once known (completed outside the lock).
+    typealias Ready = (Waiter, Result<UInt64, JournalError>)
+
     /// A retained segment, oldest first, for retention accounting.
     struct RetainedSegment {
         let baseSequence: UInt64
@@ -30,8 +36,24 @@ struct WriterState: Sendable {
     let options: JournalOptions
     let journalID: UUID
     let snapshotProvider: (@Sendable (SnapshotRequest) -> [UInt8])?
-    let compressor: FrameCompressor
-    let staging: StagingBuffer
+    /// The committer, lent by a caller that holds its lock: groups are then compressed and
+    /// written as they are cut. Nil on the appending fast path, where they are only queued.
+    var committer: CommitSink?
+
+    /// The open frame's content; the pending group is `[groupStart, frame.end)`.
+    var frame: FrameBuffer
+    var groupStart = 0
+    /// Whether the current frame has a sealed group (its header is, or will be, written).
+    var frameOpen = false
+    /// Frame buffers whose end mark was written, for the next frames.
+    var freeFrames: [FrameBuffer] = []
+    /// Sealed work the committer has not taken yet, in order.
+    var queue: [StagedWork] = []
+    /// Decompressed bytes encoded but not yet written (queued or being compressed, and the
+    /// pending group): what ``JournalOptions/maxStagedBytes`` bounds.
+    var stagedBytes = 0
+    /// Frames appenders compressed with the second compressor (tests look).
+    var framesCompressedByAppenders = 0
 
     var active: ActiveSegment?
     /// Why the next append must begin a new segment, if it must.
@@ -50,7 +72,9 @@ struct WriterState: Sendable {
     var writtenSequence: UInt64
     /// The last sequence known durable.
     var durableSequence: UInt64
-    var flushRequested = false
+    /// The last sequence a flush asked to be made durable: the group-commit thread cuts and
+    /// syncs until it is.
+    var flushTarget: UInt64 = 0
     /// What the group-commit thread is doing, so appenders wake it only when it would
     /// otherwise miss work (a wake-up per group would cost a context switch each).
     var flusher = FlusherStatus.running
@@ -135,21 +159,21 @@ struct WriterState: Sendable {
             return last
         }
         // Room for the whole batch in the pending group, and in the frame.
-        if pendingCount > 0 && (compressor.pendingBytes + total > options.maxGroupBytes
+        if pendingCount > 0 && (pendingBytes + total > options.maxGroupBytes
             || Int(frameRecords) + pendingCount + records.count > Int(options.maxRecordsPerFrame)) {
             try cutGroup()
         }
         if Int(frameRecords) + records.count > Int(options.maxRecordsPerFrame) { try endFrameIfOpen() }
-        if compressor.reserveRecord(total) == nil {
+        if frame.reserveRecord(total) == nil {
             try cutGroup()
             try endFrameIfOpen()
-            compressor.ensureCapacity(total)
+            frame.ensureCapacity(total)
         }
         var last = lastSequence
         for record in records {
             last = try record.payload.withUnsafeBytes { try encodeRecord(kind: record.kind, timestamp: timestamp, payload: $0, now: now) }
         }
-        if pendingCount >= options.groupCommit.maxRecords || compressor.pendingBytes >= options.maxGroupBytes {
+        if pendingCount >= options.groupCommit.maxRecords || pendingBytes >= options.maxGroupBytes {
             try cutGroup()
         }
         return last
@@ -157,15 +181,15 @@ struct WriterState: Sendable {
 
     private mutating func encode(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
         let upperBound = 2 * Varint.maxLength + Varint.length(of: UInt64(kind)) + payload.count
-        if pendingCount > 0 && compressor.pendingBytes + upperBound > options.maxGroupBytes {
+        if pendingCount > 0 && pendingBytes + upperBound > options.maxGroupBytes {
             try cutGroup()
         }
-        if compressor.reserveRecord(upperBound) == nil {
+        if frame.reserveRecord(upperBound) == nil {
             try cutGroup()
             try endFrameIfOpen()
         }
         let sequence = try encodeRecord(kind: kind, timestamp: timestamp, payload: payload, now: now)
-        if pendingCount >= options.groupCommit.maxRecords || compressor.pendingBytes >= options.maxGroupBytes {
+        if pendingCount >= options.groupCommit.maxRecords || pendingBytes >= options.maxGroupBytes {
             try cutGroup()
         }
         return sequence
@@ -177,14 +201,14 @@ struct WriterState: Sendable {
         // checked for): nothing is written once the sequence space is spent.
         try checkSequenceAvailable()
         let upperBound = 2 * Varint.maxLength + Varint.length(of: UInt64(kind)) + payload.count
-        let startsFrame = !compressor.isFrameOpen && pendingCount == 0
+        let startsFrame = !frameOpen && pendingCount == 0
         let delta = startsFrame ? 0 : timestamp.microsecondsSince1970 &- frameTime.microsecondsSince1970
         let zigzagDelta = Varint.zigzag(delta)
         let length = Varint.length(of: UInt64(kind)) + Varint.length(of: zigzagDelta) + payload.count
         guard length <= options.maxRecordBytes else {
             throw JournalError.recordTooLarge(bytes: length, limit: options.maxRecordBytes)
         }
-        guard let destination = compressor.reserveRecord(upperBound) else {
+        guard let destination = frame.reserveRecord(upperBound) else {
             throw JournalError.failed("frame buffer too small for a record of \(length) bytes")
         }
         var written = Varint.store(UInt64(length), at: destination)
@@ -194,7 +218,8 @@ struct WriterState: Sendable {
             (destination + written).copyMemory(from: source, byteCount: payload.count)
         }
         written += payload.count
-        compressor.commitRecord(written)
+        frame.commitRecord(written)
+        stagedBytes += written
 
         let sequence = nextSequence
         nextSequence += 1
@@ -215,57 +240,145 @@ struct WriterState: Sendable {
         return now &- since >= delay.nanoseconds
     }
 
-    /// Compresses the pending group into one block and writes it (with the frame's marker and
-    /// header first when the group opens a frame, and the end mark after when it closes one).
+    /// Whether the group-commit thread must cut the pending group at `now`: its time bound
+    /// passed, or a flush waits for one of its records.
+    func pendingGroupMustBeCut(now: UInt64) -> Bool {
+        guard pendingCount > 0, let first = pendingFirst else { return false }
+        return first.sequence <= flushTarget || pendingGroupIsDue(now: now)
+    }
+
+    /// Bytes of the pending group so far.
+    var pendingBytes: Int { frame.end - groupStart }
+
+    /// Cuts the pending group: appends its block check and queues it, and the frame's end
+    /// after it once the frame is full. With a ``committer`` lent, writes it at once (the frame's
+    /// marker and header first when the group opens a frame, the end mark after when it closes one).
     mutating func cutGroup() throws {
-        guard pendingCount > 0, let active, let first = pendingFirst else { return }
+        guard pendingCount > 0, active != nil, let first = pendingFirst else { return }
+        let opensFrame = !frameOpen
+        if opensFrame { frameRecords = 0 }
+        frame.appendBlockCheck(groupStart: groupStart)
+        stagedBytes += SegmentFormat.blockCheckBytes
+        queue.append(.group(.init(frame: frame, start: groupStart, end: frame.end, firstSequence: first.sequence,
+                                  firstTime: first.time, lastSequence: lastSequence, opensFrame: opensFrame)))
+        groupStart = frame.end
+        frameOpen = true
+        frameRecords += UInt32(pendingCount)
+        pendingCount = 0
+        pendingFirst = nil
+        pendingSince = nil
+        if frame.end >= options.frameBytes
+            || frameRecords + UInt32(options.groupCommit.maxRecords) > options.maxRecordsPerFrame {
+            closeFrame()
+        }
+        try writeQueuedIfCommitting()
+    }
+
+    mutating func endFrameIfOpen() throws {
+        guard frameOpen else { return }
+        closeFrame()
+        try writeQueuedIfCommitting()
+    }
+
+    /// Queues the frame's end mark and moves the appender to a fresh frame buffer (the closed
+    /// one stays in place until the committer wrote its end mark). Nothing may be pending.
+    private mutating func closeFrame() {
+        precondition(pendingCount == 0 && groupStart == frame.end)
+        queue.append(.endFrame(frame))
+        frameOpen = false
+        frame = freeFrames.popLast() ?? FrameBuffer(capacity: frame.capacity)
+        frame.reset()
+        groupStart = 0
+    }
+
+    /// Takes the oldest queued work for the committer, with the segment it belongs to: at least
+    /// one step, and no more groups than `maxBytes` of staging allows after the first.
+    mutating func takeQueue(maxBytes: Int = .max) -> (work: [StagedWork], segment: ActiveSegment)? {
+        guard !queue.isEmpty, let active else { return nil }
+        var count = 0
+        var bytes = 0
+        while count < queue.count {
+            if case .beingCompressed = queue[count] { break }
+            bytes += queue[count].stagedBytes
+            if count > 0 && bytes > maxBytes { break }
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        if count == queue.count {
+            defer { queue = [] }
+            return (queue, active)
+        }
+        defer { queue.removeFirst(count) }
+        return (Array(queue.prefix(count)), active)
+    }
+
+    /// Claims the newest frame whose groups and end mark are all still queued, for an appender to
+    /// compress with the second compressor: its groups in order and its buffer. A placeholder
+    /// stands in the queue until ``resolveClaim(_:freeing:)``.
+    mutating func claimCompleteFrame() -> (groups: [StagedWork.Group], frame: FrameBuffer)? {
+        var index = queue.count - 1
+        while index > 0 {
+            guard case .endFrame(let buffer) = queue[index] else {
+                index -= 1
+                continue
+            }
+            var groups: [StagedWork.Group] = []
+            var start = index - 1
+            while start >= 0, case .group(let group) = queue[start] {
+                groups.append(group)
+                if group.opensFrame {
+                    queue.replaceSubrange(start...index, with: [.beingCompressed])
+                    return (groups.reversed(), buffer)
+                }
+                start -= 1
+            }
+            index = start
+        }
+        return nil
+    }
+
+    /// Puts the frame an appender compressed in its placeholder's place; its buffer is free.
+    mutating func resolveClaim(_ frame: StagedWork.CompressedFrame, freeing buffer: FrameBuffer) {
+        guard failure == nil, let index = queue.firstIndex(where: { if case .beingCompressed = $0 { true } else { false } }) else { return }
+        queue[index] = .compressedFrame(frame)
+        freeFrames.append(buffer)
+        framesCompressedByAppenders += 1
+    }
+
+    /// Whether the committer has queued work it can take now (none stands behind a frame being compressed).
+    var committerCanTakeWork: Bool {
+        guard let head = queue.first else { return false }
+        if case .beingCompressed = head { return false }
+        return true
+    }
+
+    /// Writes the queued work now, when a caller lent the committer.
+    mutating func writeQueuedIfCommitting() throws {
+        guard let committer, let (work, segment) = takeQueue() else { return }
+        let written: CommitSink.Written
         do {
-            if !compressor.isFrameOpen {
-                let markerOffset = active.file.size + staging.count
-                staging.append(SyncMarker(firstSequence: first.sequence, firstTime: first.time).encoded())
-                try compressor.beginFrame(into: staging)
-                frameRecords = 0
-                active.index.add(IndexEntry(offset: markerOffset, sequence: first.sequence, time: first.time))
-            }
-            compressor.appendBlockCheck()
-            try compressor.compressPending(into: staging)
-            frameRecords += UInt32(pendingCount)
-            pendingCount = 0
-            pendingFirst = nil
-            pendingSince = nil
-            if compressor.frameContentBytes >= options.frameBytes
-                || frameRecords + UInt32(options.groupCommit.maxRecords) > options.maxRecordsPerFrame {
-                try compressor.endFrame(into: staging)
-            }
-            try writeStaged()
+            written = try committer.write(work, to: segment)
         } catch {
             fail(error)
             throw error
         }
+        published(written)
+    }
+
+    /// Records what the committer wrote: groups handed to the file system, staging released,
+    /// frame buffers free again, and a rotation due once the segment is full.
+    mutating func published(_ written: CommitSink.Written) {
+        guard failure == nil else { return }
+        stagedBytes -= written.stagedBytes
+        freeFrames += written.freedFrames
+        guard let lastSequence = written.lastSequence, let active else { return }
         writtenSequence = lastSequence
         if let last = retained.indices.last { retained[last].bytes = active.file.size }
-        let recordsInSegment = nextSequence &- active.baseSequence
+        let recordsInSegment = (lastSequence &+ 1) &- active.baseSequence
         let full = active.file.size >= options.segmentBytes || options.segmentRecords.map { recordsInSegment >= UInt64($0) } == true
         if full && pendingSegmentStart == nil {
             pendingSegmentStart = .rotation
         }
-    }
-
-    mutating func endFrameIfOpen() throws {
-        guard compressor.isFrameOpen else { return }
-        do {
-            try compressor.endFrame(into: staging)
-            try writeStaged()
-        } catch {
-            fail(error)
-            throw error
-        }
-    }
-
-    private mutating func writeStaged() throws {
-        guard !staging.isEmpty, let active else { return }
-        defer { staging.removeAll() }
-        try active.file.append(staging.bytes)
     }
 
     // MARK: - Segments
@@ -279,9 +392,19 @@ struct WriterState: Sendable {
         return true
     }
 
+    /// Whether a segment must begin before the next record (a rotation is due, or there is none).
+    var segmentIsDue: Bool { pendingSegmentStart != nil || active == nil }
+
+    /// Whether an append now would begin a segment itself, which needs the committer.
+    var appendBeginsSegment: Bool {
+        segmentIsDue && snapshotProvider != nil && (options.rotation == .automatic || active == nil)
+    }
+
     /// Seals the active segment (if any), creates the next one and writes its snapshot record.
+    /// Only with the committer lent: the old segment's groups must all be written first.
     mutating func startSegment(time: JournalTime, reason: SnapshotRequest.Reason, now: () -> UInt64?,
                                snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        precondition(committer != nil && queue.isEmpty, "a segment begins only with the committer lent")
         let request = SnapshotRequest(sequence: nextSequence, time: time, reason: reason)
         let snapshot = provider(request)
         guard Varint.length(of: UInt64(snapshot.count)) + 2 + snapshot.count <= options.maxRecordBytes else {
@@ -387,16 +510,20 @@ struct WriterState: Sendable {
         guard failure == nil else { return }
         let reason = (error as? JournalError) ?? .failed("\(error)")
         failure = reason
-        compressor.discardPending()
+        frame.truncate(to: groupStart)
+        queue = []
+        stagedBytes = 0
         for waiter in waiters { ready.append((waiter, .failure(.failed(reason.description)))) }
         waiters = []
     }
 
     /// Whether the group-commit thread sleeps through work it must do: a new group's time bound
-    /// to start, or a written group to sync. Marks it running when so (the caller wakes it).
-    mutating func flusherMustWake(pendingBefore: Int, wroteGroup: Bool) -> Bool {
+    /// to start, a sealed group to compress and write, or a written group to sync. Marks it
+    /// running when so (the caller wakes it).
+    mutating func flusherMustWake(pendingBefore: Int, queuedBefore: Int, wroteGroup: Bool) -> Bool {
         let startedGroup = pendingBefore == 0 && pendingCount > 0
         let wake = (startedGroup && flusher == .sleepingUntilWoken)
+            || (queue.count > queuedBefore && flusher != .running)
             || (wroteGroup && options.groupCommit.synchronizesEachGroup && flusher != .running)
         if wake { flusher = .running }
         return wake

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import Journal
+import Locking
+import TestSupport
+
+/// The group-commit thread compresses and writes what appenders only encoded.
+@Suite("Writer: compression on the group-commit thread", .timeLimit(.minutes(3)))
+struct AsyncCommitWriterTests {
+    /// Deterministic options with a group-commit thread whose time bound never passes in a
+    /// test: groups are cut by their record and byte bounds, flushes and close only.
+    static func threadedOptions(storage: any JournalStorage, durable: Bool = true) -> JournalOptions {
+        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4)
+        options.storage = storage
+        options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: .seconds(3600), synchronizesEachGroup: durable)
+        return options
+    }
+
+    @Test("groups compressed by the group-commit thread are the very bytes the appender would write itself")
+    func sameBytesAsInline() throws {
+        func build(threaded: Bool) throws -> [String: [UInt8]] {
+            let storage = InMemoryStorage()
+            var options = Self.threadedOptions(storage: storage)
+            if !threaded { options.groupCommit.maxDelay = nil }
+            let writer = try JournalWriter(directory: "/a", options: options, snapshot: TestJournal.snapshot)
+            try TestJournal.appendRecords(writer, count: 500)
+            for batch in 0..<20 {
+                let records = (0..<(1 + batch % 5)).map { _ in (kind: UInt32(16), payload: TestJournal.payload(batch)) }
+                try writer.appendBatch(records, timestamp: TestJournal.time(500 + batch))
+            }
+            try writer.close()
+            return Dictionary(uniqueKeysWithValues: storage.fileNames(in: "/a").map { ($0, storage.bytes(of: "/a/" + $0)!) })
+        }
+        let inline = try build(threaded: false)
+        #expect(inline.keys.contains { $0.hasSuffix(".lz4") })
+        #expect(try build(threaded: true) == inline)
+    }
+
+    @Test("flush after many appends: everything before it survives a power loss, and reads back")
+    func flushAfterManyAppendsIsDurable() async throws {
+        let storage = InMemoryStorage()
+        var options = Self.threadedOptions(storage: storage)
+        options.maxStagedBytes = options.maxGroupBytes
+        let writer = try JournalWriter(directory: "/d", options: options, snapshot: TestJournal.snapshot)
+        let sequences = try TestJournal.appendRecords(writer, count: 3_000)
+        let durable = try await writer.flush()
+        #expect(durable >= sequences.last!)
+        #expect(writer.durableSequence >= sequences.last!)
+
+        let afterLoss = storage.simulatePowerLoss()
+        let records = try JournalReader(directory: "/d", storage: afterLoss).readAll().records
+        let application = TestJournal.applicationRecords(records)
+        #expect(application.count == 3_000)
+        #expect(application.map(\.payload) == (0..<3_000).map(TestJournal.payload))
+        try writer.close()
+        #expect(try JournalReader(directory: "/d", storage: storage).verify().isClean)
+    }
+
+    @Test("a reader of the journal being written sees only whole blocks: no damage, a prefix of the appends")
+    func readWhileWriting() throws {
+        let storage = InMemoryStorage()
+        let options = Self.threadedOptions(storage: storage, durable: false)
+        let writer = try JournalWriter(directory: "/w", options: options, snapshot: TestJournal.snapshot)
+        for round in 0..<10 {
+            try TestJournal.appendRecords(writer, count: 300, startingAt: round * 300)
+            let copy = storage.copy()
+            let (records, cursor) = try JournalReader(directory: "/w", storage: copy).readAll()
+            #expect(cursor.tornTail == nil)
+            let application = TestJournal.applicationRecords(records)
+            #expect(application.count <= (round + 1) * 300)
+            #expect(application.map(\.payload) == (0..<application.count).map(TestJournal.payload))
+        }
+        try writer.close()
+    }
+
+    @Test("a sync failing on the group-commit thread reaches the background-failure observer once, and fails the writer")
+    func failedBackgroundSync() async throws {
+        let storage = FailingStorage()
+        let heard = Eventually<JournalError>()
+        var options = Self.threadedOptions(storage: storage)
+        options.backgroundFailureObserver = heard.completion
+        let writer = try JournalWriter(directory: "/s", options: options, snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(writer, count: 3)
+        _ = try await writer.flush()
+        storage.failSyncs.withLock { $0 = true }
+        // Fewer than a group: nothing reaches the thread (and its failing sync) before the flush.
+        try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
+        let flushed = Eventually<Result<UInt64, JournalError>>()
+        writer.flush(completion: flushed.completion)
+        guard case .failure = await flushed.value else {
+            Issue.record("a flush over a failed sync succeeded")
+            return
+        }
+        let failure = await heard.value
+        #expect("\(failure)".contains("fdatasync"))
+        #expect {
+            try writer.append(kind: 16, timestamp: TestJournal.time(0), payload: [1])
+        } throws: { error in
+            if case JournalError.failed = error { true } else { false }
+        }
+        #expect(heard.deliveries == 1)
+    }
+
+    @Test("a write failing on the group-commit thread reaches the observer, and later appends throw")
+    func failedBackgroundWrite() async throws {
+        let storage = FailingStorage()
+        let heard = Eventually<JournalError>()
+        var options = Self.threadedOptions(storage: storage, durable: false)
+        options.backgroundFailureObserver = heard.completion
+        let writer = try JournalWriter(directory: "/f", options: options, snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(writer, count: 3)
+        _ = try await writer.flush()
+        storage.failWrites.withLock { $0 = true }
+        // Appending only encodes: the write that fails is the group-commit thread's.
+        try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
+        let flushed = Eventually<Result<UInt64, JournalError>>()
+        writer.flush(completion: flushed.completion)
+        guard case .failure = await flushed.value else {
+            Issue.record("a flush over a failed write succeeded")
+            return
+        }
+        _ = await heard.value
+        #expect(throws: JournalError.self) { try TestJournal.appendRecords(writer, count: 1) }
+        #expect(heard.deliveries == 1)
+    }
+
+    @Test("with the group-commit thread stuck in a sync, staging stays within its byte bound and appends go on")
+    func stagingBound() async throws {
+        let storage = HeldSyncStorage()
+        var options = Self.threadedOptions(storage: storage)
+        options.maxStagedBytes = 2048
+        let writer = try JournalWriter(directory: "/b", options: options, snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(writer, count: 1)
+        storage.hold()
+        // A group, plus the record that filled it, may pass the bound before the append that
+        // crossed it writes them.
+        let slack = options.maxGroupBytes + 256
+        var largest = 0
+        for index in 1..<2_000 {
+            try TestJournal.appendRecords(writer, count: 1, startingAt: index)
+            largest = max(largest, writer.stagedBytes)
+        }
+        #expect(largest <= options.maxStagedBytes + slack)
+        // The thread is held in its sync, so the appends themselves compressed whole frames
+        // (with the second compressor) and wrote what they staged.
+        #expect(writer.framesCompressedByAppenders > 0)
+        #expect(writer.writtenSequence > 1_000)
+        #expect(writer.durableSequence < writer.lastSequence)
+        storage.release()
+        let durable = try await writer.flush()
+        #expect(durable == writer.lastSequence)
+        try writer.close()
+        let reader = try JournalReader(directory: "/b", storage: storage.inner)
+        let records = TestJournal.applicationRecords(try reader.readAll().records)
+        #expect(records.map(\.payload) == (0..<2_000).map(TestJournal.payload))
+        #expect(reader.verify().isClean)
+        // Every sync point, the index's included, leads to its record.
+        for sequence in stride(from: UInt64(1), through: writer.lastSequence, by: 97) {
+            #expect(try reader.records(from: sequence).next()?.sequence == sequence)
+        }
+        // The same calls without a group-commit thread write the same bytes: the frames the
+        // appends compressed with the second compressor are the ones the thread would have.
+        let inline = InMemoryStorage()
+        var inlineOptions = Self.threadedOptions(storage: inline)
+        inlineOptions.groupCommit.maxDelay = nil
+        let inlineWriter = try JournalWriter(directory: "/b", options: inlineOptions, snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(inlineWriter, count: 2_000)
+        try inlineWriter.sync()
+        try inlineWriter.close()
+        for name in inline.fileNames(in: "/b") {
+            #expect(inline.bytes(of: "/b/" + name) == storage.inner.bytes(of: "/b/" + name), "\(name) differs")
+        }
+    }
+}

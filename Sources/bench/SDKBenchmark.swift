@@ -55,7 +55,7 @@ struct SDKBenchmark {
             report.rows.append(Row(name: name, callsPerSecond: tally.allDelivered(calls) ? rate : nil,
                                    callerMedianMicroseconds: median, outcomes: tally.outcomes,
                                    journalBytesPerCall: bytes.map { Double($0) / Double(calls) }))
-            try? FileManager.default.removeItem(atPath: directory)
+            if ProcessInfo.processInfo.environment["BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: directory) }
         }
         guard measuresMemoryAndGate else { return report }
         log("resident memory over \(rssCalls) calls")
@@ -115,6 +115,9 @@ struct SDKBenchmark {
         var configuration = SDKConfiguration(storageDirectory: directory, transport: transport, modules: [],
                                              journalRetainedBytes: 64 << 20)
         configuration.recorderOverride = recorder
+        // BENCH_SEGMENT_RECORDS=N: segments (and snapshots) every N records instead of the SDK's default,
+        // to measure what snapshot density costs (it reaches the callgrind child too).
+        if let records = ProcessInfo.processInfo.environment["BENCH_SEGMENT_RECORDS"].flatMap(Int.init) { configuration.journalSegmentRecords = records }
         let sdk = try EngagementSDK(configuration: configuration)
         sdk.initialize(Project(apiKey: "bench-key")!)
         sdk.setEmail("bench@example.com", completion: nil)

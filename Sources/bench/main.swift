@@ -80,6 +80,27 @@ if suite == "_scan-rss", let directory = arguments.remaining.first {
 }
 
 let json = arguments.flag("--json")
+/// Runs an async benchmark from the top-level code and waits for it; an error ends the process.
+func runToCompletion<Report: Sendable>(_ body: @escaping @Sendable () async throws -> Report) -> Report {
+    let outcome = Locked<Result<Report, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            let report = try await body()
+            outcome.withLock { $0 = .success(report) }
+        } catch {
+            outcome.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    switch outcome.withLock({ $0 }) {
+    case .success(let report)?: return report
+    case .failure(let error)?: fail("\(error)")
+    case nil: fail("no result")
+    }
+}
+
 let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
 
 switch suite {
@@ -140,24 +161,10 @@ case "sdk":
     if let peers = arguments.take("--peers") { benchmark.peers = peers.split(separator: ",").map { "sdk-" + $0 } }
     benchmark.measuresMemoryAndGate = !arguments.flag("--calls-only")
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
-    let outcome = Locked<Result<SDKBenchmark.Report, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        do {
-            let report = try await benchmark.run(log: log)
-            outcome.withLock { $0 = .success(report) }
-        } catch {
-            outcome.withLock { $0 = .failure(error) }
-        }
-        done.signal()
-    }
-    done.wait()
+    let frozen = benchmark
+    let report = runToCompletion { try await frozen.run(log: log) }
     try? FileManager.default.removeItem(atPath: scratch)
-    switch outcome.withLock({ $0 }) {
-    case .success(let report)?: print(json ? SDKReportFormatter.json(report) : SDKReportFormatter.table(report))
-    case .failure(let error)?: fail("\(error)")
-    case nil: fail("no result")
-    }
+    print(json ? SDKReportFormatter.json(report) : SDKReportFormatter.table(report))
 case "replay":
     var benchmark = ReplayBenchmark(directory: "/tmp/bench-replay")
     benchmark.records = arguments.takeCount("--records") ?? benchmark.records
@@ -169,23 +176,9 @@ case "replay":
     benchmark.journal = arguments.take("--journal")
     benchmark.replay = arguments.take("--replay") ?? benchmark.replay
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
-    let outcome = Locked<Result<ReplayBenchmark.Report, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        do {
-            let report = try await benchmark.run(log: log)
-            outcome.withLock { $0 = .success(report) }
-        } catch {
-            outcome.withLock { $0 = .failure(error) }
-        }
-        done.signal()
-    }
-    done.wait()
-    switch outcome.withLock({ $0 }) {
-    case .success(let report)?: print(json ? ReplayReportFormatter.json(report) : ReplayReportFormatter.table(report))
-    case .failure(let error)?: fail("\(error)")
-    case nil: fail("no result")
-    }
+    let frozen = benchmark
+    let report = runToCompletion { try await frozen.run(log: log) }
+    print(json ? ReplayReportFormatter.json(report) : ReplayReportFormatter.table(report))
 case "--help", "-h", "help":
     print(usage)
 default:

@@ -192,12 +192,7 @@ public final class JournalWriter: Sendable {
                     return state.flusherMustWake(pendingBefore: 0, queuedBefore: state.queue.count - 1, wroteGroup: false)
                 }
             } catch {
-                let ready = state.withLock { state in
-                    state.fail(error)
-                    return state.takeReady()
-                }
-                complete(ready)
-                throw error
+                throw failed(error)
             }
         }
         guard let wake else { return false }
@@ -427,18 +422,23 @@ public final class JournalWriter: Sendable {
         do {
             try file?.synchronize()
         } catch {
-            let ready = state.withLock { state in
-                state.fail(error)
-                return state.takeReady()
-            }
-            complete(ready)
-            throw error
+            throw failed(error)
         }
         let ready = state.withLock { state in
             state.markDurable(target)
             return state.takeReady()
         }
         complete(ready)
+    }
+
+    /// Fails the writer with `error`, answers the waiters it fails, and returns the error to throw.
+    private func failed(_ error: any Error) -> any Error {
+        let ready = state.withLock { state in
+            state.fail(error)
+            return state.takeReady()
+        }
+        complete(ready)
+        return error
     }
 
     private func complete(_ ready: [WriterState.Ready]) {

@@ -97,22 +97,7 @@ public final class SandboxBackend: Sendable {
     /// project refused (``SandboxProject/disallowedEventNames``) left out.
     public func deliveredEvents(project: String) -> [DeliveredEvent] {
         let refused = registry.allProjects.first { $0.name == project }?.disallowedEventNames ?? []
-        var events: [DeliveredEvent] = []
-        for request in delivered(project: project) {
-            let objects: [[String: Any]]
-            switch request.endpoint {
-            case "events/track": objects = request.jsonObject.map { [$0] } ?? []
-            case "events/trackBulk": objects = (request.jsonObject?["events"] as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
-            default: continue
-            }
-            for (index, object) in objects.enumerated() {
-                guard let name = object["eventName"] as? String, !refused.contains(name) else { continue }
-                let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-                events.append(DeliveredEvent(eventName: name, email: object["email"] as? String, userID: object["userId"] as? String,
-                                             body: body, request: request, index: index))
-            }
-        }
-        return events
+        return delivered(project: project).flatMap(\.trackedEvents).filter { !refused.contains($0.eventName) }
     }
 
     /// Every registered project, sorted by name.

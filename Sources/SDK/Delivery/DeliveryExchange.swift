@@ -33,13 +33,16 @@ enum DeliveryExchange {
     /// What the core hears of an exchange for `task`: the outcome and, for a bulk request the
     /// project accepted, the events its answer refused.
     static func completion(of result: TransportResult, task: DeliveryTask, attempt: Int, apiKey: String) -> TransportCompletion {
-        let outcome = outcome(of: result, apiKey: apiKey)
-        guard !task.batch.isEmpty, case .response(let status, _, _, _) = outcome, (200..<300).contains(status),
-              case .response(_, _, let body) = result, !body.isEmpty else {
+        guard case .response(let status, _, let body) = result else {
+            return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome(of: result, apiKey: apiKey))
+        }
+        // The answer is parsed once, for the outcome and for a bulk's refused events.
+        let json = body.isEmpty ? nil : JSONParser.parse(Array(body))
+        let outcome = responseOutcome(status: status, json: json, apiKey: apiKey)
+        guard !task.batch.isEmpty, (200..<300).contains(status) else {
             return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome)
         }
-        return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome,
-                                   refusedEvents: refusedEvents(in: JSONParser.parse(Array(body)), of: task))
+        return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome, refusedEvents: refusedEvents(in: json, of: task))
     }
 
     /// The events of `task` a bulk answer lists as refused: by event name
@@ -79,24 +82,28 @@ enum DeliveryExchange {
         case .networkError(let reason):
             return .networkError(reason)
         case .response(let status, _, let body):
-            let json = body.isEmpty ? nil : JSONParser.parse(Array(body))
-            var ids: [String] = []
-            if case .array(let messages)? = json?["inAppMessages"] {
-                ids = messages.compactMap { $0["messageId"]?.stringValue }
-            } else if case .array(let placements)? = json?["placements"] {
-                for placement in placements {
-                    guard case .array(let messages)? = placement["embeddedMessages"] else { continue }
-                    for message in messages {
-                        if let id = message["metadata"]?["messageId"]?.stringValue { ids.append(id) }
-                    }
+            return responseOutcome(status: status, json: body.isEmpty ? nil : JSONParser.parse(Array(body)), apiKey: apiKey)
+        }
+    }
+
+    /// The outcome of a response whose body parsed as `json` (nil: empty or not JSON).
+    private static func responseOutcome(status: Int, json: JSONValue?, apiKey: String) -> TransportOutcome {
+        var ids: [String] = []
+        if case .array(let messages)? = json?["inAppMessages"] {
+            ids = messages.compactMap { $0["messageId"]?.stringValue }
+        } else if case .array(let placements)? = json?["placements"] {
+            for placement in placements {
+                guard case .array(let messages)? = placement["embeddedMessages"] else { continue }
+                for message in messages {
+                    if let id = message["metadata"]?["messageId"]?.stringValue { ids.append(id) }
                 }
             }
-            var message: String?
-            if !(200..<300).contains(status), let said = json?["msg"]?.stringValue, !said.isEmpty {
-                message = String(said.replacingOccurrences(of: apiKey, with: "<api key>").prefix(EngineBounds.serverMessageLimit))
-            }
-            return .response(status: status, code: json?["code"]?.stringValue, messageIDs: ids, message: message)
         }
+        var message: String?
+        if !(200..<300).contains(status), let said = json?["msg"]?.stringValue, !said.isEmpty {
+            message = String(said.replacingOccurrences(of: apiKey, with: "<api key>").prefix(EngineBounds.serverMessageLimit))
+        }
+        return .response(status: status, code: json?["code"]?.stringValue, messageIDs: ids, message: message)
     }
 
     /// What a tracked link's answer says: a redirect with its destination and attribution.

@@ -62,7 +62,8 @@ package enum JSONValue: Equatable, Sendable {
         text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
-    private static func writeDecimal(_ value: UInt64, to output: inout [UInt8]) {
+    /// Appends `value` in decimal, as `String(value)` spells it, without making the string.
+    static func writeDecimal(_ value: UInt64, to output: inout [UInt8]) {
         if value < 10 {
             output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return

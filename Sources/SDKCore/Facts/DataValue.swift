@@ -77,7 +77,9 @@ extension DataValue {
     func writeJSON(to output: inout [UInt8]) {
         switch self {
         case .string(let text): Self.writeJSONString(text, to: &output)
-        case .integer(let value): Self.writeDecimal(value, to: &output)
+        case .integer(let value):
+            if value < 0 { output.append(UInt8(ascii: "-")) }
+            JSONValue.writeDecimal(value.magnitude, to: &output)
         case .number(let value): output.append(contentsOf: (value.isFinite ? Self.shortest(value) : "null").utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .null: output.append(contentsOf: "null".utf8)
@@ -123,22 +125,6 @@ extension DataValue {
             output.append(UInt8(ascii: ":"))
             next.value.writeJSON(to: &output)
             previous = next.key
-        }
-    }
-
-    /// Writes `value` in decimal, as `String(value)` spells it, without making the string.
-    static func writeDecimal(_ value: Int64, to output: inout [UInt8]) {
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // up to 20 digits, written backwards
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(truncatingIfNeeded: magnitude % 10) + UInt8(ascii: "0")
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            output.append(contentsOf: buffer[(24 - count)...])
         }
     }
 

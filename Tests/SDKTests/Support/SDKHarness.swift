@@ -77,14 +77,7 @@ final class SDKHarness: Sendable {
     /// The names of the tracked events `project` accepted (or in `requests`), in arrival order,
     /// whether each came alone (`events/track`) or in a bulk request (`events/trackBulk`).
     func eventNames(receivedBy project: String, in requests: [ReceivedRequest]? = nil) -> [String] {
-        (requests ?? received(by: project)).flatMap { request -> [String] in
-            switch request.endpoint {
-            case "events/track": return [request.jsonObject?["eventName"] as? String].compactMap { $0 }
-            case "events/trackBulk":
-                return ((request.jsonObject?["events"] as? [Any]) ?? []).compactMap { ($0 as? [String: Any])?["eventName"] as? String }
-            default: return []
-            }
-        }
+        (requests ?? received(by: project)).flatMap(\.trackedEvents).map(\.eventName)
     }
 
     deinit {

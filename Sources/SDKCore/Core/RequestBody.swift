@@ -42,7 +42,7 @@ struct RequestBody: Equatable {
             if let dataFields { object["dataFields"] = .object(dataFields) }
             return post("commerce/trackPurchase", object)
         case .track(let event, let dataFields):
-            return RequestBody(path: "events/track", method: .post, query: nil,
+            return RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil,
                                body: trackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt))
         case .registerToken(let token):
             return post("users/registerDeviceToken", identity.fields.adding([

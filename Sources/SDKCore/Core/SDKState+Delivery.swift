@@ -10,11 +10,11 @@ extension SDKState {
             return
         }
         let keepsAlways = request.path == "users/disableDevice"
-        if !keepsAlways && !queueHasRoom(forTasks: 1, bytes: request.body.count) {
+        if !keepsAlways && !queueHasRoom(forEvents: 1, bytes: request.body.count) {
             resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
             return
         }
-        if request.path == "events/track", let id, let joined = batchTaking(request.body.count, on: project.fingerprint) {
+        if request.path == DeliveryTask.trackPath, let id, let joined = batchTaking(request.body.count, on: project.fingerprint) {
             emit(.eventBatched(task: joined, event: BatchedEvent(call: id, body: request.body)), &decisions)
             return
         }
@@ -28,7 +28,7 @@ extension SDKState {
     }
 
     /// Whether the delivery queue, bounded by events and bytes, takes `count` more events of `bytes`.
-    func queueHasRoom(forTasks count: Int, bytes: Int) -> Bool {
+    func queueHasRoom(forEvents count: Int, bytes: Int) -> Bool {
         queuedEvents + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity
     }
 

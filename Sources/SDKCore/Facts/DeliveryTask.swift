@@ -49,11 +49,13 @@ package struct DeliveryTask: Sendable, Hashable {
     /// A disableDevice request: logout and switches keep it queued.
     public var isDisableDevice: Bool { path == "users/disableDevice" }
 
+    /// The path of a single tracked event, the only kind of task a batch joins.
+    public static let trackPath = "events/track"
     /// The path of a request that carries a batch: the task's event and its batch, in order.
     public static let bulkTrackPath = "events/trackBulk"
 
     /// Whether later `track` calls may join this task's batch (it is a call's `events/track`).
-    public var takesEvents: Bool { path == "events/track" && method == .post && call != nil }
+    public var takesEvents: Bool { path == Self.trackPath && method == .post && call != nil }
 
     /// The calls this task resolves, in call order: its own, then its batch's.
     public var calls: [CallID] {

@@ -290,7 +290,7 @@ extension SDKState {
             count = 1
             bytes = request.body.count
         }
-        return count == 0 || queueHasRoom(forTasks: count, bytes: bytes)
+        return count == 0 || queueHasRoom(forEvents: count, bytes: bytes)
     }
 
     /// The calls `execute` turns into a task only for a known user (without one, events are held

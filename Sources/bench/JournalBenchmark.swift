@@ -43,7 +43,13 @@ struct JournalBenchmark {
             log("running \(peer.name)")
             let stopwatch = Stopwatch()
             let bytes = try peer.record(workload, into: directory)
-            report.rows.append(PeerResult(name: peer.name, records: records, seconds: stopwatch.seconds, bytes: bytes))
+            let seconds = stopwatch.seconds
+            // The rate counts only if every record is there to read back (outside the timing).
+            let stored = try peer.storedRecords(in: directory)
+            guard stored == records else {
+                throw BenchmarkFailure(description: "\(peer.name) stored \(stored) of \(records) records (-1: unreadable): no rate reported")
+            }
+            report.rows.append(PeerResult(name: peer.name, records: records, seconds: seconds, bytes: bytes))
             if peer is JournalPeer && report.journalRatio == 0 {
                 let raw = Self.rawStreamBytes(workload)
                 let segmentBytes = try JournalReader(directory: directory).segments.reduce(0) { $0 + $1.bytes }

@@ -4,6 +4,9 @@ protocol AppendPeer {
     var name: String { get }
     /// Records everything into files under `directory`; returns the bytes those files hold.
     func record(_ records: [Workload.Record], into directory: String) throws -> Int
+    /// How many records the files under `directory` hold, read back after the timed run: a
+    /// rate is reported only when it equals the workload's count (the work was done).
+    func storedRecords(in directory: String) throws -> Int
 }
 
 /// What one peer achieved.

@@ -30,4 +30,9 @@ struct JSONLinesPeer: AppendPeer {
         try handle.close()
         return directorySize(directory)
     }
+
+    /// Counts the lines (the encoder escapes newlines inside strings, so each line is a record).
+    func storedRecords(in directory: String) throws -> Int {
+        try Data(contentsOf: URL(fileURLWithPath: directory + "/records.jsonl")).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
 }

@@ -22,4 +22,9 @@ struct JournalPeer: AppendPeer {
         try writer.close()
         return directorySize(directory)
     }
+
+    func storedRecords(in directory: String) throws -> Int {
+        let report = try JournalReader(directory: directory).verify()
+        return report.isClean ? report.records - report.snapshots : -1
+    }
 }

@@ -34,4 +34,17 @@ struct LZ4PerRecordPeer: AppendPeer {
         try handle.close()
         return directorySize(directory)
     }
+
+    /// Walks the length prefixes: each must frame a whole compressed record.
+    func storedRecords(in directory: String) throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/records.lz4r")))
+        var offset = 0
+        var count = 0
+        while offset + 2 <= bytes.count {
+            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            offset += 2 + length
+            count += 1
+        }
+        return offset == bytes.count ? count : -1
+    }
 }

@@ -44,4 +44,19 @@ struct SQLitePeer: AppendPeer {
         try execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return directorySize(directory)
     }
+
+    func storedRecords(in directory: String) throws -> Int {
+        var database: OpaquePointer?
+        guard sqlite3_open(directory + "/records.sqlite", &database) == SQLITE_OK, let database else {
+            throw Failure(description: "sqlite3_open failed")
+        }
+        defer { sqlite3_close(database) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, "SELECT count(*) FROM records", -1, &statement, nil) == SQLITE_OK else {
+            throw Failure(description: "prepare: \(String(cString: sqlite3_errmsg(database)))")
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw Failure(description: "count: \(String(cString: sqlite3_errmsg(database)))") }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
 }

@@ -29,10 +29,22 @@ extension DataValue {
     /// The first problem that makes this value unsendable as JSON: a non-finite number, or
     /// nesting deeper than `maxDepth`. Nil when the value is fine. `path` names the value.
     func problem(maxDepth: Int = 32, path: String = "") -> String? {
-        guard let (reason, trail) = firstProblem(depth: maxDepth) else { return nil }
+        // Nearly every value is fine: that is found without sorting a member or naming a path.
+        guard hasProblem(depth: maxDepth), let (reason, trail) = firstProblem(depth: maxDepth) else { return nil }
         var name = path
         for step in trail.reversed() { name = name.isEmpty ? step : (step.hasPrefix("[") ? name + step : name + "." + step) }
         return "\(name.isEmpty ? "value" : name) \(reason)"
+    }
+
+    /// Whether ``firstProblem(depth:)`` finds one, walking members in any order.
+    private func hasProblem(depth: Int) -> Bool {
+        guard depth > 0 else { return true }
+        switch self {
+        case .number(let value): return !value.isFinite
+        case .array(let elements): return elements.contains { $0.hasProblem(depth: depth - 1) }
+        case .object(let members): return members.values.contains { $0.hasProblem(depth: depth - 1) }
+        default: return false
+        }
     }
 
     /// The problem and the keys leading to it, innermost first (built only when there is one).
@@ -92,38 +104,37 @@ extension DataValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            if members.count <= Self.smallObject {
-                Self.writeSmallObjectMembers(members, to: &output)
-            } else {
-                // Sorted as pairs: no second lookup of each key.
-                for (index, member) in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }).enumerated() {
-                    if index > 0 { output.append(UInt8(ascii: ",")) }
-                    Self.writeJSONString(member.key, to: &output)
-                    output.append(UInt8(ascii: ":"))
-                    member.value.writeJSON(to: &output)
-                }
+            var first = true
+            Self.forEachMemberInKeyOrder(of: members) { key, value in
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                Self.writeJSONString(key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                value.writeJSON(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Objects up to this many members are written without sorting a copy of their members.
+    /// Objects up to this many members are walked in key order without sorting a copy.
     private static let smallObject = 8
 
-    /// The members of a small object in key order, found by repeated selection over the
-    /// dictionary (no array is allocated; the same bytes as sorting).
-    private static func writeSmallObjectMembers(_ members: [String: DataValue], to output: inout [UInt8]) {
+    /// Calls `body` with each member of `members` in key order (UTF-8 byte order: the order
+    /// journal records and request bodies write them in). A small object is walked by repeated
+    /// selection over the dictionary, allocating nothing; a larger one sorts its pairs once.
+    static func forEachMemberInKeyOrder(of members: [String: DataValue], _ body: (String, DataValue) -> Void) {
+        guard members.count <= smallObject else {
+            for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) { body(member.key, member.value) }
+            return
+        }
         var previous: String?
-        for position in 0..<members.count {
+        for _ in 0..<members.count {
             var next: (key: String, value: DataValue)?
             for member in members where previous.map({ String.utf8Precedes($0, member.key) }) ?? true {
                 if next.map({ String.utf8Precedes(member.key, $0.key) }) ?? true { next = member }
             }
             guard let next else { return }
-            if position > 0 { output.append(UInt8(ascii: ",")) }
-            writeJSONString(next.key, to: &output)
-            output.append(UInt8(ascii: ":"))
-            next.value.writeJSON(to: &output)
+            body(next.key, next.value)
             previous = next.key
         }
     }
@@ -134,7 +145,7 @@ extension DataValue {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escaping: their bytes go in with one copy.
         if !needsEscaping(text) {
-            output.append(contentsOf: text.utf8)
+            text.appendUTF8(to: &output)
             output.append(UInt8(ascii: "\""))
             return
         }
@@ -160,7 +171,7 @@ extension DataValue {
     var jsonByteCount: Int {
         switch self {
         case .string(let text): Self.jsonStringByteCount(text)
-        case .integer(let value): String(value).utf8.count
+        case .integer(let value): (value < 0 ? 1 : 0) + Self.decimalDigits(value.magnitude)
         case .number(let value): (value.isFinite ? Self.shortest(value) : "null").utf8.count
         case .bool(let value): value ? 4 : 5
         case .null: 4
@@ -168,6 +179,17 @@ extension DataValue {
         case .object(let members):
             2 + max(0, members.count - 1) + members.reduce(0) { $0 + Self.jsonStringByteCount($1.key) + 1 + $1.value.jsonByteCount }
         }
+    }
+
+    /// How many decimal digits `value` has.
+    private static func decimalDigits(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
     }
 
     /// Whether `text` holds a byte JSON must escape (a quote, a backslash, a control character).
@@ -200,6 +222,22 @@ extension String {
     /// Orders strings by their UTF-8 bytes (the same as by code points): fast, and the same on
     /// every platform, so sorted keys give the same bytes everywhere.
     static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        let compared: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in 0..<Swift.min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
+        if let compared = compared ?? nil { return compared }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
+    /// Appends the UTF-8 bytes to `output` in one copy (the generic `append(contentsOf:)` over
+    /// a `UTF8View` goes byte by byte).
+    func appendUTF8(to output: inout [UInt8]) {
+        let appended: Void? = utf8.withContiguousStorageIfAvailable { output.append(contentsOf: $0) }
+        if appended == nil { output.append(contentsOf: utf8) }
     }
 }

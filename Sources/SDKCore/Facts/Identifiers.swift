@@ -9,9 +9,29 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.uuid = uuid
     }
 
+    /// Byte-wise order of the 16 bytes (their two halves read big-endian).
     public static func < (lhs: CallID, rhs: CallID) -> Bool {
-        withUnsafeBytes(of: lhs.uuid) { left in
-            withUnsafeBytes(of: rhs.uuid) { right in left.lexicographicallyPrecedes(right) }
+        let left = lhs.halves, right = rhs.halves
+        return left.high != right.high ? left.high < right.high : left.low < right.low
+    }
+
+    public static func == (lhs: CallID, rhs: CallID) -> Bool {
+        let left = lhs.halves, right = rhs.halves
+        return left.high == right.high && left.low == right.low
+    }
+
+    /// Two words instead of sixteen bytes: call ids key the engine's busiest dictionaries.
+    public func hash(into hasher: inout Hasher) {
+        let halves = halves
+        hasher.combine(halves.high)
+        hasher.combine(halves.low)
+    }
+
+    /// The 16 bytes as two big-endian words, so integer order is byte-wise order.
+    private var halves: (high: UInt64, low: UInt64) {
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         }
     }
     /// The last eight hex digits: enough to tell calls apart in a timeline.

@@ -39,7 +39,13 @@ public struct ProjectFingerprint: Sendable, Hashable {
 
     /// The 8 bytes, first byte first.
     public var bytes: [UInt8] {
-        (0..<Self.byteCount).map { index in UInt8(truncatingIfNeeded: value >> (8 * (7 - index))) }
+        withBytes { Array($0) }
+    }
+
+    /// Calls `body` with the 8 bytes, first byte first, without copying them into an array
+    /// (the codec's path: every gate decision and resolution carries a fingerprint).
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes(of: value.bigEndian, body)
     }
 
     /// The 16-character lowercase hex form, e.g. `2c70e12b7a0646f9`.

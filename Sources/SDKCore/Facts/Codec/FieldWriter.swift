@@ -67,7 +67,7 @@ struct FieldWriter {
     mutating func string(_ field: Int, _ value: String) {
         tag(field, 2)
         varint(UInt64(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
+        value.appendUTF8(to: &bytes)
     }
 
     mutating func string(_ field: Int, _ value: String?) {

@@ -6,7 +6,7 @@ import Journal
 
 extension ProjectFingerprint: FieldCodable {
     func encode(to writer: inout FieldWriter) {
-        writer.bytes(1, bytes)
+        withBytes { writer.bytes(1, $0) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -19,9 +19,7 @@ extension ProjectFingerprint: FieldCodable {
 
 extension CallID: FieldCodable {
     func encode(to writer: inout FieldWriter) {
-        let value = uuid.uuid
-        writer.bytes(1, [value.0, value.1, value.2, value.3, value.4, value.5, value.6, value.7,
-                         value.8, value.9, value.10, value.11, value.12, value.13, value.14, value.15])
+        withUnsafeBytes(of: uuid.uuid) { writer.bytes(1, $0) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -95,8 +93,8 @@ struct DataObject: FieldCodable {
     }
 
     func encode(to writer: inout FieldWriter) {
-        for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) {
-            writer.message(1, DataEntry(key: member.key, value: member.value))
+        DataValue.forEachMemberInKeyOrder(of: members) { key, value in
+            writer.message(1, DataEntry(key: key, value: value))
         }
     }
 

@@ -24,9 +24,10 @@ public struct SDKConfiguration: Sendable {
     public var makeCallID: @Sendable () -> UUID
     /// Where completions and switch results run. The default is a serial queue the SDK owns
     /// (nothing services the main queue in a program without a main loop); apps with a main loop
-    /// may pass `.main`. A concurrent queue is allowed: completions may then run at the same time.
-    /// The SDK never waits for this queue, so a completion may call the SDK, blocking getters
-    /// included.
+    /// may pass `.main`. Completions decided together (the calls one bulk request carried) reach
+    /// the queue as one work item and run one after the other, in call order; on a concurrent
+    /// queue, completions decided apart may run at the same time. The SDK never waits for this
+    /// queue, so a completion may call the SDK, blocking getters included.
     public var callbackQueue: DispatchQueue
     /// Modules plugged into every instance, in the order they hear events.
     public var modules: [any SDKModule]

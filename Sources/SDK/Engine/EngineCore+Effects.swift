@@ -8,6 +8,7 @@ extension EngineCore {
     /// events through the inbox.
     func runEffects(of facts: [Fact]) {
         state.forEachEffect(of: facts) { perform($0) }
+        environment.callbacksHandedOver()
     }
 
     /// Performs one effect through the environment.

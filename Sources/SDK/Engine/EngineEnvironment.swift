@@ -25,8 +25,12 @@ package protocol EngineEnvironment: AnyObject {
     func requestToken(for project: ProjectFingerprint, from provider: any AuthProvider, owner: EffectOwner,
                       completion: @escaping @Sendable (Result<String, any Error>) -> Void)
     /// Runs an app completion on the callback queue; `landing` names the switch landing it
-    /// belongs to, if any.
+    /// belongs to, if any. The completions of one input run in the order they were handed in;
+    /// an environment may hold them until ``callbacksHandedOver()``.
     func runCallback(landing: SwitchID?, _ body: @escaping @Sendable () -> Void)
+    /// The core started every effect of one input: completions held since the last call must
+    /// now be on their way to the callback queue.
+    func callbacksHandedOver()
 
     /// Whether a module of that name is installed.
     func hasModule(_ name: String) -> Bool
@@ -56,6 +60,7 @@ package protocol EngineEnvironment: AnyObject {
 }
 
 extension EngineEnvironment {
+    package func callbacksHandedOver() {}
     package func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {}
     package func journalFailed(reason: String) {}
     package func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {}

@@ -15,6 +15,8 @@ final class LiveEnvironment: EngineEnvironment {
     /// The task of each module's awaited hook still running.
     private var awaited: [String: (hook: UInt64, task: Task<Void, Never>)] = [:]
     private let keyringQueue = DispatchQueue(label: "engagement-sdk.keyring")
+    /// Completions handed in while the core starts one input's effects (``runCallback(landing:_:)``).
+    private var heldCallbacks: [@Sendable () -> Void] = []
 
     init(configuration: SDKConfiguration, keyring: Keyring, reopenRecorder: (@Sendable () throws -> any FactRecorder)?) {
         self.configuration = configuration
@@ -38,8 +40,23 @@ final class LiveEnvironment: EngineEnvironment {
         provider.requestToken(completion: completion)
     }
 
+    /// Holds an input's completions, so a bulk answer's hundreds of them reach the callback
+    /// queue as one work item, in order.
     func runCallback(landing: SwitchID?, _ body: @escaping @Sendable () -> Void) {
-        configuration.callbackQueue.async(execute: body)
+        heldCallbacks.append(body)
+    }
+
+    func callbacksHandedOver() {
+        switch heldCallbacks.count {
+        case 0:
+            return
+        case 1:
+            configuration.callbackQueue.async(execute: heldCallbacks[0])
+        default:
+            let batch = heldCallbacks
+            configuration.callbackQueue.async { for body in batch { body() } }
+        }
+        heldCallbacks.removeAll(keepingCapacity: true)
     }
 
     func hasModule(_ name: String) -> Bool { modules[name] != nil }

@@ -6,11 +6,11 @@ package enum Fact: Sendable, Hashable {
     // MARK: Inputs
 
     /// The SDK object came up over the journal.
-    case engineStarted(EngineStart)
+    indirect case engineStarted(EngineStart)
     /// A public call reached the mailbox.
-    case callReceived(ReceivedCall)
+    indirect case callReceived(ReceivedCall)
     /// An HTTP exchange for a task ended.
-    case transportCompleted(TransportCompletion)
+    indirect case transportCompleted(TransportCompletion)
     /// A timer went off.
     case timerFired(TimerPurpose)
     /// A durability request was answered.
@@ -26,28 +26,28 @@ package enum Fact: Sendable, Hashable {
     /// The app shut the SDK down (`EngagementSDK.shutdown()`): the last input of the process.
     case engineStopping
     /// A tracked link's resolution (started by ``linkResolutionStarted(job:call:url:project:generation:)``) came back.
-    case linkResolved(LinkResolution)
+    indirect case linkResolved(LinkResolution)
 
     // MARK: Decisions
 
     /// The SDK is on `project`; `generation` counts instances (each switch starts a new one).
-    case initialized(project: ProjectRef, generation: UInt64)
+    indirect case initialized(project: ProjectRef, generation: UInt64)
     /// What the gate did with a call.
     case gateDecided(call: CallID, decision: GateDecision)
     /// A call's arguments were unusable.
     case callRejected(call: CallID, reason: String)
-    case identityChanged(email: String?, userID: String?)
+    indirect case identityChanged(email: String?, userID: String?)
     case pushTokenChanged(String?)
-    case attributionChanged(project: ProjectFingerprint, info: AttributionInfo?)
+    indirect case attributionChanged(project: ProjectFingerprint, info: AttributionInfo?)
     /// An attribution write was refused (late work of a project whose storage was cleared).
     case attributionRefused(project: ProjectFingerprint, reason: String)
     /// An event made with no identity, held in the project's storage until the user is known.
-    case unknownUserEventHeld(project: ProjectFingerprint, call: CallID, event: PublicCall)
+    indirect case unknownUserEventHeld(project: ProjectFingerprint, call: CallID, event: PublicCall)
     /// The user became known: the held events were turned into requests for them.
     case unknownUserEventsReleased(project: ProjectFingerprint)
     /// An app session began with no identity.
     case unknownUserSessionCounted(project: ProjectFingerprint)
-    case taskQueued(DeliveryTask)
+    indirect case taskQueued(DeliveryTask)
     /// A `track` call's event joined a queued `events/track` task of its project: it travels in
     /// that task's `events/trackBulk` request and is resolved with its answer.
     case eventBatched(task: TaskID, event: BatchedEvent)
@@ -57,9 +57,9 @@ package enum Fact: Sendable, Hashable {
     case callResolved(call: CallID, outcome: CallOutcome)
     case authRefreshRequested(project: ProjectFingerprint, request: UInt64)
     /// An auth refresh ended; `failure` nil means a token arrived.
-    case authRefreshFinished(project: ProjectFingerprint, request: UInt64, failure: String?)
-    case moduleEventDelivered(module: String, event: ModuleEvent, project: ProjectFingerprint, generation: UInt64)
-    case moduleHookStarted(hook: UInt64, module: String, event: ModuleEvent)
+    indirect case authRefreshFinished(project: ProjectFingerprint, request: UInt64, failure: String?)
+    indirect case moduleEventDelivered(module: String, event: ModuleEvent, project: ProjectFingerprint, generation: UInt64)
+    indirect case moduleHookStarted(hook: UInt64, module: String, event: ModuleEvent)
     /// A hook ended: in time and handled (`problem` nil), or with the problem (an overrun of its
     /// bound, or the module's own failure).
     case moduleHookFinished(hook: UInt64, problem: String?)
@@ -74,18 +74,18 @@ package enum Fact: Sendable, Hashable {
     case journalGap(JournalGap)
     /// `handleUniversalLink` asked for a tracked link's redirect: an asynchronous job of the
     /// instance `generation` of `project`.
-    case linkResolutionStarted(job: UInt64, call: CallID, url: String, project: ProjectFingerprint, generation: UInt64)
+    indirect case linkResolutionStarted(job: UInt64, call: CallID, url: String, project: ProjectFingerprint, generation: UInt64)
     /// The result of asynchronous work came back after the instance that started it was
     /// replaced (its generation changed): it is not applied.
-    case staleResultRefused(job: UInt64, what: String, startedIn: UInt64, current: UInt64)
+    indirect case staleResultRefused(job: UInt64, what: String, startedIn: UInt64, current: UInt64)
 
     // MARK: Switch decisions
 
-    case switchRouted(switch: SwitchID, call: CallID, project: ProjectRef, routing: SwitchRouting)
-    case switchStarted(switch: SwitchID, from: ProjectFingerprint?, to: ProjectRef)
+    indirect case switchRouted(switch: SwitchID, call: CallID, project: ProjectRef, routing: SwitchRouting)
+    indirect case switchStarted(switch: SwitchID, from: ProjectFingerprint?, to: ProjectRef)
     case teardownStepBegan(switch: SwitchID, step: TeardownStepKind)
-    case teardownStepFinished(switch: SwitchID, step: TeardownStepKind, outcome: StepOutcome, elapsedMicroseconds: Int64)
-    case switchLanded(switch: SwitchID, project: ProjectFingerprint, result: SwitchResult, reasons: [String])
+    indirect case teardownStepFinished(switch: SwitchID, step: TeardownStepKind, outcome: StepOutcome, elapsedMicroseconds: Int64)
+    indirect case switchLanded(switch: SwitchID, project: ProjectFingerprint, result: SwitchResult, reasons: [String])
     /// A queued switch was dropped before it began (the SDK shut down).
     case switchCancelled(switch: SwitchID, reason: String)
 
@@ -99,7 +99,7 @@ package enum GateDecision: Sendable, Hashable {
     case executed(project: ProjectFingerprint)
     /// Held behind the gate of switch `switch`, at this position in its queue (the call is
     /// kept whole: it is replayed from here, even after a restart).
-    case queued(switch: SwitchID, position: Int, call: ReceivedCall)
+    indirect case queued(switch: SwitchID, position: Int, call: ReceivedCall)
     /// Run when `switch` landed, against the project it landed on.
     case replayed(switch: SwitchID, project: ProjectFingerprint)
     /// Run at once against the project the SDK was on, although a switch was running.

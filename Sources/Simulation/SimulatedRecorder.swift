@@ -47,10 +47,12 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
         }
     }
 
-    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
-        let last = try writer.appendBatch(facts, timestamp: timestamp)
+    func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
+        let last = try writer.appendBatch(batch, timestamp: timestamp)
         if let process {
-            for fact in facts { process.foldIntoShadow(kind: fact.kind, payload: fact.payload, at: timestamp) }
+            for index in 0..<batch.count {
+                process.foldIntoShadow(kind: batch.kinds[index], payload: Array(batch.payloads[batch.payloadRange(index)]), at: timestamp)
+            }
         }
         scheduleGroupCommitIfPending()
         return last

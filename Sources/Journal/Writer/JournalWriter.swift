@@ -104,7 +104,14 @@ public final class JournalWriter: Sendable {
     /// sequence number (the others precede it, in order). Same errors as a single append.
     @discardableResult
     public func appendBatch(_ records: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
-        try appending { state, now in try state.appendBatch(records, timestamp: timestamp, now: now) }
+        try appendBatch(RecordBatch(records), timestamp: timestamp)
+    }
+
+    /// Appends the records of `batch` the same way (one commit group, all or none after a
+    /// crash, the same errors), copying each payload once, into the open frame.
+    @discardableResult
+    public func appendBatch(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
+        try appending { state, now in try state.appendBatch(batch, timestamp: timestamp, now: now) }
     }
 
     /// Runs one append, then what every append owes: without a group-commit thread, writing

@@ -130,16 +130,17 @@ struct WriterState: Sendable {
     /// (one block), so a torn write loses the whole batch or none of it. Returns the last
     /// record's sequence number. A batch larger than a block can hold is appended record by
     /// record (and is then not atomic): the SDK's batches are far smaller.
-    mutating func appendBatch(_ records: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime, now: () -> UInt64?) throws -> UInt64 {
+    mutating func appendBatch(_ batch: RecordBatch, timestamp: JournalTime, now: () -> UInt64?) throws -> UInt64 {
         try checkUsable()
-        for record in records {
-            guard record.kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(record.kind) }
-            try checkFits(kind: record.kind, payloadCount: record.payload.count)
+        for index in 0..<batch.count {
+            let kind = batch.kinds[index]
+            guard kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(kind) }
+            try checkFits(kind: kind, payloadCount: batch.payloadRange(index).count)
         }
-        guard !records.isEmpty else { return lastSequence }
+        guard !batch.isEmpty else { return lastSequence }
         // The whole batch, and a snapshot before it, must fit below `UInt64.max`: a batch is
         // refused whole rather than cut short.
-        guard UInt64.max - nextSequence > UInt64(records.count) + 1 else { throw JournalError.sequenceSpaceExhausted }
+        guard UInt64.max - nextSequence > UInt64(batch.count) + 1 else { throw JournalError.sequenceSpaceExhausted }
         if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
             if let provider = snapshotProvider, options.rotation == .automatic || active == nil {
                 try startSegment(time: timestamp, reason: reason, now: now, snapshot: provider)
@@ -147,36 +148,39 @@ struct WriterState: Sendable {
                 throw JournalError.invalidOptions("no segment to append to: call rotateIfNeeded(snapshot:) first")
             }
         }
-        let total = records.reduce(SegmentFormat.blockCheckBytes) {
-            $0 + 2 * Varint.maxLength + Varint.length(of: UInt64($1.kind)) + $1.payload.count
-        }
-        guard total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes,
-              records.count <= Int(options.maxRecordsPerFrame) else {
+        let total = SegmentFormat.blockCheckBytes + batch.payloads.count
+            + batch.kinds.reduce(0) { $0 + 2 * Varint.maxLength + Varint.length(of: UInt64($1)) }
+        return try batch.payloads.withUnsafeBytes { payloads in
+            guard total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes,
+                  batch.count <= Int(options.maxRecordsPerFrame) else {
+                var last = lastSequence
+                for index in 0..<batch.count {
+                    last = try encode(kind: batch.kinds[index], timestamp: timestamp,
+                                      payload: UnsafeRawBufferPointer(rebasing: payloads[batch.payloadRange(index)]), now: now)
+                }
+                return last
+            }
+            // Room for the whole batch in the pending group, and in the frame.
+            if pendingCount > 0 && (pendingBytes + total > options.maxGroupBytes
+                || Int(frameRecords) + pendingCount + batch.count > Int(options.maxRecordsPerFrame)) {
+                try cutGroup()
+            }
+            if Int(frameRecords) + batch.count > Int(options.maxRecordsPerFrame) { try endFrameIfOpen() }
+            if frame.reserveRecord(total) == nil {
+                try cutGroup()
+                try endFrameIfOpen()
+                frame.ensureCapacity(total)
+            }
             var last = lastSequence
-            for record in records {
-                last = try record.payload.withUnsafeBytes { try encode(kind: record.kind, timestamp: timestamp, payload: $0, now: now) }
+            for index in 0..<batch.count {
+                last = try encodeRecord(kind: batch.kinds[index], timestamp: timestamp,
+                                        payload: UnsafeRawBufferPointer(rebasing: payloads[batch.payloadRange(index)]), now: now)
+            }
+            if pendingCount >= options.groupCommit.maxRecords || pendingBytes >= options.maxGroupBytes {
+                try cutGroup()
             }
             return last
         }
-        // Room for the whole batch in the pending group, and in the frame.
-        if pendingCount > 0 && (pendingBytes + total > options.maxGroupBytes
-            || Int(frameRecords) + pendingCount + records.count > Int(options.maxRecordsPerFrame)) {
-            try cutGroup()
-        }
-        if Int(frameRecords) + records.count > Int(options.maxRecordsPerFrame) { try endFrameIfOpen() }
-        if frame.reserveRecord(total) == nil {
-            try cutGroup()
-            try endFrameIfOpen()
-            frame.ensureCapacity(total)
-        }
-        var last = lastSequence
-        for record in records {
-            last = try record.payload.withUnsafeBytes { try encodeRecord(kind: record.kind, timestamp: timestamp, payload: $0, now: now) }
-        }
-        if pendingCount >= options.groupCommit.maxRecords || pendingBytes >= options.maxGroupBytes {
-            try cutGroup()
-        }
-        return last
     }
 
     private mutating func encode(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {

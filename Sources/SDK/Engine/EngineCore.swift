@@ -21,6 +21,9 @@ package final class EngineCore<Environment: EngineEnvironment> {
     private var lastTime: JournalTime
     /// A rotation whose snapshot was too large is tried again once this sequence is written.
     private var rotationRetryAfter: UInt64 = 0
+    /// The records of the input being recorded, reused from input to input (its buffers keep
+    /// their size, so recording allocates nothing once they have grown).
+    private var batch = RecordBatch()
 
     let sdkVersion: String
 
@@ -121,7 +124,9 @@ package final class EngineCore<Environment: EngineEnvironment> {
     private func record(_ facts: [Fact], at time: JournalTime) {
         if outage == nil {
             do {
-                lastSequence = try recorder.record(facts.map { (FactCodec.kind(of: $0), FactCodec.payload(of: $0)) }, timestamp: time)
+                batch.removeAll()
+                for fact in facts { FactCodec.append(fact, to: &batch) }
+                lastSequence = try recorder.record(batch, timestamp: time)
                 return
             } catch {
                 beginOutage("\(error)", at: time)
@@ -162,7 +167,9 @@ package final class EngineCore<Environment: EngineEnvironment> {
             guard let fresh = try environment.reopenRecorder() else { return }
             try fresh.beginSegment(time: time) { _ in StateCodec.encode(state) }
             let gap = JournalGap(lostFacts: current.lostFacts, from: current.since, to: time, reason: current.reason)
-            lastSequence = try fresh.record([(FactCodec.kind(of: .journalGap(gap)), FactCodec.payload(of: .journalGap(gap)))], timestamp: time)
+            var gapRecord = RecordBatch()
+            FactCodec.append(.journalGap(gap), to: &gapRecord)
+            lastSequence = try fresh.record(gapRecord, timestamp: time)
             // The live state is the fold of the journal: the gap is one of its facts too.
             state.evolve(.journalGap(gap), at: time)
             recorder = fresh

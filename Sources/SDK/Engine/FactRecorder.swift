@@ -12,9 +12,9 @@ package protocol FactRecorder: Sendable {
     func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
     /// Begins a new segment now with the snapshot `provider` returns (after an outage).
     func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
-    /// Records the facts of one input, atomically (a crash keeps all of them or none); returns
-    /// the last one's sequence number.
-    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64
+    /// Records the facts of one input, encoded in `batch`, atomically (a crash keeps all of them
+    /// or none); returns the last one's sequence number.
+    func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64
     /// Calls `completion` once everything recorded before the call is durable.
     func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void)
     func close() throws
@@ -27,7 +27,7 @@ extension JournalWriter: FactRecorder {
         try rotateIfNeeded(time: time, snapshot: provider)
     }
 
-    package func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
-        try appendBatch(facts, timestamp: timestamp)
+    package func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
+        try appendBatch(batch, timestamp: timestamp)
     }
 }

@@ -15,9 +15,11 @@ extension RowRecorder {
     /// Peers have no segments: nothing to begin.
     func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
-    func record(_ facts: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+    func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
         var last: UInt64 = 0
-        for fact in facts { last = try recordRow(kind: fact.kind, timestamp: timestamp, payload: fact.payload) }
+        for index in 0..<batch.count {
+            last = try recordRow(kind: batch.kinds[index], timestamp: timestamp, payload: Array(batch.payloads[batch.payloadRange(index)]))
+        }
         return last
     }
 }

@@ -64,6 +64,21 @@ package enum FactCodec {
         return writer.bytes
     }
 
+    /// Appends `fact` to `batch` as one record (its kind and payload), encoding the payload in
+    /// place after the batch's earlier records: the same bytes as ``payload(of:)``.
+    public static func append(_ fact: Fact, to batch: inout RecordBatch) {
+        batch.append(kind: kind(of: fact)) { bytes in
+            if case .unknown(_, let payload) = fact {
+                bytes.append(contentsOf: payload)
+                return
+            }
+            guard let family = fact.family else { return }
+            var writer = FieldWriter(continuing: &bytes)
+            codec(of: family).encode(fact, &writer)
+            bytes = writer.finish()
+        }
+    }
+
     /// Decodes a record's payload as the fact of `kind`, with its family's codec.
     public static func decode(kind: UInt32, payload: some Collection<UInt8>) throws(CodecError) -> Fact {
         guard let known = FactKind(rawValue: kind) else { return .unknown(kind: kind, payload: Array(payload)) }

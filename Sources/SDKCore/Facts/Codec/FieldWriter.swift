@@ -15,6 +15,18 @@ struct FieldWriter {
         bytes.reserveCapacity(64)
     }
 
+    /// A writer that appends after what `existing` holds, taking its storage (`existing` is
+    /// left empty until ``finish()`` hands the bytes back).
+    init(continuing existing: inout [UInt8]) {
+        bytes = []
+        swap(&bytes, &existing)
+    }
+
+    /// The bytes written, with whatever the writer continued.
+    consuming func finish() -> [UInt8] {
+        bytes
+    }
+
     private mutating func tag(_ field: Int, _ wire: UInt64) {
         varint(UInt64(field) << 3 | wire)
     }

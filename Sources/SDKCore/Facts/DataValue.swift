@@ -116,26 +116,36 @@ extension DataValue {
         }
     }
 
-    /// Objects up to this many members are walked in key order without sorting a copy.
-    private static let smallObject = 8
+    /// Objects up to this many members are put in key order on the stack, not in an array.
+    private static let smallObject = 16
 
     /// Calls `body` with each member of `members` in key order (UTF-8 byte order: the order
-    /// journal records and request bodies write them in). A small object is walked by repeated
-    /// selection over the dictionary, allocating nothing; a larger one sorts its pairs once.
+    /// journal records and request bodies write them in). A small object's members are
+    /// insertion-sorted into a stack buffer, allocating nothing; a larger one sorts its pairs.
     static func forEachMemberInKeyOrder(of members: [String: DataValue], _ body: (String, DataValue) -> Void) {
-        guard members.count <= smallObject else {
-            for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) { body(member.key, member.value) }
+        switch members.count {
+        case 0:
             return
-        }
-        var previous: String?
-        for _ in 0..<members.count {
-            var next: (key: String, value: DataValue)?
-            for member in members where previous.map({ String.utf8Precedes($0, member.key) }) ?? true {
-                if next.map({ String.utf8Precedes(member.key, $0.key) }) ?? true { next = member }
+        case 1:
+            for member in members { body(member.key, member.value) }
+        case ...smallObject:
+            withUnsafeTemporaryAllocation(of: (key: String, value: DataValue).self, capacity: members.count) { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var count = 0
+                for member in members {
+                    var slot = count
+                    while slot > 0 && String.utf8Precedes(member.key, base[slot - 1].key) {
+                        (base + slot).moveInitialize(from: base + slot - 1, count: 1)
+                        slot -= 1
+                    }
+                    (base + slot).initialize(to: member)
+                    count += 1
+                }
+                for index in 0..<count { body(base[index].key, base[index].value) }
+                base.deinitialize(count: count)
             }
-            guard let next else { return }
-            body(next.key, next.value)
-            previous = next.key
+        default:
+            for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) { body(member.key, member.value) }
         }
     }
 
@@ -143,9 +153,13 @@ extension DataValue {
     /// characters escaped.
     static func writeJSONString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: their bytes go in with one copy.
-        if !needsEscaping(text) {
-            text.appendUTF8(to: &output)
+        // Most strings need no escaping: their bytes go in with one copy, checked as they go.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
             output.append(UInt8(ascii: "\""))
             return
         }

@@ -53,4 +53,22 @@ struct DataValueJSONFastPathTests {
         #expect(DataValue.object(large).json() == "{" + keys.map { "\"\($0)\":\(large[$0]!.json())" }.joined(separator: ",") + "}")
         #expect(DataValue.object([:]).json() == "{}")
     }
+
+    @Test("objects at the edges of the stack-sorted size are written in key order", arguments: [1, 2, 15, 16, 17])
+    func objectOrderAtEdges(count: Int) {
+        var object: [String: DataValue] = [:]
+        for index in 0..<count { object[index % 3 == 0 ? "é\(count - index)" : "k\(count - index)"] = .integer(Int64(index)) }
+        let keys = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(DataValue.object(object).json() == "{" + keys.map { "\"\($0)\":\(object[$0]!.json())" }.joined(separator: ",") + "}")
+    }
+
+    @Test("keys are ordered by their UTF-8 bytes, a prefix first")
+    func keyOrder() {
+        let pairs: [(String, String)] = [("a", "b"), ("a", "aa"), ("", "a"), ("Z", "a"), ("z", "é"), ("é", "ê"), ("abc", "abd")]
+        for (lower, higher) in pairs {
+            #expect(String.utf8Precedes(lower, higher))
+            #expect(!String.utf8Precedes(higher, lower))
+        }
+        #expect(!String.utf8Precedes("same", "same"))
+    }
 }

@@ -31,8 +31,15 @@ struct FieldWriter {
         varint(UInt64(field) << 3 | wire)
     }
 
+    /// Nearly every tag and length is one byte: that case is one append, without a call into
+    /// the journal's general varint writer.
+    @inline(__always)
     private mutating func varint(_ value: UInt64) {
-        Varint.append(value, to: &bytes)
+        if value < 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+        } else {
+            Varint.append(value, to: &bytes)
+        }
     }
 
     mutating func unsigned(_ field: Int, _ value: UInt64) {

@@ -7,7 +7,9 @@ extension EngineCore {
     /// from the facts and the state after them). Nothing here waits: results come back as
     /// events through the inbox.
     func runEffects(of facts: [Fact]) {
-        state.forEachEffect(of: facts) { perform($0) }
+        // The context, not the state: a method of `state` called here would copy all of it,
+        // since `perform` could change it.
+        SDKState.forEachEffect(of: facts, after: state.effectContext) { perform($0) }
         environment.callbacksHandedOver()
     }
 

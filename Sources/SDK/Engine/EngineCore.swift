@@ -114,7 +114,9 @@ package final class EngineCore<Environment: EngineEnvironment> {
         owner = EffectOwner(user: state.email ?? state.userID, instance: state.generation)
         let facts = state.decide(input, at: time)
         record(facts, at: time)
-        environment.inputHandled(input, facts: facts, state: state, lastSequence: lastSequence)
+        if environment.observesInputs {
+            environment.inputHandled(input, facts: facts, state: state, lastSequence: lastSequence)
+        }
         runEffects(of: facts)
         if case .engineStarted = input { resumeAfterStart() }
     }

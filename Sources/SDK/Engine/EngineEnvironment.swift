@@ -50,8 +50,11 @@ package protocol EngineEnvironment: AnyObject {
     /// Opens the journal again after a failure (nil when the recorder cannot be reopened).
     func reopenRecorder() throws -> (any FactRecorder)?
 
+    /// Whether ``inputHandled(_:facts:state:lastSequence:)`` is to be called (handing the state
+    /// over copies all of it, once per input).
+    var observesInputs: Bool { get }
     /// An input was handled: its facts are recorded (unless the journal is out) and their
-    /// effects started.
+    /// effects started. Called only when ``observesInputs``.
     func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64)
     /// The journal stopped accepting facts (it holds everything up to the last input recorded).
     func journalFailed(reason: String)
@@ -61,6 +64,7 @@ package protocol EngineEnvironment: AnyObject {
 
 extension EngineEnvironment {
     package func callbacksHandedOver() {}
+    package var observesInputs: Bool { true }
     package func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {}
     package func journalFailed(reason: String) {}
     package func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {}

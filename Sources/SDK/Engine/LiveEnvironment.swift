@@ -98,6 +98,8 @@ final class LiveEnvironment: EngineEnvironment {
         try reopen?()
     }
 
+    var observesInputs: Bool { configuration.stateObserver != nil }
+
     func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {
         configuration.stateObserver?(state, lastSequence)
     }

@@ -13,8 +13,9 @@ extension SDKState {
             nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
         case .eventBatched(let id, let event):
-            guard tasks[id] != nil else { break }
-            tasks[id]!.task.addToBatch(event)
+            // Through the index, in place: a copy of the task would copy its whole batch.
+            guard let index = tasks.index(forKey: id) else { break }
+            tasks.values[index].task.addToBatch(event)
             queuedBytes += event.body.count
             queuedEvents += 1
         case .taskDispatched(let id, let attempt):

@@ -7,9 +7,19 @@ extension SDKState {
         return effects
     }
 
-    /// ``effects(of:)`` one at a time, without collecting them (the engine's path: nothing to
-    /// allocate per input).
+    /// ``effects(of:)`` one at a time, without collecting them.
     package func forEachEffect(of facts: [Fact], _ body: (Effect) -> Void) {
+        Self.forEachEffect(of: facts, after: effectContext, body)
+    }
+
+    /// The little of the state after a batch that its effects depend on.
+    package var effectContext: EffectContext {
+        EffectContext(hookProject: live?.fingerprint ?? switching.inFlight?.from?.fingerprint, generation: generation)
+    }
+
+    /// ``effects(of:)`` one at a time, given only the ``effectContext`` of the state after the
+    /// batch (the engine's path: it neither allocates nor copies the state per input).
+    package static func forEachEffect(of facts: [Fact], after context: EffectContext, _ body: (Effect) -> Void) {
         var landing: Effect.Landing?
         // A link resolution is an input that resolves at most one call, its own, in the same batch.
         var linkDestination: String?
@@ -32,8 +42,8 @@ extension SDKState {
                 body(.deliverModuleEvent(event, module: module, project: project, generation: generation))
             case .moduleHookStarted(let hook, let module, let event):
                 // Hooks run for the instance the SDK is on (or, mid-teardown, the one it leaves).
-                if let project = live?.fingerprint ?? switching.inFlight?.from?.fingerprint {
-                    body(.runHook(hook, event, module: module, project: project, generation: generation))
+                if let project = context.hookProject {
+                    body(.runHook(hook, event, module: module, project: project, generation: context.generation))
                 } else {
                     body(.completeHookAtOnce(hook))
                 }
@@ -55,4 +65,12 @@ extension SDKState {
         }
         if let landing { body(.armLanding(landing.id)) }
     }
+}
+
+/// What the effects of a batch read of the state after it (``SDKState/effectContext``).
+package struct EffectContext: Sendable, Equatable {
+    /// The project module hooks run for: the live one, or, mid-teardown, the one being left.
+    package var hookProject: ProjectFingerprint?
+    /// The instance running.
+    package var generation: UInt64
 }

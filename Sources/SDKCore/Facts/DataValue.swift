@@ -247,11 +247,4 @@ extension String {
         if let compared = compared ?? nil { return compared }
         return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
-
-    /// Appends the UTF-8 bytes to `output` in one copy (the generic `append(contentsOf:)` over
-    /// a `UTF8View` goes byte by byte).
-    func appendUTF8(to output: inout [UInt8]) {
-        let appended: Void? = utf8.withContiguousStorageIfAvailable { output.append(contentsOf: $0) }
-        if appended == nil { output.append(contentsOf: utf8) }
-    }
 }

@@ -59,23 +59,26 @@ package enum FactCodec {
     public static func payload(of fact: Fact) -> [UInt8] {
         if case .unknown(_, let payload) = fact { return payload }
         guard let family = fact.family else { return [] }
-        var writer = FieldWriter()
-        codec(of: family).encode(fact, &writer)
-        return writer.bytes
+        return FieldWriter.withScratch { writer in
+            codec(of: family).encode(fact, &writer)
+            return writer.bytes
+        }
     }
 
     /// Appends `fact` to `batch` as one record (its kind and payload), encoding the payload in
     /// place after the batch's earlier records: the same bytes as ``payload(of:)``.
     public static func append(_ fact: Fact, to batch: inout RecordBatch) {
-        batch.append(kind: kind(of: fact)) { bytes in
-            if case .unknown(_, let payload) = fact {
-                bytes.append(contentsOf: payload)
-                return
-            }
-            guard let family = fact.family else { return }
-            var writer = FieldWriter(continuing: &bytes)
+        if case .unknown(let kind, let payload) = fact {
+            batch.append(kind: kind, payload: payload)
+            return
+        }
+        guard let family = fact.family else {
+            batch.append(kind: kind(of: fact), payload: EmptyCollection())
+            return
+        }
+        FieldWriter.withScratch { writer in
             codec(of: family).encode(fact, &writer)
-            bytes = writer.finish()
+            batch.append(kind: kind(of: fact)) { $0.append(contentsOf: writer.written) }
         }
     }
 

@@ -45,7 +45,11 @@ extension SDKState: FieldCodable {
         writer.messages(18, taskOrder.keys.sorted().map { TaskOrderEntry(project: $0, tasks: taskOrder[$0]!) })
         writer.int(19, queuedBytes)
         writer.unsigned(20, nextTaskNumber)
-        writer.messages(21, pendingCalls.keys.sorted().map { PendingCallEntry(id: $0, call: pendingCalls[$0]!) })
+        // Sorted by index, not by key then looked up: a state in a burst holds thousands of
+        // pending calls, and a look-up hashes the key again.
+        writer.messages(21, pendingCalls.indices.sorted { pendingCalls[$0].key < pendingCalls[$1].key }.lazy.map {
+            PendingCallEntry(id: pendingCalls[$0].key, call: pendingCalls[$0].value)
+        })
         writer.messages(22, timers.map { TimerEntry(purpose: $0.key, due: $0.value) }.sorted { $0.encodedMessage().lexicographicallyPrecedes($1.encodedMessage()) })
         writer.messages(23, auth.keys.sorted().map { AuthEntry(project: $0, state: auth[$0]!) })
         writer.messages(24, durabilityWaits.keys.sorted().map { DurabilityEntry(request: $0, wait: durabilityWaits[$0]!) })

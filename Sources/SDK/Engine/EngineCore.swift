@@ -125,10 +125,15 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// decision); while the journal is out, counts them as lost instead.
     private func record(_ facts: [Fact], at time: JournalTime) {
         if outage == nil {
+            // Filled as a local (one access to the property, not one per fact), then put back
+            // with its storage for the next input.
+            var records = RecordBatch()
+            swap(&records, &batch)
+            defer { swap(&records, &batch) }
+            records.removeAll()
+            for fact in facts { FactCodec.append(fact, to: &records) }
             do {
-                batch.removeAll()
-                for fact in facts { FactCodec.append(fact, to: &batch) }
-                lastSequence = try recorder.record(batch, timestamp: time)
+                lastSequence = try recorder.record(records, timestamp: time)
                 return
             } catch {
                 beginOutage("\(error)", at: time)

@@ -45,6 +45,28 @@ struct BulkDeliveryTests {
         #expect(events.allSatisfy { $0.email == "ada@example.com" })
     }
 
+    @Test("the completions of one bulk answer run one after the other, in call order, even on a concurrent callback queue")
+    func bulkCompletionsInCallOrder() async throws {
+        var rules = EngineRules()
+        rules.bulkEventLimit = 1_000
+        let harness = try SDKHarness(rules: rules, callbackQueue: DispatchQueue(label: "concurrent callbacks", attributes: .concurrent))
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        let order = Locked<[Int]>([])
+        for index in 0..<1_000 {
+            harness.sdk.track("ordered-\(index)") { _ in order.withLock { $0.append(index) } }
+        }
+        await harness.sdk.settle()
+        // The first call went alone; the 999 others were one bulk request, answered at once.
+        let requests = harness.sandbox.delivered(project: "us").filter { $0.endpoint?.hasPrefix("events/track") == true }
+        #expect(requests.map(\.endpoint) == ["events/track", "events/trackBulk"])
+        let heard = order.withLock { $0 }
+        #expect(heard.count == 1_000)
+        let bulk = heard.filter { $0 > 0 }
+        let firstOutOfOrder = zip(bulk, 1..<1_000).first { $0 != $1 }
+        #expect(bulk.count == 999 && firstOutOfOrder == nil, "the bulk's completions out of call order at \(String(describing: firstOutOfOrder))")
+    }
+
     @Test("an event the project refuses in a bulk fails alone; the others are delivered")
     func refusedEventFailsAlone() async throws {
         let sandbox = try SandboxBackend(projects: [

@@ -34,15 +34,16 @@ struct JSONFields: ExpressibleByDictionaryLiteral {
 
     /// Compact JSON, keys sorted.
     func jsonBytes() -> [UInt8] {
-        var output: [UInt8] = [UInt8(ascii: "{")]
-        output.reserveCapacity(160)
-        for (index, member) in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }).enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            DataValue.writeJSONString(member.key, to: &output)
-            output.append(UInt8(ascii: ":"))
-            member.value.writeJSON(to: &output)
+        ScratchBytes.withScratch { output in
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                DataValue.writeJSONString(member.key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                member.value.writeJSON(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+            return output.array
         }
-        output.append(UInt8(ascii: "}"))
-        return output
     }
 }

@@ -89,26 +89,26 @@ struct RequestBody: Equatable {
     /// made of these): the same bytes as the sorted object `createdAt`, `dataFields`, `email`,
     /// `eventName`, `userId` (the user by email, else by id).
     static func trackBody(_ event: String, dataFields: [String: DataValue]?, identity: Identity, createdAt: DataValue) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(96 + event.utf8.count)
-        output.append(contentsOf: #"{"createdAt":"#.utf8)
-        createdAt.writeJSON(to: &output)
-        if let dataFields {
-            output.append(contentsOf: #","dataFields":"#.utf8)
-            DataValue.object(dataFields).writeJSON(to: &output)
+        ScratchBytes.withScratch { output in
+            output.append(#"{"createdAt":"# as StaticString)
+            createdAt.writeJSON(to: &output)
+            if let dataFields {
+                output.append(#","dataFields":"# as StaticString)
+                DataValue.object(dataFields).writeJSON(to: &output)
+            }
+            if let email = identity.email {
+                output.append(#","email":"# as StaticString)
+                DataValue.writeJSONString(email, to: &output)
+            }
+            output.append(#","eventName":"# as StaticString)
+            DataValue.writeJSONString(event, to: &output)
+            if identity.email == nil, let userID = identity.userID {
+                output.append(#","userId":"# as StaticString)
+                DataValue.writeJSONString(userID, to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+            return output.array
         }
-        if let email = identity.email {
-            output.append(contentsOf: #","email":"#.utf8)
-            DataValue.writeJSONString(email, to: &output)
-        }
-        output.append(contentsOf: #","eventName":"#.utf8)
-        DataValue.writeJSONString(event, to: &output)
-        if identity.email == nil, let userID = identity.userID {
-            output.append(contentsOf: #","userId":"#.utf8)
-            DataValue.writeJSONString(userID, to: &output)
-        }
-        output.append(UInt8(ascii: "}"))
-        return output
     }
 
     private static func post(_ path: String, _ object: JSONFields) -> RequestBody {

@@ -64,20 +64,22 @@ package enum JSONValue: Equatable, Sendable {
 
     /// Appends `value` in decimal, as `String(value)` spells it, without making the string.
     static func writeDecimal(_ value: UInt64, to output: inout [UInt8]) {
-        if value < 10 {
-            output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
-            return
-        }
+        withDecimalDigits(value) { output.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the decimal digits of `value`, as `String(value)` spells them, from a
+    /// buffer on the stack.
+    static func withDecimalDigits<Result>(_ value: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var count = 0
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
                 count += 1
                 buffer[24 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
-            }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+            } while rest > 0
+            return body(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
         }
     }
 

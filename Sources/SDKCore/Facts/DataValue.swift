@@ -80,21 +80,21 @@ extension DataValue {
 
     /// Compact JSON with sorted object keys, as UTF-8 bytes.
     func jsonBytes() -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(128)
-        writeJSON(to: &output)
-        return output
+        ScratchBytes.withScratch { output in
+            writeJSON(to: &output)
+            return output.array
+        }
     }
 
-    func writeJSON(to output: inout [UInt8]) {
+    func writeJSON(to output: inout ScratchBytes) {
         switch self {
         case .string(let text): Self.writeJSONString(text, to: &output)
         case .integer(let value):
             if value < 0 { output.append(UInt8(ascii: "-")) }
-            JSONValue.writeDecimal(value.magnitude, to: &output)
-        case .number(let value): output.append(contentsOf: (value.isFinite ? Self.shortest(value) : "null").utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .null: output.append(contentsOf: "null".utf8)
+            output.appendDecimal(value.magnitude)
+        case .number(let value): output.append(value.isFinite ? Self.shortest(value) : "null")
+        case .bool(let value): output.append(value ? "true" as StaticString : "false")
+        case .null: output.append("null" as StaticString)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -151,12 +151,12 @@ extension DataValue {
 
     /// Writes `text` as a JSON string: UTF-8 bytes as they are, quotes, backslashes and control
     /// characters escaped.
-    static func writeJSONString(_ text: String, to output: inout [UInt8]) {
+    static func writeJSONString(_ text: String, to output: inout ScratchBytes) {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escaping: their bytes go in with one copy, checked as they go.
         let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
             guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            output.append(contentsOf: bytes)
+            output.append(UnsafeRawBufferPointer(bytes))
             return true
         }
         if copied == true {
@@ -165,15 +165,16 @@ extension DataValue {
         }
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): output.append(#"\""# as StaticString)
+            case UInt8(ascii: "\\"): output.append(#"\\"# as StaticString)
+            case UInt8(ascii: "\n"): output.append(#"\n"# as StaticString)
+            case UInt8(ascii: "\r"): output.append(#"\r"# as StaticString)
+            case UInt8(ascii: "\t"): output.append(#"\t"# as StaticString)
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                           hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                output.append(#"\u00"# as StaticString)
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
             default:
                 output.append(byte)
             }

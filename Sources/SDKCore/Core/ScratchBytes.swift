@@ -1,0 +1,132 @@
+/// Bytes written through a pointer into a scratch buffer on the caller's stack
+/// (``withScratch(_:)``), moved onto the heap only when they outgrow it: what the journal codec
+/// (``FieldWriter``) and request bodies (JSON) write into.
+///
+/// Appending to an `Array` byte by byte costs a uniqueness and a capacity check per append, and
+/// encoding is most of what recording a call costs. Copy the result out (``array``,
+/// ``written``) before the scratch buffer's scope ends.
+struct ScratchBytes: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written.
+    private(set) var count = 0
+    /// Whether `base` was allocated here (else it is the caller's scratch buffer).
+    private var ownsBuffer = false
+
+    /// Runs `body` over a scratch buffer of `capacity` bytes on the stack.
+    static func withScratch<Result>(capacity: Int = 512, _ body: (inout ScratchBytes) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+            var bytes = ScratchBytes(base: scratch.baseAddress!, capacity: scratch.count)
+            return body(&bytes)
+        }
+    }
+
+    private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    deinit {
+        if ownsBuffer { base.deallocate() }
+    }
+
+    /// The bytes written, valid until the next write or the end of the scratch buffer's scope.
+    var written: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base, count: count)
+    }
+
+    /// A copy of the bytes written.
+    var array: [UInt8] {
+        Array(written)
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(toHold: count + extra) }
+    }
+
+    private mutating func grow(toHold needed: Int) {
+        let newCapacity = Swift.max(capacity * 2, needed)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        if ownsBuffer { base.deallocate() }
+        base = newBase
+        capacity = newCapacity
+        ownsBuffer = true
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ source: UnsafeRawBufferPointer) {
+        guard let from = source.baseAddress, source.count > 0 else { return }
+        reserve(source.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: from, byteCount: source.count)
+        count += source.count
+    }
+
+    mutating func append(_ source: [UInt8]) {
+        source.withUnsafeBytes { append($0) }
+    }
+
+    /// The UTF-8 bytes of `text`.
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The bytes of a literal.
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `value` as an unsigned LEB128 varint.
+    @inline(__always)
+    mutating func appendVarint(_ value: UInt64) {
+        reserve(10)
+        count = Self.storeVarint(value, at: base + count) - base
+    }
+
+    /// `value` in decimal, as `String(value)` spells it.
+    mutating func appendDecimal(_ value: UInt64) {
+        JSONValue.withDecimalDigits(value) { append($0) }
+    }
+
+    /// Overwrites the byte at `offset` (below ``count``).
+    mutating func set(_ byte: UInt8, at offset: Int) {
+        precondition(offset < count)
+        base[offset] = byte
+    }
+
+    /// Replaces the one byte at `offset` with the varint `value`, moving what follows it.
+    mutating func replaceByte(at offset: Int, withVarint value: UInt64) {
+        precondition(offset < count)
+        var digits: (UInt64, UInt64) = (0, 0)
+        let length = withUnsafeMutableBytes(of: &digits) { buffer in
+            Self.storeVarint(value, at: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                - buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        }
+        reserve(length - 1)
+        (base + offset + length).update(from: base + offset + 1, count: count - offset - 1)
+        withUnsafeBytes(of: &digits) { (base + offset).update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length) }
+        count += length - 1
+    }
+
+    /// Stores `value` as a varint at `destination`; returns the address after it.
+    private static func storeVarint(_ value: UInt64, at destination: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var remaining = value
+        var at = destination
+        while remaining >= 0x80 {
+            at.pointee = UInt8(truncatingIfNeeded: remaining) | 0x80
+            at += 1
+            remaining >>= 7
+        }
+        at.pointee = UInt8(truncatingIfNeeded: remaining)
+        return at + 1
+    }
+}

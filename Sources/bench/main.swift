@@ -9,7 +9,7 @@ let usage = """
     usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--peers NAME,...] [--appends-only] [--json]
            bench blocks [--records N] [--json]
            bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--json]
-           bench sdk --callgrind [--calls N]
+           bench sdk --callgrind [--calls N] [--repeat N]
            bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
@@ -19,7 +19,8 @@ let usage = """
       sdk       public-call cost and engine calls/s with the journal, against the same engine
                 recording through JSON lines and SQLite; resident memory over many calls;
                 with --callgrind, instructions per track call over all threads (valgrind's
-                callgrind: the SDK journal only, N and 3N calls, the difference over 2N)
+                callgrind: the SDK journal only, N and 3N calls, the difference over 2N; with
+                --repeat N, the median of N such runs)
       replay    writes an SDK journal of N records (the real SDK, with switches) or reuses one,
                 then times replay's commands over it, each as a child process (wall time and
                 peak memory): state --at at random moments, audit, check, recheck, diagnose,
@@ -141,17 +142,30 @@ case "blocks":
     }
 case "sdk" where arguments.flag("--callgrind"):
     let calls = arguments.takeCount("--calls") ?? 10_000
-    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
-    let small = CallgrindRun.instructions(calls: calls)
-    let large = CallgrindRun.instructions(calls: 3 * calls)
-    let perCall = Double(large.instructions - small.instructions) / Double(2 * calls)
+    // The snapshots a run writes hold whatever a burst left pending when a segment began, which
+    // depends on how the threads interleaved: a single figure moves by a few percent.
+    let repeats = arguments.takeCount("--repeat") ?? 1
+    guard arguments.remaining.isEmpty, repeats >= 1 else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    var runs: [(small: CallgrindRun.Result, large: CallgrindRun.Result, perCall: Double)] = []
+    for _ in 0..<repeats {
+        let small = CallgrindRun.instructions(calls: calls)
+        let large = CallgrindRun.instructions(calls: 3 * calls)
+        runs.append((small, large, Double(large.instructions - small.instructions) / Double(2 * calls)))
+    }
+    let perCalls = runs.map(\.perCall).sorted()
+    let median = perCalls[perCalls.count / 2]
     if json {
-        print("{\"calls\":[\(calls),\(3 * calls)],\"instructions\":[\(small.instructions),\(large.instructions)],"
-              + "\"instructions_per_call\":\(Format.fixed(perCall, digits: 0)),\"journal_bytes_per_call\":\(large.journalBytesPerCall ?? "null")}")
+        let each = runs.map { Format.fixed($0.perCall, digits: 0) }.joined(separator: ",")
+        let bytes = runs.map { $0.large.journalBytesPerCall ?? "null" }.joined(separator: ",")
+        print("{\"calls\":[\(calls),\(3 * calls)],\"instructions_per_call\":\(Format.fixed(median, digits: 0)),"
+              + "\"runs\":[\(each)],\"journal_bytes_per_call\":[\(bytes)]}")
     } else {
-        print("instructions over all threads: \(small.instructions) for \(calls) calls, \(large.instructions) for \(3 * calls)")
-        print("instructions per track call: \(Format.fixed(perCall, digits: 0)) (the difference over \(2 * calls) calls)")
-        if let bytes = large.journalBytesPerCall { print("journal bytes per call: \(bytes)") }
+        for run in runs {
+            print("instructions over all threads: \(run.small.instructions) for \(calls) calls, \(run.large.instructions) for \(3 * calls): "
+                  + "\(Format.fixed(run.perCall, digits: 0)) per call, journal \(run.large.journalBytesPerCall ?? "?") bytes per call")
+        }
+        print("instructions per track call: \(Format.fixed(median, digits: 0)) (the difference over \(2 * calls) calls"
+              + (repeats > 1 ? "; the median of \(repeats) runs, \(Format.fixed(perCalls[0], digits: 0))–\(Format.fixed(perCalls[perCalls.count - 1], digits: 0)))" : ")"))
     }
 case "sdk":
     let scratch = NSTemporaryDirectory() + "bench-sdk-\(ProcessInfo.processInfo.processIdentifier)"

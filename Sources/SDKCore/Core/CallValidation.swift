@@ -54,7 +54,11 @@ enum CallValidation {
     private static func identifier(_ value: String, _ name: String) -> String? {
         if value.isEmpty { return "\(name) is empty" }
         if value.utf8.count > maxIdentifierLength { return "\(name) is \(value.utf8.count) bytes long (limit \(maxIdentifierLength))" }
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "\(name) contains a control character" }
+        // A control character is one byte in UTF-8, and no other character's bytes are below
+        // 0x80: the bytes tell as the scalars would, without decoding them.
+        let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
+        let hasControl = value.utf8.withContiguousStorageIfAvailable { $0.contains(where: isControl) } ?? value.utf8.contains(where: isControl)
+        if hasControl { return "\(name) contains a control character" }
         return nil
     }
 

@@ -86,6 +86,10 @@ package final class JournalWalk {
     private static func open(reader: JournalReader, near moment: Moment?)
         throws -> (SDKState, FactStream, DecodedRecord?) {
         let segments = reader.segments
+        if case .time? = moment {
+            // A time is found by the headers' base times: every segment's is read (and checked).
+            for index in segments.indices { _ = try reader.header(ofSegment: index) }
+        }
         var candidate: Int? = switch moment {
         case nil: segments.isEmpty ? nil : 0
         case .sequence(let sequence)?: segments.lastIndex { $0.baseSequence <= sequence } ?? (segments.isEmpty ? nil : 0)
@@ -93,7 +97,7 @@ package final class JournalWalk {
         }
         while let index = candidate {
             let segment = segments[index]
-            if segment.header != nil {
+            if try reader.header(ofSegment: index) != nil {
                 let stream = try FactStream(reader: reader, from: segment.baseSequence)
                 if let first = try stream.next(), first.sequence == segment.baseSequence, case .snapshot(let state) = first.content {
                     return (state, stream, first)
@@ -109,7 +113,9 @@ package final class JournalWalk {
     }
 
     private func checkNotBeforeJournal(_ moment: Moment) throws {
-        guard let first = reader.segments.first(where: { $0.header != nil }), let header = first.header else { return }
+        var first: SegmentHeader?
+        for index in reader.segments.indices where first == nil { first = try reader.header(ofSegment: index) }
+        guard let header = first else { return }
         switch moment {
         case .sequence(let sequence) where sequence < header.baseSequence:
             throw MomentError.beforeJournal(moment, first: "sequence \(header.baseSequence)")

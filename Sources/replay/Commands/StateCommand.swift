@@ -34,7 +34,7 @@ struct StateCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: .after(moment),
+        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console, headers: .onDemand), start: .after(moment),
                                    onProgress: { console.progress("folding seq \($0)") })
         let ended = try walk.peek() == nil
         console.clearProgress()

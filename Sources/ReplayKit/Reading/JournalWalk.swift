@@ -153,6 +153,20 @@ package final class JournalWalk {
         case .fact(let fact): state.evolve(fact, at: record.time)
         case .unreadable: break
         }
+        noteFolded(record)
+    }
+
+    /// Runs today's `decide` for `input` on the walk's own state, in place (no copy of the
+    /// state), and returns the facts it produced, the input first. The state is then the one
+    /// folding those facts gives; the records are not counted as folded: the caller either
+    /// confirms them with ``noteFolded(_:)`` (the recorded facts are the produced ones) or
+    /// replaces the state (``replaceState(_:)``) and folds the recorded ones.
+    func decideInPlace(_ input: Fact, at time: JournalTime) -> [Fact] {
+        state.decide(input, at: time)
+    }
+
+    /// Counts `record` as folded, its effect already in the state (see ``decideInPlace(_:at:)``).
+    func noteFolded(_ record: DecodedRecord) {
         position = (record.sequence, record.time)
         if remembersLastFolded { lastFolded = record }
         folded += 1

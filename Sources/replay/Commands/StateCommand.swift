@@ -40,8 +40,7 @@ struct StateCommand: Command {
         console.clearProgress()
         let document = StateDocument.make(walk.state)
         if json {
-            console.print(JSONValue.object([("at", Self.position(walk)), ("journal_ended", .bool(ended)),
-                                            ("state", document)]).serialized())
+            console.printJSON(.object([("at", Self.position(walk)), ("journal_ended", .bool(ended)), ("state", document)]))
         } else {
             console.print(Self.heading(walk, moment: moment, ended: ended))
             console.print()

@@ -55,6 +55,13 @@ final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
         return true
     }
 
+    /// Whether no value waits to be received (the consumer has caught up with the producer).
+    var isEmpty: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return head == items.count
+    }
+
     /// Producer: there will be no more values.
     func finish() {
         pthread_mutex_lock(mutex)

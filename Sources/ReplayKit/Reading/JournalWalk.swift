@@ -61,14 +61,22 @@ package final class JournalWalk {
             break
         case .after(let moment):
             try checkNotBeforeJournal(moment)
-            while let record = try peek(), moment.includes(sequence: record.sequence, time: record.time) {
-                _ = try next()
+            // Each record is taken once and kept back (as the lookahead) only when it is past
+            // the moment: no copy of it per record.
+            while let record = try next() {
+                guard moment.includes(sequence: record.sequence, time: record.time) else {
+                    lookahead = record
+                    break
+                }
                 fold(record)
             }
         case .at(let moment):
             try checkNotBeforeJournal(moment)
-            while let record = try peek(), isBefore(record, moment) {
-                _ = try next()
+            while let record = try next() {
+                guard isBefore(record, moment) else {
+                    lookahead = record
+                    break
+                }
                 fold(record)
             }
         }

@@ -17,9 +17,9 @@ import Journal
 /// Dropping the reader early (a walk that stops at a moment) stops the thread and waits for it.
 final class ReadAheadDecoder {
     /// Records per hand-over (the lock is taken once per batch, not per record).
-    static let batchSize = 128
+    static let batchSize = 64
     /// Batches read ahead of the consumer at most.
-    static let batchesAhead = 8
+    static let batchesAhead = 4
 
     /// Records read but not decoded: their payloads one after the other in `bytes`.
     private struct UndecodedBatch: Sendable {

@@ -35,6 +35,8 @@ final class ReadAheadDecoder {
 
     /// What the reading thread hands over.
     private enum Item: Sendable {
+        /// Decoded records, last first (reversed by the reading thread, which holds the only
+        /// reference: reversing on the consumer's side would copy the shared array).
         case records([DecodedRecord])
         case undecoded(UndecodedBatch)
         /// The journal ended, on a torn tail or not.
@@ -84,7 +86,6 @@ final class ReadAheadDecoder {
             switch item {
             case .records(let records):
                 batch = records
-                batch.reverse()
             case .undecoded(let undecoded):
                 batch = Self.decode(undecoded, decodingSnapshots: decodesSnapshots)
                 batch.reverse()
@@ -127,6 +128,7 @@ final class ReadAheadDecoder {
                 return channel.send(.undecoded(undecoded))
             }
             defer { records = [] }
+            records.reverse()
             return channel.send(.records(records))
         }
         do {

@@ -17,7 +17,7 @@ import Journal
 /// Dropping the reader early (a walk that stops at a moment) stops the thread and waits for it.
 final class ReadAheadDecoder {
     /// Records per hand-over (the lock is taken once per batch, not per record).
-    static let batchSize = 64
+    static let batchSize = 256
     /// Batches read ahead of the consumer at most.
     static let batchesAhead = 4
 

@@ -51,8 +51,22 @@ let package = Package(
         // file per command over ReplayKit, as a library, so the tests and the fuzzer run them
         // in-process...
         .target(name: "replay", dependencies: ["ReplayKit", "Simulation", "Demo", "Journal", "SDK"]),
-        // ...and the `replay` executable, which only hands its arguments to it.
-        .executableTarget(name: "replay-main", dependencies: ["replay", "ReplayKit"]),
+        // ...and the `replay` executable, which only hands its arguments to it. The Swift runtime
+        // and Foundation are linked in statically: a support engineer runs it many times on one
+        // journal (`state --at` at one moment after another), and loading them dynamically was
+        // a fifth of such a run (docs/BENCHMARKS.md, "replay at fleet scale").
+        .executableTarget(name: "replay-main", dependencies: ["replay", "ReplayKit"],
+                          linkerSettings: [.unsafeFlags([
+                              // lld, which finds symbols in archives whatever their order (GNU ld
+                              // needs the Foundation archives' own dependencies after them)...
+                              "-static-stdlib", "-use-ld=lld",
+                              // ...and what the static Foundation archives need that the modules'
+                              // link entries do not name: CoreFoundation, ICU, FoundationNetworking's
+                              // curl glue and the system's libcurl (there is no libcurl.so link to
+                              // name it by -lcurl; the dynamic build loads the same library).
+                              "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+                              "-l_CFURLSessionInterface", "-Xlinker", "-l:libcurl.so.4",
+                          ])]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(
             name: "CSQLite",

@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import SDK
 import Testing
+@testable import ReplayKit
 
 @Suite("recheck against today's decide", .timeLimit(.minutes(3)))
 struct RecheckTests {
@@ -51,5 +52,60 @@ struct RecheckTests {
         let run = ReplayHarness.run(["recheck", path])
         #expect(run.status == 0, "\(run.out)")
         #expect(run.out.contains("1 of 2 input(s) rechecked, 1 skipped"))
+    }
+    /// Appends `input` and the decisions today's `decide` makes for it, at the input's time.
+    private func decided(_ input: Fact, into journal: CraftedJournal) throws {
+        var replica = journal.state
+        let produced = replica.decide(input, at: JournalTime(microsecondsSince1970: journal.time.microsecondsSince1970 + 1_000))
+        try journal.append(produced[0], after: 1_000)
+        for fact in produced.dropFirst() { try journal.append(fact, after: 0) }
+    }
+
+    @Test("deciding on the walk's own state reports what deciding on copies reports, and leaves the same state")
+    func inPlaceMatchesCopies() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try CraftedJournal(directory: path, segmentBytes: 2048)
+        try decided(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())), into: journal)
+        try decided(.callReceived(J.received(1, .initialize(J.us))), into: journal)
+        for number in UInt64(2)..<120 {
+            if number % 29 == 0 {
+                // Decisions recorded a millisecond after the input, and one that differs.
+                try journal.append(.callReceived(J.received(number, .setEmail("ada\(number)@example.com"))))
+                try journal.append(.gateDecided(call: J.call(number), decision: .executed(project: J.us.fingerprint)))
+                try journal.append(.identityChanged(email: "someone\(number)@example.com", userID: nil))
+                try journal.append(.callResolved(call: J.call(number), outcome: .applied(project: J.us.fingerprint)))
+            } else if number % 3 == 0 {
+                try decided(.callReceived(J.received(number, .track(event: "screen_view", dataFields: nil))), into: journal)
+            } else {
+                try decided(.callReceived(J.received(number, .setEmail("user\(number)@example.com"))), into: journal)
+            }
+            try journal.rotate()
+        }
+        try journal.close()
+        let reader = try JournalReader(directory: path)
+        #expect(reader.segments.count > 3)
+
+        let copyWalk = try JournalWalk(reader: reader)
+        let copies = Recheck(limit: 100)
+        while let record = try copyWalk.next() {
+            copies.consume(record, before: copyWalk.state)
+            copyWalk.fold(record)
+        }
+        copies.finish()
+        let walk = try JournalWalk(reader: reader)
+        let inPlace = Recheck(limit: 100)
+        while let record = try walk.next() { try inPlace.take(record, on: walk) }
+        try inPlace.finish(on: walk)
+
+        #expect(copies.mismatchCount == 4)
+        #expect(inPlace.refolds > 0)
+        #expect(inPlace.inputs == copies.inputs)
+        #expect(inPlace.checked == copies.checked)
+        #expect(inPlace.skipped == copies.skipped)
+        #expect(inPlace.mismatchCount == copies.mismatchCount)
+        #expect(inPlace.mismatches.map(\.lines) == copies.mismatches.map(\.lines))
+        #expect(walk.state == copyWalk.state)
+        #expect(walk.position?.sequence == copyWalk.position?.sequence)
     }
 }

@@ -7,15 +7,32 @@ import Foundation
 /// Several readers (and a live writer) may use one directory at the same time.
 public struct JournalReader: Sendable {
     /// One segment file and what its header says.
+    ///
+    /// A reader opened with ``HeaderReading/onDemand`` reads a segment's header (and learns its
+    /// length) the first time ``bytes``, ``header`` or ``headerProblem`` is asked for.
     public struct Segment: Sendable {
         public let name: String
         /// The base sequence named by the file name.
         public let baseSequence: UInt64
-        public let bytes: Int
+        let slot: SegmentHeaderSlot
+        /// The file's length in bytes.
+        public var bytes: Int { slot.value.bytes }
         /// The decoded header, or nil when it could not be read (see ``headerProblem``).
-        public let header: SegmentHeader?
-        public let headerProblem: String?
-        let headerIsTruncated: Bool
+        public var header: SegmentHeader? { slot.value.header }
+        public var headerProblem: String? { slot.value.problem }
+        var headerIsTruncated: Bool { slot.value.isTruncated }
+    }
+
+    /// When a reader reads its segments' headers.
+    public enum HeaderReading: Sendable {
+        /// All of them when it opens: a segment of a newer format or of another journal anywhere
+        /// in the directory fails the opening.
+        case everySegment
+        /// Each when it is first needed (a cursor opening the segment, a look at its header):
+        /// opening costs one directory listing whatever the journal's length. A newer format or
+        /// another journal's segment throws when that segment is reached
+        /// (``header(ofSegment:)``, or a cursor opening it), not before.
+        case onDemand
     }
 
     /// How a cursor treats corruption.
@@ -31,34 +48,63 @@ public struct JournalReader: Sendable {
     public let segments: [Segment]
     let storage: any JournalStorage
 
+    /// Whether headers are read on demand, so segments are checked when they are reached.
+    let readsHeadersOnDemand: Bool
+
     /// Lists and checks the segments of `directory`.
     ///
-    /// Throws when the directory cannot be read, when a segment comes from a newer major format
-    /// version, or when segments of different journals are mixed. A damaged header does not
-    /// throw: it is reported by ``verify(progress:)`` and by cursors reaching that segment.
-    public init(directory: String, storage: any JournalStorage = PosixStorage()) throws {
+    /// Throws when the directory cannot be read and, reading ``HeaderReading/everySegment``
+    /// (the default), when a segment comes from a newer major format version or when segments
+    /// of different journals are mixed. A damaged header does not throw: it is reported by
+    /// ``verify(progress:)`` and by cursors reaching that segment.
+    public init(directory: String, storage: any JournalStorage = PosixStorage(), headers: HeaderReading = .everySegment) throws {
         let listing = try JournalDirectory(path: directory, storage: storage)
         var segments: [Segment] = []
+        segments.reserveCapacity(listing.segments.count)
         var journalID: UUID?
         for entry in listing.segments {
             let path = listing.path(of: entry.name)
-            let contents = try storage.contents(of: path)
-            do {
-                let (header, _) = try SegmentHeader.decode(from: contents.bytes)
+            guard headers == .everySegment else {
+                segments.append(Segment(name: entry.name, baseSequence: entry.baseSequence,
+                                        slot: SegmentHeaderSlot(path: path, storage: storage)))
+                continue
+            }
+            let reading = try SegmentHeaderSlot.read(path: path, storage: storage)
+            if let version = reading.newerVersion {
+                throw JournalError.newerFormat(path: path, found: version, supported: SegmentFormat.currentVersion)
+            }
+            if let header = reading.header {
                 if let journalID, journalID != header.journalID { throw JournalError.mixedJournals(path: directory) }
                 journalID = header.journalID
-                segments.append(Segment(name: entry.name, baseSequence: entry.baseSequence, bytes: contents.bytes.count,
-                                        header: header, headerProblem: nil, headerIsTruncated: false))
-            } catch SegmentHeader.DecodingError.newerMajorVersion(let version) {
-                throw JournalError.newerFormat(path: path, found: version, supported: SegmentFormat.currentVersion)
-            } catch let error as SegmentHeader.DecodingError {
-                segments.append(Segment(name: entry.name, baseSequence: entry.baseSequence, bytes: contents.bytes.count,
-                                        header: nil, headerProblem: "\(error)", headerIsTruncated: error == .truncated))
             }
+            segments.append(Segment(name: entry.name, baseSequence: entry.baseSequence,
+                                    slot: SegmentHeaderSlot(path: path, storage: storage, reading: reading)))
         }
         self.directory = directory
         self.segments = segments
         self.storage = storage
+        readsHeadersOnDemand = headers == .onDemand
+    }
+
+    /// The header of segment `index` (nil when damaged), checked as opening every segment would
+    /// check it: throws ``JournalError/newerFormat(path:found:supported:)`` for a newer major
+    /// version and ``JournalError/mixedJournals(path:)`` when it belongs to another journal
+    /// than the directory's first readable segment.
+    public func header(ofSegment index: Int) throws -> SegmentHeader? {
+        let reading = segments[index].slot.value
+        if let version = reading.newerVersion {
+            throw JournalError.newerFormat(path: directory + "/" + segments[index].name, found: version,
+                                           supported: SegmentFormat.currentVersion)
+        }
+        if let header = reading.header { try checkBelongs(header) }
+        return reading.header
+    }
+
+    /// Throws ``JournalError/mixedJournals(path:)`` when `header` is not of this journal (a
+    /// reader reading every header has checked them all already).
+    func checkBelongs(_ header: SegmentHeader) throws {
+        guard readsHeadersOnDemand, let journalID, journalID != header.journalID else { return }
+        throw JournalError.mixedJournals(path: directory)
     }
 
     /// The journal's id, from the first readable segment header.

@@ -27,16 +27,16 @@ public final class RecordCursor {
     private var start: Start?
     private var expectedSequence: UInt64?
     private var finishedDecodedBytes = 0
-    private var bytesBeforeSegment = 0
-    private let totalBytes: Int
+    /// The file bytes of the segments before the current one, counted once progress is first
+    /// reported (so a cursor nobody watches never asks for the lengths of segments it skips).
+    private var bytesBeforeSegment: Int?
+    private lazy var totalBytes = reader.segments.reduce(0) { $0 + $1.bytes }
 
     init(reader: JournalReader, firstSegment: Int, start: Start?, mode: JournalReader.ReadMode) {
         self.reader = reader
         self.segmentIndex = firstSegment
         self.start = start
         self.mode = mode
-        self.totalBytes = reader.segments.reduce(0) { $0 + $1.bytes }
-        self.bytesBeforeSegment = reader.segments.prefix(firstSegment).reduce(0) { $0 + $1.bytes }
     }
 
     /// The next record, with its own copy of the payload; nil at the end of the journal.
@@ -65,7 +65,7 @@ public final class RecordCursor {
                 }
                 return record
             case .syncPoint:
-                if let decoder { progress?(bytesBeforeSegment + decoder.offset, totalBytes) }
+                if let decoder { reportProgress(within: decoder.offset) }
                 continue
             case .end:
                 expectedSequence = decoder!.nextSequence
@@ -106,9 +106,10 @@ public final class RecordCursor {
             corruption.append(damage)
             skipped.append(SkippedRange(damage: damage, resumedAtOffset: nil, resumedAtSequence: nil))
             expectedSequence = nil
-            advanceSegment(bytes: segment.bytes)
+            advanceSegment()
             return true
         }
+        if let header = decoder?.header { try reader.checkBelongs(header) }
         if let expected = expectedSequence, let base = decoder?.header.baseSequence, base != expected {
             let reason = base > expected
                 ? "sequences \(expected)...\(base - 1) are missing before this segment"
@@ -138,15 +139,25 @@ public final class RecordCursor {
     }
 
     private func finishSegment() {
-        advanceSegment(bytes: reader.segments[segmentIndex].bytes)
+        advanceSegment()
     }
 
-    private func advanceSegment(bytes: Int) {
+    private func advanceSegment() {
+        if progress != nil, let before = bytesBeforeSegment {
+            bytesBeforeSegment = before + reader.segments[segmentIndex].bytes
+        }
         finishedDecodedBytes += decoder?.decodedBytes ?? 0
         decoder = nil
-        bytesBeforeSegment += bytes
         segmentIndex += 1
-        progress?(bytesBeforeSegment, totalBytes)
+        reportProgress(within: 0)
+    }
+
+    /// Reports `offset` bytes into the current segment to ``progress``, if anyone watches.
+    private func reportProgress(within offset: Int) {
+        guard let progress else { return }
+        let before = bytesBeforeSegment ?? reader.segments.prefix(segmentIndex).reduce(0) { $0 + $1.bytes }
+        bytesBeforeSegment = before
+        progress(before + offset, totalBytes)
     }
 
     // MARK: - Damage

@@ -6,6 +6,14 @@ import SDK
 ///
 /// The fold always continues with the *recorded* facts, so one difference does not cascade
 /// into every later input. Streams: only the current input's decisions are held.
+///
+/// Two ways to drive it. ``consume(_:before:)`` decides each input on a copy of the state the
+/// caller keeps (the first change to the copy's tasks copies the whole dictionary).
+/// ``take(_:on:)`` folds a ``JournalWalk`` itself and decides each input on the walk's state in
+/// place: when the recorded decisions are the ones produced (at the input's time), that state
+/// is already the one folding them gives, and nothing was copied; when they differ, the state
+/// before the input is folded again from its segment's snapshot, and the rest of that segment
+/// is decided on copies. Both report the same.
 package final class Recheck {
     /// An input whose decisions today differ from the recorded ones.
     package struct Mismatch {
@@ -27,6 +35,20 @@ package final class Recheck {
     private var current: (input: DecodedRecord, today: [Fact])?
     private var recorded: [(sequence: UInt64, fact: Fact)] = []
     private var currentIsUnverifiable = false
+    /// ``take(_:on:)``: the current input was decided on the walk's state, and these records
+    /// after it (its recorded decisions) are not folded yet.
+    private var decidedInPlace = false
+    private var held: [DecodedRecord] = []
+    /// ``take(_:on:)``: a state was folded again in this segment; decide on copies until the next
+    /// snapshot, so a journal whose every input differs refolds once per segment at most.
+    private var copiesUntilSnapshot = false
+    /// How many times ``take(_:on:)`` folded a state again from a snapshot.
+    package private(set) var refolds = 0
+    #if DEBUG
+    /// Debug builds check `decide`'s contract on every input decided in place: the state it
+    /// leaves is the one folding the produced facts gives.
+    private var stateBeforeInput: SDKState?
+    #endif
 
     package init(limit: Int) {
         self.limit = limit
@@ -57,6 +79,84 @@ package final class Recheck {
     }
 
     package func finish() {
+        closeCurrent()
+    }
+
+    /// Takes in one record and folds it into `walk` (the state before it is the walk's). Throws
+    /// what reading the journal again throws, when a differing input's state is folded again.
+    package func take(_ record: DecodedRecord, on walk: JournalWalk) throws {
+        if case .fact(let fact) = record.content, Self.isInput(kind: record.kind) {
+            try settle(on: walk)
+            if case .unknown = fact {
+                consume(record, before: walk.state)
+                walk.fold(record)
+            } else if copiesUntilSnapshot {
+                consume(record, before: walk.state)
+                walk.fold(record)
+            } else {
+                closeCurrent()
+                inputs += 1
+                #if DEBUG
+                stateBeforeInput = walk.state
+                #endif
+                let produced = walk.decideInPlace(fact, at: record.time)
+                current = (record, Array(produced.dropFirst()))
+                decidedInPlace = true
+            }
+            return
+        }
+        if decidedInPlace, !record.isSnapshot {
+            // A decision of the input decided in place (or an unreadable record among them):
+            // recorded, and folded once the input's decisions are compared.
+            consume(record, before: walk.state)
+            held.append(record)
+            return
+        }
+        try settle(on: walk)
+        if record.isSnapshot { copiesUntilSnapshot = false }
+        consume(record, before: walk.state)
+        walk.fold(record)
+    }
+
+    /// Ends the walk: the last input's decisions are compared and folded.
+    package func finish(on walk: JournalWalk) throws {
+        try settle(on: walk)
+        finish()
+    }
+
+    /// When the current input was decided in place: confirms the walk's state if its recorded
+    /// decisions are the produced ones at its time, else folds the state before it again and
+    /// folds the recorded records onto it. Then compares, as ``consume(_:before:)`` would.
+    private func settle(on walk: JournalWalk) throws {
+        guard decidedInPlace, let (input, today) = current else { return }
+        let records = held
+        decidedInPlace = false
+        held = []
+        let alike = !currentIsUnverifiable && today.count == recorded.count
+            && records.allSatisfy { $0.time == input.time }
+            && zip(today, recorded).allSatisfy { $0 == $1.fact }
+        if alike {
+            #if DEBUG
+            if var folded = stateBeforeInput, case .fact(let fact) = input.content {
+                folded.evolve(fact, at: input.time)
+                for record in records { if let fact = record.fact { folded.evolve(fact, at: record.time) } }
+                assert(folded == walk.state, "decide left a state other than folding its facts gives, at seq \(input.sequence)")
+            }
+            #endif
+            walk.noteFolded(input)
+            records.forEach(walk.noteFolded)
+            // Compared already: checked, and alike.
+            checked += 1
+            current = nil
+            recorded = []
+            return
+        }
+        refolds += 1
+        copiesUntilSnapshot = true
+        let before = try JournalWalk(reader: walk.reader, start: .at(.sequence(input.sequence)))
+        walk.replaceState(before.state)
+        walk.fold(input)
+        records.forEach(walk.fold)
         closeCurrent()
     }
 

@@ -1,11 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SDK
 
 /// Where a command writes: standard output for results, standard error for messages and
 /// progress. Tests capture both in memory.
 package final class Console {
     private let writeOut: (String) -> Void
+    /// Writes a JSON value and a newline straight into the output's bytes (nil: through ``print(_:)``).
+    private let writeOutJSON: ((JSONValue) -> Void)?
     private let writeError: (String) -> Void
     /// Whether standard error is a terminal (progress is only drawn there).
     let errorIsTerminal: Bool
@@ -20,6 +23,7 @@ package final class Console {
          flush: @escaping () -> Void = {}, input: @escaping () -> String? = { nil }, inputIsTerminal: Bool = false,
          inputBytes: @escaping () throws -> [UInt8] = { [] }) {
         writeOut = out
+        writeOutJSON = nil
         writeError = error
         self.errorIsTerminal = errorIsTerminal
         flushOutput = flush
@@ -34,12 +38,26 @@ package final class Console {
         let output = FileDescriptorBuffer(descriptor: 1)
         return Console(
             out: { output.write($0) },
+            outJSON: { output.writeLine(json: $0) },
             error: { FileDescriptorBuffer.writeAll($0, to: 2) },
             errorIsTerminal: isatty(2) != 0,
             flush: { output.flush() },
             input: { Swift.readLine(strippingNewline: true) },
             inputIsTerminal: isatty(0) != 0,
             inputBytes: { try JournalSource.readStandardInput() })
+    }
+
+    private init(out: @escaping (String) -> Void, outJSON: @escaping (JSONValue) -> Void, error: @escaping (String) -> Void,
+                 errorIsTerminal: Bool, flush: @escaping () -> Void, input: @escaping () -> String?, inputIsTerminal: Bool,
+                 inputBytes: @escaping () throws -> [UInt8]) {
+        writeOut = out
+        writeOutJSON = outJSON
+        writeError = error
+        self.errorIsTerminal = errorIsTerminal
+        flushOutput = flush
+        readInput = input
+        readAllInput = inputBytes
+        self.inputIsTerminal = inputIsTerminal
     }
 
     /// The next line of standard input, without its newline; nil at its end.
@@ -72,6 +90,12 @@ package final class Console {
         writeOut(line + "\n")
     }
 
+    /// Prints `value`'s compact JSON on a line: the same bytes as `print(value.serialized())`,
+    /// written without making the string when the output is a file descriptor.
+    package func printJSON(_ value: JSONValue) {
+        if let writeOutJSON { writeOutJSON(value) } else { print(value.serialized()) }
+    }
+
     package func printError(_ line: String) {
         writeError(line + "\n")
     }
@@ -100,6 +124,13 @@ final class FileDescriptorBuffer {
 
     func write(_ text: String) {
         pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    /// Appends `value`'s compact JSON and a newline.
+    func writeLine(json value: JSONValue) {
+        value.write(to: &pending)
+        pending.append(UInt8(ascii: "\n"))
         if pending.count >= 1 << 16 { flush() }
     }
 

@@ -8,10 +8,12 @@ package enum JournalSource {
     static let maxStreamBytes = 1 << 30
 
     /// A reader over the journal at `path` (`-`: the console's standard input); throws when it
-    /// holds no segments.
-    package static func open(_ path: String, console: Console) throws -> JournalReader {
+    /// holds no segments. `headers` says when the segments' headers are read: a command that
+    /// reads a few segments of a long journal (`state --at`) reads them on demand.
+    package static func open(_ path: String, console: Console,
+                             headers: JournalReader.HeaderReading = .everySegment) throws -> JournalReader {
         if path == "-" { return try reader(forStream: try console.readAllBytes()) }
-        let reader = try JournalReader(directory: path)
+        let reader = try JournalReader(directory: path, headers: headers)
         guard !reader.segments.isEmpty else {
             throw JournalError.notAJournal(path: path, reason: "no segment files (segment-*.lz4) in this directory")
         }

@@ -59,7 +59,7 @@ package struct JournalExport: Sendable {
             }
             let fleet = columns.members(for: redacted, before: walk.state)
             walk.fold(record)
-            try file.write(Self.row(redacted, fleet))
+            try file.write(json: Self.row(redacted, fleet))
             summary.records += 1
             if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(record.sequence)") }
         }
@@ -68,13 +68,14 @@ package struct JournalExport: Sendable {
 
     /// The row: `seq`, `time`, `kind`, the fleet columns, then the record's own members (one that
     /// shares a fleet column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`).
-    package static func row(_ record: DecodedRecord, _ fleet: [(String, JSONValue)]) -> String {
-        guard case .object(var members) = FactJSON.object(record) else { return FactJSON.object(record).serialized() }
+    package static func row(_ record: DecodedRecord, _ fleet: [(String, JSONValue)]) -> JSONValue {
+        let object = FactJSON.object(record)
+        guard case .object(var members) = object else { return object }
         for index in members.indices.dropFirst(3) where FleetColumns.reserved.contains(members[index].0) {
             members[index].0 = "fact_" + members[index].0
         }
         members.insert(contentsOf: fleet, at: 3)
-        return JSONValue.object(members).serialized()
+        return .object(members)
     }
 
     // MARK: - Journal

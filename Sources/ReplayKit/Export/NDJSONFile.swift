@@ -1,4 +1,5 @@
 import Foundation
+import SDK
 
 /// A new NDJSON file (mode 0600) written in 64 KiB pieces. Not thread-safe: one command writes it.
 package final class NDJSONFile {
@@ -19,6 +20,13 @@ package final class NDJSONFile {
     /// Appends `line` and a newline.
     func write(_ line: String) throws {
         buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Appends `value`'s compact JSON (the bytes of `value.serialized()`) and a newline.
+    func write(json value: JSONValue) throws {
+        value.write(to: &buffer)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { try flush() }
     }

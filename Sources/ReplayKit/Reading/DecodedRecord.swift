@@ -2,9 +2,9 @@ import Journal
 import SDK
 
 /// One record of an SDK journal with its payload interpreted.
-package struct DecodedRecord {
+package struct DecodedRecord: Sendable {
     /// What the record holds.
-    package enum Content {
+    package enum Content: Sendable {
         /// The first record of a segment: the state as of every record before it.
         indirect case snapshot(SDKState)
         /// A fact (an unknown kind from a newer SDK decodes as ``Fact/unknown(kind:payload:)``).

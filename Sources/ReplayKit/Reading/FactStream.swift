@@ -1,13 +1,14 @@
 import Journal
 import SDK
 
-/// Streams a journal's records, decoded, in sequence order: one record in memory at a time.
+/// Streams a journal's records, decoded, in sequence order. They are read and decoded ahead on
+/// a thread of their own (``ReadAheadDecoder``): at most a few thousand records in memory.
 ///
 /// Strict: corruption throws ``JournalError/corrupted(_:)`` (commands report it and exit 1); a
 /// torn tail ends the stream normally and is kept in ``tornTail``. Records that cannot be
 /// interpreted are returned as ``DecodedRecord/Content/unreadable(_:)`` and counted.
 package final class FactStream {
-    private let cursor: RecordCursor
+    private let records: ReadAheadDecoder
     private let decodesSnapshots: Bool
     /// The first unreadable records (sequence and reason), at most ``unreadableSampleLimit``.
     private(set) var unreadableSample: [(sequence: UInt64, reason: String)] = []
@@ -16,17 +17,16 @@ package final class FactStream {
     static let unreadableSampleLimit = 20
 
     package init(reader: JournalReader, from sequence: UInt64? = nil, decodesSnapshots: Bool = true) throws {
-        cursor = try reader.records(from: sequence)
+        records = ReadAheadDecoder(reader: reader, from: sequence, decodesSnapshots: decodesSnapshots)
         self.decodesSnapshots = decodesSnapshots
     }
 
     /// The torn tail that ended the stream, if it ended on one.
-    var tornTail: Damage? { cursor.tornTail }
+    var tornTail: Damage? { records.tornTail }
 
     /// The next record; nil at the end of the journal.
     package func next() throws -> DecodedRecord? {
-        guard let view = try cursor.nextView() else { return nil }
-        let record = RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots)
+        guard let record = try records.next() else { return nil }
         if case .unreadable(let reason) = record.content, !(record.isSnapshot && !decodesSnapshots) {
             unreadableCount += 1
             if unreadableSample.count < Self.unreadableSampleLimit { unreadableSample.append((record.sequence, reason)) }

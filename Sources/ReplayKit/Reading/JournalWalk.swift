@@ -61,14 +61,22 @@ package final class JournalWalk {
             break
         case .after(let moment):
             try checkNotBeforeJournal(moment)
-            while let record = try peek(), moment.includes(sequence: record.sequence, time: record.time) {
-                _ = try next()
+            // Each record is taken once and kept back (as the lookahead) only when it is past
+            // the moment: no copy of it per record.
+            while let record = try next() {
+                guard moment.includes(sequence: record.sequence, time: record.time) else {
+                    lookahead = record
+                    break
+                }
                 fold(record)
             }
         case .at(let moment):
             try checkNotBeforeJournal(moment)
-            while let record = try peek(), isBefore(record, moment) {
-                _ = try next()
+            while let record = try next() {
+                guard isBefore(record, moment) else {
+                    lookahead = record
+                    break
+                }
                 fold(record)
             }
         }
@@ -86,6 +94,10 @@ package final class JournalWalk {
     private static func open(reader: JournalReader, near moment: Moment?)
         throws -> (SDKState, FactStream, DecodedRecord?) {
         let segments = reader.segments
+        if case .time? = moment {
+            // A time is found by the headers' base times: every segment's is read (and checked).
+            for index in segments.indices { _ = try reader.header(ofSegment: index) }
+        }
         var candidate: Int? = switch moment {
         case nil: segments.isEmpty ? nil : 0
         case .sequence(let sequence)?: segments.lastIndex { $0.baseSequence <= sequence } ?? (segments.isEmpty ? nil : 0)
@@ -93,7 +105,7 @@ package final class JournalWalk {
         }
         while let index = candidate {
             let segment = segments[index]
-            if segment.header != nil {
+            if try reader.header(ofSegment: index) != nil {
                 let stream = try FactStream(reader: reader, from: segment.baseSequence)
                 if let first = try stream.next(), first.sequence == segment.baseSequence, case .snapshot(let state) = first.content {
                     return (state, stream, first)
@@ -109,7 +121,9 @@ package final class JournalWalk {
     }
 
     private func checkNotBeforeJournal(_ moment: Moment) throws {
-        guard let first = reader.segments.first(where: { $0.header != nil }), let header = first.header else { return }
+        var first: SegmentHeader?
+        for index in reader.segments.indices where first == nil { first = try reader.header(ofSegment: index) }
+        guard let header = first else { return }
         switch moment {
         case .sequence(let sequence) where sequence < header.baseSequence:
             throw MomentError.beforeJournal(moment, first: "sequence \(header.baseSequence)")
@@ -147,6 +161,20 @@ package final class JournalWalk {
         case .fact(let fact): state.evolve(fact, at: record.time)
         case .unreadable: break
         }
+        noteFolded(record)
+    }
+
+    /// Runs today's `decide` for `input` on the walk's own state, in place (no copy of the
+    /// state), and returns the facts it produced, the input first. The state is then the one
+    /// folding those facts gives; the records are not counted as folded: the caller either
+    /// confirms them with ``noteFolded(_:)`` (the recorded facts are the produced ones) or
+    /// replaces the state (``replaceState(_:)``) and folds the recorded ones.
+    func decideInPlace(_ input: Fact, at time: JournalTime) -> [Fact] {
+        state.decide(input, at: time)
+    }
+
+    /// Counts `record` as folded, its effect already in the state (see ``decideInPlace(_:at:)``).
+    func noteFolded(_ record: DecodedRecord) {
         position = (record.sequence, record.time)
         if remembersLastFolded { lastFolded = record }
         folded += 1

@@ -11,10 +11,21 @@
 /// collections print as `(none)`.
 package enum DocumentText {
     package static func lines(_ document: JSONValue, indent: Int = 0) -> [String] {
-        guard case .object(let members) = document else { return [String(repeating: " ", count: indent) + scalar(document)] }
-        let pad = String(repeating: " ", count: indent)
-        let width = members.filter { isInline($0.1) }.map(\.0.count).max() ?? 0
         var lines: [String] = []
+        append(document, indent: indent, to: &lines)
+        return lines
+    }
+
+    /// Appends the lines of `document` to `lines`: one array for the whole document rather than
+    /// one per nested object, copied into its parent's.
+    private static func append(_ document: JSONValue, indent: Int, to lines: inout [String]) {
+        guard case .object(let members) = document else {
+            lines.append(String(repeating: " ", count: indent) + scalar(document))
+            return
+        }
+        let pad = String(repeating: " ", count: indent)
+        var width = 0
+        for (key, value) in members where isInline(value) { width = max(width, key.count) }
         for (key, value) in members {
             if isInline(value) {
                 lines.append(pad + key + String(repeating: " ", count: width - key.count) + "  " + scalar(value))
@@ -22,14 +33,13 @@ package enum DocumentText {
                 lines.append(pad + key)
                 for (index, element) in elements.enumerated() {
                     lines.append(pad + "  [\(index)]")
-                    lines += self.lines(element, indent: indent + 4)
+                    append(element, indent: indent + 4, to: &lines)
                 }
             } else {
                 lines.append(pad + key)
-                lines += self.lines(value, indent: indent + 2)
+                append(value, indent: indent + 2, to: &lines)
             }
         }
-        return lines
     }
 
     /// Whether a value prints on its member's line.

@@ -46,7 +46,7 @@ struct CatCommand: Command {
                 if let call { members.append(("call", .string(call))) }
                 if case .unreadable(let reason) = record.content, !record.isSnapshot { members.append(("unreadable", .string(reason))) }
                 members.append(("bytes", .integer(Int64(record.payloadBytes))))
-                console.print(JSONValue.object(members).serialized())
+                console.printJSON(.object(members))
             } else {
                 var kind = record.kindName
                 if let call { kind += " " + call }

@@ -35,11 +35,8 @@ struct RecheckCommand: Command {
     func run(console: Console) throws -> ExitStatus {
         let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), onProgress: { console.progress("rechecking seq \($0)") })
         let recheck = Recheck(limit: limit)
-        while let record = try walk.next() {
-            recheck.consume(record, before: walk.state)
-            walk.fold(record)
-        }
-        recheck.finish()
+        while let record = try walk.next() { try recheck.take(record, on: walk) }
+        try recheck.finish(on: walk)
         console.clearProgress()
         if json {
             console.print(JSONValue.object([

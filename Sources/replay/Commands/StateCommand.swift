@@ -34,14 +34,13 @@ struct StateCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: .after(moment),
+        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console, headers: .onDemand), start: .after(moment),
                                    onProgress: { console.progress("folding seq \($0)") })
         let ended = try walk.peek() == nil
         console.clearProgress()
         let document = StateDocument.make(walk.state)
         if json {
-            console.print(JSONValue.object([("at", Self.position(walk)), ("journal_ended", .bool(ended)),
-                                            ("state", document)]).serialized())
+            console.printJSON(.object([("at", Self.position(walk)), ("journal_ended", .bool(ended)), ("state", document)]))
         } else {
             console.print(Self.heading(walk, moment: moment, ended: ended))
             console.print()

@@ -66,7 +66,7 @@ struct TimelineCommand: Command {
             if let project, !(mentioned.isEmpty ? live.map { project.matches($0, labels: labels) } ?? false
                                                 : project.matchesAny(mentioned, labels: labels)) { continue }
             if json {
-                console.print(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))], labels: labels).serialized())
+                console.printJSON(FactJSON.object(record, extra: [("depth", .integer(Int64(shownDepth)))], labels: labels))
             } else {
                 console.print(TimelineLine.line(record, depth: shownDepth, labels: labels))
             }

@@ -1,0 +1,159 @@
+import Foundation
+import Journal
+
+/// Reads and decodes a journal's records on a thread of its own, ahead of the thread that folds
+/// them, so that on two cores decompressing and decoding the next records overlaps folding and
+/// checking the current ones.
+///
+/// The reading thread decompresses every record; who decodes a batch balances itself: when the
+/// consumer has nothing left to take (it is waiting), the next batch goes to it undecoded (the
+/// payloads copied) and it decodes the batch itself; otherwise the reading thread decodes it.
+/// Decoding is pure, so which thread decoded a record never shows.
+///
+/// The records come out in journal order, exactly as a ``RecordCursor`` in strict mode and
+/// ``RecordDecoder`` would give them on the calling thread; an error the cursor throws comes out
+/// of ``next()`` after every record before it, where the cursor would have thrown it. Memory is
+/// bounded: at most ``batchesAhead`` batches of ``batchSize`` records are read ahead.
+/// Dropping the reader early (a walk that stops at a moment) stops the thread and waits for it.
+final class ReadAheadDecoder {
+    /// Records per hand-over (the lock is taken once per batch, not per record).
+    static let batchSize = 256
+    /// Batches read ahead of the consumer at most.
+    static let batchesAhead = 4
+
+    /// Records read but not decoded: their payloads one after the other in `bytes`.
+    private struct UndecodedBatch: Sendable {
+        struct Entry: Sendable {
+            var sequence: UInt64
+            var time: JournalTime
+            var kind: UInt32
+            var end: Int
+        }
+        var bytes: [UInt8] = []
+        var entries: [Entry] = []
+    }
+
+    /// What the reading thread hands over.
+    private enum Item: Sendable {
+        /// Decoded records, last first (reversed by the reading thread, which holds the only
+        /// reference: reversing on the consumer's side would copy the shared array).
+        case records([DecodedRecord])
+        case undecoded(UndecodedBatch)
+        /// The journal ended, on a torn tail or not.
+        case end(tornTail: Damage?)
+        /// The cursor threw.
+        case failure(ThrownError)
+    }
+
+    /// An error thrown on the reading thread, carried to the consumer.
+    private struct ThrownError: @unchecked Sendable {
+        // Unchecked: the cursor throws `JournalError` values, which are Sendable; the box only
+        // hides `any Error` from the checker, and the reading thread keeps no reference to the
+        // error once it has handed it over.
+        let error: any Error
+    }
+
+    private let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.batchesAhead)
+    private let decodesSnapshots: Bool
+    /// The current batch, last record first: each is moved out with `popLast()`, not copied.
+    private var batch: [DecodedRecord] = []
+    private var ended = false
+    /// The torn tail that ended the journal, once the consumer has reached the end.
+    private(set) var tornTail: Damage?
+
+    /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
+    init(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool) {
+        self.decodesSnapshots = decodesSnapshots
+        let channel = self.channel
+        let thread = Thread {
+            Self.produce(reader: reader, from: sequence, decodesSnapshots: decodesSnapshots, into: channel)
+        }
+        thread.name = "replay read-ahead"
+        thread.start()
+    }
+
+    deinit {
+        channel.close()
+    }
+
+    /// The next record; nil at the end of the journal. Throws what the cursor threw, in place.
+    func next() throws -> DecodedRecord? {
+        while batch.isEmpty {
+            guard !ended, let item = channel.receive() else {
+                ended = true
+                return nil
+            }
+            switch item {
+            case .records(let records):
+                batch = records
+            case .undecoded(let undecoded):
+                batch = Self.decode(undecoded, decodingSnapshots: decodesSnapshots)
+                batch.reverse()
+            case .end(let tail):
+                tornTail = tail
+                ended = true
+                return nil
+            case .failure(let thrown):
+                ended = true
+                throw thrown.error
+            }
+        }
+        return batch.popLast()
+    }
+
+    private static func decode(_ undecoded: UndecodedBatch, decodingSnapshots: Bool) -> [DecodedRecord] {
+        undecoded.bytes.withUnsafeBytes { bytes in
+            var start = 0
+            return undecoded.entries.map { entry in
+                defer { start = entry.end }
+                return RecordDecoder.decode(sequence: entry.sequence, time: entry.time, kind: entry.kind,
+                                            payload: UnsafeRawBufferPointer(rebasing: bytes[start..<entry.end]),
+                                            decodingSnapshots: decodingSnapshots)
+            }
+        }
+    }
+
+    private static func produce(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool,
+                                into channel: BoundedChannel<Item>) {
+        defer { channel.finish() }
+        var records: [DecodedRecord] = []
+        var undecoded = UndecodedBatch()
+        /// Whether the batch being read goes undecoded (decided when it starts).
+        var handsOverUndecoded = false
+        var count = 0
+        func send() -> Bool {
+            defer { count = 0 }
+            if handsOverUndecoded {
+                defer { undecoded = UndecodedBatch() }
+                return channel.send(.undecoded(undecoded))
+            }
+            defer { records = [] }
+            records.reverse()
+            return channel.send(.records(records))
+        }
+        do {
+            let cursor = try reader.records(from: sequence)
+            while let view = try cursor.nextView() {
+                if count == 0 {
+                    // The consumer waits for records: let it decode this batch itself.
+                    handsOverUndecoded = channel.isEmpty
+                    if !handsOverUndecoded { records.reserveCapacity(batchSize) }
+                }
+                if handsOverUndecoded {
+                    undecoded.bytes.append(contentsOf: view.payload)
+                    undecoded.entries.append(.init(sequence: view.sequence, time: view.timestamp, kind: view.kind,
+                                                   end: undecoded.bytes.count))
+                } else {
+                    records.append(RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots))
+                }
+                count += 1
+                if count == batchSize { guard send() else { return } }
+            }
+            if count > 0 { guard send() else { return } }
+            _ = channel.send(.end(tornTail: cursor.tornTail))
+        } catch {
+            if count > 0 { guard send() else { return } }
+            _ = channel.send(.failure(ThrownError(error: error)))
+        }
+    }
+}

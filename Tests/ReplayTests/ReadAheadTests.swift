@@ -1,0 +1,133 @@
+import Foundation
+import Journal
+import SDK
+import Testing
+@testable import ReplayKit
+
+/// `FactStream` reads and decodes on a thread of its own (`ReadAheadDecoder`); what it hands out
+/// must be what reading on the calling thread gives, in order, with errors in the same place.
+@Suite("reading ahead on a second thread", .timeLimit(.minutes(3)))
+struct ReadAheadTests {
+    typealias J = CraftedJournal
+
+    /// A journal of `calls` setEmail calls (three records each) in many small segments.
+    private func journal(calls: UInt64) throws -> String {
+        let path = ReplayHarness.temporaryDirectory()
+        let journal = try CraftedJournal(directory: path, segmentBytes: 8192)
+        try journal.append(.callReceived(J.received(1, .initialize(J.us))))
+        try journal.append(.initialized(project: J.us, generation: 1))
+        for number in UInt64(2)..<(calls + 2) {
+            try journal.append(.callReceived(J.received(number, .setEmail("user\(number)@example.com"))))
+            try journal.append(.identityChanged(email: "user\(number)@example.com", userID: nil))
+            try journal.append(.callResolved(call: J.call(number), outcome: .applied(project: J.us.fingerprint)))
+            try journal.rotate()
+        }
+        try journal.close()
+        return path
+    }
+
+    /// What a cursor and the decoder give on this thread: each record, and the error that ended
+    /// the reading (nil when it ended normally).
+    private func direct(_ reader: JournalReader, from sequence: UInt64? = nil) -> (records: [DecodedRecord], error: JournalError?, tail: Damage?) {
+        var records: [DecodedRecord] = []
+        let cursor: RecordCursor
+        do { cursor = try reader.records(from: sequence) } catch { return ([], error as? JournalError, nil) }
+        do {
+            while let view = try cursor.nextView() { records.append(RecordDecoder.decode(view)) }
+        } catch {
+            return (records, error as? JournalError, nil)
+        }
+        return (records, nil, cursor.tornTail)
+    }
+
+    private func readAhead(_ reader: JournalReader, from sequence: UInt64? = nil) throws -> (records: [DecodedRecord], error: JournalError?, tail: Damage?) {
+        let stream = try FactStream(reader: reader, from: sequence)
+        var records: [DecodedRecord] = []
+        do {
+            while let record = try stream.next() { records.append(record) }
+        } catch {
+            return (records, error as? JournalError, stream.tornTail)
+        }
+        return (records, nil, stream.tornTail)
+    }
+
+    private func same(_ left: [DecodedRecord], _ right: [DecodedRecord]) -> Bool {
+        left.count == right.count && zip(left, right).allSatisfy { a, b in
+            guard a.sequence == b.sequence, a.time == b.time, a.kind == b.kind, a.payloadBytes == b.payloadBytes else { return false }
+            switch (a.content, b.content) {
+            case (.snapshot(let x), .snapshot(let y)): return x == y
+            case (.fact(let x), .fact(let y)): return x == y
+            case (.unreadable(let x), .unreadable(let y)): return x == y
+            default: return false
+            }
+        }
+    }
+
+    @Test("every record, in order, more than the read-ahead holds, from the start and from any sequence")
+    func sameRecordsInOrder() throws {
+        let path = try journal(calls: 1500)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try JournalReader(directory: path)
+        let all = direct(reader)
+        #expect(all.records.count > ReadAheadDecoder.batchSize * (ReadAheadDecoder.batchesAhead + 2))
+        #expect(reader.segments.count > 3)
+        let ahead = try readAhead(reader)
+        #expect(same(ahead.records, all.records))
+        #expect(ahead.error == nil && ahead.tail == nil)
+        for start in [UInt64(1), 2, 129, 1000, 3001, UInt64(all.records.count)] {
+            #expect(same(try readAhead(reader, from: start).records, direct(reader, from: start).records), "from \(start)")
+        }
+    }
+
+    @Test("corruption throws after exactly the records before it, with the same location")
+    func corruptionInPlace() throws {
+        let path = try journal(calls: 1500)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let names = try JournalReader(directory: path).segments.map(\.name)
+        let damaged = path + "/" + names[names.count / 2]
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let reader = try JournalReader(directory: path)
+        let expected = direct(reader)
+        let error = try #require(expected.error)
+        guard case .corrupted(let damage) = error else { Issue.record("expected corruption, got \(error)"); return }
+        #expect(damage.segment == names[names.count / 2])
+        let ahead = try readAhead(reader)
+        #expect(ahead.error == error)
+        #expect(same(ahead.records, expected.records))
+    }
+
+    @Test("a torn tail ends the stream and is reported once the end is reached")
+    func tornTail() throws {
+        let path = try journal(calls: 400)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let last = try #require(try JournalReader(directory: path).segments.last).name
+        let handle = try #require(FileHandle(forUpdatingAtPath: path + "/" + last))
+        let length = try handle.seekToEnd()
+        try handle.truncate(atOffset: length - 5)
+        try handle.close()
+        let reader = try JournalReader(directory: path)
+        let expected = direct(reader)
+        #expect(expected.error == nil)
+        let tail = try #require(expected.tail)
+        let ahead = try readAhead(reader)
+        #expect(same(ahead.records, expected.records))
+        #expect(ahead.tail == tail)
+        // Not reached yet: not reported.
+        let early = try FactStream(reader: reader)
+        _ = try early.next()
+        #expect(early.tornTail == nil)
+    }
+
+    @Test("a stream dropped after one record stops its thread")
+    func droppedEarly() throws {
+        let path = try journal(calls: 1500)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try JournalReader(directory: path)
+        for _ in 0..<20 {
+            let stream = try FactStream(reader: reader)
+            #expect(try stream.next()?.sequence == 1)
+        }
+    }
+}

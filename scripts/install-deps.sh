@@ -11,6 +11,8 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
 # Headless Chromium renders the HTML report in `make report-check`.
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# The replay executable links Foundation statically, and with it the system's libcurl.
+ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 ' || missing+=(libcurl4)
 # The layer check (scripts/layers-check.py) and the fleet check run on Python 3.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 

@@ -21,7 +21,7 @@ struct ConsoleJSONTests {
         #expect(descriptor >= 0)
         let buffer = FileDescriptorBuffer(descriptor: descriptor)
         buffer.write("before\n")
-        buffer.writeLine(json: Self.value)
+        buffer.writeLine { Self.value.write(to: &$0) }
         buffer.write("after\n")
         buffer.flush()
         close(descriptor)

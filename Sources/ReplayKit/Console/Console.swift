@@ -7,8 +7,9 @@ import SDK
 /// progress. Tests capture both in memory.
 package final class Console {
     private let writeOut: (String) -> Void
-    /// Writes a JSON value and a newline straight into the output's bytes (nil: through ``print(_:)``).
-    private let writeOutJSON: ((JSONValue) -> Void)?
+    /// Lets a writer append one line of JSON straight into the output's bytes, then a newline
+    /// (nil: through ``print(_:)``).
+    private let writeOutJSON: (((inout [UInt8]) -> Void) -> Void)?
     private let writeError: (String) -> Void
     /// Whether standard error is a terminal (progress is only drawn there).
     let errorIsTerminal: Bool
@@ -38,7 +39,7 @@ package final class Console {
         let output = FileDescriptorBuffer(descriptor: 1)
         return Console(
             out: { output.write($0) },
-            outJSON: { output.writeLine(json: $0) },
+            outJSON: { output.writeLine($0) },
             error: { FileDescriptorBuffer.writeAll($0, to: 2) },
             errorIsTerminal: isatty(2) != 0,
             flush: { output.flush() },
@@ -47,7 +48,7 @@ package final class Console {
             inputBytes: { try JournalSource.readStandardInput() })
     }
 
-    private init(out: @escaping (String) -> Void, outJSON: @escaping (JSONValue) -> Void, error: @escaping (String) -> Void,
+    private init(out: @escaping (String) -> Void, outJSON: @escaping ((inout [UInt8]) -> Void) -> Void, error: @escaping (String) -> Void,
                  errorIsTerminal: Bool, flush: @escaping () -> Void, input: @escaping () -> String?, inputIsTerminal: Bool,
                  inputBytes: @escaping () throws -> [UInt8]) {
         writeOut = out
@@ -93,7 +94,19 @@ package final class Console {
     /// Prints `value`'s compact JSON on a line: the same bytes as `print(value.serialized())`,
     /// written without making the string when the output is a file descriptor.
     package func printJSON(_ value: JSONValue) {
-        if let writeOutJSON { writeOutJSON(value) } else { print(value.serialized()) }
+        printJSONLine { value.write(to: &$0) }
+    }
+
+    /// Prints one line of JSON that `write` appends as bytes (the compact JSON of one value,
+    /// without its newline): straight into the output's buffer when it is a file descriptor.
+    package func printJSONLine(_ write: (inout [UInt8]) -> Void) {
+        if let writeOutJSON {
+            writeOutJSON(write)
+        } else {
+            var bytes: [UInt8] = []
+            write(&bytes)
+            print(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     package func printError(_ line: String) {
@@ -127,9 +140,9 @@ final class FileDescriptorBuffer {
         if pending.count >= 1 << 16 { flush() }
     }
 
-    /// Appends `value`'s compact JSON and a newline.
-    func writeLine(json value: JSONValue) {
-        value.write(to: &pending)
+    /// Appends the JSON `write` appends, and a newline.
+    func writeLine(_ write: (inout [UInt8]) -> Void) {
+        write(&pending)
         pending.append(UInt8(ascii: "\n"))
         if pending.count >= 1 << 16 { flush() }
     }

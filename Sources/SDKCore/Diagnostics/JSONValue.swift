@@ -63,7 +63,7 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     /// Appends `value` in decimal, as `String(value)` spells it, without making the string.
-    static func writeDecimal(_ value: UInt64, to output: inout [UInt8]) {
+    package static func writeDecimal(_ value: UInt64, to output: inout [UInt8]) {
         withDecimalDigits(value) { output.append(contentsOf: $0) }
     }
 
@@ -85,7 +85,7 @@ package enum JSONValue: Equatable, Sendable {
 
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control
     /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.
-    private static func writeString(_ text: String, to output: inout [UInt8]) {
+    package static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

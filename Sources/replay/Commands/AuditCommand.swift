@@ -54,7 +54,7 @@ struct AuditCommand: Command {
             if let project, !(row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
                 && !(row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false) { return }
             shown[row.status, default: 0] += 1
-            if json { console.printJSON(row.json) } else { console.print(row.line) }
+            if json { console.printJSONLine { row.writeJSON(to: &$0) } } else { console.print(row.line) }
         }
         while let record = try walk.next() {
             audit.consume(record, before: walk.state)

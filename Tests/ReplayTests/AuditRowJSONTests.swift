@@ -1,0 +1,30 @@
+import Foundation
+import Journal
+import SDK
+import Testing
+@testable import ReplayKit
+
+/// `audit --json` writes each row's bytes directly (`AuditRow.writeJSON(to:)`): they must be the
+/// bytes of serializing the row's JSON value, for every kind of row the golden journals hold.
+@Suite("audit rows written as bytes", .timeLimit(.minutes(1)))
+struct AuditRowJSONTests {
+    @Test("every row of every golden journal: the same bytes as its JSON value", arguments: ["demo", "multi-segment", "crash-mid-switch"])
+    func sameBytesAsTheValue(journal name: String) throws {
+        let copy = try GoldenJournals.copy(name)
+        defer { GoldenJournals.remove(copy) }
+        let walk = try JournalWalk(reader: try JournalReader(directory: copy))
+        var rows: [AuditRow] = []
+        let audit = CallAudit { rows.append($0) }
+        while let record = try walk.next() {
+            audit.consume(record, before: walk.state)
+            walk.fold(record)
+        }
+        audit.finish()
+        #expect(!rows.isEmpty)
+        for row in rows {
+            var written: [UInt8] = []
+            row.writeJSON(to: &written)
+            #expect(String(decoding: written, as: UTF8.self) == row.json.serialized())
+        }
+    }
+}

@@ -12,14 +12,7 @@ struct AuditRowJSONTests {
     func sameBytesAsTheValue(journal name: String) throws {
         let copy = try GoldenJournals.copy(name)
         defer { GoldenJournals.remove(copy) }
-        let walk = try JournalWalk(reader: try JournalReader(directory: copy))
-        var rows: [AuditRow] = []
-        let audit = CallAudit { rows.append($0) }
-        while let record = try walk.next() {
-            audit.consume(record, before: walk.state)
-            walk.fold(record)
-        }
-        audit.finish()
+        let rows = try AuditRows.of(try JournalReader(directory: copy)).rows
         #expect(!rows.isEmpty)
         for row in rows {
             var written: [UInt8] = []

@@ -16,15 +16,7 @@ struct DemoAuditTests {
         let outcome = try await DemoStory.run(into: directory)
         #expect(outcome.switchResults == [.switchedCleanly, .switchedCleanly, .switchedWithWarnings])
 
-        let reader = try JournalReader(directory: directory)
-        let walk = try JournalWalk(reader: reader)
-        var rows: [AuditRow] = []
-        let audit = CallAudit { rows.append($0) }
-        while let record = try walk.next() {
-            audit.consume(record, before: walk.state)
-            walk.fold(record)
-        }
-        audit.finish()
+        let (rows, audit) = try AuditRows.of(try JournalReader(directory: directory))
         #expect(rows.count == 18)
         #expect(!rows.contains { $0.status == "pending" })
 

@@ -20,17 +20,11 @@ package final class Console {
     /// Whether standard input is a terminal (interactive commands prompt only there).
     let inputIsTerminal: Bool
 
-    package init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false,
+    package convenience init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false,
          flush: @escaping () -> Void = {}, input: @escaping () -> String? = { nil }, inputIsTerminal: Bool = false,
          inputBytes: @escaping () throws -> [UInt8] = { [] }) {
-        writeOut = out
-        writeOutJSON = nil
-        writeError = error
-        self.errorIsTerminal = errorIsTerminal
-        flushOutput = flush
-        readInput = input
-        readAllInput = inputBytes
-        self.inputIsTerminal = inputIsTerminal
+        self.init(out: out, outJSON: nil, error: error, errorIsTerminal: errorIsTerminal, flush: flush, input: input,
+                  inputIsTerminal: inputIsTerminal, inputBytes: inputBytes)
     }
 
     /// The process's own standard input, standard output (buffered; see ``flush()``) and
@@ -48,7 +42,7 @@ package final class Console {
             inputBytes: { try JournalSource.readStandardInput() })
     }
 
-    private init(out: @escaping (String) -> Void, outJSON: @escaping ((inout [UInt8]) -> Void) -> Void, error: @escaping (String) -> Void,
+    private init(out: @escaping (String) -> Void, outJSON: (((inout [UInt8]) -> Void) -> Void)?, error: @escaping (String) -> Void,
                  errorIsTerminal: Bool, flush: @escaping () -> Void, input: @escaping () -> String?, inputIsTerminal: Bool,
                  inputBytes: @escaping () throws -> [UInt8]) {
         writeOut = out

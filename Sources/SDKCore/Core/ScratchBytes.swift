@@ -1,3 +1,5 @@
+import Journal
+
 /// Bytes written through a pointer into a scratch buffer on the caller's stack
 /// (``withScratch(_:)``), moved onto the heap only when they outgrow it: what the journal codec
 /// (``FieldWriter``) and request bodies (JSON) write into.
@@ -88,8 +90,8 @@ struct ScratchBytes: ~Copyable {
     /// `value` as an unsigned LEB128 varint.
     @inline(__always)
     mutating func appendVarint(_ value: UInt64) {
-        reserve(10)
-        count = Self.storeVarint(value, at: base + count) - base
+        reserve(Varint.maxLength)
+        count += Varint.store(value, at: base + count)
     }
 
     /// `value` in decimal, as `String(value)` spells it.
@@ -106,27 +108,10 @@ struct ScratchBytes: ~Copyable {
     /// Replaces the one byte at `offset` with the varint `value`, moving what follows it.
     mutating func replaceByte(at offset: Int, withVarint value: UInt64) {
         precondition(offset < count)
-        var digits: (UInt64, UInt64) = (0, 0)
-        let length = withUnsafeMutableBytes(of: &digits) { buffer in
-            Self.storeVarint(value, at: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                - buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        }
+        let length = Varint.length(of: value)
         reserve(length - 1)
         (base + offset + length).update(from: base + offset + 1, count: count - offset - 1)
-        withUnsafeBytes(of: &digits) { (base + offset).update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length) }
+        _ = Varint.store(value, at: base + offset)
         count += length - 1
-    }
-
-    /// Stores `value` as a varint at `destination`; returns the address after it.
-    private static func storeVarint(_ value: UInt64, at destination: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var remaining = value
-        var at = destination
-        while remaining >= 0x80 {
-            at.pointee = UInt8(truncatingIfNeeded: remaining) | 0x80
-            at += 1
-            remaining >>= 7
-        }
-        at.pointee = UInt8(truncatingIfNeeded: remaining)
-        return at + 1
     }
 }

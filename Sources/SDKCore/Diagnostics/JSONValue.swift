@@ -87,6 +87,15 @@ package enum JSONValue: Equatable, Sendable {
     /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.
     package static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        withEscapedBytes(of: text) { output.append(contentsOf: $0) }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Calls `append` with the bytes of `text` escaped for a JSON string (between its quotes),
+    /// in order: runs that need no escaping whole, each escape on its own. The one place the
+    /// SDK's JSON writers (``writeString(_:to:)``, `DataValue`'s) and byte counts escape strings.
+    @inline(__always)
+    static func withEscapedBytes(of text: String, _ append: (UnsafeRawBufferPointer) -> Void) {
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
@@ -96,24 +105,29 @@ package enum JSONValue: Equatable, Sendable {
                 index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 let index = index - 1
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                if runStart < index { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))) }
                 runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): writeASCII("\\\"", to: &output)
-                case UInt8(ascii: "\\"): writeASCII("\\\\", to: &output)
-                case UInt8(ascii: "\n"): writeASCII("\\n", to: &output)
-                case UInt8(ascii: "\r"): writeASCII("\\r", to: &output)
-                case UInt8(ascii: "\t"): writeASCII("\\t", to: &output)
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    writeASCII("\\u00", to: &output)
-                    output.append(hex[Int(byte >> 4)])
-                    output.append(hex[Int(byte & 0xF)])
+                let named: StaticString? = switch byte {
+                case UInt8(ascii: "\""): #"\""#
+                case UInt8(ascii: "\\"): #"\\"#
+                case UInt8(ascii: "\n"): #"\n"#
+                case UInt8(ascii: "\r"): #"\r"#
+                case UInt8(ascii: "\t"): #"\t"#
+                default: nil
+                }
+                if let named {
+                    named.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+                } else {
+                    let hex: StaticString = "0123456789abcdef"
+                    hex.withUTF8Buffer { digits in
+                        let escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"),
+                                                                                 UInt8(ascii: "0"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)])
+                        withUnsafeBytes(of: escape) { append($0) }
+                    }
                 }
             }
-            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            if runStart < bytes.count { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...]))) }
         }
-        output.append(UInt8(ascii: "\""))
     }
 }
 

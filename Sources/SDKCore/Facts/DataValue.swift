@@ -153,32 +153,7 @@ extension DataValue {
     /// characters escaped.
     static func writeJSONString(_ text: String, to output: inout ScratchBytes) {
         output.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: their bytes go in with one copy, checked as they go.
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            output.append(UnsafeRawBufferPointer(bytes))
-            return true
-        }
-        if copied == true {
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(#"\""# as StaticString)
-            case UInt8(ascii: "\\"): output.append(#"\\"# as StaticString)
-            case UInt8(ascii: "\n"): output.append(#"\n"# as StaticString)
-            case UInt8(ascii: "\r"): output.append(#"\r"# as StaticString)
-            case UInt8(ascii: "\t"): output.append(#"\t"# as StaticString)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(#"\u00"# as StaticString)
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
-            default:
-                output.append(byte)
-            }
-        }
+        JSONValue.withEscapedBytes(of: text) { output.append($0) }
         output.append(UInt8(ascii: "\""))
     }
 
@@ -207,22 +182,9 @@ extension DataValue {
         return count
     }
 
-    /// Whether `text` holds a byte JSON must escape (a quote, a backslash, a control character).
-    private static func needsEscaping(_ text: String) -> Bool {
-        let check = { (bytes: UnsafeBufferPointer<UInt8>) in bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
-        return text.utf8.withContiguousStorageIfAvailable(check) ?? text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-    }
-
     private static func jsonStringByteCount(_ text: String) -> Int {
-        if !needsEscaping(text) { return 2 + text.utf8.count }
         var count = 2
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): count += 2
-            case 0..<0x20: count += 6
-            default: count += 1
-            }
-        }
+        JSONValue.withEscapedBytes(of: text) { count += $0.count }
         return count
     }
 

@@ -126,7 +126,8 @@ case "blocks":
     var benchmark = BlockGranularityBenchmark()
     benchmark.records = arguments.takeCount("--records") ?? benchmark.records
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
-    let rows = benchmark.run()
+    let rows: [BlockGranularityBenchmark.Row]
+    do { rows = try benchmark.run() } catch { fail("\(error)") }
     if json {
         let items = rows.map { "{\"records_per_block\":\($0.recordsPerBlock),\"ratio\":\(Format.fixed($0.ratio, digits: 3)),"
             + "\"share_of_ceiling\":\(Format.fixed($0.shareOfCeiling, digits: 3)),\"us_per_record\":\(Format.fixed($0.microsecondsPerRecord, digits: 3))}" }

@@ -11,10 +11,11 @@ import Darwin
 ///
 /// Locks with a POSIX mutex and condition variable, which ThreadSanitizer understands (see
 /// `Locked`).
-final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
-    // Unchecked: every stored `var` (`items`, `head`, `closed`, `finished`) is read and written
-    // only while `mutex` is held; the mutex and condition are created in init and destroyed in
-    // deinit, when no other thread can hold a reference.
+///
+/// Unchecked Sendable: every stored `var` (`items`, `head`, `closed`, `finished`) is read and
+/// written only while `mutex` is held; the mutex and condition are created in init and destroyed
+/// in deinit, when no other thread can hold a reference.
+final class BoundedChannel<Element: Sendable>: @unchecked Sendable { // every var only under `mutex`
     let capacity: Int
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -46,10 +46,11 @@ final class ReadAheadDecoder {
     }
 
     /// An error thrown on the reading thread, carried to the consumer.
-    private struct ThrownError: @unchecked Sendable {
-        // Unchecked: the cursor throws `JournalError` values, which are Sendable; the box only
-        // hides `any Error` from the checker, and the reading thread keeps no reference to the
-        // error once it has handed it over.
+    ///
+    /// Unchecked Sendable: the cursor throws `JournalError` values, which are Sendable; the box
+    /// only hides `any Error` from the checker, and the reading thread keeps no reference to the
+    /// error once it has handed it over.
+    private struct ThrownError: @unchecked Sendable { // a JournalError, handed over and not kept
         let error: any Error
     }
 

@@ -161,7 +161,7 @@ extension DataValue {
     var jsonByteCount: Int {
         switch self {
         case .string(let text): Self.jsonStringByteCount(text)
-        case .integer(let value): (value < 0 ? 1 : 0) + Self.decimalDigits(value.magnitude)
+        case .integer(let value): (value < 0 ? 1 : 0) + JSONValue.withDecimalDigits(value.magnitude) { $0.count }
         case .number(let value): (value.isFinite ? Self.shortest(value) : "null").utf8.count
         case .bool(let value): value ? 4 : 5
         case .null: 4
@@ -169,17 +169,6 @@ extension DataValue {
         case .object(let members):
             2 + max(0, members.count - 1) + members.reduce(0) { $0 + Self.jsonStringByteCount($1.key) + 1 + $1.value.jsonByteCount }
         }
-    }
-
-    /// How many decimal digits `value` has.
-    private static func decimalDigits(_ value: UInt64) -> Int {
-        var count = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        return count
     }
 
     private static func jsonStringByteCount(_ text: String) -> Int {

@@ -7,16 +7,16 @@ import Journal
 /// Appending to an `Array` byte by byte costs a uniqueness and a capacity check per append, and
 /// encoding is most of what recording a call costs. Copy the result out (``array``,
 /// ``written``) before the scratch buffer's scope ends.
-struct ScratchBytes: ~Copyable {
+package struct ScratchBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// How many bytes are written.
-    private(set) var count = 0
+    package private(set) var count = 0
     /// Whether `base` was allocated here (else it is the caller's scratch buffer).
     private var ownsBuffer = false
 
     /// Runs `body` over a scratch buffer of `capacity` bytes on the stack.
-    static func withScratch<Result>(capacity: Int = 512, _ body: (inout ScratchBytes) -> Result) -> Result {
+    package static func withScratch<Result>(capacity: Int = 512, _ body: (inout ScratchBytes) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
             var bytes = ScratchBytes(base: scratch.baseAddress!, capacity: scratch.count)
             return body(&bytes)
@@ -33,18 +33,18 @@ struct ScratchBytes: ~Copyable {
     }
 
     /// The bytes written, valid until the next write or the end of the scratch buffer's scope.
-    var written: UnsafeBufferPointer<UInt8> {
+    package var written: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: base, count: count)
     }
 
     /// A copy of the bytes written.
-    var array: [UInt8] {
+    package var array: [UInt8] {
         Array(written)
     }
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
-    mutating func reserve(_ extra: Int) {
+    package mutating func reserve(_ extra: Int) {
         if count + extra > capacity { grow(toHold: count + extra) }
     }
 
@@ -59,54 +59,54 @@ struct ScratchBytes: ~Copyable {
     }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
-    mutating func append(_ source: UnsafeRawBufferPointer) {
+    package mutating func append(_ source: UnsafeRawBufferPointer) {
         guard let from = source.baseAddress, source.count > 0 else { return }
         reserve(source.count)
         UnsafeMutableRawPointer(base + count).copyMemory(from: from, byteCount: source.count)
         count += source.count
     }
 
-    mutating func append(_ source: [UInt8]) {
+    package mutating func append(_ source: [UInt8]) {
         source.withUnsafeBytes { append($0) }
     }
 
     /// The UTF-8 bytes of `text`.
-    mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// The bytes of a literal.
-    mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// `value` as an unsigned LEB128 varint.
     @inline(__always)
-    mutating func appendVarint(_ value: UInt64) {
+    package mutating func appendVarint(_ value: UInt64) {
         reserve(Varint.maxLength)
         count += Varint.store(value, at: base + count)
     }
 
     /// `value` in decimal, as `String(value)` spells it.
-    mutating func appendDecimal(_ value: UInt64) {
+    package mutating func appendDecimal(_ value: UInt64) {
         JSONValue.withDecimalDigits(value) { append($0) }
     }
 
     /// Overwrites the byte at `offset` (below ``count``).
-    mutating func set(_ byte: UInt8, at offset: Int) {
+    package mutating func set(_ byte: UInt8, at offset: Int) {
         precondition(offset < count)
         base[offset] = byte
     }
 
     /// Replaces the one byte at `offset` with the varint `value`, moving what follows it.
-    mutating func replaceByte(at offset: Int, withVarint value: UInt64) {
+    package mutating func replaceByte(at offset: Int, withVarint value: UInt64) {
         precondition(offset < count)
         let length = Varint.length(of: value)
         reserve(length - 1)

@@ -152,9 +152,7 @@ extension DataValue {
     /// Writes `text` as a JSON string: UTF-8 bytes as they are, quotes, backslashes and control
     /// characters escaped.
     static func writeJSONString(_ text: String, to output: inout ScratchBytes) {
-        output.append(UInt8(ascii: "\""))
-        JSONValue.withEscapedBytes(of: text) { output.append($0) }
-        output.append(UInt8(ascii: "\""))
+        JSONValue.writeString(text, to: &output)
     }
 
     /// The length of ``jsonBytes()`` without building it.

@@ -69,30 +69,38 @@ package struct JSONParser {
 
     private mutating func string() throws(Failure) -> String {
         guard take(UInt8(ascii: "\"")) else { throw Failure() }
-        var text = ""
-        var raw: [UInt8] = []
+        let start = position
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                guard let text = Self.text(bytes[start..<(position - 1)]) else { throw Failure() }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw Failure() }
+            position += 1
+        }
+        // An escape: the text is decoded into UTF-8 bytes, validated once at the closing quote.
+        var decoded = Array(bytes[start..<position])
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let tail = String(validating: raw, as: UTF8.self) else { throw Failure() }
-                return text + tail
+                guard let text = String(validating: decoded, as: UTF8.self) else { throw Failure() }
+                return text
             case UInt8(ascii: "\\"):
-                guard let head = String(validating: raw, as: UTF8.self), position < bytes.count else { throw Failure() }
-                text += head
-                raw.removeAll()
+                guard position < bytes.count else { throw Failure() }
                 let escape = bytes[position]
                 position += 1
                 switch escape {
-                case UInt8(ascii: "\""): text += "\""
-                case UInt8(ascii: "\\"): text += "\\"
-                case UInt8(ascii: "/"): text += "/"
-                case UInt8(ascii: "b"): text += "\u{08}"
-                case UInt8(ascii: "f"): text += "\u{0C}"
-                case UInt8(ascii: "n"): text += "\n"
-                case UInt8(ascii: "r"): text += "\r"
-                case UInt8(ascii: "t"): text += "\t"
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code), take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")) {
@@ -101,14 +109,14 @@ package struct JSONParser {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw Failure() }
-                    text.unicodeScalars.append(scalar)
+                    UTF8.encode(scalar) { decoded.append($0) }
                 default:
                     throw Failure()
                 }
             case 0..<0x20:
                 throw Failure()
             default:
-                raw.append(byte)
+                decoded.append(byte)
             }
         }
         throw Failure()
@@ -134,8 +142,10 @@ package struct JSONParser {
 
     private mutating func number() throws(Failure) -> JSONValue {
         let start = position
-        while position < bytes.count, "+-0123456789.eE".utf8.contains(bytes[position]) { position += 1 }
-        guard position > start, let text = String(validating: bytes[start..<position], as: UTF8.self) else { throw Failure() }
+        while position < bytes.count, Self.isNumberByte(bytes[position]) { position += 1 }
+        guard position > start else { throw Failure() }
+        if let integer = Self.shortInteger(bytes[start..<position]) { return .integer(integer) }
+        guard let text = String(validating: bytes[start..<position], as: UTF8.self) else { throw Failure() }
         if let integer = Int64(text) { return .integer(integer) }
         if let number = Double(text), number.isFinite { return .number(number) }
         throw Failure()
@@ -154,6 +164,42 @@ package struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// `bytes` as text when they are valid UTF-8: ASCII (most of a request body) is taken as it
+    /// is, anything else validated.
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.allSatisfy { $0 < 0x80 } ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+        }
+    }
+
+    /// The value of an optional `-` and 1 to 18 decimal digits (which always fit an `Int64`), as
+    /// `Int64(text)` reads them; nil for any other number's text, which takes the general path.
+    private static func shortInteger(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        let digits = negative ? bytes.dropFirst() : bytes
+        guard (1...18).contains(digits.count) else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return negative ? -value : value
+    }
+
+    /// A byte a number's text may hold: digits, signs, the point and the exponent's `e`.
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
+        }
     }
 }

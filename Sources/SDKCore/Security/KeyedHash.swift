@@ -12,14 +12,14 @@ package struct KeyedHash: Sendable {
     /// The number of HMAC bytes a token keeps (12 hex characters).
     public static let tokenByteCount = 6
 
-    private let key: [UInt8]
+    private let context: HMACContext
 
     /// A keyed hash under `key`. Any length works; use at least 32 random bytes (`random()`)
     /// for redaction, since a short or guessable key lets anyone recompute the tokens.
     public init(key: [UInt8]) {
         // RFC 2104 hashes keys longer than the block size before use, so doing it here gives
         // the same HMAC and keeps every key within libcrypto's `int` key length.
-        self.key = key.count > Self.blockLength ? SHA256.digest(key) : key
+        context = HMACContext(key: key.count > Self.blockLength ? SHA256.digest(key) : key)
     }
 
     /// A keyed hash under 32 fresh bytes from libcrypto's random generator (`RAND_bytes`).
@@ -40,25 +40,12 @@ package struct KeyedHash: Sendable {
     /// could not allocate its context), which no input can cause.
     public func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: SHA256.digestLength)
-        var written: UInt32 = 0
-        // libcrypto treats a null key as "no key set", so an empty key is passed as a valid
-        // pointer with length zero, which RFC 2104 defines (the key is padded with zeros).
-        var emptyKeyStandIn: UInt8 = 0
-        let result = key.withUnsafeBufferPointer { keyBuffer in
-            withUnsafePointer(to: &emptyKeyStandIn) { standIn in
-                bytes.withContiguousBytes { input in
-                    output.withUnsafeMutableBufferPointer { digest in
-                        HMAC(
-                            EVP_sha256(),
-                            keyBuffer.baseAddress ?? standIn, Int32(keyBuffer.count),
-                            input.baseAddress, input.count,
-                            digest.baseAddress, &written
-                        )
-                    }
-                }
+        output.withUnsafeMutableBufferPointer { digest in
+            if let done: Void = bytes.withContiguousStorageIfAvailable({ context.digest(UnsafeRawBufferPointer($0), into: digest) }) {
+                return done
             }
+            Array(bytes).withUnsafeBytes { context.digest($0, into: digest) }
         }
-        precondition(result != nil && written == UInt32(SHA256.digestLength), "libcrypto's HMAC failed for SHA-256")
         return output
     }
 

@@ -1,0 +1,48 @@
+import CCrypto
+
+/// A libcrypto HMAC-SHA256 context keyed once (`EVP_MAC_init`), which every digest duplicates
+/// (`EVP_MAC_CTX_dup`) rather than keying a new one: the one-shot `HMAC()` looks the algorithm
+/// up and hashes the key's pads again on every call, about 20,000 instructions a token.
+///
+/// Never fails after `init`, for any input; it stops the process only if libcrypto itself
+/// cannot run (it could not allocate a context), which no input can cause.
+final class HMACContext: @unchecked Sendable { // the keyed context is written only in init and freed in deinit; in between it is only read, by EVP_MAC_CTX_dup, which takes it const
+    private let keyed: OpaquePointer
+
+    /// An HMAC-SHA256 context under `key` (any length, empty included: RFC 2104 pads it).
+    init(key: [UInt8]) {
+        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else { preconditionFailure("libcrypto has no HMAC") }
+        defer { EVP_MAC_free(mac) }
+        guard let keyed = EVP_MAC_CTX_new(mac) else { preconditionFailure("libcrypto could not allocate an HMAC context") }
+        // libcrypto treats a null key as "no key set", so an empty key is passed as a valid
+        // pointer with length zero.
+        var emptyKeyStandIn: UInt8 = 0
+        var digestName = Array("SHA256".utf8CString)
+        let status = "digest".withCString { parameter in
+            digestName.withUnsafeMutableBufferPointer { name in
+                var parameters = [OSSL_PARAM_construct_utf8_string(parameter, name.baseAddress, 0), OSSL_PARAM_construct_end()]
+                return key.withUnsafeBufferPointer { keyBytes in
+                    withUnsafePointer(to: &emptyKeyStandIn) { standIn in
+                        EVP_MAC_init(keyed, keyBytes.baseAddress ?? standIn, keyBytes.count, &parameters)
+                    }
+                }
+            }
+        }
+        precondition(status == 1, "libcrypto could not key HMAC-SHA256")
+        self.keyed = keyed
+    }
+
+    deinit {
+        EVP_MAC_CTX_free(keyed)
+    }
+
+    /// Writes the 32-byte HMAC of `input` into `output` (which holds at least 32 bytes).
+    func digest(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
+        guard let context = EVP_MAC_CTX_dup(keyed) else { preconditionFailure("libcrypto could not copy an HMAC context") }
+        defer { EVP_MAC_CTX_free(context) }
+        var written = 0
+        let updated = EVP_MAC_update(context, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
+        let finished = EVP_MAC_final(context, output.baseAddress, &written, output.count)
+        precondition(updated == 1 && finished == 1 && written == SHA256.digestLength, "libcrypto's HMAC failed for SHA-256")
+    }
+}

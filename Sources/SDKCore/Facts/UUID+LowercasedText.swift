@@ -13,16 +13,12 @@ extension UUID {
                         text[count] = UInt8(ascii: "-")
                         count += 1
                     }
-                    text[count] = Self.hexDigit(bytes[index] >> 4)
-                    text[count + 1] = Self.hexDigit(bytes[index] & 0x0F)
+                    text[count] = Hex.digit(bytes[index] >> 4)
+                    text[count + 1] = Hex.digit(bytes[index] & 0x0F)
                     count += 2
                 }
             }
             return count
         }
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

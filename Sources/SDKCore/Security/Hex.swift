@@ -1,16 +1,22 @@
 /// Lowercase hexadecimal text for byte strings: two characters per byte, `0`–`9` and `a`–`f`.
 enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     /// The lowercase hex form of `bytes`, two characters per byte.
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+    static func encode(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            var count = 0
+            for byte in bytes {
+                text[count] = digit(byte >> 4)
+                text[count + 1] = digit(byte & 0x0F)
+                count += 2
+            }
+            return count
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The lowercase hex digit of `nibble` (below 16).
+    @inline(__always)
+    static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
     }
 
     /// The bytes spelled by lowercase hex `text`, or nil when `text` has an odd length or holds

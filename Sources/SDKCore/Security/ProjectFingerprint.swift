@@ -49,7 +49,7 @@ public struct ProjectFingerprint: Sendable, Hashable {
     }
 
     /// The 16-character lowercase hex form, e.g. `2c70e12b7a0646f9`.
-    public var hex: String { Hex.encode(bytes) }
+    public var hex: String { withBytes { Hex.encode($0) } }
 
     private static func bigEndianValue(_ bytes: some Collection<UInt8>) -> UInt64 {
         bytes.reduce(0) { partial, byte in partial << 8 | UInt64(byte) }

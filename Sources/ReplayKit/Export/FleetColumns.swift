@@ -21,15 +21,27 @@ struct FleetColumns {
     /// ``names`` as a set (a fact member of the same name is renamed in the row).
     static let reserved = Set(names)
 
+    /// `,"name":` for each of ``names``, in order: what ``write(for:before:day:to:)`` puts before
+    /// each value.
+    private static let keys: [[UInt8]] = names.map { Array(",\"\($0)\":".utf8) }
+
     let journalID: String?
     let sdkVersion: String?
     let platform: String?
+    /// The journal columns' bytes (`journal_id`, `sdk_version`, `platform`), the same in every row.
+    private let journalColumns: [UInt8]
     private var labels: [ProjectFingerprint: String] = [:]
 
     init(reader: JournalReader) {
         journalID = reader.journalID?.uuidString
         let producer = reader.segments.lazy.compactMap(\.header).first?.producer
         (sdkVersion, platform) = Self.parse(producer: producer ?? "")
+        var journalColumns: [UInt8] = []
+        for (index, value) in [journalID, sdkVersion, platform].enumerated() {
+            journalColumns += Self.keys[index]
+            JSONValue.optional(value, JSONValue.string).write(to: &journalColumns)
+        }
+        self.journalColumns = journalColumns
     }
 
     /// `engagement-sdk/VERSION PLATFORM` anywhere in a producer string (a redacted copy's is
@@ -42,30 +54,45 @@ struct FleetColumns {
         return (version.isEmpty ? nil : version, platform)
     }
 
-    /// The columns for `record`, given the state before it; learns the labels it names.
-    mutating func members(for record: DecodedRecord, before state: SDKState) -> [(String, JSONValue)] {
+    /// Writes the columns for `record`, each as `,"name":value`, given the state before it and
+    /// the record's `time` as text (`YYYY-MM-DDT…`, whose first ten characters are the `day`);
+    /// learns the labels it names.
+    mutating func write(for record: DecodedRecord, before state: SDKState, time: String, to output: inout ScratchBytes) {
         learnLabels(record, state)
-        let subject = record.fact.map { Subject(of: $0, before: state) } ?? Subject()
+        var subject = Subject()
+        var rowProject: ProjectFingerprint?
+        if let fact = record.fact {
+            subject = Subject(of: fact, before: state)
+            rowProject = FactProjects.mentioned(by: fact, in: state).first
+        }
         let live = state.live?.fingerprint
-        let rowProject = record.fact.flatMap { FactProjects.mentioned(by: $0, in: state).first }
-        return [
-            ("journal_id", .optional(journalID, JSONValue.string)),
-            ("sdk_version", .optional(sdkVersion, JSONValue.string)),
-            ("platform", .optional(platform, JSONValue.string)),
-            ("day", .string(String(record.time.description.prefix(10)))),
-            ("live_project", .optional(live, FactJSON.project)),
-            ("live_project_label", .optional(live.flatMap { labels[$0] }, JSONValue.string)),
-            ("row_project", .optional(rowProject, FactJSON.project)),
-            ("row_project_label", .optional(rowProject.flatMap { labels[$0] }, JSONValue.string)),
-            ("call_id", .optional(subject.call, FactJSON.callID)),
-            ("call_name", .optional(subject.call.flatMap { state.pendingCalls[$0]?.name.rawValue } ?? subject.callName, JSONValue.string)),
-            ("switch_id", .optional(subject.switchID, FactJSON.switchID)),
-            ("task_id", .optional(subject.task, FactJSON.task)),
-            ("gate_decision", .optional(subject.gateDecision, JSONValue.string)),
-            ("outcome_status", .optional(subject.outcomeStatus, JSONValue.string)),
-            ("outcome_reason", .optional(subject.outcomeReason, JSONValue.string)),
-            ("durability_purpose", .optional(subject.durabilityPurpose, JSONValue.string)),
-        ]
+        var callName = subject.callName
+        if let call = subject.call, let pending = state.pendingCalls[call] { callName = pending.name.rawValue }
+        journalColumns.withUnsafeBytes { output.append($0) }
+        var column = 3
+        func key() {
+            Self.keys[column].withUnsafeBytes { output.append($0) }
+            column += 1
+        }
+        func value<Value>(_ value: Value?, _ json: (Value) -> JSONValue) {
+            key()
+            if let value { json(value).write(to: &output) } else { output.append("null" as StaticString) }
+        }
+        func string(_ text: String?) { value(text, JSONValue.string) }
+        string(String(decoding: time.utf8.prefix(10), as: UTF8.self))
+        value(live, FactJSON.project)
+        string(live.flatMap { labels[$0] })
+        value(rowProject, FactJSON.project)
+        string(rowProject.flatMap { labels[$0] })
+        value(subject.call, FactJSON.callID)
+        string(callName)
+        value(subject.switchID, FactJSON.switchID)
+        value(subject.task, FactJSON.task)
+        string(subject.gateDecision)
+        string(subject.outcomeStatus)
+        string(subject.outcomeReason)
+        string(subject.durabilityPurpose)
+        assert(column == Self.names.count, "a column written for each name")
     }
 
     private mutating func learnLabels(_ record: DecodedRecord, _ state: SDKState) {
@@ -98,7 +125,7 @@ struct FleetColumns {
 
         init() {}
 
-        init(of fact: Fact, before state: SDKState) {
+        init(of fact: borrowing Fact, before state: borrowing SDKState) {
             switch fact {
             case .callReceived(let received):
                 call = received.id

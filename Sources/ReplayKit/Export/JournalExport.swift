@@ -57,25 +57,33 @@ package struct JournalExport: Sendable {
                 redacted.content = .unreadable("not readable by this build; left out of the export")
                 summary.emptied += 1
             }
-            let fleet = columns.members(for: redacted, before: walk.state)
+            try file.writeLine { Self.writeRow(redacted, columns: &columns, before: walk.state, to: &$0) }
             walk.fold(record)
-            try file.write(json: Self.row(redacted, fleet))
             summary.records += 1
             if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(record.sequence)") }
         }
         return summary
     }
 
-    /// The row: `seq`, `time`, `kind`, the fleet columns, then the record's own members (one that
-    /// shares a fleet column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`).
-    package static func row(_ record: DecodedRecord, _ fleet: [(String, JSONValue)]) -> JSONValue {
-        let object = FactJSON.object(record)
-        guard case .object(var members) = object else { return object }
-        for index in members.indices.dropFirst(3) where FleetColumns.reserved.contains(members[index].0) {
-            members[index].0 = "fact_" + members[index].0
+    /// Writes the row: `seq`, `time`, `kind`, the fleet columns, then the record's own members
+    /// (one that shares a fleet column's name, engineStarted's `sdk_version`, is written as
+    /// `fact_sdk_version`).
+    static func writeRow(_ record: DecodedRecord, columns: inout FleetColumns, before state: SDKState, to output: inout ScratchBytes) {
+        let time = record.time.description
+        output.append("{\"seq\":" as StaticString)
+        output.appendDecimal(record.sequence)
+        output.append(",\"time\":" as StaticString)
+        JSONValue.writeString(time, to: &output)
+        output.append(",\"kind\":" as StaticString)
+        JSONValue.writeString(record.kindName, to: &output)
+        columns.write(for: record, before: state, time: time, to: &output)
+        for (key, value) in FactJSON.members(record.content) {
+            output.append(UInt8(ascii: ","))
+            JSONValue.writeString(FleetColumns.reserved.contains(key) ? "fact_" + key : key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            value.write(to: &output)
         }
-        members.insert(contentsOf: fleet, at: 3)
-        return .object(members)
+        output.append(UInt8(ascii: "}"))
     }
 
     // MARK: - Journal

@@ -26,8 +26,16 @@ package final class NDJSONFile {
 
     /// Appends `value`'s compact JSON (the bytes of `value.serialized()`) and a newline.
     func write(json value: JSONValue) throws {
-        value.write(to: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
+        try writeLine { value.write(to: &$0) }
+    }
+
+    /// Appends the line `write` writes (without its newline) and a newline.
+    func writeLine(_ write: (inout ScratchBytes) -> Void) throws {
+        ScratchBytes.withScratch(capacity: 4096) { line in
+            write(&line)
+            line.append(UInt8(ascii: "\n"))
+            buffer.append(contentsOf: line.written)
+        }
         if buffer.count >= 1 << 16 { try flush() }
     }
 

@@ -128,18 +128,23 @@ package enum FactJSON {
         var members: [(String, JSONValue)] = [("seq", .unsigned(record.sequence)), ("time", .string(record.time.description)),
                                               ("kind", .string(record.kindName))]
         members += extra
-        switch record.content {
-        case .fact(let fact):
-            for member in self.members(fact) {
-                members.append(member)
-                if let labels, member.0 == "project", case .string(let hex) = member.1 {
-                    members.append(("project_label", labels.json(ProjectFingerprint(hex: hex))))
-                }
+        for member in self.members(record.content) {
+            members.append(member)
+            if let labels, case .fact = record.content, member.0 == "project", case .string(let hex) = member.1 {
+                members.append(("project_label", labels.json(ProjectFingerprint(hex: hex))))
             }
-        case .snapshot(let state): members.append(("state", StateDocument.make(state)))
-        case .unreadable(let reason): members.append(("unreadable", .string(reason)))
         }
         return .object(members)
+    }
+
+    /// The members describing what a record holds: a fact's (``members(_:)``), a snapshot's
+    /// `state`, or why it is `unreadable`.
+    static func members(_ content: DecodedRecord.Content) -> [(String, JSONValue)] {
+        switch content {
+        case .fact(let fact): members(fact)
+        case .snapshot(let state): [("state", StateDocument.make(state))]
+        case .unreadable(let reason): [("unreadable", .string(reason))]
+        }
     }
 
     // MARK: - Values

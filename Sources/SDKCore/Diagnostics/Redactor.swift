@@ -171,21 +171,37 @@ package struct Redactor: Sendable {
         guard let json = JSONParser.parse(body) else {
             return Array(JSONValue.string(token(String(decoding: body, as: UTF8.self), "body")).serialized().utf8)
         }
-        return Array(redact(json: json, key: nil, inData: false).serialized().utf8)
+        return ScratchBytes.withScratch(capacity: 2048) { output in
+            writeRedacted(json, key: nil, inData: false, to: &output)
+            return output.array
+        }
     }
 
-    private func redact(json: JSONValue, key: String?, inData: Bool) -> JSONValue {
+    /// Writes `json` with its string values (and, under `dataFields`, every scalar) replaced by tokens.
+    private func writeRedacted(_ json: JSONValue, key: String?, inData: Bool, to output: inout ScratchBytes) {
         switch json {
         case .object(let members):
-            return .object(members.map { name, value in (name, redact(json: value, key: name, inData: inData || name == "dataFields")) })
+            output.append(UInt8(ascii: "{"))
+            for (index, (name, value)) in members.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(name, to: &output)
+                output.append(UInt8(ascii: ":"))
+                writeRedacted(value, key: name, inData: inData || name == "dataFields", to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
         case .array(let elements):
-            return .array(elements.map { redact(json: $0, key: key, inData: inData) })
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                writeRedacted(element, key: key, inData: inData, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
         case .string(let text):
-            return .string(token(text, inData ? "data" : Self.kind(forKey: key)))
+            JSONValue.writeString(token(text, inData ? "data" : Self.kind(forKey: key)), to: &output)
         case .integer, .unsigned, .number, .bool:
-            return inData ? .string(token(json.serialized(), "data")) : json
+            if inData { JSONValue.writeString(token(json.serialized(), "data"), to: &output) } else { json.write(to: &output) }
         case .null:
-            return json
+            json.write(to: &output)
         }
     }
 

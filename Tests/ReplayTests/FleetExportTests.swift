@@ -1,6 +1,8 @@
 import Foundation
 import Journal
+import FuzzHarness
 import SDK
+import SDKCore
 import Testing
 @testable import ReplayKit
 
@@ -116,5 +118,38 @@ struct FleetExportTests {
         #expect(resolved.last?["outcome_status"] as? String == "discarded")
         #expect(resolved.last?["outcome_reason"] as? String == "purged_by_logout")
         #expect(rows.allSatisfy { $0["journal_id"] as? String == "5EED0000-0000-4000-8000-000000000002" && $0["day"] as? String == "2025-11-24" })
+    }
+
+    /// The export writes a row's columns from the record as recorded, on the walking thread, and
+    /// redacts the record on the writing thread: what redaction changes must never show in them.
+    @Test("the fleet columns of a record and of its redacted copy are the same bytes, for the demo journal and every kind of fact")
+    func columnsIgnoreRedaction() async throws {
+        let redactor = Redactor(hash: try KeyedHash.random())
+        func columns(_ record: DecodedRecord, _ fleet: inout FleetColumns, _ state: SDKState) -> String {
+            ScratchBytes.withScratch { bytes in
+                fleet.write(for: record, before: state, time: record.time.description, to: &bytes)
+                return String(decoding: bytes.written, as: UTF8.self)
+            }
+        }
+        func redacted(_ record: DecodedRecord) -> DecodedRecord {
+            var copy = record
+            if case .fact(let fact) = record.content { copy.content = .fact(redactor.redact(fact)) }
+            if case .snapshot(let state) = record.content { copy.content = .snapshot(redactor.redact(state)) }
+            return copy
+        }
+        let reader = try JournalReader(directory: await DemoFixture.shared.journal().journal)
+        var plain = FleetColumns(reader: reader), redactedColumns = FleetColumns(reader: reader)
+        let walk = try JournalWalk(reader: reader)
+        var compared = 0
+        while let record = try walk.next() {
+            #expect(columns(record, &plain, walk.state) == columns(redacted(record), &redactedColumns, walk.state), "seq \(record.sequence)")
+            walk.fold(record)
+            compared += 1
+        }
+        #expect(compared > 100)
+        for fact in SampleFacts.all {
+            let record = DecodedRecord(sequence: 1, time: walk.state.time, kind: UInt32(FactCodec.kind(of: fact)), payloadBytes: 0, content: .fact(fact))
+            #expect(columns(record, &plain, walk.state) == columns(redacted(record), &redactedColumns, walk.state), "\(fact)")
+        }
     }
 }

@@ -21,9 +21,10 @@ struct FleetColumns {
     /// ``names`` as a set (a fact member of the same name is renamed in the row).
     static let reserved = Set(names)
 
-    /// `,"name":` for each of ``names``, in order: what ``write(for:before:day:to:)`` puts before
-    /// each value.
-    private static let keys: [[UInt8]] = names.map { Array(",\"\($0)\":".utf8) }
+    /// `,"name":` for each of ``names``, one after the other: what ``write(for:before:time:to:)``
+    /// puts before each value; ``keyEnds`` says where each ends.
+    private static let keyBytes: [UInt8] = names.flatMap { Array(",\"\($0)\":".utf8) }
+    private static let keyEnds: [Int] = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count + 4) }
 
     let journalID: String?
     let sdkVersion: String?
@@ -31,6 +32,10 @@ struct FleetColumns {
     /// The journal columns' bytes (`journal_id`, `sdk_version`, `platform`), the same in every row.
     private let journalColumns: [UInt8]
     private var labels: [ProjectFingerprint: String] = [:]
+    /// The JSON of each project's fingerprint and label as the columns write them, made once per
+    /// project (and again when its label is learned).
+    private var projectJSON: [ProjectFingerprint: ProjectJSON] = [:]
+    private typealias ProjectJSON = (fingerprint: [UInt8], label: [UInt8])
 
     init(reader: JournalReader) {
         journalID = reader.journalID?.uuidString
@@ -38,7 +43,7 @@ struct FleetColumns {
         (sdkVersion, platform) = Self.parse(producer: producer ?? "")
         var journalColumns: [UInt8] = []
         for (index, value) in [journalID, sdkVersion, platform].enumerated() {
-            journalColumns += Self.keys[index]
+            journalColumns += Self.keyBytes[(index == 0 ? 0 : Self.keyEnds[index - 1])..<Self.keyEnds[index]]
             JSONValue.optional(value, JSONValue.string).write(to: &journalColumns)
         }
         self.journalColumns = journalColumns
@@ -68,36 +73,73 @@ struct FleetColumns {
         let live = state.live?.fingerprint
         var callName = subject.callName
         if let call = subject.call, let pending = state.pendingCalls[call] { callName = pending.name.rawValue }
+        var liveJSON: ProjectJSON?
+        if let live { liveJSON = json(of: live) }
+        var rowJSON: ProjectJSON?
+        if let rowProject { rowJSON = json(of: rowProject) }
         journalColumns.withUnsafeBytes { output.append($0) }
         var column = 3
-        func key() {
-            Self.keys[column].withUnsafeBytes { output.append($0) }
-            column += 1
-        }
-        func value<Value>(_ value: Value?, _ json: (Value) -> JSONValue) {
+        var keyStart = Self.keyEnds[column - 1]
+        Self.keyBytes.withUnsafeBytes { keys in Self.keyEnds.withUnsafeBufferPointer { keyEnds in
+            func key() {
+                let keyEnd = keyEnds[column]
+                output.append(UnsafeRawBufferPointer(rebasing: keys[keyStart..<keyEnd]))
+                keyStart = keyEnd
+                column += 1
+            }
+            func null() { output.append("null" as StaticString) }
+            func bytes(_ json: [UInt8]?) {
+                key()
+                if let json { json.withUnsafeBytes { output.append($0) } } else { null() }
+            }
+            func string(_ text: String?) {
+                key()
+                if let text { JSONValue.writeString(text, to: &output) } else { null() }
+            }
+            func number(_ value: UInt64?) {
+                key()
+                // The JSON FactJSON.task and FactJSON.switchID give: the number.
+                if let value { output.appendDecimal(value) } else { null() }
+            }
             key()
-            if let value { json(value).write(to: &output) } else { output.append("null" as StaticString) }
-        }
-        func string(_ text: String?) { value(text, JSONValue.string) }
-        string(String(decoding: time.utf8.prefix(10), as: UTF8.self))
-        value(live, FactJSON.project)
-        string(live.flatMap { labels[$0] })
-        value(rowProject, FactJSON.project)
-        string(rowProject.flatMap { labels[$0] })
-        value(subject.call, FactJSON.callID)
-        string(callName)
-        value(subject.switchID, FactJSON.switchID)
-        value(subject.task, FactJSON.task)
-        string(subject.gateDecision)
-        string(subject.outcomeStatus)
-        string(subject.outcomeReason)
-        string(subject.durabilityPurpose)
+            output.append(UInt8(ascii: "\""))
+            var time = time
+            time.withUTF8 { output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).prefix(10))) }
+            output.append(UInt8(ascii: "\""))
+            bytes(liveJSON?.fingerprint)
+            bytes(liveJSON?.label)
+            bytes(rowJSON?.fingerprint)
+            bytes(rowJSON?.label)
+            key()
+            if let call = subject.call { FactJSON.writeCallID(call, to: &output) } else { null() }
+            string(callName)
+            number(subject.switchID?.number)
+            number(subject.task?.number)
+            string(subject.gateDecision)
+            string(subject.outcomeStatus)
+            string(subject.outcomeReason)
+            string(subject.durabilityPurpose)
+        } }
         assert(column == Self.names.count, "a column written for each name")
+    }
+
+    /// The JSON of `project`'s fingerprint (``FactJSON/project(_:)``) and of its label (null
+    /// while none is known).
+    private mutating func json(of project: ProjectFingerprint) -> ProjectJSON {
+        if let known = projectJSON[project] { return known }
+        var made: ProjectJSON = ([], [])
+        FactJSON.project(project).write(to: &made.fingerprint)
+        JSONValue.optional(labels[project], JSONValue.string).write(to: &made.label)
+        projectJSON[project] = made
+        return made
     }
 
     private mutating func learnLabels(_ record: DecodedRecord, _ state: SDKState) {
         func learn(_ project: ProjectRef?) {
-            if let project, let label = project.label { labels[project.fingerprint] = label }
+            if let project, let label = project.label, labels[project.fingerprint] != label {
+                labels[project.fingerprint] = label
+                projectJSON[project.fingerprint] = nil
+            }
         }
         learn(state.live)
         switch record.content {

@@ -42,33 +42,40 @@ package struct JournalExport: Sendable {
     // MARK: - NDJSON
 
     /// Streams `reader`'s records, redacted, into `file`: one row per record, with the fleet
-    /// columns (``FleetColumns``) after `seq`, `time` and `kind`.
+    /// columns (``FleetColumns``) after `seq`, `time` and `kind`. The walk runs on a thread of
+    /// its own (``ExportWalk``); redacting and writing the rows runs on the calling thread.
     package func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, into file: NDJSONFile, console: Console,
                       progressPrefix: String = "") throws -> ExportSummary {
         var summary = ExportSummary()
-        var columns = FleetColumns(reader: reader)
-        let walk = try JournalWalk(reader: reader)
-        while let record = try walk.next() {
-            var redacted = record
-            switch record.content {
-            case .fact(let fact): redacted.content = .fact(redactor.redact(fact))
-            case .snapshot(let state): redacted.content = .snapshot(redactor.redact(state))
-            case .unreadable:
-                redacted.content = .unreadable("not readable by this build; left out of the export")
-                summary.emptied += 1
+        let walk = ExportWalk(reader: reader)
+        while let batch = try walk.next() {
+            var start = 0
+            for index in batch.rows.indices {
+                let redacted: DecodedRecord.Content = switch batch.rows[index].record.content {
+                case .fact(let fact): .fact(redactor.redact(fact))
+                case .snapshot(let state): .snapshot(redactor.redact(state))
+                case .unreadable(let reason): .unreadable(reason)
+                }
+                if case .unreadable = redacted { summary.emptied += 1 }
+                let end = batch.rows[index].end
+                try file.writeLine { row in
+                    batch.starts[start..<end].withUnsafeBytes { row.append($0) }
+                    Self.writeRowMembers(redacted, to: &row)
+                }
+                start = end
+                summary.records += 1
+                if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(batch.rows[index].record.sequence)") }
             }
-            try file.writeLine { Self.writeRow(redacted, columns: &columns, before: walk.state, to: &$0) }
-            walk.fold(record)
-            summary.records += 1
-            if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(record.sequence)") }
         }
         return summary
     }
 
-    /// Writes the row: `seq`, `time`, `kind`, the fleet columns, then the record's own members
-    /// (one that shares a fleet column's name, engineStarted's `sdk_version`, is written as
-    /// `fact_sdk_version`).
-    static func writeRow(_ record: DecodedRecord, columns: inout FleetColumns, before state: SDKState, to output: inout ScratchBytes) {
+    /// Writes the start of a row, up to its record's own members: `{"seq":…,"time":…,"kind":…`
+    /// then the fleet columns, given the state before the record. What the record's members are
+    /// does not change what its columns say: they come from ids, names and projects, which
+    /// redaction keeps (a test holds the columns of every kind of fact to it).
+    static func writeRowStart(_ record: DecodedRecord, columns: inout FleetColumns, before state: SDKState,
+                              to output: inout ScratchBytes) {
         let time = record.time.description
         output.append("{\"seq\":" as StaticString)
         output.appendDecimal(record.sequence)
@@ -77,7 +84,12 @@ package struct JournalExport: Sendable {
         output.append(",\"kind\":" as StaticString)
         JSONValue.writeString(record.kindName, to: &output)
         columns.write(for: record, before: state, time: time, to: &output)
-        for (key, value) in FactJSON.members(record.content) {
+    }
+
+    /// Writes the rest of a row: the members of what the record holds (one that shares a fleet column's
+    /// name, engineStarted's `sdk_version`, is written as `fact_sdk_version`) and the closing brace.
+    static func writeRowMembers(_ content: DecodedRecord.Content, to output: inout ScratchBytes) {
+        for (key, value) in FactJSON.members(content) {
             output.append(UInt8(ascii: ","))
             JSONValue.writeString(FleetColumns.reserved.contains(key) ? "fact_" + key : key, to: &output)
             output.append(UInt8(ascii: ":"))

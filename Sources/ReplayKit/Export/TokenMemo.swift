@@ -3,16 +3,12 @@ import SDK
 
 /// Remembers the tokens a ``KeyedHash`` gave, so that an export computes one HMAC per distinct
 /// value rather than one per occurrence (a journal repeats the same email, token and data values
-/// in record after record). The same tokens as the hash; memory bounded: the memo is emptied
-/// whenever it holds ``capacity`` values (3 MiB or so).
+/// in record after record). The same tokens as the hash; memory bounded: a kind's memo is
+/// emptied whenever it holds ``capacity`` values (3 MiB or so).
 package final class TokenMemo: Tokenizer {
-    private struct Key: Hashable {
-        var kind: String
-        var value: String
-    }
-
     private let hash: KeyedHash
-    private let tokens = Locked<[Key: String]>([:])
+    /// The tokens given, by kind then value: one value's hash per lookup, not a pair's.
+    private let tokens = Locked<[String: [String: String]]>([:])
     static let capacity = 1 << 14
 
     package init(_ hash: KeyedHash) {
@@ -20,13 +16,19 @@ package final class TokenMemo: Tokenizer {
     }
 
     package func token(_ value: String, kind: String) -> String {
-        let key = Key(kind: kind, value: value)
-        if let known = tokens.withLock({ $0[key] }) { return known }
+        if let known = tokens.withLock({ $0[kind]?[value] }) { return known }
         let token = hash.token(value, kind: kind)
         tokens.withLock { memo in
-            if memo.count >= Self.capacity { memo.removeAll(keepingCapacity: true) }
-            memo[key] = token
+            memo[kind, default: [:]].remember(token, for: value, capacity: Self.capacity)
         }
         return token
+    }
+}
+
+extension Dictionary where Key == String, Value == String {
+    /// Adds `token` for `value`, first emptying the memo when it holds `capacity` values.
+    fileprivate mutating func remember(_ token: String, for value: String, capacity: Int) {
+        if count >= capacity { removeAll(keepingCapacity: true) }
+        self[value] = token
     }
 }

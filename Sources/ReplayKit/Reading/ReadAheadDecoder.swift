@@ -42,16 +42,7 @@ final class ReadAheadDecoder {
         /// The journal ended, on a torn tail or not.
         case end(tornTail: Damage?)
         /// The cursor threw.
-        case failure(ThrownError)
-    }
-
-    /// An error thrown on the reading thread, carried to the consumer.
-    ///
-    /// Unchecked Sendable: the cursor throws `JournalError` values, which are Sendable; the box
-    /// only hides `any Error` from the checker, and the reading thread keeps no reference to the
-    /// error once it has handed it over.
-    private struct ThrownError: @unchecked Sendable { // a JournalError, handed over and not kept
-        let error: any Error
+        case failure(HandedOverError)
     }
 
     private let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.batchesAhead)
@@ -154,7 +145,7 @@ final class ReadAheadDecoder {
             _ = channel.send(.end(tornTail: cursor.tornTail))
         } catch {
             if count > 0 { guard send() else { return } }
-            _ = channel.send(.failure(ThrownError(error: error)))
+            _ = channel.send(.failure(HandedOverError(error: error)))
         }
     }
 }

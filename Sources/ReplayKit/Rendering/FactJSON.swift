@@ -151,6 +151,12 @@ package enum FactJSON {
 
     static func project(_ fingerprint: ProjectFingerprint) -> JSONValue { .string(fingerprint.hex) }
     static func callID(_ id: CallID) -> JSONValue { .string(id.uuid.lowercasedText) }
+    /// Appends the JSON of ``callID(_:)`` without making its string (its text needs no escaping).
+    static func writeCallID(_ id: CallID, to output: inout ScratchBytes) {
+        output.append(UInt8(ascii: "\""))
+        id.uuid.writeLowercasedText(to: &output)
+        output.append(UInt8(ascii: "\""))
+    }
     static func task(_ id: TaskID) -> JSONValue { .unsigned(id.number) }
     static func switchID(_ id: SwitchID) -> JSONValue { .unsigned(id.number) }
 

@@ -58,6 +58,16 @@ package struct ScratchBytes: ~Copyable {
         ownsBuffer = true
     }
 
+    /// Lets `write` write up to `maximum` bytes at the end through a pointer; `write` returns how
+    /// many it wrote (at most `maximum`), which are then part of the bytes.
+    @inline(__always)
+    package mutating func appendWriting(atMost maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximum)
+        let written = write(base + count)
+        precondition(written <= maximum, "wrote more than it reserved")
+        count += written
+    }
+
     @inline(__always)
     package mutating func append(_ byte: UInt8) {
         reserve(1)

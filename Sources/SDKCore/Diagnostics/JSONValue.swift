@@ -98,9 +98,17 @@ package enum JSONValue: Equatable, Sendable {
 
     /// The same JSON string, into scratch bytes.
     package static func writeString(_ text: String, to output: inout ScratchBytes) {
-        output.append(UInt8(ascii: "\""))
-        withEscapedBytes(of: text) { output.append($0) }
-        output.append(UInt8(ascii: "\""))
+        // At most six bytes per byte (`\u00xx`) and the quotes, written through one pointer.
+        output.appendWriting(atMost: text.utf8.count * 6 + 2) { start in
+            start.pointee = UInt8(ascii: "\"")
+            var end = start + 1
+            withEscapedBytes(of: text) { piece in
+                UnsafeMutableRawPointer(end).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+                end += piece.count
+            }
+            end.pointee = UInt8(ascii: "\"")
+            return end + 1 - start
+        }
     }
 
     /// Calls `append` with the bytes of `text` escaped for a JSON string (between its quotes),

@@ -76,11 +76,9 @@ final class ExportWalk {
             var batch = Batch()
             while var record = try walk.next() {
                 if case .unreadable = record.content { record.content = .unreadable(unreadableReason) }
-                walk.withState { state in
-                    ScratchBytes.withScratch(capacity: 1024) { start in
-                        JournalExport.writeRowStart(record, columns: &columns, before: state, to: &start)
-                        batch.starts.append(contentsOf: start.written)
-                    }
+                ScratchBytes.withScratch(capacity: 1024) { start in
+                    JournalExport.writeRowStart(record, columns: &columns, before: walk.state, to: &start)
+                    batch.starts.append(contentsOf: start.written)
                 }
                 walk.fold(record)
                 batch.rows.append((record, batch.starts.count))

@@ -14,12 +14,6 @@ package final class JournalWalk {
     let reader: JournalReader
     /// The state as of every record folded so far.
     package private(set) var state: SDKState
-
-    /// Calls `body` with ``state``, lent rather than copied (reading the property from outside
-    /// copies the whole state: every dictionary and string in it retained and released).
-    func withState<Result>(_ body: (borrowing SDKState) -> Result) -> Result {
-        body(state)
-    }
     /// The last record folded (sequence and time), if any.
     package private(set) var position: (sequence: UInt64, time: JournalTime)?
     /// The last record folded, if any (kept only when the walk was asked to remember it: a

@@ -74,10 +74,17 @@ final class ExportWalk {
             var columns = FleetColumns(reader: reader)
             let walk = try JournalWalk(reader: reader)
             var batch = Batch()
+            // The facts of one input share their time: its text is made once for them.
+            var time: JournalTime?
+            var timeText = ""
             while var record = try walk.next() {
                 if case .unreadable = record.content { record.content = .unreadable(unreadableReason) }
+                if record.time != time {
+                    time = record.time
+                    timeText = record.time.description
+                }
                 ScratchBytes.withScratch(capacity: 1024) { start in
-                    JournalExport.writeRowStart(record, columns: &columns, before: walk.state, to: &start)
+                    JournalExport.writeRowStart(record, time: timeText, columns: &columns, before: walk.state, to: &start)
                     batch.starts.append(contentsOf: start.written)
                 }
                 walk.fold(record)

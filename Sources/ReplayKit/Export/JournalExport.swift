@@ -71,12 +71,11 @@ package struct JournalExport: Sendable {
     }
 
     /// Writes the start of a row, up to its record's own members: `{"seq":…,"time":…,"kind":…`
-    /// then the fleet columns, given the state before the record. What the record's members are
+    /// then the fleet columns, given the record's `time` as text and the state before it. What the record's members are
     /// does not change what its columns say: they come from ids, names and projects, which
     /// redaction keeps (a test holds the columns of every kind of fact to it).
-    static func writeRowStart(_ record: DecodedRecord, columns: inout FleetColumns, before state: SDKState,
+    static func writeRowStart(_ record: DecodedRecord, time: String, columns: inout FleetColumns, before state: SDKState,
                               to output: inout ScratchBytes) {
-        let time = record.time.description
         output.append("{\"seq\":" as StaticString)
         output.appendDecimal(record.sequence)
         output.append(",\"time\":" as StaticString)

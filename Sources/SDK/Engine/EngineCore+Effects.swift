@@ -7,9 +7,11 @@ extension EngineCore {
     /// from the facts and the state after them). Nothing here waits: results come back as
     /// events through the inbox.
     func runEffects(of facts: [Fact]) {
-        // The context, not the state: a method of `state` called here would copy all of it,
-        // since `perform` could change it.
-        SDKState.forEachEffect(of: facts, after: state.effectContext) { perform($0) }
+        // The context, not the state: a method or getter of `state` called here copies all of
+        // it (it is a class's stored property), so the context is made of its stored parts.
+        let context = EffectContext(live: state.live?.fingerprint, leaving: state.switching.inFlight?.from?.fingerprint,
+                                    generation: state.generation)
+        SDKState.forEachEffect(of: facts, after: context) { perform($0) }
         environment.callbacksHandedOver()
     }
 

@@ -141,8 +141,12 @@ extension DataValue {
                     (base + slot).initialize(to: member)
                     count += 1
                 }
-                for index in 0..<count { body(base[index].key, base[index].value) }
-                base.deinitialize(count: count)
+                // Moved out one at a time: each member is released after its call, with no
+                // second copy and no generic destroy of the buffer.
+                for index in 0..<count {
+                    let member = (base + index).move()
+                    body(member.key, member.value)
+                }
             }
         default:
             for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) { body(member.key, member.value) }

@@ -26,9 +26,12 @@ extension DataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 }
 
 extension DataValue {
+    /// How deep a value sent as JSON may nest.
+    static let maxDepth = 32
+
     /// The first problem that makes this value unsendable as JSON: a non-finite number, or
     /// nesting deeper than `maxDepth`. Nil when the value is fine. `path` names the value.
-    func problem(maxDepth: Int = 32, path: String = "") -> String? {
+    func problem(maxDepth: Int = DataValue.maxDepth, path: String = "") -> String? {
         // Nearly every value is fine: that is found without sorting a member or naming a path.
         guard hasProblem(depth: maxDepth), let (reason, trail) = firstProblem(depth: maxDepth) else { return nil }
         var name = path

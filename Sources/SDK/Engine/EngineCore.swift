@@ -63,8 +63,11 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// Handles one event: an input is decided, journaled and its effects started; the others
     /// end an effect.
-    package func handle(_ event: EngineEvent) {
-        switch event {
+    ///
+    /// Consumed: the engine loop moves each event out of its batch, and an input's fact and
+    /// attachment are handed on from it without another copy.
+    package func handle(_ event: consuming EngineEvent) {
+        switch consume event {
         case .input(let fact, let attachment):
             handle(fact, attachment)
         case .timerDue(let purpose, let due):

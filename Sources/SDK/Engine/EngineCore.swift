@@ -194,19 +194,21 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// Stores what an input carries outside the journal: completions, keys, providers, tokens.
     private func accept(_ attachment: EngineAttachment, for input: Fact) {
-        switch (attachment, input) {
-        case (.completion(let completion?), .callReceived(let received)):
-            completions[received.id] = completion
-        case (.project(let project, let completion), .callReceived(let received)):
+        // One after the other, not as a tuple: a tuple of the two would copy both.
+        switch attachment {
+        case .none, .completion(nil):
+            break
+        case .completion(let completion?):
+            if case .callReceived(let received) = input { completions[received.id] = completion }
+        case .project(let project, let completion):
+            guard case .callReceived(let received) = input else { break }
             if let completion { completions[received.id] = completion }
             switch received.call {
             case .initialize(let reference), .switchProject(let reference): remember(project, as: reference)
             default: break
             }
-        case (.token(let token, let epoch), .authTokenReceived(let receipt)):
-            if epoch == tokenEpoch { tokens[receipt.project] = token }
-        default:
-            break
+        case .token(let token, let epoch):
+            if case .authTokenReceived(let receipt) = input, epoch == tokenEpoch { tokens[receipt.project] = token }
         }
     }
 

@@ -11,7 +11,7 @@ struct Decisions {
         facts.reserveCapacity(8)
     }
 
-    mutating func record(_ fact: Fact) {
+    mutating func record(_ fact: consuming Fact) {
         facts.append(fact)
     }
 }
@@ -54,8 +54,9 @@ extension SDKState {
         return decisions.facts
     }
 
-    /// Applies a decision and records it.
-    mutating func emit(_ fact: Fact, _ decisions: inout Decisions) {
+    /// Applies a decision and records it. Consumed: a decision made for the call is moved into
+    /// the list, not copied.
+    mutating func emit(_ fact: consuming Fact, _ decisions: inout Decisions) {
         evolve(fact, at: decisions.time)
         decisions.record(fact)
     }

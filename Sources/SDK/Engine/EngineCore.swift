@@ -31,6 +31,9 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// The records of the input being recorded, reused from input to input (its buffers keep
     /// their size, so recording allocates nothing once they have grown).
     private var batch = RecordBatch()
+    /// The facts of the input being handled, decided into the same array from input to input
+    /// (they stay until the next input empties it).
+    private var decided: [Fact] = []
 
     let sdkVersion: String
 
@@ -122,12 +125,15 @@ package final class EngineCore<Environment: EngineEnvironment> {
             }
         }
         owner = EffectOwner(user: projected.email ?? projected.userID, instance: projected.generation)
-        let facts = projected.decide(input, at: time)
+        var facts: [Fact] = []
+        swap(&facts, &decided)
+        projected.decide(input, at: time, into: &facts)
         record(facts, at: time)
         if environment.observesInputs {
             environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)
         }
         runEffects(of: facts)
+        swap(&facts, &decided)
         if case .engineStarted = input { resumeAfterStart() }
     }
 

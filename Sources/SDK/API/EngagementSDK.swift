@@ -197,7 +197,7 @@ public final class EngagementSDK: Sendable {
     // MARK: - Submitting calls
 
     /// Hands a call to the mailbox; `completion` hears its outcome.
-    func submit(_ call: PublicCall, _ completion: (@Sendable (CallOutcome) -> Void)?) {
+    func submit(_ call: consuming PublicCall, _ completion: (@Sendable (CallOutcome) -> Void)?) {
         post(call, .completion(completion.map(CallCompletion.outcome)))
     }
 
@@ -207,9 +207,11 @@ public final class EngagementSDK: Sendable {
         }
     }
 
-    func post(_ call: PublicCall, _ attachment: EngineAttachment) {
+    /// The call and its attachment are consumed: moved into the mailbox's message, not copied.
+    func post(_ call: consuming PublicCall, _ attachment: consuming EngineAttachment) {
         let received = ReceivedCall(id: CallID(makeCallID()), caller: Self.currentThreadID(), call: call)
-        if !mailbox.postWaitingForRoom(.input(.callReceived(received), attachment)) {
+        // A closed mailbox hands the message back: its completion hears of the shutdown.
+        if case .event(.input(_, let attachment))? = mailbox.postWaitingForRoom(.input(.callReceived(received), attachment)) {
             let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion

@@ -7,9 +7,11 @@ extension EngineCore {
     /// from the facts and the state after them). Nothing here waits: results come back as
     /// events through the inbox.
     func runEffects(of facts: [Fact]) {
-        // The context, not the state: a method of `state` called here would copy all of it,
-        // since `perform` could change it.
-        SDKState.forEachEffect(of: facts, after: state.effectContext) { perform($0) }
+        // The context, not the state: a method or getter of `state` called here copies all of
+        // it (it is a class's stored property), so the context is made of its stored parts.
+        let context = EffectContext(live: projected.live?.fingerprint, leaving: projected.switching.inFlight?.from?.fingerprint,
+                                    generation: projected.generation)
+        SDKState.forEachEffect(of: facts, after: context) { perform($0) }
         environment.callbacksHandedOver()
     }
 
@@ -62,7 +64,7 @@ extension EngineCore {
     // MARK: - Requests
 
     private func send(_ id: TaskID, attempt: Int) {
-        guard let task = state.tasks[id]?.task else { return }
+        guard let task = projected.tasks[id]?.task else { return }
         let inbox = inbox
         guard let key = apiKey(for: task.project) else {
             inbox.post(.input(.transportCompleted(TransportCompletion(
@@ -79,7 +81,7 @@ extension EngineCore {
         let finish: @Sendable (TransportResult) -> Void = { result in
             inbox.finish(.input(.transportCompleted(DeliveryExchange.completion(of: result, task: task, attempt: attempt, apiKey: key)), .none))
         }
-        guard state.projects[task.project]?.usesJWT == true else {
+        guard projected.projects[task.project]?.usesJWT == true else {
             environment.send(request, for: owner, completion: finish)
             return
         }
@@ -129,7 +131,7 @@ extension EngineCore {
     /// with a failure if none came within `EngineRules.authProviderBoundMilliseconds`.
     private func askProvider(_ provider: any AuthProvider, for project: ProjectFingerprint,
                              _ answer: @escaping @Sendable (Result<String, ProviderProblem>) -> Void) {
-        let bound = state.rules.authProviderBoundMilliseconds
+        let bound = projected.rules.authProviderBoundMilliseconds
         let once = OneShotCompletion(answer)
         let due = environment.now().advanced(byMilliseconds: bound)
         // Asked first: a provider that answers at once is never beaten by its bound.
@@ -182,7 +184,7 @@ extension EngineCore {
 
     private func requestDurability(_ request: UInt64) {
         let inbox = inbox
-        if let outage {
+        if let outage = journalOutage {
             inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: outage.description)), .none))
             return
         }

@@ -12,18 +12,28 @@ package final class EngineCore<Environment: EngineEnvironment> {
     let inbox: EngineInbox
 
     /// Where facts are recorded; replaced by a fresh one when the journal comes back after a failure.
-    package private(set) var recorder: any FactRecorder
+    private(set) var recorder: any FactRecorder
     /// The projected state: changed only by facts this core decided.
-    package private(set) var state: SDKState
-    package private(set) var lastSequence: UInt64
+    package var state: SDKState { projected }
+    package var lastSequence: UInt64 { recordedSequence }
     /// While the journal cannot record: since when, why, how much is missing.
-    package private(set) var outage: JournalOutage?
+    package var outage: JournalOutage? { journalOutage }
+
+    // The storage of the three above, internal like `recorder`: with every access to them in
+    // this module, the optimizer proves the accesses never overlap and drops their run-time
+    // exclusivity checks (one per access, at several accesses per input).
+    private(set) var projected: SDKState
+    private(set) var recordedSequence: UInt64
+    private(set) var journalOutage: JournalOutage?
     private var lastTime: JournalTime
     /// A rotation whose snapshot was too large is tried again once this sequence is written.
     private var rotationRetryAfter: UInt64 = 0
     /// The records of the input being recorded, reused from input to input (its buffers keep
     /// their size, so recording allocates nothing once they have grown).
     private var batch = RecordBatch()
+    /// The facts of the input being handled, decided into the same array from input to input
+    /// (they stay until the next input empties it).
+    private var decided: [Fact] = []
 
     let sdkVersion: String
 
@@ -52,8 +62,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
         self.inbox = inbox
         self.recorder = recorder
         self.sdkVersion = sdkVersion
-        state = restored
-        lastSequence = recorder.lastSequence
+        projected = restored
+        recordedSequence = recorder.lastSequence
         lastTime = restored.time
         for project in knownProjects {
             keys[project.fingerprint] = project.apiKey
@@ -63,12 +73,15 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// Handles one event: an input is decided, journaled and its effects started; the others
     /// end an effect.
-    package func handle(_ event: EngineEvent) {
-        switch event {
+    ///
+    /// Consumed: the engine loop moves each event out of its batch, and an input's fact and
+    /// attachment are handed on from it without another copy.
+    package func handle(_ event: consuming EngineEvent) {
+        switch consume event {
         case .input(let fact, let attachment):
             handle(fact, attachment)
         case .timerDue(let purpose, let due):
-            if state.timers[purpose] == due { handle(.timerFired(purpose), .none) }
+            if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
         case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
             if epoch == tokenEpoch { tokens[project] = token }
             environment.send(request, for: owner, completion: completion)
@@ -88,7 +101,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// The app shut the SDK down: every pending completion hears it (journaled) and the journal
     /// closes. The host answers whatever was posted after the stop.
     package func stop() {
-        interruptedSwitchCalls = Set(state.switching.inFlight?.calls ?? [])
+        interruptedSwitchCalls = Set(projected.switching.inFlight?.calls ?? [])
         handle(.engineStopping, .none)
         try? recorder.close()
     }
@@ -99,32 +112,35 @@ package final class EngineCore<Environment: EngineEnvironment> {
         accept(attachment, for: input)
         let time = max(environment.now(), lastTime)
         lastTime = time
-        if outage == nil && lastSequence >= rotationRetryAfter {
+        if journalOutage == nil && recordedSequence >= rotationRetryAfter {
             do {
-                try recorder.beginSegmentIfNeeded(time: time) { _ in StateCodec.encode(state) }
+                try recorder.beginSegmentIfNeeded(time: time) { _ in StateCodec.encode(projected) }
             } catch JournalError.recordTooLarge {
                 // The state is too large for one snapshot record right now: the segment goes on
                 // past its size bound, and the rotation is tried again once some more records
                 // were written (not at every input: encoding a state that large is costly).
-                rotationRetryAfter = lastSequence + EngineBounds.rotationRetryRecords
+                rotationRetryAfter = recordedSequence + EngineBounds.rotationRetryRecords
             } catch {
                 beginOutage("\(error)", at: time)
             }
         }
-        owner = EffectOwner(user: state.email ?? state.userID, instance: state.generation)
-        let facts = state.decide(input, at: time)
+        owner = EffectOwner(user: projected.email ?? projected.userID, instance: projected.generation)
+        var facts: [Fact] = []
+        swap(&facts, &decided)
+        projected.decide(input, at: time, into: &facts)
         record(facts, at: time)
         if environment.observesInputs {
-            environment.inputHandled(input, facts: facts, state: state, lastSequence: lastSequence)
+            environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)
         }
         runEffects(of: facts)
+        swap(&facts, &decided)
         if case .engineStarted = input { resumeAfterStart() }
     }
 
     /// Appends an input and its decisions as one batch (a crash never keeps half of a
     /// decision); while the journal is out, counts them as lost instead.
     private func record(_ facts: [Fact], at time: JournalTime) {
-        if outage == nil {
+        if journalOutage == nil {
             // Filled as a local (one access to the property, not one per fact), then put back
             // with its storage for the next input.
             var records = RecordBatch()
@@ -133,31 +149,31 @@ package final class EngineCore<Environment: EngineEnvironment> {
             records.removeAll()
             for fact in facts { FactCodec.append(fact, to: &records) }
             do {
-                lastSequence = try recorder.record(records, timestamp: time)
+                recordedSequence = try recorder.record(records, timestamp: time)
                 return
             } catch {
                 beginOutage("\(error)", at: time)
             }
         }
-        outage?.lostFacts &+= UInt64(facts.count)
+        journalOutage?.lostFacts &+= UInt64(facts.count)
     }
 
     // MARK: - A journal that fails comes back
 
     /// The journal stopped accepting facts: go on in memory and try again later.
     private func beginOutage(_ reason: String, at time: JournalTime) {
-        guard outage == nil else { return }
-        outage = JournalOutage(reason: reason, since: time)
+        guard journalOutage == nil else { return }
+        journalOutage = JournalOutage(reason: reason, since: time)
         environment.journalFailed(reason: reason)
         scheduleJournalRetry()
     }
 
     private func scheduleJournalRetry() {
-        guard var current = outage, !current.retryScheduled else { return }
+        guard var current = journalOutage, !current.retryScheduled else { return }
         current.retryScheduled = true
         let due = max(environment.now(), lastTime).advanced(byMilliseconds: current.retryDelayMilliseconds)
         current.retryDelayMilliseconds = min(current.retryDelayMilliseconds * 2, JournalOutage.maximumRetryDelay)
-        outage = current
+        journalOutage = current
         let inbox = inbox
         environment.schedule(at: due) { inbox.post(.retryJournal) }
     }
@@ -165,23 +181,23 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// Opens the journal again: a new segment whose snapshot is the state now, then a
     /// `journalGap` fact that says what is missing. On failure, tries again later.
     private func resumeRecording() {
-        guard let current = outage else { return }
-        outage?.retryScheduled = false
+        guard let current = journalOutage else { return }
+        journalOutage?.retryScheduled = false
         let time = max(environment.now(), lastTime)
         lastTime = time
         do {
             try? recorder.close()
             guard let fresh = try environment.reopenRecorder() else { return }
-            try fresh.beginSegment(time: time) { _ in StateCodec.encode(state) }
+            try fresh.beginSegment(time: time) { _ in StateCodec.encode(projected) }
             let gap = JournalGap(lostFacts: current.lostFacts, from: current.since, to: time, reason: current.reason)
             var gapRecord = RecordBatch()
             FactCodec.append(.journalGap(gap), to: &gapRecord)
-            lastSequence = try fresh.record(gapRecord, timestamp: time)
+            recordedSequence = try fresh.record(gapRecord, timestamp: time)
             // The live state is the fold of the journal: the gap is one of its facts too.
-            state.evolve(.journalGap(gap), at: time)
+            projected.evolve(.journalGap(gap), at: time)
             recorder = fresh
-            outage = nil
-            environment.journalResumed(after: gap, state: state, lastSequence: lastSequence)
+            journalOutage = nil
+            environment.journalResumed(after: gap, state: projected, lastSequence: recordedSequence)
         } catch {
             scheduleJournalRetry()
         }
@@ -191,19 +207,21 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// Stores what an input carries outside the journal: completions, keys, providers, tokens.
     private func accept(_ attachment: EngineAttachment, for input: Fact) {
-        switch (attachment, input) {
-        case (.completion(let completion?), .callReceived(let received)):
-            completions[received.id] = completion
-        case (.project(let project, let completion), .callReceived(let received)):
+        // One after the other, not as a tuple: a tuple of the two would copy both.
+        switch attachment {
+        case .none, .completion(nil):
+            break
+        case .completion(let completion?):
+            if case .callReceived(let received) = input { completions[received.id] = completion }
+        case .project(let project, let completion):
+            guard case .callReceived(let received) = input else { break }
             if let completion { completions[received.id] = completion }
             switch received.call {
             case .initialize(let reference), .switchProject(let reference): remember(project, as: reference)
             default: break
             }
-        case (.token(let token, let epoch), .authTokenReceived(let receipt)):
-            if epoch == tokenEpoch { tokens[receipt.project] = token }
-        default:
-            break
+        case .token(let token, let epoch):
+            if case .authTokenReceived(let receipt) = input, epoch == tokenEpoch { tokens[receipt.project] = token }
         }
     }
 
@@ -227,17 +245,17 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// link resolutions are gone). A landed switch's callbacks died with that process: `evolve`
     /// of the start already stopped waiting for them.
     private func resumeAfterStart() {
-        let timers = state.timers.sorted { lhs, rhs in
+        let timers = projected.timers.sorted { lhs, rhs in
             lhs.value != rhs.value ? lhs.value < rhs.value : "\(lhs.key)" < "\(rhs.key)"
         }
         for (purpose, due) in timers { schedule(purpose, at: due) }
-        for request in state.durabilityWaits.keys.sorted() {
+        for request in projected.durabilityWaits.keys.sorted() {
             inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: nil)), .none))
         }
-        for hook in state.hooks.keys.sorted() {
+        for hook in projected.hooks.keys.sorted() {
             inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: "interrupted by a restart")), .none))
         }
-        for job in state.linkJobs.keys.sorted() {
+        for job in projected.linkJobs.keys.sorted() {
             inbox.post(.input(.linkResolved(LinkResolution(job: job, destination: nil, attribution: nil,
                                                            failure: "interrupted by a restart")), .none))
         }

@@ -40,9 +40,13 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
 
     /// The thread's body: handle messages until stopped.
     func run() {
-        while let batch = mailbox.takeAll() {
-            for (index, message) in batch.enumerated() {
-                switch message {
+        while var batch = mailbox.takeAll() {
+            for index in batch.indices {
+                // Moved out of the batch (swapped with a message that holds nothing) instead of
+                // copied out of it and released again with the batch.
+                var message = EngineMessage.wake
+                swap(&message, &batch[index])
+                switch consume message {
                 case .event(let event):
                     core.handle(event)
                 case .barrier(let body):

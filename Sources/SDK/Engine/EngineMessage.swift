@@ -18,7 +18,7 @@ enum EngineMessage: Sendable {
 
 extension EngineMessage {
     /// An input for `decide` (what the public API posts).
-    static func input(_ fact: Fact, _ attachment: EngineAttachment) -> EngineMessage {
+    static func input(_ fact: consuming Fact, _ attachment: consuming EngineAttachment) -> EngineMessage {
         .event(.input(fact, attachment))
     }
 }

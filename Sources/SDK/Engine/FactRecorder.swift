@@ -3,7 +3,11 @@ import Journal
 
 /// Where the engine records facts. The SDK always records into its journal; the `bench`
 /// executable (in this package) substitutes peers to compare what recording costs.
-package protocol FactRecorder: Sendable {
+///
+/// A class: the engine calls its recorder twice per input through an `any FactRecorder`
+/// property, and a class existential is copied for the call with one retain, not through its
+/// value witnesses.
+package protocol FactRecorder: AnyObject, Sendable {
     /// Identifies the record stream (the journal id).
     var streamID: UUID { get }
     /// The sequence number of the last record.

@@ -16,7 +16,13 @@ final class LiveEnvironment: EngineEnvironment {
     private var awaited: [String: (hook: UInt64, task: Task<Void, Never>)] = [:]
     private let keyringQueue = DispatchQueue(label: "engagement-sdk.keyring")
     /// Completions handed in while the core starts one input's effects (``runCallback(landing:_:)``).
-    private var heldCallbacks: [@Sendable () -> Void] = []
+    private var heldCallbacks: [HeldCallback] = []
+
+    /// A held completion. In a struct, not as the array's element itself: a closure stored as
+    /// an element of a generic array is re-abstracted through a thunk allocated for it.
+    private struct HeldCallback: Sendable {
+        let body: @Sendable () -> Void
+    }
 
     init(configuration: SDKConfiguration, keyring: Keyring, reopenRecorder: (@Sendable () throws -> any FactRecorder)?) {
         self.configuration = configuration
@@ -43,7 +49,7 @@ final class LiveEnvironment: EngineEnvironment {
     /// Holds an input's completions, so a bulk answer's hundreds of them reach the callback
     /// queue as one work item, in order.
     func runCallback(landing: SwitchID?, _ body: @escaping @Sendable () -> Void) {
-        heldCallbacks.append(body)
+        heldCallbacks.append(HeldCallback(body: body))
     }
 
     func callbacksHandedOver() {
@@ -51,10 +57,10 @@ final class LiveEnvironment: EngineEnvironment {
         case 0:
             return
         case 1:
-            configuration.callbackQueue.async(execute: heldCallbacks[0])
+            configuration.callbackQueue.async(execute: heldCallbacks[0].body)
         default:
             let batch = heldCallbacks
-            configuration.callbackQueue.async { for body in batch { body() } }
+            configuration.callbackQueue.async { for callback in batch { callback.body() } }
         }
         heldCallbacks.removeAll(keepingCapacity: true)
     }

@@ -50,18 +50,20 @@ final class Mailbox<Message: Sendable>: Sendable {
 
     /// Adds a message at once, whatever the mailbox holds; false when the mailbox is closed.
     @discardableResult
-    func post(_ message: Message) -> Bool {
-        enqueue(message, waitingForRoom: false)
+    func post(_ message: consuming Message) -> Bool {
+        enqueue(message, waitingForRoom: false) == nil
     }
 
     /// Adds a message, first waiting while `capacity` messages already wait (unless called on
-    /// the taking thread); false when the mailbox is closed.
-    @discardableResult
-    func postWaitingForRoom(_ message: Message) -> Bool {
+    /// the taking thread); the message back, not added, when the mailbox is closed.
+    func postWaitingForRoom(_ message: consuming Message) -> Message? {
         enqueue(message, waitingForRoom: true)
     }
 
-    private func enqueue(_ message: Message, waitingForRoom: Bool) -> Bool {
+    /// Nil once `message` is added; the message itself when the mailbox is closed. Consumed and
+    /// moved into the queue, not copied (messages carry a call's arguments).
+    private func enqueue(_ message: consuming Message, waitingForRoom: Bool) -> Message? {
+        var pending: Message? = consume message
         while true {
             let outcome = state.withLock { state -> EnqueueOutcome in
                 guard !state.closed else { return .closed }
@@ -69,7 +71,7 @@ final class Mailbox<Message: Sendable>: Sendable {
                     state.waitingForRoom += 1
                     return .full
                 }
-                state.messages.append(message)
+                state.messages.append(pending.take()!)
                 state.highWater = max(state.highWater, state.count)
                 defer { state.waiting = false }
                 return .added(wake: state.waiting)
@@ -77,9 +79,9 @@ final class Mailbox<Message: Sendable>: Sendable {
             switch outcome {
             case .added(let wake):
                 if wake { signal.signal() }
-                return true
+                return nil
             case .closed:
-                return false
+                return pending
             case .full:
                 room.wait()
             }

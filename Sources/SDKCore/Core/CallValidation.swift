@@ -63,9 +63,40 @@ enum CallValidation {
     }
 
     private static func data(_ object: [String: DataValue], _ name: String) -> String? {
+        // Nearly every object is fine and far below the limit: one walk finds no problem and
+        // bounds its JSON from above, without counting escapes. The exact walks below run only
+        // when it does not settle it.
+        if let bound = jsonLengthBound(.object(object), depth: DataValue.maxDepth), bound <= maxDataBytes { return nil }
         if let problem = DataValue.object(object).problem(path: name) { return problem }
         let size = DataValue.object(object).jsonByteCount
         return size > maxDataBytes ? "\(name) is \(size) bytes of JSON (limit \(maxDataBytes))" : nil
+    }
+
+    /// An upper bound of `value`'s JSON length (``DataValue/jsonByteCount``), or nil when
+    /// `value` has a problem (``DataValue/problem(maxDepth:path:)``) within `depth` levels.
+    /// A string byte is escaped to at most 6 bytes (`\u00XX`); a number is written in at most 24.
+    private static func jsonLengthBound(_ value: DataValue, depth: Int) -> Int? {
+        guard depth > 0 else { return nil }
+        switch value {
+        case .string(let text): return 2 + 6 * text.utf8.count
+        case .integer: return 20
+        case .number(let number): return number.isFinite ? 24 : nil
+        case .bool, .null: return 5
+        case .array(let elements):
+            var total = 2 + elements.count
+            for element in elements {
+                guard let length = jsonLengthBound(element, depth: depth - 1) else { return nil }
+                total += length
+            }
+            return total
+        case .object(let members):
+            var total = 2 + members.count
+            for (key, member) in members {
+                guard let length = jsonLengthBound(member, depth: depth - 1) else { return nil }
+                total += 3 + 6 * key.utf8.count + length
+            }
+            return total
+        }
     }
 
     private static func commerce(_ items: [CommerceItem]) -> String? {

@@ -6,12 +6,20 @@ struct Decisions {
     let time: JournalTime
     private(set) var facts: [Fact] = []
 
-    init(time: JournalTime) {
+    /// Decisions made into `storage`, emptied first (its buffer is kept).
+    init(time: JournalTime, storage: consuming [Fact] = []) {
         self.time = time
-        facts.reserveCapacity(8)
+        facts = consume storage
+        facts.removeAll(keepingCapacity: true)
+        if facts.capacity < 8 { facts.reserveCapacity(8) }
     }
 
-    mutating func record(_ fact: Fact) {
+    /// The facts decided, handed over.
+    consuming func finish() -> [Fact] {
+        facts
+    }
+
+    mutating func record(_ fact: consuming Fact) {
         facts.append(fact)
     }
 }
@@ -24,7 +32,17 @@ extension SDKState {
     /// reads), does no I/O, and is deterministic, so `replay recheck` can run today's rules over
     /// a field journal's inputs and compare.
     public mutating func decide(_ input: Fact, at time: JournalTime) -> [Fact] {
-        var decisions = Decisions(time: time)
+        var facts: [Fact] = []
+        decide(input, at: time, into: &facts)
+        return facts
+    }
+
+    /// ``decide(_:at:)``, with the facts written into `facts` (emptied first, its buffer kept):
+    /// the engine decides into one array from input to input instead of allocating one each time.
+    package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact]) {
+        var storage: [Fact] = []
+        swap(&storage, &facts)
+        var decisions = Decisions(time: time, storage: consume storage)
         // What the input answers, looked up before the input itself is applied.
         let timerWasSet = if case .timerFired(let purpose) = input { timers[purpose] != nil } else { false }
         let durabilityPurpose = if case .durabilityConfirmed(let confirmation) = input {
@@ -51,11 +69,12 @@ extension SDKState {
         }
         // A landed switch's held calls go on as the delivery queue makes room.
         if switching.replaying != nil && input != .engineStopping { replayHeldCalls(&decisions) }
-        return decisions.facts
+        facts = decisions.finish()
     }
 
-    /// Applies a decision and records it.
-    mutating func emit(_ fact: Fact, _ decisions: inout Decisions) {
+    /// Applies a decision and records it. Consumed: a decision made for the call is moved into
+    /// the list, not copied.
+    mutating func emit(_ fact: consuming Fact, _ decisions: inout Decisions) {
         evolve(fact, at: decisions.time)
         decisions.record(fact)
     }

@@ -38,7 +38,7 @@ struct JSONFields: ExpressibleByDictionaryLiteral {
             output.append(UInt8(ascii: "{"))
             for (index, member) in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                DataValue.writeJSONString(member.key, to: &output)
+                JSONValue.writeString(member.key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 member.value.writeJSON(to: &output)
             }

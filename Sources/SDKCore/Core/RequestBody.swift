@@ -98,13 +98,13 @@ struct RequestBody: Equatable {
             }
             if let email = identity.email {
                 output.append(#","email":"# as StaticString)
-                DataValue.writeJSONString(email, to: &output)
+                JSONValue.writeString(email, to: &output)
             }
             output.append(#","eventName":"# as StaticString)
-            DataValue.writeJSONString(event, to: &output)
+            JSONValue.writeString(event, to: &output)
             if identity.email == nil, let userID = identity.userID {
                 output.append(#","userId":"# as StaticString)
-                DataValue.writeJSONString(userID, to: &output)
+                JSONValue.writeString(userID, to: &output)
             }
             output.append(UInt8(ascii: "}"))
             return output.array

@@ -40,14 +40,26 @@ extension SDKState {
     /// The instance matters beyond the switch: every launch starts a new one, so no event joins
     /// a task an earlier process queued, which may have left before a crash lost its dispatch
     /// (the backend would take a second request under its idempotency key as the first).
-    func batchTaking(_ bytes: Int, on project: ProjectFingerprint) -> TaskID? {
-        guard rules.bulkEventLimit > 1, let last = taskOrder[project]?.last, let queued = tasks[last],
-              queued.status == .queued else { return nil }
-        let task = queued.task
-        guard task.takesEvents, task.generation == generation,
-              task.eventCount < rules.bulkEventLimit, task.queuedBytes + bytes <= rules.bulkByteLimit else { return nil }
+    ///
+    /// Mutating only to look at the task in place; it changes nothing.
+    mutating func batchTaking(_ bytes: Int, on project: ProjectFingerprint) -> TaskID? {
+        guard rules.bulkEventLimit > 1, let last = taskOrder[project]?.last, let index = tasks.index(forKey: last) else { return nil }
+        // Looked at in place (an inout access): reading the task out of the dictionary would
+        // copy it, retaining its strings, its body and its batch, at every event.
+        let (generation, events, byteLimit) = (generation, rules.bulkEventLimit, rules.bulkByteLimit)
+        guard Self.takesEvent(of: bytes, &tasks.values[index], generation: generation, eventLimit: events, byteLimit: byteLimit) else {
+            return nil
+        }
         if let window = switching.inFlight?.firstTaskOfWindow, last.number < window { return nil }
         return last
+    }
+
+    /// Whether `queued` takes one more event of `bytes` (``batchTaking(_:on:)``). Inout so that
+    /// the caller hands over the task where it lies, not a copy.
+    private static func takesEvent(of bytes: Int, _ queued: inout QueuedTask, generation: UInt64,
+                                   eventLimit: Int, byteLimit: Int) -> Bool {
+        queued.status == .queued && queued.task.takesEvents && queued.task.generation == generation
+            && queued.task.eventCount < eventLimit && queued.task.queuedBytes + bytes <= byteLimit
     }
 
     /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting.

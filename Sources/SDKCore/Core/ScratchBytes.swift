@@ -86,8 +86,10 @@ package struct ScratchBytes: ~Copyable {
         source.withUnsafeBytes { append($0) }
     }
 
-    /// The UTF-8 bytes of `text`.
+    /// The UTF-8 bytes of `text`: read where they lie (a native string), else from a copy.
     package mutating func append(_ text: String) {
+        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
+        if appended != nil { return }
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }

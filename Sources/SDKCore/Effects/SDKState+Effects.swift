@@ -14,7 +14,7 @@ extension SDKState {
 
     /// The little of the state after a batch that its effects depend on.
     package var effectContext: EffectContext {
-        EffectContext(hookProject: live?.fingerprint ?? switching.inFlight?.from?.fingerprint, generation: generation)
+        EffectContext(live: live?.fingerprint, leaving: switching.inFlight?.from?.fingerprint, generation: generation)
     }
 
     /// ``effects(of:)`` one at a time, given only the ``effectContext`` of the state after the
@@ -73,4 +73,12 @@ package struct EffectContext: Sendable, Equatable {
     package var hookProject: ProjectFingerprint?
     /// The instance running.
     package var generation: UInt64
+
+    /// The context of a state made of its parts: the live project, the one a switch in flight
+    /// leaves, the instance. The engine reads them from its stored state one by one (a getter
+    /// of the state, called there, copies all of it).
+    package init(live: ProjectFingerprint?, leaving: ProjectFingerprint?, generation: UInt64) {
+        hookProject = live ?? leaving
+        self.generation = generation
+    }
 }

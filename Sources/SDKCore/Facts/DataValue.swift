@@ -26,9 +26,12 @@ extension DataValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 }
 
 extension DataValue {
+    /// How deep a value sent as JSON may nest.
+    static let maxDepth = 32
+
     /// The first problem that makes this value unsendable as JSON: a non-finite number, or
     /// nesting deeper than `maxDepth`. Nil when the value is fine. `path` names the value.
-    func problem(maxDepth: Int = 32, path: String = "") -> String? {
+    func problem(maxDepth: Int = DataValue.maxDepth, path: String = "") -> String? {
         // Nearly every value is fine: that is found without sorting a member or naming a path.
         guard hasProblem(depth: maxDepth), let (reason, trail) = firstProblem(depth: maxDepth) else { return nil }
         var name = path
@@ -88,7 +91,7 @@ extension DataValue {
 
     func writeJSON(to output: inout ScratchBytes) {
         switch self {
-        case .string(let text): Self.writeJSONString(text, to: &output)
+        case .string(let text): JSONValue.writeString(text, to: &output)
         case .integer(let value):
             if value < 0 { output.append(UInt8(ascii: "-")) }
             output.appendDecimal(value.magnitude)
@@ -108,7 +111,7 @@ extension DataValue {
             Self.forEachMemberInKeyOrder(of: members) { key, value in
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false
-                Self.writeJSONString(key, to: &output)
+                JSONValue.writeString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 value.writeJSON(to: &output)
             }
@@ -141,18 +144,16 @@ extension DataValue {
                     (base + slot).initialize(to: member)
                     count += 1
                 }
-                for index in 0..<count { body(base[index].key, base[index].value) }
-                base.deinitialize(count: count)
+                // Moved out one at a time: each member is released after its call, with no
+                // second copy and no generic destroy of the buffer.
+                for index in 0..<count {
+                    let member = (base + index).move()
+                    body(member.key, member.value)
+                }
             }
         default:
             for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) { body(member.key, member.value) }
         }
-    }
-
-    /// Writes `text` as a JSON string: UTF-8 bytes as they are, quotes, backslashes and control
-    /// characters escaped.
-    static func writeJSONString(_ text: String, to output: inout ScratchBytes) {
-        JSONValue.writeString(text, to: &output)
     }
 
     /// The length of ``jsonBytes()`` without building it.

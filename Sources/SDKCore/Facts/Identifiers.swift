@@ -28,6 +28,13 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
         hasher.combine(halves.high &+ halves.low &* 0x9E37_79B9_7F4A_7C15)
     }
 
+    /// The id as two words in the order of ``<`` (compared as a tuple): sorting thousands of
+    /// ids by it loads each id's bytes once, not at every comparison.
+    package var orderKey: (UInt64, UInt64) {
+        let halves = halves
+        return (halves.high, halves.low)
+    }
+
     /// The 16 bytes as two big-endian words, so integer order is byte-wise order.
     private var halves: (high: UInt64, low: UInt64) {
         withUnsafeBytes(of: uuid.uuid) { bytes in

@@ -17,18 +17,6 @@ package final class NDJSONFile {
         buffer.reserveCapacity(1 << 16)
     }
 
-    /// Appends `line` and a newline.
-    func write(_ line: String) throws {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= 1 << 16 { try flush() }
-    }
-
-    /// Appends `value`'s compact JSON (the bytes of `value.serialized()`) and a newline.
-    func write(json value: JSONValue) throws {
-        try writeLine { value.write(to: &$0) }
-    }
-
     /// Appends the line `write` writes (without its newline) and a newline.
     func writeLine(_ write: (inout ScratchBytes) -> Void) throws {
         ScratchBytes.withScratch(capacity: 4096) { line in

@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import SDK
+import SDKCore
 import Testing
 @testable import ReplayKit
 
@@ -15,9 +16,11 @@ struct AuditRowJSONTests {
         let rows = try AuditRows.of(try JournalReader(directory: copy)).rows
         #expect(!rows.isEmpty)
         for row in rows {
-            var written: [UInt8] = []
-            row.writeJSON(to: &written)
-            #expect(String(decoding: written, as: UTF8.self) == row.json.serialized())
+            let written = ScratchBytes.withScratch { bytes in
+                row.writeJSON(to: &bytes)
+                return String(decoding: bytes.written, as: UTF8.self)
+            }
+            #expect(written == row.json.serialized())
         }
     }
 }

@@ -97,9 +97,9 @@ package struct AuditRow {
 
     /// Appends the bytes of ``json``'s compact serialization without building the value: `audit
     /// --json` writes one row per call, and building each row's tree was a tenth of the command.
-    package func writeJSON(to output: inout [UInt8]) {
+    package func writeJSON(to output: inout ScratchBytes) {
         Self.key("{\"call\":", &output)
-        JSONValue.writeString(call.uuid.lowercasedText, to: &output)
+        FactJSON.writeCallID(call, to: &output)
         Self.key(",\"name\":", &output)
         JSONValue.writeString(name.rawValue, to: &output)
         Self.key(",\"seq\":", &output)
@@ -117,7 +117,7 @@ package struct AuditRow {
         Self.key(",\"tasks\":[", &output)
         for (index, task) in tasks.enumerated() {
             Self.key(index == 0 ? "{\"task\":" : ",{\"task\":", &output)
-            JSONValue.writeDecimal(task.id.number, to: &output)
+            output.appendDecimal(task.id.number)
             Self.key(",\"project\":", &output)
             Self.project(task.project, &output)
             Self.key(",\"path\":", &output)
@@ -139,15 +139,15 @@ package struct AuditRow {
         output.append(UInt8(ascii: "}"))
     }
 
-    private static func key(_ text: StaticString, _ output: inout [UInt8]) {
-        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    private static func key(_ text: StaticString, _ output: inout ScratchBytes) {
+        output.append(text)
     }
 
-    private static func string(_ text: String?, _ output: inout [UInt8]) {
+    private static func string(_ text: String?, _ output: inout ScratchBytes) {
         if let text { JSONValue.writeString(text, to: &output) } else { key("null", &output) }
     }
 
-    private static func strings(_ texts: [String], _ output: inout [UInt8]) {
+    private static func strings(_ texts: [String], _ output: inout ScratchBytes) {
         output.append(UInt8(ascii: "["))
         for (index, text) in texts.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -156,11 +156,11 @@ package struct AuditRow {
         output.append(UInt8(ascii: "]"))
     }
 
-    private static func unsigned(_ value: UInt64?, _ output: inout [UInt8]) {
-        if let value { JSONValue.writeDecimal(value, to: &output) } else { key("null", &output) }
+    private static func unsigned(_ value: UInt64?, _ output: inout ScratchBytes) {
+        if let value { output.appendDecimal(value) } else { key("null", &output) }
     }
 
-    private static func project(_ fingerprint: ProjectFingerprint?, _ output: inout [UInt8]) {
+    private static func project(_ fingerprint: ProjectFingerprint?, _ output: inout ScratchBytes) {
         string(fingerprint?.hex, &output)
     }
 

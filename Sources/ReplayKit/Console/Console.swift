@@ -9,7 +9,7 @@ package final class Console {
     private let writeOut: (String) -> Void
     /// Lets a writer append one line of JSON straight into the output's bytes, then a newline
     /// (nil: through ``print(_:)``).
-    private let writeOutJSON: (((inout [UInt8]) -> Void) -> Void)?
+    private let writeOutJSON: (((inout ScratchBytes) -> Void) -> Void)?
     private let writeError: (String) -> Void
     /// Whether standard error is a terminal (progress is only drawn there).
     let errorIsTerminal: Bool
@@ -42,7 +42,7 @@ package final class Console {
             inputBytes: { try JournalSource.readStandardInput() })
     }
 
-    private init(out: @escaping (String) -> Void, outJSON: (((inout [UInt8]) -> Void) -> Void)?, error: @escaping (String) -> Void,
+    private init(out: @escaping (String) -> Void, outJSON: (((inout ScratchBytes) -> Void) -> Void)?, error: @escaping (String) -> Void,
                  errorIsTerminal: Bool, flush: @escaping () -> Void, input: @escaping () -> String?, inputIsTerminal: Bool,
                  inputBytes: @escaping () throws -> [UInt8]) {
         writeOut = out
@@ -93,13 +93,14 @@ package final class Console {
 
     /// Prints one line of JSON that `write` appends as bytes (the compact JSON of one value,
     /// without its newline): straight into the output's buffer when it is a file descriptor.
-    package func printJSONLine(_ write: (inout [UInt8]) -> Void) {
+    package func printJSONLine(_ write: (inout ScratchBytes) -> Void) {
         if let writeOutJSON {
             writeOutJSON(write)
         } else {
-            var bytes: [UInt8] = []
-            write(&bytes)
-            print(String(decoding: bytes, as: UTF8.self))
+            print(ScratchBytes.withScratch { bytes in
+                write(&bytes)
+                return String(decoding: bytes.written, as: UTF8.self)
+            })
         }
     }
 
@@ -135,9 +136,12 @@ final class FileDescriptorBuffer {
     }
 
     /// Appends the JSON `write` appends, and a newline.
-    func writeLine(_ write: (inout [UInt8]) -> Void) {
-        write(&pending)
-        pending.append(UInt8(ascii: "\n"))
+    func writeLine(_ write: (inout ScratchBytes) -> Void) {
+        ScratchBytes.withScratch(capacity: 4096) { line in
+            write(&line)
+            line.append(UInt8(ascii: "\n"))
+            pending.append(contentsOf: line.written)
+        }
         if pending.count >= 1 << 16 { flush() }
     }
 

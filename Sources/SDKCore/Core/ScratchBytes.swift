@@ -2,7 +2,8 @@ import Journal
 
 /// Bytes written through a pointer into a scratch buffer on the caller's stack
 /// (``withScratch(_:)``), moved onto the heap only when they outgrow it: what the journal codec
-/// (``FieldWriter``) and request bodies (JSON) write into.
+/// (``FieldWriter``), request bodies and every JSON writer (``JSONValue``, `replay`'s rows and
+/// lines) write into.
 ///
 /// Appending to an `Array` byte by byte costs a uniqueness and a capacity check per append, and
 /// encoding is most of what recording a call costs. Copy the result out (``array``,

@@ -16,10 +16,10 @@ package enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON on one line.
     package func serialized() -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(256)
-        write(to: &output)
-        return String(decoding: output, as: UTF8.self)
+        ScratchBytes.withScratch(capacity: 2048) { bytes in
+            write(to: &bytes)
+            return String(decoding: bytes.written, as: UTF8.self)
+        }
     }
 
     /// Appends the compact JSON of the value, as UTF-8, to `output` (the bytes of
@@ -66,11 +66,6 @@ package enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Appends `value` in decimal, as `String(value)` spells it, without making the string.
-    package static func writeDecimal(_ value: UInt64, to output: inout [UInt8]) {
-        withDecimalDigits(value) { output.append(contentsOf: $0) }
-    }
-
     /// Calls `body` with the decimal digits of `value`, as `String(value)` spells them, from a
     /// buffer on the stack.
     static func withDecimalDigits<Result>(_ value: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
@@ -89,14 +84,6 @@ package enum JSONValue: Equatable, Sendable {
 
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control
     /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.
-    package static func writeString(_ text: String, to output: inout [UInt8]) {
-        ScratchBytes.withScratch(capacity: 256) { bytes in
-            writeString(text, to: &bytes)
-            output.append(contentsOf: bytes.written)
-        }
-    }
-
-    /// The same JSON string, into scratch bytes.
     package static func writeString(_ text: String, to output: inout ScratchBytes) {
         // At most six bytes per byte (`\u00xx`) and the quotes, written through one pointer.
         output.appendWriting(atMost: text.utf8.count * 6 + 2) { start in

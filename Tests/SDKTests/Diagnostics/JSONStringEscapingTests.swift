@@ -25,9 +25,10 @@ struct JSONStringEscapingTests {
     }
 
     static func escaped(_ text: String) -> [UInt8] {
-        var output: [UInt8] = []
-        JSONValue.writeString(text, to: &output)
-        return output
+        ScratchBytes.withScratch { output in
+            JSONValue.writeString(text, to: &output)
+            return output.array
+        }
     }
 
     @Test("every ASCII byte, at every offset of a string longer than two words, is escaped as the rules say")

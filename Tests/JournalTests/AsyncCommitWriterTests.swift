@@ -10,8 +10,7 @@ struct AsyncCommitWriterTests {
     /// Deterministic options with a group-commit thread whose time bound never passes in a
     /// test: groups are cut by their record and byte bounds, flushes and close only.
     static func threadedOptions(storage: any JournalStorage, durable: Bool = true) -> JournalOptions {
-        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4)
-        options.storage = storage
+        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
         options.groupCommit = GroupCommit(maxRecords: 4, maxDelay: .seconds(3600), synchronizesEachGroup: durable)
         return options
     }

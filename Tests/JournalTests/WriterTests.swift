@@ -76,8 +76,7 @@ struct WriterTests {
     func deterministicBytes() throws {
         func build() throws -> [String: [UInt8]] {
             let storage = InMemoryStorage()
-            var options = TestJournal.options(segmentBytes: 2048)
-            options.storage = storage
+            var options = TestJournal.options(segmentBytes: 2048, storage: storage)
             let writer = try JournalWriter(directory: "/j", options: options, snapshot: TestJournal.snapshot)
             try TestJournal.appendRecords(writer, count: 100)
             try writer.sync()
@@ -111,8 +110,7 @@ struct WriterTests {
     @Test("a failed write stops the writer: the append throws and so does every later one")
     func failedWrite() throws {
         let storage = FailingStorage()
-        var options = TestJournal.options()
-        options.storage = storage
+        var options = TestJournal.options(storage: storage)
         let writer = try JournalWriter(directory: "/f", options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 3)
         storage.failWrites.withLock { $0 = true }
@@ -167,8 +165,7 @@ struct RotationOnRequestTests {
     @Test("with rotation on request, segments begin only when asked, each with the snapshot given then")
     func rotationOnRequest() throws {
         let storage = InMemoryStorage()
-        var options = TestJournal.options(segmentBytes: 1024)
-        options.storage = storage
+        var options = TestJournal.options(segmentBytes: 1024, storage: storage)
         options.rotation = .onRequest
         let writer = try JournalWriter(directory: "/r", options: options, snapshot: nil)
         #expect(throws: JournalError.self) { try TestJournal.appendRecords(writer, count: 1) }
@@ -200,8 +197,7 @@ struct BatchTests {
     @Test("a batch is never split: cut anywhere, the reader sees all of a batch or none of it")
     func batchesAreAtomic() throws {
         let storage = InMemoryStorage()
-        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4)
-        options.storage = storage
+        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
         let writer = try JournalWriter(directory: "/b", options: options, snapshot: TestJournal.snapshot)
         var batches: [[UInt64]] = []
         for batch in 0..<30 {

@@ -6,9 +6,11 @@ import TestSupport
 enum TestJournal {
     /// Options for deterministic tests: no group-commit thread, small segments and frames.
     static func options(
-        segmentBytes: Int = 4096, frameBytes: Int = 1024, groupRecords: Int = 4, retainedBytes: Int? = nil
+        segmentBytes: Int = 4096, frameBytes: Int = 1024, groupRecords: Int = 4, retainedBytes: Int? = nil,
+        storage: (any JournalStorage)? = nil
     ) -> JournalOptions {
         var options = JournalOptions()
+        if let storage { options.storage = storage }
         options.segmentBytes = segmentBytes
         options.frameBytes = frameBytes
         options.maxGroupBytes = 512

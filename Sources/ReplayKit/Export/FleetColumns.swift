@@ -26,9 +26,6 @@ struct FleetColumns {
     private static let keyBytes: [UInt8] = names.flatMap { Array(",\"\($0)\":".utf8) }
     private static let keyEnds: [Int] = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count + 4) }
 
-    let journalID: String?
-    let sdkVersion: String?
-    let platform: String?
     /// The journal columns' bytes (`journal_id`, `sdk_version`, `platform`), the same in every row.
     private let journalColumns: [UInt8]
     private var labels: [ProjectFingerprint: String] = [:]
@@ -38,9 +35,9 @@ struct FleetColumns {
     private typealias ProjectJSON = (fingerprint: [UInt8], label: [UInt8])
 
     init(reader: JournalReader) {
-        journalID = reader.journalID?.uuidString
         let producer = reader.segments.lazy.compactMap(\.header).first?.producer
-        (sdkVersion, platform) = Self.parse(producer: producer ?? "")
+        let (sdkVersion, platform) = Self.parse(producer: producer ?? "")
+        let journalID = reader.journalID?.uuidString
         var journalColumns: [UInt8] = []
         for (index, value) in [journalID, sdkVersion, platform].enumerated() {
             journalColumns += Self.keyBytes[(index == 0 ? 0 : Self.keyEnds[index - 1])..<Self.keyEnds[index]]

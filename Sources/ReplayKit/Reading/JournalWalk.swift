@@ -61,24 +61,10 @@ package final class JournalWalk {
             break
         case .after(let moment):
             try checkNotBeforeJournal(moment)
-            // Each record is taken once and kept back (as the lookahead) only when it is past
-            // the moment: no copy of it per record.
-            while let record = try next() {
-                guard moment.includes(sequence: record.sequence, time: record.time) else {
-                    lookahead = record
-                    break
-                }
-                fold(record)
-            }
+            try foldWhile { moment.includes(sequence: $0.sequence, time: $0.time) }
         case .at(let moment):
             try checkNotBeforeJournal(moment)
-            while let record = try next() {
-                guard isBefore(record, moment) else {
-                    lookahead = record
-                    break
-                }
-                fold(record)
-            }
+            try foldWhile { isBefore($0, moment) }
         }
     }
 
@@ -118,6 +104,18 @@ package final class JournalWalk {
         // snapshots are reported as skipped records).
         let stream = try FactStream(reader: reader)
         return (SDKState(), stream, try stream.next())
+    }
+
+    /// Folds records while `isBefore` holds for them. Each record is taken once and kept back (as
+    /// the lookahead) only when it is the first past: no copy of it per record.
+    private func foldWhile(_ isBefore: (DecodedRecord) -> Bool) throws {
+        while let record = try next() {
+            guard isBefore(record) else {
+                lookahead = record
+                return
+            }
+            fold(record)
+        }
     }
 
     private func checkNotBeforeJournal(_ moment: Moment) throws {

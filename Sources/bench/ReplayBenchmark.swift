@@ -123,6 +123,13 @@ struct ReplayBenchmark {
             report.rows.append(Row(command: name, seconds: [run.seconds], peakMiB: run.peakMiB, statuses: [run.status]))
         }
         report.ndjsonBytes = ((try? FileManager.default.attributesOfItem(atPath: ndjson)[.size]) as? Int) ?? 0
+        // The timed runs must have done the work they are named for: a row for every record
+        // exported, a row for the calls audit saw.
+        let exportedRows = try Self.lineCount(ndjson)
+        guard exportedRows == info.records else {
+            throw BenchError("export wrote \(exportedRows) rows for \(info.records) records: not the export claimed")
+        }
+        guard Self.callRows(inAuditOutput: auditOutput) > 0 else { throw BenchError("audit --json wrote no call rows") }
 
         log("the peer: DuckDB, where did each call go, over the NDJSON export")
         let probe = try ChildProcess.run(python, ["-c", "import duckdb"], stderr: scratch + "/stderr")
@@ -196,6 +203,18 @@ struct ReplayBenchmark {
         var rows = 0
         for line in data.split(separator: UInt8(ascii: "\n")) where line.starts(with: Array(#"{"call":"#.utf8)) { rows += 1 }
         return rows
+    }
+
+    /// The lines of the file at `path`, read a mebibyte at a time (an export of 10 M records is
+    /// several GiB).
+    static func lineCount(_ path: String) throws -> Int {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw BenchError("cannot read \(path)") }
+        defer { try? handle.close() }
+        var lines = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        }
+        return lines
     }
 
     /// `replay info --json`'s records, segments and bytes.

@@ -71,9 +71,9 @@ package struct JournalExport: Sendable {
     }
 
     /// Writes the start of a row, up to its record's own members: `{"seq":…,"time":…,"kind":…`
-    /// then the fleet columns, given the record's `time` as text and the state before it. What the record's members are
-    /// does not change what its columns say: they come from ids, names and projects, which
-    /// redaction keeps (a test holds the columns of every kind of fact to it).
+    /// then the fleet columns, given the record's `time` as text and the state before it. What
+    /// the record's members are does not change what its columns say: they come from ids, names
+    /// and projects, which redaction keeps (a test holds the columns of every kind of fact to it).
     static func writeRowStart(_ record: DecodedRecord, time: String, columns: inout FleetColumns, before state: SDKState,
                               to output: inout ScratchBytes) {
         output.append("{\"seq\":" as StaticString)
@@ -85,8 +85,9 @@ package struct JournalExport: Sendable {
         columns.write(for: record, before: state, time: time, to: &output)
     }
 
-    /// Writes the rest of a row: the members of what the record holds (one that shares a fleet column's
-    /// name, engineStarted's `sdk_version`, is written as `fact_sdk_version`) and the closing brace.
+    /// Writes the rest of a row: the members of what the record holds (one that shares a fleet
+    /// column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`) and the
+    /// closing brace.
     static func writeRowMembers(_ content: DecodedRecord.Content, to output: inout ScratchBytes) {
         for (key, value) in FactJSON.members(content) {
             output.append(UInt8(ascii: ","))

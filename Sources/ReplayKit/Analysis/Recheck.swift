@@ -87,10 +87,8 @@ package final class Recheck {
     package func take(_ record: DecodedRecord, on walk: JournalWalk) throws {
         if case .fact(let fact) = record.content, Self.isInput(kind: record.kind) {
             try settle(on: walk)
-            if case .unknown = fact {
-                consume(record, before: walk.state)
-                walk.fold(record)
-            } else if copiesUntilSnapshot {
+            let isUnknown = if case .unknown = fact { true } else { false }
+            if isUnknown || copiesUntilSnapshot {
                 consume(record, before: walk.state)
                 walk.fold(record)
             } else {

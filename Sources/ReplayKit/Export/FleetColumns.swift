@@ -18,8 +18,21 @@ struct FleetColumns {
     static let names = ["journal_id", "sdk_version", "platform", "day", "live_project", "live_project_label", "row_project",
                         "row_project_label", "call_id", "call_name", "switch_id", "task_id", "gate_decision", "outcome_status",
                         "outcome_reason", "durability_purpose"]
-    /// ``names`` as a set (a fact member of the same name is renamed in the row).
-    static let reserved = Set(names)
+    /// ``names`` by their UTF-8 length, so that telling whether a key is one takes a few
+    /// comparisons of short strings rather than a hash.
+    private static let namesByLength: [[String]] = names.reduce(into: []) { table, name in
+        let length = name.utf8.count
+        if table.count <= length { table += Array(repeating: [], count: length + 1 - table.count) }
+        table[length].append(name)
+    }
+
+    /// The key a row writes for a fact's top-level member `key`: `fact_` and the key when a
+    /// column has its name (engineStarted's `sdk_version`), nil when the key stays as it is.
+    static func rowKey(forFactMember key: String) -> String? {
+        let length = key.utf8.count
+        guard length < namesByLength.count, namesByLength[length].contains(key) else { return nil }
+        return "fact_" + key
+    }
 
     /// `,"name":` for each of ``names``, one after the other: what ``write(for:before:time:to:)``
     /// puts before each value; ``keyEnds`` says where each ends.
@@ -33,6 +46,8 @@ struct FleetColumns {
     /// project (and again when its label is learned).
     private var projectJSON: [ProjectFingerprint: ProjectJSON] = [:]
     private typealias ProjectJSON = (fingerprint: [UInt8], label: [UInt8])
+    /// The last two projects ``json(of:)`` gave, with their JSON (emptied when a label is learned).
+    private var recentJSON: [(project: ProjectFingerprint, json: ProjectJSON)] = []
 
     init(reader: JournalReader) {
         let producer = reader.segments.lazy.compactMap(\.header).first?.producer
@@ -123,12 +138,19 @@ struct FleetColumns {
     /// The JSON of `project`'s fingerprint (``FactJSON/project(_:)``) and of its label (null
     /// while none is known).
     private mutating func json(of project: ProjectFingerprint) -> ProjectJSON {
-        if let known = projectJSON[project] { return known }
-        var made: ProjectJSON = ([], [])
-        FactJSON.project(project).write(to: &made.fingerprint)
-        JSONValue.optional(labels[project], JSONValue.string).write(to: &made.label)
-        projectJSON[project] = made
-        return made
+        // Rows name the same one or two projects for long stretches: those are compared before
+        // any is hashed.
+        if let recent = recentJSON.first(where: { $0.project == project }) { return recent.json }
+        let json = projectJSON[project] ?? {
+            var made: ProjectJSON = ([], [])
+            FactJSON.project(project).write(to: &made.fingerprint)
+            JSONValue.optional(labels[project], JSONValue.string).write(to: &made.label)
+            projectJSON[project] = made
+            return made
+        }()
+        if recentJSON.count == 2 { recentJSON.removeFirst() }
+        recentJSON.append((project, json))
+        return json
     }
 
     private mutating func learnLabels(_ record: DecodedRecord, _ state: SDKState) {
@@ -136,6 +158,7 @@ struct FleetColumns {
             if let project, let label = project.label, labels[project.fingerprint] != label {
                 labels[project.fingerprint] = label
                 projectJSON[project.fingerprint] = nil
+                recentJSON.removeAll()
             }
         }
         learn(state.live)
@@ -178,7 +201,7 @@ struct FleetColumns {
                 call = id
             case .callResolved(let id, let outcome):
                 call = id
-                describe(FactJSON.outcome(outcome))
+                describe(OutcomeWords(outcome))
             case .switchRouted(let id, let by, _, _):
                 switchID = id
                 call = by
@@ -201,7 +224,7 @@ struct FleetColumns {
             case .taskCompleted(let id, let outcome):
                 task = id
                 call = state.tasks[id]?.task.call
-                describe(FactJSON.taskOutcome(outcome))
+                describe(OutcomeWords(outcome))
             case .transportCompleted(let completion):
                 task = completion.task
                 call = state.tasks[completion.task]?.task.call
@@ -224,10 +247,9 @@ struct FleetColumns {
         }
 
         /// `status`, and the discard's or failure's kind, of an outcome as FactJSON writes it.
-        private mutating func describe(_ outcome: JSONValue) {
-            outcomeStatus = Self.string(outcome, "status")
-            outcomeReason = Self.member(outcome, "reason").flatMap { Self.string($0, "discard") }
-                ?? Self.member(outcome, "failure").flatMap { Self.string($0, "failure") }
+        private mutating func describe(_ outcome: OutcomeWords) {
+            outcomeStatus = outcome.status
+            outcomeReason = outcome.reason
         }
 
         private static func member(_ value: JSONValue, _ key: String) -> JSONValue? {

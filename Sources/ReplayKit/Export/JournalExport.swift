@@ -89,12 +89,9 @@ package struct JournalExport: Sendable {
     /// column's name, engineStarted's `sdk_version`, is written as `fact_sdk_version`) and the
     /// closing brace.
     static func writeRowMembers(_ content: DecodedRecord.Content, to output: inout ScratchBytes) {
-        for (key, value) in FactJSON.members(content) {
-            output.append(UInt8(ascii: ","))
-            JSONValue.writeString(FleetColumns.reserved.contains(key) ? "fact_" + key : key, to: &output)
-            output.append(UInt8(ascii: ":"))
-            value.write(to: &output)
-        }
+        var members = JSONMemberBytes(continuing: output, afterMembers: true, renameTopLevel: FleetColumns.rowKey(forFactMember:))
+        FactJSON.write(content, into: &members)
+        output = members.finish()
         output.append(UInt8(ascii: "}"))
     }
 

@@ -8,117 +8,171 @@ import SDK
 package enum FactJSON {
     /// The members describing `fact` (without `seq`, `time` and `kind`, which callers add).
     static func members(_ fact: Fact) -> [(String, JSONValue)] {
+        JSONMemberTree.members { write(fact, into: &$0) }
+    }
+
+    /// Adds the members describing `fact` to `sink`, in order: what ``members(_:)-(Fact)`` holds.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ fact: Fact, into sink: inout Sink) {
         switch fact {
         case .engineStarted(let start):
-            return [("sdk_version", .string(start.sdkVersion)), ("restored", .bool(start.restored)),
-                    ("rules", rules(start.options)),
-                    ("modules", .array(start.modules.map { .object([("name", .string($0.name)),
-                                                                    ("notifications", .array($0.notifications.map(JSONValue.string)))]) }))]
+            sink.add("sdk_version", string: start.sdkVersion)
+            sink.add("restored", bool: start.restored)
+            sink.add("rules", rules(start.options))
+            sink.add("modules", .array(start.modules.map { .object([("name", .string($0.name)),
+                                                                     ("notifications", .array($0.notifications.map(JSONValue.string)))]) }))
         case .callReceived(let received):
-            return [("call", callID(received.id)), ("caller", .unsigned(received.caller)), ("request", call(received.call))]
+            sink.add("call", call: received.id)
+            sink.add("caller", unsigned: received.caller)
+            sink.addObject("request") { write(received.call, into: &$0) }
         case .transportCompleted(let completion):
-            var members: [(String, JSONValue)] = [("task", task(completion.task)), ("attempt", .integer(Int64(completion.attempt))),
-                                                  ("outcome", transport(completion.outcome))]
+            sink.add("task", task: completion.task)
+            sink.add("attempt", integer: Int64(completion.attempt))
+            sink.addObject("outcome") { write(completion.outcome, into: &$0) }
             if !completion.refusedEvents.isEmpty {
-                members.append(("refused_events", .array(completion.refusedEvents.map {
+                sink.add("refused_events", .array(completion.refusedEvents.map {
                     .object([("index", .integer(Int64($0.index))), ("reason", .string($0.reason))])
-                })))
+                }))
             }
-            return members
         case .timerFired(let purpose):
-            return [("timer", timer(purpose))]
+            sink.add("timer", timer(purpose))
         case .durabilityConfirmed(let confirmation):
-            return [("request", .unsigned(confirmation.request)), ("failure", .optional(confirmation.failure, JSONValue.string))]
+            sink.add("request", unsigned: confirmation.request)
+            sink.add("failure", string: confirmation.failure)
         case .moduleHookCompleted(let completion):
-            return [("hook", .unsigned(completion.hook)), ("failure", .optional(completion.failure, JSONValue.string))]
+            sink.add("hook", unsigned: completion.hook)
+            sink.add("failure", string: completion.failure)
         case .authTokenReceived(let receipt):
-            return [("request", .unsigned(receipt.request)), ("project", project(receipt.project)),
-                    ("failure", .optional(receipt.failure, JSONValue.string))]
+            sink.add("request", unsigned: receipt.request)
+            sink.add("project", project: receipt.project)
+            sink.add("failure", string: receipt.failure)
         case .callbacksDelivered(let id):
-            return [("switch", switchID(id))]
+            sink.add("switch", switch: id)
         case .notificationReceived(let name):
-            return [("notification", .string(name))]
+            sink.add("notification", string: name)
         case .engineStopping:
-            return []
+            break
         case .linkResolved(let resolution):
-            return [("job", .unsigned(resolution.job)), ("destination", .optional(resolution.destination, JSONValue.string)),
-                    ("attribution", .optional(resolution.attribution, attribution)),
-                    ("failure", .optional(resolution.failure, JSONValue.string))]
+            sink.add("job", unsigned: resolution.job)
+            sink.add("destination", string: resolution.destination)
+            sink.add("attribution", .optional(resolution.attribution, attribution))
+            sink.add("failure", string: resolution.failure)
         case .journalGap(let gap):
-            return [("lost_facts", .unsigned(gap.lostFacts)), ("from", .string(gap.from.description)),
-                    ("to", .string(gap.to.description)), ("reason", .string(gap.reason))]
+            sink.add("lost_facts", unsigned: gap.lostFacts)
+            sink.add("from", string: gap.from.description)
+            sink.add("to", string: gap.to.description)
+            sink.add("reason", string: gap.reason)
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
-            return [("job", .unsigned(job)), ("call", callID(call)), ("url", .string(url)), ("project", self.project(project)),
-                    ("generation", .unsigned(generation))]
+            sink.add("job", unsigned: job)
+            sink.add("call", call: call)
+            sink.add("url", string: url)
+            sink.add("project", project: project)
+            sink.add("generation", unsigned: generation)
         case .staleResultRefused(let job, let what, let startedIn, let current):
-            return [("job", .unsigned(job)), ("what", .string(what)), ("started_in", .unsigned(startedIn)),
-                    ("current", .unsigned(current))]
+            sink.add("job", unsigned: job)
+            sink.add("what", string: what)
+            sink.add("started_in", unsigned: startedIn)
+            sink.add("current", unsigned: current)
         case .switchCancelled(let id, let reason):
-            return [("switch", switchID(id)), ("reason", .string(reason))]
+            sink.add("switch", switch: id)
+            sink.add("reason", string: reason)
         case .initialized(let project, let generation):
-            return [("project", projectRef(project)), ("generation", .unsigned(generation))]
+            sink.add("project", projectRef(project))
+            sink.add("generation", unsigned: generation)
         case .gateDecided(let call, let decision):
-            return [("call", callID(call)), ("decision", self.decision(decision))]
+            sink.add("call", call: call)
+            sink.addObject("decision") { write(decision, into: &$0) }
         case .callRejected(let call, let reason):
-            return [("call", callID(call)), ("reason", .string(reason))]
+            sink.add("call", call: call)
+            sink.add("reason", string: reason)
         case .identityChanged(let email, let userID):
-            return [("email", .optional(email, JSONValue.string)), ("user_id", .optional(userID, JSONValue.string))]
+            sink.add("email", string: email)
+            sink.add("user_id", string: userID)
         case .pushTokenChanged(let token):
-            return [("token", .optional(token, JSONValue.string))]
+            sink.add("token", string: token)
         case .attributionChanged(let project, let info):
-            return [("project", self.project(project)), ("attribution", .optional(info, attribution))]
+            sink.add("project", project: project)
+            sink.add("attribution", .optional(info, attribution))
         case .attributionRefused(let project, let reason):
-            return [("project", self.project(project)), ("reason", .string(reason))]
+            sink.add("project", project: project)
+            sink.add("reason", string: reason)
         case .unknownUserEventHeld(let project, let call, let event):
-            return [("project", self.project(project)), ("call", callID(call)), ("event", self.call(event))]
+            sink.add("project", project: project)
+            sink.add("call", call: call)
+            sink.addObject("event") { write(event, into: &$0) }
         case .unknownUserEventsReleased(let project), .unknownUserSessionCounted(let project):
-            return [("project", self.project(project))]
+            sink.add("project", project: project)
         case .taskQueued(let queued):
-            return [("task", deliveryTask(queued))]
+            sink.addObject("task") { write(queued, into: &$0) }
         case .eventBatched(let id, let event):
-            return [("task", task(id)), ("call", callID(event.call)), ("body", .string(String(decoding: event.body, as: UTF8.self)))]
+            sink.add("task", task: id)
+            sink.add("call", call: event.call)
+            sink.add("body", utf8: event.body)
         case .taskDispatched(let id, let attempt):
-            return [("task", task(id)), ("attempt", .integer(Int64(attempt)))]
+            sink.add("task", task: id)
+            sink.add("attempt", integer: Int64(attempt))
         case .taskCompleted(let id, let outcome):
-            return [("task", task(id)), ("outcome", taskOutcome(outcome))]
+            sink.add("task", task: id)
+            sink.addObject("outcome") { write(outcome, into: &$0) }
         case .timerSet(let purpose, let due):
-            return [("timer", timer(purpose)), ("due", .string(due.description))]
+            sink.add("timer", timer(purpose))
+            sink.add("due", string: due.description)
         case .callResolved(let call, let outcome):
-            return [("call", callID(call)), ("outcome", self.outcome(outcome))]
+            sink.add("call", call: call)
+            sink.addObject("outcome") { write(outcome, into: &$0) }
         case .authRefreshRequested(let project, let request):
-            return [("project", self.project(project)), ("request", .unsigned(request))]
+            sink.add("project", project: project)
+            sink.add("request", unsigned: request)
         case .authRefreshFinished(let project, let request, let failure):
-            return [("project", self.project(project)), ("request", .unsigned(request)),
-                    ("failure", .optional(failure, JSONValue.string))]
+            sink.add("project", project: project)
+            sink.add("request", unsigned: request)
+            sink.add("failure", string: failure)
         case .moduleEventDelivered(let module, let event, let project, let generation):
-            return [("module", .string(module)), ("event", moduleEvent(event)), ("project", self.project(project)),
-                    ("generation", .unsigned(generation))]
+            sink.add("module", string: module)
+            sink.add("event", moduleEvent(event))
+            sink.add("project", project: project)
+            sink.add("generation", unsigned: generation)
         case .moduleHookStarted(let hook, let module, let event):
-            return [("hook", .unsigned(hook)), ("module", .string(module)), ("event", moduleEvent(event))]
+            sink.add("hook", unsigned: hook)
+            sink.add("module", string: module)
+            sink.add("event", moduleEvent(event))
         case .moduleHookFinished(let hook, let problem):
-            return [("hook", .unsigned(hook)), ("problem", .optional(problem, JSONValue.string))]
+            sink.add("hook", unsigned: hook)
+            sink.add("problem", string: problem)
         case .messagesStored(let kind, let project, let ids):
-            return [("messages", .string(kind.rawValue)), ("project", self.project(project)),
-                    ("ids", .array(ids.map(JSONValue.string)))]
+            sink.add("messages", string: kind.rawValue)
+            sink.add("project", project: project)
+            sink.add("ids", .array(ids.map(JSONValue.string)))
         case .storageCleared(let project, let scope):
-            return [("project", self.project(project)), ("scope", .string(scope.rawValue))]
+            sink.add("project", project: project)
+            sink.add("scope", string: scope.rawValue)
         case .durabilityRequested(let request, let purpose):
-            return [("request", .unsigned(request)), ("purpose", durabilityWait(purpose))]
+            sink.add("request", unsigned: request)
+            sink.add("purpose", durabilityWait(purpose))
         case .switchRouted(let id, let call, let project, let routing):
-            return [("switch", switchID(id)), ("call", callID(call)), ("project", projectRef(project)),
-                    ("routing", self.routing(routing))]
+            sink.add("switch", switch: id)
+            sink.add("call", call: call)
+            sink.add("project", projectRef(project))
+            sink.add("routing", self.routing(routing))
         case .switchStarted(let id, let from, let to):
-            return [("switch", switchID(id)), ("from", .optional(from, project)), ("to", projectRef(to))]
+            sink.add("switch", switch: id)
+            sink.add("from", project: from)
+            sink.add("to", projectRef(to))
         case .teardownStepBegan(let id, let step):
-            return [("switch", switchID(id)), ("step", .string(step.rawValue))]
+            sink.add("switch", switch: id)
+            sink.add("step", string: step.rawValue)
         case .teardownStepFinished(let id, let step, let outcome, let elapsed):
-            return [("switch", switchID(id)), ("step", .string(step.rawValue)), ("outcome", stepOutcome(outcome)),
-                    ("elapsed_us", .integer(elapsed))]
+            sink.add("switch", switch: id)
+            sink.add("step", string: step.rawValue)
+            sink.add("outcome", stepOutcome(outcome))
+            sink.add("elapsed_us", integer: elapsed)
         case .switchLanded(let id, let project, let result, let reasons):
-            return [("switch", switchID(id)), ("project", self.project(project)), ("result", .string(Describe.result(result))),
-                    ("reasons", .array(reasons.map(JSONValue.string)))]
+            sink.add("switch", switch: id)
+            sink.add("project", project: project)
+            sink.add("result", string: Describe.result(result))
+            sink.add("reasons", .array(reasons.map(JSONValue.string)))
         case .unknown(let kind, let payload):
-            return [("unknown_kind", .unsigned(UInt64(kind))), ("bytes", .integer(Int64(payload.count)))]
+            sink.add("unknown_kind", unsigned: UInt64(kind))
+            sink.add("bytes", integer: Int64(payload.count))
         }
     }
 
@@ -140,10 +194,15 @@ package enum FactJSON {
     /// The members describing what a record holds: a fact's (``members(_:)``), a snapshot's
     /// `state`, or why it is `unreadable`.
     static func members(_ content: DecodedRecord.Content) -> [(String, JSONValue)] {
+        JSONMemberTree.members { write(content, into: &$0) }
+    }
+
+    /// Adds the members of ``members(_:)-(DecodedRecord.Content)`` to `sink`, in order.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ content: DecodedRecord.Content, into sink: inout Sink) {
         switch content {
-        case .fact(let fact): members(fact)
-        case .snapshot(let state): [("state", StateDocument.make(state))]
-        case .unreadable(let reason): [("unreadable", .string(reason))]
+        case .fact(let fact): write(fact, into: &sink)
+        case .snapshot(let state): sink.add("state", StateDocument.make(state))
+        case .unreadable(let reason): sink.add("unreadable", string: reason)
         }
     }
 
@@ -199,7 +258,23 @@ package enum FactJSON {
     }
 
     static func data(_ members: [String: DataValue]) -> JSONValue {
-        .object(members.keys.sorted().map { ($0, data(members[$0] ?? .null)) })
+        JSONMemberTree.object { write(data: members, into: &$0) }
+    }
+
+    /// Adds data fields to `sink` as ``data(_:)-([String:DataValue])`` holds them: keys sorted.
+    static func write<Sink: JSONMemberSink & ~Copyable>(data members: [String: DataValue], into sink: inout Sink) {
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case .string(let text): sink.add(key, string: text)
+            case .object(let nested): sink.addObject(key) { write(data: nested, into: &$0) }
+            default: sink.add(key, data(value))
+            }
+        }
+    }
+
+    /// Adds data fields, or null when there are none.
+    private static func add<Sink: JSONMemberSink & ~Copyable>(_ key: String, data members: [String: DataValue]?, to sink: inout Sink) {
+        if let members { sink.addObject(key) { write(data: members, into: &$0) } } else { sink.addNull(key) }
     }
 
     static func items(_ items: [CommerceItem]) -> JSONValue {
@@ -217,101 +292,186 @@ package enum FactJSON {
 
     /// A public call: its name and its arguments.
     static func call(_ call: PublicCall) -> JSONValue {
-        var members: [(String, JSONValue)] = [("name", .string(call.name.rawValue))]
+        JSONMemberTree.object { write(call, into: &$0) }
+    }
+
+    /// Adds the members of ``call(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ call: PublicCall, into sink: inout Sink) {
+        sink.add("name", string: call.name.rawValue)
         switch call {
-        case .initialize(let project), .switchProject(let project): members.append(("project", projectRef(project)))
-        case .setEmail(let email): members.append(("email", .optional(email, JSONValue.string)))
-        case .setUserId(let userID): members.append(("user_id", .optional(userID, JSONValue.string)))
-        case .updateEmail(let email): members.append(("new_email", .string(email)))
+        case .initialize(let project), .switchProject(let project): sink.add("project", projectRef(project))
+        case .setEmail(let email): sink.add("email", string: email)
+        case .setUserId(let userID): sink.add("user_id", string: userID)
+        case .updateEmail(let email): sink.add("new_email", string: email)
         case .updateUser(let dataFields, let merge):
-            members += [("data_fields", data(dataFields)), ("merge_nested_objects", .bool(merge))]
-        case .updateCart(let items): members.append(("items", self.items(items)))
+            add("data_fields", data: dataFields, to: &sink)
+            sink.add("merge_nested_objects", bool: merge)
+        case .updateCart(let items): sink.add("items", self.items(items))
         case .trackPurchase(let total, let items, let dataFields):
-            members += [("total", .number(total)), ("items", self.items(items)), ("data_fields", .optional(dataFields, data))]
+            sink.add("total", number: total)
+            sink.add("items", self.items(items))
+            add("data_fields", data: dataFields, to: &sink)
         case .track(let event, let dataFields):
-            members += [("event", .string(event)), ("data_fields", .optional(dataFields, data))]
-        case .registerToken(let token): members.append(("token", .string(token)))
+            sink.add("event", string: event)
+            add("data_fields", data: dataFields, to: &sink)
+        case .registerToken(let token): sink.add("token", string: token)
         case .trackPushOpen(let open):
-            members += [("campaign_id", .optional(open.campaignID) { .integer($0) }),
-                        ("template_id", .optional(open.templateID) { .integer($0) }),
-                        ("message_id", .string(open.messageID)), ("app_already_running", .bool(open.appAlreadyRunning)),
-                        ("data_fields", .optional(open.dataFields, data))]
-        case .handlePush(let payload): members.append(("payload", data(payload)))
-        case .inAppFetch(let count): members.append(("count", .integer(Int64(count))))
+            sink.add("campaign_id", .optional(open.campaignID) { .integer($0) })
+            sink.add("template_id", .optional(open.templateID) { .integer($0) })
+            sink.add("message_id", string: open.messageID)
+            sink.add("app_already_running", bool: open.appAlreadyRunning)
+            add("data_fields", data: open.dataFields, to: &sink)
+        case .handlePush(let payload): add("payload", data: payload, to: &sink)
+        case .inAppFetch(let count): sink.add("count", integer: Int64(count))
         case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id):
-            members.append(("message_id", .string(id)))
-        case .inAppClick(let id, let url): members += [("message_id", .string(id)), ("url", .string(url))]
-        case .inAppClose(let id, let url): members += [("message_id", .string(id)), ("url", .optional(url, JSONValue.string))]
+            sink.add("message_id", string: id)
+        case .inAppClick(let id, let url):
+            sink.add("message_id", string: id)
+            sink.add("url", string: url)
+        case .inAppClose(let id, let url):
+            sink.add("message_id", string: id)
+            sink.add("url", string: url)
         case .embeddedClick(let id, let button, let url):
-            members += [("message_id", .string(id)), ("button_id", .optional(button, JSONValue.string)),
-                        ("url", .optional(url, JSONValue.string))]
-        case .setAttribution(let info): members.append(("attribution", .optional(info, attribution)))
-        case .handleUniversalLink(let url): members.append(("url", .string(url)))
+            sink.add("message_id", string: id)
+            sink.add("button_id", string: button)
+            sink.add("url", string: url)
+        case .setAttribution(let info): sink.add("attribution", .optional(info, attribution))
+        case .handleUniversalLink(let url): sink.add("url", string: url)
         case .disableDevice, .logoutUser, .embeddedFetch, .flush: break
         }
-        return .object(members)
     }
 
     static func deliveryTask(_ task: DeliveryTask) -> JSONValue {
-        .object([("id", .unsigned(task.id.number)), ("call", .optional(task.call, callID)), ("project", project(task.project)),
-                 ("region", .string(task.region)), ("endpoint", .string(task.endpoint)), ("path", .string(task.path)),
-                 ("method", .string(task.method.rawValue)), ("query", .optional(task.query, JSONValue.string)),
-                 ("body", .string(String(decoding: task.body, as: UTF8.self))), ("created_at", .string(task.createdAt.description))])
+        JSONMemberTree.object { write(task, into: &$0) }
+    }
+
+    /// Adds the members of ``deliveryTask(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ task: DeliveryTask, into sink: inout Sink) {
+        sink.add("id", unsigned: task.id.number)
+        sink.add("call", call: task.call)
+        sink.add("project", project: task.project)
+        sink.add("region", string: task.region)
+        sink.add("endpoint", string: task.endpoint)
+        sink.add("path", string: task.path)
+        sink.add("method", string: task.method.rawValue)
+        sink.add("query", string: task.query)
+        sink.add("body", utf8: task.body)
+        sink.add("created_at", string: task.createdAt.description)
     }
 
     static func failure(_ failure: CallFailure) -> JSONValue {
+        JSONMemberTree.object { write(failure, into: &$0) }
+    }
+
+    /// Adds the members of ``failure(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ failure: CallFailure, into sink: inout Sink) {
         switch failure {
-        case .rejected(let reason): .object([("failure", .string("rejected")), ("reason", .string(reason))])
-        case .notInitialized: .object([("failure", .string("not_initialized"))])
+        case .rejected(let reason):
+            sink.add("failure", string: "rejected")
+            sink.add("reason", string: reason)
+        case .notInitialized:
+            sink.add("failure", string: "not_initialized")
         case .httpStatus(let status, let code, let message):
-            .object([("failure", .string("http_status")), ("status", .integer(Int64(status))), ("code", .optional(code, JSONValue.string)),
-                     ("message", .optional(message, JSONValue.string))])
-        case .retriesExhausted(let reason): .object([("failure", .string("retries_exhausted")), ("reason", .string(reason))])
-        case .authentication(let reason): .object([("failure", .string("authentication")), ("reason", .string(reason))])
+            sink.add("failure", string: "http_status")
+            sink.add("status", integer: Int64(status))
+            sink.add("code", string: code)
+            sink.add("message", string: message)
+        case .retriesExhausted(let reason):
+            sink.add("failure", string: "retries_exhausted")
+            sink.add("reason", string: reason)
+        case .authentication(let reason):
+            sink.add("failure", string: "authentication")
+            sink.add("reason", string: reason)
         }
     }
 
     static func discard(_ reason: DiscardReason) -> JSONValue {
+        JSONMemberTree.object { write(reason, into: &$0) }
+    }
+
+    /// Adds the members of ``discard(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ reason: DiscardReason, into sink: inout Sink) {
         switch reason {
-        case .purgedByLogout: .object([("discard", .string("purged_by_logout"))])
-        case .purgedBySwitch(let id): .object([("discard", .string("purged_by_switch")), ("switch", switchID(id))])
-        case .undeliveredAtSwitch(let id): .object([("discard", .string("undelivered_at_switch")), ("switch", switchID(id))])
-        case .gateFull(let capacity): .object([("discard", .string("gate_full")), ("capacity", .integer(Int64(capacity)))])
-        case .queueFull(let capacity): .object([("discard", .string("queue_full")), ("capacity", .integer(Int64(capacity)))])
-        case .shutdown: .object([("discard", .string("shutdown"))])
+        case .purgedByLogout:
+            sink.add("discard", string: "purged_by_logout")
+        case .purgedBySwitch(let id):
+            sink.add("discard", string: "purged_by_switch")
+            sink.add("switch", switch: id)
+        case .undeliveredAtSwitch(let id):
+            sink.add("discard", string: "undelivered_at_switch")
+            sink.add("switch", switch: id)
+        case .gateFull(let capacity):
+            sink.add("discard", string: "gate_full")
+            sink.add("capacity", integer: Int64(capacity))
+        case .queueFull(let capacity):
+            sink.add("discard", string: "queue_full")
+            sink.add("capacity", integer: Int64(capacity))
+        case .shutdown:
+            sink.add("discard", string: "shutdown")
         }
     }
 
     static func outcome(_ outcome: CallOutcome) -> JSONValue {
+        JSONMemberTree.object { write(outcome, into: &$0) }
+    }
+
+    /// Adds the members of ``outcome(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: CallOutcome, into sink: inout Sink) {
         switch outcome {
         case .delivered(let project, let status):
-            .object([("status", .string("delivered")), ("project", self.project(project)), ("http_status", .integer(Int64(status)))])
+            sink.add("status", string: "delivered")
+            sink.add("project", project: project)
+            sink.add("http_status", integer: Int64(status))
         case .applied(let project):
-            .object([("status", .string("applied")), ("project", .optional(project, self.project))])
+            sink.add("status", string: "applied")
+            sink.add("project", project: project)
         case .failed(let failure):
-            .object([("status", .string("failed")), ("failure", self.failure(failure))])
+            sink.add("status", string: "failed")
+            sink.addObject("failure") { write(failure, into: &$0) }
         case .discarded(let reason):
-            .object([("status", .string("discarded")), ("reason", discard(reason))])
+            sink.add("status", string: "discarded")
+            sink.addObject("reason") { write(reason, into: &$0) }
         }
     }
 
     static func taskOutcome(_ outcome: TaskOutcome) -> JSONValue {
+        JSONMemberTree.object { write(outcome, into: &$0) }
+    }
+
+    /// Adds the members of ``taskOutcome(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: TaskOutcome, into sink: inout Sink) {
         switch outcome {
-        case .delivered(let status): .object([("status", .string("delivered")), ("http_status", .integer(Int64(status)))])
-        case .failed(let failure): .object([("status", .string("failed")), ("failure", self.failure(failure))])
-        case .discarded(let reason): .object([("status", .string("discarded")), ("reason", discard(reason))])
+        case .delivered(let status):
+            sink.add("status", string: "delivered")
+            sink.add("http_status", integer: Int64(status))
+        case .failed(let failure):
+            sink.add("status", string: "failed")
+            sink.addObject("failure") { write(failure, into: &$0) }
+        case .discarded(let reason):
+            sink.add("status", string: "discarded")
+            sink.addObject("reason") { write(reason, into: &$0) }
         }
     }
 
     static func decision(_ decision: GateDecision) -> JSONValue {
-        var members: [(String, JSONValue)] = [("decision", .string(Describe.decisionName(decision)))]
+        JSONMemberTree.object { write(decision, into: &$0) }
+    }
+
+    /// Adds the members of ``decision(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ decision: GateDecision, into sink: inout Sink) {
+        sink.add("decision", string: Describe.decisionName(decision))
         switch decision {
-        case .executed(let project), .inline(let project): members.append(("project", self.project(project)))
-        case .queued(let id, let position, _): members += [("switch", switchID(id)), ("position", .integer(Int64(position)))]
-        case .replayed(let id, let project): members += [("switch", switchID(id)), ("project", self.project(project))]
-        case .refused: break
+        case .executed(let project), .inline(let project):
+            sink.add("project", project: project)
+        case .queued(let id, let position, _):
+            sink.add("switch", switch: id)
+            sink.add("position", integer: Int64(position))
+        case .replayed(let id, let project):
+            sink.add("switch", switch: id)
+            sink.add("project", project: project)
+        case .refused:
+            break
         }
-        return .object(members)
     }
 
     static func routing(_ routing: SwitchRouting) -> JSONValue {
@@ -359,11 +519,19 @@ package enum FactJSON {
     }
 
     static func transport(_ outcome: TransportOutcome) -> JSONValue {
+        JSONMemberTree.object { write(outcome, into: &$0) }
+    }
+
+    /// Adds the members of ``transport(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: TransportOutcome, into sink: inout Sink) {
         switch outcome {
         case .response(let status, let code, let ids, let message):
-            .object([("response", .integer(Int64(status))), ("code", .optional(code, JSONValue.string)),
-                     ("message_ids", .array(ids.map(JSONValue.string))), ("message", .optional(message, JSONValue.string))])
-        case .networkError(let reason): .object([("network_error", .string(reason))])
+            sink.add("response", integer: Int64(status))
+            sink.add("code", string: code)
+            sink.add("message_ids", .array(ids.map(JSONValue.string)))
+            sink.add("message", string: message)
+        case .networkError(let reason):
+            sink.add("network_error", string: reason)
         }
     }
 }

@@ -85,11 +85,45 @@ package enum JSONValue: Equatable, Sendable {
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control
     /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.
     package static func writeString(_ text: String, to output: inout ScratchBytes) {
+        var text = text
+        text.withUTF8 { writeString(escaping: $0, to: &output) }
+    }
+
+    /// Appends the JSON string of the UTF-8 `text`, as ``writeString(_:to:)`` writes
+    /// `String(decoding: text, as: UTF8.self)`: ASCII bytes are written without making the
+    /// string; anything else goes through it, so an ill-formed sequence becomes U+FFFD.
+    package static func writeString(utf8 text: [UInt8], to output: inout ScratchBytes) {
+        let written: Bool = text.withUnsafeBufferPointer { bytes in
+            guard isASCII(bytes) else { return false }
+            writeString(escaping: bytes, to: &output)
+            return true
+        }
+        if !written { writeString(String(decoding: text, as: UTF8.self), to: &output) }
+    }
+
+    /// Whether every byte of `bytes` is below 0x80 (eight at a time).
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        var high: UInt64 = 0
+        while bytes.count - index >= 8 {
+            high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`.
+    private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
         // At most six bytes per byte (`\u00xx`) and the quotes, written through one pointer.
-        output.appendWriting(atMost: text.utf8.count * 6 + 2) { start in
+        output.appendWriting(atMost: bytes.count * 6 + 2) { start in
             start.pointee = UInt8(ascii: "\"")
             var end = start + 1
-            withEscapedBytes(of: text) { piece in
+            withEscapedBytes(of: bytes) { piece in
                 UnsafeMutableRawPointer(end).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
                 end += piece.count
             }
@@ -104,42 +138,46 @@ package enum JSONValue: Equatable, Sendable {
     @inline(__always)
     static func withEscapedBytes(of text: String, _ append: (UnsafeRawBufferPointer) -> Void) {
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            var index = 0
-            while index < bytes.count {
-                if bytes.count - index >= 8, let base = bytes.baseAddress,
-                   !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                    index += 8
-                    continue
-                }
-                let byte = bytes[index]
-                index += 1
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                let index = index - 1
-                if runStart < index { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))) }
-                runStart = index + 1
-                let named: StaticString? = switch byte {
-                case UInt8(ascii: "\""): #"\""#
-                case UInt8(ascii: "\\"): #"\\"#
-                case UInt8(ascii: "\n"): #"\n"#
-                case UInt8(ascii: "\r"): #"\r"#
-                case UInt8(ascii: "\t"): #"\t"#
-                default: nil
-                }
-                if let named {
-                    named.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
-                } else {
-                    let hex: StaticString = "0123456789abcdef"
-                    hex.withUTF8Buffer { digits in
-                        let escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"),
-                                                                                 UInt8(ascii: "0"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)])
-                        withUnsafeBytes(of: escape) { append($0) }
-                    }
+        text.withUTF8 { withEscapedBytes(of: $0, append) }
+    }
+
+    /// The escaping above, for well-formed UTF-8 bytes.
+    @inline(__always)
+    static func withEscapedBytes(of bytes: UnsafeBufferPointer<UInt8>, _ append: (UnsafeRawBufferPointer) -> Void) {
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes.count - index >= 8, let base = bytes.baseAddress,
+               !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = bytes[index]
+            index += 1
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            let index = index - 1
+            if runStart < index { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))) }
+            runStart = index + 1
+            let named: StaticString? = switch byte {
+            case UInt8(ascii: "\""): #"\""#
+            case UInt8(ascii: "\\"): #"\\"#
+            case UInt8(ascii: "\n"): #"\n"#
+            case UInt8(ascii: "\r"): #"\r"#
+            case UInt8(ascii: "\t"): #"\t"#
+            default: nil
+            }
+            if let named {
+                named.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+            } else {
+                let hex: StaticString = "0123456789abcdef"
+                hex.withUTF8Buffer { digits in
+                    let escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"),
+                                                                             UInt8(ascii: "0"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)])
+                    withUnsafeBytes(of: escape) { append($0) }
                 }
             }
-            if runStart < bytes.count { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...]))) }
         }
+        if runStart < bytes.count { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...]))) }
     }
 }
 

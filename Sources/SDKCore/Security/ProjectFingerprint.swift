@@ -51,6 +51,18 @@ public struct ProjectFingerprint: Sendable, Hashable {
     /// The 16-character lowercase hex form, e.g. `2c70e12b7a0646f9`.
     public var hex: String { withBytes { Hex.encode($0) } }
 
+    /// Appends ``hex``'s 16 characters to `output`, without making the string.
+    package func writeHex(to output: inout ScratchBytes) {
+        output.appendWriting(atMost: 2 * Self.byteCount) { text in
+            var rest = value
+            for index in stride(from: 2 * Self.byteCount - 1, through: 0, by: -1) {
+                text[index] = Hex.digit(UInt8(truncatingIfNeeded: rest & 0x0F))
+                rest >>= 4
+            }
+            return 2 * Self.byteCount
+        }
+    }
+
     private static func bigEndianValue(_ bytes: some Collection<UInt8>) -> UInt64 {
         bytes.reduce(0) { partial, byte in partial << 8 | UInt64(byte) }
     }

@@ -1,0 +1,43 @@
+import SDK
+
+/// The words the fleet columns take from an outcome as ``FactJSON`` writes it: its `status`,
+/// and the kind of its discard (`reason.discard`) or of its failure (`failure.failure`). A
+/// ``JSONMemberSink`` that keeps those and nothing else, so no tree is built for a row.
+struct OutcomeWords: JSONMemberSink {
+    private(set) var status: String?
+    private(set) var reason: String?
+    /// The top-level key of the object whose members are being added, if any.
+    private var object: String?
+
+    init(_ outcome: CallOutcome) {
+        FactJSON.write(outcome, into: &self)
+    }
+
+    init(_ outcome: TaskOutcome) {
+        FactJSON.write(outcome, into: &self)
+    }
+
+    mutating func add(_ key: String, _ value: JSONValue) {
+        if case .string(let text) = value { add(key, string: text) }
+    }
+
+    mutating func add(_ key: String, string text: String) {
+        switch (object, key) {
+        case (nil, "status"): status = text
+        case ("reason"?, "discard"), ("failure"?, "failure"): reason = reason ?? text
+        default: break
+        }
+    }
+
+    mutating func add(_ key: String, utf8 text: [UInt8]) {}
+    mutating func add(_ key: String, call: CallID) {}
+    mutating func add(_ key: String, project: ProjectFingerprint) {}
+
+    mutating func addObject(_ key: String, _ members: (inout OutcomeWords) -> Void) {
+        // Objects deeper than the top level's hold none of the words.
+        guard object == nil else { return }
+        object = key
+        members(&self)
+        object = nil
+    }
+}

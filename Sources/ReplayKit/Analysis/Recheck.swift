@@ -89,7 +89,7 @@ package final class Recheck {
             try settle(on: walk)
             let isUnknown = if case .unknown = fact { true } else { false }
             if isUnknown || copiesUntilSnapshot {
-                consume(record, before: walk.state)
+                walk.withState { consume(record, before: $0) }
                 walk.fold(record)
             } else {
                 closeCurrent()
@@ -106,13 +106,13 @@ package final class Recheck {
         if decidedInPlace, !record.isSnapshot {
             // A decision of the input decided in place (or an unreadable record among them):
             // recorded, and folded once the input's decisions are compared.
-            consume(record, before: walk.state)
+            walk.withState { consume(record, before: $0) }
             held.append(record)
             return
         }
         try settle(on: walk)
         if record.isSnapshot { copiesUntilSnapshot = false }
-        consume(record, before: walk.state)
+        walk.withState { consume(record, before: $0) }
         walk.fold(record)
     }
 

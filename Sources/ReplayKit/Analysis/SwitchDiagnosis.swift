@@ -31,7 +31,7 @@ package final class SwitchDiagnosis {
         let diagnosis = SwitchDiagnosis(only: only) { reports.append($0) }
         let walk = try JournalWalk(reader: reader)
         while let record = try walk.next() {
-            diagnosis.consume(record, before: walk.state)
+            walk.withState { diagnosis.consume(record, before: $0) }
             walk.fold(record)
         }
         diagnosis.finish()

@@ -84,7 +84,9 @@ final class ExportWalk {
                     timeText = record.time.description
                 }
                 ScratchBytes.withScratch(capacity: 1024) { start in
-                    JournalExport.writeRowStart(record, time: timeText, columns: &columns, before: walk.state, to: &start)
+                    walk.withState { state in
+                        JournalExport.writeRowStart(record, time: timeText, columns: &columns, before: state, to: &start)
+                    }
                     batch.starts.append(contentsOf: start.written)
                 }
                 walk.fold(record)

@@ -145,6 +145,19 @@ package final class JournalWalk {
         return try stream.next()
     }
 
+    /// Calls `body` with ``state`` lent in place. Reading the property copies the whole state
+    /// (a retain and a release of each of its parts); a caller that looks at it once per record
+    /// lends it instead.
+    package func withState<Result>(_ body: (borrowing SDKState) throws -> Result) rethrows -> Result {
+        // Through an inout access: a class's stored property read for a call is copied, even
+        // for a borrowing parameter; the exclusive access to it is not.
+        try Self.lend(&state, to: body)
+    }
+
+    private static func lend<Result>(_ state: inout SDKState, to body: (borrowing SDKState) throws -> Result) rethrows -> Result {
+        try body(state)
+    }
+
     /// Replaces the state the walk continues from (a redacted copy of it, say); the next
     /// record folds onto it.
     func replaceState(_ replacement: SDKState) {

@@ -57,7 +57,7 @@ struct AuditCommand: Command {
             if json { console.printJSONLine { row.writeJSON(to: &$0) } } else { console.print(row.line) }
         }
         while let record = try walk.next() {
-            audit.consume(record, before: walk.state)
+            walk.withState { audit.consume(record, before: $0) }
             walk.fold(record)
         }
         audit.finish()

@@ -30,7 +30,7 @@ struct CheckCommand: Command {
         let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
         let checker = ContractChecker()
         while let record = try walk.next() {
-            checker.consume(record, before: walk.state)
+            walk.withState { checker.consume(record, before: $0) }
             walk.fold(record)
         }
         console.clearProgress()

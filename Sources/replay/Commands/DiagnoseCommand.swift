@@ -53,7 +53,7 @@ struct DiagnoseCommand: Command {
         }
         let walk = try JournalWalk(reader: reader)
         while let record = try walk.next() {
-            diagnosis.consume(record, before: walk.state)
+            walk.withState { diagnosis.consume(record, before: $0) }
             walk.fold(record)
         }
         diagnosis.finish()

@@ -22,6 +22,15 @@ final class ExportWalk {
     struct Batch: Sendable {
         var starts: [UInt8] = []
         var rows: [(record: DecodedRecord, end: Int)] = []
+
+        /// An empty batch with room for `rows` rows whose starts are about as long as
+        /// `startBytes` (a batch's arrays then grow rarely, not a dozen times each).
+        static func reserving(rows: Int, startBytes: Int) -> Batch {
+            var batch = Batch()
+            batch.starts.reserveCapacity(startBytes)
+            batch.rows.reserveCapacity(rows)
+            return batch
+        }
     }
 
     private enum Item: Sendable {
@@ -73,7 +82,7 @@ final class ExportWalk {
         do {
             var columns = FleetColumns(reader: reader)
             let walk = try JournalWalk(reader: reader)
-            var batch = Batch()
+            var batch = Batch.reserving(rows: batchSize, startBytes: 0)
             // The facts of one input share their time: its text is made once for them.
             var time: JournalTime?
             var timeText = ""
@@ -92,8 +101,9 @@ final class ExportWalk {
                 walk.fold(record)
                 batch.rows.append((record, batch.starts.count))
                 if batch.rows.count == batchSize {
+                    let startBytes = batch.starts.count
                     guard channel.send(.rows(batch)) else { return }
-                    batch = Batch()
+                    batch = Batch.reserving(rows: batchSize, startBytes: startBytes + startBytes / 4)
                 }
             }
             if !batch.rows.isEmpty { guard channel.send(.rows(batch)) else { return } }

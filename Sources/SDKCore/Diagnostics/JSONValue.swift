@@ -117,19 +117,68 @@ package enum JSONValue: Equatable, Sendable {
         return high & 0x8080_8080_8080_8080 == 0
     }
 
-    /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`.
+    /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`: eight plain bytes at a time
+    /// where it can, each other byte stored or escaped in place, through one pointer.
     private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
-        // At most six bytes per byte (`\u00xx`) and the quotes, written through one pointer.
+        // At most six bytes per byte (`\u00xx`) and the quotes.
         output.appendWriting(atMost: bytes.count * 6 + 2) { start in
-            start.pointee = UInt8(ascii: "\"")
-            var end = start + 1
-            withEscapedBytes(of: bytes) { piece in
-                UnsafeMutableRawPointer(end).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
-                end += piece.count
+            var end = start
+            end.pointee = UInt8(ascii: "\"")
+            end += 1
+            if let base = bytes.baseAddress {
+                var index = 0
+                while index < bytes.count {
+                    if bytes.count - index >= 8 {
+                        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                        if !mayNeedEscaping(word) {
+                            UnsafeMutableRawPointer(end).storeBytes(of: word, as: UInt64.self)
+                            end += 8
+                            index += 8
+                            continue
+                        }
+                    }
+                    let byte = base[index]
+                    index += 1
+                    if needsEscaping(byte) {
+                        end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
+                    } else {
+                        end.pointee = byte
+                        end += 1
+                    }
+                }
             }
             end.pointee = UInt8(ascii: "\"")
             return end + 1 - start
         }
+    }
+
+    /// Whether `byte` is escaped in a JSON string: a control character, `"` or `\\`.
+    @inline(__always)
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Writes the escape of `byte` (one that ``needsEscaping(_:)``) at `output`, which has room
+    /// for six bytes: `\"`, `\\`, `\n`, `\r` and `\t` by name, other control characters as
+    /// `\u00xx`. Returns the bytes written.
+    @inline(__always)
+    private static func writeEscape(of byte: UInt8, at output: UnsafeMutableRawPointer) -> Int {
+        func store(_ value: UInt8, at offset: Int) { output.storeBytes(of: value, toByteOffset: offset, as: UInt8.self) }
+        store(UInt8(ascii: "\\"), at: 0)
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): store(byte, at: 1)
+        case UInt8(ascii: "\n"): store(UInt8(ascii: "n"), at: 1)
+        case UInt8(ascii: "\r"): store(UInt8(ascii: "r"), at: 1)
+        case UInt8(ascii: "\t"): store(UInt8(ascii: "t"), at: 1)
+        default:
+            store(UInt8(ascii: "u"), at: 1)
+            store(UInt8(ascii: "0"), at: 2)
+            store(UInt8(ascii: "0"), at: 3)
+            store(Hex.digit(byte >> 4), at: 4)
+            store(Hex.digit(byte & 0x0F), at: 5)
+            return 6
+        }
+        return 2
     }
 
     /// Calls `append` with the bytes of `text` escaped for a JSON string (between its quotes),
@@ -154,27 +203,13 @@ package enum JSONValue: Equatable, Sendable {
             }
             let byte = bytes[index]
             index += 1
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            let index = index - 1
-            if runStart < index { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))) }
-            runStart = index + 1
-            let named: StaticString? = switch byte {
-            case UInt8(ascii: "\""): #"\""#
-            case UInt8(ascii: "\\"): #"\\"#
-            case UInt8(ascii: "\n"): #"\n"#
-            case UInt8(ascii: "\r"): #"\r"#
-            case UInt8(ascii: "\t"): #"\t"#
-            default: nil
-            }
-            if let named {
-                named.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
-            } else {
-                let hex: StaticString = "0123456789abcdef"
-                hex.withUTF8Buffer { digits in
-                    let escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"),
-                                                                             UInt8(ascii: "0"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)])
-                    withUnsafeBytes(of: escape) { append($0) }
-                }
+            guard needsEscaping(byte) else { continue }
+            if runStart < index - 1 { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))) }
+            runStart = index
+            var escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &escape) { buffer in
+                let count = writeEscape(of: byte, at: buffer.baseAddress!)
+                append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
         }
         if runStart < bytes.count { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...]))) }

@@ -5,23 +5,33 @@ import SDK
 /// value rather than one per occurrence (a journal repeats the same email, token and data values
 /// in record after record). The same tokens as the hash; memory bounded: a kind's memo is
 /// emptied whenever it holds ``capacity`` values (3 MiB or so).
-package final class TokenMemo: Tokenizer {
-    private let hash: KeyedHash
-    /// The tokens given, by kind then value: one value's hash per lookup, not a pair's.
-    private let tokens = Locked<[String: [String: String]]>([:])
+package final class TokenMemo: Tokenizer, @unchecked Sendable { // the hasher, not Sendable, is made here, never handed out, and used only under `state`'s lock
+    private struct State {
+        let hasher: TokenHasher
+        /// The tokens given, per kind (a handful of kinds, told apart by comparing short strings:
+        /// one hash per lookup, the value's).
+        var memos: [(kind: String, tokens: [String: String])] = []
+    }
+
+    private let state: Locked<State>
     static let capacity = 1 << 14
 
     package init(_ hash: KeyedHash) {
-        self.hash = hash
+        state = Locked(State(hasher: hash.makeTokenHasher()))
     }
 
     package func token(_ value: String, kind: String) -> String {
-        if let known = tokens.withLock({ $0[kind]?[value] }) { return known }
-        let token = hash.token(value, kind: kind)
-        tokens.withLock { memo in
-            memo[kind, default: [:]].remember(token, for: value, capacity: Self.capacity)
+        state.withLock { state in
+            guard let memo = state.memos.firstIndex(where: { $0.kind == kind }) else {
+                let token = state.hasher.token(value, kind: kind)
+                state.memos.append((kind, [value: token]))
+                return token
+            }
+            if let known = state.memos[memo].tokens[value] { return known }
+            let token = state.hasher.token(value, kind: kind)
+            state.memos[memo].tokens.remember(token, for: value, capacity: Self.capacity)
+            return token
         }
-        return token
     }
 }
 

@@ -39,6 +39,23 @@ extension SecurityTests {
             #expect(hash.token("ada@example.com", kind: "email") == "email:a2f7081ac91a")
         }
 
+        @Test("a token hasher gives the hash's tokens, one token after another on its one context")
+        func tokenHasherMatchesHash() {
+            let vector = KeyedHash(key: Array("Jefe".utf8)).makeTokenHasher()
+            #expect(vector.token("ada@example.com", kind: "email") == "email:a2f7081ac91a")
+            let values = ["", "a", "ada@example.com", "ünïcödé ✓", String(repeating: "long value ", count: 200)]
+                + (0..<200).map { "value \($0)" }
+            for key in [[], Array("Jefe".utf8), [UInt8](repeating: 0xaa, count: 131)] {
+                let hash = KeyedHash(key: key)
+                let hasher = hash.makeTokenHasher()
+                for kind in ["data", "email", ""] {
+                    for value in values {
+                        #expect(hasher.token(value, kind: kind) == hash.token(value, kind: kind), "key of \(key.count) bytes, \(kind):\(value.prefix(20))")
+                    }
+                }
+            }
+        }
+
         @Test("equal inputs give equal tokens under one key")
         func tokensAreStable() throws {
             let hash = try KeyedHash.random()

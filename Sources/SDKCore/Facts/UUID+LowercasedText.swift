@@ -13,26 +13,28 @@ extension UUID {
 
     /// Appends ``lowercasedText`` to `output` without making the string.
     package func writeLowercasedText(to output: inout ScratchBytes) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.lowercasedTextLength) { text in
-            let count = writeLowercasedText(into: text)
-            output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[..<count]))
-        }
+        output.appendWriting(atMost: Self.lowercasedTextLength) { writeLowercasedText(at: $0) }
     }
 
     /// Writes the text into `text` (at least 36 bytes); returns its length.
     private func writeLowercasedText(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var count = 0
+        writeLowercasedText(at: text.baseAddress!)
+    }
+
+    /// Writes the text at `text` (room for 36 bytes); returns its length.
+    private func writeLowercasedText(at text: UnsafeMutablePointer<UInt8>) -> Int {
         withUnsafeBytes(of: uuid) { bytes in
+            var end = text
             for index in 0..<16 {
                 if index == 4 || index == 6 || index == 8 || index == 10 {
-                    text[count] = UInt8(ascii: "-")
-                    count += 1
+                    end.pointee = UInt8(ascii: "-")
+                    end += 1
                 }
-                text[count] = Hex.digit(bytes[index] >> 4)
-                text[count + 1] = Hex.digit(bytes[index] & 0x0F)
-                count += 2
+                end[0] = Hex.digit(bytes[index] >> 4)
+                end[1] = Hex.digit(bytes[index] & 0x0F)
+                end += 2
             }
+            return end - text
         }
-        return count
     }
 }

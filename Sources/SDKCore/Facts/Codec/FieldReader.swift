@@ -135,7 +135,21 @@ struct FieldReader {
         }
     }
 
+    /// The next varint. Most (field keys, small numbers, lengths below 128) are one byte,
+    /// read here; the rest by ``longVarint()``.
+    @inline(__always)
     private mutating func varint() throws(CodecError) -> UInt64 {
+        if position < input.count {
+            let byte = input[position]
+            if byte < 0x80 {
+                position += 1
+                return UInt64(byte)
+            }
+        }
+        return try longVarint()
+    }
+
+    private mutating func longVarint() throws(CodecError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         let start = offset

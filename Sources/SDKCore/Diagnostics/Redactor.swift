@@ -168,6 +168,13 @@ package struct Redactor: Sendable {
     /// replaced by one token.
     package func redact(body: [UInt8]) -> [UInt8] {
         guard !body.isEmpty else { return body }
+        return CanonicalBodyRedaction.redact(body, with: self) ?? redactParsing(body: body)
+    }
+
+    /// ``redact(body:)`` by parsing the body into a tree and writing the tree again: what a body
+    /// in any form takes, and what the one-pass redaction of bodies in the SDK's own form
+    /// (``CanonicalBodyRedaction``) gives byte for byte.
+    func redactParsing(body: [UInt8]) -> [UInt8] {
         guard let json = JSONParser.parse(body) else {
             return Array(JSONValue.string(token(String(decoding: body, as: UTF8.self), "body")).serialized().utf8)
         }
@@ -205,7 +212,7 @@ package struct Redactor: Sendable {
         }
     }
 
-    private static func kind(forKey key: String?) -> String {
+    static func kind(forKey key: String?) -> String {
         switch key {
         case "email", "currentEmail", "newEmail": "email"
         case "userId", "currentUserId": "user"

@@ -1,0 +1,159 @@
+/// Redacts a request body in one pass over its bytes, writing as it reads, when the body is JSON
+/// in the form the SDK's own writers give it: no whitespace, strings of printable ASCII with no
+/// escapes, integers without leading zeros, at most ``maximumDepth`` levels, an object or an
+/// array at the top. Gives exactly the bytes ``Redactor/redact(body:)`` gives by parsing the
+/// body into a tree and writing it again, without the tree; any other body (which may still be
+/// JSON) is refused, and the redactor takes the tree's path for it.
+struct CanonicalBodyRedaction: ~Copyable {
+    static let maximumDepth = 32
+
+    private let redactor: Redactor
+    private let input: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var output: ScratchBytes
+
+    private struct Refused: Error {}
+
+    /// The redacted body, or nil when `body` is not in the canonical form.
+    static func redact(_ body: [UInt8], with redactor: Redactor) -> [UInt8]? {
+        body.withUnsafeBufferPointer { input in
+            ScratchBytes.withScratch(capacity: 2048) { scratch in
+                var redaction = CanonicalBodyRedaction(redactor: redactor, input: input, output: scratch)
+                let redacted: [UInt8]?
+                do {
+                    guard let first = input.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw Refused() }
+                    try redaction.value(key: nil, inData: false, depth: 0)
+                    redacted = redaction.position == input.count ? redaction.output.array : nil
+                } catch {
+                    redacted = nil
+                }
+                scratch = redaction.finish()
+                return redacted
+            }
+        }
+    }
+
+    private init(redactor: Redactor, input: UnsafeBufferPointer<UInt8>, output: consuming ScratchBytes) {
+        self.redactor = redactor
+        self.input = input
+        self.output = output
+    }
+
+    private consuming func finish() -> ScratchBytes {
+        output
+    }
+
+    /// One value, redacted as ``Redactor``'s tree walk redacts it: strings become tokens of the
+    /// kind their key gives (or `data` under `dataFields`), every number and boolean under
+    /// `dataFields` becomes a `data` token of its JSON text, the rest (null included) is kept.
+    private mutating func value(key: Substring?, inData: Bool, depth: Int) throws(Refused) {
+        guard depth < Self.maximumDepth, position < input.count else { throw Refused() }
+        switch input[position] {
+        case UInt8(ascii: "{"):
+            position += 1
+            output.append(UInt8(ascii: "{"))
+            if take(UInt8(ascii: "}")) {
+                output.append(UInt8(ascii: "}"))
+                return
+            }
+            repeat {
+                let name = try string()
+                guard take(UInt8(ascii: ":")) else { throw Refused() }
+                output.append(UInt8(ascii: "\""))
+                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[name]))
+                output.append("\":" as StaticString)
+                let nameText = Substring(decoding: UnsafeBufferPointer(rebasing: input[name]), as: UTF8.self)
+                try value(key: nameText, inData: inData || nameText == "dataFields", depth: depth + 1)
+            } while take(UInt8(ascii: ",")) && comma()
+            guard take(UInt8(ascii: "}")) else { throw Refused() }
+            output.append(UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            position += 1
+            output.append(UInt8(ascii: "["))
+            if take(UInt8(ascii: "]")) {
+                output.append(UInt8(ascii: "]"))
+                return
+            }
+            repeat {
+                try value(key: key, inData: inData, depth: depth + 1)
+            } while take(UInt8(ascii: ",")) && comma()
+            guard take(UInt8(ascii: "]")) else { throw Refused() }
+            output.append(UInt8(ascii: "]"))
+        case UInt8(ascii: "\""):
+            let text = String(decoding: UnsafeBufferPointer(rebasing: input[try string()]), as: UTF8.self)
+            let kind = inData ? "data" : Redactor.kind(forKey: key.map(String.init))
+            JSONValue.writeString(redactor.token(text, kind), to: &output)
+        default:
+            let scalar = try scalar()
+            if inData, input[scalar.lowerBound] != UInt8(ascii: "n") {
+                JSONValue.writeString(redactor.token(String(decoding: UnsafeBufferPointer(rebasing: input[scalar]), as: UTF8.self), "data"),
+                                      to: &output)
+            } else {
+                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[scalar]))
+            }
+        }
+    }
+
+    /// Writes the comma between two members or elements; always true (for `while`).
+    private mutating func comma() -> Bool {
+        output.append(UInt8(ascii: ","))
+        return true
+    }
+
+    /// The range of a string's text between its quotes, which it steps past: printable ASCII
+    /// without a backslash, or refused.
+    private mutating func string() throws(Refused) -> Range<Int> {
+        guard take(UInt8(ascii: "\"")) else { throw Refused() }
+        let start = position
+        while position < input.count {
+            let byte = input[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return start..<(position - 1)
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { throw Refused() }
+            position += 1
+        }
+        throw Refused()
+    }
+
+    /// The range of `true`, `false`, `null` or an integer as the writers spell one (an optional
+    /// `-`, then `0` or 1 to 18 digits without a leading zero; not `-0`), which it steps past.
+    private mutating func scalar() throws(Refused) -> Range<Int> {
+        let start = position
+        let word: StaticString? = switch input[position] {
+        case UInt8(ascii: "t"): "true"
+        case UInt8(ascii: "f"): "false"
+        case UInt8(ascii: "n"): "null"
+        default: nil
+        }
+        if let word {
+            let length = word.utf8CodeUnitCount
+            guard input.count - position >= length,
+                  UnsafeBufferPointer(rebasing: input[position..<(position + length)])
+                    .elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: length)) else { throw Refused() }
+            position += length
+            return start..<position
+        }
+        let negative = take(UInt8(ascii: "-"))
+        let digits = position
+        while position < input.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(input[position]) { position += 1 }
+        let count = position - digits
+        guard (1...18).contains(count), count == 1 || input[digits] != UInt8(ascii: "0"),
+              !(negative && input[digits] == UInt8(ascii: "0")) else { throw Refused() }
+        // A number the writers do not write (a fraction, an exponent) is the tree's to read.
+        if position < input.count {
+            switch input[position] {
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): throw Refused()
+            default: break
+            }
+        }
+        return start..<position
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard position < input.count, input[position] == byte else { return false }
+        position += 1
+        return true
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+import TestSupport
+@testable import SDKCore
+
+/// The one-pass body redaction must give exactly what parsing the body and writing it again
+/// gives, for every body it takes, and must leave every other body to the parser.
+@Suite("one-pass body redaction", .timeLimit(.minutes(1)))
+struct CanonicalBodyRedactionTests {
+    let redactor = Redactor(hash: KeyedHash(key: Array("body redaction tests".utf8)))
+
+    static let keys = ["email", "currentEmail", "newEmail", "userId", "currentUserId", "token", "dataFields", "eventName",
+                       "createdAt", "items", "x", "a b", "k/s"]
+
+    /// A random JSON value as the SDK's writers give it (integers only, printable ASCII).
+    static func value(_ generator: inout SplitMix64, depth: Int) -> JSONValue {
+        switch Int.random(in: 0..<(depth > 4 ? 6 : 8), using: &generator) {
+        case 0: return .string(String((0..<Int.random(in: 0..<12, using: &generator)).map { _ in
+            Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &generator))) }))
+        case 1: return .integer(Int64.random(in: -1_000_000...1_000_000, using: &generator))
+        case 2: return .integer([0, 1, -1, 999_999_999_999_999_999, -999_999_999_999_999_999].randomElement(using: &generator)!)
+        case 3: return .bool(Bool.random(using: &generator))
+        case 4: return .null
+        case 5: return .string("ada@example.com")
+        case 6: return .array((0..<Int.random(in: 0..<4, using: &generator)).map { _ in value(&generator, depth: depth + 1) })
+        default: return object(&generator, depth: depth + 1)
+        }
+    }
+
+    static func object(_ generator: inout SplitMix64, depth: Int) -> JSONValue {
+        .object((0..<Int.random(in: 0..<5, using: &generator)).map { _ in
+            (keys.randomElement(using: &generator)!, value(&generator, depth: depth))
+        })
+    }
+
+    @Test("bodies in the writers' form take the one pass and give the parser's bytes")
+    func canonicalBodiesMatchTheParser() {
+        var generator = SplitMix64(seed: 20_261_201)
+        for _ in 0..<3_000 {
+            let body = Array(Self.object(&generator, depth: 0).serialized().utf8)
+            let onePass = CanonicalBodyRedaction.redact(body, with: redactor)
+            #expect(onePass != nil, "\(String(decoding: body, as: UTF8.self))")
+            #expect(onePass == redactor.redactParsing(body: body), "\(String(decoding: body, as: UTF8.self))")
+        }
+    }
+
+    @Test("any other body is refused by the one pass, and redact(body:) still gives the parser's bytes")
+    func otherBodiesTakeTheParser() {
+        let others = [
+            #"{ "email": "a@b.c" }"#, #"{"email":"a\"b"}"#, #"{"email":"é"}"#, #"{"n":007}"#, #"{"n":-0}"#, #"{"n":1.5}"#,
+            #"{"n":1e3}"#, #"{"n":+1}"#, #"{"n":1234567890123456789}"#, #"{"a":1}x"#, #"{"a":1"#, #"{"a":tru}"#, #"{"a":nul}"#,
+            #""just a string""#, "17", "not json", #"{"a":"\u0041"}"#, #"[1,2,]"#, #"{"a":1,}"#, #"{,}"#, "{\"a\":\"\t\"}",
+            String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
+            #"{"dataFields":{"n":1.25,"s":"x"}}"#, #"{"a":[1, 2]}"#,
+        ]
+        for text in others {
+            let body = Array(text.utf8)
+            #expect(CanonicalBodyRedaction.redact(body, with: redactor) == nil, "\(text)")
+            #expect(redactor.redact(body: body) == redactor.redactParsing(body: body), "\(text)")
+        }
+    }
+
+    @Test("the kinds follow the keys, and every scalar under dataFields but null becomes a data token")
+    func kindsFollowKeys() {
+        let body = Array(#"{"email":"a@b.c","userId":"u","token":"t","x":"s","n":3,"dataFields":{"n":3,"b":true,"z":null,"l":["v",2]}}"#.utf8)
+        let redacted = String(decoding: redactor.redact(body: body), as: UTF8.self)
+        let token = { (value: String, kind: String) in redactor.token(value, kind) }
+        #expect(redacted == #"{"email":""# + token("a@b.c", "email") + #"","userId":""# + token("u", "user") + #"","token":""#
+            + token("t", "token") + #"","x":""# + token("s", "body") + #"","n":3,"dataFields":{"n":""# + token("3", "data")
+            + #"","b":""# + token("true", "data") + #"","z":null,"l":[""# + token("v", "data") + #"",""# + token("2", "data") + #""]}}"#)
+    }
+}

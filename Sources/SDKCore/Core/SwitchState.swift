@@ -3,7 +3,7 @@ import Journal
 /// The switch machinery's state: the gate, the switch in flight, the queue of requested switches.
 package struct SwitchState: Sendable, Equatable {
     /// Calls held behind the gate while a switch runs, in arrival order.
-    public var gate: [GatedCall] = []
+    public var gate: FIFO<GatedCall> = []
     /// Bytes of arguments held behind the gate (the gate is bounded by count and bytes).
     public var gateBytes = 0
     /// The switch running now.

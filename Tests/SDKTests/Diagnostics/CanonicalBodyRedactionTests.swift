@@ -11,11 +11,16 @@ struct CanonicalBodyRedactionTests {
     static let keys = ["email", "currentEmail", "newEmail", "userId", "currentUserId", "token", "dataFields", "eventName",
                        "createdAt", "items", "x", "a b", "k/s"]
 
-    /// A random JSON value as the SDK's writers give it (integers only, printable ASCII).
+    /// A random JSON value as the SDK's writers give it (integers only, printable ASCII that needs
+    /// no escaping).
     static func value(_ generator: inout SplitMix64, depth: Int) -> JSONValue {
         switch Int.random(in: 0..<(depth > 4 ? 6 : 8), using: &generator) {
         case 0: return .string(String((0..<Int.random(in: 0..<12, using: &generator)).map { _ in
-            Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &generator))) }))
+            // Printable ASCII but the two characters a writer escapes (those bodies take the parser).
+            var byte = UInt8.random(in: 0x20...0x7E, using: &generator)
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { byte = UInt8(ascii: "q") }
+            return Character(Unicode.Scalar(byte))
+        }))
         case 1: return .integer(Int64.random(in: -1_000_000...1_000_000, using: &generator))
         case 2: return .integer([0, 1, -1, 999_999_999_999_999_999, -999_999_999_999_999_999].randomElement(using: &generator)!)
         case 3: return .bool(Bool.random(using: &generator))
@@ -50,7 +55,7 @@ struct CanonicalBodyRedactionTests {
             #"{"n":1e3}"#, #"{"n":+1}"#, #"{"n":1234567890123456789}"#, #"{"a":1}x"#, #"{"a":1"#, #"{"a":tru}"#, #"{"a":nul}"#,
             #""just a string""#, "17", "not json", #"{"a":"\u0041"}"#, #"[1,2,]"#, #"{"a":1,}"#, #"{,}"#, "{\"a\":\"\t\"}",
             String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
-            #"{"dataFields":{"n":1.25,"s":"x"}}"#, #"{"a":[1, 2]}"#,
+            #"{"dataFields":{"n":1.25,"s":"x"}}"#, #"{"a":[1, 2]}"#, #"{"email":"say \"hi\""}"#, #"{"k\\":"v"}"#,
         ]
         for text in others {
             let body = Array(text.utf8)

@@ -24,6 +24,16 @@ package struct ScratchBytes: ~Copyable {
         }
     }
 
+    /// ``withScratch(capacity:_:)`` for a body that returns nothing. Not generic: the generic
+    /// one, called from another module, looks its result type up at run time on every call
+    /// (once per row of an export).
+    package static func withScratch(capacity: Int = 512, _ body: (inout ScratchBytes) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+            var bytes = ScratchBytes(base: scratch.baseAddress!, capacity: scratch.count)
+            body(&bytes)
+        }
+    }
+
     private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.base = base
         self.capacity = capacity

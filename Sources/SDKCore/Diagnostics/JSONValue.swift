@@ -128,6 +128,9 @@ package enum JSONValue: Equatable, Sendable {
             if let base = bytes.baseAddress {
                 var index = 0
                 while index < bytes.count {
+                    // A word that may need escaping is written byte by byte, all eight of it,
+                    // before the next word is looked at.
+                    var stop = bytes.count
                     if bytes.count - index >= 8 {
                         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                         if !mayNeedEscaping(word) {
@@ -136,14 +139,17 @@ package enum JSONValue: Equatable, Sendable {
                             index += 8
                             continue
                         }
+                        stop = index + 8
                     }
-                    let byte = base[index]
-                    index += 1
-                    if needsEscaping(byte) {
-                        end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
-                    } else {
-                        end.pointee = byte
-                        end += 1
+                    while index < stop {
+                        let byte = base[index]
+                        index += 1
+                        if needsEscaping(byte) {
+                            end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
+                        } else {
+                            end.pointee = byte
+                            end += 1
+                        }
                     }
                 }
             }
@@ -196,20 +202,26 @@ package enum JSONValue: Equatable, Sendable {
         var runStart = 0
         var index = 0
         while index < bytes.count {
-            if bytes.count - index >= 8, let base = bytes.baseAddress,
-               !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
+            var stop = bytes.count
+            if bytes.count - index >= 8, let base = bytes.baseAddress {
+                guard Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else {
+                    index += 8
+                    continue
+                }
+                // All eight bytes of a word that may need escaping are looked at, one by one.
+                stop = index + 8
             }
-            let byte = bytes[index]
-            index += 1
-            guard needsEscaping(byte) else { continue }
-            if runStart < index - 1 { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))) }
-            runStart = index
-            var escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &escape) { buffer in
-                let count = writeEscape(of: byte, at: buffer.baseAddress!)
-                append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            while index < stop {
+                let byte = bytes[index]
+                index += 1
+                guard needsEscaping(byte) else { continue }
+                if runStart < index - 1 { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))) }
+                runStart = index
+                var escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &escape) { buffer in
+                    let count = writeEscape(of: byte, at: buffer.baseAddress!)
+                    append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                }
             }
         }
         if runStart < bytes.count { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...]))) }

@@ -38,10 +38,16 @@ struct FleetColumns {
     /// puts before each value; ``keyEnds`` says where each ends.
     private static let keyBytes: [UInt8] = names.flatMap { Array(",\"\($0)\":".utf8) }
     private static let keyEnds: [Int] = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count + 4) }
+    /// `,"name":null` for each of ``names``, one after the other (a column without a value is
+    /// one append); ``nullEnds`` says where each ends.
+    private static let nullBytes: [UInt8] = names.flatMap { Array(",\"\($0)\":null".utf8) }
+    private static let nullEnds: [Int] = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count + 8) }
 
     /// The journal columns' bytes (`journal_id`, `sdk_version`, `platform`), the same in every row.
     private let journalColumns: [UInt8]
     private var labels: [ProjectFingerprint: String] = [:]
+    /// The project and label learned last (``labels`` holds them).
+    private var lastLearned: (project: ProjectFingerprint, label: String)?
     /// The JSON of each project's fingerprint and label as the columns write them, made once per
     /// project (and again when its label is learned).
     private var projectJSON: [ProjectFingerprint: ProjectJSON] = [:]
@@ -93,25 +99,33 @@ struct FleetColumns {
         var column = 3
         var keyStart = Self.keyEnds[column - 1]
         Self.keyBytes.withUnsafeBytes { keys in Self.keyEnds.withUnsafeBufferPointer { keyEnds in
+        Self.nullBytes.withUnsafeBytes { nulls in Self.nullEnds.withUnsafeBufferPointer { nullEnds in
             func key() {
                 let keyEnd = keyEnds[column]
                 output.append(UnsafeRawBufferPointer(rebasing: keys[keyStart..<keyEnd]))
                 keyStart = keyEnd
                 column += 1
             }
-            func null() { output.append("null" as StaticString) }
+            func null() {
+                output.append(UnsafeRawBufferPointer(rebasing: nulls[nullEnds[column - 1]..<nullEnds[column]]))
+                keyStart = keyEnds[column]
+                column += 1
+            }
             func bytes(_ json: [UInt8]?) {
+                guard let json else { return null() }
                 key()
-                if let json { json.withUnsafeBytes { output.append($0) } } else { null() }
+                json.withUnsafeBytes { output.append($0) }
             }
             func string(_ text: String?) {
+                guard let text else { return null() }
                 key()
-                if let text { JSONValue.writeString(text, to: &output) } else { null() }
+                JSONValue.writeString(text, to: &output)
             }
             func number(_ value: UInt64?) {
+                guard let value else { return null() }
                 key()
                 // The JSON FactJSON.task and FactJSON.switchID give: the number.
-                if let value { output.appendDecimal(value) } else { null() }
+                output.appendDecimal(value)
             }
             key()
             output.append(UInt8(ascii: "\""))
@@ -122,8 +136,12 @@ struct FleetColumns {
             bytes(liveJSON?.label)
             bytes(rowJSON?.fingerprint)
             bytes(rowJSON?.label)
-            key()
-            if let call = subject.call { FactJSON.writeCallID(call, to: &output) } else { null() }
+            if let call = subject.call {
+                key()
+                FactJSON.writeCallID(call, to: &output)
+            } else {
+                null()
+            }
             string(callName)
             number(subject.switchID?.number)
             number(subject.task?.number)
@@ -131,7 +149,7 @@ struct FleetColumns {
             string(subject.outcomeStatus)
             string(subject.outcomeReason)
             string(subject.durabilityPurpose)
-        } }
+        } } } }
         assert(column == Self.names.count, "a column written for each name")
     }
 
@@ -155,7 +173,11 @@ struct FleetColumns {
 
     private mutating func learnLabels(_ record: DecodedRecord, _ state: SDKState) {
         func learn(_ project: ProjectRef?) {
-            if let project, let label = project.label, labels[project.fingerprint] != label {
+            guard let project, let label = project.label else { return }
+            // The live project comes by with every row: its label is looked up once, not per row.
+            if let last = lastLearned, last.project == project.fingerprint, last.label == label { return }
+            lastLearned = (project.fingerprint, label)
+            if labels[project.fingerprint] != label {
                 labels[project.fingerprint] = label
                 projectJSON[project.fingerprint] = nil
                 recentJSON.removeAll()

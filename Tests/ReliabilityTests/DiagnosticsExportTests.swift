@@ -27,8 +27,10 @@ struct DiagnosticsExportTests {
         init(segmentBytes: Int = 4 << 20) throws {
             sandbox = try SandboxBackend(projects: [SandboxProject(name: "us", apiKey: Secrets.usKey, region: "us"),
                                                     SandboxProject(name: "eu", apiKey: Secrets.euKey, region: "eu")])
+            // The holder keeps the switch held until the test releases it: the hook's bound (2 s
+            // by default, on the real clock) must not end it first on a loaded machine.
             let configuration = SDKConfiguration(
-                storageDirectory: scratch.path + "/sdk", modules: [holder],
+                storageDirectory: scratch.path + "/sdk", modules: [holder], rules: EngineRules(moduleHookBoundMilliseconds: 600_000),
                 regionEndpoints: RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu")),
                 journalSegmentBytes: segmentBytes)
             sdk = try EngagementSDK(configuration: configuration)

@@ -21,20 +21,26 @@ extension UUID {
         writeLowercasedText(at: text.baseAddress!)
     }
 
-    /// Writes the text at `text` (room for 36 bytes); returns its length.
+    /// Writes the text at `text` (room for 36 bytes); returns its length: `8-4-4-4-12` digits,
+    /// the uuid's four big-endian words eight digits at a time, dashes between the groups.
     private func writeLowercasedText(at text: UnsafeMutablePointer<UInt8>) -> Int {
         withUnsafeBytes(of: uuid) { bytes in
-            var end = text
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    end.pointee = UInt8(ascii: "-")
-                    end += 1
-                }
-                end[0] = Hex.digit(bytes[index] >> 4)
-                end[1] = Hex.digit(bytes[index] & 0x0F)
-                end += 2
-            }
-            return end - text
+            let output = UnsafeMutableRawPointer(text)
+            func word(_ index: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)) }
+            func dash(at offset: Int) { output.storeBytes(of: UInt8(ascii: "-"), toByteOffset: offset, as: UInt8.self) }
+            Hex.write(word(0), at: output)
+            dash(at: 8)
+            let second = Hex.digits(of: word(1))
+            output.storeBytes(of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: 9, as: UInt32.self)
+            dash(at: 13)
+            output.storeBytes(of: UInt32(truncatingIfNeeded: second >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+            dash(at: 18)
+            let third = Hex.digits(of: word(2))
+            output.storeBytes(of: UInt32(truncatingIfNeeded: third).littleEndian, toByteOffset: 19, as: UInt32.self)
+            dash(at: 23)
+            output.storeBytes(of: UInt32(truncatingIfNeeded: third >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+            Hex.write(word(3), at: output + 28)
+            return Self.lowercasedTextLength
         }
     }
 }

@@ -13,6 +13,27 @@ enum Hex {
         }
     }
 
+    /// The eight lowercase hex digits of `value`, most significant first, as the bytes of the
+    /// returned word in little-endian order (store it with `littleEndian`): all eight at once,
+    /// spreading the nibbles over the bytes and adding `0` or `a` to each.
+    @inline(__always)
+    static func digits(of value: UInt32) -> UInt64 {
+        var nibbles = UInt64(value)
+        nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
+        nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
+        nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // Byte k holds nibble k (the least significant first): turn it around, most significant first.
+        nibbles = nibbles.byteSwapped
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+    }
+
+    /// Writes the eight digits of ``digits(of:)`` at `output`.
+    @inline(__always)
+    static func write(_ value: UInt32, at output: UnsafeMutableRawPointer) {
+        output.storeBytes(of: digits(of: value).littleEndian, as: UInt64.self)
+    }
+
     /// The lowercase hex digit of `nibble` (below 16).
     @inline(__always)
     static func digit(_ nibble: UInt8) -> UInt8 {

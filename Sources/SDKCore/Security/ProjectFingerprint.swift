@@ -54,11 +54,8 @@ public struct ProjectFingerprint: Sendable, Hashable {
     /// Appends ``hex``'s 16 characters to `output`, without making the string.
     package func writeHex(to output: inout ScratchBytes) {
         output.appendWriting(atMost: 2 * Self.byteCount) { text in
-            var rest = value
-            for index in stride(from: 2 * Self.byteCount - 1, through: 0, by: -1) {
-                text[index] = Hex.digit(UInt8(truncatingIfNeeded: rest & 0x0F))
-                rest >>= 4
-            }
+            Hex.write(UInt32(truncatingIfNeeded: value >> 32), at: UnsafeMutableRawPointer(text))
+            Hex.write(UInt32(truncatingIfNeeded: value), at: UnsafeMutableRawPointer(text + 8))
             return 2 * Self.byteCount
         }
     }

@@ -68,7 +68,17 @@ struct IdempotencyKeyTextTests {
                                    UInt8.random(in: 0...255, using: &generator), 0xd0, 0xe0, 0xf0))
             #expect(uuid.lowercasedText == uuid.uuidString.lowercased())
         }
+        for _ in 0..<1_000 {
+            let uuid = UUID()
+            let written = ScratchBytes.withScratch { output -> String in
+                uuid.writeLowercasedText(to: &output)
+                return String(decoding: output.written, as: UTF8.self)
+            }
+            #expect(written == uuid.uuidString.lowercased())
+        }
         let fixed = UUID(uuidString: "00000000-0000-4000-8000-00000000000A")!
         #expect(fixed.lowercasedText == "00000000-0000-4000-8000-00000000000a")
+        let every = UUID(uuidString: "01234567-89AB-CDEF-FEDC-BA9876543210")!
+        #expect(every.lowercasedText == "01234567-89ab-cdef-fedc-ba9876543210")
     }
 }

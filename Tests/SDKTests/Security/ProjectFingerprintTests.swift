@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SDK
+import SDKCore
 
 extension SecurityTests {
     @Suite("ProjectFingerprint: the first 8 bytes of SHA-256 of the API key", .timeLimit(.minutes(3)))
@@ -13,6 +14,25 @@ extension SecurityTests {
             #expect(ProjectFingerprint(apiKey: "sk_live_abc123").hex == "e9982364fd73c3ea")
             #expect(ProjectFingerprint(apiKey: "key").bytes == [0x2c, 0x70, 0xe1, 0x2b, 0x7a, 0x06, 0x46, 0xf9])
             #expect(ProjectFingerprint(apiKey: "key").description == "2c70e12b7a0646f9")
+        }
+
+        @Test("the hex written into bytes, eight digits at a time, is the hex string, for every nibble in every place")
+        func writtenHexIsTheHex() throws {
+            var samples: [[UInt8]] = [Array(repeating: 0, count: 8), Array(repeating: 0xff, count: 8), [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef]]
+            for nibble in UInt8(0)..<16 {
+                for place in 0..<8 { samples.append((0..<8).map { $0 == place ? nibble << 4 | nibble : 0x5a }) }
+            }
+            var generator = SystemRandomNumberGenerator()
+            samples += (0..<500).map { _ in (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+            for bytes in samples {
+                let fingerprint = try #require(ProjectFingerprint(bytes: bytes))
+                let written = ScratchBytes.withScratch { output -> String in
+                    fingerprint.writeHex(to: &output)
+                    return String(decoding: output.written, as: UTF8.self)
+                }
+                #expect(written == fingerprint.hex)
+                #expect(written == bytes.map { String(format: "%02x", $0) }.joined())
+            }
         }
 
         @Test("hex and bytes round trip")

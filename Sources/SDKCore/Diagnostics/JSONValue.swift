@@ -117,39 +117,48 @@ package enum JSONValue: Equatable, Sendable {
         return high & 0x8080_8080_8080_8080 == 0
     }
 
-    /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`: eight plain bytes at a time
-    /// where it can, each other byte stored or escaped in place, through one pointer.
+    /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`, through one pointer: a word of
+    /// eight bytes at a time is stored whole, and kept up to its first byte that needs escaping
+    /// (``escapeFlags(_:)`` flags that one exactly: only bytes after a flagged one can be
+    /// flagged wrongly), which is escaped before the next word is read.
     private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
-        // At most six bytes per byte (`\u00xx`) and the quotes.
+        // At most six bytes per byte (`\u00xx`) and the quotes; a whole word stored near the end
+        // of what is kept always fits, since a word is read only with eight bytes left to read.
         output.appendWriting(atMost: bytes.count * 6 + 2) { start in
             var end = start
             end.pointee = UInt8(ascii: "\"")
             end += 1
             if let base = bytes.baseAddress {
                 var index = 0
-                while index < bytes.count {
-                    // A word that may need escaping is written byte by byte, all eight of it,
-                    // before the next word is looked at.
-                    var stop = bytes.count
-                    if bytes.count - index >= 8 {
-                        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                        if !mayNeedEscaping(word) {
-                            UnsafeMutableRawPointer(end).storeBytes(of: word, as: UInt64.self)
-                            end += 8
-                            index += 8
-                            continue
-                        }
-                        stop = index + 8
+                while bytes.count - index >= 8 {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    UnsafeMutableRawPointer(end).storeBytes(of: word.littleEndian, as: UInt64.self)
+                    let flagged = escapeFlags(word)
+                    guard flagged != 0 else {
+                        end += 8
+                        index += 8
+                        continue
                     }
-                    while index < stop {
-                        let byte = base[index]
-                        index += 1
-                        if needsEscaping(byte) {
-                            end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
-                        } else {
-                            end.pointee = byte
-                            end += 1
-                        }
+                    let plain = flagged.trailingZeroBitCount / 8
+                    end += plain
+                    index += plain
+                    let byte = base[index]
+                    index += 1
+                    if needsEscaping(byte) {
+                        end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
+                    } else {
+                        end.pointee = byte
+                        end += 1
+                    }
+                }
+                while index < bytes.count {
+                    let byte = base[index]
+                    index += 1
+                    if needsEscaping(byte) {
+                        end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
+                    } else {
+                        end.pointee = byte
+                        end += 1
                     }
                 }
             }
@@ -234,6 +243,14 @@ extension JSONValue {
     /// escaper skip eight plain bytes at a time.
     @inline(__always)
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        escapeFlags(word) != 0
+    }
+
+    /// The high bit of each byte of `word` (its bytes in little-endian order) that may need
+    /// escaping: exact for the lowest flagged byte, as for every byte below it; a byte above a
+    /// flagged one may be flagged wrongly (a borrow carries into it).
+    @inline(__always)
+    static func escapeFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word
@@ -241,7 +258,7 @@ extension JSONValue {
         let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
         let quote = (quotes &- ones) & ~quotes
         let backslash = (backslashes &- ones) & ~backslashes
-        return (control | quote | backslash) & highBits != 0
+        return (control | quote | backslash) & highBits
     }
 
     /// `value` as JSON, or null when absent.

@@ -80,6 +80,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
         switch consume event {
         case .input(let fact, let attachment):
             handle(fact, attachment)
+        case .encodedInput(let encoded, let attachment):
+            handle(encoded.fact, attachment, encodedPayload: encoded.payload)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
         case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
@@ -108,7 +110,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     // MARK: - Inputs
 
-    private func handle(_ input: Fact, _ attachment: EngineAttachment) {
+    /// `encodedPayload`, when the poster encoded the input: its record's payload, appended as it is.
+    private func handle(_ input: Fact, _ attachment: EngineAttachment, encodedPayload: [UInt8]? = nil) {
         accept(attachment, for: input)
         let time = max(environment.now(), lastTime)
         lastTime = time
@@ -128,7 +131,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
         var facts: [Fact] = []
         swap(&facts, &decided)
         projected.decide(input, at: time, into: &facts)
-        record(facts, at: time)
+        record(facts, at: time, encodedInput: encodedPayload)
         if environment.observesInputs {
             environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)
         }
@@ -138,8 +141,9 @@ package final class EngineCore<Environment: EngineEnvironment> {
     }
 
     /// Appends an input and its decisions as one batch (a crash never keeps half of a
-    /// decision); while the journal is out, counts them as lost instead.
-    private func record(_ facts: [Fact], at time: JournalTime) {
+    /// decision); while the journal is out, counts them as lost instead. `encodedInput` is the
+    /// payload of the input's record (the first fact), when its poster encoded it.
+    private func record(_ facts: [Fact], at time: JournalTime, encodedInput: [UInt8]? = nil) {
         if journalOutage == nil {
             // Filled as a local (one access to the property, not one per fact), then put back
             // with its storage for the next input.
@@ -147,7 +151,12 @@ package final class EngineCore<Environment: EngineEnvironment> {
             swap(&records, &batch)
             defer { swap(&records, &batch) }
             records.removeAll()
-            for fact in facts { FactCodec.append(fact, to: &records) }
+            var first = 0
+            if let encodedInput, !facts.isEmpty {
+                FactCodec.append(facts[0], encodedAs: encodedInput, to: &records)
+                first = 1
+            }
+            for index in first..<facts.count { FactCodec.append(facts[index], to: &records) }
             do {
                 recordedSequence = try recorder.record(records, timestamp: time)
                 return

@@ -208,17 +208,20 @@ extension EngineCore {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
         default: landing?.result ?? .switchedCleanly
         }
-        let landingID = landing?.id
-        if let landingID { landings[landingID]?.dispatched() }
         let inbox = inbox
+        guard let landingID = landing?.id else {
+            // Held as a value, without a closure of its own (the busiest case: every call).
+            environment.runCompletion(CompletionDelivery(completion: completion, outcome: outcome, switchResult: switchResult,
+                                                         linkDestination: linkDestination), inbox: inbox)
+            return
+        }
+        let delivery = CompletionDelivery(completion: completion, outcome: outcome, switchResult: switchResult,
+                                          linkDestination: linkDestination)
+        landings[landingID]?.dispatched()
         inbox.effectBegan()
         environment.runCallback(landing: landingID) {
-            switch completion {
-            case .outcome(let body): body(outcome)
-            case .switchResult(let body): body(switchResult)
-            case .link(let body): body(UniversalLinkResult(outcome: outcome, destination: linkDestination))
-            }
-            if let landingID { inbox.post(.landingCallbackReturned(landingID)) }
+            delivery.run()
+            inbox.post(.landingCallbackReturned(landingID))
             inbox.effectEnded()
         }
     }

@@ -81,7 +81,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
         case .input(let fact, let attachment):
             handle(fact, attachment)
         case .encodedInput(let encoded, let attachment):
-            handle(encoded.fact, attachment, encodedPayload: encoded.payload)
+            handle(encoded.fact, attachment, encodedPayload: encoded.payload, prepared: encoded.prepared)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
         case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
@@ -110,8 +110,9 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     // MARK: - Inputs
 
-    /// `encodedPayload`, when the poster encoded the input: its record's payload, appended as it is.
-    private func handle(_ input: Fact, _ attachment: EngineAttachment, encodedPayload: [UInt8]? = nil) {
+    /// `encodedPayload` and `prepared`, when the poster encoded the input (``EncodedFact``): its
+    /// record's payload, appended as it is, and its preparation for `decide`.
+    private func handle(_ input: Fact, _ attachment: EngineAttachment, encodedPayload: [UInt8]? = nil, prepared: PreparedInput? = nil) {
         accept(attachment, for: input)
         let time = max(environment.now(), lastTime)
         lastTime = time
@@ -130,7 +131,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
         owner = EffectOwner(user: projected.email ?? projected.userID, instance: projected.generation)
         var facts: [Fact] = []
         swap(&facts, &decided)
-        projected.decide(input, at: time, into: &facts)
+        projected.decide(input, at: time, into: &facts, prepared: prepared)
         record(facts, at: time, encodedInput: encodedPayload)
         if environment.observesInputs {
             environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)

@@ -1,20 +1,24 @@
 import Journal
 
-/// A fact with its record's payload (as ``FactCodec/payload(of:)`` writes it), encoded where
-/// that is cheap: the SDK encodes a public call's `callReceived` on the calling thread, so the
-/// engine thread, which every call goes through, appends the bytes instead of encoding the call
-/// (its data fields most of it).
+/// A fact with its record's payload (as ``FactCodec/payload(of:)`` writes it) and what deciding
+/// it takes from it alone (``PreparedInput``), made where that is cheap: the SDK makes a public
+/// call's `callReceived` so on the calling thread, and the engine thread, which every call goes
+/// through, appends the bytes and decides with the preparation instead of computing both.
 ///
-/// Encoding is a pure function of the fact, so where it runs changes no byte of the journal.
+/// Both are pure functions of the fact, so where they are made changes no byte of the journal
+/// and no decision.
 package struct EncodedFact: Sendable {
     /// The fact.
     package let fact: Fact
     /// Its record's payload.
     package let payload: [UInt8]
+    /// Its preparation for `decide`, if it has one.
+    package let prepared: PreparedInput?
 
-    /// Encodes `fact` here, on the calling thread.
+    /// Encodes and prepares `fact` here, on the calling thread.
     package init(_ fact: Fact) {
         payload = FactCodec.payload(of: fact)
+        prepared = PreparedInput(fact)
         self.fact = fact
     }
 }

@@ -215,7 +215,7 @@ public final class EngagementSDK: Sendable {
         let received = ReceivedCall(id: CallID(makeCallID()), caller: Self.currentThreadID(), call: call)
         // A closed mailbox hands the message back: its completion hears of the shutdown.
         if case .event(.encodedInput(_, let attachment))? = mailbox.postWaitingForRoom(
-            .event(.encodedInput(EncodedFact(.callReceived(received)), attachment))) {
+            .event(.encodedInput(EncodedFact(callReceived: received), attachment))) {
             let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion

@@ -8,9 +8,10 @@ package struct PreparedInput: Sendable {
     /// The call's data fields as compact JSON with sorted keys (``DataValue/jsonBytes()``).
     let dataFieldsJSON: [UInt8]
 
-    /// The preparation of `input`; nil when deciding it has nothing to take from one.
-    package init?(_ input: Fact) {
-        guard case .callReceived(let received) = input, case .track(_, let dataFields?) = received.call else { return nil }
+    /// The preparation of the input `callReceived(received)`; nil when deciding it has nothing
+    /// to take from one.
+    package init?(_ received: borrowing ReceivedCall) {
+        guard case .track(_, let dataFields?) = received.call else { return nil }
         call = received.id
         dataFieldsJSON = DataValue.object(dataFields).jsonBytes()
     }

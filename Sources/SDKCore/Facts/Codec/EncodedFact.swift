@@ -15,10 +15,12 @@ package struct EncodedFact: Sendable {
     /// Its preparation for `decide`, if it has one.
     package let prepared: PreparedInput?
 
-    /// Encodes and prepares `fact` here, on the calling thread.
-    package init(_ fact: Fact) {
+    /// The fact `callReceived(received)`, encoded and prepared here, on the calling thread
+    /// (`received` is moved into the fact, not copied).
+    package init(callReceived received: consuming ReceivedCall) {
+        prepared = PreparedInput(received)
+        let fact = Fact.callReceived(received)
         payload = FactCodec.payload(of: fact)
-        prepared = PreparedInput(fact)
         self.fact = fact
     }
 }

@@ -30,8 +30,8 @@ extension FactCodec {
     /// (``EncodedFact``): the same bytes as ``append(_:to:)``.
     package static func append(_ fact: Fact, encodedAs payload: [UInt8], to batch: inout RecordBatch) {
         assert(payload == Self.payload(of: fact), "an encoded payload that is not the fact's")
-        // Appended here, not through the batch's generic `append(kind:payload:)`, which this
-        // module cannot specialise (a generic copy costs about a thousand instructions a record).
-        batch.append(kind: kind(of: fact)) { $0.append(contentsOf: payload) }
+        // Through the bytes, not the batch's generic `append(kind:payload:)`, which this module
+        // cannot specialise (a generic copy costs about a thousand instructions a record).
+        payload.withUnsafeBufferPointer { batch.append(kind: kind(of: fact), payloadBytes: $0) }
     }
 }

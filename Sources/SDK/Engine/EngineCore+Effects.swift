@@ -203,7 +203,7 @@ extension EngineCore {
     /// Runs a call's completion on the callback queue. A landing's completions are counted, so
     /// the next switch waits until each of them returned.
     private func complete(_ call: CallID, _ outcome: CallOutcome, landing: Effect.Landing?, linkDestination: String?) {
-        guard let completion = completions.removeValue(forKey: call) else { return }
+        guard let completion = takeCompletion(for: call) else { return }
         let switchResult: SwitchResult = switch outcome {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
         default: landing?.result ?? .switchedCleanly

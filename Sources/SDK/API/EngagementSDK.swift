@@ -208,14 +208,10 @@ public final class EngagementSDK: Sendable {
     }
 
     /// The call and its attachment are consumed: moved into the mailbox's message, not copied.
-    ///
-    /// The call's `callReceived` record is encoded here, on the calling thread (``EncodedFact``):
-    /// the engine thread, which every call goes through, appends its bytes instead of encoding it.
     func post(_ call: consuming PublicCall, _ attachment: consuming EngineAttachment) {
         let received = ReceivedCall(id: CallID(makeCallID()), caller: Self.currentThreadID(), call: call)
         // A closed mailbox hands the message back: its completion hears of the shutdown.
-        if case .event(.encodedInput(_, let attachment))? = mailbox.postWaitingForRoom(
-            .event(.encodedInput(EncodedFact(callReceived: received), attachment))) {
+        if case .event(.input(_, let attachment))? = mailbox.postWaitingForRoom(.input(.callReceived(received), attachment)) {
             let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion

@@ -80,8 +80,6 @@ package final class EngineCore<Environment: EngineEnvironment> {
         switch consume event {
         case .input(let fact, let attachment):
             handle(fact, attachment)
-        case .encodedInput(let encoded, let attachment):
-            handle(encoded.fact, attachment, encodedPayload: encoded.payload, prepared: encoded.prepared)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
         case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
@@ -110,9 +108,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     // MARK: - Inputs
 
-    /// `encodedPayload` and `prepared`, when the poster encoded the input (``EncodedFact``): its
-    /// record's payload, appended as it is, and its preparation for `decide`.
-    private func handle(_ input: Fact, _ attachment: EngineAttachment, encodedPayload: [UInt8]? = nil, prepared: PreparedInput? = nil) {
+    private func handle(_ input: Fact, _ attachment: EngineAttachment) {
         accept(attachment, for: input)
         let time = max(environment.now(), lastTime)
         lastTime = time
@@ -131,8 +127,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
         owner = EffectOwner(user: projected.email ?? projected.userID, instance: projected.generation)
         var facts: [Fact] = []
         swap(&facts, &decided)
-        projected.decide(input, at: time, into: &facts, prepared: prepared)
-        record(facts, at: time, encodedInput: encodedPayload)
+        projected.decide(input, at: time, into: &facts)
+        record(facts, at: time)
         if environment.observesInputs {
             environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)
         }
@@ -142,9 +138,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
     }
 
     /// Appends an input and its decisions as one batch (a crash never keeps half of a
-    /// decision); while the journal is out, counts them as lost instead. `encodedInput` is the
-    /// payload of the input's record (the first fact), when its poster encoded it.
-    private func record(_ facts: [Fact], at time: JournalTime, encodedInput: [UInt8]? = nil) {
+    /// decision); while the journal is out, counts them as lost instead.
+    private func record(_ facts: [Fact], at time: JournalTime) {
         if journalOutage == nil {
             // Filled as a local (one access to the property, not one per fact), then put back
             // with its storage for the next input.
@@ -152,12 +147,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
             swap(&records, &batch)
             defer { swap(&records, &batch) }
             records.removeAll()
-            var first = 0
-            if let encodedInput, !facts.isEmpty {
-                FactCodec.append(facts[0], encodedAs: encodedInput, to: &records)
-                first = 1
-            }
-            for index in first..<facts.count { FactCodec.append(facts[index], to: &records) }
+            for fact in facts { FactCodec.append(fact, to: &records) }
             do {
                 recordedSequence = try recorder.record(records, timestamp: time)
                 return

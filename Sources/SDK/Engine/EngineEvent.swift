@@ -7,9 +7,6 @@ import SDKCore
 package enum EngineEvent: Sendable {
     /// An input for `decide`, with what must travel with it but never enter the journal.
     case input(Fact, EngineAttachment)
-    /// An input whose record its poster already encoded (a public call, on the calling thread):
-    /// handled as ``input(_:_:)`` is, its record appended as encoded.
-    case encodedInput(EncodedFact, EngineAttachment)
     /// A timer the engine set fell due; it becomes a `timerFired` input only if the state still
     /// waits on it (a step that already finished does not), so stale timers leave no trace.
     case timerDue(TimerPurpose, JournalTime)

@@ -96,8 +96,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
         while let more = mailbox.takeAll() { messages += more }
         for message in messages {
             switch message {
-            case .event(.input(_, .completion(let completion?))), .event(.input(_, .project(_, let completion?))),
-                 .event(.encodedInput(_, .completion(let completion?))), .event(.encodedInput(_, .project(_, let completion?))):
+            case .event(.input(_, .completion(let completion?))), .event(.input(_, .project(_, let completion?))):
                 configuration.callbackQueue.async { completion.deliverShutdown() }
             case .barrier(let body):
                 body(view)

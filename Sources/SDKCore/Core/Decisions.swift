@@ -4,14 +4,11 @@ import Journal
 struct Decisions {
     /// The input's time: every decision made for it carries it.
     let time: JournalTime
-    /// What the input's poster computed for deciding it (``PreparedInput``), if anything.
-    let prepared: PreparedInput?
     private(set) var facts: [Fact] = []
 
     /// Decisions made into `storage`, emptied first (its buffer is kept).
-    init(time: JournalTime, storage: consuming [Fact] = [], prepared: PreparedInput? = nil) {
+    init(time: JournalTime, storage: consuming [Fact] = []) {
         self.time = time
-        self.prepared = prepared
         facts = consume storage
         facts.removeAll(keepingCapacity: true)
         if facts.capacity < 8 { facts.reserveCapacity(8) }
@@ -42,12 +39,10 @@ extension SDKState {
 
     /// ``decide(_:at:)``, with the facts written into `facts` (emptied first, its buffer kept):
     /// the engine decides into one array from input to input instead of allocating one each time.
-    /// `prepared`, when given, is ``PreparedInput`` of this very input: what it holds is not
-    /// computed again (the decisions are the same with it or without it).
-    package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact], prepared: PreparedInput? = nil) {
+    package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact]) {
         var storage: [Fact] = []
         swap(&storage, &facts)
-        var decisions = Decisions(time: time, storage: consume storage, prepared: prepared)
+        var decisions = Decisions(time: time, storage: consume storage)
         // What the input answers, looked up before the input itself is applied.
         let timerWasSet = if case .timerFired(let purpose) = input { timers[purpose] != nil } else { false }
         let durabilityPurpose = if case .durabilityConfirmed(let confirmation) = input {

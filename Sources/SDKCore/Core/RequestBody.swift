@@ -23,10 +23,8 @@ struct RequestBody: Equatable {
         }
     }
 
-    /// The request for `call`, or nil when the call is handled without one. `dataFieldsJSON`, when
-    /// given, is the JSON of the call's data fields, written beforehand (``PreparedInput``).
-    static func make(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String,
-                     dataFieldsJSON: [UInt8]? = nil) -> RequestBody? {
+    /// The request for `call`, or nil when the call is handled without one.
+    static func make(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String) -> RequestBody? {
         let createdAt = DataValue.integer(time.microsecondsSince1970 / 1_000_000)
         switch call {
         case .updateEmail(let newEmail):
@@ -45,8 +43,7 @@ struct RequestBody: Equatable {
             return post("commerce/trackPurchase", object)
         case .track(let event, let dataFields):
             return RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil,
-                               body: trackBody(event, dataFields: dataFields, dataFieldsJSON: dataFieldsJSON, identity: identity,
-                                               createdAt: createdAt))
+                               body: trackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt))
         case .registerToken(let token):
             return post("users/registerDeviceToken", identity.fields.adding([
                 "device": .object(["token": .string(token), "platform": "APNS", "applicationName": "engagement-sdk"]),
@@ -90,21 +87,14 @@ struct RequestBody: Equatable {
 
     /// An `events/track` body, written straight into bytes (the busiest request: every burst is
     /// made of these): the same bytes as the sorted object `createdAt`, `dataFields`, `email`,
-    /// `eventName`, `userId` (the user by email, else by id). `dataFieldsJSON`, when given, is
-    /// `dataFields` already written as JSON (``PreparedInput``), copied in as it is.
-    static func trackBody(_ event: String, dataFields: [String: DataValue]?, dataFieldsJSON: [UInt8]? = nil, identity: Identity,
-                          createdAt: DataValue) -> [UInt8] {
+    /// `eventName`, `userId` (the user by email, else by id).
+    static func trackBody(_ event: String, dataFields: [String: DataValue]?, identity: Identity, createdAt: DataValue) -> [UInt8] {
         ScratchBytes.withScratch { output in
             output.append(#"{"createdAt":"# as StaticString)
             createdAt.writeJSON(to: &output)
             if let dataFields {
                 output.append(#","dataFields":"# as StaticString)
-                if let dataFieldsJSON {
-                    assert(dataFieldsJSON == DataValue.object(dataFields).jsonBytes(), "prepared data fields that are not the call's")
-                    output.append(dataFieldsJSON)
-                } else {
-                    DataValue.object(dataFields).writeJSON(to: &output)
-                }
+                DataValue.object(dataFields).writeJSON(to: &output)
             }
             if let email = identity.email {
                 output.append(#","email":"# as StaticString)

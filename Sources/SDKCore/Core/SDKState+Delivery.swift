@@ -5,8 +5,7 @@ extension SDKState {
     /// it and sends it if the project's queue is idle. A full queue discards it, saying so.
     mutating func enqueue(_ call: PublicCall, call id: CallID?, on project: ProjectRef, identity: RequestBody.Identity,
                           _ decisions: inout Decisions) {
-        guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: decisions.time, sdkVersion: sdkVersion,
-                                             dataFieldsJSON: decisions.prepared?.dataFieldsJSON(for: id)) else {
+        guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: decisions.time, sdkVersion: sdkVersion) else {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }

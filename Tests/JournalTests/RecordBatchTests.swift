@@ -9,11 +9,13 @@ struct RecordBatchTests {
         batch.append(kind: 16, payload: [1, 2, 3])
         batch.append(kind: 17) { $0.append(contentsOf: [4, 5]) }
         batch.append(kind: 18, payload: [])
-        #expect(batch.count == 3)
-        #expect(batch.kinds == [16, 17, 18])
+        [UInt8]([6, 7, 8]).withUnsafeBufferPointer { batch.append(kind: 20, payloadBytes: $0) }
+        #expect(batch.count == 4)
+        #expect(batch.kinds == [16, 17, 18, 20])
         #expect(Array(batch.payloads[batch.payloadRange(0)]) == [1, 2, 3])
         #expect(Array(batch.payloads[batch.payloadRange(1)]) == [4, 5])
         #expect(batch.payloadRange(2).isEmpty)
+        #expect(Array(batch.payloads[batch.payloadRange(3)]) == [6, 7, 8])
         batch.removeAll()
         #expect(batch.isEmpty && batch.payloads.isEmpty)
         batch.append(kind: 19, payload: [9])

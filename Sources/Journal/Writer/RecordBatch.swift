@@ -34,6 +34,15 @@ public struct RecordBatch: Sendable {
         ends.append(payloads.count)
     }
 
+    /// Appends a record of `kind` with a copy of the bytes `payload` points at: the producer's
+    /// hot path (an encoder's scratch buffer), with no closure and nothing generic between the
+    /// bytes and the batch.
+    public mutating func append(kind: UInt32, payloadBytes payload: UnsafeBufferPointer<UInt8>) {
+        payloads.append(contentsOf: payload)
+        kinds.append(kind)
+        ends.append(payloads.count)
+    }
+
     /// Appends a record of `kind` with a copy of `payload`.
     public mutating func append(kind: UInt32, payload: some Collection<UInt8>) {
         append(kind: kind) { $0.append(contentsOf: payload) }

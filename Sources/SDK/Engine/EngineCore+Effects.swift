@@ -203,22 +203,25 @@ extension EngineCore {
     /// Runs a call's completion on the callback queue. A landing's completions are counted, so
     /// the next switch waits until each of them returned.
     private func complete(_ call: CallID, _ outcome: CallOutcome, landing: Effect.Landing?, linkDestination: String?) {
-        guard let completion = completions.removeValue(forKey: call) else { return }
+        guard let completion = takeCompletion(for: call) else { return }
         let switchResult: SwitchResult = switch outcome {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
         default: landing?.result ?? .switchedCleanly
         }
-        let landingID = landing?.id
-        if let landingID { landings[landingID]?.dispatched() }
         let inbox = inbox
+        guard let landingID = landing?.id else {
+            // Held as a value, without a closure of its own (the busiest case: every call).
+            environment.runCompletion(CompletionDelivery(completion: completion, outcome: outcome, switchResult: switchResult,
+                                                         linkDestination: linkDestination), inbox: inbox)
+            return
+        }
+        let delivery = CompletionDelivery(completion: completion, outcome: outcome, switchResult: switchResult,
+                                          linkDestination: linkDestination)
+        landings[landingID]?.dispatched()
         inbox.effectBegan()
         environment.runCallback(landing: landingID) {
-            switch completion {
-            case .outcome(let body): body(outcome)
-            case .switchResult(let body): body(switchResult)
-            case .link(let body): body(UniversalLinkResult(outcome: outcome, destination: linkDestination))
-            }
-            if let landingID { inbox.post(.landingCallbackReturned(landingID)) }
+            delivery.run()
+            inbox.post(.landingCallbackReturned(landingID))
             inbox.effectEnded()
         }
     }

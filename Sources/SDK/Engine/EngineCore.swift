@@ -212,10 +212,10 @@ package final class EngineCore<Environment: EngineEnvironment> {
         case .none, .completion(nil):
             break
         case .completion(let completion?):
-            if case .callReceived(let received) = input { completions[received.id] = completion }
+            if case .callReceived(let received) = input { keepCompletion(completion, for: received.id) }
         case .project(let project, let completion):
             guard case .callReceived(let received) = input else { break }
-            if let completion { completions[received.id] = completion }
+            if let completion { keepCompletion(completion, for: received.id) }
             switch received.call {
             case .initialize(let reference), .switchProject(let reference): remember(project, as: reference)
             default: break
@@ -223,6 +223,29 @@ package final class EngineCore<Environment: EngineEnvironment> {
         case .token(let token, let epoch):
             if case .authTokenReceived(let receipt) = input, epoch == tokenEpoch { tokens[receipt.project] = token }
         }
+    }
+
+    /// Files a call's completion until the call resolves.
+    ///
+    /// The table is swapped out, changed and swapped back rather than changed in place: an
+    /// access that only moves it is checked for exclusivity when compiling, while one that may
+    /// release a value (a replaced completion, whose release can run code the compiler does not
+    /// see) is checked at run time (swift_beginAccess and its end: about 115 instructions).
+    private func keepCompletion(_ completion: CallCompletion, for call: CallID) {
+        var table: [CallID: CallCompletion] = [:]
+        swap(&table, &completions)
+        table[call] = completion
+        swap(&table, &completions)
+    }
+
+    /// The completion filed for `call`, taken out of the table (swapped out and back, as
+    /// ``keepCompletion(_:for:)`` does).
+    func takeCompletion(for call: CallID) -> CallCompletion? {
+        var table: [CallID: CallCompletion] = [:]
+        swap(&table, &completions)
+        let completion = table.removeValue(forKey: call)
+        swap(&table, &completions)
+        return completion
     }
 
     /// Keeps a project's key and auth provider for sending, and files the key in the keyring. A

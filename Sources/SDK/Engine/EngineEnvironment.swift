@@ -28,6 +28,12 @@ package protocol EngineEnvironment: AnyObject {
     /// belongs to, if any. The completions of one input run in the order they were handed in;
     /// an environment may hold them until ``callbacksHandedOver()``.
     func runCallback(landing: SwitchID?, _ body: @escaping @Sendable () -> Void)
+    /// Runs a call's completion (one that no switch landing counts) on the callback queue, in
+    /// order with the bodies of ``runCallback(landing:_:)``. The delivery is an effect: it
+    /// counts as running, through `inbox`'s `effectBegan` and `effectEnded`, from this call until
+    /// it returned (an environment may bracket several held deliveries once). By default, it
+    /// is one body handed to ``runCallback(landing:_:)``, bracketed alone.
+    func runCompletion(_ delivery: consuming CompletionDelivery, inbox: EngineInbox)
     /// The core started every effect of one input: completions held since the last call must
     /// now be on their way to the callback queue.
     func callbacksHandedOver()
@@ -63,6 +69,15 @@ package protocol EngineEnvironment: AnyObject {
 }
 
 extension EngineEnvironment {
+    package func runCompletion(_ delivery: consuming CompletionDelivery, inbox: EngineInbox) {
+        inbox.effectBegan()
+        let delivery = delivery
+        runCallback(landing: nil) {
+            delivery.run()
+            inbox.effectEnded()
+        }
+    }
+
     package func callbacksHandedOver() {}
     package var observesInputs: Bool { true }
     package func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {}

@@ -15,13 +15,25 @@ final class LiveEnvironment: EngineEnvironment {
     /// The task of each module's awaited hook still running.
     private var awaited: [String: (hook: UInt64, task: Task<Void, Never>)] = [:]
     private let keyringQueue = DispatchQueue(label: "engagement-sdk.keyring")
-    /// Completions handed in while the core starts one input's effects (``runCallback(landing:_:)``).
+    /// Completions handed in while the core starts one input's effects (``runCallback(landing:_:)``,
+    /// ``runCompletion(_:inbox:)``), in order.
     private var heldCallbacks: [HeldCallback] = []
+    /// The inbox of the held deliveries, once one is held: the batch counts as one effect
+    /// running, begun at the first delivery and ended once the whole batch ran.
+    private var deliveriesInbox: EngineInbox?
 
-    /// A held completion. In a struct, not as the array's element itself: a closure stored as
-    /// an element of a generic array is re-abstracted through a thunk allocated for it.
-    private struct HeldCallback: Sendable {
-        let body: @Sendable () -> Void
+    /// A held completion: a body, or a call's completion with what it reports (a value, with no
+    /// closure allocated for it).
+    private enum HeldCallback: Sendable {
+        case body(@Sendable () -> Void)
+        case delivery(CompletionDelivery)
+
+        func run() {
+            switch self {
+            case .body(let body): body()
+            case .delivery(let delivery): delivery.run()
+            }
+        }
     }
 
     init(configuration: SDKConfiguration, keyring: Keyring, reopenRecorder: (@Sendable () throws -> any FactRecorder)?) {
@@ -49,18 +61,38 @@ final class LiveEnvironment: EngineEnvironment {
     /// Holds an input's completions, so a bulk answer's hundreds of them reach the callback
     /// queue as one work item, in order.
     func runCallback(landing: SwitchID?, _ body: @escaping @Sendable () -> Void) {
-        heldCallbacks.append(HeldCallback(body: body))
+        heldCallbacks.append(.body(body))
+    }
+
+    /// Held with the input's other completions; the held deliveries count as one effect, from
+    /// the first of them until the batch they go in ran (one `effectBegan` and one
+    /// `effectEnded` for a bulk answer's hundreds of completions, not one each).
+    func runCompletion(_ delivery: consuming CompletionDelivery, inbox: EngineInbox) {
+        if deliveriesInbox == nil {
+            inbox.effectBegan()
+            deliveriesInbox = inbox
+        }
+        heldCallbacks.append(.delivery(delivery))
     }
 
     func callbacksHandedOver() {
+        let inbox = deliveriesInbox
+        deliveriesInbox = nil
         switch heldCallbacks.count {
         case 0:
             return
         case 1:
-            configuration.callbackQueue.async(execute: heldCallbacks[0].body)
+            if case .body(let body) = heldCallbacks[0] {
+                configuration.callbackQueue.async(execute: body)
+                break
+            }
+            fallthrough
         default:
             let batch = heldCallbacks
-            configuration.callbackQueue.async { for callback in batch { callback.body() } }
+            configuration.callbackQueue.async {
+                for callback in batch { callback.run() }
+                inbox?.effectEnded()
+            }
         }
         heldCallbacks.removeAll(keepingCapacity: true)
     }

@@ -80,9 +80,15 @@ extension SDKState {
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.
+    ///
+    /// The fact is applied as ``emit(_:_:)`` applies it (``evolve(_:at:)``), through the index
+    /// of the pending call found here: the call's id is hashed once, not once to look and once
+    /// more to remove.
     mutating func resolve(_ call: CallID?, _ outcome: CallOutcome, _ decisions: inout Decisions) {
-        guard let call, pendingCalls[call] != nil else { return }
-        emit(.callResolved(call: call, outcome: outcome), &decisions)
+        guard let call, let index = pendingCalls.index(forKey: call) else { return }
+        time = decisions.time
+        removePendingCall(at: index)
+        decisions.record(.callResolved(call: call, outcome: outcome))
     }
 
     /// A fresh request number (auth refreshes, durability requests, module hooks).

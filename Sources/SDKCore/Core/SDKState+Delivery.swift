@@ -15,7 +15,12 @@ extension SDKState {
             return
         }
         if request.path == DeliveryTask.trackPath, let id, let joined = batchTaking(request.body.count, on: project.fingerprint) {
-            emit(.eventBatched(task: joined, event: BatchedEvent(call: id, body: request.body)), &decisions)
+            // Applied as `emit` applies it (``evolve(_:at:)``), through the index the task was
+            // found at: its id is hashed once, not once more to fold the fact.
+            let event = BatchedEvent(call: id, body: request.body)
+            time = decisions.time
+            addToBatch(event, ofTaskAt: joined.index)
+            decisions.record(.eventBatched(task: joined.task, event: event))
             return
         }
         let task = DeliveryTask(
@@ -41,8 +46,9 @@ extension SDKState {
     /// a task an earlier process queued, which may have left before a crash lost its dispatch
     /// (the backend would take a second request under its idempotency key as the first).
     ///
-    /// Mutating only to look at the task in place; it changes nothing.
-    mutating func batchTaking(_ bytes: Int, on project: ProjectFingerprint) -> TaskID? {
+    /// Returns the task's id and where it lies in ``tasks``. Mutating only to look at the task
+    /// in place; it changes nothing.
+    mutating func batchTaking(_ bytes: Int, on project: ProjectFingerprint) -> (task: TaskID, index: Dictionary<TaskID, QueuedTask>.Index)? {
         guard rules.bulkEventLimit > 1, let last = taskOrder[project]?.last, let index = tasks.index(forKey: last) else { return nil }
         // Looked at in place (an inout access): reading the task out of the dictionary would
         // copy it, retaining its strings, its body and its batch, at every event.
@@ -51,7 +57,7 @@ extension SDKState {
             return nil
         }
         if let window = switching.inFlight?.firstTaskOfWindow, last.number < window { return nil }
-        return last
+        return (last, index)
     }
 
     /// Whether `queued` takes one more event of `bytes` (``batchTaking(_:on:)``). Inout so that

@@ -33,7 +33,7 @@ extension SDKState {
             heldEvents = []
             unknownUserSessions = 0
         case .callResolved(let call, _):
-            pendingCalls[call] = nil
+            if let index = pendingCalls.index(forKey: call) { removePendingCall(at: index) }
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
             linkJobs[job] = LinkJob(call: call, url: url, project: project, generation: generation)
             nextRequestNumber = max(nextRequestNumber, job &+ 1)
@@ -42,5 +42,11 @@ extension SDKState {
         default:
             break
         }
+    }
+
+    /// What folding `callResolved` changes, for the pending call at `index` (looked up once by
+    /// ``resolve(_:_:_:)``, which decides the fact, and by ``evolveCall(_:at:)``, which folds it).
+    mutating func removePendingCall(at index: Dictionary<CallID, PendingCall>.Index) {
+        pendingCalls.remove(at: index)
     }
 }

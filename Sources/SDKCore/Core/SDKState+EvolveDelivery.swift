@@ -13,11 +13,8 @@ extension SDKState {
             nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
         case .eventBatched(let id, let event):
-            // Through the index, in place: a copy of the task would copy its whole batch.
             guard let index = tasks.index(forKey: id) else { break }
-            tasks.values[index].task.addToBatch(event)
-            queuedBytes += event.body.count
-            queuedEvents += 1
+            addToBatch(event, ofTaskAt: index)
         case .taskDispatched(let id, let attempt):
             tasks[id]?.status = .inFlight(attempt: attempt)
         case .taskCompleted(let id, _):
@@ -42,6 +39,16 @@ extension SDKState {
         default:
             break
         }
+    }
+
+    /// What folding `eventBatched` changes, for the task at `index` (looked up once by
+    /// ``enqueue(_:call:on:identity:_:)``, which decides the fact, and by
+    /// ``evolveDelivery(_:at:)``, which folds it). Through the index, in place: a copy of the
+    /// task would copy its whole batch.
+    mutating func addToBatch(_ event: BatchedEvent, ofTaskAt index: Dictionary<TaskID, QueuedTask>.Index) {
+        tasks.values[index].task.addToBatch(event)
+        queuedBytes += event.body.count
+        queuedEvents += 1
     }
 
     /// Removes a task from the queue (delivered, failed or discarded).

@@ -131,6 +131,19 @@ extension DataValue {
             return
         case 1:
             for member in members { body(member.key, member.value) }
+        case 2:
+            // The commonest object after one member: its two members compared once, with no
+            // buffer to sort them in.
+            let first = members.startIndex
+            let second = members.index(after: first)
+            let (a, b) = (members[first], members[second])
+            if String.utf8Precedes(b.key, a.key) {
+                body(b.key, b.value)
+                body(a.key, a.value)
+            } else {
+                body(a.key, a.value)
+                body(b.key, b.value)
+            }
         case ...smallObject:
             withUnsafeTemporaryAllocation(of: (key: String, value: DataValue).self, capacity: members.count) { buffer in
                 guard let base = buffer.baseAddress else { return }

@@ -78,7 +78,7 @@ package enum FactCodec {
         }
         FieldWriter.withScratch { writer in
             codec(of: family).encode(fact, &writer)
-            batch.append(kind: kind(of: fact)) { $0.append(contentsOf: writer.written) }
+            batch.append(kind: kind(of: fact), payloadBytes: writer.written)
         }
     }
 

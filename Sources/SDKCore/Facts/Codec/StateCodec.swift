@@ -46,10 +46,16 @@ extension SDKState: FieldCodable {
         writer.int(19, queuedBytes)
         writer.unsigned(20, nextTaskNumber)
         // Sorted by index, not by key then looked up: a state in a burst holds thousands of
-        // pending calls, and a look-up hashes the key again. The ids are compared as their
-        // two-word order keys, made once per id.
-        writer.messages(21, pendingCalls.indices.map { (order: pendingCalls[$0].key.orderKey, index: $0) }.sorted { $0.order < $1.order }.lazy.map {
-            PendingCallEntry(id: pendingCalls[$0.index].key, call: pendingCalls[$0.index].value)
+        // pending calls, and a look-up hashes the key again. The ids are sorted as their
+        // two-word order keys, made once per id (a radix sort: ``TwoWordKeySort``).
+        let pendingIndices = Array(pendingCalls.indices)
+        let pendingOrder = TwoWordKeySort.sorted(pendingIndices.enumerated().map { position, index in
+            let key = pendingCalls[index].key.orderKey
+            return TwoWordKeySort.Entry(high: key.0, low: key.1, position: position)
+        })
+        writer.messages(21, pendingOrder.lazy.map {
+            let index = pendingIndices[$0.position]
+            return PendingCallEntry(id: pendingCalls[index].key, call: pendingCalls[index].value)
         })
         writer.messages(22, timers.map { TimerEntry(purpose: $0.key, due: $0.value) }.sorted { $0.encodedMessage().lexicographicallyPrecedes($1.encodedMessage()) })
         writer.messages(23, auth.keys.sorted().map { AuthEntry(project: $0, state: auth[$0]!) })

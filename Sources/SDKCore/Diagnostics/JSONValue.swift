@@ -128,6 +128,14 @@ package enum JSONValue: Equatable, Sendable {
             var end = start
             end.pointee = UInt8(ascii: "\"")
             end += 1
+            func write(_ byte: UInt8) {
+                if needsEscaping(byte) {
+                    end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
+                } else {
+                    end.pointee = byte
+                    end += 1
+                }
+            }
             if let base = bytes.baseAddress {
                 var index = 0
                 while bytes.count - index >= 8 {
@@ -142,24 +150,12 @@ package enum JSONValue: Equatable, Sendable {
                     let plain = flagged.trailingZeroBitCount / 8
                     end += plain
                     index += plain
-                    let byte = base[index]
+                    write(base[index])
                     index += 1
-                    if needsEscaping(byte) {
-                        end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
-                    } else {
-                        end.pointee = byte
-                        end += 1
-                    }
                 }
                 while index < bytes.count {
-                    let byte = base[index]
+                    write(base[index])
                     index += 1
-                    if needsEscaping(byte) {
-                        end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
-                    } else {
-                        end.pointee = byte
-                        end += 1
-                    }
                 }
             }
             end.pointee = UInt8(ascii: "\"")

@@ -1,24 +1,13 @@
 import Testing
+import TestSupport
 @testable import SDKCore
 
 @Suite("Snapshots: call ids in order (two-word radix sort)")
 struct TwoWordKeySortTests {
-    /// SplitMix64: reproducible keys without Foundation.
-    private struct Keys {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("the radix sort gives the comparison sort's order, below and above its threshold, with shared high words and constant bytes",
           arguments: [0, 1, 2, 255, 256, 257, 1_000, 5_000])
     func sameOrderAsComparing(count: Int) {
-        var keys = Keys(state: UInt64(count))
+        var keys = SplitMix64(seed: UInt64(count))
         var entries: [TwoWordKeySort.Entry] = []
         for position in 0..<count {
             // A third share their high word with another entry (only the low word orders them);

@@ -110,6 +110,7 @@ struct FieldReader {
     private var offset: Int { baseOffset + position }
 
     /// The next field, or nil at the end.
+    @inline(__always)
     mutating func next() throws(CodecError) -> Field? {
         guard position < input.count else { return nil }
         let start = offset

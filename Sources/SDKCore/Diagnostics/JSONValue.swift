@@ -192,51 +192,40 @@ package enum JSONValue: Equatable, Sendable {
         return 2
     }
 
-    /// Calls `append` with the bytes of `text` escaped for a JSON string (between its quotes),
-    /// in order: runs that need no escaping whole, each escape on its own. The one place the
-    /// SDK's JSON writers (``writeString(_:to:)``, `DataValue`'s) and byte counts escape strings.
-    @inline(__always)
-    static func withEscapedBytes(of text: String, _ append: (UnsafeRawBufferPointer) -> Void) {
+    /// The length of `text` escaped for a JSON string, without its quotes: what
+    /// ``writeString(_:to:)`` writes between them, counted without writing it (the SDK's byte
+    /// bounds count request bodies this way).
+    static func escapedByteCount(of text: String) -> Int {
         var text = text
-        text.withUTF8 { withEscapedBytes(of: $0, append) }
-    }
-
-    /// The escaping above, for well-formed UTF-8 bytes.
-    @inline(__always)
-    static func withEscapedBytes(of bytes: UnsafeBufferPointer<UInt8>, _ append: (UnsafeRawBufferPointer) -> Void) {
-        var runStart = 0
-        var index = 0
-        while index < bytes.count {
-            var stop = bytes.count
-            if bytes.count - index >= 8, let base = bytes.baseAddress {
-                guard Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else {
-                    index += 8
-                    continue
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            var count = bytes.count
+            var index = 0
+            while index < bytes.count {
+                if bytes.count - index >= 8 {
+                    let flagged = escapeFlags(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                    guard flagged != 0 else {
+                        index += 8
+                        continue
+                    }
+                    index += flagged.trailingZeroBitCount / 8
                 }
-                // All eight bytes of a word that may need escaping are looked at, one by one.
-                stop = index + 8
-            }
-            while index < stop {
-                let byte = bytes[index]
+                let byte = base[index]
                 index += 1
-                guard needsEscaping(byte) else { continue }
-                if runStart < index - 1 { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]))) }
-                runStart = index
-                var escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
-                withUnsafeMutableBytes(of: &escape) { buffer in
-                    let count = writeEscape(of: byte, at: buffer.baseAddress!)
-                    append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                if needsEscaping(byte) {
+                    var escape: (UInt64, UInt64) = (0, 0)
+                    count += withUnsafeMutableBytes(of: &escape) { writeEscape(of: byte, at: $0.baseAddress!) } - 1
                 }
             }
+            return count
         }
-        if runStart < bytes.count { append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...]))) }
     }
 }
 
 extension JSONValue {
     /// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (never
-    /// false when one is; it may be true when none is, for a byte after one that is): lets the
-    /// escaper skip eight plain bytes at a time.
+    /// false when one is; it may be true when none is, for a byte after one that is): whether
+    /// ``escapeFlags(_:)`` flags any.
     @inline(__always)
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
         escapeFlags(word) != 0

@@ -184,9 +184,7 @@ extension DataValue {
     }
 
     private static func jsonStringByteCount(_ text: String) -> Int {
-        var count = 2
-        JSONValue.withEscapedBytes(of: text) { count += $0.count }
-        return count
+        2 + JSONValue.escapedByteCount(of: text)
     }
 
     /// The shortest decimal that reads back as `value` (Swift's own description).

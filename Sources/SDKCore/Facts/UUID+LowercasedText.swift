@@ -8,17 +8,12 @@ extension UUID {
     /// `uuidString.lowercased()` without Foundation's formatting (which goes through `snprintf`;
     /// an idempotency key is made for every request sent).
     package var lowercasedText: String {
-        String(unsafeUninitializedCapacity: Self.lowercasedTextLength) { writeLowercasedText(into: $0) }
+        String(unsafeUninitializedCapacity: Self.lowercasedTextLength) { writeLowercasedText(at: $0.baseAddress!) }
     }
 
     /// Appends ``lowercasedText`` to `output` without making the string.
     package func writeLowercasedText(to output: inout ScratchBytes) {
         output.appendWriting(atMost: Self.lowercasedTextLength) { writeLowercasedText(at: $0) }
-    }
-
-    /// Writes the text into `text` (at least 36 bytes); returns its length.
-    private func writeLowercasedText(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        writeLowercasedText(at: text.baseAddress!)
     }
 
     /// Writes the text at `text` (room for 36 bytes); returns its length: `8-4-4-4-12` digits,

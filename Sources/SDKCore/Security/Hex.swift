@@ -2,15 +2,19 @@
 enum Hex {
     /// The lowercase hex form of `bytes`, two characters per byte.
     static func encode(_ bytes: some Collection<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            var count = 0
-            for byte in bytes {
-                text[count] = digit(byte >> 4)
-                text[count + 1] = digit(byte & 0x0F)
-                count += 2
-            }
-            return count
+        String(unsafeUninitializedCapacity: bytes.count * 2) { write(bytes, into: $0, at: 0) }
+    }
+
+    /// Writes the two digits of each of `bytes` into `text` from `offset` (room for them);
+    /// returns where they end.
+    static func write(_ bytes: some Collection<UInt8>, into text: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        var end = offset
+        for byte in bytes {
+            text[end] = digit(byte >> 4)
+            text[end + 1] = digit(byte & 0x0F)
+            end += 2
         }
+        return end
     }
 
     /// The eight lowercase hex digits of `value`, most significant first, as the bytes of the

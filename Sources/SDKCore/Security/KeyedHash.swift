@@ -83,11 +83,7 @@ package struct KeyedHash: Sendable {
                     return String(unsafeUninitializedCapacity: kindBytes.count + 1 + 2 * tokenByteCount) { text in
                         _ = text.initialize(fromContentsOf: kindBytes)
                         text[kindBytes.count] = UInt8(ascii: ":")
-                        for index in 0..<tokenByteCount {
-                            text[kindBytes.count + 1 + 2 * index] = Hex.digit(mac[index] >> 4)
-                            text[kindBytes.count + 2 + 2 * index] = Hex.digit(mac[index] & 0x0F)
-                        }
-                        return kindBytes.count + 1 + 2 * tokenByteCount
+                        return Hex.write(mac.prefix(tokenByteCount), into: text, at: kindBytes.count + 1)
                     }
                 }
             }

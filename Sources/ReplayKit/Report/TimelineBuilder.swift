@@ -32,21 +32,23 @@ package enum TimelineBuilder {
         if let redactor { walk.replaceState(redactor.redact(walk.state)) }
         while var record = try walk.next() {
             if let redactor { record.content = redacted(record.content, redactor) }
-            let before = walk.state
             timeline.labels.learn(from: record)
-            for project in projects(in: record, before: before) where known.insert(project).inserted {
-                timeline.projects.append(project)
+            walk.withState { before in
+                for project in projects(in: record, before: before) where known.insert(project).inserted {
+                    timeline.projects.append(project)
+                }
+                audit.consume(record, before: before)
+                diagnosis.consume(record, before: before)
+                checker.consume(record, before: before)
             }
-            audit.consume(record, before: before)
-            diagnosis.consume(record, before: before)
-            checker.consume(record, before: before)
             walk.fold(record)
             timeline.records += 1
             if timeline.first == nil { timeline.first = (record.sequence, record.time) }
             timeline.last = (record.sequence, record.time)
             if (timeline.records - 1) % Timeline.indexStride == 0 { timeline.index.append((record.sequence, record.time)) }
-            timeline.gateDepth.record(walk.state.switching.gate.count, at: record.time, sequence: record.sequence)
-            timeline.queueDepth.record(walk.state.tasks.count, at: record.time, sequence: record.sequence)
+            let (gateDepth, queueDepth) = walk.withState { ($0.switching.gate.count, $0.tasks.count) }
+            timeline.gateDepth.record(gateDepth, at: record.time, sequence: record.sequence)
+            timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
             switch record.fact {
             case .callReceived(let call)?:
                 summaries[call.id] = Describe.call(call.call)

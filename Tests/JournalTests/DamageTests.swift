@@ -21,7 +21,7 @@ struct DamageTests {
                 #expect(cursor.corruption.isEmpty)
 
                 // Reopening repairs the tail; appends continue after the last complete record.
-                var options = TestJournal.options(storage: storage)
+                let options = TestJournal.options(storage: storage)
                 let writer = try JournalWriter(directory: Self.directory, options: options, snapshot: TestJournal.snapshot)
                 #expect(writer.recovery.corruption == nil, "segment \(segmentIndex) cut at \(cut)")
                 let appended = try TestJournal.appendRecords(writer, count: 3, startingAt: 1000)
@@ -73,7 +73,7 @@ struct DamageTests {
                       .unsyncedPrefix(1), .unsyncedPrefix(13), .unsyncedPrefix(200)])
     func dirtyTails(tail: InMemoryStorage.LossTail) throws {
         let storage = InMemoryStorage()
-        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
+        let options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
         let writer = try JournalWriter(directory: Self.directory, options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 50)
         let durable = try writer.sync()
@@ -152,7 +152,7 @@ struct DamageTests {
         #expect(throws: (any Error).self) { _ = try reader.readAll() }
         #expect(reader.verify().corruption.first?.kind == .corruption)
 
-        var options = TestJournal.options(storage: storage)
+        let options = TestJournal.options(storage: storage)
         let writer = try JournalWriter(directory: Self.directory, options: options, snapshot: TestJournal.snapshot)
         let corruption = try #require(writer.recovery.corruption)
         #expect(corruption.segment == name)

@@ -130,7 +130,7 @@ struct HostileInputTests {
             let message = "\(error)"
             return message.contains("2.3") && message.contains("1.x") && message.contains("segment-")
         }
-        var options = TestJournal.options(storage: storage)
+        let options = TestJournal.options(storage: storage)
         #expect(throws: JournalError.self) {
             _ = try JournalWriter(directory: Self.directory, options: options, snapshot: TestJournal.snapshot)
         }

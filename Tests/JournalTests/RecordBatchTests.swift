@@ -26,7 +26,7 @@ struct RecordBatchTests {
     func sameRecordsAsPairs() throws {
         func journal(_ append: (JournalWriter, [(kind: UInt32, payload: [UInt8])], JournalTime) throws -> Void) throws -> [JournalRecord] {
             let storage = InMemoryStorage()
-            var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
+            let options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
             let writer = try JournalWriter(directory: "/r", options: options, snapshot: TestJournal.snapshot)
             for step in 0..<40 {
                 let records = (0..<(1 + step % 5)).map { (kind: UInt32(16 + $0), payload: Array("r\(step)-\($0)".utf8) + TestJournal.payload(step)) }
@@ -49,7 +49,7 @@ struct RecordBatchTests {
     @Test("a batch with a reserved kind is refused whole, naming the kind")
     func reservedKindRefused() throws {
         let storage = InMemoryStorage()
-        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
+        let options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
         let writer = try JournalWriter(directory: "/k", options: options, snapshot: TestJournal.snapshot)
         var batch = RecordBatch()
         batch.append(kind: 16, payload: [1])

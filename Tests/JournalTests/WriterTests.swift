@@ -76,7 +76,7 @@ struct WriterTests {
     func deterministicBytes() throws {
         func build() throws -> [String: [UInt8]] {
             let storage = InMemoryStorage()
-            var options = TestJournal.options(segmentBytes: 2048, storage: storage)
+            let options = TestJournal.options(segmentBytes: 2048, storage: storage)
             let writer = try JournalWriter(directory: "/j", options: options, snapshot: TestJournal.snapshot)
             try TestJournal.appendRecords(writer, count: 100)
             try writer.sync()
@@ -110,7 +110,7 @@ struct WriterTests {
     @Test("a failed write stops the writer: the append throws and so does every later one")
     func failedWrite() throws {
         let storage = FailingStorage()
-        var options = TestJournal.options(storage: storage)
+        let options = TestJournal.options(storage: storage)
         let writer = try JournalWriter(directory: "/f", options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 3)
         storage.failWrites.withLock { $0 = true }
@@ -197,7 +197,7 @@ struct BatchTests {
     @Test("a batch is never split: cut anywhere, the reader sees all of a batch or none of it")
     func batchesAreAtomic() throws {
         let storage = InMemoryStorage()
-        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
+        let options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
         let writer = try JournalWriter(directory: "/b", options: options, snapshot: TestJournal.snapshot)
         var batches: [[UInt64]] = []
         for batch in 0..<30 {

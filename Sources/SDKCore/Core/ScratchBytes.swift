@@ -89,7 +89,19 @@ package struct ScratchBytes: ~Copyable {
     package mutating func append(_ source: UnsafeRawBufferPointer) {
         guard let from = source.baseAddress, source.count > 0 else { return }
         reserve(source.count)
-        UnsafeMutableRawPointer(base + count).copyMemory(from: from, byteCount: source.count)
+        let to = UnsafeMutableRawPointer(base + count)
+        // Most appends are a few bytes (a row's keys, a null): two overlapping words, or two
+        // overlapping halves of one, copy them without calling memcpy.
+        switch source.count {
+        case 8...16:
+            to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (to + source.count - 8).storeBytes(of: (from + source.count - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        case 4..<8:
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            (to + source.count - 4).storeBytes(of: (from + source.count - 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
+        default:
+            to.copyMemory(from: from, byteCount: source.count)
+        }
         count += source.count
     }
 

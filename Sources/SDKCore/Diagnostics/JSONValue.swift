@@ -66,9 +66,18 @@ package enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// Writes the decimal digits of `value`, as `String(value)` spells them, at `start` (room for
+    /// 20); returns how many.
+    package static func writeDecimal(_ value: UInt64, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        withDecimalDigits(value) { digits in
+            UnsafeMutableRawPointer(start).copyMemory(from: digits.baseAddress!, byteCount: digits.count)
+            return digits.count
+        }
+    }
+
     /// Calls `body` with the decimal digits of `value`, as `String(value)` spells them, from a
     /// buffer on the stack.
-    static func withDecimalDigits<Result>(_ value: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    package static func withDecimalDigits<Result>(_ value: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var count = 0
         var rest = value
@@ -85,6 +94,9 @@ package enum JSONValue: Equatable, Sendable {
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control
     /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.
     package static func writeString(_ text: String, to output: inout ScratchBytes) {
+        // A native string's bytes are read where they lie, without the copy `withUTF8` needs.
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { writeString(escaping: $0, to: &output) }
+        if written != nil { return }
         var text = text
         text.withUTF8 { writeString(escaping: $0, to: &output) }
     }
@@ -117,50 +129,82 @@ package enum JSONValue: Equatable, Sendable {
         return high & 0x8080_8080_8080_8080 == 0
     }
 
-    /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`, through one pointer: a word of
-    /// eight bytes at a time is stored whole, and kept up to its first byte that needs escaping
+    /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`, through one pointer.
+    private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
+        output.appendWriting(atMost: escapedRoom(forUTF8Count: bytes.count)) { writeString(escaping: bytes, at: $0) }
+    }
+
+    /// The room ``writeString(_:at:)`` needs for a string of `count` UTF-8 bytes: six bytes per
+    /// byte (`\u00xx`), the quotes and one more, so that a whole word stored near the end of
+    /// what is kept always fits (a word is read with eight bytes left to read, and the last one
+    /// to seven bytes leave at least 6 + 2 bytes of room).
+    @inline(__always)
+    package static func escapedRoom(forUTF8Count count: Int) -> Int {
+        count * 6 + 3
+    }
+
+    /// Writes the JSON string of `text` at `start`, which has ``escapedRoom(forUTF8Count:)`` of
+    /// its UTF-8 length; returns the bytes written. For writers that reserve a row's room once.
+    package static func writeString(_ text: String, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        if let written = text.utf8.withContiguousStorageIfAvailable({ writeString(escaping: $0, at: start) }) { return written }
+        var text = text
+        return text.withUTF8 { writeString(escaping: $0, at: start) }
+    }
+
+    /// Writes `"`, the escaped well-formed UTF-8 `bytes`, `"` at `start`: a word of eight bytes
+    /// at a time is stored whole, and kept up to its first byte that needs escaping
     /// (``escapeFlags(_:)`` flags that one exactly: only bytes after a flagged one can be
     /// flagged wrongly), which is escaped before the next word is read.
-    private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
-        // At most six bytes per byte (`\u00xx`) and the quotes; a whole word stored near the end
-        // of what is kept always fits, since a word is read only with eight bytes left to read.
-        output.appendWriting(atMost: bytes.count * 6 + 2) { start in
-            var end = start
-            end.pointee = UInt8(ascii: "\"")
-            end += 1
-            func write(_ byte: UInt8) {
-                if needsEscaping(byte) {
-                    end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
-                } else {
-                    end.pointee = byte
-                    end += 1
-                }
+    @inline(__always)
+    private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        var end = start
+        end.pointee = UInt8(ascii: "\"")
+        end += 1
+        func write(_ byte: UInt8) {
+            if needsEscaping(byte) {
+                end += writeEscape(of: byte, at: UnsafeMutableRawPointer(end))
+            } else {
+                end.pointee = byte
+                end += 1
             }
-            if let base = bytes.baseAddress {
-                var index = 0
-                while bytes.count - index >= 8 {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    UnsafeMutableRawPointer(end).storeBytes(of: word.littleEndian, as: UInt64.self)
-                    let flagged = escapeFlags(word)
-                    guard flagged != 0 else {
-                        end += 8
-                        index += 8
-                        continue
-                    }
-                    let plain = flagged.trailingZeroBitCount / 8
-                    end += plain
-                    index += plain
-                    write(base[index])
-                    index += 1
-                }
-                while index < bytes.count {
-                    write(base[index])
-                    index += 1
-                }
-            }
-            end.pointee = UInt8(ascii: "\"")
-            return end + 1 - start
         }
+        if let base = bytes.baseAddress {
+            var index = 0
+            while bytes.count - index >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                UnsafeMutableRawPointer(end).storeBytes(of: word.littleEndian, as: UInt64.self)
+                let flagged = escapeFlags(word)
+                guard flagged != 0 else {
+                    end += 8
+                    index += 8
+                    continue
+                }
+                let plain = flagged.trailingZeroBitCount / 8
+                end += plain
+                index += plain
+                write(base[index])
+                index += 1
+            }
+            let rest = bytes.count - index
+            if rest > 0, bytes.count >= 8 {
+                // The last bytes, fewer than eight, as the top of the word that ends the
+                // string (already read, so in bounds), moved down; stored whole when none
+                // needs escaping (the room kept for escapes holds a word).
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + bytes.count - 8).loadUnaligned(as: UInt64.self)) >> (UInt64(8 - rest) * 8)
+                let kept: UInt64 = (1 << (UInt64(rest) * 8)) - 1
+                if escapeFlags(word) & kept == 0 {
+                    UnsafeMutableRawPointer(end).storeBytes(of: word.littleEndian, as: UInt64.self)
+                    end += rest
+                    index = bytes.count
+                }
+            }
+            while index < bytes.count {
+                write(base[index])
+                index += 1
+            }
+        }
+        end.pointee = UInt8(ascii: "\"")
+        return end + 1 - start
     }
 
     /// Whether `byte` is escaped in a JSON string: a control character, `"` or `\\`.

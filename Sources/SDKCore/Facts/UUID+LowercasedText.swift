@@ -18,7 +18,7 @@ extension UUID {
 
     /// Writes the text at `text` (room for 36 bytes); returns its length: `8-4-4-4-12` digits,
     /// the uuid's four big-endian words eight digits at a time, dashes between the groups.
-    private func writeLowercasedText(at text: UnsafeMutablePointer<UInt8>) -> Int {
+    package func writeLowercasedText(at text: UnsafeMutablePointer<UInt8>) -> Int {
         withUnsafeBytes(of: uuid) { bytes in
             let output = UnsafeMutableRawPointer(text)
             func word(_ index: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)) }

@@ -43,6 +43,35 @@ struct JSONStringEscapingTests {
         }
     }
 
+    @Test("every ASCII byte, at every offset of strings of every length up to three words, is escaped as the rules say")
+    func everyByteAtEveryOffsetOfEveryLength() {
+        for length in 1...24 {
+            for byte in UInt8(0)..<0x80 {
+                for offset in 0..<length {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    bytes[offset] = byte
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    #expect(Self.escaped(text) == Self.reference(text), "byte \(byte) at offset \(offset) of \(length)")
+                }
+            }
+        }
+    }
+
+    @Test("strings that are all six-byte escapes, of every length, fit the room the writer keeps")
+    func allEscapesOfEveryLength() {
+        for length in 0...24 {
+            let text = String(decoding: Array(repeating: UInt8(0x01), count: length), as: UTF8.self)
+            // A scratch of one byte: the writer's room is grown to exactly what it asks for.
+            let written = ScratchBytes.withScratch(capacity: 1) { output in
+                JSONValue.writeString(text, to: &output)
+                return output.array
+            }
+            #expect(written == Self.reference(text), "\(length) escapes")
+            let tail = text + "abcdefg"
+            #expect(Self.escaped(tail) == Self.reference(tail), "\(length) escapes then plain bytes")
+        }
+    }
+
     @Test("request bodies, non-ASCII text and runs of escapes come out as the rules say")
     func mixedText() {
         let texts = [

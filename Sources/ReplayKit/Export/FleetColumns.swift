@@ -82,76 +82,58 @@ struct FleetColumns {
     /// learns the labels it names.
     mutating func write(for record: DecodedRecord, before state: SDKState, time: String, to output: inout ScratchBytes) {
         learnLabels(record, state)
-        var subject = Subject()
-        var rowProject: ProjectFingerprint?
-        if let fact = record.fact {
+        let subject: Subject
+        let rowProject: ProjectFingerprint?
+        if case .fact(let fact) = record.content {
             subject = Subject(of: fact, before: state)
-            rowProject = FactProjects.mentioned(by: fact, in: state).first
+            rowProject = FactProjects.mentions(by: fact, in: state).first
+        } else {
+            subject = Subject()
+            rowProject = nil
         }
-        let live = state.live?.fingerprint
-        var callName = subject.callName
+        var callName = subject.callName?.rawValue
         if let call = subject.call, let pending = state.pendingCalls[call] { callName = pending.name.rawValue }
-        var liveJSON: ProjectJSON?
-        if let live { liveJSON = json(of: live) }
-        var rowJSON: ProjectJSON?
-        if let rowProject { rowJSON = json(of: rowProject) }
-        journalColumns.withUnsafeBytes { output.append($0) }
-        var column = 3
-        var keyStart = Self.keyEnds[column - 1]
-        Self.keyBytes.withUnsafeBytes { keys in Self.keyEnds.withUnsafeBufferPointer { keyEnds in
-        Self.nullBytes.withUnsafeBytes { nulls in Self.nullEnds.withUnsafeBufferPointer { nullEnds in
-            func key() {
-                let keyEnd = keyEnds[column]
-                output.append(UnsafeRawBufferPointer(rebasing: keys[keyStart..<keyEnd]))
-                keyStart = keyEnd
-                column += 1
-            }
-            func null() {
-                output.append(UnsafeRawBufferPointer(rebasing: nulls[nullEnds[column - 1]..<nullEnds[column]]))
-                keyStart = keyEnds[column]
-                column += 1
-            }
-            func bytes(_ json: [UInt8]?) {
-                guard let json else { return null() }
-                key()
-                json.withUnsafeBytes { output.append($0) }
-            }
-            func string(_ text: String?) {
-                guard let text else { return null() }
-                key()
-                JSONValue.writeString(text, to: &output)
-            }
-            func number(_ value: UInt64?) {
-                guard let value else { return null() }
-                key()
-                // The JSON FactJSON.task and FactJSON.switchID give: the number.
-                output.appendDecimal(value)
-            }
-            key()
-            output.append(UInt8(ascii: "\""))
-            var time = time
-            time.withUTF8 { output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).prefix(10))) }
-            output.append(UInt8(ascii: "\""))
-            bytes(liveJSON?.fingerprint)
-            bytes(liveJSON?.label)
-            bytes(rowJSON?.fingerprint)
-            bytes(rowJSON?.label)
-            if let call = subject.call {
-                key()
-                FactJSON.writeCallID(call, to: &output)
-            } else {
-                null()
-            }
-            string(callName)
-            number(subject.switchID?.number)
-            number(subject.task?.number)
-            string(subject.gateDecision)
-            string(subject.outcomeStatus)
-            string(subject.outcomeReason)
-            string(subject.durabilityPurpose)
-        } } } }
-        assert(column == Self.names.count, "a column written for each name")
+        let liveJSON = state.live.map { json(of: $0.fingerprint) }
+        let rowJSON = rowProject.map { json(of: $0) }
+        func stringRoom(_ text: String?) -> Int { text.map { JSONValue.escapedRoom(forUTF8Count: $0.utf8.count) } ?? 0 }
+        var room = journalColumns.count + Self.nullBytes.count + Self.dayLength + Self.callIDLength + 2 * Self.decimalLength
+        room += (liveJSON?.fingerprint.count ?? 0) + (liveJSON?.label.count ?? 0)
+        room += (rowJSON?.fingerprint.count ?? 0) + (rowJSON?.label.count ?? 0)
+        room += stringRoom(callName) + stringRoom(subject.gateDecision) + stringRoom(subject.outcomeStatus)
+        room += stringRoom(subject.outcomeReason) + stringRoom(subject.durabilityPurpose)
+        // One reservation for the whole run of columns, written through a pointer: a row has
+        // sixteen columns, and an append per key and value cost more than the bytes they copy.
+        let journalColumns = journalColumns
+        output.appendWriting(atMost: room) { start in
+            Self.keyBytes.withUnsafeBytes { keys in Self.keyEnds.withUnsafeBufferPointer { keyEnds in
+            Self.nullBytes.withUnsafeBytes { nulls in Self.nullEnds.withUnsafeBufferPointer { nullEnds in
+                var row = ColumnWriter(at: start, keys: keys, keyEnds: keyEnds, nulls: nulls, nullEnds: nullEnds)
+                row.copy(journalColumns)
+                row.day(of: time)
+                row.bytes(liveJSON?.fingerprint)
+                row.bytes(liveJSON?.label)
+                row.bytes(rowJSON?.fingerprint)
+                row.bytes(rowJSON?.label)
+                row.call(subject.call)
+                row.string(callName)
+                row.number(subject.switchID?.number)
+                row.number(subject.task?.number)
+                row.string(subject.gateDecision)
+                row.string(subject.outcomeStatus)
+                row.string(subject.outcomeReason)
+                row.string(subject.durabilityPurpose)
+                assert(row.column == Self.names.count, "a column written for each name")
+                return row.end - start
+            } } } }
+        }
     }
+
+    /// The most the `day` column's value takes (`"YYYY-MM-DD"`).
+    private static let dayLength = 12
+    /// The most a call id's value takes (36 characters and the quotes).
+    private static let callIDLength = UUID.lowercasedTextLength + 2
+    /// The most a number's value takes (`UInt64.max` has 20 digits).
+    private static let decimalLength = 20
 
     /// The JSON of `project`'s fingerprint (``FactJSON/project(_:)``) and of its label (null
     /// while none is known).
@@ -195,11 +177,119 @@ struct FleetColumns {
         }
     }
 
+    /// Writes a row's columns, from `day` on, at a pointer into room reserved for all of them:
+    /// each as its key and value, or as its key and `null` (``keyBytes``, ``nullBytes``).
+    private struct ColumnWriter {
+        private(set) var end: UnsafeMutablePointer<UInt8>
+        /// The column written next (the three journal columns come first, as one copy).
+        private(set) var column = 3
+        private let keys: UnsafeRawBufferPointer
+        private let keyEnds: UnsafeBufferPointer<Int>
+        private let nulls: UnsafeRawBufferPointer
+        private let nullEnds: UnsafeBufferPointer<Int>
+
+        init(at start: UnsafeMutablePointer<UInt8>, keys: UnsafeRawBufferPointer, keyEnds: UnsafeBufferPointer<Int>,
+             nulls: UnsafeRawBufferPointer, nullEnds: UnsafeBufferPointer<Int>) {
+            end = start
+            self.keys = keys
+            self.keyEnds = keyEnds
+            self.nulls = nulls
+            self.nullEnds = nullEnds
+        }
+
+        /// The `day` column: the first ten characters of the record's time.
+        mutating func day(of time: String) {
+            key()
+            byte(UInt8(ascii: "\""))
+            var time = time
+            time.withUTF8 { copy(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).prefix(10))) }
+            byte(UInt8(ascii: "\""))
+        }
+
+        mutating func bytes(_ json: [UInt8]?) {
+            guard let json else { return null() }
+            key()
+            json.withUnsafeBytes { copy($0) }
+        }
+
+        mutating func call(_ id: CallID?) {
+            guard let id else { return null() }
+            key()
+            byte(UInt8(ascii: "\""))
+            end += id.uuid.writeLowercasedText(at: end)
+            byte(UInt8(ascii: "\""))
+        }
+
+        mutating func string(_ text: String?) {
+            guard let text else { return null() }
+            key()
+            end += JSONValue.writeString(text, at: end)
+        }
+
+        /// A task's or switch's number (the JSON FactJSON.task and FactJSON.switchID give).
+        mutating func number(_ value: UInt64?) {
+            guard let value else { return null() }
+            key()
+            end += JSONValue.writeDecimal(value, at: end)
+        }
+
+        mutating func copy(_ bytes: [UInt8]) {
+            bytes.withUnsafeBytes { copy($0) }
+        }
+
+        @inline(__always)
+        private mutating func key() {
+            copy(Self.slice(keys, from: keyEnds[column - 1], to: keyEnds[column]))
+            column += 1
+        }
+
+        @inline(__always)
+        private mutating func null() {
+            copy(Self.slice(nulls, from: nullEnds[column - 1], to: nullEnds[column]))
+            column += 1
+        }
+
+        /// `table`'s bytes from `start` to `end`, which the column tables' ends keep in bounds.
+        @inline(__always)
+        private static func slice(_ table: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: table.baseAddress! + start, count: end - start)
+        }
+
+        @inline(__always)
+        private mutating func byte(_ value: UInt8) {
+            end.pointee = value
+            end += 1
+        }
+
+        /// Copies `bytes`; those of 8 to 32 (keys, nulls, fingerprints) as overlapping words,
+        /// without calling memcpy.
+        @inline(__always)
+        private mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+            guard let from = bytes.baseAddress else { return }
+            let to = UnsafeMutableRawPointer(end)
+            let count = bytes.count
+            func word(at offset: Int) { (to + offset).storeBytes(of: (from + offset).loadUnaligned(as: UInt64.self), as: UInt64.self) }
+            switch count {
+            case 16...32:
+                word(at: 0)
+                word(at: 8)
+                word(at: count - 16)
+                word(at: count - 8)
+            case 8..<16:
+                word(at: 0)
+                word(at: count - 8)
+            default:
+                to.copyMemory(from: from, byteCount: count)
+            }
+            end += count
+        }
+    }
+
     /// What one fact is about: the ids it names and, for decisions and outcomes, their names
     /// (the same words the nested members use).
     private struct Subject {
         var call: CallID?
-        var callName: String?
+        var callName: CallName?
         var switchID: SwitchID?
         var task: TaskID?
         var gateDecision: String?
@@ -213,7 +303,7 @@ struct FleetColumns {
             switch fact {
             case .callReceived(let received):
                 call = received.id
-                callName = received.call.name.rawValue
+                callName = received.call.name
             case .gateDecided(let id, let decision):
                 call = id
                 gateDecision = Describe.decisionName(decision)

@@ -5,65 +5,92 @@ package enum FactProjects {
     /// The projects `fact` names, looking up tasks, calls and switches in `state` (the state
     /// before the fact); empty when it names none.
     package static func mentioned(by fact: Fact, in state: SDKState) -> [ProjectFingerprint] {
+        mentions(by: fact, in: state).all
+    }
+
+    /// The one or two projects a fact names, the one it is about first (a switch's destination,
+    /// then where it comes from), without making an array.
+    package struct Mentions {
+        package let first: ProjectFingerprint?
+        package let second: ProjectFingerprint?
+
+        static let none = Mentions(nil)
+
+        init(_ first: ProjectFingerprint?, _ second: ProjectFingerprint? = nil) {
+            self.first = first ?? second
+            self.second = first == nil ? nil : second
+        }
+
+        package var all: [ProjectFingerprint] {
+            switch (first, second) {
+            case let (first?, second?): [first, second]
+            case let (first?, nil): [first]
+            default: []
+            }
+        }
+    }
+
+    /// What ``mentioned(by:in:)`` gives, as ``Mentions``.
+    package static func mentions(by fact: Fact, in state: SDKState) -> Mentions {
         switch fact {
         case .callReceived(let received):
             switch received.call {
-            case .initialize(let project), .switchProject(let project): return [project.fingerprint]
-            default: return []
+            case .initialize(let project), .switchProject(let project): return Mentions(project.fingerprint)
+            default: return .none
             }
         case .transportCompleted(let completion): return task(completion.task, state)
         case .timerFired(let timer), .timerSet(let timer, _):
             switch timer {
             case .retry(let id, _): return task(id, state)
             case .teardownBound(let id, _): return switchProjects(id, state)
-            case .moduleHookBound: return []
+            case .moduleHookBound: return .none
             }
-        case .authTokenReceived(let receipt): return [receipt.project]
+        case .authTokenReceived(let receipt): return Mentions(receipt.project)
         case .callbacksDelivered(let id): return switchProjects(id, state)
-        case .initialized(let project, _): return [project.fingerprint]
+        case .initialized(let project, _): return Mentions(project.fingerprint)
         case .gateDecided(let call, let decision):
             switch decision {
-            case .executed(let project), .inline(let project), .replayed(_, let project): return [project]
-            case .queued, .refused: return state.pendingCalls[call]?.projectAtCall.map { [$0] } ?? []
+            case .executed(let project), .inline(let project), .replayed(_, let project): return Mentions(project)
+            case .queued, .refused: return Mentions(state.pendingCalls[call]?.projectAtCall)
             }
-        case .callRejected(let call, _): return state.pendingCalls[call]?.projectAtCall.map { [$0] } ?? []
+        case .callRejected(let call, _): return Mentions(state.pendingCalls[call]?.projectAtCall)
         case .attributionChanged(let project, _), .attributionRefused(let project, _),
              .unknownUserEventHeld(let project, _, _), .unknownUserEventsReleased(let project),
              .unknownUserSessionCounted(let project), .authRefreshRequested(let project, _),
              .authRefreshFinished(let project, _, _), .moduleEventDelivered(_, _, let project, _),
              .messagesStored(_, let project, _), .storageCleared(let project, _):
-            return [project]
-        case .taskQueued(let queued): return [queued.project]
+            return Mentions(project)
+        case .taskQueued(let queued): return Mentions(queued.project)
         case .taskDispatched(let id, _), .taskCompleted(let id, _), .eventBatched(let id, _): return task(id, state)
         case .callResolved(let call, let outcome):
             switch outcome {
-            case .delivered(let project, _): return [project]
-            case .applied(let project?): return [project]
-            default: return state.pendingCalls[call]?.projectAtCall.map { [$0] } ?? []
+            case .delivered(let project, _): return Mentions(project)
+            case .applied(let project?): return Mentions(project)
+            default: return Mentions(state.pendingCalls[call]?.projectAtCall)
             }
         case .moduleHookStarted(_, _, let event):
-            if case .willSwitchProject(let to) = event { return [to] + (state.live.map { [$0.fingerprint] } ?? []) }
-            return []
-        case .switchRouted(_, _, let project, _): return [project.fingerprint]
-        case .switchStarted(_, let from, let to): return [to.fingerprint] + (from.map { [$0] } ?? [])
+            if case .willSwitchProject(let to) = event { return Mentions(to, state.live?.fingerprint) }
+            return .none
+        case .switchRouted(_, _, let project, _): return Mentions(project.fingerprint)
+        case .switchStarted(_, let from, let to): return Mentions(to.fingerprint, from)
         case .teardownStepBegan(let id, _), .teardownStepFinished(let id, _, _, _): return switchProjects(id, state)
-        case .switchLanded(_, let project, _, _): return [project]
+        case .switchLanded(_, let project, _, _): return Mentions(project)
         case .switchCancelled(let id, _): return switchProjects(id, state)
-        case .linkResolutionStarted(_, _, _, let project, _): return [project]
-        case .linkResolved(let resolution): return state.linkJobs[resolution.job].map { [$0.project] } ?? []
+        case .linkResolutionStarted(_, _, _, let project, _): return Mentions(project)
+        case .linkResolved(let resolution): return Mentions(state.linkJobs[resolution.job]?.project)
         case .durabilityRequested(_, .teardownDisable(let id)): return switchProjects(id, state)
-        default: return []
+        default: return .none
         }
     }
 
-    private static func task(_ id: TaskID, _ state: SDKState) -> [ProjectFingerprint] {
-        state.tasks[id].map { [$0.task.project] } ?? []
+    private static func task(_ id: TaskID, _ state: SDKState) -> Mentions {
+        Mentions(state.tasks[id]?.task.project)
     }
 
-    private static func switchProjects(_ id: SwitchID, _ state: SDKState) -> [ProjectFingerprint] {
+    private static func switchProjects(_ id: SwitchID, _ state: SDKState) -> Mentions {
         guard let run = state.switching.inFlight, run.id == id else {
-            return state.switching.queue.first { $0.id == id }.map { [$0.project.fingerprint] } ?? []
+            return Mentions(state.switching.queue.first { $0.id == id }?.project.fingerprint)
         }
-        return [run.to.fingerprint] + (run.from.map { [$0.fingerprint] } ?? [])
+        return Mentions(run.to.fingerprint, run.from?.fingerprint)
     }
 }

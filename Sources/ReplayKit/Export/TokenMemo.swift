@@ -5,7 +5,7 @@ import SDK
 /// value rather than one per occurrence (a journal repeats the same email, token and data values
 /// in record after record). The same tokens as the hash; memory bounded: a kind's memo is
 /// emptied whenever it holds ``capacity`` values (3 MiB or so).
-package final class TokenMemo: Tokenizer, @unchecked Sendable { // the hasher, not Sendable, is made here, never handed out, and used only under `state`'s lock
+package final class TokenMemo: Tokenizer, Sendable {
     private struct State {
         let hasher: TokenHasher
         /// The tokens given, per kind (a handful of kinds, told apart by comparing short strings:

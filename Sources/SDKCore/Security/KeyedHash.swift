@@ -13,13 +13,17 @@ package struct KeyedHash: Sendable {
     public static let tokenByteCount = 6
 
     private let context: HMACContext
+    /// The same key's pads, for token hashers.
+    private let pads: HMACPads
 
     /// A keyed hash under `key`. Any length works; use at least 32 random bytes (`random()`)
     /// for redaction, since a short or guessable key lets anyone recompute the tokens.
     public init(key: [UInt8]) {
         // RFC 2104 hashes keys longer than the block size before use, so doing it here gives
         // the same HMAC and keeps every key within libcrypto's `int` key length.
-        context = HMACContext(key: key.count > Self.blockLength ? SHA256.digest(key) : key)
+        let blockKey = key.count > Self.blockLength ? SHA256.digest(key) : key
+        context = HMACContext(key: blockKey)
+        pads = HMACPads(key: blockKey)
     }
 
     /// A keyed hash under 32 fresh bytes from libcrypto's random generator (`RAND_bytes`).
@@ -59,7 +63,7 @@ package struct KeyedHash: Sendable {
 
     /// A hasher of this key's tokens for one thread, faster per token (``TokenHasher``).
     package func makeTokenHasher() -> TokenHasher {
-        TokenHasher(ReusableHMACContext(context))
+        TokenHasher(pads)
     }
 
     /// The token of ``token(_:kind:)``, with the HMAC computed by `digest` (input, 32-byte

@@ -99,7 +99,16 @@ struct DataObject: FieldCodable {
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
-        members = [:]
+        // Sized for its entries before the first is inserted (counted over the same bytes), so
+        // that inserting never grows it; damaged bytes stop the count and throw below.
+        var counter = reader
+        var entries = 0
+        do {
+            while let field = try counter.next() {
+                if field.number == 1 { entries += 1 }
+            }
+        } catch {}
+        members = Dictionary(minimumCapacity: entries)
         while let field = try reader.next() {
             if field.number == 1 {
                 let entry: DataEntry = try field.message()

@@ -77,6 +77,17 @@ final class ExportWalk {
         }
     }
 
+    /// Appends the start of `record`'s row to `starts`, given the walk's state before it.
+    private static func writeRowStart(of record: borrowing DecodedRecord, time: String, walk: JournalWalk,
+                                      columns: inout FleetColumns, into starts: inout [UInt8]) {
+        ScratchBytes.withScratch(capacity: 1024) { start in
+            walk.withState { state in
+                JournalExport.writeRowStart(record, time: time, columns: &columns, before: state, to: &start)
+            }
+            starts.append(contentsOf: start.written)
+        }
+    }
+
     private static func walk(_ reader: JournalReader, into channel: BoundedChannel<Item>) {
         defer { channel.finish() }
         do {
@@ -92,12 +103,7 @@ final class ExportWalk {
                     time = record.time
                     timeText = record.time.description
                 }
-                ScratchBytes.withScratch(capacity: 1024) { start in
-                    walk.withState { state in
-                        JournalExport.writeRowStart(record, time: timeText, columns: &columns, before: state, to: &start)
-                    }
-                    batch.starts.append(contentsOf: start.written)
-                }
+                writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &batch.starts)
                 walk.fold(record)
                 batch.rows.append((record, batch.starts.count))
                 if batch.rows.count == batchSize {

@@ -84,10 +84,11 @@ struct FleetColumns {
         learnLabels(record, state)
         let subject: Subject
         let rowProject: ProjectFingerprint?
-        if case .fact(let fact) = record.content {
+        switch record.content {
+        case .fact(let fact):
             subject = Subject(of: fact, before: state)
             rowProject = FactProjects.mentions(by: fact, in: state).first
-        } else {
+        default:
             subject = Subject()
             rowProject = nil
         }

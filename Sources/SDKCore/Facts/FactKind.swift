@@ -52,10 +52,13 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     public var isInput: Bool { rawValue < 32 }
 
     /// The kind's name as `replay` prints it.
-    public var name: String { Self.names[self] ?? "\(self)" }
+    public var name: String { Self.names[Int(rawValue)] }
 
-    /// Every kind's name, made once (describing an enum case goes through reflection).
-    private static let names: [FactKind: String] = Dictionary(uniqueKeysWithValues: allCases.map { ($0, "\($0)") })
+    /// Every kind's name by its number, made once: describing an enum case goes through
+    /// reflection, and an array is read without hashing.
+    private static let names: [String] = allCases.reduce(into: Array(repeating: "", count: Int(allCases.map(\.rawValue).max()!) + 1)) { names, kind in
+        names[Int(kind.rawValue)] = "\(kind)"
+    }
 
     /// The kind with this name, for `replay timeline --kind`.
     public init?(name: String) {

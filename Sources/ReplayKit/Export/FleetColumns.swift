@@ -82,49 +82,58 @@ struct FleetColumns {
     /// learns the labels it names.
     mutating func write(for record: DecodedRecord, before state: SDKState, time: String, to output: inout ScratchBytes) {
         learnLabels(record, state)
-        let subject: Subject
-        let rowProject: ProjectFingerprint?
         switch record.content {
         case .fact(let fact):
-            subject = Subject(of: fact, before: state)
-            rowProject = FactProjects.mentions(by: fact, in: state).first
+            let rowProject = FactProjects.mentions(by: fact, in: state).first
+            write(Subject.of(fact, before: state), rowProject: rowProject, before: state, time: time, to: &output)
         default:
-            subject = Subject()
-            rowProject = nil
+            write(Subject(), rowProject: nil, before: state, time: time, to: &output)
         }
+    }
+
+    /// Writes the columns of a row about `subject` and `rowProject`; the subject is lent, not
+    /// copied (its words are strings).
+    private mutating func write(_ subject: borrowing Subject, rowProject: ProjectFingerprint?, before state: SDKState,
+                                time: String, to output: inout ScratchBytes) {
         var callName = subject.callName?.rawValue
         if let call = subject.call, let pending = state.pendingCalls[call] { callName = pending.name.rawValue }
-        let liveJSON = state.live.map { json(of: $0.fingerprint) }
-        let rowJSON = rowProject.map { json(of: $0) }
+        // Both projects are among the last two looked up; their JSON is read in place there.
+        if let live = state.live { remember(live.fingerprint) }
+        if let rowProject { remember(rowProject) }
+        let live = state.live.flatMap { live in recentJSON.firstIndex { $0.project == live.fingerprint } }
+        let row = rowProject.flatMap { project in recentJSON.firstIndex { $0.project == project } }
         func stringRoom(_ text: String?) -> Int { text.map { JSONValue.escapedRoom(forUTF8Count: $0.utf8.count) } ?? 0 }
+        func projectRoom(_ index: Int?) -> Int { index.map { recentJSON[$0].json.fingerprint.count + recentJSON[$0].json.label.count } ?? 0 }
         var room = journalColumns.count + Self.nullBytes.count + Self.dayLength + Self.callIDLength + 2 * Self.decimalLength
-        room += (liveJSON?.fingerprint.count ?? 0) + (liveJSON?.label.count ?? 0)
-        room += (rowJSON?.fingerprint.count ?? 0) + (rowJSON?.label.count ?? 0)
+        room += projectRoom(live) + projectRoom(row)
         room += stringRoom(callName) + stringRoom(subject.gateDecision) + stringRoom(subject.outcomeStatus)
         room += stringRoom(subject.outcomeReason) + stringRoom(subject.durabilityPurpose)
         // One reservation for the whole run of columns, written through a pointer: a row has
         // sixteen columns, and an append per key and value cost more than the bytes they copy.
-        let journalColumns = journalColumns
         output.appendWriting(atMost: room) { start in
             Self.keyBytes.withUnsafeBytes { keys in Self.keyEnds.withUnsafeBufferPointer { keyEnds in
             Self.nullBytes.withUnsafeBytes { nulls in Self.nullEnds.withUnsafeBufferPointer { nullEnds in
-                var row = ColumnWriter(at: start, keys: keys, keyEnds: keyEnds, nulls: nulls, nullEnds: nullEnds)
-                row.copy(journalColumns)
-                row.day(of: time)
-                row.bytes(liveJSON?.fingerprint)
-                row.bytes(liveJSON?.label)
-                row.bytes(rowJSON?.fingerprint)
-                row.bytes(rowJSON?.label)
-                row.call(subject.call)
-                row.string(callName)
-                row.number(subject.switchID?.number)
-                row.number(subject.task?.number)
-                row.string(subject.gateDecision)
-                row.string(subject.outcomeStatus)
-                row.string(subject.outcomeReason)
-                row.string(subject.durabilityPurpose)
-                assert(row.column == Self.names.count, "a column written for each name")
-                return row.end - start
+                var columns = ColumnWriter(at: start, keys: keys, keyEnds: keyEnds, nulls: nulls, nullEnds: nullEnds)
+                columns.copy(journalColumns)
+                columns.day(of: time)
+                for project in [live, row] {
+                    if let project {
+                        columns.bytes(recentJSON[project].json.fingerprint)
+                        columns.bytes(recentJSON[project].json.label)
+                    } else {
+                        columns.skip(2)
+                    }
+                }
+                columns.call(subject.call)
+                columns.string(callName)
+                columns.number(subject.switchID?.number)
+                columns.number(subject.task?.number)
+                columns.string(subject.gateDecision)
+                columns.string(subject.outcomeStatus)
+                columns.string(subject.outcomeReason)
+                columns.string(subject.durabilityPurpose)
+                assert(columns.column == Self.names.count, "a column written for each name")
+                return columns.end - start
             } } } }
         }
     }
@@ -136,12 +145,12 @@ struct FleetColumns {
     /// The most a number's value takes (`UInt64.max` has 20 digits).
     private static let decimalLength = 20
 
-    /// The JSON of `project`'s fingerprint (``FactJSON/project(_:)``) and of its label (null
-    /// while none is known).
-    private mutating func json(of project: ProjectFingerprint) -> ProjectJSON {
+    /// Makes `project` one of ``recentJSON``'s two, with the JSON of its fingerprint
+    /// (``FactJSON/project(_:)``) and of its label (null while none is known).
+    private mutating func remember(_ project: ProjectFingerprint) {
         // Rows name the same one or two projects for long stretches: those are compared before
         // any is hashed.
-        if let recent = recentJSON.first(where: { $0.project == project }) { return recent.json }
+        if recentJSON.contains(where: { $0.project == project }) { return }
         let json = projectJSON[project] ?? {
             var made: ProjectJSON = ([], [])
             FactJSON.project(project).write(to: &made.fingerprint)
@@ -151,7 +160,6 @@ struct FleetColumns {
         }()
         if recentJSON.count == 2 { recentJSON.removeFirst() }
         recentJSON.append((project, json))
-        return json
     }
 
     private mutating func learnLabels(_ record: DecodedRecord, _ state: SDKState) {
@@ -207,10 +215,14 @@ struct FleetColumns {
             byte(UInt8(ascii: "\""))
         }
 
-        mutating func bytes(_ json: [UInt8]?) {
-            guard let json else { return null() }
+        mutating func bytes(_ json: [UInt8]) {
             key()
             json.withUnsafeBytes { copy($0) }
+        }
+
+        /// Writes `count` columns as null.
+        mutating func skip(_ count: Int) {
+            for _ in 0..<count { null() }
         }
 
         mutating func call(_ id: CallID?) {
@@ -289,80 +301,67 @@ struct FleetColumns {
     /// What one fact is about: the ids it names and, for decisions and outcomes, their names
     /// (the same words the nested members use).
     private struct Subject {
-        var call: CallID?
-        var callName: CallName?
-        var switchID: SwitchID?
-        var task: TaskID?
-        var gateDecision: String?
-        var outcomeStatus: String?
-        var outcomeReason: String?
-        var durabilityPurpose: String?
+        var call: CallID? = nil
+        var callName: CallName? = nil
+        var switchID: SwitchID? = nil
+        var task: TaskID? = nil
+        var gateDecision: String? = nil
+        var outcome: OutcomeWords? = nil
+        var durabilityPurpose: String? = nil
 
-        init() {}
+        var outcomeStatus: String? { outcome?.status }
+        var outcomeReason: String? { outcome?.reason }
 
-        init(of fact: borrowing Fact, before state: borrowing SDKState) {
+        /// What `fact` is about; each case is built whole, with no default subject copied over.
+        static func of(_ fact: borrowing Fact, before state: borrowing SDKState) -> Subject {
             switch fact {
             case .callReceived(let received):
-                call = received.id
-                callName = received.call.name
+                return Subject(call: received.id, callName: received.call.name)
             case .gateDecided(let id, let decision):
-                call = id
-                gateDecision = Describe.decisionName(decision)
+                var switchID: SwitchID?
                 if case .queued(let into, _, _) = decision { switchID = into }
                 if case .replayed(let by, _) = decision { switchID = by }
+                return Subject(call: id, switchID: switchID, gateDecision: Describe.decisionName(decision))
             case .callRejected(let id, _), .unknownUserEventHeld(_, let id, _):
-                call = id
+                return Subject(call: id)
             case .callResolved(let id, let outcome):
-                call = id
-                describe(OutcomeWords(outcome))
+                return Subject(call: id, outcome: OutcomeWords(outcome))
             case .switchRouted(let id, let by, _, _):
-                switchID = id
-                call = by
+                return Subject(call: by, switchID: id)
             case .switchStarted(let id, _, _), .teardownStepBegan(let id, _), .switchLanded(let id, _, _, _), .callbacksDelivered(let id):
-                switchID = id
+                return Subject(switchID: id)
             case .teardownStepFinished(let id, _, let outcome, _):
-                switchID = id
                 let described = FactJSON.stepOutcome(outcome)
-                outcomeStatus = Self.string(described, "outcome")
-                outcomeReason = Self.string(described, "reason")
+                return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"), reason: string(described, "reason")))
             case .taskQueued(let queued):
-                task = queued.id
-                call = queued.call
+                return Subject(call: queued.call, task: queued.id)
             case .eventBatched(let id, let event):
-                task = id
-                call = event.call
+                return Subject(call: event.call, task: id)
             case .taskDispatched(let id, _):
-                task = id
-                call = state.tasks[id]?.task.call
+                return Subject(call: state.tasks[id]?.task.call, task: id)
             case .taskCompleted(let id, let outcome):
-                task = id
-                call = state.tasks[id]?.task.call
-                describe(OutcomeWords(outcome))
+                return Subject(call: state.tasks[id]?.task.call, task: id, outcome: OutcomeWords(outcome))
             case .transportCompleted(let completion):
-                task = completion.task
-                call = state.tasks[completion.task]?.task.call
+                return Subject(call: state.tasks[completion.task]?.task.call, task: completion.task)
             case .timerSet(let timer, _), .timerFired(let timer):
-                if case .retry(let id, _) = timer { task = id }
-                if case .teardownBound(let id, _) = timer { switchID = id }
+                if case .retry(let id, _) = timer { return Subject(task: id) }
+                if case .teardownBound(let id, _) = timer { return Subject(switchID: id) }
+                return Subject()
             case .durabilityRequested(_, let wait):
-                purpose(wait)
+                return purpose(wait)
             case .durabilityConfirmed(let confirmation):
-                if let wait = state.durabilityWaits[confirmation.request] { purpose(wait) }
+                return state.durabilityWaits[confirmation.request].map(purpose) ?? Subject()
             default:
-                break
+                return Subject()
             }
         }
 
-        private mutating func purpose(_ wait: DurabilityWait) {
-            durabilityPurpose = Self.string(FactJSON.durabilityWait(wait), "purpose")
+        private static func purpose(_ wait: DurabilityWait) -> Subject {
+            var call: CallID?
+            var switchID: SwitchID?
             if case .flush(let id) = wait { call = id }
             if case .teardownDisable(let id) = wait { switchID = id }
-        }
-
-        /// `status`, and the discard's or failure's kind, of an outcome as FactJSON writes it.
-        private mutating func describe(_ outcome: OutcomeWords) {
-            outcomeStatus = outcome.status
-            outcomeReason = outcome.reason
+            return Subject(call: call, switchID: switchID, durabilityPurpose: string(FactJSON.durabilityWait(wait), "purpose"))
         }
 
         private static func member(_ value: JSONValue, _ key: String) -> JSONValue? {

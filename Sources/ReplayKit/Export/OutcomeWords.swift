@@ -17,6 +17,12 @@ struct OutcomeWords: JSONMemberSink {
         FactJSON.write(outcome, into: &self)
     }
 
+    /// Words read some other way (a teardown step's outcome).
+    init(status: String?, reason: String?) {
+        self.status = status
+        self.reason = reason
+    }
+
     mutating func add(_ key: String, _ value: JSONValue) {
         if case .string(let text) = value { add(key, string: text) }
     }

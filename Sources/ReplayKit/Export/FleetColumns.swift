@@ -20,18 +20,20 @@ struct FleetColumns {
                         "outcome_reason", "durability_purpose"]
     /// ``names`` by their UTF-8 length, so that telling whether a key is one takes a few
     /// comparisons of short strings rather than a hash.
-    private static let namesByLength: [[String]] = names.reduce(into: []) { table, name in
+    private static let namesByLength: [[(text: String, bytes: [UInt8])]] = names.reduce(into: []) { table, name in
         let length = name.utf8.count
         if table.count <= length { table += Array(repeating: [], count: length + 1 - table.count) }
-        table[length].append(name)
+        table[length].append((name, Array(name.utf8)))
     }
 
-    /// The key a row writes for a fact's top-level member `key`: `fact_` and the key when a
+    /// The key a row writes for a fact's top-level member whose UTF-8 bytes are `key`: `fact_` and the key when a
     /// column has its name (engineStarted's `sdk_version`), nil when the key stays as it is.
-    static func rowKey(forFactMember key: String) -> String? {
-        let length = key.utf8.count
-        guard length < namesByLength.count, namesByLength[length].contains(key) else { return nil }
-        return "fact_" + key
+    static func rowKey(forFactMember key: UnsafeBufferPointer<UInt8>) -> String? {
+        guard key.count < namesByLength.count else { return nil }
+        for name in namesByLength[key.count] where name.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
+            return "fact_" + name.text
+        }
+        return nil
     }
 
     /// `,"name":` for each of ``names``, one after the other: what ``write(for:before:time:to:)``

@@ -7,7 +7,7 @@ struct OutcomeWords: JSONMemberSink {
     private(set) var status: String?
     private(set) var reason: String?
     /// The top-level key of the object whose members are being added, if any.
-    private var object: String?
+    private var object: JSONKey?
 
     init(_ outcome: CallOutcome) {
         FactJSON.write(outcome, into: &self)
@@ -23,23 +23,23 @@ struct OutcomeWords: JSONMemberSink {
         self.reason = reason
     }
 
-    mutating func add(_ key: String, _ value: JSONValue) {
+    mutating func add(_ key: JSONKey, _ value: JSONValue) {
         if case .string(let text) = value { add(key, string: text) }
     }
 
-    mutating func add(_ key: String, string text: String) {
-        switch (object, key) {
-        case (nil, "status"): status = text
-        case ("reason"?, "discard"), ("failure"?, "failure"): reason = reason ?? text
-        default: break
+    mutating func add(_ key: JSONKey, string text: String) {
+        if let object {
+            if object == "reason" && key == "discard" || object == "failure" && key == "failure" { reason = reason ?? text }
+        } else if key == "status" {
+            status = text
         }
     }
 
-    mutating func add(_ key: String, utf8 text: [UInt8]) {}
-    mutating func add(_ key: String, call: CallID) {}
-    mutating func add(_ key: String, project: ProjectFingerprint) {}
+    mutating func add(_ key: JSONKey, utf8 text: [UInt8]) {}
+    mutating func add(_ key: JSONKey, call: CallID) {}
+    mutating func add(_ key: JSONKey, project: ProjectFingerprint) {}
 
-    mutating func addObject(_ key: String, _ members: (inout OutcomeWords) -> Void) {
+    mutating func addObject(_ key: JSONKey, _ members: (inout OutcomeWords) -> Void) {
         // Objects deeper than the top level's hold none of the words.
         guard object == nil else { return }
         object = key

@@ -265,15 +265,15 @@ package enum FactJSON {
     static func write<Sink: JSONMemberSink & ~Copyable>(data members: [String: DataValue], into sink: inout Sink) {
         for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             switch value {
-            case .string(let text): sink.add(key, string: text)
-            case .object(let nested): sink.addObject(key) { write(data: nested, into: &$0) }
-            default: sink.add(key, data(value))
+            case .string(let text): sink.add(JSONKey(key), string: text)
+            case .object(let nested): sink.addObject(JSONKey(key)) { write(data: nested, into: &$0) }
+            default: sink.add(JSONKey(key), data(value))
             }
         }
     }
 
     /// Adds data fields, or null when there are none.
-    private static func add<Sink: JSONMemberSink & ~Copyable>(_ key: String, data members: [String: DataValue]?, to sink: inout Sink) {
+    private static func add<Sink: JSONMemberSink & ~Copyable>(_ key: JSONKey, data members: [String: DataValue]?, to sink: inout Sink) {
         if let members { sink.addObject(key) { write(data: members, into: &$0) } } else { sink.addNull(key) }
     }
 

@@ -10,12 +10,12 @@ struct JSONMemberBytes: ~Copyable, JSONMemberSink {
     private var output: ScratchBytes
     private var depth = 0
     private var needsComma: Bool
-    private let renameTopLevel: (String) -> String?
+    private let renameTopLevel: (UnsafeBufferPointer<UInt8>) -> String?
 
     /// Continues `output`, whose object is open: with `afterMembers`, a comma comes before the
     /// first member added. `renameTopLevel` gives the key to write in place of a top-level key
-    /// (nil: the key itself).
-    init(continuing output: consuming ScratchBytes, afterMembers: Bool, renameTopLevel: @escaping (String) -> String? = { _ in nil }) {
+    /// (nil: the key itself), given its UTF-8 bytes.
+    init(continuing output: consuming ScratchBytes, afterMembers: Bool, renameTopLevel: @escaping (UnsafeBufferPointer<UInt8>) -> String? = { _ in nil }) {
         self.output = output
         self.needsComma = afterMembers
         self.renameTopLevel = renameTopLevel
@@ -26,41 +26,47 @@ struct JSONMemberBytes: ~Copyable, JSONMemberSink {
         output
     }
 
-    private mutating func key(_ key: String) {
+    private mutating func key(_ key: JSONKey) {
         if needsComma { output.append(UInt8(ascii: ",")) }
         needsComma = true
-        JSONValue.writeString(depth == 0 ? renameTopLevel(key) ?? key : key, to: &output)
+        key.withUTF8 { bytes in
+            if depth == 0, let renamed = renameTopLevel(bytes) {
+                JSONValue.writeString(renamed, to: &output)
+            } else {
+                JSONValue.writeString(wellFormedUTF8: bytes, to: &output)
+            }
+        }
         output.append(UInt8(ascii: ":"))
     }
 
-    mutating func add(_ key: String, _ value: JSONValue) {
+    mutating func add(_ key: JSONKey, _ value: JSONValue) {
         self.key(key)
         value.write(to: &output)
     }
 
-    mutating func add(_ key: String, string text: String) {
+    mutating func add(_ key: JSONKey, string text: String) {
         self.key(key)
         JSONValue.writeString(text, to: &output)
     }
 
-    mutating func add(_ key: String, utf8 text: [UInt8]) {
+    mutating func add(_ key: JSONKey, utf8 text: [UInt8]) {
         self.key(key)
         JSONValue.writeString(utf8: text, to: &output)
     }
 
-    mutating func add(_ key: String, call: CallID) {
+    mutating func add(_ key: JSONKey, call: CallID) {
         self.key(key)
         FactJSON.writeCallID(call, to: &output)
     }
 
-    mutating func add(_ key: String, project: ProjectFingerprint) {
+    mutating func add(_ key: JSONKey, project: ProjectFingerprint) {
         self.key(key)
         output.append(UInt8(ascii: "\""))
         project.writeHex(to: &output)
         output.append(UInt8(ascii: "\""))
     }
 
-    mutating func addObject(_ key: String, _ members: (inout JSONMemberBytes) -> Void) {
+    mutating func addObject(_ key: JSONKey, _ members: (inout JSONMemberBytes) -> Void) {
         self.key(key)
         output.append(UInt8(ascii: "{"))
         depth += 1

@@ -9,41 +9,41 @@ import SDK
 /// and ``FactJSON/project(_:)`` spell them).
 protocol JSONMemberSink: ~Copyable {
     /// Adds `key` with `value`.
-    mutating func add(_ key: String, _ value: JSONValue)
+    mutating func add(_ key: JSONKey, _ value: JSONValue)
     /// Adds `key` with the JSON string `text`.
-    mutating func add(_ key: String, string text: String)
+    mutating func add(_ key: JSONKey, string text: String)
     /// Adds `key` with the JSON string of `text`'s UTF-8 bytes, as `String(decoding:as:)` reads
     /// them (an ill-formed sequence becomes U+FFFD).
-    mutating func add(_ key: String, utf8 text: [UInt8])
+    mutating func add(_ key: JSONKey, utf8 text: [UInt8])
     /// Adds `key` with a call id's text.
-    mutating func add(_ key: String, call: CallID)
+    mutating func add(_ key: JSONKey, call: CallID)
     /// Adds `key` with a project's fingerprint in hex.
-    mutating func add(_ key: String, project: ProjectFingerprint)
+    mutating func add(_ key: JSONKey, project: ProjectFingerprint)
     /// Adds `key` with an object whose members `members` adds to this sink, in order.
-    mutating func addObject(_ key: String, _ members: (inout Self) -> Void)
+    mutating func addObject(_ key: JSONKey, _ members: (inout Self) -> Void)
 }
 
 extension JSONMemberSink where Self: ~Copyable {
-    mutating func add(_ key: String, unsigned value: UInt64) { add(key, .unsigned(value)) }
-    mutating func add(_ key: String, integer value: Int64) { add(key, .integer(value)) }
-    mutating func add(_ key: String, number value: Double) { add(key, .number(value)) }
-    mutating func add(_ key: String, bool value: Bool) { add(key, .bool(value)) }
-    mutating func addNull(_ key: String) { add(key, .null) }
-    mutating func add(_ key: String, task: TaskID) { add(key, FactJSON.task(task)) }
-    mutating func add(_ key: String, switch id: SwitchID) { add(key, FactJSON.switchID(id)) }
+    mutating func add(_ key: JSONKey, unsigned value: UInt64) { add(key, .unsigned(value)) }
+    mutating func add(_ key: JSONKey, integer value: Int64) { add(key, .integer(value)) }
+    mutating func add(_ key: JSONKey, number value: Double) { add(key, .number(value)) }
+    mutating func add(_ key: JSONKey, bool value: Bool) { add(key, .bool(value)) }
+    mutating func addNull(_ key: JSONKey) { add(key, .null) }
+    mutating func add(_ key: JSONKey, task: TaskID) { add(key, FactJSON.task(task)) }
+    mutating func add(_ key: JSONKey, switch id: SwitchID) { add(key, FactJSON.switchID(id)) }
 
     /// Adds `key` with the JSON string `text`, or null when it is nil.
-    mutating func add(_ key: String, string text: String?) {
+    mutating func add(_ key: JSONKey, string text: String?) {
         if let text { add(key, string: text) } else { addNull(key) }
     }
 
     /// Adds `key` with a call id's text, or null when it is nil.
-    mutating func add(_ key: String, call: CallID?) {
+    mutating func add(_ key: JSONKey, call: CallID?) {
         if let call { add(key, call: call) } else { addNull(key) }
     }
 
     /// Adds `key` with a project's fingerprint, or null when it is nil.
-    mutating func add(_ key: String, project: ProjectFingerprint?) {
+    mutating func add(_ key: JSONKey, project: ProjectFingerprint?) {
         if let project { add(key, project: project) } else { addNull(key) }
     }
 }

@@ -17,27 +17,27 @@ struct JSONMemberTree: JSONMemberSink {
         .object(members(body))
     }
 
-    mutating func add(_ key: String, _ value: JSONValue) {
-        members.append((key, value))
+    mutating func add(_ key: JSONKey, _ value: JSONValue) {
+        members.append((key.string, value))
     }
 
-    mutating func add(_ key: String, string text: String) {
-        members.append((key, .string(text)))
+    mutating func add(_ key: JSONKey, string text: String) {
+        members.append((key.string, .string(text)))
     }
 
-    mutating func add(_ key: String, utf8 text: [UInt8]) {
-        members.append((key, .string(String(decoding: text, as: UTF8.self))))
+    mutating func add(_ key: JSONKey, utf8 text: [UInt8]) {
+        members.append((key.string, .string(String(decoding: text, as: UTF8.self))))
     }
 
-    mutating func add(_ key: String, call: CallID) {
-        members.append((key, FactJSON.callID(call)))
+    mutating func add(_ key: JSONKey, call: CallID) {
+        members.append((key.string, FactJSON.callID(call)))
     }
 
-    mutating func add(_ key: String, project: ProjectFingerprint) {
-        members.append((key, FactJSON.project(project)))
+    mutating func add(_ key: JSONKey, project: ProjectFingerprint) {
+        members.append((key.string, FactJSON.project(project)))
     }
 
-    mutating func addObject(_ key: String, _ body: (inout JSONMemberTree) -> Void) {
-        members.append((key, Self.object(body)))
+    mutating func addObject(_ key: JSONKey, _ body: (inout JSONMemberTree) -> Void) {
+        members.append((key.string, Self.object(body)))
     }
 }

@@ -129,6 +129,12 @@ package enum JSONValue: Equatable, Sendable {
         return high & 0x8080_8080_8080_8080 == 0
     }
 
+    /// Appends the JSON string of `bytes`, which are well-formed UTF-8 (a string's or a
+    /// literal's), as ``writeString(_:to:)`` writes their string.
+    package static func writeString(wellFormedUTF8 bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
+        writeString(escaping: bytes, to: &output)
+    }
+
     /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`, through one pointer.
     private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
         output.appendWriting(atMost: escapedRoom(forUTF8Count: bytes.count)) { writeString(escaping: bytes, at: $0) }
@@ -186,11 +192,14 @@ package enum JSONValue: Equatable, Sendable {
                 index += 1
             }
             let rest = bytes.count - index
-            if rest > 0, bytes.count >= 8 {
-                // The last bytes, fewer than eight, as the top of the word that ends the
-                // string (already read, so in bounds), moved down; stored whole when none
-                // needs escaping (the room kept for escapes holds a word).
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + bytes.count - 8).loadUnaligned(as: UInt64.self)) >> (UInt64(8 - rest) * 8)
+            if rest > 0 {
+                // The last bytes, fewer than eight, as one word: the top of the word that ends
+                // the string, moved down, when the string has eight bytes; else two
+                // overlapping halves. Stored whole when none needs escaping (the room kept for
+                // escapes holds a word).
+                let word = bytes.count >= 8
+                    ? UInt64(littleEndian: UnsafeRawPointer(base + bytes.count - 8).loadUnaligned(as: UInt64.self)) >> (UInt64(8 - rest) * 8)
+                    : shortWord(base, count: rest)
                 let kept: UInt64 = (1 << (UInt64(rest) * 8)) - 1
                 if escapeFlags(word) & kept == 0 {
                     UnsafeMutableRawPointer(end).storeBytes(of: word.littleEndian, as: UInt64.self)
@@ -205,6 +214,24 @@ package enum JSONValue: Equatable, Sendable {
         }
         end.pointee = UInt8(ascii: "\"")
         return end + 1 - start
+    }
+
+    /// The `count` (1 to 7) bytes at `base` as the low bytes of a word (little-endian order),
+    /// the rest zero: two overlapping loads of four, or of two, bytes, or the one byte.
+    @inline(__always)
+    private static func shortWord(_ base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(base)
+        if count >= 4 {
+            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            return low | high << (UInt64(count - 4) * 8)
+        }
+        if count >= 2 {
+            let low = UInt64(UInt16(littleEndian: raw.loadUnaligned(as: UInt16.self)))
+            let high = UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)))
+            return low | high << (UInt64(count - 2) * 8)
+        }
+        return UInt64(base.pointee)
     }
 
     /// Whether `byte` is escaped in a JSON string: a control character, `"` or `\\`.

@@ -50,6 +50,23 @@ struct DecodingSpeedTests {
             _ = memo.token(String(index), kind: "data")
         }
         #expect(memo.token("ada@example.com", kind: "email") == hash.token("ada@example.com", kind: "email"))
+        // Values given as bytes (a request body's) find the tokens given for strings, and the
+        // other way round, and are written as the tokens' JSON strings.
+        for value in ["ada@example.com", "", "é", "grace", "only as bytes", String(repeating: "long ", count: 40)] {
+            for kind in ["email", "body", "data"] {
+                let written = ScratchBytes.withScratch { output in
+                    var bytes = Array(value.utf8)
+                    bytes.withUnsafeMutableBufferPointer { memo.writeToken(utf8: UnsafeBufferPointer($0), kind: kind, to: &output) }
+                    return output.array
+                }
+                let expected = ScratchBytes.withScratch { output in
+                    JSONValue.writeString(hash.token(value, kind: kind), to: &output)
+                    return output.array
+                }
+                #expect(written == expected, "\(kind):\(value.prefix(12))")
+                #expect(memo.token(value, kind: kind) == hash.token(value, kind: kind))
+            }
+        }
         let fact = Fact.identityChanged(email: "ada@example.com", userID: "u1")
         #expect(Redactor(tokens: memo).redact(fact) == Redactor(hash: hash).redact(fact))
     }

@@ -6,6 +6,8 @@
 /// JSON) is refused, and the redactor takes the tree's path for it.
 struct CanonicalBodyRedaction: ~Copyable {
     static let maximumDepth = 32
+    /// The key under which every value is a data field's (`data` tokens).
+    private static let dataFieldsKey = Array("dataFields".utf8)
 
     private let redactor: Redactor
     private let input: UnsafeBufferPointer<UInt8>
@@ -46,7 +48,7 @@ struct CanonicalBodyRedaction: ~Copyable {
     /// One value, redacted as ``Redactor``'s tree walk redacts it: strings become tokens of the
     /// kind their key gives (or `data` under `dataFields`), every number and boolean under
     /// `dataFields` becomes a `data` token of its JSON text, the rest (null included) is kept.
-    private mutating func value(key: Substring?, inData: Bool, depth: Int) throws(Refused) {
+    private mutating func value(key: UnsafeBufferPointer<UInt8>?, inData: Bool, depth: Int) throws(Refused) {
         guard depth < Self.maximumDepth, position < input.count else { throw Refused() }
         switch input[position] {
         case UInt8(ascii: "{"):
@@ -62,8 +64,8 @@ struct CanonicalBodyRedaction: ~Copyable {
                 output.append(UInt8(ascii: "\""))
                 output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[name]))
                 output.append("\":" as StaticString)
-                let nameText = Substring(decoding: UnsafeBufferPointer(rebasing: input[name]), as: UTF8.self)
-                try value(key: nameText, inData: inData || nameText == "dataFields", depth: depth + 1)
+                let nameBytes = UnsafeBufferPointer(rebasing: input[name])
+                try value(key: nameBytes, inData: inData || nameBytes.elementsEqual(Self.dataFieldsKey), depth: depth + 1)
             } while take(UInt8(ascii: ",")) && comma()
             guard take(UInt8(ascii: "}")) else { throw Refused() }
             output.append(UInt8(ascii: "}"))
@@ -80,14 +82,12 @@ struct CanonicalBodyRedaction: ~Copyable {
             guard take(UInt8(ascii: "]")) else { throw Refused() }
             output.append(UInt8(ascii: "]"))
         case UInt8(ascii: "\""):
-            let text = String(decoding: UnsafeBufferPointer(rebasing: input[try string()]), as: UTF8.self)
-            let kind = inData ? "data" : Redactor.kind(forKey: key.map(String.init))
-            JSONValue.writeString(redactor.token(text, kind), to: &output)
+            let text = UnsafeBufferPointer(rebasing: input[try string()])
+            redactor.writeToken(utf8: text, inData ? "data" : Redactor.kind(forASCIIKey: key), to: &output)
         default:
             let scalar = try scalar()
             if inData, input[scalar.lowerBound] != UInt8(ascii: "n") {
-                JSONValue.writeString(redactor.token(String(decoding: UnsafeBufferPointer(rebasing: input[scalar]), as: UTF8.self), "data"),
-                                      to: &output)
+                redactor.writeToken(utf8: UnsafeBufferPointer(rebasing: input[scalar]), "data", to: &output)
             } else {
                 output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[scalar]))
             }

@@ -27,6 +27,11 @@ package struct Redactor: Sendable {
         hash.token(value, kind: kind)
     }
 
+    /// Appends the JSON string of ``token(_:_:)`` for the well-formed UTF-8 `value`.
+    package func writeToken(utf8 value: UnsafeBufferPointer<UInt8>, _ kind: String, to output: inout ScratchBytes) {
+        hash.writeToken(utf8: value, kind: kind, to: &output)
+    }
+
     // MARK: - Facts
 
     package func redact(_ fact: Fact) -> Fact {
@@ -210,6 +215,18 @@ package struct Redactor: Sendable {
         case .null:
             json.write(to: &output)
         }
+    }
+
+    /// ``kind(forKey:)`` of a key's ASCII bytes (nil: no key).
+    static func kind(forASCIIKey key: UnsafeBufferPointer<UInt8>?) -> String {
+        guard let key else { return "body" }
+        func equals(_ literal: StaticString) -> Bool {
+            literal.withUTF8Buffer { key.elementsEqual($0) }
+        }
+        if equals("email") || equals("currentEmail") || equals("newEmail") { return "email" }
+        if equals("userId") || equals("currentUserId") { return "user" }
+        if equals("token") { return "token" }
+        return "body"
     }
 
     static func kind(forKey key: String?) -> String {

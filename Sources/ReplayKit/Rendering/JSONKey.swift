@@ -42,6 +42,6 @@ struct JSONKey: ExpressibleByStringLiteral {
 
     /// Whether the key is `literal`'s text, compared byte for byte.
     static func == (key: JSONKey, literal: StaticString) -> Bool {
-        key.withUTF8 { bytes in literal.withUTF8Buffer { bytes.elementsEqual($0) } }
+        key.withUTF8 { $0.hasSameBytes(as: literal) }
     }
 }

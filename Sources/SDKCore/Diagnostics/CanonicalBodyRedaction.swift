@@ -6,8 +6,6 @@
 /// JSON) is refused, and the redactor takes the tree's path for it.
 struct CanonicalBodyRedaction: ~Copyable {
     static let maximumDepth = 32
-    /// The key under which every value is a data field's (`data` tokens).
-    private static let dataFieldsKey = Array("dataFields".utf8)
 
     private let redactor: Redactor
     private let input: UnsafeBufferPointer<UInt8>
@@ -65,7 +63,7 @@ struct CanonicalBodyRedaction: ~Copyable {
                 output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[name]))
                 output.append("\":" as StaticString)
                 let nameBytes = UnsafeBufferPointer(rebasing: input[name])
-                try value(key: nameBytes, inData: inData || nameBytes.elementsEqual(Self.dataFieldsKey), depth: depth + 1)
+                try value(key: nameBytes, inData: inData || nameBytes.hasSameBytes(as: "dataFields"), depth: depth + 1)
             } while take(UInt8(ascii: ",")) && comma()
             guard take(UInt8(ascii: "}")) else { throw Refused() }
             output.append(UInt8(ascii: "}"))

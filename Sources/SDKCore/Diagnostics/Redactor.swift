@@ -221,7 +221,7 @@ package struct Redactor: Sendable {
     static func kind(forASCIIKey key: UnsafeBufferPointer<UInt8>?) -> String {
         guard let key else { return "body" }
         func equals(_ literal: StaticString) -> Bool {
-            literal.withUTF8Buffer { key.elementsEqual($0) }
+            key.hasSameBytes(as: literal)
         }
         if equals("email") || equals("currentEmail") || equals("newEmail") { return "email" }
         if equals("userId") || equals("currentUserId") { return "user" }

@@ -97,8 +97,7 @@ final class ExportWalk {
             // The facts of one input share their time: its text is made once for them.
             var time: JournalTime?
             var timeText = ""
-            while var record = try walk.next() {
-                if case .unreadable = record.content { record.content = .unreadable(unreadableReason) }
+            while let record = try walk.next() {
                 if record.time != time {
                     time = record.time
                     timeText = record.time.description

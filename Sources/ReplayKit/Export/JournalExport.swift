@@ -54,7 +54,8 @@ package struct JournalExport: Sendable {
                 let redacted: DecodedRecord.Content = switch batch.rows[index].record.content {
                 case .fact(let fact): .fact(redactor.redact(fact))
                 case .snapshot(let state): .snapshot(redactor.redact(state))
-                case .unreadable(let reason): .unreadable(reason)
+                // Why the walk could not read it is this build's business: an export says the same for each.
+                case .unreadable: .unreadable(ExportWalk.unreadableReason)
                 }
                 if case .unreadable = redacted { summary.emptied += 1 }
                 let end = batch.rows[index].end

@@ -81,6 +81,23 @@ struct RawJournalCommandTests {
         #expect(json.out == "{\"seq\":1,\"time\":\"2025-11-24T16:00:00.000000Z\",\"kind\":0,\"name\":\"snapshot\",\"bytes\":7}\n")
     }
 
+    @Test("export --format ndjson: an unreadable record keeps its row, saying so and not why")
+    func exportUnreadable() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path)
+        let output = path + "-export.ndjson"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = ReplayHarness.run(["export", "--redact", "--format", "ndjson", "-o", output, path])
+        // The copy is incomplete, and the command says so (exit 1).
+        #expect(run.status == 1)
+        #expect(run.error.contains("could not be read and were kept empty"), "\(run.error)")
+        let rows = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        let row = try #require(rows.first { $0.hasPrefix("{\"seq\":5,") })
+        #expect(row.contains("\"kind\":\"engineStarted\""))
+        #expect(row.hasSuffix(",\"unreadable\":\"not readable by this build; left out of the export\"}"), "\(row)")
+    }
+
     @Test("usage errors exit 2 and name the problem; --help exits 0", arguments: [
         (["cat"], "missing journal directory"),
         (["cat", "--from"], "--from needs a value"),

@@ -1,11 +1,16 @@
 import Foundation
 import SDK
 
-/// A new NDJSON file (mode 0600) written in 64 KiB pieces. Not thread-safe: one command writes it.
+/// A new NDJSON file (mode 0600) written in 1 MiB pieces. Not thread-safe: one command writes it.
 package final class NDJSONFile {
     let path: String
     private let handle: FileHandle
-    private var buffer: [UInt8] = []
+    /// What is written and not yet flushed: `count` of `capacity` bytes.
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private let capacity = 1 << 20
+    private var count = 0
+    /// Room a line is written into in place; a longer one is copied in from where it grew.
+    private static let lineRoom = 1 << 14
 
     /// Creates `path`; throws ``ExportError`` when it exists or cannot be created.
     package init(creating path: String) throws {
@@ -14,17 +19,30 @@ package final class NDJSONFile {
               let handle = FileHandle(forWritingAtPath: path) else { throw ExportError.cannotWrite(path) }
         self.path = path
         self.handle = handle
-        buffer.reserveCapacity(1 << 16)
+        buffer = .allocate(capacity: capacity)
     }
 
-    /// Appends the line `write` writes (without its newline) and a newline.
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Appends the line `write` writes (without its newline) and a newline: written in place at
+    /// the end of what is buffered.
     func writeLine(_ write: (inout ScratchBytes) -> Void) throws {
-        ScratchBytes.withScratch(capacity: 4096) { line in
+        if capacity - count < Self.lineRoom { try flush() }
+        let end = buffer + count
+        try ScratchBytes.withBuffer(at: end, capacity: capacity - count, { line in
             write(&line)
             line.append(UInt8(ascii: "\n"))
-            buffer.append(contentsOf: line.written)
-        }
-        if buffer.count >= 1 << 16 { try flush() }
+        }, finish: { line in
+            if line.baseAddress == UnsafePointer(end) {
+                count += line.count
+            } else {
+                // It outgrew the room left: it moved to the heap, and is written from there.
+                try flush()
+                try handle.write(contentsOf: UnsafeRawBufferPointer(line))
+            }
+        })
     }
 
     /// Appends bytes that already are whole NDJSON lines.
@@ -35,8 +53,9 @@ package final class NDJSONFile {
 
     /// Writes out what is buffered.
     func flush() throws {
-        try handle.write(contentsOf: buffer)
-        buffer.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        try handle.write(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
+        count = 0
     }
 
     /// Flushes and closes; the file is complete.

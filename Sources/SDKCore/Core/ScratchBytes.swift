@@ -34,6 +34,17 @@ package struct ScratchBytes: ~Copyable {
         }
     }
 
+    /// Runs `body` over the caller's buffer at `base` (`capacity` bytes, which `body` may
+    /// outgrow), then `finish` over the bytes written: at `base` when they fit, else in the
+    /// heap copy they moved to, valid only during `finish`. For a writer that appends lines to
+    /// a buffer of its own without copying each one there.
+    package static func withBuffer(at base: UnsafeMutablePointer<UInt8>, capacity: Int, _ body: (inout ScratchBytes) -> Void,
+                                   finish: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        var bytes = ScratchBytes(base: base, capacity: capacity)
+        body(&bytes)
+        try finish(bytes.written)
+    }
+
     private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.base = base
         self.capacity = capacity

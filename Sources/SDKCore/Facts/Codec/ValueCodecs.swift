@@ -299,8 +299,12 @@ struct VariantFields {
 
     init(_ reader: inout FieldReader) throws(CodecError) {
         let start = reader
-        while let field = try reader.next() { if field.number == 1 { tag = try field.unsigned() } }
-        others = FieldsByNumber(readThrough: start)
+        var numbers = FieldsByNumber.Numbers()
+        while let field = try reader.next() {
+            if field.number == 1 { tag = try field.unsigned() }
+            numbers.note(field.number)
+        }
+        others = FieldsByNumber(readThrough: start, numbers: numbers)
     }
 
     func unknown(_ type: String) -> CodecError {

@@ -23,7 +23,10 @@ public final class RecordCursor {
     private let mode: JournalReader.ReadMode
     private let window = DecodeWindow()
     private var segmentIndex: Int
-    private var decoder: SegmentDecoder?
+    /// Its exclusive access is not checked at run time: only this cursor's methods touch it,
+    /// never with another access open, and the cursor is not Sendable, so one thread at a
+    /// time; the check cost two per record.
+    @exclusivity(unchecked) private var decoder: SegmentDecoder?
     private var start: Start?
     private var expectedSequence: UInt64?
     private var finishedDecodedBytes = 0

@@ -48,8 +48,9 @@ final class ReadAheadDecoder {
     private let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.batchesAhead)
     private let decodesSnapshots: Bool
     /// The current batch, last record first: each is moved out with `popLast()`, not copied.
-    /// Its exclusive access is not checked at run time: only ``next()`` touches it, on the
-    /// consumer's one thread, with no other access open; the check cost two per record.
+    /// Its exclusive access is not checked at run time: only ``next()`` touches it, never
+    /// with another access open, and the reader is not Sendable, so one thread at a time; the
+    /// check cost two per record.
     @exclusivity(unchecked) private var batch: [DecodedRecord] = []
     private var ended = false
     /// The torn tail that ended the journal, once the consumer has reached the end.

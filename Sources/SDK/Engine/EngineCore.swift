@@ -127,8 +127,13 @@ package final class EngineCore<Environment: EngineEnvironment> {
         owner = EffectOwner(user: projected.email ?? projected.userID, instance: projected.generation)
         var facts: [Fact] = []
         swap(&facts, &decided)
-        projected.decide(input, at: time, into: &facts)
-        record(facts, at: time)
+        // Filled as a local (one access to the property, not one per fact), then put back
+        // with its storage for the next input.
+        var records = RecordBatch()
+        swap(&records, &batch)
+        projected.decide(input, at: time, into: &facts, records: &records)
+        record(facts, records, at: time)
+        swap(&records, &batch)
         if environment.observesInputs {
             environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)
         }
@@ -137,17 +142,11 @@ package final class EngineCore<Environment: EngineEnvironment> {
         if case .engineStarted = input { resumeAfterStart() }
     }
 
-    /// Appends an input and its decisions as one batch (a crash never keeps half of a
-    /// decision); while the journal is out, counts them as lost instead.
-    private func record(_ facts: [Fact], at time: JournalTime) {
+    /// Appends an input and its decisions (`facts`, encoded as `records` by `decide`) as one
+    /// batch (a crash never keeps half of a decision); while the journal is out, counts them as
+    /// lost instead.
+    private func record(_ facts: [Fact], _ records: borrowing RecordBatch, at time: JournalTime) {
         if journalOutage == nil {
-            // Filled as a local (one access to the property, not one per fact), then put back
-            // with its storage for the next input.
-            var records = RecordBatch()
-            swap(&records, &batch)
-            defer { swap(&records, &batch) }
-            records.removeAll()
-            for fact in facts { FactCodec.append(fact, to: &records) }
             do {
                 recordedSequence = try recorder.record(records, timestamp: time)
                 return

@@ -5,21 +5,33 @@ struct Decisions {
     /// The input's time: every decision made for it carries it.
     let time: JournalTime
     private(set) var facts: [Fact] = []
+    /// The facts as journal records (``FactCodec/append(_:to:)``), each encoded as it is
+    /// recorded, when the caller journals them (``encodes``); else left empty.
+    private(set) var records = RecordBatch()
+    /// Whether ``records`` are made.
+    private let encodes: Bool
 
-    /// Decisions made into `storage`, emptied first (its buffer is kept).
-    init(time: JournalTime, storage: consuming [Fact] = []) {
+    /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
+    /// (emptied first too, its storage kept) when `encodes`.
+    init(time: JournalTime, storage: consuming [Fact] = [], records: consuming RecordBatch = RecordBatch(), encodes: Bool = false) {
         self.time = time
+        self.encodes = encodes
         facts = consume storage
         facts.removeAll(keepingCapacity: true)
         if facts.capacity < 8 { facts.reserveCapacity(8) }
+        self.records = consume records
+        self.records.removeAll()
     }
 
-    /// The facts decided, handed over.
-    consuming func finish() -> [Fact] {
-        facts
+    /// The facts decided, and their records, handed over.
+    consuming func finish() -> (facts: [Fact], records: RecordBatch) {
+        (facts, records)
     }
 
+    /// Records a decision. Its record is encoded here, while the fact is this function's own:
+    /// encoded later, out of the list, each fact was first copied (retaining what it holds).
     mutating func record(_ fact: consuming Fact) {
+        if encodes { FactCodec.append(fact, to: &records) }
         facts.append(fact)
     }
 }
@@ -40,9 +52,25 @@ extension SDKState {
     /// ``decide(_:at:)``, with the facts written into `facts` (emptied first, its buffer kept):
     /// the engine decides into one array from input to input instead of allocating one each time.
     package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact]) {
+        var records = RecordBatch()
+        decide(input, at: time, into: &facts, records: &records, encodes: false)
+    }
+
+    /// ``decide(_:at:into:)``, with the facts also encoded as journal records into `records`
+    /// (emptied first, its storage kept), in order, each as it is decided: the same records
+    /// as ``FactCodec/append(_:to:)`` of each fact makes afterwards, without copying the facts
+    /// out of the list to encode them. The engine journals them as one batch.
+    package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch) {
+        decide(input, at: time, into: &facts, records: &records, encodes: true)
+    }
+
+    private mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch,
+                                 encodes: Bool) {
         var storage: [Fact] = []
         swap(&storage, &facts)
-        var decisions = Decisions(time: time, storage: consume storage)
+        var batch = RecordBatch()
+        swap(&batch, &records)
+        var decisions = Decisions(time: time, storage: consume storage, records: consume batch, encodes: encodes)
         // What the input answers, looked up before the input itself is applied.
         let timerWasSet = if case .timerFired(let purpose) = input { timers[purpose] != nil } else { false }
         let durabilityPurpose = if case .durabilityConfirmed(let confirmation) = input {
@@ -69,7 +97,7 @@ extension SDKState {
         }
         // A landed switch's held calls go on as the delivery queue makes room.
         if switching.replaying != nil && input != .engineStopping { replayHeldCalls(&decisions) }
-        facts = decisions.finish()
+        (facts, records) = decisions.finish()
     }
 
     /// Applies a decision and records it. Consumed: a decision made for the call is moved into

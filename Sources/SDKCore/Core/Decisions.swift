@@ -34,6 +34,12 @@ struct Decisions {
         if encodes { FactCodec.append(fact, to: &records) }
         facts.append(fact)
     }
+
+    /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`.
+    mutating func record(_ fact: consuming Fact, received: ReceivedCall) {
+        if encodes { FactCodec.append(callReceived: received, to: &records) }
+        facts.append(fact)
+    }
 }
 
 extension SDKState {
@@ -79,10 +85,16 @@ extension SDKState {
             DurabilityWait?.none
         }
         let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
-        emit(input, &decisions)
+        if case .callReceived(let received) = input {
+            // The busiest input: its call is bound once, here, and applied and recorded from it.
+            receive(input, received, &decisions)
+            handleCall(received, &decisions)
+        } else {
+            emit(input, &decisions)
+        }
         switch input {
         case .engineStarted(let start): handleEngineStart(start, &decisions)
-        case .callReceived(let received): handleCall(received, &decisions)
+        case .callReceived: break
         case .transportCompleted(let completion): handleTransport(completion, &decisions)
         case .timerFired(let purpose): if timerWasSet { handleTimer(purpose, &decisions) }
         case .durabilityConfirmed(let confirmation):
@@ -105,6 +117,16 @@ extension SDKState {
     mutating func emit(_ fact: consuming Fact, _ decisions: inout Decisions) {
         evolve(fact, at: decisions.time)
         decisions.record(fact)
+    }
+
+    /// Applies and records the input `fact`, which is `.callReceived(received)`, as
+    /// ``emit(_:_:)`` does, from the call ``decide(_:at:into:)`` bound: folding the fact and
+    /// encoding it would each bind the call again, copying it out of the fact (retaining its
+    /// arguments) and releasing the copy after.
+    private mutating func receive(_ fact: consuming Fact, _ received: ReceivedCall, _ decisions: inout Decisions) {
+        time = decisions.time
+        addPendingCall(received, at: decisions.time)
+        decisions.record(fact, received: received)
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.

@@ -31,15 +31,11 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// gives small keys), computed directly rather than by feeding ``hashWord`` to a `Hasher`:
     /// SipHash costs about 190 instructions for the one word, and a track call hashes its id
     /// about six times (pending calls and completions: insert, find, remove and the moves a
-    /// removal makes). The word is mixed with the table's seed by SplitMix64's finalizer, a
-    /// bijection, so distinct words never collide in full and the bits a table uses are well
-    /// spread. Call ids are made by the SDK, not by whoever sends it input, so the flooding
-    /// resistance SipHash buys is not needed. Equal ids hash equally, as with ``hash(into:)``.
+    /// removal makes). The word is mixed with the table's seed (``WordHash``). Call ids are
+    /// made by the SDK, not by whoever sends it input, so the flooding resistance SipHash buys
+    /// is not needed. Equal ids hash equally, as with ``hash(into:)``.
     public func _rawHashValue(seed: Int) -> Int {
-        var mixed = hashWord ^ UInt64(bitPattern: Int64(seed))
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(bitPattern: UInt(mixed ^ (mixed >> 31)))
+        WordHash.value(of: hashWord, seed: seed)
     }
 
     /// The id in one word (see ``hash(into:)``).
@@ -76,6 +72,26 @@ package struct TaskID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.number < rhs.number }
     public var description: String { "t\(number)" }
+
+    /// Computed directly, as ``CallID`` computes its own (``WordHash``): every track call looks
+    /// its project's last task up to batch its event into it.
+    public func _rawHashValue(seed: Int) -> Int {
+        WordHash.value(of: number, seed: seed)
+    }
+}
+
+/// The hash of a key that is one word, for a table with `seed`, without a `Hasher`: the word
+/// xor the seed through SplitMix64's finalizer, a bijection (distinct words never collide in
+/// full; the low bits a table uses are well spread). For keys the SDK makes itself, whose
+/// tables need no resistance to chosen collisions.
+enum WordHash {
+    @inline(__always)
+    static func value(of word: UInt64, seed: Int) -> Int {
+        var mixed = word ^ UInt64(bitPattern: Int64(seed))
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(bitPattern: UInt(mixed ^ (mixed >> 31)))
+    }
 }
 
 /// Identifies one project switch request (numbered in the order the SDK received them).

@@ -79,7 +79,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     package func handle(_ event: consuming EngineEvent) {
         switch consume event {
         case .input(let fact, let attachment):
-            handle(fact, attachment)
+            handle(fact, consume attachment)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
         case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
@@ -108,7 +108,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     // MARK: - Inputs
 
-    private func handle(_ input: Fact, _ attachment: EngineAttachment) {
+    /// Consumes `attachment`: its completion is moved into the table, not copied.
+    private func handle(_ input: Fact, _ attachment: consuming EngineAttachment) {
         accept(attachment, for: input)
         let time = max(environment.now(), lastTime)
         lastTime = time
@@ -205,13 +206,13 @@ package final class EngineCore<Environment: EngineEnvironment> {
     // MARK: - Attachments
 
     /// Stores what an input carries outside the journal: completions, keys, providers, tokens.
-    private func accept(_ attachment: EngineAttachment, for input: Fact) {
+    private func accept(_ attachment: consuming EngineAttachment, for input: Fact) {
         // One after the other, not as a tuple: a tuple of the two would copy both.
-        switch attachment {
+        switch consume attachment {
         case .none, .completion(nil):
             break
         case .completion(let completion?):
-            if case .callReceived(let received) = input { keepCompletion(completion, for: received.id) }
+            if case .callReceived(let received) = input { keepCompletion(consume completion, for: received.id) }
         case .project(let project, let completion):
             guard case .callReceived(let received) = input else { break }
             if let completion { keepCompletion(completion, for: received.id) }
@@ -230,7 +231,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// access that only moves it is checked for exclusivity when compiling, while one that may
     /// release a value (a replaced completion, whose release can run code the compiler does not
     /// see) is checked at run time (swift_beginAccess and its end: about 115 instructions).
-    private func keepCompletion(_ completion: CallCompletion, for call: CallID) {
+    private func keepCompletion(_ completion: consuming CallCompletion, for call: CallID) {
         var table: [CallID: CallCompletion] = [:]
         swap(&table, &completions)
         table[call] = completion

@@ -212,11 +212,11 @@ extension EngineCore {
         let inbox = inbox
         guard let landingID = landing?.id else {
             // Held as a value, without a closure of its own (the busiest case: every call).
-            environment.runCompletion(CompletionDelivery(completion: completion, outcome: consume outcome, switchResult: switchResult,
+            environment.runCompletion(CompletionDelivery(completion: consume completion, outcome: consume outcome, switchResult: switchResult,
                                                          linkDestination: linkDestination), inbox: inbox)
             return
         }
-        let delivery = CompletionDelivery(completion: completion, outcome: consume outcome, switchResult: switchResult,
+        let delivery = CompletionDelivery(completion: consume completion, outcome: consume outcome, switchResult: switchResult,
                                           linkDestination: linkDestination)
         landings[landingID]?.dispatched()
         inbox.effectBegan()

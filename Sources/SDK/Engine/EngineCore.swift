@@ -79,7 +79,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     package func handle(_ event: consuming EngineEvent) {
         switch consume event {
         case .input(let fact, let attachment):
-            handle(fact, consume attachment)
+            handle(consume fact, consume attachment)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
         case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
@@ -108,9 +108,11 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     // MARK: - Inputs
 
-    /// Consumes `attachment`: its completion is moved into the table, not copied.
-    private func handle(_ input: Fact, _ attachment: consuming EngineAttachment) {
+    /// Consumes `input` (moved into the decided facts) and `attachment` (its completion moved
+    /// into the table): neither is copied.
+    private func handle(_ input: consuming Fact, _ attachment: consuming EngineAttachment) {
         accept(attachment, for: input)
+        let starts = if case .engineStarted = input { true } else { false }
         let time = max(environment.now(), lastTime)
         lastTime = time
         if journalOutage == nil && recordedSequence >= rotationRetryAfter {
@@ -132,15 +134,16 @@ package final class EngineCore<Environment: EngineEnvironment> {
         // with its storage for the next input.
         var records = RecordBatch()
         swap(&records, &batch)
-        projected.decide(input, at: time, into: &facts, records: &records)
+        projected.decide(consume input, at: time, into: &facts, records: &records)
         record(facts, records, at: time)
         swap(&records, &batch)
         if environment.observesInputs {
-            environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)
+            // The input is the first fact decided.
+            environment.inputHandled(facts[0], facts: facts, state: projected, lastSequence: recordedSequence)
         }
         runEffects(of: facts)
         swap(&facts, &decided)
-        if case .engineStarted = input { resumeAfterStart() }
+        if starts { resumeAfterStart() }
     }
 
     /// Appends an input and its decisions (`facts`, encoded as `records` by `decide`) as one

@@ -65,12 +65,13 @@ extension SDKState {
     /// ``decide(_:at:into:)``, with the facts also encoded as journal records into `records`
     /// (emptied first, its storage kept), in order, each as it is decided: the same records
     /// as ``FactCodec/append(_:to:)`` of each fact makes afterwards, without copying the facts
-    /// out of the list to encode them. The engine journals them as one batch.
-    package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch) {
+    /// out of the list to encode them. The engine journals them as one batch. The input is
+    /// consumed: a received call, the busiest input, is moved into the list, not copied.
+    package mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch) {
         decide(input, at: time, into: &facts, records: &records, encodes: true)
     }
 
-    private mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch,
+    private mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch,
                                  encodes: Bool) {
         var storage: [Fact] = []
         swap(&storage, &facts)
@@ -85,16 +86,20 @@ extension SDKState {
             DurabilityWait?.none
         }
         let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
-        if case .callReceived(let received) = input {
-            // The busiest input: its call is bound once, here, and applied and recorded from it.
-            receive(input, received, &decisions)
+        // The busiest input: its call is bound once, here, and applied and recorded from it; the
+        // input itself is moved into the list.
+        let received = if case .callReceived(let received) = input { received } else { ReceivedCall?.none }
+        if let received {
+            receive(consume input, received, &decisions)
             handleCall(received, &decisions)
-        } else {
-            emit(input, &decisions)
+            // A landed switch's held calls go on as the delivery queue makes room (as below).
+            if switching.replaying != nil { replayHeldCalls(&decisions) }
+            (facts, records) = decisions.finish()
+            return
         }
+        emit(copy input, &decisions)
         switch input {
         case .engineStarted(let start): handleEngineStart(start, &decisions)
-        case .callReceived: break
         case .transportCompleted(let completion): handleTransport(completion, &decisions)
         case .timerFired(let purpose): if timerWasSet { handleTimer(purpose, &decisions) }
         case .durabilityConfirmed(let confirmation):

@@ -15,9 +15,10 @@ extension EngineCore {
         environment.callbacksHandedOver()
     }
 
-    /// Performs one effect through the environment.
-    private func perform(_ effect: Effect) {
-        switch effect {
+    /// Performs one effect through the environment. Consumed: a completion's outcome is moved
+    /// into its delivery.
+    private func perform(_ effect: consuming Effect) {
+        switch consume effect {
         case .send(let id, let attempt):
             send(id, attempt: attempt)
         case .armTimer(let purpose, let due):
@@ -45,7 +46,7 @@ extension EngineCore {
         case .beginLanding(let id):
             landings[id] = LandingCallbacks()
         case .complete(let call, let outcome, let landing, let linkDestination):
-            complete(call, outcome, landing: landing, linkDestination: linkDestination)
+            complete(call, consume outcome, landing: landing, linkDestination: linkDestination)
         case .armLanding(let id):
             // The next switch may start once every completion of the landing has returned.
             if landings[id]?.arm() == true { landingCallbacksDone(id) }
@@ -202,7 +203,7 @@ extension EngineCore {
 
     /// Runs a call's completion on the callback queue. A landing's completions are counted, so
     /// the next switch waits until each of them returned.
-    private func complete(_ call: CallID, _ outcome: CallOutcome, landing: Effect.Landing?, linkDestination: String?) {
+    private func complete(_ call: CallID, _ outcome: consuming CallOutcome, landing: Effect.Landing?, linkDestination: String?) {
         guard let completion = takeCompletion(for: call) else { return }
         let switchResult: SwitchResult = switch outcome {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
@@ -211,11 +212,11 @@ extension EngineCore {
         let inbox = inbox
         guard let landingID = landing?.id else {
             // Held as a value, without a closure of its own (the busiest case: every call).
-            environment.runCompletion(CompletionDelivery(completion: completion, outcome: outcome, switchResult: switchResult,
+            environment.runCompletion(CompletionDelivery(completion: consume completion, outcome: consume outcome, switchResult: switchResult,
                                                          linkDestination: linkDestination), inbox: inbox)
             return
         }
-        let delivery = CompletionDelivery(completion: completion, outcome: outcome, switchResult: switchResult,
+        let delivery = CompletionDelivery(completion: consume completion, outcome: consume outcome, switchResult: switchResult,
                                           linkDestination: linkDestination)
         landings[landingID]?.dispatched()
         inbox.effectBegan()

@@ -79,7 +79,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     package func handle(_ event: consuming EngineEvent) {
         switch consume event {
         case .input(let fact, let attachment):
-            handle(fact, attachment)
+            handle(consume fact, consume attachment)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
         case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
@@ -108,8 +108,11 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     // MARK: - Inputs
 
-    private func handle(_ input: Fact, _ attachment: EngineAttachment) {
+    /// Consumes `input` (moved into the decided facts) and `attachment` (its completion moved
+    /// into the table): neither is copied.
+    private func handle(_ input: consuming Fact, _ attachment: consuming EngineAttachment) {
         accept(attachment, for: input)
+        let starts = if case .engineStarted = input { true } else { false }
         let time = max(environment.now(), lastTime)
         lastTime = time
         if journalOutage == nil && recordedSequence >= rotationRetryAfter {
@@ -127,27 +130,27 @@ package final class EngineCore<Environment: EngineEnvironment> {
         owner = EffectOwner(user: projected.email ?? projected.userID, instance: projected.generation)
         var facts: [Fact] = []
         swap(&facts, &decided)
-        projected.decide(input, at: time, into: &facts)
-        record(facts, at: time)
+        // Filled as a local (one access to the property, not one per fact), then put back
+        // with its storage for the next input.
+        var records = RecordBatch()
+        swap(&records, &batch)
+        projected.decide(consume input, at: time, into: &facts, records: &records)
+        record(facts, records, at: time)
+        swap(&records, &batch)
         if environment.observesInputs {
-            environment.inputHandled(input, facts: facts, state: projected, lastSequence: recordedSequence)
+            // The input is the first fact decided.
+            environment.inputHandled(facts[0], facts: facts, state: projected, lastSequence: recordedSequence)
         }
         runEffects(of: facts)
         swap(&facts, &decided)
-        if case .engineStarted = input { resumeAfterStart() }
+        if starts { resumeAfterStart() }
     }
 
-    /// Appends an input and its decisions as one batch (a crash never keeps half of a
-    /// decision); while the journal is out, counts them as lost instead.
-    private func record(_ facts: [Fact], at time: JournalTime) {
+    /// Appends an input and its decisions (`facts`, encoded as `records` by `decide`) as one
+    /// batch (a crash never keeps half of a decision); while the journal is out, counts them as
+    /// lost instead.
+    private func record(_ facts: [Fact], _ records: borrowing RecordBatch, at time: JournalTime) {
         if journalOutage == nil {
-            // Filled as a local (one access to the property, not one per fact), then put back
-            // with its storage for the next input.
-            var records = RecordBatch()
-            swap(&records, &batch)
-            defer { swap(&records, &batch) }
-            records.removeAll()
-            for fact in facts { FactCodec.append(fact, to: &records) }
             do {
                 recordedSequence = try recorder.record(records, timestamp: time)
                 return
@@ -206,13 +209,13 @@ package final class EngineCore<Environment: EngineEnvironment> {
     // MARK: - Attachments
 
     /// Stores what an input carries outside the journal: completions, keys, providers, tokens.
-    private func accept(_ attachment: EngineAttachment, for input: Fact) {
+    private func accept(_ attachment: consuming EngineAttachment, for input: Fact) {
         // One after the other, not as a tuple: a tuple of the two would copy both.
-        switch attachment {
+        switch consume attachment {
         case .none, .completion(nil):
             break
         case .completion(let completion?):
-            if case .callReceived(let received) = input { keepCompletion(completion, for: received.id) }
+            if case .callReceived(let received) = input { keepCompletion(consume completion, for: received.id) }
         case .project(let project, let completion):
             guard case .callReceived(let received) = input else { break }
             if let completion { keepCompletion(completion, for: received.id) }
@@ -231,7 +234,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// access that only moves it is checked for exclusivity when compiling, while one that may
     /// release a value (a replaced completion, whose release can run code the compiler does not
     /// see) is checked at run time (swift_beginAccess and its end: about 115 instructions).
-    private func keepCompletion(_ completion: CallCompletion, for call: CallID) {
+    private func keepCompletion(_ completion: consuming CallCompletion, for call: CallID) {
         var table: [CallID: CallCompletion] = [:]
         swap(&table, &completions)
         table[call] = completion

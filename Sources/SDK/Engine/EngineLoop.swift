@@ -48,7 +48,8 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                 swap(&message, &batch[index])
                 switch consume message {
                 case .event(let event):
-                    core.handle(event)
+                    // Consumed: handed on as it is, not copied for the core and released here.
+                    core.handle(consume event)
                 case .barrier(let body):
                     body(view)
                 case .wake:

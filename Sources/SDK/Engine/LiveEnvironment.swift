@@ -72,7 +72,14 @@ final class LiveEnvironment: EngineEnvironment {
             inbox.effectBegan()
             deliveriesInbox = inbox
         }
-        heldCallbacks.append(.delivery(delivery))
+        // Swapped out, appended to and swapped back: appended to in place, through the access
+        // to the property, the delivery was copied into the array (its completion, outcome and
+        // destination retained, and the consumed original released) and the access was ended
+        // at run time; appended to a local, it is moved in.
+        var held: [HeldCallback] = []
+        swap(&held, &heldCallbacks)
+        held.append(.delivery(delivery))
+        swap(&held, &heldCallbacks)
     }
 
     func callbacksHandedOver() {

@@ -5,21 +5,39 @@ struct Decisions {
     /// The input's time: every decision made for it carries it.
     let time: JournalTime
     private(set) var facts: [Fact] = []
+    /// The facts as journal records (``FactCodec/append(_:to:)``), each encoded as it is
+    /// recorded, when the caller journals them (``encodes``); else left empty.
+    private(set) var records = RecordBatch()
+    /// Whether ``records`` are made.
+    private let encodes: Bool
 
-    /// Decisions made into `storage`, emptied first (its buffer is kept).
-    init(time: JournalTime, storage: consuming [Fact] = []) {
+    /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
+    /// (emptied first too, its storage kept) when `encodes`.
+    init(time: JournalTime, storage: consuming [Fact] = [], records: consuming RecordBatch = RecordBatch(), encodes: Bool = false) {
         self.time = time
+        self.encodes = encodes
         facts = consume storage
         facts.removeAll(keepingCapacity: true)
         if facts.capacity < 8 { facts.reserveCapacity(8) }
+        self.records = consume records
+        self.records.removeAll()
     }
 
-    /// The facts decided, handed over.
-    consuming func finish() -> [Fact] {
-        facts
+    /// The facts decided, and their records, handed over.
+    consuming func finish() -> (facts: [Fact], records: RecordBatch) {
+        (facts, records)
     }
 
+    /// Records a decision. Its record is encoded here, while the fact is this function's own:
+    /// encoded later, out of the list, each fact was first copied (retaining what it holds).
     mutating func record(_ fact: consuming Fact) {
+        if encodes { FactCodec.append(fact, to: &records) }
+        facts.append(fact)
+    }
+
+    /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`.
+    mutating func record(_ fact: consuming Fact, received: ReceivedCall) {
+        if encodes { FactCodec.append(callReceived: received, to: &records) }
         facts.append(fact)
     }
 }
@@ -40,9 +58,26 @@ extension SDKState {
     /// ``decide(_:at:)``, with the facts written into `facts` (emptied first, its buffer kept):
     /// the engine decides into one array from input to input instead of allocating one each time.
     package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact]) {
+        var records = RecordBatch()
+        decide(input, at: time, into: &facts, records: &records, encodes: false)
+    }
+
+    /// ``decide(_:at:into:)``, with the facts also encoded as journal records into `records`
+    /// (emptied first, its storage kept), in order, each as it is decided: the same records
+    /// as ``FactCodec/append(_:to:)`` of each fact makes afterwards, without copying the facts
+    /// out of the list to encode them. The engine journals them as one batch. The input is
+    /// consumed: a received call, the busiest input, is moved into the list, not copied.
+    package mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch) {
+        decide(input, at: time, into: &facts, records: &records, encodes: true)
+    }
+
+    private mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch,
+                                 encodes: Bool) {
         var storage: [Fact] = []
         swap(&storage, &facts)
-        var decisions = Decisions(time: time, storage: consume storage)
+        var batch = RecordBatch()
+        swap(&batch, &records)
+        var decisions = Decisions(time: time, storage: consume storage, records: consume batch, encodes: encodes)
         // What the input answers, looked up before the input itself is applied.
         let timerWasSet = if case .timerFired(let purpose) = input { timers[purpose] != nil } else { false }
         let durabilityPurpose = if case .durabilityConfirmed(let confirmation) = input {
@@ -51,10 +86,20 @@ extension SDKState {
             DurabilityWait?.none
         }
         let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
-        emit(input, &decisions)
+        // The busiest input: its call is bound once, here, and applied and recorded from it; the
+        // input itself is moved into the list.
+        let received = if case .callReceived(let received) = input { received } else { ReceivedCall?.none }
+        if let received {
+            receive(consume input, received, &decisions)
+            handleCall(received, &decisions)
+            // A landed switch's held calls go on as the delivery queue makes room (as below).
+            if switching.replaying != nil { replayHeldCalls(&decisions) }
+            (facts, records) = decisions.finish()
+            return
+        }
+        emit(copy input, &decisions)
         switch input {
         case .engineStarted(let start): handleEngineStart(start, &decisions)
-        case .callReceived(let received): handleCall(received, &decisions)
         case .transportCompleted(let completion): handleTransport(completion, &decisions)
         case .timerFired(let purpose): if timerWasSet { handleTimer(purpose, &decisions) }
         case .durabilityConfirmed(let confirmation):
@@ -69,7 +114,7 @@ extension SDKState {
         }
         // A landed switch's held calls go on as the delivery queue makes room.
         if switching.replaying != nil && input != .engineStopping { replayHeldCalls(&decisions) }
-        facts = decisions.finish()
+        (facts, records) = decisions.finish()
     }
 
     /// Applies a decision and records it. Consumed: a decision made for the call is moved into
@@ -77,6 +122,16 @@ extension SDKState {
     mutating func emit(_ fact: consuming Fact, _ decisions: inout Decisions) {
         evolve(fact, at: decisions.time)
         decisions.record(fact)
+    }
+
+    /// Applies and records the input `fact`, which is `.callReceived(received)`, as
+    /// ``emit(_:_:)`` does, from the call ``decide(_:at:into:)`` bound: folding the fact and
+    /// encoding it would each bind the call again, copying it out of the fact (retaining its
+    /// arguments) and releasing the copy after.
+    private mutating func receive(_ fact: consuming Fact, _ received: ReceivedCall, _ decisions: inout Decisions) {
+        time = decisions.time
+        addPendingCall(received, at: decisions.time)
+        decisions.record(fact, received: received)
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.

@@ -9,12 +9,14 @@ extension SDKState {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }
-        let keepsAlways = request.path == "users/disableDevice"
+        // The path compared once for the busiest request (every track call's), not twice.
+        let isTrack = request.path == DeliveryTask.trackPath
+        let keepsAlways = !isTrack && request.path == "users/disableDevice"
         if !keepsAlways && !queueHasRoom(forEvents: 1, bytes: request.body.count) {
             resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
             return
         }
-        if request.path == DeliveryTask.trackPath, let id, let joined = batchTaking(request.body.count, on: project.fingerprint) {
+        if isTrack, let id, let joined = batchTaking(request.body.count, on: project.fingerprint) {
             // Applied as `emit` applies it (``evolve(_:at:)``), through the index the task was
             // found at: its id is hashed once, not once more to fold the fact.
             let event = BatchedEvent(call: id, body: request.body)

@@ -19,8 +19,7 @@ extension SDKState {
             switching.awaitingCallbacks = nil
             instanceRunning = false
         case .callReceived(let received):
-            pendingCalls[received.id] = PendingCall(
-                name: received.call.name, madeAt: time, caller: received.caller, projectAtCall: live?.fingerprint)
+            addPendingCall(received, at: time)
         case .timerFired(let purpose):
             timers[purpose] = nil
         case .durabilityConfirmed(let confirmation):
@@ -36,5 +35,12 @@ extension SDKState {
         default:
             break
         }
+    }
+
+    /// What folding `callReceived(received)` at `time` changes (also applied by `decide`, from
+    /// the call it bound): the call is pending.
+    mutating func addPendingCall(_ received: ReceivedCall, at time: JournalTime) {
+        pendingCalls[received.id] = PendingCall(
+            name: received.call.name, madeAt: time, caller: received.caller, projectAtCall: live?.fingerprint)
     }
 }

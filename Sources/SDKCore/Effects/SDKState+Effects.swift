@@ -8,7 +8,7 @@ extension SDKState {
     }
 
     /// ``effects(of:)`` one at a time, without collecting them.
-    package func forEachEffect(of facts: [Fact], _ body: (Effect) -> Void) {
+    package func forEachEffect(of facts: [Fact], _ body: (consuming Effect) -> Void) {
         Self.forEachEffect(of: facts, after: effectContext, body)
     }
 
@@ -18,8 +18,9 @@ extension SDKState {
     }
 
     /// ``effects(of:)`` one at a time, given only the ``effectContext`` of the state after the
-    /// batch (the engine's path: it neither allocates nor copies the state per input).
-    package static func forEachEffect(of facts: [Fact], after context: EffectContext, _ body: (Effect) -> Void) {
+    /// batch (the engine's path: it neither allocates nor copies the state per input). Each
+    /// effect is handed over to `body` (consumed), so what it carries is moved on, not copied.
+    package static func forEachEffect(of facts: [Fact], after context: EffectContext, _ body: (consuming Effect) -> Void) {
         var landing: Effect.Landing?
         // A link resolution is an input that resolves at most one call, its own, in the same batch.
         var linkDestination: String?

@@ -16,6 +16,19 @@ struct FactCodecTests {
         }
     }
 
+    @Test("a received call encoded from its call is the record of its fact (decide records it so)")
+    func receivedCallRecord() {
+        var random = RandomFacts(seed: 77)
+        for _ in 0..<5_000 {
+            guard case .callReceived(let received) = random.fact() else { continue }
+            var fromFact = RecordBatch()
+            FactCodec.append(.callReceived(received), to: &fromFact)
+            var fromCall = RecordBatch()
+            FactCodec.append(callReceived: received, to: &fromCall)
+            #expect(fromCall.kinds == fromFact.kinds && fromCall.payloads == fromFact.payloads && fromCall.ends == fromFact.ends)
+        }
+    }
+
     @Test("every fact kind is produced by the generator and has a distinct number")
     func kinds() {
         var random = RandomFacts(seed: 99)

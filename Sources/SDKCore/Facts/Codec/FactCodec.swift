@@ -82,6 +82,15 @@ package enum FactCodec {
         }
     }
 
+    /// ``append(_:to:)`` of `.callReceived(received)`, encoded from the call itself (the
+    /// engine's busiest fact, whose call `decide` has at hand): the same record.
+    static func append(callReceived received: ReceivedCall, to batch: inout RecordBatch) {
+        FieldWriter.withScratch { writer in
+            InputFactCodec.encode(callReceived: received, to: &writer)
+            batch.append(kind: FactKind.callReceived.rawValue, payloadBytes: writer.written)
+        }
+    }
+
     /// Decodes a record's payload as the fact of `kind`, with its family's codec.
     public static func decode(kind: UInt32, payload: some Collection<UInt8>) throws(CodecError) -> Fact {
         guard let known = FactKind(rawValue: kind) else { return .unknown(kind: kind, payload: Array(payload)) }

@@ -13,8 +13,8 @@ struct FieldWriter: ~Copyable {
     private var output: ScratchBytes
 
     /// Runs `body` with a writer over a scratch buffer on the stack.
-    static func withScratch<Result>(_ body: (inout FieldWriter) -> Result) -> Result {
-        ScratchBytes.withScratch { bytes in
+    static func withScratch<Result>(capacity: Int = 512, _ body: (inout FieldWriter) -> Result) -> Result {
+        ScratchBytes.withScratch(capacity: capacity) { bytes in
             var writer = FieldWriter(output: bytes)
             let result = body(&writer)
             bytes = writer.finish()

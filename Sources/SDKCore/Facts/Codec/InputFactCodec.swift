@@ -4,7 +4,7 @@ enum InputFactCodec {
     static func encode(_ fact: Fact, to writer: inout FieldWriter) {
         switch fact {
         case .engineStarted(let start): start.encode(to: &writer)
-        case .callReceived(let call): call.encode(to: &writer)
+        case .callReceived(let call): encode(callReceived: call, to: &writer)
         case .transportCompleted(let completion): completion.encode(to: &writer)
         case .timerFired(let purpose): purpose.encode(to: &writer)
         case .durabilityConfirmed(let confirmation): confirmation.encode(to: &writer)
@@ -16,6 +16,11 @@ enum InputFactCodec {
         case .linkResolved(let resolution): resolution.encode(to: &writer)
         default: break
         }
+    }
+
+    /// Writes the payload of `.callReceived(received)`.
+    static func encode(callReceived received: ReceivedCall, to writer: inout FieldWriter) {
+        received.encode(to: &writer)
     }
 
     /// Reads the input fact of `kind`.

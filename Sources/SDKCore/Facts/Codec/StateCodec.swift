@@ -6,7 +6,21 @@ import Journal
 package enum StateCodec {
     /// The snapshot payload for `state`.
     public static func encode(_ state: SDKState) -> [UInt8] {
-        state.encodedMessage()
+        // Written into a buffer of about the snapshot's size from the start: grown from the
+        // usual scratch size, a burst's snapshot (hundreds of kilobytes) was copied at each of
+        // a dozen doublings.
+        FieldWriter.withScratch(capacity: capacityHint(for: state)) { writer in
+            state.encode(to: &writer)
+            return writer.bytes
+        }
+    }
+
+    /// About the size of `state`'s snapshot, erring large: what its collections that grow with
+    /// the calls in flight take (pending calls, queued events and their bodies), plus room for
+    /// the rest.
+    private static func capacityHint(for state: SDKState) -> Int {
+        4_096 + state.pendingCalls.count * 96 + state.queuedBytes + state.queuedEvents * 48
+            + state.heldEvents.count * 256 + state.switching.gateBytes + state.switching.gate.count * 64
     }
 
     /// The state a snapshot payload holds.

@@ -20,15 +20,27 @@ enum TwoWordKeySort {
         guard entries.count >= radixThreshold else {
             return entries.sorted { ($0.high, $0.low) < ($1.high, $1.low) }
         }
+        // The bits in which some key differs from the first, per word, found in one walk: a
+        // byte in which every key is the same (UUIDs' version and variant bits, the high bytes
+        // of sequential ids, a high word all the SDK's ids share) needs no pass, not even the
+        // count that would find it changes nothing.
+        let first = entries[0]
+        var differingHigh: UInt64 = 0
+        var differingLow: UInt64 = 0
+        for entry in entries {
+            differingHigh |= entry.high ^ first.high
+            differingLow |= entry.low ^ first.low
+        }
         var source = entries
         var target = entries
         var counts = [Int](repeating: 0, count: 256)
-        // Sixteen stable counting passes, the low word's bytes first, each from the lowest byte:
-        // after the last, the entries are in order of the whole key. Ids need not be random
-        // (sequential ones share their high word), so both words are sorted alike.
+        // Up to sixteen stable counting passes, the low word's bytes first, each from the lowest
+        // byte: after the last, the entries are in order of the whole key. Ids need not be
+        // random (sequential ones share their high word), so both words are sorted alike.
         for pass in 0..<16 {
             let inLowWord = pass < 8
             let shift = UInt64(pass % 8) * 8
+            guard ((inLowWord ? differingLow : differingHigh) >> shift) & 0xFF != 0 else { continue }
             let moved = source.withUnsafeBufferPointer { from in
                 target.withUnsafeMutableBufferPointer { to in
                     counts.withUnsafeMutableBufferPointer { counts in

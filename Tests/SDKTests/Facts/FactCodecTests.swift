@@ -118,6 +118,20 @@ struct FactCodecLimitTests {
         #expect(RetryRules(maxAttempts: 9, baseDelayMilliseconds: .max, maxDelayMilliseconds: .max).delay(afterAttempt: .min) == .max)
     }
 
+    @Test("a snapshot's starting buffer stays between 4 KiB and 16 MiB whatever its counters say, and its bytes are the same")
+    func snapshotCapacityHint() throws {
+        for counter in [Int.min, -1, 0, 1 << 20, 1 << 40, Int.max] {
+            var state = SDKState()
+            state.queuedBytes = counter
+            state.queuedEvents = counter
+            state.switching.gateBytes = counter
+            let hint = StateCodec.capacityHint(for: state)
+            #expect(hint >= 4_096 && hint <= StateCodec.largestHint, "counters at \(counter): \(hint)")
+            let decoded = try StateCodec.decode(StateCodec.encode(state))
+            #expect(StateCodec.encode(decoded) == StateCodec.encode(state))
+        }
+    }
+
     static func varint(_ value: Int) -> [UInt8] {
         var writer = ByteWriter()
         writer.writeVarint(UInt64(value))

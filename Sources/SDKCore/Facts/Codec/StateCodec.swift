@@ -17,11 +17,20 @@ package enum StateCodec {
 
     /// About the size of `state`'s snapshot, erring large: what its collections that grow with
     /// the calls in flight take (pending calls, queued events and their bodies), plus room for
-    /// the rest.
-    private static func capacityHint(for state: SDKState) -> Int {
-        4_096 + state.pendingCalls.count * 96 + state.queuedBytes + state.queuedEvents * 48
-            + state.heldEvents.count * 256 + state.switching.gateBytes + state.switching.gate.count * 64
+    /// the rest. A state may come from a journal (a snapshot from the field, or hostile bytes),
+    /// whose counters say anything: each is taken between 0 and ``largestHintedCount`` and the
+    /// hint is at most ``largestHint``; a larger snapshot still grows its buffer as it is written.
+    static func capacityHint(for state: SDKState) -> Int {
+        func count(_ value: Int) -> Int { Swift.min(Swift.max(value, 0), largestHintedCount) }
+        let hint = 4_096 + count(state.pendingCalls.count) * 96 + count(state.queuedBytes) + count(state.queuedEvents) * 48
+            + count(state.heldEvents.count) * 256 + count(state.switching.gateBytes) + count(state.switching.gate.count) * 64
+        return Swift.min(hint, largestHint)
     }
+
+    /// The largest count ``capacityHint(for:)`` takes as it is (its terms cannot overflow).
+    static let largestHintedCount = 1 << 24
+    /// The largest buffer a snapshot starts with: 16 MiB.
+    static let largestHint = 1 << 24
 
     /// The state a snapshot payload holds.
     public static func decode(_ payload: some Collection<UInt8>) throws(CodecError) -> SDKState {

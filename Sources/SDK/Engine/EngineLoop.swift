@@ -40,7 +40,9 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
 
     /// The thread's body: handle messages until stopped.
     func run() {
-        while var batch = mailbox.takeAll() {
+        // One array for every batch: each take hands the last one's buffer back to the mailbox.
+        var batch: [EngineMessage] = []
+        while mailbox.takeAll(into: &batch) {
             for index in batch.indices {
                 // Moved out of the batch (swapped with a message that holds nothing) instead of
                 // copied out of it and released again with the batch.

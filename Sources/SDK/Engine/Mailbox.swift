@@ -90,20 +90,31 @@ final class Mailbox<Message: Sendable>: Sendable {
 
     /// Takes every waiting message, blocking until there is one; nil once closed and drained.
     func takeAll() -> [Message]? {
+        var batch: [Message] = []
+        return takeAll(into: &batch) ? batch : nil
+    }
+
+    /// Takes every waiting message into `batch`, blocking until there is one; false once closed
+    /// and drained. What `batch` held is dropped, and its buffer becomes the mailbox's own (the
+    /// two arrays are swapped): a taker that hands back the array it was given last takes
+    /// without allocating. Copying the messages out instead left the mailbox's buffer shared,
+    /// so emptying it allocated a new one as large as the largest batch, on every take. A buffer
+    /// grown past twice ``capacity`` is let go rather than kept.
+    func takeAll(into batch: inout [Message]) -> Bool {
+        if batch.capacity > 2 * capacity { batch = [] } else { batch.removeAll(keepingCapacity: true) }
         while true {
-            let (batch, waiters) = state.withLock { state -> ([Message]??, Int) in
+            let (taken, waiters) = state.withLock { state -> (Bool?, Int) in
                 if state.taker == nil { state.taker = pthread_self() }
                 if !state.isEmpty {
-                    let batch = state.messages
-                    state.messages.removeAll(keepingCapacity: batch.count <= capacity)
-                    return (.some(batch), state.takeRoomWaiters())
+                    swap(&state.messages, &batch)
+                    return (true, state.takeRoomWaiters())
                 }
-                if state.closed { return (.some(nil), state.takeRoomWaiters()) }
+                if state.closed { return (false, state.takeRoomWaiters()) }
                 state.waiting = true
                 return (nil, 0)
             }
             for _ in 0..<waiters { room.signal() }
-            if let batch { return batch }
+            if let taken { return taken }
             signal.wait()
         }
     }

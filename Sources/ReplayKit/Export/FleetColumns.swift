@@ -212,8 +212,7 @@ struct FleetColumns {
         mutating func day(of time: String) {
             key()
             byte(UInt8(ascii: "\""))
-            var time = time
-            time.withUTF8 { copy(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).prefix(10))) }
+            time.utf8.withContiguousBytes { copy(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).prefix(10))) }
             byte(UInt8(ascii: "\""))
         }
 

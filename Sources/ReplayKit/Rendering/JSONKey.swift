@@ -34,9 +34,7 @@ struct JSONKey: ExpressibleByStringLiteral {
         case .literal(let literal):
             return literal.withUTF8Buffer(body)
         case .text(let text):
-            if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-            var text = text
-            return text.withUTF8(body)
+            return text.utf8.withContiguousBytes(body)
         }
     }
 

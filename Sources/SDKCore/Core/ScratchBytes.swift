@@ -122,10 +122,7 @@ package struct ScratchBytes: ~Copyable {
 
     /// The UTF-8 bytes of `text`: read where they lie (a native string), else from a copy.
     package mutating func append(_ text: String) {
-        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
-        if appended != nil { return }
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        text.utf8.withContiguousBytes { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// The bytes of a literal.

@@ -94,11 +94,7 @@ package enum JSONValue: Equatable, Sendable {
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control
     /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.
     package static func writeString(_ text: String, to output: inout ScratchBytes) {
-        // A native string's bytes are read where they lie, without the copy `withUTF8` needs.
-        let written: Void? = text.utf8.withContiguousStorageIfAvailable { writeString(escaping: $0, to: &output) }
-        if written != nil { return }
-        var text = text
-        text.withUTF8 { writeString(escaping: $0, to: &output) }
+        text.utf8.withContiguousBytes { writeString(escaping: $0, to: &output) }
     }
 
     /// Appends the JSON string of the UTF-8 `text`, as ``writeString(_:to:)`` writes
@@ -136,6 +132,7 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     /// Appends `"`, the escaped well-formed UTF-8 `bytes`, `"`, through one pointer.
+    @inline(__always)
     private static func writeString(escaping bytes: UnsafeBufferPointer<UInt8>, to output: inout ScratchBytes) {
         output.appendWriting(atMost: escapedRoom(forUTF8Count: bytes.count)) { writeString(escaping: bytes, at: $0) }
     }
@@ -152,9 +149,7 @@ package enum JSONValue: Equatable, Sendable {
     /// Writes the JSON string of `text` at `start`, which has ``escapedRoom(forUTF8Count:)`` of
     /// its UTF-8 length; returns the bytes written. For writers that reserve a row's room once.
     package static func writeString(_ text: String, at start: UnsafeMutablePointer<UInt8>) -> Int {
-        if let written = text.utf8.withContiguousStorageIfAvailable({ writeString(escaping: $0, at: start) }) { return written }
-        var text = text
-        return text.withUTF8 { writeString(escaping: $0, at: start) }
+        text.utf8.withContiguousBytes { writeString(escaping: $0, at: start) }
     }
 
     /// Writes `"`, the escaped well-formed UTF-8 `bytes`, `"` at `start`: a word of eight bytes
@@ -267,8 +262,7 @@ package enum JSONValue: Equatable, Sendable {
     /// ``writeString(_:to:)`` writes between them, counted without writing it (the SDK's byte
     /// bounds count request bodies this way).
     static func escapedByteCount(of text: String) -> Int {
-        var text = text
-        return text.withUTF8 { bytes in
+        text.utf8.withContiguousBytes { bytes in
             guard let base = bytes.baseAddress else { return 0 }
             var count = bytes.count
             var index = 0

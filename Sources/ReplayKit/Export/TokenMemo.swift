@@ -22,9 +22,7 @@ package final class TokenMemo: Tokenizer, Sendable {
     }
 
     package func token(_ value: String, kind: String) -> String {
-        if let token = value.utf8.withContiguousStorageIfAvailable({ token(utf8: $0, kind: kind) { $0 } }) { return token }
-        var value = value
-        return value.withUTF8 { token(utf8: $0, kind: kind) { $0 } }
+        value.utf8.withContiguousBytes { token(utf8: $0, kind: kind) { $0 } }
     }
 
     package func writeToken(utf8 value: UnsafeBufferPointer<UInt8>, kind: String, to output: inout ScratchBytes) {
@@ -43,7 +41,7 @@ package final class TokenMemo: Tokenizer, Sendable {
                 memo = state.memos.count
                 state.memos.append((kind, TokenTable(capacity: Self.capacity)))
             }
-            let token = state.hasher.token(String(decoding: value, as: UTF8.self), kind: kind)
+            let token = state.hasher.token(utf8: value, kind: kind)
             state.memos[memo].tokens.insert(token, for: value, hash: hash)
             return use(token)
         }

@@ -67,28 +67,32 @@ package struct KeyedHash: Sendable {
     }
 
     /// The token of ``token(_:kind:)``, with the HMAC computed by `digest` (input, 32-byte
-    /// output): the message and the digest in one temporary buffer, the token's text written once.
+    /// output).
     static func token(_ value: String, kind: String,
                       digest: (UnsafeRawBufferPointer, UnsafeMutableBufferPointer<UInt8>) -> Void) -> String {
-        var kind = kind
-        var value = value
-        return kind.withUTF8 { kindBytes in
-            value.withUTF8 { valueBytes in
-                let messageLength = kindBytes.count + 1 + valueBytes.count
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: messageLength + SHA256.digestLength) { buffer in
-                    let base = buffer.baseAddress!
-                    if let kindStart = kindBytes.baseAddress { base.update(from: kindStart, count: kindBytes.count) }
-                    base[kindBytes.count] = 0
-                    if let valueStart = valueBytes.baseAddress {
-                        (base + kindBytes.count + 1).update(from: valueStart, count: valueBytes.count)
-                    }
-                    let mac = UnsafeMutableBufferPointer(rebasing: buffer[messageLength...])
-                    digest(UnsafeRawBufferPointer(UnsafeBufferPointer(start: base, count: messageLength)), mac)
-                    return String(unsafeUninitializedCapacity: kindBytes.count + 1 + 2 * tokenByteCount) { text in
-                        _ = text.initialize(fromContentsOf: kindBytes)
-                        text[kindBytes.count] = UInt8(ascii: ":")
-                        return Hex.write(mac.prefix(tokenByteCount), into: text, at: kindBytes.count + 1)
-                    }
+        value.utf8.withContiguousBytes { token(utf8: $0, kind: kind, digest: digest) }
+    }
+
+    /// The token of ``token(_:kind:)`` for the value whose UTF-8 bytes are `valueBytes`, with the
+    /// HMAC computed by `digest`: the message and the digest in one temporary buffer, the
+    /// token's text written once.
+    static func token(utf8 valueBytes: UnsafeBufferPointer<UInt8>, kind: String,
+                      digest: (UnsafeRawBufferPointer, UnsafeMutableBufferPointer<UInt8>) -> Void) -> String {
+        kind.utf8.withContiguousBytes { kindBytes in
+            let messageLength = kindBytes.count + 1 + valueBytes.count
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: messageLength + SHA256.digestLength) { buffer in
+                let base = buffer.baseAddress!
+                if let kindStart = kindBytes.baseAddress { base.update(from: kindStart, count: kindBytes.count) }
+                base[kindBytes.count] = 0
+                if let valueStart = valueBytes.baseAddress {
+                    (base + kindBytes.count + 1).update(from: valueStart, count: valueBytes.count)
+                }
+                let mac = UnsafeMutableBufferPointer(rebasing: buffer[messageLength...])
+                digest(UnsafeRawBufferPointer(UnsafeBufferPointer(start: base, count: messageLength)), mac)
+                return String(unsafeUninitializedCapacity: kindBytes.count + 1 + 2 * tokenByteCount) { text in
+                    _ = text.initialize(fromContentsOf: kindBytes)
+                    text[kindBytes.count] = UInt8(ascii: ":")
+                    return Hex.write(mac.prefix(tokenByteCount), into: text, at: kindBytes.count + 1)
                 }
             }
         }

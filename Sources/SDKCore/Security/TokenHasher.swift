@@ -14,4 +14,10 @@ package struct TokenHasher: Sendable {
     package func token(_ value: String, kind: String) -> String {
         KeyedHash.token(value, kind: kind, digest: pads.digest)
     }
+
+    /// The token for the value whose UTF-8 bytes are `value` (a value read from a request body,
+    /// with no string made for it).
+    package func token(utf8 value: UnsafeBufferPointer<UInt8>, kind: String) -> String {
+        KeyedHash.token(utf8: value, kind: kind, digest: pads.digest)
+    }
 }

@@ -50,38 +50,25 @@ struct CanonicalBodyRedaction: ~Copyable {
         guard depth < Self.maximumDepth, position < input.count else { throw Refused() }
         switch input[position] {
         case UInt8(ascii: "{"):
-            position += 1
-            output.append(UInt8(ascii: "{"))
-            if take(UInt8(ascii: "}")) {
-                output.append(UInt8(ascii: "}"))
-                return
-            }
+            guard opensNonEmpty(UInt8(ascii: "{"), closedBy: UInt8(ascii: "}")) else { return }
             repeat {
-                let name = try string()
+                let name = UnsafeBufferPointer(rebasing: input[try string()])
                 guard take(UInt8(ascii: ":")) else { throw Refused() }
                 output.append(UInt8(ascii: "\""))
-                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[name]))
+                output.append(UnsafeRawBufferPointer(name))
                 output.append("\":" as StaticString)
-                let nameBytes = UnsafeBufferPointer(rebasing: input[name])
-                try value(key: nameBytes, inData: inData || nameBytes.hasSameBytes(as: "dataFields"), depth: depth + 1)
+                try value(key: name, inData: inData || name.hasSameBytes(as: "dataFields"), depth: depth + 1)
             } while take(UInt8(ascii: ",")) && comma()
-            guard take(UInt8(ascii: "}")) else { throw Refused() }
-            output.append(UInt8(ascii: "}"))
+            try close(UInt8(ascii: "}"))
         case UInt8(ascii: "["):
-            position += 1
-            output.append(UInt8(ascii: "["))
-            if take(UInt8(ascii: "]")) {
-                output.append(UInt8(ascii: "]"))
-                return
-            }
+            guard opensNonEmpty(UInt8(ascii: "["), closedBy: UInt8(ascii: "]")) else { return }
             repeat {
                 try value(key: key, inData: inData, depth: depth + 1)
             } while take(UInt8(ascii: ",")) && comma()
-            guard take(UInt8(ascii: "]")) else { throw Refused() }
-            output.append(UInt8(ascii: "]"))
+            try close(UInt8(ascii: "]"))
         case UInt8(ascii: "\""):
             let text = UnsafeBufferPointer(rebasing: input[try string()])
-            redactor.writeToken(utf8: text, inData ? "data" : Redactor.kind(forASCIIKey: key), to: &output)
+            redactor.writeToken(utf8: text, inData ? "data" : Redactor.kind(forKeyBytes: key), to: &output)
         default:
             let scalar = try scalar()
             if inData, input[scalar.lowerBound] != UInt8(ascii: "n") {
@@ -90,6 +77,22 @@ struct CanonicalBodyRedaction: ~Copyable {
                 output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[scalar]))
             }
         }
+    }
+
+    /// Steps past and writes the `open` bracket the input is at; when `close` follows at once,
+    /// steps past and writes it too, and returns false: the object or array is empty.
+    private mutating func opensNonEmpty(_ open: UInt8, closedBy close: UInt8) -> Bool {
+        position += 1
+        output.append(open)
+        guard take(close) else { return true }
+        output.append(close)
+        return false
+    }
+
+    /// Steps past and writes the `close` bracket that ends an object or array, or refuses.
+    private mutating func close(_ close: UInt8) throws(Refused) {
+        guard take(close) else { throw Refused() }
+        output.append(close)
     }
 
     /// Writes the comma between two members or elements; always true (for `while`).

@@ -217,8 +217,11 @@ package struct Redactor: Sendable {
         }
     }
 
-    /// ``kind(forKey:)`` of a key's ASCII bytes (nil: no key).
-    static func kind(forASCIIKey key: UnsafeBufferPointer<UInt8>?) -> String {
+    /// The token kind of a body's string under `key` (nil: no key), given the key's UTF-8
+    /// bytes and compared byte for byte: what comparing the key as a string gives, since no other
+    /// spelling is canonically equivalent to one of these (no character decomposes to their
+    /// letters).
+    static func kind(forKeyBytes key: UnsafeBufferPointer<UInt8>?) -> String {
         guard let key else { return "body" }
         func equals(_ literal: StaticString) -> Bool {
             key.hasSameBytes(as: literal)
@@ -230,12 +233,8 @@ package struct Redactor: Sendable {
     }
 
     static func kind(forKey key: String?) -> String {
-        switch key {
-        case "email", "currentEmail", "newEmail": "email"
-        case "userId", "currentUserId": "user"
-        case "token": "token"
-        default: "body"
-        }
+        guard let key else { return "body" }
+        return key.utf8.withContiguousBytes { kind(forKeyBytes: $0) }
     }
 
     /// `a=1&email=x` with every value replaced, keys kept.

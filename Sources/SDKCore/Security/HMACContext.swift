@@ -38,19 +38,8 @@ final class HMACContext: @unchecked Sendable { // the keyed context is written o
 
     /// Writes the 32-byte HMAC of `input` into `output` (which holds at least 32 bytes).
     func digest(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
-        let context = duplicate()
-        defer { EVP_MAC_CTX_free(context) }
-        Self.finish(context, input, into: output)
-    }
-
-    /// A new libcrypto context keyed like this one, which the caller frees (`EVP_MAC_CTX_free`).
-    private func duplicate() -> OpaquePointer {
         guard let context = EVP_MAC_CTX_dup(keyed) else { preconditionFailure("libcrypto could not copy an HMAC context") }
-        return context
-    }
-
-    /// Feeds `input` to the keyed, initialised `context` and writes its 32-byte HMAC into `output`.
-    private static func finish(_ context: OpaquePointer, _ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
+        defer { EVP_MAC_CTX_free(context) }
         var written = 0
         let updated = EVP_MAC_update(context, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
         let finished = EVP_MAC_final(context, output.baseAddress, &written, output.count)

@@ -89,8 +89,7 @@ package final class Recheck {
             try settle(on: walk)
             let isUnknown = if case .unknown = fact { true } else { false }
             if isUnknown || copiesUntilSnapshot {
-                walk.withState { consume(record, before: $0) }
-                walk.fold(record)
+                walk.fold(record) { consume(record, before: $0) }
             } else {
                 closeCurrent()
                 inputs += 1
@@ -112,8 +111,7 @@ package final class Recheck {
         }
         try settle(on: walk)
         if record.isSnapshot { copiesUntilSnapshot = false }
-        walk.withState { consume(record, before: $0) }
-        walk.fold(record)
+        walk.fold(record) { consume(record, before: $0) }
     }
 
     /// Ends the walk: the last input's decisions are compared and folded.

@@ -31,8 +31,7 @@ package final class SwitchDiagnosis {
         let diagnosis = SwitchDiagnosis(only: only) { reports.append($0) }
         let walk = try JournalWalk(reader: reader)
         while let record = try walk.next() {
-            walk.withState { diagnosis.consume(record, before: $0) }
-            walk.fold(record)
+            walk.fold(record) { diagnosis.consume(record, before: $0) }
         }
         diagnosis.finish()
         return (reports, walk.stream)

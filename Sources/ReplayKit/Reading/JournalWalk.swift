@@ -154,6 +154,13 @@ package final class JournalWalk {
         try Self.lend(&state, to: body)
     }
 
+    /// Lends the state before `record` to `look` (as ``withState(_:)`` does), then folds
+    /// `record`: how a command that reads each record against the state before it walks.
+    package func fold(_ record: DecodedRecord, lookingBefore look: (borrowing SDKState) throws -> Void) rethrows {
+        try withState(look)
+        fold(record)
+    }
+
     private static func lend<Result>(_ state: inout SDKState, to body: (borrowing SDKState) throws -> Result) rethrows -> Result {
         try body(state)
     }

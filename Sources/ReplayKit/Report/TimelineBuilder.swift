@@ -33,7 +33,7 @@ package enum TimelineBuilder {
         while var record = try walk.next() {
             if let redactor { record.content = redacted(record.content, redactor) }
             timeline.labels.learn(from: record)
-            walk.withState { before in
+            walk.fold(record) { before in
                 for project in projects(in: record, before: before) where known.insert(project).inserted {
                     timeline.projects.append(project)
                 }
@@ -41,7 +41,6 @@ package enum TimelineBuilder {
                 diagnosis.consume(record, before: before)
                 checker.consume(record, before: before)
             }
-            walk.fold(record)
             timeline.records += 1
             if timeline.first == nil { timeline.first = (record.sequence, record.time) }
             timeline.last = (record.sequence, record.time)

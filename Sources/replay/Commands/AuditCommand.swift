@@ -57,8 +57,7 @@ struct AuditCommand: Command {
             if json { console.printJSONLine { row.writeJSON(to: &$0) } } else { console.print(row.line) }
         }
         while let record = try walk.next() {
-            walk.withState { audit.consume(record, before: $0) }
-            walk.fold(record)
+            walk.fold(record) { audit.consume(record, before: $0) }
         }
         audit.finish()
         let statuses = ["delivered", "applied", "failed", "discarded", "pending"]

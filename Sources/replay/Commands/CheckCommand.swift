@@ -30,8 +30,7 @@ struct CheckCommand: Command {
         let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
         let checker = ContractChecker()
         while let record = try walk.next() {
-            walk.withState { checker.consume(record, before: $0) }
-            walk.fold(record)
+            walk.fold(record) { checker.consume(record, before: $0) }
         }
         console.clearProgress()
         checker.finish(state: walk.state)

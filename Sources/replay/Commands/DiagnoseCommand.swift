@@ -53,8 +53,7 @@ struct DiagnoseCommand: Command {
         }
         let walk = try JournalWalk(reader: reader)
         while let record = try walk.next() {
-            walk.withState { diagnosis.consume(record, before: $0) }
-            walk.fold(record)
+            walk.fold(record) { diagnosis.consume(record, before: $0) }
         }
         diagnosis.finish()
         if json { console.print(printed == 0 ? "[]" : "]") }

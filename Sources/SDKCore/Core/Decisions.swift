@@ -89,31 +89,29 @@ extension SDKState {
         // The busiest input: its call is bound once, here, and applied and recorded from it; the
         // input itself is moved into the list.
         let received = if case .callReceived(let received) = input { received } else { ReceivedCall?.none }
+        let stops = if case .engineStopping = input { true } else { false }
         if let received {
             receive(consume input, received, &decisions)
             handleCall(received, &decisions)
-            // A landed switch's held calls go on as the delivery queue makes room (as below).
-            if switching.replaying != nil { replayHeldCalls(&decisions) }
-            (facts, records) = decisions.finish()
-            return
-        }
-        emit(copy input, &decisions)
-        switch input {
-        case .engineStarted(let start): handleEngineStart(start, &decisions)
-        case .transportCompleted(let completion): handleTransport(completion, &decisions)
-        case .timerFired(let purpose): if timerWasSet { handleTimer(purpose, &decisions) }
-        case .durabilityConfirmed(let confirmation):
-            if let durabilityPurpose { handleDurability(confirmation, purpose: durabilityPurpose, &decisions) }
-        case .moduleHookCompleted(let completion): handleHookCompletion(completion, &decisions)
-        case .authTokenReceived(let receipt): handleAuthToken(receipt, &decisions)
-        case .callbacksDelivered: startNextSwitchIfReady(&decisions)
-        case .notificationReceived(let name): handleNotification(name, &decisions)
-        case .engineStopping: handleStop(&decisions)
-        case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &decisions)
-        default: break
+        } else {
+            emit(copy input, &decisions)
+            switch input {
+            case .engineStarted(let start): handleEngineStart(start, &decisions)
+            case .transportCompleted(let completion): handleTransport(completion, &decisions)
+            case .timerFired(let purpose): if timerWasSet { handleTimer(purpose, &decisions) }
+            case .durabilityConfirmed(let confirmation):
+                if let durabilityPurpose { handleDurability(confirmation, purpose: durabilityPurpose, &decisions) }
+            case .moduleHookCompleted(let completion): handleHookCompletion(completion, &decisions)
+            case .authTokenReceived(let receipt): handleAuthToken(receipt, &decisions)
+            case .callbacksDelivered: startNextSwitchIfReady(&decisions)
+            case .notificationReceived(let name): handleNotification(name, &decisions)
+            case .engineStopping: handleStop(&decisions)
+            case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &decisions)
+            default: break
+            }
         }
         // A landed switch's held calls go on as the delivery queue makes room.
-        if switching.replaying != nil && input != .engineStopping { replayHeldCalls(&decisions) }
+        if switching.replaying != nil && !stops { replayHeldCalls(&decisions) }
         (facts, records) = decisions.finish()
     }
 

@@ -68,6 +68,9 @@ package enum SampleFacts {
         case .taskCompleted: .taskCompleted(task: task, outcome: .failed(.httpStatus(400, code: "BadParams", message: "eventName is missing")))
         case .timerSet: .timerSet(.retry(task, attempt: 2), due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 2_000_000))
         case .callResolved: .callResolved(call: call, outcome: .discarded(.undeliveredAtSwitch(switchID)))
+        case .callsResolved:
+            .callsResolved(task: task, calls: [call, FixtureStory.callID(8), FixtureStory.callID(9)],
+                           outcome: .delivered(project: us.fingerprint, status: 200))
         case .authRefreshRequested: .authRefreshRequested(project: eu.fingerprint, request: 6)
         case .authRefreshFinished: .authRefreshFinished(project: eu.fingerprint, request: 6, failure: "provider returned nil")
         case .moduleEventDelivered:

@@ -173,34 +173,9 @@ struct StoryAudit {
         case .callReceived(let call):
             received[call.id] = (sequence, call.call.name)
         case .callResolved(let call, let outcome):
-            let firstResolution = resolved[call] == nil
-            resolved[call] = outcome
-            // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
-            // resolved as discarded at shutdown, and hears it for every such call.
-            // The switch in flight at the stop reports "interrupted", the ones still queued "not
-            // performed".
-            // (A switch interrupted by the shutdown lands at the next launch and resolves again.)
-            if firstResolution, let result = world.switchResults[call],
-               let made = world.callsMade[call], !world.launchesWithJournalFailure.contains(made.launch) {
-                let stopped = result == .notPerformed || result == .interruptedByShutdown
-                if stopped != (outcome == .discarded(.shutdown)) {
-                    report(.settle, "switch call \(call) reported \(result), but its outcome was \(outcome) (seq \(sequence))")
-                } else if stopped, (result == .interruptedByShutdown) != inFlightAtStop.contains(call) {
-                    report(.settle, "switch call \(call) reported \(result) at shutdown, but it was \(inFlightAtStop.contains(call) ? "" : "not ")in flight (seq \(sequence))")
-                }
-            }
-            // Nothing the gate accepted is lost at the landing because the smaller delivery
-            // queue filled: the replay waits for room.
-            if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), walk.state.heldEvents.count < 100 {
-                report(.contract, "call \(call), held by the gate, was discarded at its replay because the delivery queue was full (seq \(sequence))")
-            }
-            // A switch reported done leaves the SDK running an instance of its project (a
-            // relaunched SDK that was never initialized is not "already there"). Calls a
-            // previous process made are not heard by anyone.
-            if case .applied(let project) = outcome, let made = received[call], made.name == .switchProject, made.sequence > lastStart,
-               !walk.state.instanceRunning || walk.state.live?.fingerprint != project {
-                report(.contract, "switch call \(call) resolved as applied on \(project.map(\.description) ?? "nil"), yet no instance of it runs (seq \(sequence))")
-            }
+            noteResolution(of: call, outcome, sequence: sequence, walk: walk)
+        case .callsResolved(_, let calls, let outcome):
+            for call in calls { noteResolution(of: call, outcome, sequence: sequence, walk: walk) }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
         case .eventBatched(let id, let event):
@@ -209,6 +184,39 @@ struct StoryAudit {
             tasks[id]?.outcome = outcome
         default:
             break
+        }
+    }
+
+    /// What a call's resolution must agree with (a `callResolved`, or one call of a
+    /// `callsResolved`).
+    private mutating func noteResolution(of call: CallID, _ outcome: CallOutcome, sequence: UInt64, walk: JournalWalk) {
+        let firstResolution = resolved[call] == nil
+        resolved[call] = outcome
+        // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
+        // resolved as discarded at shutdown, and hears it for every such call.
+        // The switch in flight at the stop reports "interrupted", the ones still queued "not
+        // performed".
+        // (A switch interrupted by the shutdown lands at the next launch and resolves again.)
+        if firstResolution, let result = world.switchResults[call],
+           let made = world.callsMade[call], !world.launchesWithJournalFailure.contains(made.launch) {
+            let stopped = result == .notPerformed || result == .interruptedByShutdown
+            if stopped != (outcome == .discarded(.shutdown)) {
+                report(.settle, "switch call \(call) reported \(result), but its outcome was \(outcome) (seq \(sequence))")
+            } else if stopped, (result == .interruptedByShutdown) != inFlightAtStop.contains(call) {
+                report(.settle, "switch call \(call) reported \(result) at shutdown, but it was \(inFlightAtStop.contains(call) ? "" : "not ")in flight (seq \(sequence))")
+            }
+        }
+        // Nothing the gate accepted is lost at the landing because the smaller delivery
+        // queue filled: the replay waits for room.
+        if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), walk.state.heldEvents.count < 100 {
+            report(.contract, "call \(call), held by the gate, was discarded at its replay because the delivery queue was full (seq \(sequence))")
+        }
+        // A switch reported done leaves the SDK running an instance of its project (a
+        // relaunched SDK that was never initialized is not "already there"). Calls a
+        // previous process made are not heard by anyone.
+        if case .applied(let project) = outcome, let made = received[call], made.name == .switchProject, made.sequence > lastStart,
+           !walk.state.instanceRunning || walk.state.live?.fingerprint != project {
+            report(.contract, "switch call \(call) resolved as applied on \(project.map(\.description) ?? "nil"), yet no instance of it runs (seq \(sequence))")
         }
     }
 

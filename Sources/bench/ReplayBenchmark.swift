@@ -183,9 +183,16 @@ struct ReplayBenchmark {
         SELECT call_id, arg_max(gate_decision, seq) AS gate_decision FROM rows WHERE kind = 'gateDecided' GROUP BY call_id
     ), tasks AS (
         SELECT call_id, arg_max(row_project, seq) AS went_to FROM rows WHERE kind IN ('taskQueued', 'eventBatched') AND call_id IS NOT NULL GROUP BY call_id
+    ), carried AS (
+        SELECT call_id, task_id FROM rows WHERE kind IN ('taskQueued', 'eventBatched') AND call_id IS NOT NULL
+    ), resolutions AS (
+        SELECT call_id, seq, outcome_status, outcome_reason FROM rows WHERE kind = 'callResolved'
+        UNION ALL
+        SELECT c.call_id, b.seq, b.outcome_status, b.outcome_reason
+        FROM rows b JOIN carried c ON c.task_id = b.task_id WHERE b.kind = 'callsResolved'
     ), resolved AS (
         SELECT call_id, arg_max(outcome_status, seq) AS status, arg_max(outcome_reason, seq) AS reason
-        FROM rows WHERE kind = 'callResolved' GROUP BY call_id
+        FROM resolutions GROUP BY call_id
     )
     SELECT r.seq, r.call_id, r.call_name, r.live_project, COALESCE(d.gate_decision, 'none') AS gate,
            t.went_to, COALESCE(s.status, 'pending') AS status, s.reason

@@ -82,8 +82,8 @@ struct SDKCrashTests {
             switch fact {
             case .callReceived(let received):
                 if case .track(let event, _) = received.call { names[received.id] = event }
-            case .callResolved(let call, let outcome):
-                if let name = names[call] { resolutions[name] = outcome }
+            case .callResolved, .callsResolved:
+                for (call, outcome) in fact.resolutions { if let name = names[call] { resolutions[name] = outcome } }
             default:
                 break
             }

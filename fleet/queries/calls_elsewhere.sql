@@ -9,6 +9,14 @@ WITH received AS (
     SELECT journal_id, call_id, row_project AS project
     FROM fleet
     WHERE kind = 'callResolved' AND outcome_status IN ('delivered', 'applied') AND row_project IS NOT NULL
+    UNION ALL
+    -- A delivered bulk's calls resolve in one callsResolved row (format 1.2), which names
+    -- their task: the task's taskQueued and eventBatched rows name each call.
+    SELECT b.journal_id, c.call_id, b.row_project AS project
+    FROM fleet b
+    JOIN fleet c ON c.journal_id = b.journal_id AND c.task_id = b.task_id
+                AND c.kind IN ('taskQueued', 'eventBatched') AND c.call_id IS NOT NULL
+    WHERE b.kind = 'callsResolved' AND b.outcome_status IN ('delivered', 'applied') AND b.row_project IS NOT NULL
 ), decisions AS (
     SELECT journal_id, call_id, gate_decision,
            ROW_NUMBER() OVER (PARTITION BY journal_id, call_id ORDER BY seq DESC) AS latest

@@ -101,14 +101,21 @@ package final class CallAudit {
                 }
             }
         case .callResolved(let call, let outcome):
-            update(call, state) { row in
-                row.outcome = outcome
-                row.resolved = (record.sequence, record.time)
-            }
-            if let row = open.removeValue(forKey: call) { deliver(row) }
+            resolve(call, outcome, record, state)
+        case .callsResolved(_, let calls, let outcome):
+            for call in calls { resolve(call, outcome, record, state) }
         default:
             break
         }
+    }
+
+    /// The call's row ends with `outcome`, resolved by `record`, and is handed out.
+    private func resolve(_ call: CallID, _ outcome: CallOutcome, _ record: DecodedRecord, _ state: SDKState) {
+        update(call, state) { row in
+            row.outcome = outcome
+            row.resolved = (record.sequence, record.time)
+        }
+        if let row = open.removeValue(forKey: call) { deliver(row) }
     }
 
     /// Hands out the calls still pending, oldest first.

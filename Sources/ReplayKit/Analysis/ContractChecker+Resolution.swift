@@ -3,28 +3,39 @@ import SDK
 /// `resolved-once`: every call resolves at most once, and at the end is resolved or still
 /// legitimately pending.
 extension ContractChecker {
-    /// A call resolves: it must have been pending.
+    /// A call resolves (or the calls of a bulk do): each must have been pending.
     func checkResolution(_ fact: Fact, at sequence: UInt64, state: SDKState) {
         switch fact {
         case .callResolved(let call, let outcome):
-            if state.pendingCalls[call] == nil {
-                let first = resolvedAt[call]
-                report(.resolvedOnce, first.map { "call \(call) was resolved again (first at seq \($0))" }
-                       ?? "call \(call) was resolved but was not pending (resolved before, or never received)",
-                       [first, sequence].compactMap { $0 })
+            checkResolution(of: call, outcome, at: sequence, wasPending: state.pendingCalls[call] != nil)
+        case .callsResolved(_, let calls, let outcome):
+            // The state is the one before the record: a call listed twice was pending only once.
+            var seen = Set<CallID>(minimumCapacity: calls.count)
+            for call in calls {
+                let first = seen.insert(call).inserted
+                checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCalls[call] != nil)
             }
-            switch outcome {
-            case .delivered(let project, _), .applied(let project?):
-                expect(call, deliveredTo: project, at: sequence, what: "resolved")
-            default:
-                break
-            }
-            targets[call] = nil
-            received[call] = nil
-            remember(call, resolvedAt: sequence)
         default:
             break
         }
+    }
+
+    private func checkResolution(of call: CallID, _ outcome: CallOutcome, at sequence: UInt64, wasPending: Bool) {
+        if !wasPending {
+            let first = resolvedAt[call]
+            report(.resolvedOnce, first.map { "call \(call) was resolved again (first at seq \($0))" }
+                   ?? "call \(call) was resolved but was not pending (resolved before, or never received)",
+                   [first, sequence].compactMap { $0 })
+        }
+        switch outcome {
+        case .delivered(let project, _), .applied(let project?):
+            expect(call, deliveredTo: project, at: sequence, what: "resolved")
+        default:
+            break
+        }
+        targets[call] = nil
+        received[call] = nil
+        remember(call, resolvedAt: sequence)
     }
 
     /// At the end: every call still pending is held by something that will resolve it.

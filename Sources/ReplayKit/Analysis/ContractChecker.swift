@@ -134,7 +134,7 @@ package final class ContractChecker {
             if let project = state.tasks[task]?.task.project {
                 expect(event.call, deliveredTo: project, at: sequence, what: "its event joined task \(task)")
             }
-        case .callResolved: checkResolution(fact, at: sequence, state: state)
+        case .callResolved, .callsResolved: checkResolution(fact, at: sequence, state: state)
         case .switchRouted, .switchCancelled, .switchStarted, .switchLanded: checkSwitchChain(fact, at: sequence)
         case .journalGap:
             // Facts are missing here: what the rules track from the facts themselves starts over

@@ -327,6 +327,10 @@ struct FleetColumns {
                 return Subject(call: id)
             case .callResolved(let id, let outcome):
                 return Subject(call: id, outcome: OutcomeWords(outcome))
+            case .callsResolved(let id, _, let outcome):
+                // Many calls: the row names their task, whose taskQueued and eventBatched rows
+                // name each call (docs/EXPORT.md).
+                return Subject(task: id, outcome: OutcomeWords(outcome))
             case .switchRouted(let id, let by, _, _):
                 return Subject(call: by, switchID: id)
             case .switchStarted(let id, _, _), .teardownStepBegan(let id, _), .switchLanded(let id, _, _, _), .callbacksDelivered(let id):

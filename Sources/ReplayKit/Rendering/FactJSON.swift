@@ -119,6 +119,10 @@ package enum FactJSON {
         case .callResolved(let call, let outcome):
             sink.add("call", call: call)
             sink.addObject("outcome") { write(outcome, into: &$0) }
+        case .callsResolved(let task, let calls, let outcome):
+            sink.add("task", task: task)
+            sink.add("calls", .array(calls.map(callID)))
+            sink.addObject("outcome") { write(outcome, into: &$0) }
         case .authRefreshRequested(let project, let request):
             sink.add("project", project: project)
             sink.add("request", unsigned: request)

@@ -68,6 +68,12 @@ package enum FactProjects {
             case .applied(let project?): return Mentions(project)
             default: return Mentions(state.pendingCalls[call]?.projectAtCall)
             }
+        case .callsResolved(let id, let calls, let outcome):
+            switch outcome {
+            case .delivered(let project, _): return Mentions(project)
+            case .applied(let project?): return Mentions(project)
+            default: return calls.first.map { Mentions(state.pendingCalls[$0]?.projectAtCall) } ?? task(id, state)
+            }
         case .moduleHookStarted(_, _, let event):
             if case .willSwitchProject(let to) = event { return Mentions(to, state.live?.fingerprint) }
             return .none

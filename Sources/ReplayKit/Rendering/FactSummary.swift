@@ -98,6 +98,8 @@ package enum FactSummary {
             return "\(Describe.timer(timer)) due \(due)"
         case .callResolved(let call, let outcome):
             return "\(call) \(Describe.outcome(outcome))"
+        case .callsResolved(let task, let calls, let outcome):
+            return "\(calls.count) calls of \(task) \(Describe.outcome(outcome))"
         case .authRefreshRequested(let project, let request):
             return "#\(request) for \(project)"
         case .authRefreshFinished(let project, let request, let failure):

@@ -138,7 +138,12 @@ extension SDKState {
                                       _ decisions: inout Decisions) {
         guard task.call != nil else { return }
         if refused.isEmpty {
-            for call in task.calls { resolve(call, .delivered(project: task.project, status: status), &decisions) }
+            let outcome = CallOutcome.delivered(project: task.project, status: status)
+            if rules.resolvesBulkAtOnce && task.batch.count > 0 {
+                resolveAll(of: task, outcome, &decisions)
+            } else {
+                for call in task.calls { resolve(call, outcome, &decisions) }
+            }
             return
         }
         for (index, call) in task.calls.enumerated() {
@@ -147,6 +152,28 @@ extension SDKState {
             } else {
                 resolve(call, .delivered(project: task.project, status: status), &decisions)
             }
+        }
+    }
+
+    /// Resolves every call `task` carried that is still pending with `outcome`, in call order,
+    /// in one `callsResolved` decision (one `callResolved` when only one is left): a bulk's
+    /// hundreds of calls become one record instead of one each.
+    private mutating func resolveAll(of task: DeliveryTask, _ outcome: CallOutcome, _ decisions: inout Decisions) {
+        var resolved: [CallID] = []
+        resolved.reserveCapacity(task.batch.count + 1)
+        func take(_ call: CallID) {
+            guard let index = pendingCalls.index(forKey: call) else { return }
+            removePendingCall(at: index)
+            resolved.append(call)
+        }
+        if let call = task.call { take(call) }
+        for event in task.batch { take(event.call) }
+        guard let first = resolved.first else { return }
+        time = decisions.time
+        if resolved.count == 1 {
+            decisions.record(.callResolved(call: first, outcome: outcome))
+        } else {
+            decisions.record(.callsResolved(task: task.id, calls: resolved, outcome: outcome))
         }
     }
 

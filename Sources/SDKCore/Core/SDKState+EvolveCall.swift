@@ -34,6 +34,10 @@ extension SDKState {
             unknownUserSessions = 0
         case .callResolved(let call, _):
             if let index = pendingCalls.index(forKey: call) { removePendingCall(at: index) }
+        case .callsResolved(_, let calls, _):
+            for call in calls {
+                if let index = pendingCalls.index(forKey: call) { removePendingCall(at: index) }
+            }
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
             linkJobs[job] = LinkJob(call: call, url: url, project: project, generation: generation)
             nextRequestNumber = max(nextRequestNumber, job &+ 1)

@@ -59,6 +59,8 @@ package struct Redactor: Sendable {
             return .taskCompleted(task: task, outcome: redact(outcome))
         case .callResolved(let call, let outcome):
             return .callResolved(call: call, outcome: redact(outcome))
+        case .callsResolved(let task, let calls, let outcome):
+            return .callsResolved(task: task, calls: calls, outcome: redact(outcome))
         case .transportCompleted(let completion):
             let outcome: TransportOutcome = switch completion.outcome {
             case .networkError(let reason): .networkError(redact(text: reason))

@@ -32,6 +32,8 @@ extension SDKState {
                 body(.armTimer(purpose, due: due))
             case .callResolved(let call, let outcome):
                 body(.complete(call, outcome, landing: landing, linkDestination: linkDestination))
+            case .callsResolved(_, let calls, let outcome):
+                for call in calls { body(.complete(call, outcome, landing: landing, linkDestination: linkDestination)) }
             case .switchLanded(let id, _, let result, _):
                 landing = Effect.Landing(id: id, result: result)
                 body(.beginLanding(id))

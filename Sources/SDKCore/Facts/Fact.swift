@@ -55,6 +55,10 @@ package enum Fact: Sendable, Hashable {
     case taskCompleted(task: TaskID, outcome: TaskOutcome)
     case timerSet(TimerPurpose, due: JournalTime)
     case callResolved(call: CallID, outcome: CallOutcome)
+    /// Every call a delivered bulk request carried, resolved with one outcome, in call order:
+    /// one record where ``callResolved(call:outcome:)`` took one per call (format 1.2). Each
+    /// listed call is resolved exactly as `callResolved` resolves it.
+    indirect case callsResolved(task: TaskID, calls: [CallID], outcome: CallOutcome)
     case authRefreshRequested(project: ProjectFingerprint, request: UInt64)
     /// An auth refresh ended; `failure` nil means a token arrived.
     indirect case authRefreshFinished(project: ProjectFingerprint, request: UInt64, failure: String?)

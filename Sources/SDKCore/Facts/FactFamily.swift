@@ -24,7 +24,7 @@ extension FactKind {
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
              .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved:
             .input
-        case .initialized, .callRejected, .callResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
+        case .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
              .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
              .linkResolutionStarted, .staleResultRefused:
             .call

@@ -40,6 +40,7 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case linkResolutionStarted = 56
     case staleResultRefused = 57
     case eventBatched = 58
+    case callsResolved = 59
 
     case switchRouted = 64
     case switchStarted = 65

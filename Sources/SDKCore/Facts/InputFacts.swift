@@ -57,6 +57,11 @@ public struct EngineRules: Sendable, Hashable {
     /// How long the app's auth provider may take to answer a request for a JWT; past it the
     /// request is answered as failed (a late answer is ignored).
     public var authProviderBoundMilliseconds: Int64
+    /// Whether the calls of a delivered bulk request are resolved by one `callsResolved`
+    /// record rather than one `callResolved` each (journal format 1.2). Always true for rules
+    /// the SDK makes; false for rules read from a journal written before 1.2, so that folding
+    /// such a journal (`replay recheck`) makes exactly the decisions it recorded.
+    package var resolvesBulkAtOnce = true
 
     public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 16_384,
                 queueByteCapacity: Int = 4 << 20, disableDurabilityBoundMilliseconds: Int64 = 2_000,

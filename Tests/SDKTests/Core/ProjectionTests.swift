@@ -43,7 +43,7 @@ struct ProjectionTests {
         var resolved: [CallID: Int] = [:]
         for entry in fold.entries {
             if case .callReceived(let call) = entry.fact { received.insert(call.id) }
-            if case .callResolved(let call, _) = entry.fact { resolved[call, default: 0] += 1 }
+            for (call, _) in entry.fact.resolutions { resolved[call, default: 0] += 1 }
         }
         #expect(Set(resolved.keys) == received)
         #expect(resolved.values.allSatisfy { $0 == 1 })

@@ -45,6 +45,47 @@ struct BulkDeliveryTests {
         #expect(events.allSatisfy { $0.email == "ada@example.com" })
     }
 
+    @Test("a delivered bulk's calls resolve in one callsResolved record; each call is resolved once and its completion heard once")
+    func bulkResolvedInOneRecord() async throws {
+        let harness = try SDKHarness()
+        await harness.sdk.initialize(harness.us)
+        await harness.sdk.setEmail("ada@example.com")
+        let outcomes = Outcomes()
+        let heard = Locked<Int>(0)
+        for index in 0..<600 {
+            let record = outcomes.completion(index)
+            harness.sdk.track("burst-\(index)") { outcome in
+                heard.withLock { $0 += 1 }
+                record(outcome)
+            }
+        }
+        await harness.sdk.settle()
+        let facts = try harness.closedFacts()
+
+        #expect(heard.withLock { $0 } == 600, "each completion once")
+        #expect(outcomes.all.values.allSatisfy { $0 == .delivered(project: harness.us.fingerprint, status: 200) })
+        let bulks = facts.compactMap { fact -> (TaskID, [CallID])? in
+            if case .callsResolved(let task, let calls, .delivered(harness.us.fingerprint, 200)) = fact { (task, calls) } else { nil }
+        }
+        #expect(!bulks.isEmpty, "a delivered bulk resolves in one record")
+        #expect(bulks.allSatisfy { $0.1.count > 1 })
+        // Each bulk lists its task's calls, in call order: the task's own, then those that joined it.
+        for (task, calls) in bulks {
+            var carried: [CallID] = []
+            for fact in facts {
+                if case .taskQueued(let queued) = fact, queued.id == task, let call = queued.call { carried.append(call) }
+                if case .eventBatched(task, let event) = fact { carried.append(event.call) }
+            }
+            #expect(calls == carried, "task \(task)")
+        }
+        let received = facts.compactMap { fact -> CallID? in
+            if case .callReceived(let call) = fact, case .track = call.call { call.id } else { nil }
+        }
+        var resolutions: [CallID: Int] = [:]
+        for fact in facts { for (call, _) in fact.resolutions { resolutions[call, default: 0] += 1 } }
+        #expect(received.count == 600 && received.allSatisfy { resolutions[$0] == 1 }, "every track resolved exactly once")
+    }
+
     @Test("the completions of one bulk answer run one after the other, in call order, even on a concurrent callback queue")
     func bulkCompletionsInCallOrder() async throws {
         // Completions dispatched one by one on a concurrent queue come out of order only some of

@@ -49,7 +49,7 @@ struct PowerLossTests {
         var outcomes: [String: [CallOutcome]] = [:]
         for entry in fold.entries {
             if case .callReceived(let received) = entry.fact, case .track(let name, _) = received.call { names[received.id] = name }
-            if case .callResolved(let call, let outcome) = entry.fact, let name = names[call] { outcomes[name, default: []].append(outcome) }
+            for (call, outcome) in entry.fact.resolutions { if let name = names[call] { outcomes[name, default: []].append(outcome) } }
         }
         let events = { (project: String) in
             after.eventNames(receivedBy: project)

@@ -161,6 +161,63 @@ struct BulkFactCodecTests {
         #expect(start.options.bulkEventLimit == EngineRules().bulkEventLimit)
     }
 
+    @Test("rules read from a journal before 1.2 resolve a delivered bulk's calls one record each; the SDK's own in one record")
+    func oldRulesResolveEachCall() throws {
+        // The golden 1.0 journal's rules lack field 11, as every 1.0 and 1.1 journal's do.
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/journals/v1.0/demo").path
+        let cursor = try JournalReader(directory: golden).records(mode: .salvage)
+        var old: EngineRules?
+        while let record = try cursor.next() {
+            if !record.isSnapshot, case .engineStarted(let start) = try FactCodec.decode(kind: record.kind, payload: record.payload) {
+                old = start.options
+                break
+            }
+        }
+        #expect(old?.resolvesBulkAtOnce == false)
+        #expect(EngineRules().resolvesBulkAtOnce)
+
+        // The same bulk answered under each rule: a task of three calls, delivered.
+        func resolutions(resolvingAtOnce: Bool) -> [Fact] {
+            var rules = EngineRules(bulkEventLimit: 10)
+            rules.resolvesBulkAtOnce = resolvingAtOnce
+            let project = ProjectRef(fingerprint: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://us.test/api/",
+                                     usesJWT: false, retry: RetryRules())
+            var state = SDKState()
+            var facts: [Fact] = []
+            let time = JournalTime(microsecondsSince1970: 1_000_000)
+            facts += state.decide(.engineStarted(EngineStart(sdkVersion: "t", restored: false, options: rules)), at: time)
+            var id: UInt8 = 0
+            func call(_ publicCall: PublicCall) -> Fact {
+                id += 1
+                return .callReceived(ReceivedCall(id: CallID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, id))), caller: 1, call: publicCall))
+            }
+            facts += state.decide(call(.initialize(project)), at: time)
+            facts += state.decide(call(.setEmail("ada@example.com")), at: time)
+            for name in ["a", "b", "c", "d"] { facts += state.decide(call(.track(event: name, dataFields: nil)), at: time) }
+            // The first track went alone; the other three joined one task behind it.
+            func dispatched(_ facts: [Fact]) -> [(TaskID, Int)] {
+                facts.compactMap { if case .taskDispatched(let task, let attempt) = $0 { (task, attempt) } else { nil } }
+            }
+            var waiting = dispatched(facts)
+            var answered: [Fact] = []
+            while !waiting.isEmpty {
+                let (task, attempt) = waiting.removeFirst()
+                let decided = state.decide(.transportCompleted(TransportCompletion(
+                    task: task, attempt: attempt, outcome: .response(status: 200, code: nil, messageIDs: [], message: nil))), at: time)
+                answered += decided
+                waiting += dispatched(decided)
+            }
+            #expect(state.pendingCalls.isEmpty, "every call resolved")
+            return answered.filter { !$0.resolutions.isEmpty }
+        }
+        let atOnce = resolutions(resolvingAtOnce: true)
+        let each = resolutions(resolvingAtOnce: false)
+        #expect(atOnce.contains { if case .callsResolved(_, let calls, _) = $0 { calls.count == 3 } else { false } }, "\(atOnce)")
+        #expect(each.allSatisfy { if case .callResolved = $0 { true } else { false } }, "\(each)")
+        #expect(atOnce.flatMap(\.resolutions).map(\.call) == each.flatMap(\.resolutions).map(\.call), "the same calls, in the same order")
+    }
+
     @Test("a task's batch is sent as one events/trackBulk body, in order")
     func wireBody() {
         var task = DeliveryTask(id: TaskID(1), call: CallID(UUID()), project: ProjectFingerprint(apiKey: "k"), region: "us",

@@ -122,7 +122,7 @@ struct RandomFacts {
     }
 
     mutating func fact() -> Fact {
-        switch int(0...43) {
+        switch int(0...44) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
             gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5),
             bulkEventLimit: int(1...500), bulkByteLimit: int(1...99_999)),
@@ -178,6 +178,8 @@ struct RandomFacts {
         case 41: return .staleResultRefused(job: next() % 99, what: string(), startedIn: next() % 9, current: next() % 9)
         case 42: return .switchCancelled(switch: switchID(), reason: string())
         case 43: return .eventBatched(task: taskID(), event: batchedEvent())
+        case 44: return .callsResolved(task: taskID(), calls: (0..<int(0...4)).map { _ in callID() },
+                                       outcome: [.delivered(project: fingerprint(), status: 200), .applied(project: nil)][int(0...1)])
         default: return .switchLanded(switch: switchID(), project: fingerprint(), result: bool() ? .switchedCleanly : .switchedWithWarnings,
                                       reasons: [string()])
         }

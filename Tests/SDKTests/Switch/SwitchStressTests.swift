@@ -111,8 +111,8 @@ struct ContractAudit {
                     violations.append("call \(call)'s request went to \(task.project), expected \(expected) (seq \(entry.sequence))")
                 }
                 if let call = task.call, let thread = caller[call] { taskOrder[thread, default: []].append(call) }
-            case .callResolved(let call, _):
-                resolutions[call, default: 0] += 1
+            case .callResolved, .callsResolved:
+                for (call, _) in entry.fact.resolutions { resolutions[call, default: 0] += 1 }
             default:
                 break
             }

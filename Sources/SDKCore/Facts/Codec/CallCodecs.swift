@@ -131,6 +131,7 @@ extension EngineRules: FieldCodable {
         writer.signed(8, authProviderBoundMilliseconds)
         writer.int(9, bulkEventLimit)
         writer.int(10, bulkByteLimit)
+        if resolvesBulkAtOnce { writer.bool(11, true) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -138,6 +139,8 @@ extension EngineRules: FieldCodable {
         // A journal written before bulk delivery sent every event alone: decisions folded from
         // it must not batch.
         bulkEventLimit = 1
+        // Nor did one written before 1.2 resolve a bulk's calls in one record.
+        resolvesBulkAtOnce = false
         while let field = try reader.next() {
             switch field.number {
             case 1: gateCapacity = try field.int()
@@ -150,6 +153,7 @@ extension EngineRules: FieldCodable {
             case 8: authProviderBoundMilliseconds = try field.signed()
             case 9: bulkEventLimit = try field.int()
             case 10: bulkByteLimit = try field.int()
+            case 11: resolvesBulkAtOnce = try field.bool()
             default: break
             }
         }

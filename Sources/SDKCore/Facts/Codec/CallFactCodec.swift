@@ -21,6 +21,9 @@ enum CallFactCodec {
             writer.message(1, project)
         case .callResolved(let call, let outcome):
             writer.message(1, call); writer.message(2, outcome)
+        case .callsResolved(let task, let calls, let outcome):
+            writer.message(1, task); writer.message(2, outcome)
+            writer.messages(3, calls)
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
             writer.unsigned(1, job); writer.message(2, call); writer.string(3, url); writer.message(4, project); writer.unsigned(5, generation)
         case .staleResultRefused(let job, let what, let startedIn, let current):
@@ -55,6 +58,9 @@ enum CallFactCodec {
             return .unknownUserEventsReleased(project: try fields.required(1, "project"))
         case .callResolved:
             return .callResolved(call: try fields.required(1, "call"), outcome: try fields.required(2, "outcome"))
+        case .callsResolved:
+            return .callsResolved(task: try fields.required(1, "task"), calls: try fields.messages(3),
+                                  outcome: try fields.required(2, "outcome"))
         case .linkResolutionStarted:
             return .linkResolutionStarted(job: try fields.unsigned(1) ?? 0, call: try fields.required(2, "call"),
                                           url: try fields.string(3) ?? "", project: try fields.required(4, "project"),

@@ -38,6 +38,7 @@ package enum FactCodec {
         case .taskCompleted: FactKind.taskCompleted.rawValue
         case .timerSet: FactKind.timerSet.rawValue
         case .callResolved: FactKind.callResolved.rawValue
+        case .callsResolved: FactKind.callsResolved.rawValue
         case .authRefreshRequested: FactKind.authRefreshRequested.rawValue
         case .authRefreshFinished: FactKind.authRefreshFinished.rawValue
         case .moduleEventDelivered: FactKind.moduleEventDelivered.rawValue

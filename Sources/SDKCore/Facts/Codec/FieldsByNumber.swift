@@ -70,6 +70,11 @@ struct FieldsByNumber {
         try each(number) { (field) throws(CodecError) in values.append(try field.string()) }
         return values
     }
+    func messages<Value: FieldCodable>(_ number: Int, _ type: Value.Type = Value.self) throws(CodecError) -> [Value] {
+        var values: [Value] = []
+        try each(number) { (field) throws(CodecError) in values.append(try field.message(Value.self)) }
+        return values
+    }
     func unsigned(_ number: Int) throws(CodecError) -> UInt64? { try last(number)?.unsigned() }
     func signed(_ number: Int) throws(CodecError) -> Int64? { try last(number)?.signed() }
     func int(_ number: Int) throws(CodecError) -> Int? { try last(number)?.int() }

@@ -11,11 +11,15 @@ import Darwin
 /// understands `pthread_mutex_lock`. CI runs the stress suites under ThreadSanitizer and expects
 /// zero reports, so every lock in the package is one of these.
 public final class Locked<Value> {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// The value, out of line: reached through a pointer, under the mutex, an access needs no
+    /// run-time exclusivity check (a class's stored property has one on every access) and no
+    /// accessor coroutine, so `withLock` inlines to the lock, the body and the unlock.
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
 
     public init(_ value: Value) {
-        self.value = value
+        storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        storage.initialize(to: value)
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -24,31 +28,17 @@ public final class Locked<Value> {
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value. Not reentrant: `body` must not take
     /// this lock again.
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        lock()
-        defer { unlock() }
-        return try body(&unsafeValue)
-    }
-
-    @usableFromInline
-    func lock() {
         pthread_mutex_lock(mutex)
-    }
-
-    @usableFromInline
-    func unlock() {
-        pthread_mutex_unlock(mutex)
-    }
-
-    @usableFromInline
-    var unsafeValue: Value {
-        _read { yield value }
-        _modify { yield &value }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&storage.pointee)
     }
 }
 

@@ -178,7 +178,11 @@ case "sdk":
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
     let frozen = benchmark
     let report = runToCompletion { try await frozen.run(log: log) }
-    try? FileManager.default.removeItem(atPath: scratch)
+    if ProcessInfo.processInfo.environment["BENCH_KEEP"] == nil {
+        try? FileManager.default.removeItem(atPath: scratch)
+    } else {
+        log("kept the journals under \(scratch) (BENCH_KEEP)")
+    }
     print(json ? SDKReportFormatter.json(report) : SDKReportFormatter.table(report))
 case "replay":
     var benchmark = ReplayBenchmark(directory: "/tmp/bench-replay")

@@ -123,7 +123,7 @@ package struct AuditRow {
             Self.key(",\"path\":", &output)
             JSONValue.writeString(task.path, to: &output)
             Self.key(",\"outcome\":", &output)
-            JSONValue.optional(task.outcome, FactJSON.taskOutcome).write(to: &output)
+            Self.object(task.outcome, &output) { outcome, sink in FactJSON.write(outcome, into: &sink) }
             output.append(UInt8(ascii: "}"))
         }
         Self.key("],\"delivered_to\":", &output)
@@ -133,7 +133,7 @@ package struct AuditRow {
         Self.key(",\"status\":", &output)
         JSONValue.writeString(status, to: &output)
         Self.key(",\"outcome\":", &output)
-        JSONValue.optional(outcome, FactJSON.outcome).write(to: &output)
+        Self.object(outcome, &output) { outcome, sink in FactJSON.write(outcome, into: &sink) }
         Self.key(",\"resolved_seq\":", &output)
         Self.unsigned(resolved?.sequence, &output)
         output.append(UInt8(ascii: "}"))
@@ -161,7 +161,22 @@ package struct AuditRow {
     }
 
     private static func project(_ fingerprint: ProjectFingerprint?, _ output: inout ScratchBytes) {
-        string(fingerprint?.hex, &output)
+        guard let fingerprint else { return key("null", &output) }
+        output.append(UInt8(ascii: "\""))
+        fingerprint.writeHex(to: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// `value`'s JSON object, its members written as they come (no tree is built for them), or
+    /// null: the same bytes as the object ``FactJSON`` would make of it.
+    private static func object<Value>(_ value: Value?, _ output: inout ScratchBytes,
+                                      _ members: (Value, inout JSONMemberBytes) -> Void) {
+        guard let value else { return key("null", &output) }
+        output.append(UInt8(ascii: "{"))
+        var sink = JSONMemberBytes(continuing: output, afterMembers: false)
+        members(value, &sink)
+        output = sink.finish()
+        output.append(UInt8(ascii: "}"))
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

@@ -99,7 +99,8 @@ package enum FactSummary {
         case .callResolved(let call, let outcome):
             return "\(call) \(Describe.outcome(outcome))"
         case .callsResolved(let task, let calls, let outcome):
-            return "\(calls.count) calls of \(task) \(Describe.outcome(outcome))"
+            // Every call named, so a search for a call's id finds where it ended.
+            return "\(calls.count) calls of \(task) \(Describe.outcome(outcome)): " + calls.map(\.description).joined(separator: " ")
         case .authRefreshRequested(let project, let request):
             return "#\(request) for \(project)"
         case .authRefreshFinished(let project, let request, let failure):

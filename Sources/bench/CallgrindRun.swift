@@ -16,7 +16,7 @@ enum CallgrindRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=\(output)",
-                             CommandLine.arguments[0], "sdk", "--calls-only", "--peers", "journal", "--calls", String(calls), "--json"]
+                             CommandLine.arguments[0], "sdk", "--calls-only", "--untimed", "--peers", "journal", "--calls", String(calls), "--json"]
         let standardOutput = Pipe()
         let standardError = Pipe()
         process.standardOutput = standardOutput

@@ -8,7 +8,7 @@ import Locking
 let usage = """
     usage: bench journal [--records N] [--seek-records N] [--keep DIR] [--peers NAME,...] [--appends-only] [--json]
            bench blocks [--records N] [--json]
-           bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--json]
+           bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--untimed] [--json]
            bench sdk --callgrind [--calls N] [--repeat N]
            bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--json]
 
@@ -37,6 +37,10 @@ let usage = """
       --peers NAME,...   journal: run only these peers (journal-buffered, journal-durable,
                          jsonl-fsync64, sqlite-wal-txn64, lz4-per-record)
       --appends-only     journal: skip the scan, seeks and scan memory
+      --calls-only       sdk: only the calls (no memory run, no gate timing)
+      --untimed          sdk: do not time each call on the caller's side (the caller's median
+                         is then 0); --callgrind runs its children so, to count the SDK's
+                         instructions and not the benchmark's clock reads
       --json             one JSON object on stdout
     """
 
@@ -175,6 +179,7 @@ case "sdk":
     benchmark.rssCalls = arguments.takeCount("--rss-calls") ?? benchmark.rssCalls
     if let peers = arguments.take("--peers") { benchmark.peers = peers.split(separator: ",").map { "sdk-" + $0 } }
     benchmark.measuresMemoryAndGate = !arguments.flag("--calls-only")
+    benchmark.timesCalls = !arguments.flag("--untimed")
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
     let frozen = benchmark
     let report = runToCompletion { try await frozen.run(log: log) }

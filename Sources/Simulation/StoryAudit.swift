@@ -172,10 +172,8 @@ struct StoryAudit {
             for call in received.keys where resolved[call] == nil && pending[call] == nil { settledInGap.insert(call) }
         case .callReceived(let call):
             received[call.id] = (sequence, call.call.name)
-        case .callResolved(let call, let outcome):
-            noteResolution(of: call, outcome, sequence: sequence, walk: walk)
-        case .callsResolved(_, let calls, let outcome):
-            for call in calls { noteResolution(of: call, outcome, sequence: sequence, walk: walk) }
+        case .callResolved, .callsResolved:
+            fact.forEachResolution { call, outcome in noteResolution(of: call, outcome, sequence: sequence, walk: walk) }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
         case .eventBatched(let id, let event):

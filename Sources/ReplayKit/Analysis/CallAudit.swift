@@ -100,10 +100,8 @@ package final class CallAudit {
                     if let index = row.tasks.lastIndex(where: { $0.id == id }) { row.tasks[index].outcome = outcome }
                 }
             }
-        case .callResolved(let call, let outcome):
-            resolve(call, outcome, record, state)
-        case .callsResolved(_, let calls, let outcome):
-            for call in calls { resolve(call, outcome, record, state) }
+        case .callResolved, .callsResolved:
+            fact.forEachResolution { call, outcome in resolve(call, outcome, record, state) }
         default:
             break
         }

@@ -1,12 +1,20 @@
 extension Fact {
-    /// The calls this fact resolves, each with its outcome, in order: one for `callResolved`,
-    /// every listed call for `callsResolved`, none for any other fact. What a reader that
-    /// follows calls to their end looks at, whichever of the two records a journal holds.
-    package var resolutions: [(call: CallID, outcome: CallOutcome)] {
+    /// Calls `body` with each call this fact resolves and its outcome, in order: one for
+    /// `callResolved`, every listed call for `callsResolved`, none for any other fact. What a
+    /// reader that follows calls to their end looks at, whichever of the two records a journal
+    /// holds.
+    package func forEachResolution(_ body: (CallID, CallOutcome) throws -> Void) rethrows {
         switch self {
-        case .callResolved(let call, let outcome): [(call, outcome)]
-        case .callsResolved(_, let calls, let outcome): calls.map { ($0, outcome) }
-        default: []
+        case .callResolved(let call, let outcome): try body(call, outcome)
+        case .callsResolved(_, let calls, let outcome): for call in calls { try body(call, outcome) }
+        default: break
         }
+    }
+
+    /// ``forEachResolution(_:)``'s calls and outcomes, collected.
+    package var resolutions: [(call: CallID, outcome: CallOutcome)] {
+        var resolutions: [(call: CallID, outcome: CallOutcome)] = []
+        forEachResolution { resolutions.append(($0, $1)) }
+        return resolutions
     }
 }

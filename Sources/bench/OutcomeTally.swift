@@ -42,5 +42,8 @@ final class OutcomeTally: Sendable {
     }
 
     /// Whether all `calls` were delivered.
-    func allDelivered(_ calls: Int) -> Bool { outcomes["delivered"] == calls && outcomes.count == 1 }
+    func allDelivered(_ calls: Int) -> Bool {
+        let outcomes = outcomes
+        return outcomes["delivered"] == calls && outcomes.count == 1
+    }
 }

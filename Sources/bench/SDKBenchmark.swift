@@ -141,13 +141,9 @@ struct SDKBenchmark {
         var made = 0
         while made < calls {
             for index in 0..<min(batch, calls - made) {
-                guard timed else {
-                    sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(index))], completion: tally.completion)
-                    continue
-                }
-                let start = DispatchTime.now().uptimeNanoseconds
+                let start = timed ? DispatchTime.now().uptimeNanoseconds : 0
                 sdk.track("screen_view", dataFields: ["screen": "home", "index": .integer(Int64(index))], completion: tally.completion)
-                if samples.count < 200_000 { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
+                if timed && samples.count < 200_000 { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000) }
             }
             made += batch
             await sdk.settle()

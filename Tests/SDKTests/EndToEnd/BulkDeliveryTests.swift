@@ -18,11 +18,17 @@ struct BulkDeliveryTests {
         var all: [Int: CallOutcome] { outcomes.withLock { $0 } }
     }
 
-    @Test("10,000 tracks made at once reach the project in call order, in a few dozen requests, none discarded")
-    func burstDelivered() async throws {
-        let harness = try SDKHarness()
+    /// `harness` with the SDK initialized on US and the user identified: events are sent, not
+    /// held for an unknown user.
+    static func identified(_ harness: SDKHarness) async throws -> SDKHarness {
         await harness.sdk.initialize(harness.us)
         await harness.sdk.setEmail("ada@example.com")
+        return harness
+    }
+
+    @Test("10,000 tracks made at once reach the project in call order, in a few dozen requests, none discarded")
+    func burstDelivered() async throws {
+        let harness = try await Self.identified(try SDKHarness())
         let outcomes = Outcomes()
         for index in 0..<10_000 {
             harness.sdk.track("burst-\(index)", dataFields: ["index": .integer(Int64(index))], completion: outcomes.completion(index))
@@ -47,9 +53,7 @@ struct BulkDeliveryTests {
 
     @Test("a delivered bulk's calls resolve in one callsResolved record; each call is resolved once and its completion heard once")
     func bulkResolvedInOneRecord() async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness())
         let outcomes = Outcomes()
         let heard = Locked<Int>(0)
         for index in 0..<600 {
@@ -96,9 +100,7 @@ struct BulkDeliveryTests {
     private func burstCompletionsInCallOrder() async throws {
         var rules = EngineRules()
         rules.bulkEventLimit = 1_000
-        let harness = try SDKHarness(rules: rules, callbackQueue: DispatchQueue(label: "concurrent callbacks", attributes: .concurrent))
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness(rules: rules, callbackQueue: DispatchQueue(label: "concurrent callbacks", attributes: .concurrent)))
         let order = Locked<[Int]>([])
         for index in 0..<1_000 {
             harness.sdk.track("ordered-\(index)") { _ in order.withLock { $0.append(index) } }
@@ -130,9 +132,7 @@ struct BulkDeliveryTests {
         let sandbox = try SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: SDKHarness.usKey, region: "us", disallowedEventNames: ["forbidden"]),
         ])
-        let harness = try SDKHarness(sandbox: sandbox)
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness(sandbox: sandbox))
         let outcomes = Outcomes()
         let names = ["first", "second", "forbidden", "fourth", "fifth"]
         for (index, name) in names.enumerated() { harness.sdk.track(name, completion: outcomes.completion(index)) }
@@ -155,9 +155,7 @@ struct BulkDeliveryTests {
 
     @Test("a single track on an idle queue still goes alone as events/track")
     func aloneWhenIdle() async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness())
         #expect(await harness.sdk.track("one") == .delivered(project: harness.us.fingerprint, status: 200))
         #expect(await harness.sdk.track("two") == .delivered(project: harness.us.fingerprint, status: 200))
         #expect(harness.received(by: "us").compactMap(\.endpoint).filter { $0.hasPrefix("events/") } == ["events/track", "events/track"])
@@ -165,9 +163,7 @@ struct BulkDeliveryTests {
 
     @Test("bulkEventLimit 1 sends every event alone")
     func batchingOff() async throws {
-        let harness = try SDKHarness(rules: EngineRules(bulkEventLimit: 1))
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness(rules: EngineRules(bulkEventLimit: 1)))
         let outcomes = Outcomes()
         for index in 0..<20 { harness.sdk.track("e\(index)", completion: outcomes.completion(index)) }
         await harness.sdk.settle()
@@ -178,9 +174,7 @@ struct BulkDeliveryTests {
 
     @Test("a switch's purge discards a batched task's every call, each resolved on its own")
     func purgedBatch() async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness())
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 1)
         let outcomes = Outcomes()
         for index in 0..<6 { harness.sdk.track("held-\(index)", completion: outcomes.completion(index)) }
@@ -203,9 +197,7 @@ struct BulkDeliveryTests {
 
     @Test("the queue is bounded in events: past its capacity a track is discarded as queueFull")
     func boundedInEvents() async throws {
-        let harness = try SDKHarness(rules: EngineRules(queueCapacity: 10))
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness(rules: EngineRules(queueCapacity: 10)))
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 1)
         let outcomes = Outcomes()
         for index in 0..<15 { harness.sdk.track("e\(index)", completion: outcomes.completion(index)) }
@@ -223,9 +215,7 @@ struct BulkDeliveryTests {
 extension BulkDeliveryTests {
     @Test("no event joins a task an earlier launch queued: after a restart a burst starts its own task")
     func restartStartsNewBatch() async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        let harness = try await Self.identified(try SDKHarness())
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 1)
         for index in 0..<4 { harness.sdk.track("before-\(index)", completion: nil) }
         await harness.sdk.flush()

@@ -143,18 +143,25 @@ struct FactCodecLimitTests {
 /// they were written.
 @Suite("Bulk delivery facts")
 struct BulkFactCodecTests {
-    @Test("rules without the bulk fields (every golden journal of format 1.0) never batch")
-    func oldRulesSendAlone() throws {
+    /// The rules of every `engineStarted` in the golden 1.0 demo journal, as today's codec reads them.
+    static func goldenDemoRules() throws -> [EngineRules] {
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/journals/v1.0/demo").path
         let cursor = try JournalReader(directory: golden).records(mode: .salvage)
-        var starts = 0
+        var rules: [EngineRules] = []
         while let record = try cursor.next() {
-            guard !record.isSnapshot, case .engineStarted(let start) = try FactCodec.decode(kind: record.kind, payload: record.payload) else { continue }
-            starts += 1
-            #expect(start.options.bulkEventLimit == 1)
+            if !record.isSnapshot, case .engineStarted(let start) = try FactCodec.decode(kind: record.kind, payload: record.payload) {
+                rules.append(start.options)
+            }
         }
-        #expect(starts > 0)
+        return rules
+    }
+
+    @Test("rules without the bulk fields (every golden journal of format 1.0) never batch")
+    func oldRulesSendAlone() throws {
+        let starts = try Self.goldenDemoRules()
+        for rules in starts { #expect(rules.bulkEventLimit == 1) }
+        #expect(starts.count > 0)
         let current = try FactCodec.decode(kind: FactKind.engineStarted.rawValue, payload: FactCodec.payload(of: .engineStarted(
             EngineStart(sdkVersion: "1", restored: false, options: EngineRules(), modules: []))))
         guard case .engineStarted(let start) = current else { Issue.record("not an engine start"); return }
@@ -164,17 +171,8 @@ struct BulkFactCodecTests {
     @Test("rules read from a journal before 1.2 resolve a delivered bulk's calls one record each; the SDK's own in one record")
     func oldRulesResolveEachCall() throws {
         // The golden 1.0 journal's rules lack field 11, as every 1.0 and 1.1 journal's do.
-        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/journals/v1.0/demo").path
-        let cursor = try JournalReader(directory: golden).records(mode: .salvage)
-        var old: EngineRules?
-        while let record = try cursor.next() {
-            if !record.isSnapshot, case .engineStarted(let start) = try FactCodec.decode(kind: record.kind, payload: record.payload) {
-                old = start.options
-                break
-            }
-        }
-        #expect(old?.resolvesBulkAtOnce == false)
+        let old = try Self.goldenDemoRules()
+        #expect(old.first?.resolvesBulkAtOnce == false)
         #expect(EngineRules().resolvesBulkAtOnce)
 
         // The same bulk answered under each rule: a task of three calls, delivered.

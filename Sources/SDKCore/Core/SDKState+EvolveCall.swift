@@ -32,10 +32,8 @@ extension SDKState {
         case .unknownUserEventsReleased:
             heldEvents = []
             unknownUserSessions = 0
-        case .callResolved(let call, _):
-            if let index = pendingCalls.index(forKey: call) { removePendingCall(at: index) }
-        case .callsResolved(_, let calls, _):
-            for call in calls {
+        case .callResolved, .callsResolved:
+            fact.forEachResolution { call, _ in
                 if let index = pendingCalls.index(forKey: call) { removePendingCall(at: index) }
             }
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):

@@ -28,8 +28,8 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
     var streamID: UUID { writer.journalID }
     var lastSequence: UInt64 { writer.lastSequence }
 
-    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
-        if try writer.rotateIfNeeded(time: time, snapshot: provider) { process?.segmentBegan() }
+    func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        if try writer.rotateIfNeeded(time: time, snapshotIsLarge: snapshotIsLarge, snapshot: provider) { process?.segmentBegan() }
     }
 
     /// A new segment after an outage: verification starts over from its snapshot, decoded.

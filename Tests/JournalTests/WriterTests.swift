@@ -192,6 +192,74 @@ struct RotationOnRequestTests {
     }
 }
 
+@Suite("Writer: a rotation put off while the snapshot is large", .timeLimit(.minutes(3)))
+struct RotationWaitTests {
+    /// A writer that rotates on request after 32 records, with a large byte bound.
+    private func writer(_ storage: InMemoryStorage) throws -> JournalWriter {
+        var options = TestJournal.options(segmentBytes: 1 << 20, storage: storage)
+        options.rotation = .onRequest
+        options.segmentRecords = 32
+        return try JournalWriter(directory: "/w", options: options, snapshot: nil)
+    }
+
+    /// Appends `count` records one by one, asking for a rotation before each; `large(sequence)`
+    /// answers whether the snapshot would be large. Returns the sequences the snapshots took.
+    private func appendAsking(_ writer: JournalWriter, count: Int, asked: inout [UInt64],
+                              large: (UInt64) -> Bool) throws -> [UInt64] {
+        var snapshots: [UInt64] = []
+        for index in 0..<count {
+            let next = writer.lastSequence + 1
+            try writer.rotateIfNeeded(time: TestJournal.time(index), snapshotIsLarge: { asked.append(next); return large(next) }) { request in
+                snapshots.append(request.sequence)
+                return Array("at \(request.sequence)".utf8)
+            }
+            try TestJournal.appendRecords(writer, count: 1, startingAt: index)
+        }
+        return snapshots
+    }
+
+    @Test("while the snapshot is large, a due rotation waits, up to twice the segment's records")
+    func waitsUpToTwiceTheBound() throws {
+        let storage = InMemoryStorage()
+        let writer = try writer(storage)
+        var asked: [UInt64] = []
+        let snapshots = try appendAsking(writer, count: 100, asked: &asked) { _ in true }
+        try writer.close()
+        // The first segment begins at once; the second once the first holds 64 records (twice
+        // 32), not 32.
+        #expect(snapshots == [1, 65])
+        // Asked only while a rotation was due for the segment's size and could still wait: the
+        // first segment from 33 to 64, the second (base 65) from 97 on.
+        #expect(asked == Array(33...64) + Array(97...102))
+        let reader = try JournalReader(directory: "/w", storage: storage)
+        #expect(reader.segments.count == 2)
+        #expect(try reader.readAll().records.count == 102)
+    }
+
+    @Test("a rotation that waited begins at the first moment its snapshot is small")
+    func beginsOnceSmall() throws {
+        let storage = InMemoryStorage()
+        let writer = try writer(storage)
+        var asked: [UInt64] = []
+        // Large from sequence 20 to 49, small otherwise: the rotation due at 33 waits until 50.
+        let snapshots = try appendAsking(writer, count: 60, asked: &asked) { (20..<50).contains($0) }
+        try writer.close()
+        #expect(snapshots == [1, 50])
+        #expect(asked == Array(33...50))
+    }
+
+    @Test("a small snapshot, or none asked for, rotates at the bound as before")
+    func smallRotatesAtTheBound() throws {
+        let storage = InMemoryStorage()
+        let writer = try writer(storage)
+        var asked: [UInt64] = []
+        let snapshots = try appendAsking(writer, count: 70, asked: &asked) { _ in false }
+        try writer.close()
+        #expect(snapshots == [1, 33, 65])
+        #expect(asked == [33, 65])
+    }
+}
+
 @Suite("Writer: atomic batches", .timeLimit(.minutes(3)))
 struct BatchTests {
     @Test("a batch is never split: cut anywhere, the reader sees all of a batch or none of it")

@@ -2,10 +2,12 @@ import Foundation
 
 /// How a ``JournalWriter`` lays out, commits and retains its segments.
 public struct JournalOptions: Sendable {
-    /// A segment is sealed and a new one begun once it reaches this many bytes.
+    /// A segment is sealed and a new one begun once it reaches this many bytes (or, when its
+    /// owner puts the rotation off, twice this many: ``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)``).
     public var segmentBytes = 4 << 20
-    /// A segment is also sealed once it holds this many records (nil: no bound). Readers that
-    /// rebuild state start at a segment's snapshot, so this bounds how much they fold.
+    /// A segment is also sealed once it holds this many records (nil: no bound), or twice this
+    /// many when its owner puts the rotation off. Readers that rebuild state start at a
+    /// segment's snapshot, so this bounds how much they fold.
     public var segmentRecords: Int?
     /// Whole old segments are deleted while the journal is larger than this; nil keeps everything.
     /// The segment being written is never deleted.

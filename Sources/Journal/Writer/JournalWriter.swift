@@ -258,10 +258,18 @@ public final class JournalWriter: Sendable {
     /// Begins a new segment now if one is due (the current one passed its size bound, or the
     /// journal has none yet), writing the snapshot `provider` returns as its first record, stamped
     /// `time`. Returns whether it did. `provider` runs on this thread, under the writer's lock.
+    ///
+    /// `snapshotIsLarge` lets the owner put a rotation off while its snapshot would be costly
+    /// (in the middle of a burst, say): it is asked only when a rotation is due because the
+    /// segment passed its size bound, and while it says true the segment goes on, up to twice
+    /// its bounds (``JournalOptions/segmentBytes``, ``JournalOptions/segmentRecords``), where the
+    /// segment begins whatever it says. A new journal's first segment never waits.
     @discardableResult
-    public func rotateIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
+    public func rotateIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool = { false },
+                               snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
         // Most calls find nothing due: they need not wait for the committer.
-        guard try state.withLock({ state in try state.checkUsable(); return state.segmentIsDue }) else { return false }
+        let (due, mayWait) = try state.withLock { state in try state.checkUsable(); return (state.segmentIsDue, state.rotationMayWait) }
+        guard due, !(mayWait && snapshotIsLarge()) else { return false }
         let threaded = groupCommit != nil
         let (rotated, ready, wake) = try exclusively { state in
             let pendingBefore = state.pendingCount

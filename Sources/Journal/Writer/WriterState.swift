@@ -399,6 +399,19 @@ struct WriterState: Sendable {
     /// Whether a segment must begin before the next record (a rotation is due, or there is none).
     var segmentIsDue: Bool { pendingSegmentStart != nil || active == nil }
 
+    /// Whether the segment that is due may be put off: it is due only because the active segment
+    /// passed its size bound, and that segment is still under twice its bound, in bytes and in
+    /// records.
+    var rotationMayWait: Bool {
+        guard pendingSegmentStart == .rotation, let active else { return false }
+        func twice<Bound: FixedWidthInteger>(_ bound: Bound) -> Bound {
+            let (doubled, overflow) = bound.multipliedReportingOverflow(by: 2)
+            return overflow ? .max : doubled
+        }
+        if let limit = options.segmentRecords, nextSequence &- active.baseSequence >= twice(UInt64(limit)) { return false }
+        return active.file.size < twice(options.segmentBytes)
+    }
+
     /// Whether an append now would begin a segment itself, which needs the committer.
     var appendBeginsSegment: Bool {
         segmentIsDue && snapshotProvider != nil && (options.rotation == .automatic || active == nil)

@@ -78,7 +78,7 @@ public final class EngagementSDK: Sendable {
     /// state) and starts the instance's engine thread.
     ///
     /// Blocks the calling thread while it restores: it reads the newest snapshot and folds the facts
-    /// after it (at most ``SDKConfiguration/journalSegmentRecords``). It sends nothing for the app
+    /// after it (at most twice ``SDKConfiguration/journalSegmentRecords``). It sends nothing for the app
     /// before ``initialize(_:completion:)``; a restored instance resumes delivering what was queued,
     /// and a switch a crash interrupted continues. Throws when the directory cannot be created, the
     /// keyring cannot be read or the journal cannot be opened; nothing is started then.

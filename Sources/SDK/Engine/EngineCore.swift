@@ -98,6 +98,10 @@ package final class EngineCore<Environment: EngineEnvironment> {
         }
     }
 
+    /// Whether a snapshot of the state now would be large (``EngineBounds/largeSnapshotBytes``),
+    /// so that a due rotation waits for a smaller one.
+    private var snapshotIsLarge: Bool { StateCodec.capacityHint(for: projected) > EngineBounds.largeSnapshotBytes }
+
     /// The app shut the SDK down: every pending completion hears it (journaled) and the journal
     /// closes. The host answers whatever was posted after the stop.
     package func stop() {
@@ -117,7 +121,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
         lastTime = time
         if journalOutage == nil && recordedSequence >= rotationRetryAfter {
             do {
-                try recorder.beginSegmentIfNeeded(time: time) { _ in StateCodec.encode(projected) }
+                try recorder.beginSegmentIfNeeded(time: time, snapshotIsLarge: { snapshotIsLarge }) { _ in StateCodec.encode(projected) }
             } catch JournalError.recordTooLarge {
                 // The state is too large for one snapshot record right now: the segment goes on
                 // past its size bound, and the rotation is tried again once some more records

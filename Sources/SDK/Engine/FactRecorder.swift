@@ -12,8 +12,10 @@ package protocol FactRecorder: AnyObject, Sendable {
     var streamID: UUID { get }
     /// The sequence number of the last record.
     var lastSequence: UInt64 { get }
-    /// Begins a new segment with the snapshot `provider` returns, when one is due.
-    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
+    /// Begins a new segment with the snapshot `provider` returns, when one is due. A rotation
+    /// may be put off while `snapshotIsLarge` says true, up to twice the segment's bounds
+    /// (``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)``).
+    func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
     /// Begins a new segment now with the snapshot `provider` returns (after an outage).
     func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
     /// Records the facts of one input, encoded in `batch`, atomically (a crash keeps all of them
@@ -27,8 +29,8 @@ package protocol FactRecorder: AnyObject, Sendable {
 extension JournalWriter: FactRecorder {
     package var streamID: UUID { journalID }
 
-    package func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
-        try rotateIfNeeded(time: time, snapshot: provider)
+    package func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        try rotateIfNeeded(time: time, snapshotIsLarge: snapshotIsLarge, snapshot: provider)
     }
 
     package func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {

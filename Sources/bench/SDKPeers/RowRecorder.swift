@@ -10,7 +10,7 @@ protocol RowRecorder: FactRecorder {
 
 extension RowRecorder {
     /// Peers have no segments: nothing to begin.
-    func beginSegmentIfNeeded(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+    func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
     /// Peers have no segments: nothing to begin.
     func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}

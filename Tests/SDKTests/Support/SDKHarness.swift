@@ -23,7 +23,8 @@ final class SDKHarness: Sendable {
     init(rules: EngineRules = EngineRules(), modules: [any SDKModule]? = nil, directory: String? = nil,
          sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs(),
          observer: (@Sendable (SDKState, UInt64) -> Void)? = nil, storage: any JournalStorage = PosixStorage(),
-         callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false, knownProjects: [Project] = []) throws {
+         callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false, knownProjects: [Project] = [],
+         transport: (any Transport)? = nil, segmentRecords: Int? = nil) throws {
         self.keepsDirectory = keepsDirectory
         let sandbox = try sandbox ?? SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
@@ -37,10 +38,11 @@ final class SDKHarness: Sendable {
                                    LifecycleModule(name: BuiltInModules.embedded), LifecycleModule(name: BuiltInModules.push)]
         endpoints = RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu"))
         var configuration = SDKConfiguration(
-            storageDirectory: self.directory, clock: self.clock, transport: URLSessionTransport(),
+            storageDirectory: self.directory, clock: self.clock, transport: transport ?? URLSessionTransport(),
             makeCallID: { ids.next() }, modules: self.modules, rules: rules, regionEndpoints: endpoints,
             journalStorage: storage, knownProjects: knownProjects)
         if let callbackQueue { configuration.callbackQueue = callbackQueue }
+        if let segmentRecords { configuration.journalSegmentRecords = segmentRecords }
         configuration.stateObserver = observer
         sdk = try EngagementSDK(configuration: configuration)
     }

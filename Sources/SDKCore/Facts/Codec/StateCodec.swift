@@ -20,7 +20,7 @@ package enum StateCodec {
     /// the rest. A state may come from a journal (a snapshot from the field, or hostile bytes),
     /// whose counters say anything: each is taken between 0 and ``largestHintedCount`` and the
     /// hint is at most ``largestHint``; a larger snapshot still grows its buffer as it is written.
-    static func capacityHint(for state: SDKState) -> Int {
+    package static func capacityHint(for state: SDKState) -> Int {
         func count(_ value: Int) -> Int { Swift.min(Swift.max(value, 0), largestHintedCount) }
         let hint = 4_096 + count(state.pendingCalls.count) * 96 + count(state.queuedBytes) + count(state.queuedEvents) * 48
             + count(state.heldEvents.count) * 256 + count(state.switching.gateBytes) + count(state.switching.gate.count) * 64

@@ -69,9 +69,9 @@ public enum Rotation: Sendable, Equatable {
     /// Inside `append`, once the segment passed its size bound, with the snapshot provider
     /// given at open. Right for appenders whose state is consistent between any two appends.
     case automatic
-    /// Only when the owner calls ``JournalWriter/rotateIfNeeded(time:snapshot:)``, at a moment it
-    /// chooses (between two batches of related records). `append` never rotates: a segment may
-    /// pass its size bound by what is appended before the next call.
+    /// Only when the owner calls ``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)``,
+    /// at a moment it chooses (between two batches of related records). `append` never rotates:
+    /// a segment may pass its size bound by what is appended before the next call.
     case onRequest
 }
 

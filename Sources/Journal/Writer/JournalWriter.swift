@@ -43,7 +43,7 @@ public final class JournalWriter: Sendable {
     ///   - snapshot: called, under the writer's lock and on the appending thread, when a
     ///     segment begins inside `append` (``Rotation/automatic``); it returns the state as of every
     ///     record before `request.sequence`. It must not call back into the writer. With
-    ///     ``Rotation/onRequest`` it may be nil: ``rotateIfNeeded(time:snapshot:)`` supplies snapshots.
+    ///     ``Rotation/onRequest`` it may be nil: ``rotateIfNeeded(time:snapshotIsLarge:snapshot:)`` supplies snapshots.
     public init(
         directory: String,
         options: JournalOptions = JournalOptions(),

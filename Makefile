@@ -44,7 +44,7 @@ report-check: deps
 # The suites where threads meet (the engine's mailbox, switches under load, group commit, the
 # keyring, the transport, the sandbox server) under ThreadSanitizer, in their own scratch
 # directory. Any report fails the run (TSan's exit code).
-TSAN_SUITES ?= DiagnosticsExportTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|BatchTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|GateBoundsTests|SwitchChainTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests
+TSAN_SUITES ?= DiagnosticsExportTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|RotationWaitTests|RotationDuringBurstTests|BatchTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|GateBoundsTests|SwitchChainTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests
 TSAN_SCRATCH ?= .build/tsan
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)

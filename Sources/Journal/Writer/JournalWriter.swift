@@ -268,7 +268,10 @@ public final class JournalWriter: Sendable {
     public func rotateIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool = { false },
                                snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
         // Most calls find nothing due: they need not wait for the committer.
-        let (due, mayWait) = try state.withLock { state in try state.checkUsable(); return (state.segmentIsDue, state.rotationMayWait) }
+        let (due, mayWait) = try state.withLock { state in
+            try state.checkUsable()
+            return state.segmentIsDue ? (true, state.rotationMayWait) : (false, false)
+        }
         guard due, !(mayWait && snapshotIsLarge()) else { return false }
         let threaded = groupCommit != nil
         let (rotated, ready, wake) = try exclusively { state in

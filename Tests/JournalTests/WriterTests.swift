@@ -190,6 +190,32 @@ struct RotationOnRequestTests {
         }
         #expect(counted == 200)
     }
+
+    @Test("the record bound counts records as they are appended, not as their groups are written")
+    func recordBoundCountsAppendedRecords() throws {
+        let storage = InMemoryStorage()
+        // Groups of up to 256 records (nothing is written until one is cut), segments of 32.
+        var options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1 << 16, groupRecords: 256, storage: storage)
+        options.maxGroupBytes = 1 << 15
+        options.rotation = .onRequest
+        options.segmentRecords = 32
+        let writer = try JournalWriter(directory: "/b", options: options, snapshot: nil)
+        var snapshots: [UInt64] = []
+        for batch in 0..<40 {
+            try writer.rotateIfNeeded(time: TestJournal.time(batch * 3)) { request in
+                snapshots.append(request.sequence)
+                return Array("at \(request.sequence)".utf8)
+            }
+            try TestJournal.appendRecords(writer, count: 3, startingAt: batch * 3)
+        }
+        try writer.close()
+        // A snapshot, then eleven batches of three: the first batch that reaches 32 records
+        // makes the rotation due, and the next batch begins a segment.
+        #expect(snapshots == [1, 35, 69, 103])
+        let reader = try JournalReader(directory: "/b", storage: storage)
+        #expect(reader.segments.map(\.baseSequence) == snapshots)
+        #expect(try reader.readAll().records.count == 124)
+    }
 }
 
 @Suite("Writer: a rotation put off while the snapshot is large", .timeLimit(.minutes(3)))

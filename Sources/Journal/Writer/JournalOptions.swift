@@ -6,7 +6,8 @@ public struct JournalOptions: Sendable {
     /// owner puts the rotation off, twice this many: ``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)``).
     public var segmentBytes = 4 << 20
     /// A segment is also sealed once it holds this many records (nil: no bound), or twice this
-    /// many when its owner puts the rotation off. Readers that rebuild state start at a
+    /// many when its owner puts the rotation off, plus the records of the batch that reached the
+    /// bound: records are counted as they are appended. Readers that rebuild state start at a
     /// segment's snapshot, so this bounds how much they fold.
     public var segmentRecords: Int?
     /// Whole old segments are deleted while the journal is larger than this; nil keeps everything.

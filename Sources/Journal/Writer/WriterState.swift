@@ -108,7 +108,19 @@ struct WriterState: Sendable {
                 throw JournalError.invalidOptions("no segment to append to: call rotateIfNeeded(snapshot:) first")
             }
         }
-        return try encode(kind: kind, timestamp: timestamp, payload: payload, now: now)
+        let sequence = try encode(kind: kind, timestamp: timestamp, payload: payload, now: now)
+        markRotationDueAtRecordBound()
+        return sequence
+    }
+
+    /// Marks a rotation due once the active segment holds ``JournalOptions/segmentRecords``
+    /// records, counted as they are encoded. Counted as groups were written instead, the bound
+    /// lagged behind by whatever the group-commit thread had not written yet (a segment of 298
+    /// records for a bound of 64, in a burst).
+    private mutating func markRotationDueAtRecordBound() {
+        guard pendingSegmentStart == nil, let limit = options.segmentRecords, let active,
+              nextSequence &- active.baseSequence >= UInt64(limit) else { return }
+        pendingSegmentStart = .rotation
     }
 
     /// A record takes a sequence number and must leave the next one representable, so the last,
@@ -150,7 +162,7 @@ struct WriterState: Sendable {
         }
         let total = SegmentFormat.blockCheckBytes + batch.payloads.count
             + batch.kinds.reduce(0) { $0 + 2 * Varint.maxLength + Varint.length(of: UInt64($1)) }
-        return try batch.payloads.withUnsafeBytes { payloads in
+        let last = try batch.payloads.withUnsafeBytes { payloads in
             guard total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes,
                   batch.count <= Int(options.maxRecordsPerFrame) else {
                 var last = lastSequence
@@ -181,6 +193,8 @@ struct WriterState: Sendable {
             }
             return last
         }
+        markRotationDueAtRecordBound()
+        return last
     }
 
     private mutating func encode(kind: UInt32, timestamp: JournalTime, payload: UnsafeRawBufferPointer, now: () -> UInt64?) throws -> UInt64 {
@@ -370,7 +384,8 @@ struct WriterState: Sendable {
     }
 
     /// Records what the committer wrote: groups handed to the file system, staging released,
-    /// frame buffers free again, and a rotation due once the segment is full.
+    /// frame buffers free again, and a rotation due once the segment's file is full (its bound
+    /// of records is counted as records are encoded: ``markRotationDueAtRecordBound()``).
     mutating func published(_ written: CommitSink.Written) {
         guard failure == nil else { return }
         stagedBytes -= written.stagedBytes
@@ -378,9 +393,7 @@ struct WriterState: Sendable {
         guard let lastSequence = written.lastSequence, let active else { return }
         writtenSequence = lastSequence
         if let last = retained.indices.last { retained[last].bytes = active.file.size }
-        let recordsInSegment = (lastSequence &+ 1) &- active.baseSequence
-        let full = active.file.size >= options.segmentBytes || options.segmentRecords.map { recordsInSegment >= UInt64($0) } == true
-        if full && pendingSegmentStart == nil {
+        if active.file.size >= options.segmentBytes && pendingSegmentStart == nil {
             pendingSegmentStart = .rotation
         }
     }

@@ -40,10 +40,11 @@ public struct SDKConfiguration: Sendable {
     public var groupCommit: GroupCommit
     /// A journal segment is sealed, and the next begins with a snapshot, past this many bytes.
     public var journalSegmentBytes: Int
-    /// A segment is sealed after this many facts too, so a restart folds at most this many on top
-    /// of the latest snapshot. While a burst keeps the state large (a snapshot of over 64 KiB), a
-    /// due segment waits for the state to drain, up to twice this many facts (and twice
-    /// ``journalSegmentBytes``): a restart then folds at most twice this many.
+    /// A segment is sealed after this many facts too (with the few of the input that reached the
+    /// bound), so a restart folds at most about this many on top of the latest snapshot. While a
+    /// burst keeps the state large (a snapshot of over 64 KiB), a due segment waits for the state
+    /// to drain, up to twice this many facts (and twice ``journalSegmentBytes``): a restart then
+    /// folds at most about twice this many.
     public var journalSegmentRecords: Int
     /// Whole old journal segments are deleted while the journal is larger than this (the segment
     /// being written never is); nil keeps everything.

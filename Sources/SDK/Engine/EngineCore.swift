@@ -22,7 +22,12 @@ package final class EngineCore<Environment: EngineEnvironment> {
     // The storage of the three above, internal like `recorder`: with every access to them in
     // this module, the optimizer proves the accesses never overlap and drops their run-time
     // exclusivity checks (one per access, at several accesses per input).
-    private(set) var projected: SDKState
+    //
+    // Except for `decide`'s: it modifies the state through a call into SDKCore, which the
+    // optimizer cannot see through, so that access was checked at run time on every input.
+    // Unchecked is safe: the core runs on its host's one thread, and `decide` is pure SDKCore
+    // code that cannot reach this core, so nothing reads or writes `projected` while it runs.
+    @exclusivity(unchecked) private(set) var projected: SDKState
     private(set) var recordedSequence: UInt64
     private(set) var journalOutage: JournalOutage?
     private var lastTime: JournalTime

@@ -17,10 +17,15 @@ final class LiveEnvironment: EngineEnvironment {
     private let keyringQueue = DispatchQueue(label: "engagement-sdk.keyring")
     /// Completions handed in while the core starts one input's effects (``runCallback(landing:_:)``,
     /// ``runCompletion(_:inbox:)``), in order.
-    private var heldCallbacks: [HeldCallback] = []
+    ///
+    /// Its accesses, and those of ``deliveriesInbox``, are not checked for exclusivity at run time
+    /// (one check per call's completion and one per input, otherwise): both are touched only by
+    /// this class's methods on the engine thread, and no access to either spans a call that could
+    /// come back into this class.
+    @exclusivity(unchecked) private var heldCallbacks: [HeldCallback] = []
     /// The inbox of the held deliveries, once one is held: the batch counts as one effect
     /// running, begun at the first delivery and ended once the whole batch ran.
-    private var deliveriesInbox: EngineInbox?
+    @exclusivity(unchecked) private var deliveriesInbox: EngineInbox?
 
     /// A held completion: a body, or a call's completion with what it reports (a value, with no
     /// closure allocated for it).

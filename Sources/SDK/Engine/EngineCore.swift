@@ -105,7 +105,14 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// Whether a snapshot of the state now would be large (``EngineBounds/largeSnapshotBytes``),
     /// so that a due rotation waits for a smaller one.
-    private var snapshotIsLarge: Bool { StateCodec.capacityHint(for: projected) > EngineBounds.largeSnapshotBytes }
+    private var snapshotIsLarge: Bool {
+        // Field by field: `capacityHint(for: projected)` copied the whole state on each input
+        // that asked (about 700 instructions, on every input of a burst after the bound).
+        let hint = StateCodec.capacityHint(pendingCalls: projected.pendingCalls.count, queuedBytes: projected.queuedBytes,
+                                           queuedEvents: projected.queuedEvents, heldEvents: projected.heldEvents.count,
+                                           gateBytes: projected.switching.gateBytes, gatedCalls: projected.switching.gate.count)
+        return hint > EngineBounds.largeSnapshotBytes
+    }
 
     /// The app shut the SDK down: every pending completion hears it (journaled) and the journal
     /// closes. The host answers whatever was posted after the stop.

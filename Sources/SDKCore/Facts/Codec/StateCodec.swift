@@ -21,9 +21,18 @@ package enum StateCodec {
     /// whose counters say anything: each is taken between 0 and ``largestHintedCount`` and the
     /// hint is at most ``largestHint``; a larger snapshot still grows its buffer as it is written.
     package static func capacityHint(for state: SDKState) -> Int {
+        capacityHint(pendingCalls: state.pendingCalls.count, queuedBytes: state.queuedBytes, queuedEvents: state.queuedEvents,
+                     heldEvents: state.heldEvents.count, gateBytes: state.switching.gateBytes, gatedCalls: state.switching.gate.count)
+    }
+
+    /// ``capacityHint(for:)`` from the state's counts. The engine asks it on every input while a
+    /// rotation waits out a burst: handing it the state it keeps copied the whole state each time
+    /// (retaining every field), where reading the six counts copies nothing.
+    package static func capacityHint(pendingCalls: Int, queuedBytes: Int, queuedEvents: Int, heldEvents: Int,
+                                     gateBytes: Int, gatedCalls: Int) -> Int {
         func count(_ value: Int) -> Int { Swift.min(Swift.max(value, 0), largestHintedCount) }
-        let hint = 4_096 + count(state.pendingCalls.count) * 96 + count(state.queuedBytes) + count(state.queuedEvents) * 48
-            + count(state.heldEvents.count) * 256 + count(state.switching.gateBytes) + count(state.switching.gate.count) * 64
+        let hint = 4_096 + count(pendingCalls) * 96 + count(queuedBytes) + count(queuedEvents) * 48
+            + count(heldEvents) * 256 + count(gateBytes) + count(gatedCalls) * 64
         return Swift.min(hint, largestHint)
     }
 

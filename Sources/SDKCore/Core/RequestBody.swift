@@ -25,7 +25,7 @@ struct RequestBody: Equatable {
 
     /// The request for `call`, or nil when the call is handled without one.
     static func make(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String) -> RequestBody? {
-        let createdAt = DataValue.integer(time.microsecondsSince1970 / 1_000_000)
+        let createdAt = createdAt(time)
         switch call {
         case .updateEmail(let newEmail):
             var object: JSONFields = ["newEmail": .string(newEmail)]
@@ -83,6 +83,11 @@ struct RequestBody: Equatable {
         case .initialize, .switchProject, .setEmail, .setUserId, .logoutUser, .handlePush, .setAttribution, .flush, .handleUniversalLink:
             return nil
         }
+    }
+
+    /// A body's `createdAt`: the call's time in whole seconds since 1970.
+    static func createdAt(_ time: JournalTime) -> DataValue {
+        .integer(time.microsecondsSince1970 / 1_000_000)
     }
 
     /// An `events/track` body, written straight into bytes (the busiest request: every burst is

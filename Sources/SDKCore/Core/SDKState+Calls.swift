@@ -12,7 +12,7 @@ extension SDKState {
         case .control:
             handleControlCall(received, &decisions)
         case .gated:
-            guard let live, instanceRunning || switching.inFlight != nil else {
+            guard let live, instanceRunning || switching.isSwitching else {
                 refuseUninitialized(received, &decisions)
                 return
             }
@@ -33,7 +33,7 @@ extension SDKState {
                 refuseUninitialized(received, &decisions)
                 return
             }
-            let decision: GateDecision = switching.inFlight == nil ? .executed(project: live.fingerprint) : .inline(project: live.fingerprint)
+            let decision: GateDecision = switching.isSwitching ? .inline(project: live.fingerprint) : .executed(project: live.fingerprint)
             emit(.gateDecided(call: received.id, decision: decision), &decisions)
             execute(received, on: live, &decisions)
         }

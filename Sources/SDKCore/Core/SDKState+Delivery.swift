@@ -8,8 +8,8 @@ extension SDKState {
         // The busiest request, every track call's, is its body alone until it needs a task of
         // its own: most join a queued bulk, and a whole request for each (its path and query
         // made, compared and destroyed through their metadata) cost about 150 instructions.
-        if case .track(let event, let dataFields) = call, let id {
-            let body = RequestBody.trackBody(event, dataFields: dataFields, identity: identity,
+        if case .track(let name, let dataFields) = call, let id {
+            let body = RequestBody.trackBody(name, dataFields: dataFields, identity: identity,
                                              createdAt: RequestBody.createdAt(decisions.time))
             guard queueHasRoom(forEvents: 1, bytes: body.count) else {
                 resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)

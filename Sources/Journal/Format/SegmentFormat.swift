@@ -43,6 +43,8 @@ public enum SegmentFormat {
     static let writerFrameFlags: UInt8 = 0x50
     /// The frame descriptor's BD byte the writer uses: 4 MiB maximum block size.
     static let writerBlockDescriptor: UInt8 = 0x70
+    /// The bit of a block's size word that says the block holds its bytes uncompressed.
+    static let uncompressedBlockFlag: UInt32 = 0x8000_0000
     /// The end mark that closes an LZ4 frame: a zero block size.
     static let endMark: [UInt8] = [0, 0, 0, 0]
     /// Size in bytes of an encoded sync marker.

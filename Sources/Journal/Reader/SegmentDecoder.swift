@@ -235,8 +235,8 @@ struct SegmentDecoder {
             frame = nil
             return next()
         }
-        let size = Int(word & 0x7FFF_FFFF)
-        let compressed = word & 0x8000_0000 == 0
+        let size = Int(word & ~SegmentFormat.uncompressedBlockFlag)
+        let compressed = word & SegmentFormat.uncompressedBlockFlag == 0
         guard size <= state.maxBlockBytes else {
             return damage(at: offset, "block size \(size) exceeds the frame's maximum \(state.maxBlockBytes)")
         }
@@ -414,7 +414,7 @@ extension SegmentDecoder {
                     offset += trailer
                     continue walk
                 }
-                offset += 4 + Int(word & 0x7FFF_FFFF) + checksum
+                offset += 4 + Int(word & ~SegmentFormat.uncompressedBlockFlag) + checksum
             }
             break
         }

@@ -37,7 +37,7 @@ struct TailProbe {
         var position = start + 1
         while position + 8 <= bytes.count {
             let word = bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian
-            let size = Int(word & 0x7FFF_FFFF)
+            let size = Int(word & ~SegmentFormat.uncompressedBlockFlag)
             if size > 0, size <= maxBlockBytes, position + 8 + size <= bytes.count {
                 budget -= size
                 if budget < 0 { return true }

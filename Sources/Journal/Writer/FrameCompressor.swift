@@ -21,17 +21,14 @@ final class FrameCompressor: @unchecked Sendable { // only used under the commit
     private let stream: UnsafeMutablePointer<LZ4_stream_t>
     private(set) var isFrameOpen = false
 
-    /// The frame header: the magic number, then the descriptor (version 1, linked blocks, block
-    /// checksums, no content size or checksum, no dictionary id; blocks of up to 4 MiB) and its
-    /// check byte, the second byte of the descriptor's XXH32.
+    /// The frame header: the magic number, then the writer's descriptor (``SegmentFormat/writerFrameFlags``,
+    /// ``SegmentFormat/writerBlockDescriptor``) and its check byte, the second byte of the
+    /// descriptor's XXH32.
     static let header: [UInt8] = {
-        let descriptor: [UInt8] = [0b0101_0000, 0b0111_0000]
+        let descriptor = [SegmentFormat.writerFrameFlags, SegmentFormat.writerBlockDescriptor]
         let check = UInt8(truncatingIfNeeded: XXHash32.hash(descriptor) >> 8)
-        return [0x04, 0x22, 0x4D, 0x18] + descriptor + [check]
+        return withUnsafeBytes(of: SegmentFormat.lz4FrameMagic.littleEndian) { Array($0) } + descriptor + [check]
     }()
-
-    /// A block's size word has its top bit set when the block holds its bytes uncompressed.
-    private static let uncompressedFlag: UInt32 = 0x8000_0000
 
     init() throws {
         guard let created = LZ4_createStream() else {
@@ -71,7 +68,7 @@ final class FrameCompressor: @unchecked Sendable { // only used under the commit
             store(UInt32(compressed), at: destination)
             dataBytes = compressed
         } else {
-            store(UInt32(size) | Self.uncompressedFlag, at: destination)
+            store(UInt32(size) | SegmentFormat.uncompressedBlockFlag, at: destination)
             (destination + 4).copyMemory(from: source, byteCount: size)
             dataBytes = size
         }
@@ -83,8 +80,7 @@ final class FrameCompressor: @unchecked Sendable { // only used under the commit
     /// Closes the frame (end mark).
     func endFrame(into output: StagingBuffer) throws {
         precondition(isFrameOpen)
-        store(0, at: output.reserve(4))
-        output.commit(4)
+        output.append(SegmentFormat.endMark)
         isFrameOpen = false
     }
 

@@ -11,10 +11,7 @@ extension SDKState {
         if case .track(let name, let dataFields) = call, let id {
             let body = RequestBody.trackBody(name, dataFields: dataFields, identity: identity,
                                              createdAt: RequestBody.createdAt(decisions.time))
-            guard queueHasRoom(forEvents: 1, bytes: body.count) else {
-                resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
-                return
-            }
+            guard admitsEvent(of: body.count, for: id, &decisions) else { return }
             if let joined = batchTaking(body.count, on: project.fingerprint) {
                 // Applied as `emit` applies it (``evolve(_:at:)``), through the index the task was
                 // found at: its id is hashed once, not once more to fold the fact.
@@ -31,11 +28,18 @@ extension SDKState {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }
-        if request.path != "users/disableDevice" && !queueHasRoom(forEvents: 1, bytes: request.body.count) {
-            resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
-            return
-        }
+        guard request.path == "users/disableDevice" || admitsEvent(of: request.body.count, for: id, &decisions) else { return }
         queueTask(request, call: id, on: project, &decisions)
+    }
+
+    /// Whether the delivery queue takes one more event of `bytes`; when it does not, the call
+    /// `id` is resolved as discarded (`queueFull`).
+    private mutating func admitsEvent(of bytes: Int, for id: CallID?, _ decisions: inout Decisions) -> Bool {
+        guard queueHasRoom(forEvents: 1, bytes: bytes) else {
+            resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
+            return false
+        }
+        return true
     }
 
     /// Queues `request` as a task of its own for `project`, and dispatches it if nothing of the

@@ -247,7 +247,7 @@ struct StoryAudit {
             leftovers.append("\(state.pendingCalls.count) pending call(s) (\(state.pendingCalls.values.map(\.name.rawValue).sorted().joined(separator: ", ")))")
         }
         if !state.tasks.isEmpty { leftovers.append("\(state.tasks.count) queued task(s)") }
-        if state.switching.inFlight != nil { leftovers.append("a switch in flight (at step \(state.switching.inFlight?.step?.rawValue ?? "none"))") }
+        if state.switching.isSwitching { leftovers.append("a switch in flight (at step \(state.switching.inFlight?.step?.rawValue ?? "none"))") }
         if !state.switching.queue.isEmpty { leftovers.append("\(state.switching.queue.count) queued switch(es)") }
         if let waiting = state.switching.awaitingCallbacks { leftovers.append("switch \(waiting) still awaiting its callbacks") }
         if !state.switching.gate.isEmpty { leftovers.append("\(state.switching.gate.count) call(s) behind the gate") }

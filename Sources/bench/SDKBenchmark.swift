@@ -106,7 +106,7 @@ struct SDKBenchmark {
             let call = CallID(CallIDGenerator.sequentialUUID(UInt64(index + 1)))
             let time = JournalTime(microsecondsSince1970: 1_764_000_000_000_000 + Int64(index))
             let start = DispatchTime.now().uptimeNanoseconds
-            let decision = Fact.gateDecided(call: call, decision: state.switching.inFlight == nil ? .executed(project: project) : .refused)
+            let decision = Fact.gateDecided(call: call, decision: !state.switching.isSwitching ? .executed(project: project) : .refused)
             state.evolve(decision, at: time)
             _ = try writer.append(kind: FactCodec.kind(of: decision), timestamp: time, payload: FactCodec.payload(of: decision))
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000)

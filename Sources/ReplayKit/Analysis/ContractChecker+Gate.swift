@@ -9,7 +9,7 @@ extension ContractChecker {
         case .callReceived(let call):
             received[call.id] = sequence
             if call.call.name.switchBehavior == .gated {
-                if state.switching.inFlight != nil {
+                if state.switching.isSwitching {
                     targets[call.id] = (.nextLanding, sequence)
                 } else if let live = state.live?.fingerprint {
                     targets[call.id] = (.project(live, because: lastLive?.sequence ?? sequence), sequence)

@@ -25,7 +25,7 @@ extension SDKState {
     /// `initialize` at launch: start on `project`; when the journal was on another project, that
     /// is a switch at launch (the old project's identity and storage are cleared, its disable kept).
     private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ decisions: inout Decisions) {
-        let idle = switching.inFlight == nil && switching.queue.isEmpty
+        let idle = !switching.isSwitching && switching.queue.isEmpty
         if !instanceRunning && idle && (live.map { $0.isSameProject(as: project) } ?? true) {
             emit(.initialized(project: project, generation: generation &+ 1), &decisions)
             startModules(&decisions)
@@ -45,7 +45,7 @@ extension SDKState {
     /// or auth is a real switch.
     private mutating func routeSwitch(_ received: ReceivedCall, to project: ProjectRef, _ decisions: inout Decisions) {
         let id = SwitchID(switching.nextSwitchNumber)
-        let idle = switching.inFlight == nil && switching.queue.isEmpty
+        let idle = !switching.isSwitching && switching.queue.isEmpty
         let requested = switching.requestedProject ?? live
         if let requested, requested.isSameProject(as: project) {
             if let tail = switching.queue.last {
@@ -80,7 +80,7 @@ extension SDKState {
     /// and its callbacks have run. A switch to the project the SDK was relaunched on, before its
     /// instance started, only starts it.
     mutating func startNextSwitchIfReady(_ decisions: inout Decisions) {
-        guard switching.inFlight == nil, switching.awaitingCallbacks == nil, switching.replaying == nil,
+        guard !switching.isSwitching, switching.awaitingCallbacks == nil, switching.replaying == nil,
               let next = switching.queue.first else { return }
         let startsOnly = live.map { !instanceRunning && $0.isSameProject(as: next.project) } ?? true
         emit(.switchStarted(switch: next.id, from: startsOnly ? nil : live?.fingerprint, to: next.project), &decisions)
@@ -257,7 +257,7 @@ extension SDKState {
     /// stays held (and later gated calls queue behind it) until tasks leave the queue: a call the
     /// gate accepted is never discarded for a smaller bound downstream.
     mutating func replayHeldCalls(_ decisions: inout Decisions) {
-        guard switching.inFlight == nil, let id = switching.replaying, let project = live else { return }
+        guard !switching.isSwitching, let id = switching.replaying, let project = live else { return }
         while let held = switching.gate.first {
             guard deliveryQueueHasRoom(for: held.call.call) else { return }
             emit(.gateDecided(call: held.call.id, decision: .replayed(switch: id, project: project.fingerprint)), &decisions)

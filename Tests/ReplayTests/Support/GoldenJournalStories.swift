@@ -188,6 +188,103 @@ enum GoldenJournalStories {
         }
     }
 
+    /// Data fields of every shape a data value takes: strings that need escaping, integers at
+    /// both ends, fractions, huge and tiny doubles, booleans, null, nested arrays and objects,
+    /// empty ones, odd keys. No whole double: ``wholeNumberFields`` has those.
+    static let richFields: [String: DataValue] = [
+        "text": .string("caf\u{E9} \u{2615} \"quoted\" \\ slash / line\nbreak\ttab \u{01} end"),
+        "count": 42, "negative": -7, "max": .integer(Int64.max), "min": .integer(Int64.min),
+        "ratio": 0.125, "negativeRatio": -2.5, "big": 1e300, "small": .number(Double.leastNonzeroMagnitude), "third": .number(1.0 / 3.0),
+        "yes": true, "no": false, "nothing": nil,
+        "list": [1, "two", 3.5, [true, nil], ["inner": "value"]],
+        "nested": ["level1": ["level2": ["level3": "deep"]]],
+        "empty": .object([:]), "emptyList": [],
+        "emoji \u{1F389} key": "value", "": "empty key",
+    ]
+
+    /// Data fields with whole doubles (`3.0`, `-0.0`, `1e15`) beside an integer `3`.
+    static let wholeNumberFields: [String: DataValue] = [
+        "whole": .number(3.0), "negativeZero": .number(-0.0), "large": .number(1e15), "integer": 3,
+        "inside": ["alsoWhole": .number(100.0), "fraction": 0.5],
+    ]
+
+    /// Data fields of every shape in every place a call carries them: an event held for an
+    /// unknown user (and released), tracks sent alone and in a bulk, tracks held behind a
+    /// switch's gate across a segment's rotation (the snapshot holds them) and replayed on the
+    /// new project, a purchase with items, profile updates, a push open, and a track held after
+    /// a logout (the last snapshots hold it). Segments of 30 records.
+    static func dataFields(into directory: String) async throws {
+        let world = try World(storage: PosixStorage(), segmentBytes: 1 << 20, segmentRecords: 30)
+        defer { world.remove() }
+        let sdk = world.sdk
+
+        sdk.initialize(world.alpha, completion: nil)
+        await world.settle(advancing: 1)
+        // Held for an unknown user, then released by the identification.
+        sdk.track("anonymous_view", dataFields: richFields, completion: nil)
+        await world.settle(advancing: 0.5)
+        sdk.setEmail("ada@example.com", completion: nil)
+        await world.settle(advancing: 0.5)
+        sdk.track("rich", dataFields: richFields, completion: nil)
+        await world.settle(advancing: 1)
+        sdk.track("whole_numbers", dataFields: wholeNumberFields, completion: nil)
+        await world.settle(advancing: 1)
+        sdk.track("no_fields", completion: nil)
+        await world.settle(advancing: 1)
+
+        // A burst: the first track's answer is held, the others join one bulk.
+        world.transport.hold("events/track")
+        for index in 0..<8 {
+            sdk.track("burst_\(index)", dataFields: ["i": .integer(Int64(index)), "ratio": .number(Double(index) + 0.5),
+                                                     "tags": ["a", "b"], "whole": .number(Double(index))], completion: nil)
+        }
+        world.processed()
+        world.transport.release("events/track")
+        await world.settle(advancing: 1)
+
+        // A switch to beta held in its willSwitchProject hook: the tracks made meanwhile wait
+        // behind the gate with their fields, across a rotation, and replay on beta.
+        world.module.arm()
+        let landed = OneShot<SwitchResult>()
+        sdk.switchProject(to: world.beta) { landed.fulfil($0) }
+        await world.module.arrivals.wait(untilAtLeast: 1)
+        world.processed()
+        sdk.setEmail("ada@example.eu", completion: nil)
+        for index in 0..<20 {
+            sdk.track("held_\(index)", dataFields: index % 2 == 0 ? richFields : wholeNumberFields, completion: nil)
+        }
+        world.processed()
+        world.clock.advance(by: .milliseconds(300))
+        world.processed()
+        world.module.release()
+        _ = await landed.value
+        await world.settle(advancing: 2)
+
+        // Every other call that carries data fields.
+        sdk.trackPurchase(total: 29.5, items: [CommerceItem(id: "mug-1", name: "Mug", price: 9.5, quantity: 1,
+                                                            dataFields: ["color": "blue", "size": 2, "weight": 0.35]),
+                                               CommerceItem(id: "beans-1", name: "Beans", price: 20, quantity: 1)],
+                          dataFields: richFields, completion: nil)
+        await world.settle(advancing: 1)
+        sdk.updateUser(dataFields: wholeNumberFields.merging(["plan": "pro"]) { first, _ in first }, completion: nil)
+        await world.settle(advancing: 1)
+        sdk.updateUser(dataFields: richFields, mergeNestedObjects: true, completion: nil)
+        await world.settle(advancing: 1)
+        sdk.trackPushOpen(PushOpen(campaignID: 77, templateID: 88, messageID: "msg-golden-1", appAlreadyRunning: false,
+                                   dataFields: ["deep": ["link": "app://golden"], "score": 0.75]), completion: nil)
+        await world.settle(advancing: 1)
+
+        // Logged out: the next track waits for a user that never comes (held in the state).
+        sdk.logoutUser(completion: nil)
+        await world.settle(advancing: 1)
+        sdk.track("after_logout", dataFields: wholeNumberFields, completion: nil)
+        await world.settle(advancing: 1)
+        sdk.flush(completion: nil)
+        await world.settle(advancing: 0)
+        sdk.shutdown()
+        try world.copyJournal(to: directory)
+    }
+
     // MARK: - The world the stories run in
 
     final class World: Sendable {
@@ -265,6 +362,16 @@ final class GoldenTransport: Transport {
     /// Holds requests whose path ends with `endpoint`, from now on.
     func hold(_ endpoint: String) {
         state.withLock { _ = $0.held.insert(endpoint) }
+    }
+
+    /// Stops holding requests to `endpoint`, and answers every held request (of any endpoint).
+    func release(_ endpoint: String) {
+        let waiting = state.withLock { state in
+            state.held.remove(endpoint)
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for completion in waiting { completion(Self.success) }
     }
 
     func send(_ request: TransportRequest, completion: @escaping @Sendable (TransportResult) -> Void) {

@@ -6,11 +6,18 @@
 /// allocation at all once the buffers have grown to the producer's usual step.
 public struct RecordBatch: Sendable {
     /// The payloads, back to back, in record order.
-    public private(set) var payloads: [UInt8] = []
+    public var payloads: [UInt8] { payloadStorage }
     /// Each record's kind, in order.
-    public private(set) var kinds: [UInt32] = []
+    public var kinds: [UInt32] { kindStorage }
     /// Where each record's payload ends in ``payloads``, in order.
-    public private(set) var ends: [Int] = []
+    public var ends: [Int] { endStorage }
+
+    // The storage, usable from inlinable code: a producer in another module (the SDK's
+    // engine, several records per input) then appends and empties with the arrays' operations
+    // specialized in place, not through unspecialized generic calls into this module.
+    @usableFromInline var payloadStorage: [UInt8] = []
+    @usableFromInline var kindStorage: [UInt32] = []
+    @usableFromInline var endStorage: [Int] = []
 
     public init() {}
 
@@ -20,27 +27,28 @@ public struct RecordBatch: Sendable {
     }
 
     /// How many records the batch holds.
-    public var count: Int { kinds.count }
+    @inlinable public var count: Int { kindStorage.count }
 
-    public var isEmpty: Bool { kinds.isEmpty }
+    @inlinable public var isEmpty: Bool { kindStorage.isEmpty }
 
     /// Appends a record of `kind` whose payload `encode` appends to the buffer it is handed
     /// (which already holds the earlier records' payloads: `encode` must only append).
     public mutating func append(kind: UInt32, encodingPayload encode: (inout [UInt8]) -> Void) {
-        let start = payloads.count
-        encode(&payloads)
-        precondition(payloads.count >= start, "a record's encoder removed bytes of the records before it")
-        kinds.append(kind)
-        ends.append(payloads.count)
+        let start = payloadStorage.count
+        encode(&payloadStorage)
+        precondition(payloadStorage.count >= start, "a record's encoder removed bytes of the records before it")
+        kindStorage.append(kind)
+        endStorage.append(payloadStorage.count)
     }
 
     /// Appends a record of `kind` with a copy of the bytes `payload` points at: the producer's
     /// hot path (an encoder's scratch buffer), with no closure and nothing generic between the
     /// bytes and the batch.
+    @inlinable
     public mutating func append(kind: UInt32, payloadBytes payload: UnsafeBufferPointer<UInt8>) {
-        payloads.append(contentsOf: payload)
-        kinds.append(kind)
-        ends.append(payloads.count)
+        payloadStorage.append(contentsOf: payload)
+        kindStorage.append(kind)
+        endStorage.append(payloadStorage.count)
     }
 
     /// Appends a record of `kind` with a copy of `payload`.
@@ -50,13 +58,14 @@ public struct RecordBatch: Sendable {
 
     /// Record `index`'s payload, as a range of ``payloads``.
     public func payloadRange(_ index: Int) -> Range<Int> {
-        (index == 0 ? 0 : ends[index - 1])..<ends[index]
+        (index == 0 ? 0 : endStorage[index - 1])..<endStorage[index]
     }
 
     /// Empties the batch, keeping its storage for the next one.
+    @inlinable
     public mutating func removeAll() {
-        payloads.removeAll(keepingCapacity: true)
-        kinds.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
+        payloadStorage.removeAll(keepingCapacity: true)
+        kindStorage.removeAll(keepingCapacity: true)
+        endStorage.removeAll(keepingCapacity: true)
     }
 }

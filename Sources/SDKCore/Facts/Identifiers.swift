@@ -3,21 +3,45 @@ import Journal
 
 /// Identifies one public call from the moment it is made until its completion resolves.
 package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let uuid: UUID
+    /// The 16 bytes as two big-endian words, so integer order is byte-wise order: held as words
+    /// rather than as a `UUID`, whose bytes are read through Foundation (a call into another
+    /// module) at every hash, comparison and encoding, several times per call in the engine.
+    private let high: UInt64
+    private let low: UInt64
 
     public init(_ uuid: UUID) {
-        self.uuid = uuid
+        (high, low) = withUnsafeBytes(of: uuid.uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
+
+    /// The id made of its 16 bytes, in order (``withBytes(_:)``); nil unless there are 16.
+    init?(bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 16 else { return nil }
+        high = UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
+        low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+
+    public var uuid: UUID {
+        withBytes { bytes in
+            UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        }
+    }
+
+    /// Calls `body` with the id's 16 bytes, in order (the UUID's).
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { body($0) }
     }
 
     /// Byte-wise order of the 16 bytes (their two halves read big-endian).
     public static func < (lhs: CallID, rhs: CallID) -> Bool {
-        let left = lhs.halves, right = rhs.halves
-        return left.high != right.high ? left.high < right.high : left.low < right.low
+        lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
     }
 
     public static func == (lhs: CallID, rhs: CallID) -> Bool {
-        let left = lhs.halves, right = rhs.halves
-        return left.high == right.high && left.low == right.low
+        lhs.high == rhs.high && lhs.low == rhs.low
     }
 
     /// One word instead of sixteen bytes: call ids key the engine's busiest dictionaries. The
@@ -42,24 +66,15 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The id in one word (see ``hash(into:)``).
     private var hashWord: UInt64 {
-        let halves = halves
-        return halves.high &+ halves.low &* 0x9E37_79B9_7F4A_7C15
+        high &+ low &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// The id as two words in the order of ``<`` (compared as a tuple): sorting thousands of
     /// ids by it loads each id's bytes once, not at every comparison.
     package var orderKey: (UInt64, UInt64) {
-        let halves = halves
-        return (halves.high, halves.low)
+        (high, low)
     }
 
-    /// The 16 bytes as two big-endian words, so integer order is byte-wise order.
-    private var halves: (high: UInt64, low: UInt64) {
-        withUnsafeBytes(of: uuid.uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
-             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        }
-    }
     /// The last eight hex digits: enough to tell calls apart in a timeline.
     public var description: String { String(uuid.lowercasedText.utf8.suffix(8))! }
 }

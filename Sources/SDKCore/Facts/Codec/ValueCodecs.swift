@@ -19,15 +19,14 @@ extension ProjectFingerprint: FieldCodable {
 
 extension CallID: FieldCodable {
     func encode(to writer: inout FieldWriter) {
-        withUnsafeBytes(of: uuid.uuid) { writer.bytes(1, $0) }
+        withBytes { writer.bytes(1, $0) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         var raw = UnsafeRawBufferPointer(start: nil, count: 0)
         while let field = try reader.next() { if field.number == 1 { raw = try field.bytes() } }
-        guard raw.count == 16 else { throw missing("call id") }
-        self.init(UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                              raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])))
+        guard let id = CallID(bytes: raw) else { throw missing("call id") }
+        self = id
     }
 }
 

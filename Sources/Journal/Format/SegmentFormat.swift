@@ -6,9 +6,9 @@
 public enum SegmentFormat {
     /// The format version this build writes. Readers refuse a newer major version.
     ///
-    /// 1.1 and 1.2: the container's bytes are those of 1.0; the minor version marks what its
-    /// producer (the SDK) added to the record vocabulary (docs/FORMAT.md, "Version history").
-    public static let currentVersion = FormatVersion(major: 1, minor: 2)
+    /// 1.1 to 1.3: the container's bytes are those of 1.0; the minor version marks what its
+    /// producer (the SDK) changed in the records (docs/FORMAT.md, "Version history").
+    public static let currentVersion = FormatVersion(major: 1, minor: 3)
 
     /// Skippable-frame magic of the segment header.
     public static let headerMagic: UInt32 = 0x184D_2A50

@@ -6,7 +6,16 @@ enum CallValidation {
     /// The longest identifier (email, user id, token, message id, event name).
     static let maxIdentifierLength = 1_024
 
-    static func problem(in call: PublicCall) -> String? {
+    /// The first problem of `call`'s arguments. For a `track` call whose body was written
+    /// already, its data fields are judged by what writing them found (`measuredDataFields`:
+    /// their JSON's length and fidelity, nested at most ``DataValue/maxDepth`` deep), with the
+    /// same outcome and words as walking them here.
+    static func problem(in call: PublicCall, measuredDataFields: (bytes: Int, fidelity: JSONFidelity)? = nil) -> String? {
+        if case .track(let event, let dataFields?) = call, let measured = measuredDataFields {
+            if let problem = identifier(event, "eventName") { return problem }
+            if measured.fidelity == .unsendable { return DataValue.object(dataFields).problem(path: "dataFields") }
+            return measured.bytes > maxDataBytes ? tooLarge("dataFields", bytes: measured.bytes) : nil
+        }
         switch call {
         case .initialize, .switchProject, .disableDevice, .logoutUser, .embeddedFetch, .flush:
             return nil
@@ -69,7 +78,11 @@ enum CallValidation {
         if let bound = jsonLengthBound(.object(object), depth: DataValue.maxDepth), bound <= maxDataBytes { return nil }
         if let problem = DataValue.object(object).problem(path: name) { return problem }
         let size = DataValue.object(object).jsonByteCount
-        return size > maxDataBytes ? "\(name) is \(size) bytes of JSON (limit \(maxDataBytes))" : nil
+        return size > maxDataBytes ? tooLarge(name, bytes: size) : nil
+    }
+
+    private static func tooLarge(_ name: String, bytes: Int) -> String {
+        "\(name) is \(bytes) bytes of JSON (limit \(maxDataBytes))"
     }
 
     /// An upper bound of `value`'s JSON length (``DataValue/jsonByteCount``), or nil when

@@ -4,23 +4,39 @@ import Journal
 struct Decisions {
     /// The input's time: every decision made for it carries it.
     let time: JournalTime
-    private(set) var facts: [Fact] = []
+    private(set) var facts: [Fact]
     /// The facts as journal records (``FactCodec/append(_:to:)``), each encoded as it is
     /// recorded, when the caller journals them (``encodes``); else left empty.
-    private(set) var records = RecordBatch()
+    private(set) var records: RecordBatch
     /// Whether ``records`` are made.
     private let encodes: Bool
+    /// The received `track` call's body when the call will run at once, built before the call
+    /// is recorded (``SDKState/preparedTrack(for:at:)``): its data fields' JSON, written once,
+    /// serves the call's record, its validation and its request. Kept as its parts, each read
+    /// in place: a copy of the whole would retain and release the body at every look.
+    private var preparedCall: CallID?
+    private var preparedBody: [UInt8]
+    private var preparedDataFields: Range<Int>?
+    private var preparedFidelity: JSONFidelity
 
     /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
     /// (emptied first too, its storage kept) when `encodes`.
     init(time: JournalTime, storage: consuming [Fact] = [], records: consuming RecordBatch = RecordBatch(), encodes: Bool = false) {
-        self.time = time
-        self.encodes = encodes
-        facts = consume storage
+        // Emptied as locals, then stored: emptied in place, the new value was copied whole
+        // (and the copy destroyed) once initialized.
+        var facts = consume storage
         facts.removeAll(keepingCapacity: true)
         if facts.capacity < 8 { facts.reserveCapacity(8) }
-        self.records = consume records
-        self.records.removeAll()
+        var records = consume records
+        records.removeAll()
+        self.time = time
+        self.encodes = encodes
+        self.facts = facts
+        self.records = records
+        preparedCall = nil
+        preparedBody = []
+        preparedDataFields = nil
+        preparedFidelity = .exact
     }
 
     /// The facts decided, and their records, handed over.
@@ -35,10 +51,45 @@ struct Decisions {
         facts.append(fact)
     }
 
-    /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`.
+    /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`,
+    /// with the data fields' JSON of its prepared body when they read back exactly from it.
     mutating func record(_ fact: consuming Fact, received: ReceivedCall) {
-        if encodes { FactCodec.append(callReceived: received, to: &records) }
+        if encodes {
+            if preparedCall == received.id, let range = preparedDataFields, preparedFidelity == .exact {
+                preparedBody.withUnsafeBufferPointer { body in
+                    FactCodec.append(callReceived: received, dataFieldsJSON: UnsafeBufferPointer(rebasing: body[range]), to: &records)
+                }
+            } else {
+                FactCodec.append(callReceived: received, dataFieldsJSON: nil, to: &records)
+            }
+        }
         facts.append(fact)
+    }
+
+    /// Keeps the body prepared for `call` for the input being decided (nil: none).
+    mutating func prepare(_ body: consuming TrackBody?, for call: CallID) {
+        guard let body else { return }
+        preparedCall = call
+        preparedDataFields = body.dataFields
+        preparedFidelity = body.fidelity
+        preparedBody = body.bytes
+    }
+
+    /// What writing the prepared body of `call` found of its data fields: their JSON's length
+    /// and fidelity. Nil when none was prepared for `call`, or it has no data fields.
+    func preparedDataFields(of call: CallID) -> (bytes: Int, fidelity: JSONFidelity)? {
+        guard preparedCall == call, let range = preparedDataFields else { return nil }
+        return (range.count, preparedFidelity)
+    }
+
+    /// The prepared body of `call`, handed over once: nil for another call, or when none was
+    /// prepared.
+    mutating func takePreparedBody(for call: CallID) -> [UInt8]? {
+        guard preparedCall == call else { return nil }
+        preparedCall = nil
+        var body: [UInt8] = []
+        swap(&body, &preparedBody)
+        return body
     }
 }
 
@@ -91,6 +142,7 @@ extension SDKState {
         let received = if case .callReceived(let received) = input { received } else { ReceivedCall?.none }
         let stops = if case .engineStopping = input { true } else { false }
         if let received {
+            decisions.prepare(preparedTrack(for: received, at: time), for: received.id)
             receive(consume input, received, &decisions)
             handleCall(received, &decisions)
         } else {

@@ -43,7 +43,7 @@ struct RequestBody: Equatable {
             return post("commerce/trackPurchase", object)
         case .track(let event, let dataFields):
             return RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil,
-                               body: trackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt))
+                               body: trackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt).bytes)
         case .registerToken(let token):
             return post("users/registerDeviceToken", identity.fields.adding([
                 "device": .object(["token": .string(token), "platform": "APNS", "applicationName": "engagement-sdk"]),
@@ -92,14 +92,18 @@ struct RequestBody: Equatable {
 
     /// An `events/track` body, written straight into bytes (the busiest request: every burst is
     /// made of these): the same bytes as the sorted object `createdAt`, `dataFields`, `email`,
-    /// `eventName`, `userId` (the user by email, else by id).
-    static func trackBody(_ event: String, dataFields: [String: DataValue]?, identity: Identity, createdAt: DataValue) -> [UInt8] {
+    /// `eventName`, `userId` (the user by email, else by id), with where the data fields lie.
+    static func trackBody(_ event: String, dataFields: [String: DataValue]?, identity: Identity, createdAt: DataValue) -> TrackBody {
         ScratchBytes.withScratch { output in
             output.append(#"{"createdAt":"# as StaticString)
             createdAt.writeJSON(to: &output)
+            var fields: Range<Int>?
+            var fidelity = JSONFidelity.exact
             if let dataFields {
                 output.append(#","dataFields":"# as StaticString)
-                DataValue.object(dataFields).writeJSON(to: &output)
+                let start = output.count
+                DataValue.object(dataFields).writeJSON(to: &output, depth: DataValue.maxDepth, fidelity: &fidelity)
+                fields = start..<output.count
             }
             if let email = identity.email {
                 output.append(#","email":"# as StaticString)
@@ -112,7 +116,7 @@ struct RequestBody: Equatable {
                 JSONValue.writeString(userID, to: &output)
             }
             output.append(UInt8(ascii: "}"))
-            return output.array
+            return TrackBody(bytes: output.array, dataFields: fields, fidelity: fidelity)
         }
     }
 

@@ -3,7 +3,7 @@ import Journal
 extension SDKState {
     /// A public call arrived: validate it, let the gate decide, run it or hold it.
     mutating func handleCall(_ received: ReceivedCall, _ decisions: inout Decisions) {
-        if let problem = CallValidation.problem(in: received.call) {
+        if let problem = CallValidation.problem(in: received.call, measuredDataFields: decisions.preparedDataFields(of: received.id)) {
             emit(.callRejected(call: received.id, reason: problem), &decisions)
             resolve(received.id, .failed(.rejected(problem)), &decisions)
             return
@@ -17,7 +17,7 @@ extension SDKState {
                 return
             }
             if let owner = switching.gateOwner {
-                let bytes = FactCodec.payload(of: .callReceived(received)).count
+                let bytes = FactCodec.gateBytes(of: received)
                 if switching.gate.count >= rules.gateCapacity || switching.gateBytes + bytes > rules.gateByteCapacity {
                     emit(.gateDecided(call: received.id, decision: .refused), &decisions)
                     resolve(received.id, .discarded(.gateFull(capacity: rules.gateCapacity)), &decisions)

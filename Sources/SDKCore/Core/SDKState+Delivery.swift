@@ -9,8 +9,8 @@ extension SDKState {
         // its own: most join a queued bulk, and a whole request for each (its path and query
         // made, compared and destroyed through their metadata) cost about 150 instructions.
         if case .track(let name, let dataFields) = call, let id {
-            let body = RequestBody.trackBody(name, dataFields: dataFields, identity: identity,
-                                             createdAt: RequestBody.createdAt(decisions.time))
+            let body = decisions.takePreparedBody(for: id)
+                ?? RequestBody.trackBody(name, dataFields: dataFields, identity: identity, createdAt: RequestBody.createdAt(decisions.time)).bytes
             guard admitsEvent(of: body.count, for: id, &decisions) else { return }
             if let joined = batchTaking(body.count, on: project.fingerprint) {
                 // Applied as `emit` applies it (``evolve(_:at:)``), through the index the task was

@@ -18,6 +18,20 @@ extension SDKState {
         }
     }
 
+    /// The body of `received` when it is a `track` call that will run at once against the live
+    /// project (no switch holds the gate, the user is known), built now, before the call is
+    /// recorded: what ``enqueue(_:call:on:identity:_:)`` would build for it, the same bytes,
+    /// and its data fields' JSON serves the call's record and validation too (``Decisions``).
+    /// Nil for any other call.
+    func preparedTrack(for received: ReceivedCall, at time: JournalTime) -> TrackBody? {
+        // `live` by its case: `live != nil` compares two optionals with ProjectRef's `==`,
+        // copying the project.
+        guard case .track(let event, let dataFields) = received.call, case .some = live, instanceRunning || switching.isSwitching,
+              switching.gateOwner == nil, email != nil || userID != nil else { return nil }
+        return RequestBody.trackBody(event, dataFields: dataFields, identity: RequestBody.Identity(email: email, userID: userID),
+                                     createdAt: RequestBody.createdAt(time))
+    }
+
     /// An event made with no identity: held in the project's storage until the user is known.
     private mutating func holdForUnknownUser(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
         if heldEvents.count >= 100 {

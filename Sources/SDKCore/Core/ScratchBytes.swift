@@ -142,6 +142,12 @@ package struct ScratchBytes: ~Copyable {
         JSONValue.withDecimalDigits(value) { append($0) }
     }
 
+    /// Drops the bytes from `count` on (`count` at most ``count``).
+    package mutating func truncate(to count: Int) {
+        precondition(count >= 0 && count <= self.count)
+        self.count = count
+    }
+
     /// Overwrites the byte at `offset` (below ``count``).
     package mutating func set(_ byte: UInt8, at offset: Int) {
         precondition(offset < count)

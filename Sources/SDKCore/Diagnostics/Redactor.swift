@@ -291,7 +291,7 @@ package struct Redactor: Sendable {
         for index in state.switching.gate.indices {
             let call = redact(state.switching.gate[index].call)
             state.switching.gate[index].call = call
-            state.switching.gate[index].bytes = FactCodec.payload(of: .callReceived(call)).count
+            state.switching.gate[index].bytes = FactCodec.gateBytes(of: call)
         }
         state.switching.gateBytes = state.switching.gate.reduce(0) { $0 + $1.bytes }
         if let run = state.switching.inFlight {

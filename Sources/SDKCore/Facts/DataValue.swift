@@ -90,19 +90,39 @@ extension DataValue {
     }
 
     func writeJSON(to output: inout ScratchBytes) {
+        var fidelity = JSONFidelity.exact
+        writeJSON(to: &output, depth: .max, fidelity: &fidelity)
+    }
+
+    /// ``writeJSON(to:)``, saying how the JSON stands for the value: `fidelity` is raised to
+    /// ``JSONFidelity/wholeNumbers`` by a whole `Double` written as an integer, and to
+    /// ``JSONFidelity/unsendable`` by a number that is not finite or by nesting past `depth`
+    /// levels (the value itself is the first; past them nothing more is written). Never lowered.
+    func writeJSON(to output: inout ScratchBytes, depth: Int, fidelity: inout JSONFidelity) {
+        guard depth > 0 else {
+            fidelity = .unsendable
+            return
+        }
         switch self {
         case .string(let text): JSONValue.writeString(text, to: &output)
         case .integer(let value):
             if value < 0 { output.append(UInt8(ascii: "-")) }
             output.appendDecimal(value.magnitude)
-        case .number(let value): output.append(value.isFinite ? Self.shortest(value) : "null")
+        case .number(let value):
+            if !value.isFinite {
+                fidelity = .unsendable
+                output.append("null" as StaticString)
+            } else {
+                if Self.isWrittenAsInteger(value) { fidelity = max(fidelity, .wholeNumbers) }
+                output.append(Self.shortest(value))
+            }
         case .bool(let value): output.append(value ? "true" as StaticString : "false")
         case .null: output.append("null" as StaticString)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.writeJSON(to: &output)
+                element.writeJSON(to: &output, depth: depth - 1, fidelity: &fidelity)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
@@ -113,7 +133,7 @@ extension DataValue {
                 first = false
                 JSONValue.writeString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                value.writeJSON(to: &output)
+                value.writeJSON(to: &output, depth: depth - 1, fidelity: &fidelity)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -187,10 +207,17 @@ extension DataValue {
         2 + JSONValue.escapedByteCount(of: text)
     }
 
-    /// The shortest decimal that reads back as `value` (Swift's own description).
+    /// The shortest decimal that reads back as `value` (Swift's own description), written as
+    /// an integer when the value is whole and below 10^15 (``isWrittenAsInteger(_:)``). Every
+    /// other finite value's description has a point or an exponent.
     private static func shortest(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        if isWrittenAsInteger(value) { return String(Int64(value)) }
         return "\(value)"
+    }
+
+    /// Whether ``shortest(_:)`` writes the finite `value` as an integer.
+    private static func isWrittenAsInteger(_ value: Double) -> Bool {
+        value == value.rounded() && abs(value) < 1e15
     }
 }
 

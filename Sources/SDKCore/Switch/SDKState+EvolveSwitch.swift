@@ -8,7 +8,7 @@ extension SDKState {
         case .gateDecided(let call, let decision):
             switch decision {
             case .queued(_, _, let received):
-                let bytes = FactCodec.payload(of: .callReceived(received)).count
+                let bytes = FactCodec.gateBytes(of: received)
                 switching.gate.append(GatedCall(call: received, madeAt: time, bytes: bytes))
                 switching.gateBytes += bytes
             case .replayed:

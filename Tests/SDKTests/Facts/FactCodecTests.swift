@@ -24,9 +24,33 @@ struct FactCodecTests {
             var fromFact = RecordBatch()
             FactCodec.append(.callReceived(received), to: &fromFact)
             var fromCall = RecordBatch()
-            FactCodec.append(callReceived: received, to: &fromCall)
+            FactCodec.append(callReceived: received, dataFieldsJSON: nil, to: &fromCall)
             #expect(fromCall.kinds == fromFact.kinds && fromCall.payloads == fromFact.payloads && fromCall.ends == fromFact.ends)
         }
+    }
+
+    @Test("a track's record with the data fields' JSON of its body is the record of its fact, whenever that JSON is exact")
+    func trackRecordFromItsBody() throws {
+        var random = RandomFacts(seed: 78)
+        var shared = 0
+        for _ in 0..<2_000 {
+            let event = random.string(), fields = random.bool() ? random.object() : nil
+            let received = ReceivedCall(id: random.callID(), caller: UInt64(random.int(0...9)), call: .track(event: event, dataFields: fields))
+            let body = RequestBody.trackBody(event, dataFields: fields, identity: .init(email: "a@b.c", userID: nil),
+                                             createdAt: .integer(1))
+            var fromFact = RecordBatch()
+            FactCodec.append(.callReceived(received), to: &fromFact)
+            var fromBody = RecordBatch()
+            if let range = body.dataFields, body.fidelity == .exact {
+                shared += 1
+                body.bytes.withUnsafeBufferPointer { bytes in
+                    FactCodec.append(callReceived: received, dataFieldsJSON: UnsafeBufferPointer(rebasing: bytes[range]), to: &fromBody)
+                }
+                #expect(fromBody.payloads == fromFact.payloads)
+            }
+            #expect(try FactCodec.decode(kind: fromFact.kinds[0], payload: fromFact.payloads) == .callReceived(received))
+        }
+        #expect(shared > 300)
     }
 
     @Test("every fact kind is produced by the generator and has a distinct number")

@@ -20,7 +20,10 @@ struct RandomFacts {
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     mutating func bool() -> Bool { next() & 1 == 1 }
-    mutating func string() -> String { ["", "a", "ada@example.com", "événement", "line\nbreak", "🚀", String(repeating: "x", count: int(0...40))][int(0...6)] }
+    mutating func string() -> String {
+        ["", "a", "ada@example.com", "événement", "line\nbreak", "🚀", String(repeating: "x", count: int(0...40)),
+         "\"quoted\" \\ back/slash\ttab\u{01}\u{1F}\u{7F}", "\u{2028}\u{FEFF}\u{10FFFF}"][int(0...8)]
+    }
     mutating func optionalString() -> String? { bool() ? string() : nil }
     mutating func fingerprint() -> ProjectFingerprint { ProjectFingerprint(apiKey: "key-\(int(0...5))") }
     mutating func callID() -> CallID { CallID(UUID(uuid: (UInt8(int(0...255)), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(int(0...255))))) }
@@ -38,8 +41,12 @@ struct RandomFacts {
     mutating func data(depth: Int = 0) -> DataValue {
         switch int(0...(depth > 2 ? 4 : 6)) {
         case 0: return .string(string())
-        case 1: return .integer(Int64(int(-1_000_000...1_000_000)))
-        case 2: return .number(Double(int(-1000...1000)) / 8)
+        case 1: return .integer(bool() ? Int64(int(-1_000_000...1_000_000)) : [Int64.max, Int64.min, 0, -1][int(0...3)])
+        case 2:
+            // Whole and fractional doubles, and the ends of the range: the data fields' JSON
+            // (format 1.3) must read every one back as it was, or not be used.
+            return .number(bool() ? Double(int(-1000...1000)) / 8
+                           : [-0.0, 1e15, -1e15 + 1, 1e300, .leastNonzeroMagnitude, -.greatestFiniteMagnitude, 0.1, 1.0 / 3][int(0...7)])
         case 3: return .bool(bool())
         case 4: return .null
         case 5: return .array((0..<int(0...3)).map { _ in data(depth: depth + 1) })

@@ -24,7 +24,7 @@ extension PublicCall: FieldCodable {
             writer.unsigned(1, 8); writer.double(7, total); writer.message(6, CommerceItems(items))
             writer.message(4, dataFields.map(DataObject.init))
         case .track(let event, let dataFields):
-            writer.unsigned(1, 9); writer.string(3, event); writer.message(4, dataFields.map(DataObject.init))
+            Self.encodeTrack(event, to: &writer) { $0.message(4, dataFields.map(DataObject.init)) }
         case .registerToken(let token):
             writer.unsigned(1, 10); writer.string(3, token)
         case .disableDevice:
@@ -60,6 +60,13 @@ extension PublicCall: FieldCodable {
         case .handleUniversalLink(let url):
             writer.unsigned(1, 26); writer.string(14, url)
         }
+    }
+
+    /// A `track` call's fields, its data fields written by `dataFields`: one spelling for the
+    /// variant, whether the data fields are encoded here or copied from a body.
+    @inline(__always)
+    static func encodeTrack(_ event: String, to writer: inout FieldWriter, dataFields: (inout FieldWriter) -> Void) {
+        writer.unsigned(1, 9); writer.string(3, event); dataFields(&writer)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {

@@ -84,11 +84,25 @@ package enum FactCodec {
     }
 
     /// ``append(_:to:)`` of `.callReceived(received)`, encoded from the call itself (the
-    /// engine's busiest fact, whose call `decide` has at hand): the same record.
-    static func append(callReceived received: ReceivedCall, to batch: inout RecordBatch) {
+    /// engine's busiest fact, whose call `decide` has at hand): the same record. For a `track`
+    /// call, `dataFieldsJSON` is its data fields' exact JSON when the caller wrote it already
+    /// (``TrackBody``), copied instead of written again.
+    static func append(callReceived received: ReceivedCall, dataFieldsJSON: UnsafeBufferPointer<UInt8>?, to batch: inout RecordBatch) {
         FieldWriter.withScratch { writer in
-            InputFactCodec.encode(callReceived: received, to: &writer)
+            InputFactCodec.encode(callReceived: received, dataFieldsJSON: dataFieldsJSON, to: &writer)
             batch.append(kind: FactKind.callReceived.rawValue, payloadBytes: writer.written)
+        }
+    }
+
+    /// What a call held by the switch's gate counts against ``EngineRules/gateByteCapacity``:
+    /// its `callReceived` payload as format 1.2 wrote it (data fields as entries). A measure of
+    /// the call, not its record's size: the records' encoding changing must not change which
+    /// calls a full gate refuses, nor the gate's bytes in the snapshots of older journals.
+    static func gateBytes(of received: ReceivedCall) -> Int {
+        FieldWriter.withScratch { writer in
+            writer.writesDataObjectsAsJSON = false
+            InputFactCodec.encode(callReceived: received, dataFieldsJSON: nil, to: &writer)
+            return writer.count
         }
     }
 

@@ -11,6 +11,9 @@ import Journal
 /// It writes into ``ScratchBytes`` (a stack buffer, moved to the heap only for large messages).
 struct FieldWriter: ~Copyable {
     private var output: ScratchBytes
+    /// Whether a data object is written as its JSON when that reads back exactly (format 1.3,
+    /// ``dataJSON(_:_:)``); else, and always before 1.3, as one entry per member.
+    var writesDataObjectsAsJSON = true
 
     /// Runs `body` with a writer over a scratch buffer on the stack.
     static func withScratch<Result>(capacity: Int = 512, _ body: (inout FieldWriter) -> Result) -> Result {
@@ -79,6 +82,10 @@ struct FieldWriter: ~Copyable {
         if let value { double(field, value) }
     }
 
+    mutating func bytes(_ field: Int, _ value: UnsafeBufferPointer<UInt8>) {
+        bytes(field, UnsafeRawBufferPointer(value))
+    }
+
     mutating func bytes(_ field: Int, _ value: UnsafeRawBufferPointer) {
         tag(field, 2)
         output.appendVarint(UInt64(value.count))
@@ -102,16 +109,48 @@ struct FieldWriter: ~Copyable {
     /// A nested message, written in place: a one-byte length is reserved (the common case)
     /// and widened once the message is longer, so the bytes are those of a length-prefixed copy.
     mutating func message(_ field: Int, _ value: some FieldCodable) {
+        message(field) { value.encode(to: &$0) }
+    }
+
+    /// A nested message whose fields `body` writes, in place (as ``message(_:_:)-(_,some FieldCodable)``).
+    @inline(__always)
+    mutating func message(_ field: Int, _ body: (inout FieldWriter) -> Void) {
         tag(field, 2)
         let lengthAt = output.count
         output.append(0)
-        value.encode(to: &self)
+        body(&self)
+        endLengthDelimited(at: lengthAt)
+    }
+
+    /// Writes the length of the bytes after the one byte reserved at `lengthAt` there, widened
+    /// to a longer varint when they are 128 or more.
+    private mutating func endLengthDelimited(at lengthAt: Int) {
         let length = output.count - lengthAt - 1
         if length < 0x80 {
             output.set(UInt8(truncatingIfNeeded: length), at: lengthAt)
         } else {
             output.replaceByte(at: lengthAt, withVarint: UInt64(length))
         }
+    }
+
+    /// `members` as their JSON (``DataValue/writeJSON(to:depth:fidelity:)``, nested at most
+    /// ``DataValue/maxDepth`` deep), a length-delimited field `field`, when that JSON reads back
+    /// exactly (``JSONFidelity/exact``, through ``DataJSONReader``) and ``writesDataObjectsAsJSON``:
+    /// returns true. Otherwise nothing is written, and it returns false.
+    mutating func dataJSON(_ field: Int, _ members: [String: DataValue]) -> Bool {
+        guard writesDataObjectsAsJSON else { return false }
+        let start = output.count
+        tag(field, 2)
+        let lengthAt = output.count
+        output.append(0)
+        var fidelity = JSONFidelity.exact
+        DataValue.object(members).writeJSON(to: &output, depth: DataValue.maxDepth, fidelity: &fidelity)
+        guard fidelity == .exact else {
+            output.truncate(to: start)
+            return false
+        }
+        endLengthDelimited(at: lengthAt)
+        return true
     }
 
     mutating func message(_ field: Int, _ value: (some FieldCodable)?) {

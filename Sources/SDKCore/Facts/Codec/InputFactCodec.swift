@@ -4,7 +4,7 @@ enum InputFactCodec {
     static func encode(_ fact: Fact, to writer: inout FieldWriter) {
         switch fact {
         case .engineStarted(let start): start.encode(to: &writer)
-        case .callReceived(let call): encode(callReceived: call, to: &writer)
+        case .callReceived(let call): call.encode(to: &writer)
         case .transportCompleted(let completion): completion.encode(to: &writer)
         case .timerFired(let purpose): purpose.encode(to: &writer)
         case .durabilityConfirmed(let confirmation): confirmation.encode(to: &writer)
@@ -18,9 +18,19 @@ enum InputFactCodec {
         }
     }
 
-    /// Writes the payload of `.callReceived(received)`.
-    static func encode(callReceived received: ReceivedCall, to writer: inout FieldWriter) {
-        received.encode(to: &writer)
+    /// Writes the payload of `.callReceived(received)`; for a `track` call with
+    /// `dataFieldsJSON` (its data fields' exact JSON, already written), the same bytes with that
+    /// JSON copied in (``DataObject``'s field 2).
+    static func encode(callReceived received: ReceivedCall, dataFieldsJSON: UnsafeBufferPointer<UInt8>?, to writer: inout FieldWriter) {
+        guard let json = dataFieldsJSON, case .track(let event, _) = received.call else {
+            received.encode(to: &writer)
+            return
+        }
+        writer.message(1, received.id)
+        writer.unsigned(2, received.caller)
+        writer.message(3) { call in
+            PublicCall.encodeTrack(event, to: &call) { $0.message(4) { $0.bytes(2, json) } }
+        }
     }
 
     /// Reads the input fact of `kind`.

@@ -91,12 +91,21 @@ struct DataObject: FieldCodable {
         self.members = members
     }
 
+    /// Since format 1.3 the object's JSON (field 2) when it reads back exactly; else, and
+    /// always before, one entry per member (field 1, repeated), in key order. The entries of
+    /// an object that falls back never try JSON for the objects inside them.
     func encode(to writer: inout FieldWriter) {
+        if writer.dataJSON(2, members) { return }
+        let writesJSON = writer.writesDataObjectsAsJSON
+        writer.writesDataObjectsAsJSON = false
         DataValue.forEachMemberInKeyOrder(of: members) { key, value in
             writer.message(1, DataEntry(key: key, value: value))
         }
+        writer.writesDataObjectsAsJSON = writesJSON
     }
 
+    /// Reads entries (field 1) and JSON (field 2, ``DataJSONReader``); a writer writes one or
+    /// the other, a reader takes both, later members replacing earlier ones of the same key.
     init(from reader: inout FieldReader) throws(CodecError) {
         // Sized for its entries before the first is inserted (counted over the same bytes), so
         // that inserting never grows it; damaged bytes stop the count and throw below.
@@ -109,9 +118,15 @@ struct DataObject: FieldCodable {
         } catch {}
         members = Dictionary(minimumCapacity: entries)
         while let field = try reader.next() {
-            if field.number == 1 {
+            switch field.number {
+            case 1:
                 let entry: DataEntry = try field.message()
                 members[entry.key] = entry.value
+            case 2:
+                let json = try DataJSONReader.members(of: try field.bytes(), baseOffset: field.offset, depth: field.depth + 1)
+                if members.isEmpty { members = json } else { members.merge(json) { _, later in later } }
+            default:
+                break
             }
         }
     }

@@ -139,7 +139,7 @@ package struct ScratchBytes: ~Copyable {
 
     /// `value` in decimal, as `String(value)` spells it.
     package mutating func appendDecimal(_ value: UInt64) {
-        JSONValue.withDecimalDigits(value) { append($0) }
+        appendWriting(atMost: 20) { JSONValue.writeDecimal(value, at: $0) }
     }
 
     /// Drops the bytes from `count` on (`count` at most ``count``).

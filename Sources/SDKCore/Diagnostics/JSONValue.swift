@@ -67,28 +67,31 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     /// Writes the decimal digits of `value`, as `String(value)` spells them, at `start` (room for
-    /// 20); returns how many.
+    /// 20); returns how many. Counted first, then written from the last digit back, in place:
+    /// no buffer to copy them from.
     package static func writeDecimal(_ value: UInt64, at start: UnsafeMutablePointer<UInt8>) -> Int {
-        withDecimalDigits(value) { digits in
-            UnsafeMutableRawPointer(start).copyMemory(from: digits.baseAddress!, byteCount: digits.count)
-            return digits.count
-        }
+        let count = decimalDigitCount(value)
+        var rest = value
+        var index = count
+        repeat {
+            index -= 1
+            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while index > 0
+        return count
     }
 
-    /// Calls `body` with the decimal digits of `value`, as `String(value)` spells them, from a
-    /// buffer on the stack.
-    package static func withDecimalDigits<Result>(_ value: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        var rest = value
-        return withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            return body(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+    /// How many decimal digits `value` has (1 for zero).
+    package static func decimalDigitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var bound: UInt64 = 10
+        while value >= bound {
+            count += 1
+            // The last bound, 10^19, is the largest power of ten a UInt64 holds.
+            if count == 20 { break }
+            bound &*= 10
         }
+        return count
     }
 
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control

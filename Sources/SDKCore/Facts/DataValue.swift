@@ -193,7 +193,7 @@ extension DataValue {
     var jsonByteCount: Int {
         switch self {
         case .string(let text): Self.jsonStringByteCount(text)
-        case .integer(let value): (value < 0 ? 1 : 0) + JSONValue.withDecimalDigits(value.magnitude) { $0.count }
+        case .integer(let value): (value < 0 ? 1 : 0) + JSONValue.decimalDigitCount(value.magnitude)
         case .number(let value): (value.isFinite ? Self.shortest(value) : "null").utf8.count
         case .bool(let value): value ? 4 : 5
         case .null: 4

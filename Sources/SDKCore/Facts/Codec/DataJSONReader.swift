@@ -7,18 +7,20 @@
 /// writer writes a `Double` with a point or an exponent). It reads any JSON, not only the
 /// writer's: whitespace between tokens, every escape, a repeated key (the last one wins, as for
 /// entries). Every read is bounds-checked; malformed input throws ``CodecError`` with the
-/// offset, never traps; nesting is limited to what is left of ``FieldReader/maxDepth``.
+/// offset, never traps. Nesting is limited as the writer limits it (``DataValue/maxDepth``
+/// levels, the object itself the first): whatever this reads, written again as entries (a
+/// message per level and member), stays within ``FieldReader/maxDepth``.
 struct DataJSONReader {
     private let input: UnsafeRawBufferPointer
     private var position = 0
     private let baseOffset: Int
 
     /// The members of the JSON object in `bytes` (nothing may follow it but whitespace), which
-    /// sit at `baseOffset` in the payload and `depth` messages deep.
-    static func members(of bytes: UnsafeRawBufferPointer, baseOffset: Int, depth: Int) throws(CodecError) -> [String: DataValue] {
+    /// sit at `baseOffset` in the payload.
+    static func members(of bytes: UnsafeRawBufferPointer, baseOffset: Int) throws(CodecError) -> [String: DataValue] {
         var reader = DataJSONReader(input: bytes, baseOffset: baseOffset)
         reader.skipWhitespace()
-        let members = try reader.object(depth: depth)
+        let members = try reader.object(level: 1)
         reader.skipWhitespace()
         guard reader.position == bytes.count else { throw reader.failure("bytes after the data fields' JSON") }
         return members
@@ -49,8 +51,13 @@ struct DataJSONReader {
         while let byte = next, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
     }
 
-    private mutating func object(depth: Int) throws(CodecError) -> [String: DataValue] {
-        guard depth < FieldReader.maxDepth else { throw failure("nested deeper than \(FieldReader.maxDepth) levels") }
+    /// Throws unless a value at `level` (the object's own being 1) is within ``DataValue/maxDepth``.
+    private func checkLevel(_ level: Int) throws(CodecError) {
+        guard level <= DataValue.maxDepth else { throw failure("nested deeper than \(DataValue.maxDepth) levels") }
+    }
+
+    private mutating func object(level: Int) throws(CodecError) -> [String: DataValue] {
+        try checkLevel(level)
         try expect(UInt8(ascii: "{"), "an object")
         var members: [String: DataValue] = [:]
         skipWhitespace()
@@ -61,27 +68,27 @@ struct DataJSONReader {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "a colon")
             skipWhitespace()
-            members[key] = try value(depth: depth + 1)
+            members[key] = try value(level: level + 1)
             skipWhitespace()
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"), "the object's end")
         return members
     }
 
-    private mutating func value(depth: Int) throws(CodecError) -> DataValue {
+    private mutating func value(level: Int) throws(CodecError) -> DataValue {
+        try checkLevel(level)
         guard let byte = next else { throw failure("a value expected") }
         switch byte {
         case UInt8(ascii: "{"):
-            return .object(try object(depth: depth))
+            return .object(try object(level: level))
         case UInt8(ascii: "["):
-            guard depth < FieldReader.maxDepth else { throw failure("nested deeper than \(FieldReader.maxDepth) levels") }
             position += 1
             var elements: [DataValue] = []
             skipWhitespace()
             if take(UInt8(ascii: "]")) { return .array(elements) }
             repeat {
                 skipWhitespace()
-                elements.append(try value(depth: depth + 1))
+                elements.append(try value(level: level + 1))
                 skipWhitespace()
             } while take(UInt8(ascii: ","))
             try expect(UInt8(ascii: "]"), "the array's end")

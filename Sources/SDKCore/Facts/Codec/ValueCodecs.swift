@@ -123,7 +123,7 @@ struct DataObject: FieldCodable {
                 let entry: DataEntry = try field.message()
                 members[entry.key] = entry.value
             case 2:
-                let json = try DataJSONReader.members(of: try field.bytes(), baseOffset: field.offset, depth: field.depth + 1)
+                let json = try DataJSONReader.members(of: try field.bytes(), baseOffset: field.offset)
                 if members.isEmpty { members = json } else { members.merge(json) { _, later in later } }
             default:
                 break

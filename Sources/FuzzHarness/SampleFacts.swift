@@ -35,7 +35,7 @@ package enum SampleFacts {
         case .callReceived: .callReceived(received)
         case .transportCompleted:
             .transportCompleted(TransportCompletion(task: task, attempt: 2, outcome: .response(status: 200, code: "Success", messageIDs: ["m-1"])))
-        case .eventBatched: .eventBatched(task: task, event: BatchedEvent(call: call, body: Array(#"{"eventName":"tapped"}"#.utf8)))
+        case .eventBatched: .eventBatched(task: task, event: BatchedEvent(call: call, body: Array(#"{"eventName":"tapped"}"#.utf8)), executedOn: us.fingerprint)
         case .timerFired: .timerFired(.teardownBound(switchID, .disablePush))
         case .durabilityConfirmed: .durabilityConfirmed(DurabilityConfirmation(request: 4, failure: "disk full"))
         case .moduleHookCompleted: .moduleHookCompleted(ModuleHookCompletion(hook: 5, failure: "module threw"))

@@ -155,7 +155,10 @@ struct StoryAudit {
                     report(.contract, "link job \(job), started by generation \(started), wrote attribution for \(project) in generation \(generation) (seq \(sequence))")
                 }
             }
-        case .gateDecided(let call, let decision):
+        case .gateDecided, .eventBatched:
+            // The gate's decision: a gateDecided's, or the one an eventBatched carries (1.3).
+            if case .eventBatched(let id, let event, _) = fact { tasks[id]?.task.addToBatch(event) }
+            guard let (call, decision) = fact.gateDecision else { break }
             if case .queued = decision { gated.insert(call) }
             if case .replayed = decision, walk.state.tasks.isEmpty { replayedIntoEmptyQueue.insert(call) }
             if let expected = world.reactionTargets[call] {
@@ -176,8 +179,6 @@ struct StoryAudit {
             fact.forEachResolution { call, outcome in noteResolution(of: call, outcome, sequence: sequence, walk: walk) }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
-        case .eventBatched(let id, let event):
-            tasks[id]?.task.addToBatch(event)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
         default:

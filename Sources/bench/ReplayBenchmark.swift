@@ -180,7 +180,7 @@ struct ReplayBenchmark {
     WITH received AS (
         SELECT call_id, seq, call_name, live_project FROM rows WHERE kind = 'callReceived'
     ), decisions AS (
-        SELECT call_id, arg_max(gate_decision, seq) AS gate_decision FROM rows WHERE kind = 'gateDecided' GROUP BY call_id
+        SELECT call_id, arg_max(gate_decision, seq) AS gate_decision FROM rows WHERE gate_decision IS NOT NULL GROUP BY call_id
     ), tasks AS (
         SELECT call_id, arg_max(row_project, seq) AS went_to FROM rows WHERE kind IN ('taskQueued', 'eventBatched') AND call_id IS NOT NULL GROUP BY call_id
     ), carried AS (

@@ -20,7 +20,8 @@ WITH received AS (
 ), decisions AS (
     SELECT journal_id, call_id, gate_decision,
            ROW_NUMBER() OVER (PARTITION BY journal_id, call_id ORDER BY seq DESC) AS latest
-    FROM fleet WHERE kind = 'gateDecided'
+    -- gateDecided rows, and eventBatched rows that carry the gate's decision (format 1.3).
+    FROM fleet WHERE gate_decision IS NOT NULL
 )
 SELECT r.call_name, COALESCE(d.gate_decision, 'none') AS why, COUNT(*) AS calls
 FROM received r

@@ -37,11 +37,8 @@ package final class CallAudit {
             return
         }
         guard let fact = record.fact else { return }
-        switch fact {
-        case .callReceived(let received):
-            open[received.id] = AuditRow(call: received.id, name: received.call.name, received: (record.sequence, record.time),
-                                         madeAt: record.time, liveAtCall: state.live?.fingerprint)
-        case .gateDecided(let call, let decision):
+        // A gateDecided's, or the one an eventBatched carries (format 1.3).
+        if let (call, decision) = fact.gateDecision {
             update(call, state) { row in
                 switch decision {
                 case .replayed(let id, let project):
@@ -55,6 +52,11 @@ package final class CallAudit {
                 }
                 row.decisionNames.append(Describe.decisionName(decision))
             }
+        }
+        switch fact {
+        case .callReceived(let received):
+            open[received.id] = AuditRow(call: received.id, name: received.call.name, received: (record.sequence, record.time),
+                                         madeAt: record.time, liveAtCall: state.live?.fingerprint)
         case .callRejected(let call, _):
             update(call, state) { row in
                 row.decisions.append("rejected")
@@ -78,7 +80,7 @@ package final class CallAudit {
             if let call = task.call {
                 update(call, state) { $0.tasks.append(AuditRow.Task(id: task.id, project: task.project, path: task.path)) }
             }
-        case .eventBatched(let id, let event):
+        case .eventBatched(let id, let event, _):
             guard var carried = taskCalls[id] else { break }
             if carried.calls.count == 1, let first = carried.calls.first {
                 // The task's own call now travels in a bulk request too.

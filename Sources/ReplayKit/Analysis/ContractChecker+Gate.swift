@@ -3,10 +3,10 @@ import SDK
 /// The gate's rules: `fifo-replay` (held calls replay in the order they were queued) and
 /// `delivery-target` (a gated call goes where it belongs).
 extension ContractChecker {
-    /// A call arrives (where it must go) or the gate decides about it.
+    /// A call arrives (where it must go) or the gate decides about it (in a `gateDecided`, or,
+    /// since format 1.3, in an `eventBatched`: ``Fact/gateDecision``).
     func checkGate(_ fact: Fact, at sequence: UInt64, state: SDKState) {
-        switch fact {
-        case .callReceived(let call):
+        if case .callReceived(let call) = fact {
             received[call.id] = sequence
             if call.call.name.switchBehavior == .gated {
                 if state.switching.isSwitching {
@@ -15,7 +15,7 @@ extension ContractChecker {
                     targets[call.id] = (.project(live, because: lastLive?.sequence ?? sequence), sequence)
                 }
             }
-        case .gateDecided(let call, let decision):
+        } else if let (call, decision) = fact.gateDecision {
             switch decision {
             case .queued(_, let position, _):
                 if position != gateQueue.count {
@@ -42,8 +42,6 @@ extension ContractChecker {
             case .inline:
                 break
             }
-        default:
-            break
         }
     }
 

@@ -130,7 +130,9 @@ package final class ContractChecker {
         switch fact {
         case .callReceived, .gateDecided: checkGate(fact, at: sequence, state: state)
         case .taskQueued, .taskCompleted: checkDisables(fact, at: sequence)
-        case .eventBatched(let task, let event):
+        case .eventBatched(let task, let event, _):
+            // The gate's decision first, when it travels here (format 1.3).
+            checkGate(fact, at: sequence, state: state)
             if let project = state.tasks[task]?.task.project {
                 expect(event.call, deliveredTo: project, at: sequence, what: "its event joined task \(task)")
             }

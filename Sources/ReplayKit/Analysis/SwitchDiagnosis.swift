@@ -88,6 +88,7 @@ package final class SwitchDiagnosis {
                 closeIfComplete(id)
             }
         case .gateDecided(let call, let decision):
+            // (An eventBatched carries only an `executed` decision, which no switch reports.)
             switch decision {
             case .queued(let id, let position, let received):
                 heldBy[call] = id

@@ -340,8 +340,9 @@ struct FleetColumns {
                 return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"), reason: string(described, "reason")))
             case .taskQueued(let queued):
                 return Subject(call: queued.call, task: queued.id)
-            case .eventBatched(let id, let event):
-                return Subject(call: event.call, task: id)
+            case .eventBatched(let id, let event, let executedOn):
+                // With the gate's decision when it travels here (format 1.3).
+                return Subject(call: event.call, task: id, gateDecision: executedOn.map { Describe.decisionName(.executed(project: $0)) })
             case .taskDispatched(let id, _):
                 return Subject(call: state.tasks[id]?.task.call, task: id)
             case .taskCompleted(let id, let outcome):

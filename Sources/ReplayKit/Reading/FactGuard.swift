@@ -134,7 +134,7 @@ enum FactGuard {
             case .taskDispatched(let task, let attempt):
                 identifier(task.number, "task id")
                 self.attempt(attempt)
-            case .taskCompleted(let task, _), .eventBatched(let task, _): identifier(task.number, "task id")
+            case .taskCompleted(let task, _), .eventBatched(let task, _, _): identifier(task.number, "task id")
             case .timerSet(let timer, let due):
                 check(timer)
                 time(due, "timer due time")

@@ -103,10 +103,12 @@ package enum FactJSON {
             sink.add("project", project: project)
         case .taskQueued(let queued):
             sink.addObject("task") { write(queued, into: &$0) }
-        case .eventBatched(let id, let event):
+        case .eventBatched(let id, let event, let executedOn):
             sink.add("task", task: id)
             sink.add("call", call: event.call)
             sink.add("body", utf8: event.body)
+            // The gate's decision, when it travels here (format 1.3): as a gateDecided writes it.
+            if let project = executedOn { sink.addObject("decision") { write(GateDecision.executed(project: project), into: &$0) } }
         case .taskDispatched(let id, let attempt):
             sink.add("task", task: id)
             sink.add("attempt", integer: Int64(attempt))

@@ -61,7 +61,7 @@ package enum FactProjects {
              .messagesStored(_, let project, _), .storageCleared(let project, _):
             return Mentions(project)
         case .taskQueued(let queued): return Mentions(queued.project)
-        case .taskDispatched(let id, _), .taskCompleted(let id, _), .eventBatched(let id, _): return task(id, state)
+        case .taskDispatched(let id, _), .taskCompleted(let id, _), .eventBatched(let id, _, _): return task(id, state)
         case .callResolved(let call, let outcome):
             switch outcome {
             case .delivered(let project, _): return Mentions(project)

@@ -88,8 +88,10 @@ package enum FactSummary {
         case .taskQueued(let task):
             return "\(task.id) \(Describe.request(task)) for \(labels.name(task.project)) (\(task.region))"
                 + (task.call.map { " (call \($0))" } ?? "")
-        case .eventBatched(let task, let event):
-            return "call \(event.call) joins \(task) (sent as \(DeliveryTask.bulkTrackPath))"
+        case .eventBatched(let task, let event, let executedOn):
+            // With the gate's decision when it travels here (format 1.3), worded as a gateDecided's.
+            let gate = executedOn.map { " \(Describe.decision(.executed(project: $0)))," } ?? ""
+            return "call \(event.call)\(gate) joins \(task) (sent as \(DeliveryTask.bulkTrackPath))"
         case .taskDispatched(let task, let attempt):
             return "\(task) attempt \(attempt)"
         case .taskCompleted(let task, let outcome):

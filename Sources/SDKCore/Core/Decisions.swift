@@ -19,6 +19,12 @@ struct Decisions {
     private var preparedDataFields: Range<Int>?
     private var preparedFidelity: JSONFidelity
 
+    /// The gate's `executed` decision for the `track` call being decided, held back to travel in
+    /// the call's `eventBatched` (``recordBatched(task:event:)``) when its event joins a bulk;
+    /// recorded on its own just before the call's first other decision otherwise (or at the
+    /// end, ``recordHeldGateDecision()``). Already applied to the state when held.
+    private var heldGateDecision: (call: CallID, project: ProjectFingerprint)?
+
     /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
     /// (emptied first too, its storage kept) when `encodes`.
     init(time: JournalTime, storage: consuming [Fact] = [], records: consuming RecordBatch = RecordBatch(), encodes: Bool = false) {
@@ -37,6 +43,7 @@ struct Decisions {
         preparedBody = []
         preparedDataFields = nil
         preparedFidelity = .exact
+        heldGateDecision = nil
     }
 
     /// The facts decided, and their records, handed over.
@@ -47,8 +54,33 @@ struct Decisions {
     /// Records a decision. Its record is encoded here, while the fact is this function's own:
     /// encoded later, out of the list, each fact was first copied (retaining what it holds).
     mutating func record(_ fact: consuming Fact) {
+        if heldGateDecision != nil { recordHeldGateDecision() }
         if encodes { FactCodec.append(fact, to: &records) }
         facts.append(fact)
+    }
+
+    /// Holds back the gate's `executed` decision for `call` on `project` (already applied):
+    /// see ``heldGateDecision``.
+    mutating func holdGateDecision(executing call: CallID, on project: ProjectFingerprint) {
+        heldGateDecision = (call, project)
+    }
+
+    /// Records the held-back gate decision on its own, if one is still held.
+    mutating func recordHeldGateDecision() {
+        guard let (call, project) = heldGateDecision else { return }
+        heldGateDecision = nil
+        record(.gateDecided(call: call, decision: .executed(project: project)))
+    }
+
+    /// Records that `event` joined task `task`: with the held-back gate decision of its call in
+    /// the same record when there is one (format 1.3), else as ``record(_:)`` does.
+    mutating func recordBatched(task: TaskID, event: BatchedEvent) {
+        var executedOn: ProjectFingerprint?
+        if let held = heldGateDecision, held.call == event.call {
+            executedOn = held.project
+            heldGateDecision = nil
+        }
+        record(.eventBatched(task: task, event: event, executedOn: executedOn))
     }
 
     /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`,

@@ -25,8 +25,18 @@ extension SDKState {
                     emit(.gateDecided(call: received.id, decision: .queued(switch: owner, position: switching.gate.count, call: received)), &decisions)
                 }
             } else {
-                emit(.gateDecided(call: received.id, decision: .executed(project: live.fingerprint)), &decisions)
-                execute(received, on: live, &decisions)
+                let executed = Fact.gateDecided(call: received.id, decision: .executed(project: live.fingerprint))
+                if case .track = received.call, rules.recordsGateWithBatchedEvent {
+                    // Applied now, recorded with the call's next decision: in its eventBatched
+                    // when its event joins a bulk (one record for both), else on its own first.
+                    evolve(executed, at: decisions.time)
+                    decisions.holdGateDecision(executing: received.id, on: live.fingerprint)
+                    execute(received, on: live, &decisions)
+                    decisions.recordHeldGateDecision()
+                } else {
+                    emit(executed, &decisions)
+                    execute(received, on: live, &decisions)
+                }
             }
         case .inline:
             guard let live else {

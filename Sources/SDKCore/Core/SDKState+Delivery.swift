@@ -18,7 +18,7 @@ extension SDKState {
                 let event = BatchedEvent(call: id, body: body)
                 time = decisions.time
                 addToBatch(event, ofTaskAt: joined.index)
-                decisions.record(.eventBatched(task: joined.task, event: event))
+                decisions.recordBatched(task: joined.task, event: event)
                 return
             }
             queueTask(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, on: project, &decisions)

@@ -12,7 +12,7 @@ extension SDKState {
             queuedEvents += task.eventCount
             nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
-        case .eventBatched(let id, let event):
+        case .eventBatched(let id, let event, _):
             guard let index = tasks.index(forKey: id) else { break }
             addToBatch(event, ofTaskAt: index)
         case .taskDispatched(let id, let attempt):

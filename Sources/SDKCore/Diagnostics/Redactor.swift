@@ -52,9 +52,9 @@ package struct Redactor: Sendable {
             return .unknownUserEventHeld(project: project, call: call, event: redact(event))
         case .taskQueued(let task):
             return .taskQueued(redact(task))
-        case .eventBatched(let task, var event):
+        case .eventBatched(let task, var event, let executedOn):
             event.body = redact(body: event.body)
-            return .eventBatched(task: task, event: event)
+            return .eventBatched(task: task, event: event, executedOn: executedOn)
         case .taskCompleted(let task, let outcome):
             return .taskCompleted(task: task, outcome: redact(outcome))
         case .callResolved(let call, let outcome):

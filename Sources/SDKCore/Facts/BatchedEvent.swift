@@ -1,4 +1,4 @@
-/// A tracked event that joined a queued `events/track` task (``Fact/eventBatched(task:event:)``):
+/// A tracked event that joined a queued `events/track` task (``Fact/eventBatched(task:event:executedOn:)``):
 /// it is sent with that task's first event as one `events/trackBulk` request, and its call is
 /// resolved on its own when the answer comes.
 package struct BatchedEvent: Sendable, Hashable {

@@ -74,7 +74,7 @@ package struct DeliveryTask: Sendable, Hashable {
         body.count + batchBytes
     }
 
-    /// Adds an event to the batch (``Fact/eventBatched(task:event:)``).
+    /// Adds an event to the batch (``Fact/eventBatched(task:event:executedOn:)``).
     public mutating func addToBatch(_ event: BatchedEvent) {
         batch.append(event)
         batchBytes += event.body.count

@@ -49,8 +49,10 @@ package enum Fact: Sendable, Hashable {
     case unknownUserSessionCounted(project: ProjectFingerprint)
     indirect case taskQueued(DeliveryTask)
     /// A `track` call's event joined a queued `events/track` task of its project: it travels in
-    /// that task's `events/trackBulk` request and is resolved with its answer.
-    case eventBatched(task: TaskID, event: BatchedEvent)
+    /// that task's `events/trackBulk` request and is resolved with its answer. `executedOn`: the
+    /// gate's decision for the call, when it travels in this record instead of a `gateDecided`
+    /// of its own (format 1.3): the gate executed the call on that project, the task's.
+    case eventBatched(task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?)
     case taskDispatched(task: TaskID, attempt: Int)
     case taskCompleted(task: TaskID, outcome: TaskOutcome)
     case timerSet(TimerPurpose, due: JournalTime)

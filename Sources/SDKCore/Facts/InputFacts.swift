@@ -62,6 +62,11 @@ public struct EngineRules: Sendable, Hashable {
     /// the SDK makes; false for rules read from a journal written before 1.2, so that folding
     /// such a journal (`replay recheck`) makes exactly the decisions it recorded.
     package var resolvesBulkAtOnce = true
+    /// Whether the gate's `executed` decision for a `track` call whose event joins a bulk
+    /// travels in that `eventBatched` record instead of a `gateDecided` of its own (journal
+    /// format 1.3). Always true for rules the SDK makes; false for rules read from a journal
+    /// written before 1.3, so that `replay recheck` re-makes exactly the records it holds.
+    package var recordsGateWithBatchedEvent = true
 
     public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 16_384,
                 queueByteCapacity: Int = 4 << 20, disableDurabilityBoundMilliseconds: Int64 = 2_000,

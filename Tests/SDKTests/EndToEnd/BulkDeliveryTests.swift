@@ -78,7 +78,7 @@ struct BulkDeliveryTests {
             var carried: [CallID] = []
             for fact in facts {
                 if case .taskQueued(let queued) = fact, queued.id == task, let call = queued.call { carried.append(call) }
-                if case .eventBatched(task, let event) = fact { carried.append(event.call) }
+                if case .eventBatched(task, let event, _) = fact { carried.append(event.call) }
             }
             #expect(calls == carried, "task \(task)")
         }
@@ -235,7 +235,7 @@ extension BulkDeliveryTests {
         restarted.sdk.shutdown()
         let secondLaunch = try restarted.facts().filter { $0.sequence > lastOfFirstLaunch }
         let joinedOld = secondLaunch.contains { entry in
-            if case .eventBatched(let task, _) = entry.fact { before.contains(task) } else { false }
+            if case .eventBatched(let task, _, _) = entry.fact { before.contains(task) } else { false }
         }
         #expect(!joinedOld)
         #expect(secondLaunch.contains { if case .eventBatched = $0.fact { true } else { false } }, "the second launch batched its own")

@@ -240,6 +240,57 @@ struct BulkFactCodecTests {
         #expect(atOnce.flatMap(\.resolutions).map(\.call) == each.flatMap(\.resolutions).map(\.call), "the same calls, in the same order")
     }
 
+    @Test("1.3 rules: an executed track whose event joins a bulk records the gate's decision in its eventBatched; older rules, and every other path, a gateDecided")
+    func gateDecisionTravelsWithTheBatchedEvent() throws {
+        // The golden 1.0 journal's rules lack field 12, as every journal's before 1.3 do.
+        #expect(try Self.goldenDemoRules().first?.recordsGateWithBatchedEvent == false)
+        #expect(EngineRules().recordsGateWithBatchedEvent)
+
+        func decided(fusing: Bool) -> [[Fact]] {
+            var rules = EngineRules(bulkEventLimit: 10)
+            rules.recordsGateWithBatchedEvent = fusing
+            let project = ProjectRef(fingerprint: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://us.test/api/",
+                                     usesJWT: false, retry: RetryRules())
+            var state = SDKState()
+            let time = JournalTime(microsecondsSince1970: 1_000_000)
+            var id: UInt8 = 0
+            func call(_ publicCall: PublicCall) -> Fact {
+                id += 1
+                return .callReceived(ReceivedCall(id: CallID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, id))), caller: 1, call: publicCall))
+            }
+            _ = state.decide(.engineStarted(EngineStart(sdkVersion: "t", restored: false, options: rules)), at: time)
+            _ = state.decide(call(.initialize(project)), at: time)
+            // For an unknown user: held, its gate decision on its own, first.
+            let held = state.decide(call(.track(event: "anonymous", dataFields: nil)), at: time)
+            _ = state.decide(call(.setEmail("ada@example.com")), at: time)
+            // The first track after it goes alone (the released event is on the wire); the next two join it.
+            let tracks = ["a", "b", "c"].map { state.decide(call(.track(event: $0, dataFields: ["n": 1])), at: time) }
+            return [held] + tracks
+        }
+        let project = ProjectFingerprint(apiKey: "k")
+        func kinds(_ facts: [Fact]) -> [FactKind?] { facts.map { FactKind(rawValue: FactCodec.kind(of: $0)) } }
+        let fused = decided(fusing: true), separate = decided(fusing: false)
+        // Held and alone: the same records under both rules.
+        for index in 0..<2 { #expect(fused[index] == separate[index]) }
+        #expect(kinds(fused[0]) == [.callReceived, .gateDecided, .unknownUserEventHeld, .callResolved])
+        #expect(kinds(fused[1]) == [.callReceived, .gateDecided, .taskQueued])
+        // Joining the bulk: one record for both under 1.3 rules, the decision first before.
+        for index in 2..<4 {
+            #expect(kinds(fused[index]) == [.callReceived, .eventBatched])
+            #expect(kinds(separate[index]) == [.callReceived, .gateDecided, .eventBatched])
+            guard case .eventBatched(let task, let event, let executedOn) = fused[index][1],
+                  case .eventBatched(task, event, nil) = separate[index][2] else {
+                Issue.record("\(fused[index]) against \(separate[index])")
+                continue
+            }
+            #expect(executedOn == project)
+            #expect(fused[index][1].gateDecision?.call == event.call && fused[index][1].gateDecision?.decision == .executed(project: project))
+            #expect(separate[index][1].gateDecision?.decision == .executed(project: project))
+            let record = try FactCodec.decode(kind: FactCodec.kind(of: fused[index][1]), payload: FactCodec.payload(of: fused[index][1]))
+            #expect(record == fused[index][1])
+        }
+    }
+
     @Test("a task's batch is sent as one events/trackBulk body, in order")
     func wireBody() {
         var task = DeliveryTask(id: TaskID(1), call: CallID(UUID()), project: ProjectFingerprint(apiKey: "k"), region: "us",

@@ -184,7 +184,7 @@ struct RandomFacts {
         case 40: return .linkResolutionStarted(job: next() % 99, call: callID(), url: string(), project: fingerprint(), generation: next() % 9)
         case 41: return .staleResultRefused(job: next() % 99, what: string(), startedIn: next() % 9, current: next() % 9)
         case 42: return .switchCancelled(switch: switchID(), reason: string())
-        case 43: return .eventBatched(task: taskID(), event: batchedEvent())
+        case 43: return .eventBatched(task: taskID(), event: batchedEvent(), executedOn: bool() ? fingerprint() : nil)
         case 44: return .callsResolved(task: taskID(), calls: (0..<int(0...4)).map { _ in callID() },
                                        outcome: [.delivered(project: fingerprint(), status: 200), .applied(project: nil)][int(0...1)])
         default: return .switchLanded(switch: switchID(), project: fingerprint(), result: bool() ? .switchedCleanly : .switchedWithWarnings,

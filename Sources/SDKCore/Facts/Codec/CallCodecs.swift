@@ -139,6 +139,7 @@ extension EngineRules: FieldCodable {
         writer.int(9, bulkEventLimit)
         writer.int(10, bulkByteLimit)
         if resolvesBulkAtOnce { writer.bool(11, true) }
+        if recordsGateWithBatchedEvent { writer.bool(12, true) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -146,8 +147,10 @@ extension EngineRules: FieldCodable {
         // A journal written before bulk delivery sent every event alone: decisions folded from
         // it must not batch.
         bulkEventLimit = 1
-        // Nor did one written before 1.2 resolve a bulk's calls in one record.
+        // Nor did one written before 1.2 resolve a bulk's calls in one record, nor one written
+        // before 1.3 record an executed track's gate decision in its eventBatched.
         resolvesBulkAtOnce = false
+        recordsGateWithBatchedEvent = false
         while let field = try reader.next() {
             switch field.number {
             case 1: gateCapacity = try field.int()
@@ -161,6 +164,7 @@ extension EngineRules: FieldCodable {
             case 9: bulkEventLimit = try field.int()
             case 10: bulkByteLimit = try field.int()
             case 11: resolvesBulkAtOnce = try field.bool()
+            case 12: recordsGateWithBatchedEvent = try field.bool()
             default: break
             }
         }

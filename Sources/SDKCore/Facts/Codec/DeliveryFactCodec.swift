@@ -7,8 +7,8 @@ enum DeliveryFactCodec {
         switch fact {
         case .taskQueued(let task):
             task.encode(to: &writer)
-        case .eventBatched(let task, let event):
-            writer.message(1, task); writer.message(2, event)
+        case .eventBatched(let task, let event, let executedOn):
+            writer.message(1, task); writer.message(2, event); writer.message(3, executedOn)
         case .taskDispatched(let task, let attempt):
             writer.message(1, task); writer.int(2, attempt)
         case .taskCompleted(let task, let outcome):
@@ -38,7 +38,7 @@ enum DeliveryFactCodec {
         let fields = try FieldsByNumber(&reader)
         switch kind {
         case .eventBatched:
-            return .eventBatched(task: try fields.required(1, "task"), event: try fields.required(2, "event"))
+            return .eventBatched(task: try fields.required(1, "task"), event: try fields.required(2, "event"), executedOn: try fields.message(3))
         case .taskDispatched:
             return .taskDispatched(task: try fields.required(1, "task"), attempt: try fields.int(2) ?? 0)
         case .taskCompleted:

@@ -13,8 +13,11 @@ package enum EngineEvent: Sendable {
     /// The auth provider issued a JWT for `request`, which waited for it: send the request with
     /// it, and keep the token (never journaled) unless the identity or the instance changed
     /// since it was asked for (`epoch`).
-    case tokenIssued(ProjectFingerprint, String, epoch: UInt64, request: TransportRequest, owner: EffectOwner,
-                     completion: @Sendable (TransportResult) -> Void)
+    ///
+    /// Boxed (`indirect`), as the other rare, large payloads: every event is moved through the
+    /// mailbox, and unboxed the largest case sized them all (219 bytes, where an input needs 80).
+    indirect case tokenIssued(ProjectFingerprint, String, epoch: UInt64, request: TransportRequest, owner: EffectOwner,
+                              completion: @Sendable (TransportResult) -> Void)
     /// A module's awaited hook returned (maybe after its bound): its module may run its next work.
     case moduleHookReturned(module: String, hook: UInt64, failure: String?)
     /// One completion a switch landing dispatched has returned from the app's code.
@@ -31,8 +34,9 @@ package enum EngineAttachment: Sendable {
     case none
     /// A public call's completion.
     case completion(CallCompletion?)
-    /// `initialize` or `switchProject`: the project with its key and auth provider.
-    case project(Project, CallCompletion?)
+    /// `initialize` or `switchProject`: the project with its key and auth provider (boxed: see
+    /// ``EngineEvent/tokenIssued(_:_:epoch:request:owner:completion:)``).
+    indirect case project(Project, CallCompletion?)
     /// A fresh JWT from the auth provider, asked for under token epoch `epoch`.
     case token(String, epoch: UInt64)
 }

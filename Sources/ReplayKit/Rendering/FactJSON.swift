@@ -106,7 +106,8 @@ package enum FactJSON {
         case .eventBatched(let id, let event, let executedOn):
             sink.add("task", task: id)
             sink.add("call", call: event.call)
-            sink.add("body", utf8: event.body)
+            // None when the record carries the gate's decision (format 1.3): its call makes it.
+            if !event.body.isEmpty { sink.add("body", utf8: event.body) }
             // The gate's decision, when it travels here (format 1.3): as a gateDecided writes it.
             if let project = executedOn { sink.addObject("decision") { write(GateDecision.executed(project: project), into: &$0) } }
         case .taskDispatched(let id, let attempt):

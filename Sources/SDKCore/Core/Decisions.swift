@@ -72,15 +72,17 @@ struct Decisions {
         record(.gateDecided(call: call, decision: .executed(project: project)))
     }
 
-    /// Records that `event` joined task `task`: with the held-back gate decision of its call in
-    /// the same record when there is one (format 1.3), else as ``record(_:)`` does.
+    /// Records that `event` joined task `task` (already applied): with the held-back gate
+    /// decision of its call in the same record when there is one (format 1.3), and then without
+    /// its body, which the input's call makes (``SDKState/receivedTrackBody(of:at:)``); else as
+    /// ``record(_:)`` does.
     mutating func recordBatched(task: TaskID, event: BatchedEvent) {
-        var executedOn: ProjectFingerprint?
-        if let held = heldGateDecision, held.call == event.call {
-            executedOn = held.project
-            heldGateDecision = nil
+        guard let held = heldGateDecision, held.call == event.call else {
+            record(.eventBatched(task: task, event: event, executedOn: nil))
+            return
         }
-        record(.eventBatched(task: task, event: event, executedOn: executedOn))
+        heldGateDecision = nil
+        record(.eventBatched(task: task, event: BatchedEvent(call: event.call, body: []), executedOn: held.project))
     }
 
     /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`,
@@ -212,7 +214,7 @@ extension SDKState {
     /// arguments) and releasing the copy after.
     private mutating func receive(_ fact: consuming Fact, _ received: ReceivedCall, _ decisions: inout Decisions) {
         time = decisions.time
-        addPendingCall(received, at: decisions.time)
+        receiveCall(received, at: decisions.time)
         decisions.record(fact, received: received)
     }
 

@@ -32,6 +32,16 @@ extension SDKState {
                                      createdAt: RequestBody.createdAt(time))
     }
 
+    /// The `events/track` body of call `call`, the input's `track` call (``input``),
+    /// made at `time` for the user the state names: what the gate's decision built when it ran
+    /// the call, and what an `eventBatched` that carries that decision stands for. Empty when
+    /// the input's call is another (a damaged journal).
+    func receivedTrackBody(of call: CallID, at time: JournalTime) -> [UInt8] {
+        guard let track = input.track, track.call == call else { return [] }
+        return RequestBody.trackBody(track.event, dataFields: track.dataFields, identity: RequestBody.Identity(email: email, userID: userID),
+                                     createdAt: RequestBody.createdAt(time)).bytes
+    }
+
     /// An event made with no identity: held in the project's storage until the user is known.
     private mutating func holdForUnknownUser(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
         if heldEvents.count >= 100 {

@@ -12,9 +12,12 @@ extension SDKState {
             queuedEvents += task.eventCount
             nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
-        case .eventBatched(let id, let event, _):
+        case .eventBatched(let id, let event, let executedOn):
             guard let index = tasks.index(forKey: id) else { break }
-            addToBatch(event, ofTaskAt: index)
+            // A record that carries the gate's decision carries no body (format 1.3): the body
+            // is the one the input's call makes, as the decision built it.
+            let body = executedOn != nil && event.body.isEmpty ? receivedTrackBody(of: event.call, at: time) : event.body
+            addToBatch(BatchedEvent(call: event.call, body: body), ofTaskAt: index)
         case .taskDispatched(let id, let attempt):
             tasks[id]?.status = .inFlight(attempt: attempt)
         case .taskCompleted(let id, _):

@@ -19,7 +19,7 @@ extension SDKState {
             switching.awaitingCallbacks = nil
             instanceRunning = false
         case .callReceived(let received):
-            addPendingCall(received, at: time)
+            receiveCall(received, at: time)
         case .timerFired(let purpose):
             timers[purpose] = nil
         case .durabilityConfirmed(let confirmation):
@@ -38,9 +38,14 @@ extension SDKState {
     }
 
     /// What folding `callReceived(received)` at `time` changes (also applied by `decide`, from
-    /// the call it bound): the call is pending.
-    mutating func addPendingCall(_ received: ReceivedCall, at time: JournalTime) {
+    /// the call it bound): the call is pending; a `track` is the input's (``input``).
+    mutating func receiveCall(_ received: ReceivedCall, at time: JournalTime) {
         pendingCalls[received.id] = PendingCall(
             name: received.call.name, madeAt: time, caller: received.caller, projectAtCall: live?.fingerprint)
+        if case .track(let event, let dataFields) = received.call {
+            input.track = (received.id, event, dataFields)
+        } else {
+            input.track = nil
+        }
     }
 }

@@ -54,6 +54,10 @@ package struct SDKState: Sendable, Equatable {
 
     /// Calls made and not yet resolved.
     public var pendingCalls: [CallID: PendingCall] = [:]
+    /// What the input being decided or folded carries from its `callReceived` to its later
+    /// facts (its `track` call, for ``receivedTrackBody(of:at:)``): not part of the state's
+    /// value, not in snapshots.
+    public var input = InputScratch()
     public var timers: [TimerPurpose: JournalTime] = [:]
     /// JWT refreshes per project for the current instance.
     public var auth: [ProjectFingerprint: AuthState] = [:]

@@ -51,7 +51,9 @@ package enum Fact: Sendable, Hashable {
     /// A `track` call's event joined a queued `events/track` task of its project: it travels in
     /// that task's `events/trackBulk` request and is resolved with its answer. `executedOn`: the
     /// gate's decision for the call, when it travels in this record instead of a `gateDecided`
-    /// of its own (format 1.3): the gate executed the call on that project, the task's.
+    /// of its own (format 1.3): the gate executed the call on that project, the task's. Such a
+    /// record carries no body (`event.body` is empty): the event's body is the one the input's
+    /// call makes (``SDKState/receivedTrackBody(of:at:)``).
     case eventBatched(task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?)
     case taskDispatched(task: TaskID, attempt: Int)
     case taskCompleted(task: TaskID, outcome: TaskOutcome)

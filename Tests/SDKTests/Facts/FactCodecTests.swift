@@ -246,7 +246,8 @@ struct BulkFactCodecTests {
         #expect(try Self.goldenDemoRules().first?.recordsGateWithBatchedEvent == false)
         #expect(EngineRules().recordsGateWithBatchedEvent)
 
-        func decided(fusing: Bool) -> [[Fact]] {
+        /// Each input's decisions, the state they leave, and the state their records fold to.
+        func decided(fusing: Bool) throws -> (facts: [[Fact]], state: SDKState, fold: SDKState) {
             var rules = EngineRules(bulkEventLimit: 10)
             rules.recordsGateWithBatchedEvent = fusing
             let project = ProjectRef(fingerprint: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://us.test/api/",
@@ -258,18 +259,23 @@ struct BulkFactCodecTests {
                 id += 1
                 return .callReceived(ReceivedCall(id: CallID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, id))), caller: 1, call: publicCall))
             }
-            _ = state.decide(.engineStarted(EngineStart(sdkVersion: "t", restored: false, options: rules)), at: time)
-            _ = state.decide(call(.initialize(project)), at: time)
+            var all = state.decide(.engineStarted(EngineStart(sdkVersion: "t", restored: false, options: rules)), at: time)
+            all += state.decide(call(.initialize(project)), at: time)
             // For an unknown user: held, its gate decision on its own, first.
             let held = state.decide(call(.track(event: "anonymous", dataFields: nil)), at: time)
-            _ = state.decide(call(.setEmail("ada@example.com")), at: time)
+            let identified = state.decide(call(.setEmail("ada@example.com")), at: time)
             // The first track after it goes alone (the released event is on the wire); the next two join it.
-            let tracks = ["a", "b", "c"].map { state.decide(call(.track(event: $0, dataFields: ["n": 1])), at: time) }
-            return [held] + tracks
+            let tracks = ["a", "b", "c"].map { state.decide(call(.track(event: $0, dataFields: ["n": 1, "text": "é\n"])), at: time) }
+            all += held + identified + tracks.flatMap { $0 }
+            // What replay folds: each record as read back from its bytes.
+            var fold = SDKState()
+            for fact in all { fold.evolve(try FactCodec.decode(kind: FactCodec.kind(of: fact), payload: FactCodec.payload(of: fact)), at: time) }
+            return ([held] + tracks, state, fold)
         }
         let project = ProjectFingerprint(apiKey: "k")
         func kinds(_ facts: [Fact]) -> [FactKind?] { facts.map { FactKind(rawValue: FactCodec.kind(of: $0)) } }
-        let fused = decided(fusing: true), separate = decided(fusing: false)
+        let (fused, fusedState, fusedFold) = try decided(fusing: true)
+        let (separate, separateState, separateFold) = try decided(fusing: false)
         // Held and alone: the same records under both rules.
         for index in 0..<2 { #expect(fused[index] == separate[index]) }
         #expect(kinds(fused[0]) == [.callReceived, .gateDecided, .unknownUserEventHeld, .callResolved])
@@ -279,16 +285,22 @@ struct BulkFactCodecTests {
             #expect(kinds(fused[index]) == [.callReceived, .eventBatched])
             #expect(kinds(separate[index]) == [.callReceived, .gateDecided, .eventBatched])
             guard case .eventBatched(let task, let event, let executedOn) = fused[index][1],
-                  case .eventBatched(task, event, nil) = separate[index][2] else {
+                  case .eventBatched(task, let separateEvent, nil) = separate[index][2] else {
                 Issue.record("\(fused[index]) against \(separate[index])")
                 continue
             }
             #expect(executedOn == project)
+            // No body in the record: the call makes it.
+            #expect(event.call == separateEvent.call && event.body.isEmpty && !separateEvent.body.isEmpty)
             #expect(fused[index][1].gateDecision?.call == event.call && fused[index][1].gateDecision?.decision == .executed(project: project))
             #expect(separate[index][1].gateDecision?.decision == .executed(project: project))
             let record = try FactCodec.decode(kind: FactCodec.kind(of: fused[index][1]), payload: FactCodec.payload(of: fused[index][1]))
             #expect(record == fused[index][1])
         }
+        // The same queue either way, bodies included, whether decided or folded from the records.
+        #expect(fusedState.tasks == separateState.tasks)
+        #expect(fusedFold.tasks == fusedState.tasks && separateFold.tasks == separateState.tasks)
+        #expect(fusedState.tasks.values.contains { $0.task.batch.count == 2 && $0.task.batch.allSatisfy { !$0.body.isEmpty } })
     }
 
     @Test("a task's batch is sent as one events/trackBulk body, in order")

@@ -88,9 +88,11 @@ extension DeliveryTask: FieldCodable {
 }
 
 extension BatchedEvent: FieldCodable {
+    /// Without field 2 when the body is empty: an event whose `eventBatched` carries the gate's
+    /// decision (format 1.3), whose body its call makes. A JSON body is never empty.
     func encode(to writer: inout FieldWriter) {
         writer.message(1, call)
-        writer.bytes(2, body)
+        if !body.isEmpty { writer.bytes(2, body) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {

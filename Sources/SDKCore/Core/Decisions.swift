@@ -82,7 +82,9 @@ struct Decisions {
             return
         }
         heldGateDecision = nil
-        record(.eventBatched(task: task, event: BatchedEvent(call: event.call, body: []), executedOn: held.project))
+        let bodiless = BatchedEvent(call: event.call, body: [])
+        if encodes { FactCodec.append(eventBatched: task, event: bodiless, executedOn: held.project, to: &records) }
+        facts.append(.eventBatched(task: task, event: bodiless, executedOn: held.project))
     }
 
     /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`,

@@ -1,4 +1,4 @@
-/// What the input being decided or folded carries from its `callReceived` to its later facts,
+/// What the input being folded carries from its `callReceived` to its later facts,
 /// outside the state's value: two states that differ only in it are equal, and snapshots leave
 /// it out (a snapshot is taken between inputs, where no fact needs what an earlier input left).
 ///

@@ -20,6 +20,13 @@ extension SDKState {
             instanceRunning = false
         case .callReceived(let received):
             receiveCall(received, at: time)
+            // Kept for the input's later facts: an eventBatched that carries no body is this
+            // track's (decide has the call at hand, and builds the body itself).
+            if case .track(let event, let dataFields) = received.call {
+                input.track = (received.id, event, dataFields)
+            } else {
+                input.track = nil
+            }
         case .timerFired(let purpose):
             timers[purpose] = nil
         case .durabilityConfirmed(let confirmation):
@@ -37,15 +44,10 @@ extension SDKState {
         }
     }
 
-    /// What folding `callReceived(received)` at `time` changes (also applied by `decide`, from
-    /// the call it bound): the call is pending; a `track` is the input's (``input``).
+    /// What folding `callReceived(received)` at `time` changes in the state's value (also
+    /// applied by `decide`, from the call it bound): the call is pending.
     mutating func receiveCall(_ received: ReceivedCall, at time: JournalTime) {
         pendingCalls[received.id] = PendingCall(
             name: received.call.name, madeAt: time, caller: received.caller, projectAtCall: live?.fingerprint)
-        if case .track(let event, let dataFields) = received.call {
-            input.track = (received.id, event, dataFields)
-        } else {
-            input.track = nil
-        }
     }
 }

@@ -54,9 +54,9 @@ package struct SDKState: Sendable, Equatable {
 
     /// Calls made and not yet resolved.
     public var pendingCalls: [CallID: PendingCall] = [:]
-    /// What the input being decided or folded carries from its `callReceived` to its later
-    /// facts (its `track` call, for ``receivedTrackBody(of:at:)``): not part of the state's
-    /// value, not in snapshots.
+    /// What the input being folded carries from its `callReceived` to its later facts (its
+    /// `track` call, for ``receivedTrackBody(of:at:)``): not part of the state's value, not in
+    /// snapshots, and left as it is by `decide`, which has the input at hand.
     public var input = InputScratch()
     public var timers: [TimerPurpose: JournalTime] = [:]
     /// JWT refreshes per project for the current instance.

@@ -29,6 +29,22 @@ struct FactCodecTests {
         }
     }
 
+    @Test("an eventBatched encoded from its parts is the record of its fact (decide records it so)")
+    func batchedEventRecord() {
+        var random = RandomFacts(seed: 79)
+        var seen = 0
+        for _ in 0..<20_000 {
+            guard case .eventBatched(let task, let event, let executedOn) = random.fact() else { continue }
+            seen += 1
+            var fromFact = RecordBatch()
+            FactCodec.append(.eventBatched(task: task, event: event, executedOn: executedOn), to: &fromFact)
+            var fromParts = RecordBatch()
+            FactCodec.append(eventBatched: task, event: event, executedOn: executedOn, to: &fromParts)
+            #expect(fromParts.kinds == fromFact.kinds && fromParts.payloads == fromFact.payloads)
+        }
+        #expect(seen > 100)
+    }
+
     @Test("a track's record with the data fields' JSON of its body is the record of its fact, whenever that JSON is exact")
     func trackRecordFromItsBody() throws {
         var random = RandomFacts(seed: 78)

@@ -8,7 +8,7 @@ enum DeliveryFactCodec {
         case .taskQueued(let task):
             task.encode(to: &writer)
         case .eventBatched(let task, let event, let executedOn):
-            writer.message(1, task); writer.message(2, event); writer.message(3, executedOn)
+            encodeEventBatched(task: task, event: event, executedOn: executedOn, to: &writer)
         case .taskDispatched(let task, let attempt):
             writer.message(1, task); writer.int(2, attempt)
         case .taskCompleted(let task, let outcome):
@@ -26,6 +26,12 @@ enum DeliveryFactCodec {
         default:
             break
         }
+    }
+
+    /// Writes the payload of `.eventBatched(task:event:executedOn:)` from its parts.
+    @inline(__always)
+    static func encodeEventBatched(task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?, to writer: inout FieldWriter) {
+        writer.message(1, task); writer.message(2, event); writer.message(3, executedOn)
     }
 
     /// Reads the delivery fact of `kind`.

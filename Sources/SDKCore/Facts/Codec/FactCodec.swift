@@ -94,6 +94,15 @@ package enum FactCodec {
         }
     }
 
+    /// ``append(_:to:)`` of `.eventBatched(task:event:executedOn:)`, encoded from its parts (the
+    /// engine's busiest decision, which `decide` has at hand): the same record.
+    static func append(eventBatched task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?, to batch: inout RecordBatch) {
+        FieldWriter.withScratch { writer in
+            DeliveryFactCodec.encodeEventBatched(task: task, event: event, executedOn: executedOn, to: &writer)
+            batch.append(kind: FactKind.eventBatched.rawValue, payloadBytes: writer.written)
+        }
+    }
+
     /// What a call held by the switch's gate counts against ``EngineRules/gateByteCapacity``:
     /// its `callReceived` payload as format 1.2 wrote it (data fields as entries). A measure of
     /// the call, not its record's size: the records' encoding changing must not change which

@@ -209,9 +209,9 @@ public final class EngagementSDK: Sendable {
 
     /// The call and its attachment are consumed: moved into the mailbox's message, not copied.
     func post(_ call: consuming PublicCall, _ attachment: consuming EngineAttachment) {
-        let received = ReceivedCall(id: CallID(makeCallID()), caller: Self.currentThreadID(), call: call)
+        let received = ReceivedCall(id: CallID(makeCallID()), caller: Self.currentThreadID(), call: consume call)
         // A closed mailbox hands the message back: its completion hears of the shutdown.
-        if case .event(.input(_, let attachment))? = mailbox.postWaitingForRoom(.input(.callReceived(received), attachment)) {
+        if case .event(.input(_, let attachment))? = mailbox.postWaitingForRoom(.input(.callReceived(consume received), consume attachment)) {
             let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion

@@ -7,8 +7,9 @@ package enum Fact: Sendable, Hashable {
 
     /// The SDK object came up over the journal.
     indirect case engineStarted(EngineStart)
-    /// A public call reached the mailbox.
-    indirect case callReceived(ReceivedCall)
+    /// A public call reached the mailbox. Not boxed: the busiest fact, and its call no larger
+    /// than the largest unboxed fact (``PublicCall``).
+    case callReceived(ReceivedCall)
     /// An HTTP exchange for a task ended.
     indirect case transportCompleted(TransportCompletion)
     /// A timer went off.

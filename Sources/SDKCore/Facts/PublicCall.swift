@@ -1,7 +1,11 @@
 /// A public call with its arguments, as recorded in the journal.
+///
+/// The cases whose arguments are larger than a `track`'s are boxed (`indirect`): the enum is as
+/// large as its largest unboxed case, and every call is moved through the mailbox and the
+/// engine in it, unboxed itself (``Fact/callReceived(_:)``).
 package enum PublicCall: Sendable, Hashable {
-    case initialize(ProjectRef)
-    case switchProject(ProjectRef)
+    indirect case initialize(ProjectRef)
+    indirect case switchProject(ProjectRef)
     case setEmail(String?)
     case setUserId(String?)
     case updateEmail(String)
@@ -12,19 +16,19 @@ package enum PublicCall: Sendable, Hashable {
     case registerToken(String)
     case disableDevice
     case logoutUser
-    case trackPushOpen(PushOpen)
+    indirect case trackPushOpen(PushOpen)
     /// A push payload handed to the SDK (the `itbl` block carries campaign, template, message).
     case handlePush(payload: [String: DataValue])
     case inAppFetch(count: Int)
     case inAppOpen(messageID: String)
-    case inAppClick(messageID: String, url: String)
-    case inAppClose(messageID: String, url: String?)
+    indirect case inAppClick(messageID: String, url: String)
+    indirect case inAppClose(messageID: String, url: String?)
     case inAppDelivery(messageID: String)
     case inAppConsume(messageID: String)
     case embeddedFetch
     case embeddedReceived(messageID: String)
-    case embeddedClick(messageID: String, buttonID: String?, url: String?)
-    case setAttribution(AttributionInfo?)
+    indirect case embeddedClick(messageID: String, buttonID: String?, url: String?)
+    indirect case setAttribution(AttributionInfo?)
     case flush
     /// A universal link the app was opened with: a tracked link is resolved into its
     /// destination and attribution.

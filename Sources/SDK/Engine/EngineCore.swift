@@ -50,7 +50,11 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// Counts identity changes, logouts and instance starts: a token asked for under an older
     /// epoch belongs to another user or instance and is never cached or used.
     var tokenEpoch: UInt64 = 0
-    var completions: [CallID: CallCompletion] = [:]
+    /// Each pending call's completion. Not checked for exclusivity at run time (a check per
+    /// insertion and removal otherwise, since either may release a completion, whose release
+    /// can run code the compiler does not see): only this core touches it, on its host's one
+    /// thread, and a completion released here can only post to the mailbox, never reach the core.
+    @exclusivity(unchecked) var completions = CompletionTable()
     /// The calls of the switch in flight when the SDK stopped (they report "interrupted").
     var interruptedSwitchCalls: Set<CallID> = []
     /// Landings whose completions are still running in the app's code.
@@ -231,7 +235,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
         case .none, .completion(nil):
             break
         case .completion(let completion?):
-            if case .callReceived(let received) = input { keepCompletion(consume completion, for: received.id) }
+            if let call = input.receivedCallID { keepCompletion(consume completion, for: call) }
         case .project(let project, let completion):
             guard case .callReceived(let received) = input else { break }
             if let completion { keepCompletion(completion, for: received.id) }
@@ -245,26 +249,13 @@ package final class EngineCore<Environment: EngineEnvironment> {
     }
 
     /// Files a call's completion until the call resolves.
-    ///
-    /// The table is swapped out, changed and swapped back rather than changed in place: an
-    /// access that only moves it is checked for exclusivity when compiling, while one that may
-    /// release a value (a replaced completion, whose release can run code the compiler does not
-    /// see) is checked at run time (swift_beginAccess and its end: about 115 instructions).
     private func keepCompletion(_ completion: consuming CallCompletion, for call: CallID) {
-        var table: [CallID: CallCompletion] = [:]
-        swap(&table, &completions)
-        table[call] = completion
-        swap(&table, &completions)
+        completions.insert(completion, for: call)
     }
 
-    /// The completion filed for `call`, taken out of the table (swapped out and back, as
-    /// ``keepCompletion(_:for:)`` does).
+    /// The completion filed for `call`, taken out of the table.
     func takeCompletion(for call: CallID) -> CallCompletion? {
-        var table: [CallID: CallCompletion] = [:]
-        swap(&table, &completions)
-        let completion = table.removeValue(forKey: call)
-        swap(&table, &completions)
-        return completion
+        completions.remove(call)
     }
 
     /// Keeps a project's key and auth provider for sending, and files the key in the keyring. A

@@ -16,6 +16,12 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// The id of these two words (the 16 bytes read as two big-endian halves).
+    package init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
     /// The id made of its 16 bytes, in order (``withBytes(_:)``); nil unless there are 16.
     init?(bytes: UnsafeRawBufferPointer) {
         guard bytes.count == 16 else { return nil }
@@ -62,6 +68,12 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// that either. Equal ids hash equally, as with ``hash(into:)``.
     public func _rawHashValue(seed: Int) -> Int {
         WordHash.value(of: hashWord, seed: seed)
+    }
+
+    /// The id's hash for a table of the SDK's own (the engine's completions): ``hashWord`` mixed
+    /// as a `Dictionary`'s is (``WordHash``).
+    package var tableHash: Int {
+        WordHash.value(of: hashWord, seed: 0)
     }
 
     /// The id in one word (see ``hash(into:)``).

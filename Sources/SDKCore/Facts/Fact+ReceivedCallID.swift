@@ -1,0 +1,9 @@
+extension Fact {
+    /// The id of the call a `callReceived` brings; nil for every other fact.
+    package var receivedCallID: CallID? {
+        switch self {
+        case .callReceived(let received): received.id
+        default: nil
+        }
+    }
+}

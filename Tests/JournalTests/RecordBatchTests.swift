@@ -20,6 +20,14 @@ struct RecordBatchTests {
         #expect(batch.isEmpty && batch.payloads.isEmpty)
         batch.append(kind: 19, payload: [9])
         #expect(Array(batch.payloads[batch.payloadRange(0)]) == [9])
+        // Emptied again, its storage kept: the bytes and kinds of earlier records never show
+        // through, whichever way the next records are appended.
+        batch.removeAll()
+        [UInt8]([5, 5]).withUnsafeBufferPointer { batch.append(kind: 21, payloadBytes: $0) }
+        batch.append(kind: 22) { $0.append(7) }
+        [UInt8]([]).withUnsafeBufferPointer { batch.append(kind: 23, payloadBytes: $0) }
+        #expect(batch.count == 3 && batch.kinds == [21, 22, 23] && batch.ends == [2, 3, 3])
+        #expect(Array(batch.payloads) == [5, 5, 7])
     }
 
     @Test("appending a RecordBatch journals the same records as appending them as pairs")

@@ -6,8 +6,9 @@ import SDKCore
 /// Open addressing over power-of-two arrays, probed linearly from the id's hash: the ids and
 /// their slots' states in arrays of their own (a probe reads only plain words, retaining
 /// nothing), the completions beside them. A removed entry leaves a marker that later insertions
-/// reuse and probes step over, so a removal moves nothing. The table grows (or, full of
-/// markers, is rebuilt at its size) once three quarters of its slots are taken. Against a
+/// reuse and probes step over, so a removal moves nothing; the markers go when the table
+/// empties. Once three quarters of its slots are taken, it is rebuilt without markers, with
+/// room for four times its entries. Against a
 /// `Dictionary`, whose generic probing and the shifting of entries a removal makes cost about
 /// 500 instructions per call here (`bench sdk --callgrind`).
 struct CompletionTable: Sendable {
@@ -53,7 +54,14 @@ struct CompletionTable: Sendable {
         guard found else { return nil }
         states[index] = .removed
         count -= 1
-        return completions[index].take()
+        let completion = completions[index].take()
+        // Empty again (every call of a burst resolved, the common case): the markers go, so
+        // the next burst finds free slots and never pays for a rebuild.
+        if count == 0 {
+            states.withUnsafeMutableBufferPointer { $0.update(repeating: .empty) }
+            taken = 0
+        }
+        return completion
     }
 
     /// Where `call` is filed (`found`), or else the slot it would go in: the first marker on
@@ -76,10 +84,13 @@ struct CompletionTable: Sendable {
         }
     }
 
-    /// Moves every entry into tables twice as large, or as large when at most half the slots
-    /// hold entries (the rest being markers).
+    /// Moves every entry into tables with room for four times the entries (at least as large as
+    /// now): the next rebuild is then at least twice as many insertions away as there are
+    /// entries, so each insertion pays for a few slots' worth of rebuilding at most.
     private mutating func rebuild() {
-        var old = CompletionTable(capacity: count * 2 >= states.count ? states.count * 2 : states.count)
+        var capacity = states.count
+        while capacity < count * 4 { capacity *= 2 }
+        var old = CompletionTable(capacity: capacity)
         swap(&old, &self)
         for index in old.states.indices where old.states[index] == .full {
             if let completion = old.completions[index].take() { insert(completion, for: old.ids[index]) }

@@ -56,7 +56,7 @@ struct CompletionTableTests {
         #expect(table.count == 0)
     }
 
-    @Test("a burst: ten thousand filed, then taken in call order, twice over (markers reused, the table rebuilt at its size)")
+    @Test("a burst: ten thousand filed, then taken in call order, twice over (the markers go when the table empties)")
     func burst() {
         let heard = Locked<[Int]>([])
         var table = CompletionTable()

@@ -65,7 +65,7 @@ extension ContractChecker {
     /// Whether something the SDK still holds will resolve `call`: a queued task, the gate, a
     /// switch, a durability wait.
     static func isLegitimatelyPending(_ call: CallID, in state: SDKState) -> Bool {
-        if state.tasks.values.contains(where: { $0.task.call == call || $0.task.batch.contains { $0.call == call } }) { return true }
+        if state.tasks.values.contains(where: { $0.task.call == call || $0.task.batchCalls.contains(call) }) { return true }
         if state.switching.gate.contains(where: { $0.call.id == call }) { return true }
         if state.switching.inFlight?.calls.contains(call) == true { return true }
         if state.switching.queue.contains(where: { $0.calls.contains(call) }) { return true }

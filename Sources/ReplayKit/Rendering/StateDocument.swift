@@ -115,9 +115,9 @@ package enum StateDocument {
             ("call", .optional(queued.task.call) { .string($0.description) }),
             ("created_at", .string(queued.task.createdAt.description)),
         ]
-        if !queued.task.batch.isEmpty {
+        if queued.task.hasBatch {
             // The events that joined it, sent with it as one events/trackBulk request.
-            members.append(("batch", .array(queued.task.batch.map { .string($0.call.description) })))
+            members.append(("batch", .array(queued.task.batchCalls.map { .string($0.description) })))
         }
         return .object(members)
     }

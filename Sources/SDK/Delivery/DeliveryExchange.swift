@@ -39,7 +39,7 @@ enum DeliveryExchange {
         // The answer is parsed once, for the outcome and for a bulk's refused events.
         let json = body.isEmpty ? nil : JSONParser.parse(Array(body))
         let outcome = responseOutcome(status: status, json: json, apiKey: apiKey)
-        guard !task.batch.isEmpty, (200..<300).contains(status) else {
+        guard task.hasBatch, (200..<300).contains(status) else {
             return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome)
         }
         return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome, refusedEvents: refusedEvents(in: json, of: task))

@@ -10,17 +10,17 @@ struct Decisions {
     private(set) var records: RecordBatch
     /// Whether ``records`` are made.
     private let encodes: Bool
-    /// The received `track` call's body when the call will run at once, built before the call
-    /// is recorded (``SDKState/preparedTrack(for:at:)``): its data fields' JSON, written once,
-    /// serves the call's record, its validation and its request. Kept as its parts, each read
-    /// in place: a copy of the whole would retain and release the body at every look.
+    /// The received `track` call whose body was built before the call is recorded, because it
+    /// will run at once (``SDKState/prepareTrackBody(for:at:)``, into the state's
+    /// ``InputScratch/preparedBody``): its data fields' JSON, written once, serves the call's
+    /// record, its validation and its request. Where that JSON lies in the body, and how it
+    /// stands for the data fields.
     private var preparedCall: CallID?
-    private var preparedBody: [UInt8]
     private var preparedDataFields: Range<Int>?
     private var preparedFidelity: JSONFidelity
 
     /// The gate's `executed` decision for the `track` call being decided, held back to travel in
-    /// the call's `eventBatched` (``recordBatched(task:event:)``) when its event joins a bulk;
+    /// the call's `eventBatched` (``recordBatched(task:call:body:)``) when its event joins a bulk;
     /// recorded on its own just before the call's first other decision otherwise (or at the
     /// end, ``recordHeldGateDecision()``). Already applied to the state when held.
     private var heldGateDecision: (call: CallID, project: ProjectFingerprint)?
@@ -40,7 +40,6 @@ struct Decisions {
         self.facts = facts
         self.records = records
         preparedCall = nil
-        preparedBody = []
         preparedDataFields = nil
         preparedFidelity = .exact
         heldGateDecision = nil
@@ -72,24 +71,25 @@ struct Decisions {
         record(.gateDecided(call: call, decision: .executed(project: project)))
     }
 
-    /// Records that `event` joined task `task` (already applied): with the held-back gate
-    /// decision of its call in the same record when there is one (format 1.3), and then without
-    /// its body, which the input's call makes (``SDKState/receivedTrackBody(of:at:)``); else as
-    /// ``record(_:)`` does.
-    mutating func recordBatched(task: TaskID, event: BatchedEvent) {
-        guard let held = heldGateDecision, held.call == event.call else {
-            record(.eventBatched(task: task, event: event, executedOn: nil))
+    /// Records that the event of `call`, whose body is `body`, joined task `task` (already
+    /// applied): with the held-back gate decision of the call in the same record when there is
+    /// one (format 1.3), and then without its body, which the input's call makes
+    /// (``SDKState/receivedTrackBody(of:at:)``); else as ``record(_:)`` does.
+    mutating func recordBatched(task: TaskID, call: CallID, body: borrowing [UInt8]) {
+        guard let held = heldGateDecision, held.call == call else {
+            record(.eventBatched(task: task, event: BatchedEvent(call: call, body: copy body), executedOn: nil))
             return
         }
         heldGateDecision = nil
-        let bodiless = BatchedEvent(call: event.call, body: [])
+        let bodiless = BatchedEvent(call: call, body: [])
         if encodes { FactCodec.append(eventBatched: task, event: bodiless, executedOn: held.project, to: &records) }
         facts.append(.eventBatched(task: task, event: bodiless, executedOn: held.project))
     }
 
     /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`,
-    /// with the data fields' JSON of its prepared body when they read back exactly from it.
-    mutating func record(_ fact: consuming Fact, received: ReceivedCall) {
+    /// with the data fields' JSON from `preparedBody` (the body prepared for it) when they read
+    /// back exactly from it.
+    mutating func record(_ fact: consuming Fact, received: ReceivedCall, preparedBody: borrowing [UInt8]) {
         if encodes {
             if preparedCall == received.id, let range = preparedDataFields, preparedFidelity == .exact {
                 preparedBody.withUnsafeBufferPointer { body in
@@ -102,13 +102,12 @@ struct Decisions {
         facts.append(fact)
     }
 
-    /// Keeps the body prepared for `call` for the input being decided (nil: none).
-    mutating func prepare(_ body: consuming TrackBody?, for call: CallID) {
+    /// Notes what writing the body prepared for `call` found (nil: none was prepared).
+    mutating func prepare(_ body: TrackBody?, for call: CallID) {
         guard let body else { return }
         preparedCall = call
         preparedDataFields = body.dataFields
         preparedFidelity = body.fidelity
-        preparedBody = body.bytes
     }
 
     /// What writing the prepared body of `call` found of its data fields: their JSON's length
@@ -118,14 +117,12 @@ struct Decisions {
         return (range.count, preparedFidelity)
     }
 
-    /// The prepared body of `call`, handed over once: nil for another call, or when none was
-    /// prepared.
-    mutating func takePreparedBody(for call: CallID) -> [UInt8]? {
-        guard preparedCall == call else { return nil }
+    /// Whether a body was prepared for `call` (in the state's ``InputScratch/preparedBody``),
+    /// answered once: later it is taken as used.
+    mutating func takePrepared(for call: CallID) -> Bool {
+        guard preparedCall == call else { return false }
         preparedCall = nil
-        var body: [UInt8] = []
-        swap(&body, &preparedBody)
-        return body
+        return true
     }
 }
 
@@ -178,7 +175,7 @@ extension SDKState {
         let received = if case .callReceived(let received) = input { received } else { ReceivedCall?.none }
         let stops = if case .engineStopping = input { true } else { false }
         if let received {
-            decisions.prepare(preparedTrack(for: received, at: time), for: received.id)
+            decisions.prepare(prepareTrackBody(for: received, at: time), for: received.id)
             receive(consume input, received, &decisions)
             handleCall(received, &decisions)
         } else {
@@ -217,7 +214,7 @@ extension SDKState {
     private mutating func receive(_ fact: consuming Fact, _ received: ReceivedCall, _ decisions: inout Decisions) {
         time = decisions.time
         receiveCall(received, at: decisions.time)
-        decisions.record(fact, received: received)
+        decisions.record(fact, received: received, preparedBody: input.preparedBody)
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.

@@ -1,12 +1,15 @@
-/// What the input being folded carries from its `callReceived` to its later facts,
-/// outside the state's value: two states that differ only in it are equal, and snapshots leave
-/// it out (a snapshot is taken between inputs, where no fact needs what an earlier input left).
-///
-/// For now, one thing: the input's `track` call, whose `eventBatched` may carry no body when it
-/// carries the gate's decision (format 1.3; ``SDKState/receivedTrackBody(of:at:)``).
+/// What the input being decided or folded carries from one of its facts to the next, outside
+/// the state's value: two states that differ only in it are equal, and snapshots leave it out
+/// (a snapshot is taken between inputs, where no fact needs what an earlier input left).
 package struct InputScratch: Sendable, Equatable {
-    /// The input's call when it is a `track`: its id, event name and data fields.
+    /// The folded input's call when it is a `track`: its id, event name and data fields, whose
+    /// `eventBatched` may carry no body when it carries the gate's decision (format 1.3;
+    /// ``SDKState/receivedTrackBody(of:at:)``).
     package var track: (call: CallID, event: String, dataFields: [String: DataValue]?)?
+    /// The body `decide` built for the input's `track` call before recording it
+    /// (``SDKState/prepareTrackBody(for:at:)``). One buffer from input to input: a call's
+    /// body is copied from it into its task's batch, and no array is made for it.
+    package var preparedBody: [UInt8] = []
 
     package init() {}
 

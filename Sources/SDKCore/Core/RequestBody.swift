@@ -43,7 +43,7 @@ struct RequestBody: Equatable {
             return post("commerce/trackPurchase", object)
         case .track(let event, let dataFields):
             return RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil,
-                               body: trackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt).bytes)
+                               body: trackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt))
         case .registerToken(let token):
             return post("users/registerDeviceToken", identity.fields.adding([
                 "device": .object(["token": .string(token), "platform": "APNS", "applicationName": "engagement-sdk"]),
@@ -92,8 +92,17 @@ struct RequestBody: Equatable {
 
     /// An `events/track` body, written straight into bytes (the busiest request: every burst is
     /// made of these): the same bytes as the sorted object `createdAt`, `dataFields`, `email`,
-    /// `eventName`, `userId` (the user by email, else by id), with where the data fields lie.
-    static func trackBody(_ event: String, dataFields: [String: DataValue]?, identity: Identity, createdAt: DataValue) -> TrackBody {
+    /// `eventName`, `userId` (the user by email, else by id).
+    static func trackBody(_ event: String, dataFields: [String: DataValue]?, identity: Identity, createdAt: DataValue) -> [UInt8] {
+        var bytes: [UInt8] = []
+        _ = writeTrackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt, into: &bytes)
+        return bytes
+    }
+
+    /// ``trackBody(_:dataFields:identity:createdAt:)`` written into `bytes` (emptied first, its
+    /// storage kept), saying where the data fields lie in it.
+    static func writeTrackBody(_ event: String, dataFields: [String: DataValue]?, identity: Identity, createdAt: DataValue,
+                               into bytes: inout [UInt8]) -> TrackBody {
         ScratchBytes.withScratch { output in
             output.append(#"{"createdAt":"# as StaticString)
             createdAt.writeJSON(to: &output)
@@ -116,7 +125,9 @@ struct RequestBody: Equatable {
                 JSONValue.writeString(userID, to: &output)
             }
             output.append(UInt8(ascii: "}"))
-            return TrackBody(bytes: output.array, dataFields: fields, fidelity: fidelity)
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: output.written)
+            return TrackBody(dataFields: fields, fidelity: fidelity)
         }
     }
 

@@ -9,16 +9,23 @@ extension SDKState {
         // its own: most join a queued bulk, and a whole request for each (its path and query
         // made, compared and destroyed through their metadata) cost about 150 instructions.
         if case .track(let name, let dataFields) = call, let id {
-            let body = decisions.takePreparedBody(for: id)
-                ?? RequestBody.trackBody(name, dataFields: dataFields, identity: identity, createdAt: RequestBody.createdAt(decisions.time)).bytes
+            // The body decide prepared (taken out of the input's scratch, and its buffer put
+            // back after for the next input), else one made now.
+            var body: [UInt8] = []
+            let prepared = decisions.takePrepared(for: id)
+            if prepared {
+                swap(&body, &input.preparedBody)
+            } else {
+                body = RequestBody.trackBody(name, dataFields: dataFields, identity: identity, createdAt: RequestBody.createdAt(decisions.time))
+            }
+            defer { if prepared { swap(&body, &input.preparedBody) } }
             guard admitsEvent(of: body.count, for: id, &decisions) else { return }
             if let joined = batchTaking(body.count, on: project.fingerprint) {
                 // Applied as `emit` applies it (``evolve(_:at:)``), through the index the task was
                 // found at: its id is hashed once, not once more to fold the fact.
-                let event = BatchedEvent(call: id, body: body)
                 time = decisions.time
-                addToBatch(event, ofTaskAt: joined.index)
-                decisions.recordBatched(task: joined.task, event: event)
+                body.withUnsafeBufferPointer { addToBatch(call: id, body: $0, ofTaskAt: joined.index) }
+                decisions.recordBatched(task: joined.task, call: id, body: body)
                 return
             }
             queueTask(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, on: project, &decisions)
@@ -159,7 +166,7 @@ extension SDKState {
         guard task.call != nil else { return }
         if refused.isEmpty {
             let outcome = CallOutcome.delivered(project: task.project, status: status)
-            if rules.resolvesBulkAtOnce && task.batch.count > 0 {
+            if rules.resolvesBulkAtOnce && task.hasBatch {
                 resolveAll(of: task, outcome, &decisions)
             } else {
                 for call in task.calls { resolve(call, outcome, &decisions) }
@@ -180,14 +187,14 @@ extension SDKState {
     /// hundreds of calls become one record instead of one each.
     private mutating func resolveAll(of task: DeliveryTask, _ outcome: CallOutcome, _ decisions: inout Decisions) {
         var resolved: [CallID] = []
-        resolved.reserveCapacity(task.batch.count + 1)
+        resolved.reserveCapacity(task.eventCount)
         func take(_ call: CallID) {
             guard let index = pendingCalls.index(forKey: call) else { return }
             removePendingCall(at: index)
             resolved.append(call)
         }
         if let call = task.call { take(call) }
-        for event in task.batch { take(event.call) }
+        for call in task.batchCalls { take(call) }
         guard let first = resolved.first else { return }
         time = decisions.time
         if resolved.count == 1 {

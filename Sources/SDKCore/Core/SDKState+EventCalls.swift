@@ -18,18 +18,18 @@ extension SDKState {
         }
     }
 
-    /// The body of `received` when it is a `track` call that will run at once against the live
-    /// project (no switch holds the gate, the user is known), built now, before the call is
-    /// recorded: what ``enqueue(_:call:on:identity:_:)`` would build for it, the same bytes,
-    /// and its data fields' JSON serves the call's record and validation too (``Decisions``).
-    /// Nil for any other call.
-    func preparedTrack(for received: ReceivedCall, at time: JournalTime) -> TrackBody? {
+    /// Builds the body of `received` now, before the call is recorded, when it is a `track`
+    /// call that will run at once against the live project (no switch holds the gate, the user
+    /// is known): what ``enqueue(_:call:on:identity:_:)`` would build for it, the same bytes,
+    /// written into ``InputScratch/preparedBody``; its data fields' JSON serves the call's
+    /// record and validation too (``Decisions``). Nil, and nothing written, for any other call.
+    mutating func prepareTrackBody(for received: ReceivedCall, at time: JournalTime) -> TrackBody? {
         // `live` by its case: `live != nil` compares two optionals with ProjectRef's `==`,
         // copying the project.
         guard case .track(let event, let dataFields) = received.call, case .some = live, instanceRunning || switching.isSwitching,
               switching.gateOwner == nil, email != nil || userID != nil else { return nil }
-        return RequestBody.trackBody(event, dataFields: dataFields, identity: RequestBody.Identity(email: email, userID: userID),
-                                     createdAt: RequestBody.createdAt(time))
+        return RequestBody.writeTrackBody(event, dataFields: dataFields, identity: RequestBody.Identity(email: email, userID: userID),
+                                          createdAt: RequestBody.createdAt(time), into: &input.preparedBody)
     }
 
     /// The `events/track` body of call `call`, the input's `track` call (``input``),
@@ -39,7 +39,7 @@ extension SDKState {
     func receivedTrackBody(of call: CallID, at time: JournalTime) -> [UInt8] {
         guard let track = input.track, track.call == call else { return [] }
         return RequestBody.trackBody(track.event, dataFields: track.dataFields, identity: RequestBody.Identity(email: email, userID: userID),
-                                     createdAt: RequestBody.createdAt(time)).bytes
+                                     createdAt: RequestBody.createdAt(time))
     }
 
     /// An event made with no identity: held in the project's storage until the user is known.

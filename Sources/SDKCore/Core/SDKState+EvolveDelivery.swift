@@ -17,7 +17,7 @@ extension SDKState {
             // A record that carries the gate's decision carries no body (format 1.3): the body
             // is the one the input's call makes, as the decision built it.
             let body = executedOn != nil && event.body.isEmpty ? receivedTrackBody(of: event.call, at: time) : event.body
-            addToBatch(BatchedEvent(call: event.call, body: body), ofTaskAt: index)
+            body.withUnsafeBufferPointer { addToBatch(call: event.call, body: $0, ofTaskAt: index) }
         case .taskDispatched(let id, let attempt):
             tasks[id]?.status = .inFlight(attempt: attempt)
         case .taskCompleted(let id, _):
@@ -48,9 +48,9 @@ extension SDKState {
     /// ``enqueue(_:call:on:identity:_:)``, which decides the fact, and by
     /// ``evolveDelivery(_:at:)``, which folds it). Through the index, in place: a copy of the
     /// task would copy its whole batch.
-    mutating func addToBatch(_ event: BatchedEvent, ofTaskAt index: Dictionary<TaskID, QueuedTask>.Index) {
-        tasks.values[index].task.addToBatch(event)
-        queuedBytes += event.body.count
+    mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>, ofTaskAt index: Dictionary<TaskID, QueuedTask>.Index) {
+        tasks.values[index].task.addToBatch(call: call, body: body)
+        queuedBytes += body.count
         queuedEvents += 1
     }
 

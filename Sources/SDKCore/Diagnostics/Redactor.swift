@@ -142,7 +142,7 @@ package struct Redactor: Sendable {
     package func redact(_ task: DeliveryTask) -> DeliveryTask {
         var task = task
         task.body = redact(body: task.body)
-        if !task.batch.isEmpty { task.replaceBatch(task.batch.map { BatchedEvent(call: $0.call, body: redact(body: $0.body)) }) }
+        if task.hasBatch { task.replaceBatch(task.batch.map { BatchedEvent(call: $0.call, body: redact(body: $0.body)) }) }
         task.query = task.query.map(redact(query:))
         return task
     }

@@ -25,11 +25,15 @@ package struct DeliveryTask: Sendable, Hashable {
     /// The generation of the instance that made it (nil in journals older than the field): a
     /// fetch's messages are kept only while that instance runs.
     public var generation: UInt64?
-    /// The events that joined an `events/track` task while it waited its turn, in call order
-    /// (empty for every other task, and in journals older than bulk delivery).
-    public private(set) var batch: [BatchedEvent] = []
-    /// The body bytes of ``batch`` (kept with it: the queue checks its bound at every event).
-    public private(set) var batchBytes = 0
+    /// The calls of the events that joined an `events/track` task while it waited its turn, in
+    /// call order (empty for every other task, and in journals older than bulk delivery).
+    public private(set) var batchCalls: [CallID] = []
+    /// Their bodies, each after a comma, back to back: what the task's bulk request carries
+    /// after its own event. One buffer for the batch, not an array per event: a burst's events
+    /// are each allocated, copied into the request and freed no more.
+    private var batchBodies: [UInt8] = []
+    /// Where each event's body ends in ``batchBodies``.
+    private var batchEnds: [Int] = []
 
     public init(id: TaskID, call: CallID?, project: ProjectFingerprint, region: String, endpoint: String, path: String,
                 method: Method, query: String?, body: [UInt8], createdAt: JournalTime, generation: UInt64? = nil) {
@@ -57,17 +61,33 @@ package struct DeliveryTask: Sendable, Hashable {
     /// Whether later `track` calls may join this task's batch (it is a call's `events/track`).
     public var takesEvents: Bool { path == Self.trackPath && method == .post && call != nil }
 
+    /// The events that joined the task (``batchCalls`` with their bodies), in call order.
+    public var batch: [BatchedEvent] {
+        batchCalls.indices.map { BatchedEvent(call: batchCalls[$0], body: Array(batchBodies[batchBodyRange($0)])) }
+    }
+
+    /// Whether events joined the task.
+    public var hasBatch: Bool { !batchCalls.isEmpty }
+
+    /// The body bytes of the batch (kept with it: the queue checks its bound at every event).
+    public var batchBytes: Int { batchBodies.count - batchCalls.count }
+
+    /// Where the body of the batch's event `index` lies in ``batchBodies`` (after its comma).
+    private func batchBodyRange(_ index: Int) -> Range<Int> {
+        (index == 0 ? 0 : batchEnds[index - 1]) + 1..<batchEnds[index]
+    }
+
     /// The calls this task resolves, in call order: its own, then its batch's.
     public var calls: [CallID] {
         var calls: [CallID] = []
-        calls.reserveCapacity(1 + batch.count)
+        calls.reserveCapacity(1 + batchCalls.count)
         if let call { calls.append(call) }
-        for event in batch { calls.append(event.call) }
+        calls.append(contentsOf: batchCalls)
         return calls
     }
 
     /// How many events (calls) the task carries: the delivery queue is bounded in events.
-    public var eventCount: Int { 1 + batch.count }
+    public var eventCount: Int { 1 + batchCalls.count }
 
     /// The body bytes the task holds in the queue: its own and its batch's.
     public var queuedBytes: Int {
@@ -76,40 +96,50 @@ package struct DeliveryTask: Sendable, Hashable {
 
     /// Adds an event to the batch (``Fact/eventBatched(task:event:executedOn:)``).
     public mutating func addToBatch(_ event: BatchedEvent) {
-        batch.append(event)
-        batchBytes += event.body.count
+        event.body.withUnsafeBufferPointer { addToBatch(call: event.call, body: $0) }
+    }
+
+    /// Adds the event of `call`, whose body `body` points at (copied).
+    public mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>) {
+        batchCalls.append(call)
+        let end = batchBodies.count + 1 + body.count
+        // Grown by doubling from a few kilobytes: a burst's batch reaches its bulk limit in a
+        // handful of copies, not one per event.
+        if end > batchBodies.capacity { batchBodies.reserveCapacity(Swift.max(end, 2 * batchBodies.capacity, 4_096)) }
+        batchBodies.append(UInt8(ascii: ","))
+        batchBodies.append(contentsOf: body)
+        batchEnds.append(end)
     }
 
     /// Replaces the batch (decoding, redaction).
     public mutating func replaceBatch(_ events: [BatchedEvent]) {
-        batch = events
-        batchBytes = events.reduce(0) { $0 + $1.body.count }
+        batchCalls = []
+        batchBodies = []
+        batchEnds = []
+        for event in events { addToBatch(event) }
     }
 
     /// The path the task is sent to: `events/trackBulk` once it carries a batch.
-    public var wirePath: String { batch.isEmpty ? path : Self.bulkTrackPath }
+    public var wirePath: String { hasBatch ? Self.bulkTrackPath : path }
 
     /// Appends the JSON body the task is sent with: its own body, or, with a batch,
     /// `{"events":[<its event>,<each batched event>]}`.
     public func appendWireBody(to output: inout [UInt8]) {
-        guard !batch.isEmpty else {
+        guard hasBatch else {
             output.append(contentsOf: body)
             return
         }
-        output.reserveCapacity(output.count + queuedBytes + batch.count + 13)
+        output.reserveCapacity(output.count + body.count + batchBodies.count + 13)
         output.append(contentsOf: #"{"events":["#.utf8)
         output.append(contentsOf: body)
-        for event in batch {
-            output.append(UInt8(ascii: ","))
-            output.append(contentsOf: event.body)
-        }
+        output.append(contentsOf: batchBodies)
         output.append(contentsOf: "]}".utf8)
     }
 
     /// The body of the event at `index` (0: the task's own, then its batch's).
     public func eventBody(at index: Int) -> [UInt8]? {
         if index == 0 { return body }
-        return batch.indices.contains(index - 1) ? batch[index - 1].body : nil
+        return batchCalls.indices.contains(index - 1) ? Array(batchBodies[batchBodyRange(index - 1)]) : nil
     }
 
     /// The `Idempotency-Key` its requests carry in the journal `stream`: the same for every

@@ -52,14 +52,16 @@ struct FactCodecTests {
         for _ in 0..<2_000 {
             let event = random.string(), fields = random.bool() ? random.object() : nil
             let received = ReceivedCall(id: random.callID(), caller: UInt64(random.int(0...9)), call: .track(event: event, dataFields: fields))
-            let body = RequestBody.trackBody(event, dataFields: fields, identity: .init(email: "a@b.c", userID: nil),
-                                             createdAt: .integer(1))
+            var bytes: [UInt8] = []
+            let body = RequestBody.writeTrackBody(event, dataFields: fields, identity: .init(email: "a@b.c", userID: nil),
+                                                  createdAt: .integer(1), into: &bytes)
+            #expect(bytes == RequestBody.trackBody(event, dataFields: fields, identity: .init(email: "a@b.c", userID: nil), createdAt: .integer(1)))
             var fromFact = RecordBatch()
             FactCodec.append(.callReceived(received), to: &fromFact)
             var fromBody = RecordBatch()
             if let range = body.dataFields, body.fidelity == .exact {
                 shared += 1
-                body.bytes.withUnsafeBufferPointer { bytes in
+                bytes.withUnsafeBufferPointer { bytes in
                     FactCodec.append(callReceived: received, dataFieldsJSON: UnsafeBufferPointer(rebasing: bytes[range]), to: &fromBody)
                 }
                 #expect(fromBody.payloads == fromFact.payloads)

@@ -49,7 +49,10 @@ extension SDKState {
     /// ``evolveDelivery(_:at:)``, which folds it). Through the index, in place: a copy of the
     /// task would copy its whole batch.
     mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>, ofTaskAt index: Dictionary<TaskID, QueuedTask>.Index) {
-        tasks.values[index].task.addToBatch(call: call, body: body)
+        // The first event makes room for a whole bulk of events like it (within the bulk's byte
+        // bound): a burst's batch then grows without copying itself over and over.
+        let (events, bytes) = (rules.bulkEventLimit, min(rules.bulkByteLimit, body.count * rules.bulkEventLimit))
+        tasks.values[index].task.addToBatch(call: call, body: body, roomForFirst: (events, bytes))
         queuedBytes += body.count
         queuedEvents += 1
     }

@@ -99,13 +99,19 @@ package struct DeliveryTask: Sendable, Hashable {
         event.body.withUnsafeBufferPointer { addToBatch(call: event.call, body: $0) }
     }
 
-    /// Adds the event of `call`, whose body `body` points at (copied).
-    public mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>) {
+    /// Adds the event of `call`, whose body `body` points at (copied). The first event of a
+    /// batch makes room for `roomForFirst` events of that many body bytes in all (an estimate:
+    /// the batch grows past it as it must).
+    public mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>, roomForFirst: (events: Int, bytes: Int) = (0, 0)) {
+        if batchCalls.isEmpty {
+            batchCalls.reserveCapacity(roomForFirst.events)
+            batchEnds.reserveCapacity(roomForFirst.events)
+            batchBodies.reserveCapacity(roomForFirst.bytes + roomForFirst.events)
+        }
         batchCalls.append(call)
         let end = batchBodies.count + 1 + body.count
-        // Grown by doubling from a few kilobytes: a burst's batch reaches its bulk limit in a
-        // handful of copies, not one per event.
-        if end > batchBodies.capacity { batchBodies.reserveCapacity(Swift.max(end, 2 * batchBodies.capacity, 4_096)) }
+        // Grown by doubling: a batch past its room copies itself a few times, not once per event.
+        if end > batchBodies.capacity { batchBodies.reserveCapacity(Swift.max(end, 2 * batchBodies.capacity)) }
         batchBodies.append(UInt8(ascii: ","))
         batchBodies.append(contentsOf: body)
         batchEnds.append(end)

@@ -29,6 +29,28 @@ struct FactCodecTests {
         }
     }
 
+    @Test("call ids, fingerprints and task ids are written as one block: the bytes of their general encoding")
+    func identifierBlocks() {
+        var random = RandomFacts(seed: 80)
+        func written(_ body: (inout FieldWriter) -> Void) -> [UInt8] {
+            FieldWriter.withScratch { writer in
+                body(&writer)
+                return writer.bytes
+            }
+        }
+        for field in [1, 2, 3, 15, 16, 200] {
+            for _ in 0..<50 {
+                let call = random.callID(), project = random.fingerprint(), task = TaskID(random.next() >> UInt64(random.int(0...63)))
+                #expect(written { $0.message(field, call) } == written { writer in writer.message(field) { call.encode(to: &$0) } })
+                #expect(written { $0.message(field, project) } == written { writer in writer.message(field) { project.encode(to: &$0) } })
+                #expect(written { $0.message(field, task) } == written { writer in writer.message(field) { task.encode(to: &$0) } })
+                #expect(written { $0.messages(field, [call, call]) } == written { writer in
+                    for _ in 0..<2 { writer.message(field) { call.encode(to: &$0) } }
+                })
+            }
+        }
+    }
+
     @Test("an eventBatched encoded from its parts is the record of its fact (decide records it so)")
     func batchedEventRecord() {
         var random = RandomFacts(seed: 79)

@@ -111,7 +111,11 @@ public final class JournalWriter: Sendable {
     /// crash, the same errors), copying each payload once, into the open frame.
     @discardableResult
     public func appendBatch(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
-        try appending { state, now in try state.appendBatch(batch, timestamp: timestamp, now: now) }
+        // Through a pointer: captured by the closure, the batch was copied into its context (its
+        // three arrays retained, and released after), at every append.
+        try withUnsafePointer(to: batch) { batch in
+            try appending { state, now in try state.appendBatch(batch.pointee, timestamp: timestamp, now: now) }
+        }
     }
 
     /// Runs one append, then what every append owes: without a group-commit thread, writing

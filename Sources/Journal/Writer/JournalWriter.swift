@@ -111,10 +111,8 @@ public final class JournalWriter: Sendable {
     /// crash, the same errors), copying each payload once, into the open frame.
     @discardableResult
     public func appendBatch(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
-        // Through a pointer: captured by the closure, the batch was copied into its context (its
-        // three arrays retained, and released after), at every append.
-        try withUnsafePointer(to: batch) { batch in
-            try appending { state, now in try state.appendBatch(batch.pointee, timestamp: timestamp, now: now) }
+        try batch.withBorrowedRecords { records in
+            try appending { state, now in try state.appendBatch(records, timestamp: timestamp, now: now) }
         }
     }
 
@@ -136,18 +134,25 @@ public final class JournalWriter: Sendable {
         }
         let now: () -> UInt64? = { DispatchTime.now().uptimeNanoseconds }
         // The fast path: encode only; sealed groups are queued for the group-commit thread.
-        let fast = try state.withLock { state -> (sequence: UInt64, ready: [WriterState.Ready], wake: Bool, overBound: Bool)? in
+        // What the fast path learns is kept in plain variables: returned as an optional tuple,
+        // it was copied out of the optional (its array retained) and destroyed, at every append.
+        var readyWaiters: [WriterState.Ready] = []
+        var mustWake = false
+        var overBound = false
+        let fast = try state.withLock { state -> UInt64? in
             if state.appendBeginsSegment { return nil }
             let pendingBefore = state.pendingCount
             let queuedBefore = state.queue.count
             let sequence = try body(&state, now)
-            let wake = state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: queuedBefore, wroteGroup: false)
-            return (sequence, state.takeReady(), wake, state.stagedBytes >= state.options.maxStagedBytes)
+            mustWake = state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: queuedBefore, wroteGroup: false)
+            readyWaiters = state.takeReady()
+            overBound = state.stagedBytes >= state.options.maxStagedBytes
+            return sequence
         }
-        if let fast {
-            if fast.wake { groupCommit.wake() }
-            complete(fast.ready)
-            if fast.overBound, try !compressWholeFrame() {
+        if let sequence = fast {
+            if mustWake { groupCommit.wake() }
+            if !readyWaiters.isEmpty { complete(readyWaiters) }
+            if overBound, try !compressWholeFrame() {
                 // The thread fell behind and no whole frame is left for the second compressor.
                 // Waiting for the committer lets the thread finish the chunk it is compressing;
                 // if staging is still past the bound then (the thread is syncing or asleep),
@@ -158,7 +163,7 @@ public final class JournalWriter: Sendable {
                     groupCommit.wake()
                 }
             }
-            return fast.sequence
+            return sequence
         }
         // A segment begins: with the committer, so the old segment's groups are written first.
         let (sequence, ready, wake) = try exclusively { state in
@@ -303,7 +308,7 @@ public final class JournalWriter: Sendable {
             let writtenBefore = state.writtenSequence
             try state.checkUsable()
             try state.checkSequenceAvailable()
-            let reason = state.pendingSegmentStart ?? (state.active == nil ? .newJournal : .requested)
+            let reason = state.pendingSegmentStart ?? (!state.hasActiveSegment ? .newJournal : .requested)
             try state.startSegment(time: time, reason: reason, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
                                    snapshot: provider)
             let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,

@@ -101,10 +101,10 @@ struct WriterState: Sendable {
         try checkSequenceAvailable()
         guard kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(kind) }
         try checkFits(kind: kind, payloadCount: payload.count)
-        if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
-            if let provider = snapshotProvider, options.rotation == .automatic || active == nil {
+        if let reason = pendingSegmentStart ?? (!hasActiveSegment ? .newJournal : nil) {
+            if let provider = snapshotProvider, options.rotation == .automatic || !hasActiveSegment {
                 try startSegment(time: timestamp, reason: reason, now: now, snapshot: provider)
-            } else if active == nil {
+            } else if !hasActiveSegment {
                 throw JournalError.invalidOptions("no segment to append to: call rotateIfNeeded(snapshot:) first")
             }
         }
@@ -118,8 +118,8 @@ struct WriterState: Sendable {
     /// lagged behind by whatever the group-commit thread had not written yet (a segment of 298
     /// records for a bound of 64, in a burst).
     private mutating func markRotationDueAtRecordBound() {
-        guard pendingSegmentStart == nil, let limit = options.segmentRecords, let active,
-              nextSequence &- active.baseSequence >= UInt64(limit) else { return }
+        guard pendingSegmentStart == nil, let limit = options.segmentRecords, let base = active?.baseSequence,
+              nextSequence &- base >= UInt64(limit) else { return }
         pendingSegmentStart = .rotation
     }
 
@@ -142,36 +142,28 @@ struct WriterState: Sendable {
     /// (one block), so a torn write loses the whole batch or none of it. Returns the last
     /// record's sequence number. A batch larger than a block can hold is appended record by
     /// record (and is then not atomic): the SDK's batches are far smaller.
-    mutating func appendBatch(_ batch: RecordBatch, timestamp: JournalTime, now: () -> UInt64?) throws -> UInt64 {
+    mutating func appendBatch(_ batch: BorrowedRecords, timestamp: JournalTime, now: () -> UInt64?) throws -> UInt64 {
         try checkUsable()
+        var total = SegmentFormat.blockCheckBytes + batch.payloads.count
         for index in 0..<batch.count {
             let kind = batch.kinds[index]
             guard kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(kind) }
-            try checkFits(kind: kind, payloadCount: batch.payloadRange(index).count)
+            try checkFits(kind: kind, payloadCount: batch.payload(index).count)
+            total += 2 * Varint.maxLength + Varint.length(of: UInt64(kind))
         }
-        guard !batch.isEmpty else { return lastSequence }
+        guard batch.count > 0 else { return lastSequence }
         // The whole batch, and a snapshot before it, must fit below `UInt64.max`: a batch is
         // refused whole rather than cut short.
         guard UInt64.max - nextSequence > UInt64(batch.count) + 1 else { throw JournalError.sequenceSpaceExhausted }
-        if let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) {
-            if let provider = snapshotProvider, options.rotation == .automatic || active == nil {
+        if let reason = pendingSegmentStart ?? (!hasActiveSegment ? .newJournal : nil) {
+            if let provider = snapshotProvider, options.rotation == .automatic || !hasActiveSegment {
                 try startSegment(time: timestamp, reason: reason, now: now, snapshot: provider)
-            } else if active == nil {
+            } else if !hasActiveSegment {
                 throw JournalError.invalidOptions("no segment to append to: call rotateIfNeeded(snapshot:) first")
             }
         }
-        let total = SegmentFormat.blockCheckBytes + batch.payloads.count
-            + batch.kinds.reduce(0) { $0 + 2 * Varint.maxLength + Varint.length(of: UInt64($1)) }
-        let last = try batch.payloads.withUnsafeBytes { payloads in
-            guard total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes,
-                  batch.count <= Int(options.maxRecordsPerFrame) else {
-                var last = lastSequence
-                for index in 0..<batch.count {
-                    last = try encode(kind: batch.kinds[index], timestamp: timestamp,
-                                      payload: UnsafeRawBufferPointer(rebasing: payloads[batch.payloadRange(index)]), now: now)
-                }
-                return last
-            }
+        let last: UInt64
+        if total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes, batch.count <= Int(options.maxRecordsPerFrame) {
             // Room for the whole batch in the pending group, and in the frame.
             if pendingCount > 0 && (pendingBytes + total > options.maxGroupBytes
                 || Int(frameRecords) + pendingCount + batch.count > Int(options.maxRecordsPerFrame)) {
@@ -183,15 +175,20 @@ struct WriterState: Sendable {
                 try endFrameIfOpen()
                 frame.ensureCapacity(total)
             }
-            var last = lastSequence
+            var sequence = lastSequence
             for index in 0..<batch.count {
-                last = try encodeRecord(kind: batch.kinds[index], timestamp: timestamp,
-                                        payload: UnsafeRawBufferPointer(rebasing: payloads[batch.payloadRange(index)]), now: now)
+                sequence = try encodeRecord(kind: batch.kinds[index], timestamp: timestamp, payload: batch.payload(index), now: now)
             }
             if pendingCount >= options.groupCommit.maxRecords || pendingBytes >= options.maxGroupBytes {
                 try cutGroup()
             }
-            return last
+            last = sequence
+        } else {
+            var sequence = lastSequence
+            for index in 0..<batch.count {
+                sequence = try encode(kind: batch.kinds[index], timestamp: timestamp, payload: batch.payload(index), now: now)
+            }
+            last = sequence
         }
         markRotationDueAtRecordBound()
         return last
@@ -272,7 +269,7 @@ struct WriterState: Sendable {
     /// after it once the frame is full. With a ``committer`` lent, writes it at once (the frame's
     /// marker and header first when the group opens a frame, the end mark after when it closes one).
     mutating func cutGroup() throws {
-        guard pendingCount > 0, active != nil, let first = pendingFirst else { return }
+        guard pendingCount > 0, hasActiveSegment, let first = pendingFirst else { return }
         let opensFrame = !frameOpen
         if opensFrame { frameRecords = 0 }
         frame.appendBlockCheck(groupStart: groupStart)
@@ -403,14 +400,17 @@ struct WriterState: Sendable {
     /// Begins the pending segment, if one is due, with the snapshot `provider` returns.
     mutating func rotateIfNeeded(time: JournalTime, now: () -> UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
         try checkUsable()
-        guard let reason = pendingSegmentStart ?? (active == nil ? .newJournal : nil) else { return false }
+        guard let reason = pendingSegmentStart ?? (!hasActiveSegment ? .newJournal : nil) else { return false }
         try checkSequenceAvailable()
         try startSegment(time: time, reason: reason, now: now, snapshot: provider)
         return true
     }
 
+    /// Whether a segment is open for appends.
+    var hasActiveSegment: Bool { active != nil }
+
     /// Whether a segment must begin before the next record (a rotation is due, or there is none).
-    var segmentIsDue: Bool { pendingSegmentStart != nil || active == nil }
+    var segmentIsDue: Bool { pendingSegmentStart != nil || !hasActiveSegment }
 
     /// Whether the segment that is due may be put off: it is due only because the active segment
     /// passed its size bound, and that segment is still under twice its bound, in bytes and in
@@ -427,7 +427,7 @@ struct WriterState: Sendable {
 
     /// Whether an append now would begin a segment itself, which needs the committer.
     var appendBeginsSegment: Bool {
-        segmentIsDue && snapshotProvider != nil && (options.rotation == .automatic || active == nil)
+        segmentIsDue && snapshotProvider != nil && (options.rotation == .automatic || !hasActiveSegment)
     }
 
     /// Seals the active segment (if any), creates the next one and writes its snapshot record.
@@ -453,7 +453,7 @@ struct WriterState: Sendable {
 
     /// Writes the last group and the end mark, and makes the segment durable.
     mutating func sealActiveSegment() throws {
-        guard active != nil else { return }
+        guard hasActiveSegment else { return }
         try cutGroup()
         try endFrameIfOpen()
         try synchronizeActiveFile()
@@ -560,6 +560,7 @@ struct WriterState: Sendable {
     }
 
     mutating func takeReady() -> [(Waiter, Result<UInt64, JournalError>)] {
+        guard !ready.isEmpty else { return [] }
         defer { ready = [] }
         return ready
     }

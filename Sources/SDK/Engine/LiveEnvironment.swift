@@ -29,17 +29,6 @@ final class LiveEnvironment: EngineEnvironment {
 
     /// A held completion: a body, or a call's completion with what it reports (a value, with no
     /// closure allocated for it).
-    private enum HeldCallback: Sendable {
-        case body(@Sendable () -> Void)
-        case delivery(CompletionDelivery)
-
-        func run() {
-            switch self {
-            case .body(let body): body()
-            case .delivery(let delivery): delivery.run()
-            }
-        }
-    }
 
     init(configuration: SDKConfiguration, keyring: Keyring, reopenRecorder: (@Sendable () throws -> any FactRecorder)?) {
         self.configuration = configuration
@@ -88,11 +77,11 @@ final class LiveEnvironment: EngineEnvironment {
     }
 
     func callbacksHandedOver() {
+        // Most inputs hold nothing (and then no inbox): they return before touching the inbox.
+        guard !heldCallbacks.isEmpty else { return }
         let inbox = deliveriesInbox
         deliveriesInbox = nil
         switch heldCallbacks.count {
-        case 0:
-            return
         case 1:
             if case .body(let body) = heldCallbacks[0] {
                 configuration.callbackQueue.async(execute: body)
@@ -100,11 +89,13 @@ final class LiveEnvironment: EngineEnvironment {
             }
             fallthrough
         default:
-            let batch = heldCallbacks
+            let batch = HeldCallbackBatch(heldCallbacks)
+            heldCallbacks = []
             configuration.callbackQueue.async {
-                for callback in batch { callback.run() }
+                batch.runAll()
                 inbox?.effectEnded()
             }
+            return
         }
         heldCallbacks.removeAll(keepingCapacity: true)
     }

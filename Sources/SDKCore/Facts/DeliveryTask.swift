@@ -128,19 +128,41 @@ package struct DeliveryTask: Sendable, Hashable {
     /// The path the task is sent to: `events/trackBulk` once it carries a batch.
     public var wirePath: String { hasBatch ? Self.bulkTrackPath : path }
 
-    /// Appends the JSON body the task is sent with: its own body, or, with a batch,
-    /// `{"events":[<its event>,<each batched event>]}`.
+    /// Appends the JSON body the task is sent with (``writeWireBody(into:)``'s bytes).
     public func appendWireBody(to output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: wireBodyCount))
+        output.withUnsafeMutableBytes { writeWireBody(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// How many bytes ``writeWireBody(into:)`` writes.
+    public var wireBodyCount: Int {
+        hasBatch ? Self.bulkPrefix.utf8CodeUnitCount + body.count + batchBodies.count + Self.bulkSuffix.utf8CodeUnitCount : body.count
+    }
+
+    /// Writes the JSON body the task is sent with at the start of `output`, which holds at
+    /// least ``wireBodyCount`` bytes: its own body, or, with a batch,
+    /// `{"events":[<its event>,<each batched event>]}`. Each part is copied once.
+    public func writeWireBody(into output: UnsafeMutableRawBufferPointer) {
+        precondition(output.count >= wireBodyCount, "no room for the task's body")
+        var offset = 0
+        func write(_ part: UnsafeRawBufferPointer) {
+            guard let source = part.baseAddress, part.count > 0 else { return }
+            (output.baseAddress! + offset).copyMemory(from: source, byteCount: part.count)
+            offset += part.count
+        }
         guard hasBatch else {
-            output.append(contentsOf: body)
+            body.withUnsafeBytes(write)
             return
         }
-        output.reserveCapacity(output.count + body.count + batchBodies.count + 13)
-        output.append(contentsOf: #"{"events":["#.utf8)
-        output.append(contentsOf: body)
-        output.append(contentsOf: batchBodies)
-        output.append(contentsOf: "]}".utf8)
+        Self.bulkPrefix.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
+        body.withUnsafeBytes(write)
+        batchBodies.withUnsafeBytes(write)
+        Self.bulkSuffix.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
     }
+
+    private static let bulkPrefix: StaticString = #"{"events":["#
+    private static let bulkSuffix: StaticString = "]}"
 
     /// The body of the event at `index` (0: the task's own, then its batch's).
     public func eventBody(at index: Int) -> [UInt8]? {

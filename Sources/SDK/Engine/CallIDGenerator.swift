@@ -17,16 +17,12 @@ public final class CallIDGenerator: Sendable {
     /// The next id.
     public func next() -> UUID {
         let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        let high = prefix
-        return UUID(uuid: (
-            UInt8(truncatingIfNeeded: high >> 56), UInt8(truncatingIfNeeded: high >> 48),
-            UInt8(truncatingIfNeeded: high >> 40), UInt8(truncatingIfNeeded: high >> 32),
-            UInt8(truncatingIfNeeded: high >> 24), UInt8(truncatingIfNeeded: high >> 16),
-            0x40 | UInt8(truncatingIfNeeded: high >> 8) & 0x0F, UInt8(truncatingIfNeeded: high),
-            0x80 | UInt8(truncatingIfNeeded: count >> 56) & 0x3F, UInt8(truncatingIfNeeded: count >> 48),
-            UInt8(truncatingIfNeeded: count >> 40), UInt8(truncatingIfNeeded: count >> 32),
-            UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
-            UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)))
+        // The version-4 layout: version 4 in the high word's byte 6, variant 10 in the low
+        // word's first byte; the two words, big-endian, are the 16 bytes.
+        let high = prefix & ~0xF000 | 0x4000
+        let low = count & ~(0xC0 << 56) | 0x80 << 56
+        let bytes = (high.bigEndian, low.bigEndian)
+        return UUID(uuid: unsafeBitCast(bytes, to: uuid_t.self))
     }
 }
 

@@ -1,26 +1,51 @@
 /// A project as the journal knows it: its fingerprint, where its requests go, and the parts of
 /// its configuration that decisions depend on. Never its API key.
-package struct ProjectRef: Sendable, Hashable, CustomStringConvertible {
-    public var fingerprint: ProjectFingerprint
+package struct ProjectRef: Sendable, CustomStringConvertible {
+    /// The fields, in one shared box: a project is copied into most decisions (the live one
+    /// into every call's), and a copy is then one reference, not the strings one by one.
+    private var storage: Storage
+
+    public var fingerprint: ProjectFingerprint {
+        get { storage.fingerprint }
+        set { mutableStorage.fingerprint = newValue }
+    }
     /// `us`, `eu` or `custom`.
-    public var region: String
+    public var region: String {
+        get { storage.region }
+        set { mutableStorage.region = newValue }
+    }
     /// The base URL requests go to, e.g. `https://api.eu.iterable.com/api/`.
-    public var endpoint: String
+    public var endpoint: String {
+        get { storage.endpoint }
+        set { mutableStorage.endpoint = newValue }
+    }
     /// Whether requests carry a JWT from the project's auth provider.
-    public var usesJWT: Bool
-    public var retry: RetryRules
+    public var usesJWT: Bool {
+        get { storage.usesJWT }
+        set { mutableStorage.usesJWT = newValue }
+    }
+    public var retry: RetryRules {
+        get { storage.retry }
+        set { mutableStorage.retry = newValue }
+    }
     /// The name the app gave the project ("US", "EU brand B"), if any: journaled (it is not a
     /// secret) and shown beside the fingerprint. Not part of what makes two projects the same.
-    public var label: String?
+    public var label: String? {
+        get { storage.label }
+        set { mutableStorage.label = newValue }
+    }
 
     public init(fingerprint: ProjectFingerprint, region: String, endpoint: String, usesJWT: Bool, retry: RetryRules,
                 label: String? = nil) {
-        self.fingerprint = fingerprint
-        self.region = region
-        self.endpoint = endpoint
-        self.usesJWT = usesJWT
-        self.retry = retry
-        self.label = label
+        storage = Storage(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry, label: label)
+    }
+
+    /// The box, unshared first (copy on write).
+    private var mutableStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
     }
 
     /// Whether `other` is the same project: the same key (fingerprint) *and* the same
@@ -32,6 +57,51 @@ package struct ProjectRef: Sendable, Hashable, CustomStringConvertible {
 
     /// The fingerprint and region, after the label when there is one: `US 1a2b3c4d5e6f (us)`.
     public var description: String { "\(label.map { "\($0) " } ?? "")\(fingerprint) (\(region))" }
+}
+
+extension ProjectRef {
+    /// The fields of a project. Final, and changed only through a `ProjectRef` that holds the
+    /// sole reference (``ProjectRef/mutableStorage``).
+    ///
+    /// `@unchecked Sendable`: its fields are `Sendable` values, and a box is mutated only while
+    /// uniquely referenced, so no two threads ever reach one box while one of them writes.
+    fileprivate final class Storage: @unchecked Sendable {
+        var fingerprint: ProjectFingerprint
+        var region: String
+        var endpoint: String
+        var usesJWT: Bool
+        var retry: RetryRules
+        var label: String?
+
+        init(fingerprint: ProjectFingerprint, region: String, endpoint: String, usesJWT: Bool, retry: RetryRules, label: String?) {
+            self.fingerprint = fingerprint
+            self.region = region
+            self.endpoint = endpoint
+            self.usesJWT = usesJWT
+            self.retry = retry
+            self.label = label
+        }
+
+        func copy() -> Storage {
+            Storage(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry, label: label)
+        }
+    }
+}
+
+extension ProjectRef: Hashable {
+    /// Every field equal, the label included (``isSameProject(as:)`` leaves it out).
+    public static func == (lhs: ProjectRef, rhs: ProjectRef) -> Bool {
+        lhs.storage === rhs.storage || (lhs.isSameProject(as: rhs) && lhs.label == rhs.label)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fingerprint)
+        hasher.combine(region)
+        hasher.combine(endpoint)
+        hasher.combine(usesJWT)
+        hasher.combine(retry)
+        hasher.combine(label)
+    }
 }
 
 /// How delivery retries, in numbers the journal can record.

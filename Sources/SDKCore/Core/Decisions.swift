@@ -45,9 +45,12 @@ struct Decisions {
         heldGateDecision = nil
     }
 
-    /// The facts decided, and their records, handed over.
-    consuming func finish() -> (facts: [Fact], records: RecordBatch) {
-        (facts, records)
+    /// Hands the facts decided, and their records, over to `facts` and `records` (swapped:
+    /// what those held stays behind, to be dropped with the decisions). Returned from a
+    /// consuming method, the four arrays were copied out and the originals released.
+    mutating func finish(into facts: inout [Fact], records: inout RecordBatch) {
+        swap(&facts, &self.facts)
+        swap(&records, &self.records)
     }
 
     /// Records a decision. Its record is encoded here, while the fact is this function's own:
@@ -197,7 +200,7 @@ extension SDKState {
         }
         // A landed switch's held calls go on as the delivery queue makes room.
         if switching.replaying != nil && !stops { replayHeldCalls(&decisions) }
-        (facts, records) = decisions.finish()
+        decisions.finish(into: &facts, records: &records)
     }
 
     /// Applies a decision and records it. Consumed: a decision made for the call is moved into

@@ -89,10 +89,13 @@ struct Decisions {
         facts.append(.eventBatched(task: task, event: bodiless, executedOn: held.project))
     }
 
-    /// ``record(_:)`` of `fact`, which is `.callReceived(received)`: encoded from `received`,
+    /// ``record(_:)`` of `.callReceived(received)`: encoded from `received`,
     /// with the data fields' JSON from `preparedBody` (the body prepared for it) when they read
     /// back exactly from it.
-    mutating func record(_ fact: consuming Fact, received: ReceivedCall, preparedBody: borrowing [UInt8]) {
+    ///
+    /// The fact's place in the list is held by a stand-in until ``fill(_:with:)`` puts the fact
+    /// there: its place is returned.
+    mutating func record(received: ReceivedCall, preparedBody: borrowing [UInt8]) -> Int {
         if encodes {
             if preparedCall == received.id, let range = preparedDataFields, preparedFidelity == .exact {
                 preparedBody.withUnsafeBufferPointer { body in
@@ -102,7 +105,13 @@ struct Decisions {
                 FactCodec.append(callReceived: received, dataFieldsJSON: nil, to: &records)
             }
         }
-        facts.append(fact)
+        facts.append(.engineStopping)
+        return facts.count - 1
+    }
+
+    /// Puts `fact` in the place ``record(received:preparedBody:)`` held for it.
+    mutating func fill(_ slot: Int, with fact: consuming Fact) {
+        facts[slot] = fact
     }
 
     /// Notes what writing the body prepared for `call` found (nil: none was prepared).
@@ -173,14 +182,13 @@ extension SDKState {
             DurabilityWait?.none
         }
         let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
-        // The busiest input: its call is bound once, here, and applied and recorded from it; the
-        // input itself is moved into the list.
-        let received = if case .callReceived(let received) = input { received } else { ReceivedCall?.none }
         let stops = if case .engineStopping = input { true } else { false }
-        if let received {
-            decisions.prepare(prepareTrackBody(for: received, at: time), for: received.id)
-            receive(consume input, received, &decisions)
-            handleCall(received, &decisions)
+        // The busiest input: its call is moved out of the input, applied and recorded from it,
+        // and moved into the list once decided (bound from the input, the call was copied,
+        // and the input too, to be moved into the list).
+        if case .callReceived = input {
+            guard case .callReceived(let received) = consume input else { preconditionFailure() }
+            decideCall(received, &decisions)
         } else {
             emit(copy input, &decisions)
             switch input {
@@ -210,14 +218,17 @@ extension SDKState {
         decisions.record(fact)
     }
 
-    /// Applies and records the input `fact`, which is `.callReceived(received)`, as
-    /// ``emit(_:_:)`` does, from the call ``decide(_:at:into:)`` bound: folding the fact and
-    /// encoding it would each bind the call again, copying it out of the fact (retaining its
-    /// arguments) and releasing the copy after.
-    private mutating func receive(_ fact: consuming Fact, _ received: ReceivedCall, _ decisions: inout Decisions) {
+    /// Decides the input `.callReceived(received)`: applies and records it as ``emit(_:_:)``
+    /// does, from the call itself (folding the fact and encoding it would each bind the call
+    /// again, copying it out of the fact), handles the call, then puts the fact in its place,
+    /// first in the list, moving the call into it.
+    private mutating func decideCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
+        decisions.prepare(prepareTrackBody(for: received, at: decisions.time), for: received.id)
         time = decisions.time
         receiveCall(received, at: decisions.time)
-        decisions.record(fact, received: received, preparedBody: input.preparedBody)
+        let slot = decisions.record(received: received, preparedBody: input.preparedBody)
+        handleCall(received, &decisions)
+        decisions.fill(slot, with: .callReceived(received))
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.

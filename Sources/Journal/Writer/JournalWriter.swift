@@ -29,6 +29,8 @@ public final class JournalWriter: Sendable {
     private let helper: Locked<CommitSink>
     private let state: Locked<WriterState>
     private let groupCommit: GroupCommitThread?
+    /// The state's ``WriterState/attention``, read without the lock.
+    private let attention: AttentionFlag
     /// How much staging one turn with the committer takes: small enough that an appender
     /// waiting at the staging bound is let go soon, large enough to write in few calls.
     private let commitChunkBytes: Int
@@ -61,6 +63,10 @@ public final class JournalWriter: Sendable {
             frame: FrameBuffer(capacity: frameCapacity),
             active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,
             nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: last))
+        attention = state.withLock { state in
+            state.publishAttention()
+            return state.attention
+        }
         commitChunkBytes = max(options.maxGroupBytes, options.maxStagedBytes / 4)
         commitRoundBytes = options.maxStagedBytes
         self.directory = directory
@@ -276,7 +282,10 @@ public final class JournalWriter: Sendable {
     @discardableResult
     public func rotateIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool = { false },
                                snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Bool {
-        // Most calls find nothing due: they need not wait for the committer.
+        // Most calls find nothing due: they need not take the lock (the flag, raised by every
+        // change that makes a segment due or the writer unusable, says so), nor wait for the
+        // committer.
+        guard attention.isRaised else { return false }
         let (due, mayWait) = try state.withLock { state in
             try state.checkUsable()
             return state.segmentIsDue ? (true, state.rotationMayWait) : (false, false)

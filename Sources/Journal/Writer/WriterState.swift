@@ -55,9 +55,12 @@ struct WriterState: Sendable {
     /// Frames appenders compressed with the second compressor (tests look).
     var framesCompressedByAppenders = 0
 
-    var active: ActiveSegment?
+    var active: ActiveSegment? { didSet { publishAttention() } }
     /// Why the next append must begin a new segment, if it must.
-    var pendingSegmentStart: SnapshotRequest.Reason?
+    var pendingSegmentStart: SnapshotRequest.Reason? { didSet { publishAttention() } }
+    /// Raised whenever a segment is due or the writer is no longer usable: what
+    /// ``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)`` reads before it locks.
+    let attention = AttentionFlag()
     var retained: [RetainedSegment]
 
     var nextSequence: UInt64
@@ -81,10 +84,15 @@ struct WriterState: Sendable {
     var waiters: [Waiter] = []
     /// Waiters whose target became durable (or failed), to be completed outside the lock.
     var ready: [(Waiter, Result<UInt64, JournalError>)] = []
-    var failure: JournalError?
+    var failure: JournalError? { didSet { publishAttention() } }
     /// Whether the options' background-failure observer heard of ``failure``.
     var failureReported = false
-    var isClosed = false
+    var isClosed = false { didSet { publishAttention() } }
+
+    /// Sets ``attention`` from the state (called by every change that can raise or lower it).
+    func publishAttention() {
+        attention.set(segmentIsDue || failure != nil || isClosed)
+    }
 
     var lastSequence: UInt64 { nextSequence - 1 }
 

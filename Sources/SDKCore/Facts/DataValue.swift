@@ -127,16 +127,41 @@ extension DataValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            var first = true
-            Self.forEachMemberInKeyOrder(of: members) { key, value in
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                JSONValue.writeString(key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                value.writeJSON(to: &output, depth: depth - 1, fidelity: &fidelity)
+            if members.count <= 2 {
+                // The commonest objects (a call's one or two data fields), written member by
+                // member with no closure between them and the writer.
+                var index = members.startIndex
+                if index != members.endIndex {
+                    let first = members[index]
+                    index = members.index(after: index)
+                    if index != members.endIndex {
+                        let second = members[index]
+                        let secondFirst = String.utf8Precedes(second.key, first.key)
+                        Self.writeMember(secondFirst ? second : first, to: &output, depth: depth, fidelity: &fidelity)
+                        output.append(UInt8(ascii: ","))
+                        Self.writeMember(secondFirst ? first : second, to: &output, depth: depth, fidelity: &fidelity)
+                    } else {
+                        Self.writeMember(first, to: &output, depth: depth, fidelity: &fidelity)
+                    }
+                }
+            } else {
+                var first = true
+                Self.forEachMemberInKeyOrder(of: members) { key, value in
+                    if !first { output.append(UInt8(ascii: ",")) }
+                    first = false
+                    Self.writeMember((key, value), to: &output, depth: depth, fidelity: &fidelity)
+                }
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Writes `"key":value` for a member of an object `depth` levels from the limit.
+    private static func writeMember(_ member: (key: String, value: DataValue), to output: inout ScratchBytes, depth: Int,
+                                    fidelity: inout JSONFidelity) {
+        JSONValue.writeString(member.key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        member.value.writeJSON(to: &output, depth: depth - 1, fidelity: &fidelity)
     }
 
     /// Objects up to this many members are put in key order on the stack, not in an array.

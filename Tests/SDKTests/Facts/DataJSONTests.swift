@@ -41,7 +41,7 @@ struct DataJSONTests {
 
     @Test("integers are written as String(value) spells them, at every number of digits")
     func decimals() {
-        var values: [UInt64] = [0, .max, .max - 1, 1 << 63]
+        var values: [UInt64] = [0, .max, .max - 1, 1 << 63] + Array(0..<1_000) + (0..<1_000).map { _ in UInt64.random(in: 0 ... .max) }
         var power: UInt64 = 1
         for _ in 0..<19 {
             power *= 10

@@ -117,27 +117,28 @@ struct FieldWriter: ~Copyable {
     /// records, where the general path cost about 130 instructions each.
     mutating func message(_ field: Int, _ value: CallID) {
         guard field < 16 else { return message(field) { value.encode(to: &$0) } }
-        output.appendWriting(atMost: 20) { start in
-            start[0] = UInt8(field << 3 | 2)
-            start[1] = 18
-            start[2] = 0x0A
-            start[3] = 16
-            value.withBytes { UnsafeMutableRawPointer(start + 4).copyMemory(from: $0.baseAddress!, byteCount: 16) }
-            return 20
-        }
+        value.withBytes { bytesMessage(field, $0) }
     }
 
     /// A fingerprint's message (its 8 bytes in field 1), written as one block: the same bytes
     /// as ``message(_:_:)-(_,some FieldCodable)`` of it.
     mutating func message(_ field: Int, _ value: ProjectFingerprint) {
         guard field < 16 else { return message(field) { value.encode(to: &$0) } }
-        output.appendWriting(atMost: 12) { start in
+        value.withBytes { bytesMessage(field, $0) }
+    }
+
+    /// The message of field `field` (below 16) holding `bytes` (fewer than 126) in its field 1,
+    /// written as one block: tag, length, field 1's tag and length, the bytes.
+    @inline(__always)
+    private mutating func bytesMessage(_ field: Int, _ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
+        output.appendWriting(atMost: count + 4) { start in
             start[0] = UInt8(field << 3 | 2)
-            start[1] = 10
+            start[1] = UInt8(count + 2)
             start[2] = 0x0A
-            start[3] = 8
-            value.withBytes { UnsafeMutableRawPointer(start + 4).copyMemory(from: $0.baseAddress!, byteCount: 8) }
-            return 12
+            start[3] = UInt8(count)
+            UnsafeMutableRawPointer(start + 4).copyMemory(from: bytes.baseAddress!, byteCount: count)
+            return count + 4
         }
     }
 

@@ -25,18 +25,13 @@ struct GoldenJournalTests {
 
     /// Runs `replay arguments… <copy of the golden journal>`.
     private func replay(_ arguments: [String], on name: String) throws -> ReplayRun {
-        let copy = try GoldenJournals.copy(name)
-        defer { GoldenJournals.remove(copy) }
-        return ReplayHarness.run(arguments + [copy])
+        try GoldenJournals.replay(arguments, on: name)
     }
 
     /// Runs a `--json` command and parses its one JSON object.
     private func json(_ arguments: [String], on name: String, status: Int32 = 0,
                       sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONProbe {
-        let run = try replay(arguments, on: name)
-        #expect(run.status == status, "\(arguments) on \(name): \(run.error)", sourceLocation: sourceLocation)
-        return try #require(JSONProbe(parsing: run.out), "\(arguments) on \(name) printed no JSON: \(run.out.prefix(200))",
-                            sourceLocation: sourceLocation)
+        try GoldenJournals.json(arguments, on: name, status: status, sourceLocation: sourceLocation)
     }
 
     /// What `audit --json` says: the call rows and the summary.

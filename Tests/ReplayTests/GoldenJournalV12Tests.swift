@@ -15,15 +15,11 @@ struct GoldenJournalV12Tests {
 
     /// Runs `replay arguments… <copy of the golden journal>`.
     private func replay(_ arguments: [String], on name: String) throws -> ReplayRun {
-        let copy = try GoldenJournals.copy(name, format: "v1.2")
-        defer { GoldenJournals.remove(copy) }
-        return ReplayHarness.run(arguments + [copy])
+        try GoldenJournals.replay(arguments, on: name, format: "v1.2")
     }
 
     private func json(_ arguments: [String], on name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONProbe {
-        let run = try replay(arguments, on: name)
-        #expect(run.status == 0, "\(arguments) on \(name): \(run.error)", sourceLocation: sourceLocation)
-        return try #require(JSONProbe(parsing: run.out), "\(arguments) on \(name) printed no JSON", sourceLocation: sourceLocation)
+        try GoldenJournals.json(arguments, on: name, format: "v1.2", sourceLocation: sourceLocation)
     }
 
     /// verify, info, check and recheck: clean, the committed counts, every decision re-made.

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// The golden journals of journal format 1.0, committed under `Tests/Fixtures/journals/v1.0`
@@ -20,5 +21,21 @@ enum GoldenJournals {
 
     static func remove(_ copy: String) {
         try? FileManager.default.removeItem(atPath: copy)
+    }
+
+    /// Runs `replay arguments… <a fresh copy of the golden journal name of format version>`.
+    static func replay(_ arguments: [String], on name: String, format version: String = "v1.0") throws -> ReplayRun {
+        let copy = try copy(name, format: version)
+        defer { remove(copy) }
+        return ReplayHarness.run(arguments + [copy])
+    }
+
+    /// Runs a `--json` command on a copy, expects exit status `status`, and parses its one JSON object.
+    static func json(_ arguments: [String], on name: String, format version: String = "v1.0", status: Int32 = 0,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONProbe {
+        let run = try replay(arguments, on: name, format: version)
+        #expect(run.status == status, "\(arguments) on \(name): \(run.error)", sourceLocation: sourceLocation)
+        return try #require(JSONProbe(parsing: run.out), "\(arguments) on \(name) printed no JSON: \(run.out.prefix(200))",
+                            sourceLocation: sourceLocation)
     }
 }

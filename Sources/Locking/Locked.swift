@@ -40,6 +40,17 @@ public final class Locked<Value> {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&storage.pointee)
     }
+
+    /// Runs `body` with exclusive access to the value, handing it `argument` to consume: a
+    /// value moved in under the lock (into the locked value, or back out through the result),
+    /// where a closure capturing it could only copy it, or take it out of an optional.
+    @inlinable
+    public func withLock<Argument, Result>(handing argument: consuming Argument,
+                                           _ body: (inout Value, consuming Argument) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&storage.pointee, argument)
+    }
 }
 
 // Unchecked: the value is only ever accessed inside `withLock`, under the mutex, so sharing the

@@ -209,7 +209,7 @@ public final class EngagementSDK: Sendable {
 
     /// The call and its attachment are consumed: moved into the mailbox's message, not copied.
     func post(_ call: consuming PublicCall, _ attachment: consuming EngineAttachment) {
-        let received = ReceivedCall(id: CallID(makeCallID()), caller: Self.currentThreadID(), call: consume call)
+        let received = ReceivedCall(id: makeCallID(), caller: Self.currentThreadID(), call: consume call)
         // A closed mailbox hands the message back: its completion hears of the shutdown.
         if case .event(.input(_, let attachment))? = mailbox.postWaitingForRoom(.input(.callReceived(consume received), consume attachment)) {
             let completion: CallCompletion? = switch attachment {
@@ -222,10 +222,13 @@ public final class EngagementSDK: Sendable {
     }
 
     /// A fresh call id: the configured generator's, skipping any the restored journal still uses.
-    private func makeCallID() -> UUID {
-        var id = configuration.makeCallID()
+    private func makeCallID() -> CallID {
+        func next() -> CallID {
+            if let custom = configuration.customCallIDs { CallID(custom()) } else { configuration.callIDGenerator.nextCallID() }
+        }
+        var id = next()
         // Empty after a fresh start: the caller's path then pays for no lookup.
-        while !callIDsInUse.isEmpty && callIDsInUse.contains(id) { id = configuration.makeCallID() }
+        while !callIDsInUse.isEmpty && callIDsInUse.contains(id.uuid) { id = next() }
         return id
     }
 

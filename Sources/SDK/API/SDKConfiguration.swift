@@ -20,8 +20,16 @@ public struct SDKConfiguration: Sendable {
     public var transport: any Transport
     /// Makes the id of each public call. Called on the calling thread of each call, possibly from
     /// several threads at once: it must be thread-safe and return a fresh id each time (ids the
-    /// restored journal still uses are skipped).
-    public var makeCallID: @Sendable () -> UUID
+    /// restored journal still uses are skipped). By default a ``CallIDGenerator`` of the
+    /// configuration's own.
+    public var makeCallID: @Sendable () -> UUID {
+        get { customCallIDs ?? callIDGenerator.next }
+        set { customCallIDs = newValue }
+    }
+    /// The app's own source of call ids, if it gave one; else ids come from ``callIDGenerator``
+    /// straight as call ids (no `UUID` made and read back at every call).
+    private(set) var customCallIDs: (@Sendable () -> UUID)?
+    let callIDGenerator = CallIDGenerator()
     /// Where completions and switch results run. The default is a serial queue the SDK owns
     /// (nothing services the main queue in a program without a main loop); apps with a main loop
     /// may pass `.main`. Completions decided together (the calls one bulk request carried) reach
@@ -73,7 +81,7 @@ public struct SDKConfiguration: Sendable {
         storageDirectory: String,
         clock: any SDKClock = SystemClock(),
         transport: any Transport = URLSessionTransport(),
-        makeCallID: @escaping @Sendable () -> UUID = CallIDGenerator().next,
+        makeCallID: (@Sendable () -> UUID)? = nil,
         callbackQueue: DispatchQueue = DispatchQueue(label: "engagement-sdk.callbacks"),
         modules: [any SDKModule] = BuiltInModules.standard(),
         rules: EngineRules = EngineRules(),
@@ -89,7 +97,7 @@ public struct SDKConfiguration: Sendable {
         self.storageDirectory = storageDirectory
         self.clock = clock
         self.transport = transport
-        self.makeCallID = makeCallID
+        customCallIDs = makeCallID
         self.callbackQueue = callbackQueue
         self.modules = modules
         self.rules = rules

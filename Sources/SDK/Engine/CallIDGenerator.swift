@@ -1,4 +1,5 @@
 import Foundation
+import SDKCore
 import Synchronization
 
 /// Makes call ids cheaply: a random 64-bit prefix drawn once per SDK instance, then a counter.
@@ -16,13 +17,15 @@ public final class CallIDGenerator: Sendable {
 
     /// The next id.
     public func next() -> UUID {
+        nextCallID().uuid
+    }
+
+    /// The next id, as the call id it makes.
+    package func nextCallID() -> CallID {
         let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
         // The version-4 layout: version 4 in the high word's byte 6, variant 10 in the low
         // word's first byte; the two words, big-endian, are the 16 bytes.
-        let high = prefix & ~0xF000 | 0x4000
-        let low = count & ~(0xC0 << 56) | 0x80 << 56
-        let bytes = (high.bigEndian, low.bigEndian)
-        return UUID(uuid: unsafeBitCast(bytes, to: uuid_t.self))
+        return CallID(high: prefix & ~0xF000 | 0x4000, low: count & ~(0xC0 << 56) | 0x80 << 56)
     }
 }
 

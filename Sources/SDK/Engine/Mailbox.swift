@@ -36,7 +36,13 @@ final class Mailbox<Message: Sendable>: Sendable {
         }
     }
 
-    private enum EnqueueOutcome { case added(wake: Bool), closed, full }
+    /// What an enqueue found: the message added (and whether the taker must be woken), or
+    /// handed back, the mailbox being closed or full.
+    private enum EnqueueOutcome {
+        case added(wake: Bool)
+        case closed(Message)
+        case full(Message)
+    }
 
     /// How many waiting messages make ``postWaitingForRoom(_:)`` wait.
     let capacity: Int
@@ -63,26 +69,30 @@ final class Mailbox<Message: Sendable>: Sendable {
     /// Nil once `message` is added; the message itself when the mailbox is closed. Consumed and
     /// moved into the queue, not copied (messages carry a call's arguments).
     private func enqueue(_ message: consuming Message, waitingForRoom: Bool) -> Message? {
-        var pending: Message? = consume message
+        let capacity = capacity
+        var pending = consume message
         while true {
-            let outcome = state.withLock { state -> EnqueueOutcome in
-                guard !state.closed else { return .closed }
+            // Handed into the lock and moved into the queue there, or handed back: no optional
+            // to take it out of, and none to destroy after.
+            let outcome = state.withLock(handing: consume pending) { state, message -> EnqueueOutcome in
+                guard !state.closed else { return .closed(message) }
                 if waitingForRoom && state.count >= capacity && !(state.taker.map { pthread_equal($0, pthread_self()) != 0 } ?? false) {
                     state.waitingForRoom += 1
-                    return .full
+                    return .full(message)
                 }
-                state.messages.append(pending.take()!)
+                state.messages.append(message)
                 state.highWater = max(state.highWater, state.count)
                 defer { state.waiting = false }
                 return .added(wake: state.waiting)
             }
-            switch outcome {
+            switch consume outcome {
             case .added(let wake):
                 if wake { signal.signal() }
                 return nil
-            case .closed:
-                return pending
-            case .full:
+            case .closed(let message):
+                return message
+            case .full(let message):
+                pending = message
                 room.wait()
             }
         }

@@ -140,25 +140,18 @@ public final class JournalWriter: Sendable {
         }
         let now: () -> UInt64? = { DispatchTime.now().uptimeNanoseconds }
         // The fast path: encode only; sealed groups are queued for the group-commit thread.
-        // What the fast path learns is kept in plain variables: returned as an optional tuple,
-        // it was copied out of the optional (its array retained) and destroyed, at every append.
-        var readyWaiters: [WriterState.Ready] = []
-        var mustWake = false
-        var overBound = false
-        let fast = try state.withLock { state -> UInt64? in
+        let fast = try state.withLock { state -> (sequence: UInt64, ready: [WriterState.Ready], wake: Bool, overBound: Bool)? in
             if state.appendBeginsSegment { return nil }
             let pendingBefore = state.pendingCount
             let queuedBefore = state.queue.count
             let sequence = try body(&state, now)
-            mustWake = state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: queuedBefore, wroteGroup: false)
-            readyWaiters = state.takeReady()
-            overBound = state.stagedBytes >= state.options.maxStagedBytes
-            return sequence
+            let wake = state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: queuedBefore, wroteGroup: false)
+            return (sequence, state.takeReady(), wake, state.stagedBytes >= state.options.maxStagedBytes)
         }
-        if let sequence = fast {
-            if mustWake { groupCommit.wake() }
-            if !readyWaiters.isEmpty { complete(readyWaiters) }
-            if overBound, try !compressWholeFrame() {
+        if let fast {
+            if fast.wake { groupCommit.wake() }
+            complete(fast.ready)
+            if fast.overBound, try !compressWholeFrame() {
                 // The thread fell behind and no whole frame is left for the second compressor.
                 // Waiting for the committer lets the thread finish the chunk it is compressing;
                 // if staging is still past the bound then (the thread is syncing or asleep),
@@ -169,7 +162,7 @@ public final class JournalWriter: Sendable {
                     groupCommit.wake()
                 }
             }
-            return sequence
+            return fast.sequence
         }
         // A segment begins: with the committer, so the old segment's groups are written first.
         let (sequence, ready, wake) = try exclusively { state in

@@ -568,7 +568,6 @@ struct WriterState: Sendable {
     }
 
     mutating func takeReady() -> [(Waiter, Result<UInt64, JournalError>)] {
-        guard !ready.isEmpty else { return [] }
         defer { ready = [] }
         return ready
     }

@@ -1,51 +1,51 @@
 /// A project as the journal knows it: its fingerprint, where its requests go, and the parts of
 /// its configuration that decisions depend on. Never its API key.
 package struct ProjectRef: Sendable, CustomStringConvertible {
-    /// The fields, in one shared box: a project is copied into most decisions (the live one
-    /// into every call's), and a copy is then one reference, not the strings one by one.
-    private var storage: Storage
+    /// The fields, in one shared box that is never changed (a change makes a new box): a
+    /// project is copied into most decisions (the live one into every call's), and a copy is
+    /// then one reference, not the strings one by one.
+    private var box: Box
 
     public var fingerprint: ProjectFingerprint {
-        get { storage.fingerprint }
-        set { mutableStorage.fingerprint = newValue }
+        get { box.fields.fingerprint }
+        set { change { $0.fingerprint = newValue } }
     }
     /// `us`, `eu` or `custom`.
     public var region: String {
-        get { storage.region }
-        set { mutableStorage.region = newValue }
+        get { box.fields.region }
+        set { change { $0.region = newValue } }
     }
     /// The base URL requests go to, e.g. `https://api.eu.iterable.com/api/`.
     public var endpoint: String {
-        get { storage.endpoint }
-        set { mutableStorage.endpoint = newValue }
+        get { box.fields.endpoint }
+        set { change { $0.endpoint = newValue } }
     }
     /// Whether requests carry a JWT from the project's auth provider.
     public var usesJWT: Bool {
-        get { storage.usesJWT }
-        set { mutableStorage.usesJWT = newValue }
+        get { box.fields.usesJWT }
+        set { change { $0.usesJWT = newValue } }
     }
     public var retry: RetryRules {
-        get { storage.retry }
-        set { mutableStorage.retry = newValue }
+        get { box.fields.retry }
+        set { change { $0.retry = newValue } }
     }
     /// The name the app gave the project ("US", "EU brand B"), if any: journaled (it is not a
     /// secret) and shown beside the fingerprint. Not part of what makes two projects the same.
     public var label: String? {
-        get { storage.label }
-        set { mutableStorage.label = newValue }
+        get { box.fields.label }
+        set { change { $0.label = newValue } }
     }
 
     public init(fingerprint: ProjectFingerprint, region: String, endpoint: String, usesJWT: Bool, retry: RetryRules,
                 label: String? = nil) {
-        storage = Storage(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry, label: label)
+        box = Box(Fields(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry, label: label))
     }
 
-    /// The box, unshared first (copy on write).
-    private var mutableStorage: Storage {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage
-        }
+    /// Puts the fields `update` makes of these in a new box (rare: projects are made whole).
+    private mutating func change(_ update: (inout Fields) -> Void) {
+        var fields = box.fields
+        update(&fields)
+        box = Box(fields)
     }
 
     /// Whether `other` is the same project: the same key (fingerprint) *and* the same
@@ -60,30 +60,22 @@ package struct ProjectRef: Sendable, CustomStringConvertible {
 }
 
 extension ProjectRef {
-    /// The fields of a project. Final, and changed only through a `ProjectRef` that holds the
-    /// sole reference (``ProjectRef/mutableStorage``).
-    ///
-    /// `@unchecked Sendable`: its fields are `Sendable` values, and a box is mutated only while
-    /// uniquely referenced, so no two threads ever reach one box while one of them writes.
-    fileprivate final class Storage: @unchecked Sendable {
+    /// A project's fields, as a value: equal and hashed field by field, the label included.
+    fileprivate struct Fields: Sendable, Hashable {
         var fingerprint: ProjectFingerprint
         var region: String
         var endpoint: String
         var usesJWT: Bool
         var retry: RetryRules
         var label: String?
+    }
 
-        init(fingerprint: ProjectFingerprint, region: String, endpoint: String, usesJWT: Bool, retry: RetryRules, label: String?) {
-            self.fingerprint = fingerprint
-            self.region = region
-            self.endpoint = endpoint
-            self.usesJWT = usesJWT
-            self.retry = retry
-            self.label = label
-        }
+    /// The shared box: immutable, so `Sendable` as it is.
+    fileprivate final class Box: Sendable {
+        let fields: Fields
 
-        func copy() -> Storage {
-            Storage(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry, label: label)
+        init(_ fields: Fields) {
+            self.fields = fields
         }
     }
 }
@@ -91,16 +83,11 @@ extension ProjectRef {
 extension ProjectRef: Hashable {
     /// Every field equal, the label included (``isSameProject(as:)`` leaves it out).
     public static func == (lhs: ProjectRef, rhs: ProjectRef) -> Bool {
-        lhs.storage === rhs.storage || (lhs.isSameProject(as: rhs) && lhs.label == rhs.label)
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(fingerprint)
-        hasher.combine(region)
-        hasher.combine(endpoint)
-        hasher.combine(usesJWT)
-        hasher.combine(retry)
-        hasher.combine(label)
+        box.fields.hash(into: &hasher)
     }
 }
 

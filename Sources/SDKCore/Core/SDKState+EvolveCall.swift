@@ -48,7 +48,7 @@ extension SDKState {
 
     /// What folding `callResolved` changes, for the pending call at `index` (looked up once by
     /// ``resolve(_:_:_:)``, which decides the fact, and by ``evolveCall(_:at:)``, which folds it).
-    mutating func removePendingCall(at index: Dictionary<CallID, PendingCall>.Index) {
+    mutating func removePendingCall(at index: CallTable<PendingCall>.Index) {
         pendingCalls.remove(at: index)
     }
 }

@@ -53,7 +53,7 @@ package struct SDKState: Sendable, Equatable {
     // MARK: Calls, timers, requests
 
     /// Calls made and not yet resolved.
-    public var pendingCalls: [CallID: PendingCall] = [:]
+    public var pendingCalls = CallTable<PendingCall>()
     /// What the input being folded carries from its `callReceived` to its later facts (its
     /// `track` call, for ``receivedTrackBody(of:at:)``): not part of the state's value, not in
     /// snapshots, and left as it is by `decide`, which has the input at hand.

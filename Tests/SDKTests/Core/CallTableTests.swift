@@ -5,10 +5,12 @@ import TestSupport
 @testable import SDK
 @testable import SDKCore
 
-/// The engine's table of pending completions against a `Dictionary` doing the same: the same
-/// completion comes out for every id, once, through growth, markers and rebuilds.
-@Suite("Completion table", .timeLimit(.minutes(1)))
-struct CompletionTableTests {
+/// The tables by call id laid out by `CallSlots` (the engine's completions, the state's pending
+/// calls) against a `Dictionary` doing the same: the same value comes out for every id, once,
+/// through growth, markers and rebuilds; equality, iteration and look-ups agree with the
+/// dictionary's.
+@Suite("Call tables", .timeLimit(.minutes(1)))
+struct CallTableTests {
     /// A completion that reports `tag` into `heard` when run.
     private static func completion(_ tag: Int, _ heard: Locked<[Int]>) -> CallCompletion {
         .outcome { _ in heard.withLock { $0.append(tag) } }
@@ -74,4 +76,58 @@ struct CompletionTableTests {
         }
         #expect(heard.withLock { $0 } == Array(0..<10_000) + Array(0..<10_000))
     }
+
+    @Test("as a collection it holds what a Dictionary holds: look-ups, iteration, keys, values and removal by index", arguments: [5, 6])
+    func collectionAgreesWithADictionary(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var table = CallTable<Int>()
+        var reference: [CallID: Int] = [:]
+        for step in 0..<20_000 {
+            let call = Self.id(random.next() % 1_500, family: random.next() % 2)
+            switch random.next() % 6 {
+            case 0, 1, 2:
+                table[call] = step
+                reference[call] = step
+            case 3:
+                table[call] = nil
+                reference[call] = nil
+            case 4:
+                let index = table.index(forKey: call)
+                #expect((index == nil) == (reference[call] == nil), "step \(step)")
+                if let index {
+                    let removed = table.remove(at: index)
+                    #expect(removed.key == call && removed.value == reference.removeValue(forKey: call), "step \(step)")
+                }
+            default:
+                #expect(table[call] == reference[call], "step \(step)")
+            }
+            if step % 1_000 == 0 {
+                #expect(Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) }) == reference)
+                #expect(Set(table.keys) == Set(reference.keys))
+                #expect(table.values.sorted() == reference.values.sorted())
+            }
+        }
+        #expect(table.count == reference.count && table.isEmpty == reference.isEmpty)
+        #expect(table.map(\.key).count == table.count, "iteration visits each entry once")
+    }
+
+    @Test("equal tables: the same ids with equal values, whatever the order they were filed in or the removals before")
+    func equalityIgnoresLayout() {
+        var forward = CallTable<String>()
+        var backward = CallTable<String>()
+        let calls = (0..<200).map { Self.id(UInt64($0), family: 3) }
+        for call in calls { forward[call] = "\(call)" }
+        // The other filed in reverse, through a growth and with ids filed and taken out again.
+        for call in calls.reversed() { backward[call] = "\(call)" }
+        for number in 500..<700 { backward[Self.id(UInt64(number), family: 3)] = "gone" }
+        for number in 500..<700 { backward[Self.id(UInt64(number), family: 3)] = nil }
+        #expect(forward == backward)
+        backward[calls[7]] = "changed"
+        #expect(forward != backward)
+        backward[calls[7]] = "\(calls[7])"
+        backward[Self.id(1_000, family: 3)] = "extra"
+        #expect(forward != backward)
+        #expect(CallTable<String>() == [:])
+    }
 }
+

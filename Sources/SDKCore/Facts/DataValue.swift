@@ -130,12 +130,9 @@ extension DataValue {
             if members.count <= 2 {
                 // The commonest objects (a call's one or two data fields), written member by
                 // member with no closure between them and the writer.
-                var index = members.startIndex
-                if index != members.endIndex {
-                    let first = members[index]
-                    index = members.index(after: index)
-                    if index != members.endIndex {
-                        let second = members[index]
+                var iterator = members.makeIterator()
+                if let first = iterator.next() {
+                    if let second = iterator.next() {
                         let secondFirst = String.utf8Precedes(second.key, first.key)
                         Self.writeMember(secondFirst ? second : first, to: &output, depth: depth, fidelity: &fidelity)
                         output.append(UInt8(ascii: ","))

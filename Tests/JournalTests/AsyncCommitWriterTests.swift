@@ -35,6 +35,20 @@ struct AsyncCommitWriterTests {
         #expect(try build(threaded: true) == inline)
     }
 
+    @Test("a writer dropped without close is released and closes itself: the group-commit thread keeps only its core, and everything appended is durable")
+    func droppedWriterClosesItself() throws {
+        let storage = InMemoryStorage()
+        weak var dropped: JournalWriter?
+        do {
+            let writer = try JournalWriter(directory: "/w", options: Self.threadedOptions(storage: storage), snapshot: TestJournal.snapshot)
+            try TestJournal.appendRecords(writer, count: 300)
+            dropped = writer
+        }
+        #expect(dropped == nil, "nothing but its owner keeps a writer alive")
+        let records = try JournalReader(directory: "/w", storage: storage.simulatePowerLoss()).readAll().records
+        #expect(TestJournal.applicationRecords(records).map(\.payload) == (0..<300).map(TestJournal.payload))
+    }
+
     @Test("flush after many appends: everything before it survives a power loss, and reads back")
     func flushAfterManyAppendsIsDurable() async throws {
         let storage = InMemoryStorage()

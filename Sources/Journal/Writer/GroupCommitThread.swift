@@ -5,23 +5,19 @@ import Synchronization
 /// The background thread that cuts commit groups when their time bound passes and makes them
 /// durable, so appenders never wait for `fdatasync`.
 ///
-/// It holds its writer weakly and only for the length of one round, so dropping the writer
-/// ends it; stopping never waits for it (a round after close finds the writer closed).
+/// It holds the writer's core (``WriterCore``), not the writer: the writer's deinit closes it,
+/// and closing stops the thread after its current round (a round after close finds the core
+/// closed); stopping never waits for it.
 final class GroupCommitThread: Sendable {
     private let wakeup = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(false)
 
-    func start(writer: JournalWriter) {
+    func start(core: WriterCore) {
         running.store(true, ordering: .sequentiallyConsistent)
-        let thread = Thread { [weak writer, self] in
+        let thread = Thread { [core, self] in
             while self.running.load(ordering: .sequentiallyConsistent) {
-                // nil: the writer is gone; .some(nil): wait until woken; .some(d): wait at most d.
-                let round: Duration?? = {
-                    guard let writer else { return nil }
-                    return .some(writer.groupCommitRound())
-                }()
-                guard let wait = round else { return }
-                if let wait {
+                // nil: wait until woken; d: wait at most d.
+                if let wait = core.groupCommitRound() {
                     if wait > .zero {
                         _ = self.wakeup.wait(timeout: .now() + .nanoseconds(Int(clamping: wait.nanoseconds)))
                     }

@@ -22,20 +22,15 @@ public final class JournalWriter: Sendable {
     /// The id every segment of this journal carries.
     public let journalID: UUID
 
-    /// Compressing and writing blocks. Taken before `state`, never while holding it.
+    /// The state, the compressors and the writing the group-commit thread shares
+    /// (``WriterCore``); `committer`, `helper` and `state` are the core's, named here too.
+    private let core: WriterCore
     private let committer: Locked<CommitSink>
-    /// The second compressor: an appender at the staging bound compresses a later whole frame
-    /// with it while the group-commit thread compresses earlier ones. Taken before `committer`.
     private let helper: Locked<CommitSink>
     private let state: Locked<WriterState>
     private let groupCommit: GroupCommitThread?
     /// The state's ``WriterState/attention``, read without the lock.
     private let attention: AttentionFlag
-    /// How much staging one turn with the committer takes: small enough that an appender
-    /// waiting at the staging bound is let go soon, large enough to write in few calls.
-    private let commitChunkBytes: Int
-    /// What the group-commit thread compresses and writes before each sync.
-    private let commitRoundBytes: Int
 
     /// Opens (creating if needed) the journal in `directory`.
     ///
@@ -67,13 +62,14 @@ public final class JournalWriter: Sendable {
             state.publishAttention()
             return state.attention
         }
-        commitChunkBytes = max(options.maxGroupBytes, options.maxStagedBytes / 4)
-        commitRoundBytes = options.maxStagedBytes
+        core = WriterCore(committer: committer, helper: helper, state: state,
+                          commitChunkBytes: max(options.maxGroupBytes, options.maxStagedBytes / 4),
+                          commitRoundBytes: options.maxStagedBytes)
         self.directory = directory
         self.recovery = outcome.report
         self.journalID = outcome.journalID
         groupCommit = options.groupCommit.maxDelay == nil ? nil : GroupCommitThread()
-        groupCommit?.start(writer: self)
+        groupCommit?.start(core: core)
     }
 
     deinit {
@@ -135,7 +131,7 @@ public final class JournalWriter: Sendable {
                 }
                 return (sequence, state.takeReady())
             }
-            complete(ready)
+            core.complete(ready)
             return sequence
         }
         let now: () -> UInt64? = { DispatchTime.now().uptimeNanoseconds }
@@ -150,13 +146,13 @@ public final class JournalWriter: Sendable {
         }
         if let fast {
             if fast.wake { groupCommit.wake() }
-            complete(fast.ready)
+            core.complete(fast.ready)
             if fast.overBound, try !compressWholeFrame() {
                 // The thread fell behind and no whole frame is left for the second compressor.
                 // Waiting for the committer lets the thread finish the chunk it is compressing;
                 // if staging is still past the bound then (the thread is syncing or asleep),
                 // this thread compresses and writes a chunk itself.
-                let (failure, wrote) = commitQueued(maxBytes: commitChunkBytes) { state in state.stagedBytes >= state.options.maxStagedBytes }
+                let (failure, wrote) = core.commitQueued(maxBytes: core.commitChunkBytes) { state in state.stagedBytes >= state.options.maxStagedBytes }
                 if let failure { throw failure }
                 if wrote > 0 && state.withLock({ $0.flusherMustWake(pendingBefore: 0, queuedBefore: $0.queue.count, wroteGroup: true) }) {
                     groupCommit.wake()
@@ -174,7 +170,7 @@ public final class JournalWriter: Sendable {
             return (sequence, state.takeReady(), wake)
         }
         if wake { groupCommit.wake() }
-        complete(ready)
+        core.complete(ready)
         return sequence
     }
 
@@ -207,41 +203,12 @@ public final class JournalWriter: Sendable {
                     return state.flusherMustWake(pendingBefore: 0, queuedBefore: state.queue.count - 1, wroteGroup: false)
                 }
             } catch {
-                throw failed(error)
+                throw core.failed(error)
             }
         }
         guard let wake else { return false }
         if wake { groupCommit?.wake() }
         return true
-    }
-
-    /// Compresses and writes the oldest queued groups (about `maxBytes` of staging) holding only
-    /// the committer, so appenders go on encoding meanwhile. `prepare` runs first, under the
-    /// state's lock, and says whether to go on. Returns the failure when the write failed (the
-    /// writer is then failed), and how many staged bytes were written.
-    private func commitQueued(maxBytes: Int = .max,
-                              prepare: (inout WriterState) -> Bool = { _ in true }) -> (JournalError?, Int) {
-        let (failure, wrote, ready) = committer.withLock { committer -> (JournalError?, Int, [WriterState.Ready]) in
-            let taken = state.withLock { state -> (work: [StagedWork], segment: WriterState.ActiveSegment)? in
-                guard prepare(&state), state.failure == nil else { return nil }
-                return state.takeQueue(maxBytes: maxBytes)
-            }
-            guard let (work, segment) = taken else { return (nil, 0, []) }
-            do {
-                let written = try committer.write(work, to: segment)
-                return state.withLock { state in
-                    state.published(written)
-                    return (nil, written.stagedBytes, state.takeReady())
-                }
-            } catch {
-                return state.withLock { state in
-                    state.fail(error)
-                    return (state.failure, 0, state.takeReady())
-                }
-            }
-        }
-        complete(ready)
-        return (failure, wrote)
     }
 
     /// Appends a record; see ``append(kind:timestamp:payload:)-(_,_,UnsafeRawBufferPointer)``.
@@ -295,7 +262,7 @@ public final class JournalWriter: Sendable {
             return (rotated, state.takeReady(), wake)
         }
         if wake { groupCommit?.wake() }
-        complete(ready)
+        core.complete(ready)
         return rotated
     }
 
@@ -318,7 +285,7 @@ public final class JournalWriter: Sendable {
             return (state.takeReady(), wake)
         }
         if wake { groupCommit?.wake() }
-        complete(ready)
+        core.complete(ready)
     }
 
     /// Calls `completion` once every record appended before the call is durable, on the
@@ -330,7 +297,7 @@ public final class JournalWriter: Sendable {
             if groupCommit != nil { state.flusher = .running }
             return state.takeReady()
         }
-        complete(ready)
+        core.complete(ready)
         if let groupCommit {
             groupCommit.wake()
         } else {
@@ -346,7 +313,7 @@ public final class JournalWriter: Sendable {
             state.addWaiter(.init(target: sequence, completion: completion))
             return state.takeReady()
         }
-        complete(ready)
+        core.complete(ready)
     }
 
     /// Returns once record `sequence` is durable, without hurrying it (see ``whenDurable(through:completion:)``).
@@ -365,7 +332,7 @@ public final class JournalWriter: Sendable {
             try state.cutGroup()
             return (state.active?.file, state.writtenSequence)
         }
-        try synchronize(file, through: target)
+        try core.synchronize(file, through: target)
         return target
     }
 
@@ -381,97 +348,7 @@ public final class JournalWriter: Sendable {
             try state.endFrameIfOpen()
             return (state.active?.file, state.writtenSequence)
         }
-        if let (file, target) = closing { try synchronize(file, through: target) }
-    }
-
-    // MARK: - Group commit
-
-    /// One round of the group-commit thread: cut a due group, compress and write what is
-    /// queued, sync what needs it. Returns how long to sleep before the next round: zero to go
-    /// again at once, nil until woken.
-    func groupCommitRound() -> Duration? {
-        // Chunk by chunk, so an appender waiting at the staging bound gets going again soon;
-        // about the bound's worth before each sync.
-        var budget = commitRoundBytes
-        var first = true
-        while budget > 0 {
-            let (failure, wrote) = commitQueued(maxBytes: commitChunkBytes) { state in
-                guard state.failure == nil, !state.isClosed else { return false }
-                // Without the committer lent, cutting only queues the group: it cannot fail.
-                if first && state.pendingGroupMustBeCut(now: DispatchTime.now().uptimeNanoseconds) { try? state.cutGroup() }
-                return true
-            }
-            first = false
-            if failure != nil { reportBackgroundFailure() }
-            if failure != nil || wrote == 0 { break }
-            budget -= wrote
-        }
-        let work = state.withLock { state -> (file: (any WritableFile)?, target: UInt64, wait: Duration?)? in
-            guard state.failure == nil, !state.isClosed else { return nil }
-            let now = DispatchTime.now().uptimeNanoseconds
-            let needsSync = state.writtenSequence > state.durableSequence
-                && (state.options.groupCommit.synchronizesEachGroup || state.flushTarget > state.durableSequence)
-            if needsSync || state.committerCanTakeWork || state.pendingGroupMustBeCut(now: now) {
-                state.flusher = .running
-                return (needsSync ? state.active?.file : nil, state.writtenSequence, .zero)
-            }
-            let wait = state.pendingSince.flatMap { since in
-                state.options.groupCommit.maxDelay.map { delay in
-                    Duration.nanoseconds(max(0, Int64(clamping: delay.nanoseconds) - Int64(clamping: now &- since)))
-                }
-            }
-            state.flusher = wait == nil ? .sleepingUntilWoken : .sleepingUntilDeadline
-            return (nil, state.writtenSequence, wait)
-        }
-        guard let work else {
-            return nil
-        }
-        if let file = work.file {
-            do {
-                try synchronize(file, through: work.target)
-            } catch {
-                reportBackgroundFailure()
-            }
-        }
-        return work.wait
-    }
-
-    /// Tells the options' observer, once, that the writer failed on the group-commit thread.
-    private func reportBackgroundFailure() {
-        let report = state.withLock { state -> (JournalError, (@Sendable (JournalError) -> Void))? in
-            guard let failure = state.failure, !state.failureReported, let observer = state.options.backgroundFailureObserver else { return nil }
-            state.failureReported = true
-            return (failure, observer)
-        }
-        if let (failure, observer) = report { observer(failure) }
-    }
-
-    private func synchronize(_ file: (any WritableFile)?, through target: UInt64) throws {
-        if state.withLock({ $0.durableSequence >= target }) { return }
-        do {
-            try file?.synchronize()
-        } catch {
-            throw failed(error)
-        }
-        let ready = state.withLock { state in
-            state.markDurable(target)
-            return state.takeReady()
-        }
-        complete(ready)
-    }
-
-    /// Fails the writer with `error`, answers the waiters it fails, and returns the error to throw.
-    private func failed(_ error: any Error) -> any Error {
-        let ready = state.withLock { state in
-            state.fail(error)
-            return state.takeReady()
-        }
-        complete(ready)
-        return error
-    }
-
-    private func complete(_ ready: [WriterState.Ready]) {
-        for (waiter, result) in ready { waiter.completion(result) }
+        if let (file, target) = closing { try core.synchronize(file, through: target) }
     }
 }
 

@@ -88,6 +88,19 @@ struct DataJSONTests {
         #expect(throws: CodecError.self) { try read(tooDeep) }
     }
 
+    @Test("nesting through objects: a string or an integer member at the limit's last level is written, one level deeper is not", arguments: [DataValue.integer(-7), .string("x")])
+    func nestingThroughObjects(leaf: DataValue) throws {
+        func nested(_ levels: Int) -> [String: DataValue] {
+            var members: [String: DataValue] = ["leaf": leaf]
+            for _ in 1..<levels { members = ["in": .object(members)] }
+            return members
+        }
+        let deepest = written(nested(DataValue.maxDepth - 1))
+        #expect(deepest.fidelity == .exact)
+        #expect(try read(deepest.json) == nested(DataValue.maxDepth - 1))
+        #expect(written(nested(DataValue.maxDepth)).fidelity == .unsendable)
+    }
+
     @Test("malformed JSON is refused with the offset of what is wrong, never a trap",
           arguments: [(#"{"a":1"#, 6), (#"{"a" 1}"#, 5), (#"{"a":01x}"#, 7), (#"{"a":"\q"}"#, 7), (#"{"a":tru}"#, 5),
                       ("{\"a\":\"\u{01}\"}", 6), (#"{"a":"\ud800"}"#, 12), (#"{"a":1} x"#, 8), (#"[1]"#, 0), (#"{"a":1e999}"#, 5),

@@ -29,7 +29,7 @@ struct FactCodecTests {
         }
     }
 
-    @Test("call ids, fingerprints and task ids are written as one block: the bytes of their general encoding")
+    @Test("call ids, fingerprints, task ids and bodiless batched events are written as one block: the bytes of their general encoding")
     func identifierBlocks() {
         var random = RandomFacts(seed: 80)
         func written(_ body: (inout FieldWriter) -> Void) -> [UInt8] {
@@ -47,6 +47,8 @@ struct FactCodecTests {
                 #expect(written { $0.messages(field, [call, call]) } == written { writer in
                     for _ in 0..<2 { writer.message(field) { call.encode(to: &$0) } }
                 })
+                let bodiless = BatchedEvent(call: call, body: [])
+                #expect(written { $0.bodilessEvent(field, call: call) } == written { writer in writer.message(field) { bodiless.encode(to: &$0) } })
             }
         }
     }

@@ -31,7 +31,9 @@ enum DeliveryFactCodec {
     /// Writes the payload of `.eventBatched(task:event:executedOn:)` from its parts.
     @inline(__always)
     static func encodeEventBatched(task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?, to writer: inout FieldWriter) {
-        writer.message(1, task); writer.message(2, event); writer.message(3, executedOn)
+        writer.message(1, task)
+        if event.body.isEmpty { writer.bodilessEvent(2, call: event.call) } else { writer.message(2, event) }
+        writer.message(3, executedOn)
     }
 
     /// Reads the delivery fact of `kind`.

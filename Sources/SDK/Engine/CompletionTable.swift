@@ -13,7 +13,7 @@ struct CompletionTable: Sendable {
 
     /// Files `completion` for `call`, replacing one filed for it.
     mutating func insert(_ completion: consuming CallCompletion, for call: CallID) {
-        if slots.isCrowded { rebuild() }
+        if slots.isCrowded { slots.rebuild(carrying: &completions) }
         let (slot, found) = slots.place(of: call)
         if !found { slots.fill(slot, with: call) }
         completions[slot] = completion
@@ -28,12 +28,4 @@ struct CompletionTable: Sendable {
         return completions[slot].take()
     }
 
-    /// Moves the completions into the slots ``CallSlots/rebuilt(moving:)`` makes.
-    private mutating func rebuild() {
-        var moved = [CallCompletion?](repeating: nil, count: slots.rebuiltCapacity)
-        var old: [CallCompletion?] = []
-        swap(&old, &completions)
-        slots = slots.rebuilt { from, to in moved[to] = old[from].take() }
-        completions = moved
-    }
 }

@@ -5,8 +5,8 @@
 ///
 /// A removal leaves a marker that later insertions reuse and probes step over, so it moves
 /// nothing; the markers go when the table empties. Once three quarters of the slots are taken
-/// (``isCrowded``), the owner rebuilds: ``rebuilt(moving:)`` makes slots without markers, with
-/// room for four times the entries, and says where each entry moves. Against a `Dictionary`,
+/// (``isCrowded``), the owner rebuilds (``rebuild(carrying:)``): slots without markers, with
+/// room for four times the entries, its values moved along. Against a `Dictionary`,
 /// whose generic probing and the shifting of entries a removal makes cost about 500
 /// instructions per call for the completions and 330 for the pending calls
 /// (`bench sdk --callgrind`).
@@ -32,7 +32,7 @@ package struct CallSlots: Sendable {
     /// The number of slots: the length of the values' array beside them.
     package var capacity: Int { states.count }
 
-    /// Whether one more entry must wait for ``rebuilt(moving:)``.
+    /// Whether one more entry must wait for ``rebuild(carrying:)``.
     package var isCrowded: Bool { (taken + 1) * 4 > states.count * 3 }
 
     /// Where `call` is filed (`found`), or else the slot it would go in: the first marker on
@@ -93,24 +93,27 @@ package struct CallSlots: Sendable {
         return slot
     }
 
-    /// The number of slots ``rebuilt(moving:)`` makes.
-    package var rebuiltCapacity: Int {
+    /// The number of slots a rebuild makes: room for four times the entries, at least as many
+    /// as now.
+    private var rebuiltCapacity: Int {
         var capacity = states.count
         while capacity < count * 4 { capacity *= 2 }
         return capacity
     }
 
-    /// The same entries in slots with room for four times them (at least as many slots as now),
-    /// without markers; `move` is told each entry's old and new slot. The next rebuild is then
-    /// at least twice as many insertions away as there are entries, so each insertion pays for a
-    /// few slots' worth of rebuilding at most.
-    package func rebuilt(moving move: (_ from: Int, _ to: Int) -> Void) -> CallSlots {
-        var slots = CallSlots(capacity: rebuiltCapacity)
+    /// Lays the same entries out in ``rebuiltCapacity`` slots without markers, moving each
+    /// one's value in `values` (the owner's array, slot for slot) along with it. The next
+    /// rebuild is then at least twice as many insertions away as there are entries, so each
+    /// insertion pays for a few slots' worth of rebuilding at most.
+    package mutating func rebuild<Value>(carrying values: inout [Value?]) {
+        var rebuilt = CallSlots(capacity: rebuiltCapacity)
+        var moved = [Value?](repeating: nil, count: rebuilt.capacity)
         for slot in states.indices where states[slot] == .full {
-            let (to, _) = slots.place(of: ids[slot])
-            slots.fill(to, with: ids[slot])
-            move(slot, to)
+            let (to, _) = rebuilt.place(of: ids[slot])
+            rebuilt.fill(to, with: ids[slot])
+            moved[to] = values[slot].take()
         }
-        return slots
+        self = rebuilt
+        values = moved
     }
 }

@@ -25,7 +25,7 @@ package struct CallTable<Value> {
 
     /// Files `value` for `call`, replacing one filed for it.
     package mutating func insert(_ value: consuming Value, for call: CallID) {
-        if slots.isCrowded { rebuild() }
+        if slots.isCrowded { slots.rebuild(carrying: &slotValues) }
         let (slot, found) = slots.place(of: call)
         if !found { slots.fill(slot, with: call) }
         slotValues[slot] = value
@@ -53,14 +53,6 @@ package struct CallTable<Value> {
         return (call, slotValues[index.slot].take()!)
     }
 
-    /// Moves the entries into the slots ``CallSlots/rebuilt(moving:)`` makes, values and all.
-    private mutating func rebuild() {
-        var values = [Value?](repeating: nil, count: slots.rebuiltCapacity)
-        var old: [Value?] = []
-        swap(&old, &slotValues)
-        slots = slots.rebuilt { from, to in values[to] = old[from].take() }
-        slotValues = values
-    }
 }
 
 extension CallTable: Collection {

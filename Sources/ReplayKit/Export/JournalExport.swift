@@ -49,17 +49,17 @@ package struct JournalExport: Sendable {
         var summary = ExportSummary()
         let walk = ExportWalk(reader: reader)
         while let batch = try walk.next() {
-            var start = 0
-            for index in batch.rows.indices {
-                if case .unreadable = batch.rows[index].record.content { summary.emptied += 1 }
-                let end = batch.rows[index].end
-                try file.writeLine { row in
-                    batch.starts[start..<end].withUnsafeBytes { row.append($0) }
-                    Self.writeRowMembers(batch.rows[index].record.content, redactedBy: redactor, to: &row)
+            // The rows' starts go to the file from the batch, where the walk wrote them; the
+            // records are read in place (lent, not copied out of the batch).
+            try batch.starts.withUnsafeBytes { starts in
+                try batch.rows.withUnsafeBufferPointer { rows in
+                    try file.writeLines(count: rows.count, start: { batch.start(of: $0, in: starts) }, rest: { index, row in
+                        if case .unreadable = rows[index].record.content { summary.emptied += 1 }
+                        Self.writeRowMembers(rows[index].record.content, redactedBy: redactor, to: &row)
+                        summary.records += 1
+                        if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(rows[index].record.sequence)") }
+                    })
                 }
-                start = end
-                summary.records += 1
-                if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(batch.rows[index].record.sequence)") }
             }
         }
         return summary

@@ -1,7 +1,8 @@
 /// Redacts a request body in one pass over its bytes, writing as it reads, when the body is JSON
 /// in the form the SDK's own writers give it: no whitespace, strings of printable ASCII with no
-/// escapes, integers without leading zeros, at most ``maximumDepth`` levels, an object or an
-/// array at the top. Gives exactly the bytes ``Redactor/redact(body:)`` gives by parsing the
+/// escapes, numbers whose integer part has no leading zeros (a fraction or an exponent is read
+/// as the tree's parser reads it), at most ``maximumDepth`` levels, an object or an array at
+/// the top. Gives exactly the bytes ``Redactor/redact(body:)`` gives by parsing the
 /// body into a tree and writing it again, without the tree; any other body (which may still be
 /// JSON) is refused, and the redactor takes the tree's path for it.
 struct CanonicalBodyRedaction: ~Copyable {
@@ -71,10 +72,18 @@ struct CanonicalBodyRedaction: ~Copyable {
             redactor.writeToken(utf8: text, inData ? "data" : Redactor.kind(forKeyBytes: key), to: &output)
         default:
             let scalar = try scalar()
-            if inData, input[scalar.lowerBound] != UInt8(ascii: "n") {
-                redactor.writeToken(utf8: UnsafeBufferPointer(rebasing: input[scalar]), "data", to: &output)
+            if let number = scalar.number {
+                // Written as the tree writes a `Double`: its description, in full or as a token.
+                let text = String(number)
+                if inData {
+                    text.utf8.withContiguousBytes { redactor.writeToken(utf8: $0, "data", to: &output) }
+                } else {
+                    output.append(text)
+                }
+            } else if inData, input[scalar.range.lowerBound] != UInt8(ascii: "n") {
+                redactor.writeToken(utf8: UnsafeBufferPointer(rebasing: input[scalar.range]), "data", to: &output)
             } else {
-                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[scalar]))
+                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[scalar.range]))
             }
         }
     }
@@ -120,7 +129,10 @@ struct CanonicalBodyRedaction: ~Copyable {
 
     /// The range of `true`, `false`, `null` or an integer as the writers spell one (an optional
     /// `-`, then `0` or 1 to 18 digits without a leading zero; not `-0`), which it steps past.
-    private mutating func scalar() throws(Refused) -> Range<Int> {
+    /// When such digits go on into a fraction or an exponent, the range runs on over every byte
+    /// a number may hold (as the tree's parser reads one) and `number` is the finite `Double`
+    /// the parser reads there; a text the parser would read otherwise is refused.
+    private mutating func scalar() throws(Refused) -> (range: Range<Int>, number: Double?) {
         let start = position
         let word: StaticString? = switch input[position] {
         case UInt8(ascii: "t"): "true"
@@ -134,7 +146,7 @@ struct CanonicalBodyRedaction: ~Copyable {
                   UnsafeBufferPointer(rebasing: input[position..<(position + length)])
                     .elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: length)) else { throw Refused() }
             position += length
-            return start..<position
+            return (start..<position, nil)
         }
         let negative = take(UInt8(ascii: "-"))
         let digits = position
@@ -142,14 +154,34 @@ struct CanonicalBodyRedaction: ~Copyable {
         let count = position - digits
         guard (1...18).contains(count), count == 1 || input[digits] != UInt8(ascii: "0"),
               !(negative && input[digits] == UInt8(ascii: "0")) else { throw Refused() }
-        // A number the writers do not write (a fraction, an exponent) is the tree's to read.
         if position < input.count {
             switch input[position] {
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): throw Refused()
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+                return (start..<position, try fraction(from: start))
             default: break
             }
         }
-        return start..<position
+        return (start..<position, nil)
+    }
+
+    /// Steps past the rest of a number with a fraction or an exponent that begins at `start`
+    /// and returns it as ``JSONParser`` reads it when that is a finite `Double`; refuses a text
+    /// the parser reads as an integer or not at all.
+    private mutating func fraction(from start: Int) throws(Refused) -> Double {
+        while position < input.count, Self.isNumberByte(input[position]) { position += 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
+        guard Int64(text) == nil, let number = Double(text), number.isFinite else { throw Refused() }
+        return number
+    }
+
+    /// A byte a number's text may hold, as ``JSONParser`` reads one: digits, signs, the point
+    /// and the exponent's `e`.
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
+        }
     }
 
     private mutating func take(_ byte: UInt8) -> Bool {

@@ -127,11 +127,12 @@ struct CanonicalBodyRedaction: ~Copyable {
         throw Refused()
     }
 
-    /// The range of `true`, `false`, `null` or an integer as the writers spell one (an optional
-    /// `-`, then `0` or 1 to 18 digits without a leading zero; not `-0`), which it steps past.
-    /// When such digits go on into a fraction or an exponent, the range runs on over every byte
-    /// a number may hold (as the tree's parser reads one) and `number` is the finite `Double`
-    /// the parser reads there; a text the parser would read otherwise is refused.
+    /// The range of `true`, `false`, `null` or a number, which it steps past. A number is the
+    /// run of bytes a number may hold, as ``JSONParser`` reads one: an integer as the writers
+    /// spell one (an optional `-`, then `0` or 1 to 18 digits without a leading zero; not `-0`)
+    /// is kept as it is; any other run the parser reads as a finite `Double` comes with it
+    /// (`number`), to be written as the tree writes it; a run the parser reads as an integer
+    /// in some other spelling, or not at all, is refused.
     private mutating func scalar() throws(Refused) -> (range: Range<Int>, number: Double?) {
         let start = position
         let word: StaticString? = switch input[position] {
@@ -148,30 +149,22 @@ struct CanonicalBodyRedaction: ~Copyable {
             position += length
             return (start..<position, nil)
         }
-        let negative = take(UInt8(ascii: "-"))
-        let digits = position
-        while position < input.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(input[position]) { position += 1 }
-        let count = position - digits
-        guard (1...18).contains(count), count == 1 || input[digits] != UInt8(ascii: "0"),
-              !(negative && input[digits] == UInt8(ascii: "0")) else { throw Refused() }
-        if position < input.count {
-            switch input[position] {
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
-                return (start..<position, try fraction(from: start))
-            default: break
-            }
-        }
-        return (start..<position, nil)
+        while position < input.count, Self.isNumberByte(input[position]) { position += 1 }
+        let run = UnsafeBufferPointer(rebasing: input[start..<position])
+        if Self.isWritersInteger(run) { return (start..<position, nil) }
+        let text = String(decoding: run, as: UTF8.self)
+        guard Int64(text) == nil, let number = Double(text), number.isFinite else { throw Refused() }
+        return (start..<position, number)
     }
 
-    /// Steps past the rest of a number with a fraction or an exponent that begins at `start`
-    /// and returns it as ``JSONParser`` reads it when that is a finite `Double`; refuses a text
-    /// the parser reads as an integer or not at all.
-    private mutating func fraction(from start: Int) throws(Refused) -> Double {
-        while position < input.count, Self.isNumberByte(input[position]) { position += 1 }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
-        guard Int64(text) == nil, let number = Double(text), number.isFinite else { throw Refused() }
-        return number
+    /// Whether `text` is an integer as the writers spell one: an optional `-`, then `0` or 1 to
+    /// 18 digits without a leading zero, not `-0` (what the parser reads back as the same text).
+    private static func isWritersInteger(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let negative = text.first == UInt8(ascii: "-")
+        let digits = UnsafeBufferPointer(rebasing: text[(negative ? 1 : 0)...])
+        guard let first = digits.first, (1...18).contains(digits.count),
+              digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+        return first != UInt8(ascii: "0") || (digits.count == 1 && !negative)
     }
 
     /// A byte a number's text may hold, as ``JSONParser`` reads one: digits, signs, the point

@@ -35,16 +35,17 @@ struct JSONMemberBytes: ~Copyable, JSONMemberSink {
     }
 
     private mutating func key(_ key: JSONKey) {
-        if needsComma { output.append(UInt8(ascii: ",")) }
+        let comma = needsComma
         needsComma = true
         key.withUTF8 { bytes in
             if depth == 0, let renamed = renameTopLevel(bytes) {
+                if comma { output.append(UInt8(ascii: ",")) }
                 JSONValue.writeString(renamed, to: &output)
-            } else {
-                JSONValue.writeString(wellFormedUTF8: bytes, to: &output)
+                output.append(UInt8(ascii: ":"))
+                return
             }
+            JSONValue.writeMemberKey(wellFormedUTF8: bytes, comma: comma, to: &output)
         }
-        output.append(UInt8(ascii: ":"))
     }
 
     mutating func add(_ key: JSONKey, _ value: JSONValue) {

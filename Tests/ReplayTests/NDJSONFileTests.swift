@@ -41,8 +41,8 @@ struct NDJSONFileTests {
         var expected: [UInt8] = []
         try file.writeLine { $0.append("first" as StaticString) }
         expected += Array("first\n".utf8)
-        // Batches of many lines (more pieces than one writev takes, more bytes than the buffer
-        // holds), with empty starts and rests and rests larger than the buffer.
+        // Batches of many lines (more bytes than the buffer holds), with empty starts and rests
+        // and rests larger than the buffer.
         for batch in 0..<3 {
             let lines = 1_500 + batch
             let starts = (0..<lines).map { index in Array(repeating: UInt8(ascii: "s"), count: index * 31 % 700) + [UInt8(ascii: ":")] }

@@ -49,8 +49,9 @@ package struct JournalExport: Sendable {
         var summary = ExportSummary()
         let walk = ExportWalk(reader: reader)
         while let batch = try walk.next() {
-            // The rows' starts go to the file from the batch, where the walk wrote them; the
-            // records are read in place (lent, not copied out of the batch).
+            // Each row's start is copied from the batch, where the walk wrote it, into the
+            // file's buffer, and its members written after it there; the records are read in
+            // place (lent, not copied out of the batch).
             try batch.starts.withUnsafeBytes { starts in
                 try batch.rows.withUnsafeBufferPointer { rows in
                     try file.writeLines(count: rows.count, start: { batch.start(of: $0, in: starts) }, rest: { index, row in

@@ -33,6 +33,45 @@ struct NDJSONFileTests {
         #expect(written == expected)
     }
 
+    @Test("lines of a start held elsewhere and a rest written in place come out whole and in order, between single lines")
+    func linesInPieces() throws {
+        let path = NSTemporaryDirectory() + "ndjson-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try NDJSONFile(creating: path)
+        var expected: [UInt8] = []
+        try file.writeLine { $0.append("first" as StaticString) }
+        expected += Array("first\n".utf8)
+        // Batches of many lines (more bytes than the buffer holds), with empty starts and rests
+        // and rests larger than the buffer.
+        for batch in 0..<3 {
+            let lines = 1_500 + batch
+            let starts = (0..<lines).map { index in Array(repeating: UInt8(ascii: "s"), count: index * 31 % 700) + [UInt8(ascii: ":")] }
+            let restSizes = (0..<lines).map { index in index == 700 ? (1 << 20) + 5 : index % 5 == 0 ? 0 : index * 7_919 % 2_000 }
+            let flat = starts.flatMap { $0 }
+            var ends: [Int] = []
+            for start in starts { ends.append((ends.last ?? 0) + start.count) }
+            try flat.withUnsafeBytes { bytes in
+                try file.writeLines(count: lines, start: { index in
+                    UnsafeRawBufferPointer(rebasing: bytes[(index == 0 ? 0 : ends[index - 1])..<ends[index]])
+                }, rest: { index, line in
+                    for _ in 0..<restSizes[index] { line.append(UInt8(ascii: "a") + UInt8(index % 26)) }
+                })
+            }
+            for index in 0..<lines {
+                expected += starts[index] + Array(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: restSizes[index]) + [UInt8(ascii: "\n")]
+            }
+            try file.writeRaw(Array("raw \(batch)\n".utf8))
+            expected += Array("raw \(batch)\n".utf8)
+        }
+        try file.writeLines(count: 0, start: { _ in UnsafeRawBufferPointer(start: nil, count: 0) }, rest: { _, _ in })
+        try file.writeLine { $0.append("last" as StaticString) }
+        expected += Array("last\n".utf8)
+        try file.close()
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(written.count == expected.count)
+        #expect(written == expected)
+    }
+
     @Test("a file that exists is refused, not overwritten")
     func existing() throws {
         let path = NSTemporaryDirectory() + "ndjson-\(UUID().uuidString).ndjson"

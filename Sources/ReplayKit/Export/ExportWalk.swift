@@ -22,16 +22,55 @@ final class ExportWalk {
 
     /// Rows begun on the walking thread: each record, with where its row's start ends in `starts`.
     struct Batch: Sendable {
-        var starts: [UInt8] = []
-        var rows: [(record: DecodedRecord, end: Int)] = []
+        /// The rows' starts, one after another, in the first ``startBytes`` bytes: the array's
+        /// count is its room (the bytes past them are not initialized), so that each start is
+        /// written in place, not copied in.
+        private(set) var starts: [UInt8] = []
+        private(set) var startBytes = 0
+        private(set) var rows: [(record: DecodedRecord, end: Int)] = []
+        /// Room a row's start is written into in place; a longer one is copied in from where it grew.
+        private static let startRoom = 1 << 12
 
-        /// An empty batch with room for `rows` rows whose starts are about as long as
-        /// `startBytes` (a batch's arrays then grow rarely, not a dozen times each).
+        /// An empty batch with room for `rows` rows whose starts take about `startBytes`.
         static func reserving(rows: Int, startBytes: Int) -> Batch {
             var batch = Batch()
-            batch.starts.reserveCapacity(startBytes)
+            batch.starts = Self.room(max(startBytes, 2 * startRoom))
             batch.rows.reserveCapacity(rows)
             return batch
+        }
+
+        private static func room(_ count: Int) -> [UInt8] {
+            Array(unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        }
+
+        /// The start of row `index`, valid as long as `starts` is (a buffer pointer into its bytes).
+        func start(of index: Int, in starts: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: starts[(index == 0 ? 0 : rows[index - 1].end)..<rows[index].end])
+        }
+
+        /// Writes the start of a row with `write`, in place after the others.
+        mutating func writeStart(_ write: (inout ScratchBytes) -> Void) {
+            if starts.count - startBytes < Self.startRoom { starts += Self.room(starts.count) }
+            var outgrown: [UInt8]?
+            let used = startBytes
+            starts.withUnsafeMutableBufferPointer { room in
+                let end = room.baseAddress! + used
+                ScratchBytes.withBuffer(at: end, capacity: room.count - used, write, finish: { start in
+                    if start.baseAddress == UnsafePointer(end) { startBytes += start.count } else { outgrown = Array(start) }
+                })
+            }
+            if let outgrown {
+                if starts.count - startBytes < outgrown.count { starts += Self.room(starts.count + outgrown.count) }
+                starts.withUnsafeMutableBufferPointer { room in
+                    (room.baseAddress! + startBytes).update(from: outgrown, count: outgrown.count)
+                }
+                startBytes += outgrown.count
+            }
+        }
+
+        /// Adds `record`, whose row's start was written last.
+        mutating func append(_ record: consuming DecodedRecord) {
+            rows.append((record, startBytes))
         }
     }
 
@@ -79,14 +118,13 @@ final class ExportWalk {
         }
     }
 
-    /// Appends the start of `record`'s row to `starts`, given the walk's state before it.
+    /// Writes the start of `record`'s row into `batch`, given the walk's state before it.
     private static func writeRowStart(of record: borrowing DecodedRecord, time: String, walk: JournalWalk,
-                                      columns: inout FleetColumns, into starts: inout [UInt8]) {
-        ScratchBytes.withScratch(capacity: 1024) { start in
+                                      columns: inout FleetColumns, into batch: inout Batch) {
+        batch.writeStart { start in
             walk.withState { state in
                 JournalExport.writeRowStart(record, time: time, columns: &columns, before: state, to: &start)
             }
-            starts.append(contentsOf: start.written)
         }
     }
 
@@ -104,11 +142,11 @@ final class ExportWalk {
                     time = record.time
                     timeText = record.time.description
                 }
-                writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &batch.starts)
+                writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &batch)
                 walk.fold(record)
-                batch.rows.append((record, batch.starts.count))
+                batch.append(consume record)
                 if batch.rows.count == batchSize {
-                    let startBytes = batch.starts.count
+                    let startBytes = batch.startBytes
                     guard channel.send(.rows(batch)) else { return }
                     batch = Batch.reserving(rows: batchSize, startBytes: startBytes + startBytes / 4)
                 }

@@ -49,23 +49,18 @@ package struct JournalExport: Sendable {
         var summary = ExportSummary()
         let walk = ExportWalk(reader: reader)
         while let batch = try walk.next() {
-            var start = 0
-            for index in batch.rows.indices {
-                let redacted: DecodedRecord.Content = switch batch.rows[index].record.content {
-                case .fact(let fact): .fact(redactor.redact(fact))
-                case .snapshot(let state): .snapshot(redactor.redact(state))
-                // Why the walk could not read it is this build's business: an export says the same for each.
-                case .unreadable: .unreadable(ExportWalk.unreadableReason)
+            // Each row's start is copied from the batch, where the walk wrote it, into the
+            // file's buffer, and its members written after it there; the records are read in
+            // place (lent, not copied out of the batch).
+            try batch.starts.withUnsafeBytes { starts in
+                try batch.rows.withUnsafeBufferPointer { rows in
+                    try file.writeLines(count: rows.count, start: { batch.start(of: $0, in: starts) }, rest: { index, row in
+                        if case .unreadable = rows[index].record.content { summary.emptied += 1 }
+                        Self.writeRowMembers(rows[index].record.content, redactedBy: redactor, to: &row)
+                        summary.records += 1
+                        if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(rows[index].record.sequence)") }
+                    })
                 }
-                if case .unreadable = redacted { summary.emptied += 1 }
-                let end = batch.rows[index].end
-                try file.writeLine { row in
-                    batch.starts[start..<end].withUnsafeBytes { row.append($0) }
-                    Self.writeRowMembers(redacted, to: &row)
-                }
-                start = end
-                summary.records += 1
-                if summary.records % 4096 == 0 { console.progress(progressPrefix + "exported seq \(batch.rows[index].record.sequence)") }
             }
         }
         return summary
@@ -94,6 +89,25 @@ package struct JournalExport: Sendable {
         FactJSON.write(content, into: &members)
         output = members.finish()
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes the rest of a row as ``writeRowMembers(_:to:)`` writes the redacted `content`: a
+    /// fact's members are written redacted from the fact itself (no redacted fact is built), a
+    /// snapshot's from the redacted state; an unreadable record says only
+    /// ``ExportWalk/unreadableReason`` (why it was unreadable is this build's business).
+    static func writeRowMembers(_ content: borrowing DecodedRecord.Content, redactedBy redactor: Redactor, to output: inout ScratchBytes) {
+        switch content {
+        case .fact(let fact):
+            var members = JSONMemberBytes(continuing: output, afterMembers: true, renameTopLevel: FleetColumns.rowKey(forFactMember:),
+                                          redactor: redactor)
+            FactJSON.write(fact, into: &members)
+            output = members.finish()
+            output.append(UInt8(ascii: "}"))
+        case .snapshot(let state):
+            writeRowMembers(.snapshot(redactor.redact(state)), to: &output)
+        case .unreadable:
+            writeRowMembers(.unreadable(ExportWalk.unreadableReason), to: &output)
+        }
     }
 
     // MARK: - Journal

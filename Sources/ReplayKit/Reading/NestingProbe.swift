@@ -16,44 +16,54 @@ enum NestingProbe {
     /// The nesting depth of `payload`, or a value above `limit` as soon as it exceeds it.
     static func depth(of payload: UnsafeRawBufferPointer, limit: Int) -> Int {
         // Each pending range is a byte range believed to be a message, with its depth.
-        var pending: [(range: Range<Int>, depth: Int)] = [(0..<payload.count, 1)]
+        var pending: [(range: Range<Int>, depth: Int)] = []
+        pending.reserveCapacity(16)
+        pending.append((0..<payload.count, 1))
         var deepest = 0
         var budget = 1 << 24   // bounds the work on adversarial input
         while let (range, depth) = pending.popLast() {
             deepest = max(deepest, depth)
             if deepest > limit { return deepest }
-            guard let children = lengthDelimitedFields(in: payload, range: range, budget: &budget) else { continue }
-            for child in children where !child.isEmpty { pending.append((child, depth + 1)) }
+            guard pushLengthDelimitedFields(in: payload, range: range, depth: depth + 1, onto: &pending, budget: &budget) else { continue }
             if budget <= 0 { return limit + 1 }
         }
         return deepest
     }
 
-    /// The value ranges of the length-delimited fields of the message in `range`, or nil when
-    /// the bytes are not a well-formed message.
-    private static func lengthDelimitedFields(in bytes: UnsafeRawBufferPointer, range: Range<Int>, budget: inout Int) -> [Range<Int>]? {
+    /// Pushes the non-empty value ranges of the length-delimited fields of the message in
+    /// `range`, in order and at `depth`, onto `pending`, and returns true; pushes none and
+    /// returns false when the bytes are not a well-formed message. (Pushed as they are found,
+    /// with no array of them made per message.)
+    private static func pushLengthDelimitedFields(in bytes: UnsafeRawBufferPointer, range: Range<Int>, depth: Int,
+                                                  onto pending: inout [(range: Range<Int>, depth: Int)], budget: inout Int) -> Bool {
+        let pushedBefore = pending.count
+        func refuse() -> Bool {
+            pending.removeSubrange(pushedBefore...)
+            return false
+        }
         var position = range.lowerBound
-        var children: [Range<Int>] = []
         while position < range.upperBound {
             budget -= 1
-            guard budget > 0, let key = varint(bytes, &position, end: range.upperBound) else { return nil }
+            guard budget > 0, let key = varint(bytes, &position, end: range.upperBound) else {
+                return refuse()
+            }
             switch key & 7 {
             case 0:
-                guard varint(bytes, &position, end: range.upperBound) != nil else { return nil }
+                guard varint(bytes, &position, end: range.upperBound) != nil else { return refuse() }
             case 1:
-                guard range.upperBound - position >= 8 else { return nil }
+                guard range.upperBound - position >= 8 else { return refuse() }
                 position += 8
             case 2:
                 guard let length = varint(bytes, &position, end: range.upperBound),
-                      length <= UInt64(range.upperBound - position) else { return nil }
+                      length <= UInt64(range.upperBound - position) else { return refuse() }
                 let end = position + Int(length)
-                children.append(position..<end)
+                if end > position { pending.append((position..<end, depth)) }
                 position = end
             default:
-                return nil
+                return refuse()
             }
         }
-        return children
+        return true
     }
 
     private static func varint(_ bytes: UnsafeRawBufferPointer, _ position: inout Int, end: Int) -> UInt64? {

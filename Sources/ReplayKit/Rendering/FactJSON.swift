@@ -40,11 +40,11 @@ package enum FactJSON {
             sink.add("failure", string: confirmation.failure)
         case .moduleHookCompleted(let completion):
             sink.add("hook", unsigned: completion.hook)
-            sink.add("failure", string: completion.failure)
+            sink.add("failure", freeText: completion.failure)
         case .authTokenReceived(let receipt):
             sink.add("request", unsigned: receipt.request)
             sink.add("project", project: receipt.project)
-            sink.add("failure", string: receipt.failure)
+            sink.add("failure", freeText: receipt.failure)
         case .callbacksDelivered(let id):
             sink.add("switch", switch: id)
         case .notificationReceived(let name):
@@ -55,12 +55,12 @@ package enum FactJSON {
             sink.add("job", unsigned: resolution.job)
             sink.add("destination", string: resolution.destination)
             sink.add("attribution", .optional(resolution.attribution, attribution))
-            sink.add("failure", string: resolution.failure)
+            sink.add("failure", freeText: resolution.failure)
         case .journalGap(let gap):
             sink.add("lost_facts", unsigned: gap.lostFacts)
             sink.add("from", string: gap.from.description)
             sink.add("to", string: gap.to.description)
-            sink.add("reason", string: gap.reason)
+            sink.add("reason", freeText: gap.reason)
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
             sink.add("job", unsigned: job)
             sink.add("call", call: call)
@@ -83,18 +83,18 @@ package enum FactJSON {
             sink.addObject("decision") { write(decision, into: &$0) }
         case .callRejected(let call, let reason):
             sink.add("call", call: call)
-            sink.add("reason", string: reason)
+            sink.add("reason", freeText: reason)
         case .identityChanged(let email, let userID):
-            sink.add("email", string: email)
-            sink.add("user_id", string: userID)
+            sink.add("email", personal: email, kind: "email")
+            sink.add("user_id", personal: userID, kind: "user")
         case .pushTokenChanged(let token):
-            sink.add("token", string: token)
+            sink.add("token", personal: token, kind: "token")
         case .attributionChanged(let project, let info):
             sink.add("project", project: project)
             sink.add("attribution", .optional(info, attribution))
         case .attributionRefused(let project, let reason):
             sink.add("project", project: project)
-            sink.add("reason", string: reason)
+            sink.add("reason", freeText: reason)
         case .unknownUserEventHeld(let project, let call, let event):
             sink.add("project", project: project)
             sink.add("call", call: call)
@@ -107,7 +107,7 @@ package enum FactJSON {
             sink.add("task", task: id)
             sink.add("call", call: event.call)
             // None when the record carries the gate's decision (format 1.3): its call makes it.
-            if !event.body.isEmpty { sink.add("body", utf8: event.body) }
+            if !event.body.isEmpty { sink.add("body", body: event.body) }
             // The gate's decision, when it travels here (format 1.3): as a gateDecided writes it.
             if let project = executedOn { sink.addObject("decision") { write(GateDecision.executed(project: project), into: &$0) } }
         case .taskDispatched(let id, let attempt):
@@ -132,7 +132,7 @@ package enum FactJSON {
         case .authRefreshFinished(let project, let request, let failure):
             sink.add("project", project: project)
             sink.add("request", unsigned: request)
-            sink.add("failure", string: failure)
+            sink.add("failure", freeText: failure)
         case .moduleEventDelivered(let module, let event, let project, let generation):
             sink.add("module", string: module)
             sink.add("event", moduleEvent(event))
@@ -144,7 +144,7 @@ package enum FactJSON {
             sink.add("event", moduleEvent(event))
         case .moduleHookFinished(let hook, let problem):
             sink.add("hook", unsigned: hook)
-            sink.add("problem", string: problem)
+            sink.add("problem", freeText: problem)
         case .messagesStored(let kind, let project, let ids):
             sink.add("messages", string: kind.rawValue)
             sink.add("project", project: project)
@@ -179,7 +179,7 @@ package enum FactJSON {
             sink.add("reasons", .array(reasons.map(JSONValue.string)))
         case .unknown(let kind, let payload):
             sink.add("unknown_kind", unsigned: UInt64(kind))
-            sink.add("bytes", integer: Int64(payload.count))
+            sink.add("bytes", opaquePayload: payload)
         }
     }
 
@@ -279,11 +279,6 @@ package enum FactJSON {
         }
     }
 
-    /// Adds data fields, or null when there are none.
-    private static func add<Sink: JSONMemberSink & ~Copyable>(_ key: JSONKey, data members: [String: DataValue]?, to sink: inout Sink) {
-        if let members { sink.addObject(key) { write(data: members, into: &$0) } } else { sink.addNull(key) }
-    }
-
     static func items(_ items: [CommerceItem]) -> JSONValue {
         .array(items.map { item in
             .object([("id", .string(item.id)), ("name", .string(item.name)), ("price", .number(item.price)),
@@ -307,28 +302,28 @@ package enum FactJSON {
         sink.add("name", string: call.name.rawValue)
         switch call {
         case .initialize(let project), .switchProject(let project): sink.add("project", projectRef(project))
-        case .setEmail(let email): sink.add("email", string: email)
-        case .setUserId(let userID): sink.add("user_id", string: userID)
-        case .updateEmail(let email): sink.add("new_email", string: email)
+        case .setEmail(let email): sink.add("email", personal: email, kind: "email")
+        case .setUserId(let userID): sink.add("user_id", personal: userID, kind: "user")
+        case .updateEmail(let email): sink.add("new_email", personal: email, kind: "email")
         case .updateUser(let dataFields, let merge):
-            add("data_fields", data: dataFields, to: &sink)
+            sink.add("data_fields", dataFields: dataFields)
             sink.add("merge_nested_objects", bool: merge)
-        case .updateCart(let items): sink.add("items", self.items(items))
+        case .updateCart(let items): sink.add("items", items: items)
         case .trackPurchase(let total, let items, let dataFields):
             sink.add("total", number: total)
-            sink.add("items", self.items(items))
-            add("data_fields", data: dataFields, to: &sink)
+            sink.add("items", items: items)
+            sink.add("data_fields", dataFields: dataFields)
         case .track(let event, let dataFields):
             sink.add("event", string: event)
-            add("data_fields", data: dataFields, to: &sink)
-        case .registerToken(let token): sink.add("token", string: token)
+            sink.add("data_fields", dataFields: dataFields)
+        case .registerToken(let token): sink.add("token", personal: token, kind: "token")
         case .trackPushOpen(let open):
             sink.add("campaign_id", .optional(open.campaignID) { .integer($0) })
             sink.add("template_id", .optional(open.templateID) { .integer($0) })
             sink.add("message_id", string: open.messageID)
             sink.add("app_already_running", bool: open.appAlreadyRunning)
-            add("data_fields", data: open.dataFields, to: &sink)
-        case .handlePush(let payload): add("payload", data: payload, to: &sink)
+            sink.add("data_fields", dataFields: open.dataFields)
+        case .handlePush(let payload): sink.add("payload", dataFields: payload)
         case .inAppFetch(let count): sink.add("count", integer: Int64(count))
         case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id):
             sink.add("message_id", string: id)
@@ -361,8 +356,8 @@ package enum FactJSON {
         sink.add("endpoint", string: task.endpoint)
         sink.add("path", string: task.path)
         sink.add("method", string: task.method.rawValue)
-        sink.add("query", string: task.query)
-        sink.add("body", utf8: task.body)
+        sink.add("query", query: task.query)
+        sink.add("body", body: task.body)
         sink.add("created_at", string: task.createdAt.description)
     }
 
@@ -375,20 +370,20 @@ package enum FactJSON {
         switch failure {
         case .rejected(let reason):
             sink.add("failure", string: "rejected")
-            sink.add("reason", string: reason)
+            sink.add("reason", freeText: reason)
         case .notInitialized:
             sink.add("failure", string: "not_initialized")
         case .httpStatus(let status, let code, let message):
             sink.add("failure", string: "http_status")
             sink.add("status", integer: Int64(status))
             sink.add("code", string: code)
-            sink.add("message", string: message)
+            sink.add("message", freeText: message)
         case .retriesExhausted(let reason):
             sink.add("failure", string: "retries_exhausted")
-            sink.add("reason", string: reason)
+            sink.add("reason", freeText: reason)
         case .authentication(let reason):
             sink.add("failure", string: "authentication")
-            sink.add("reason", string: reason)
+            sink.add("reason", freeText: reason)
         }
     }
 
@@ -536,9 +531,9 @@ package enum FactJSON {
             sink.add("response", integer: Int64(status))
             sink.add("code", string: code)
             sink.add("message_ids", .array(ids.map(JSONValue.string)))
-            sink.add("message", string: message)
+            sink.add("message", freeText: message)
         case .networkError(let reason):
-            sink.add("network_error", string: reason)
+            sink.add("network_error", freeText: reason)
         }
     }
 }

@@ -21,6 +21,25 @@ protocol JSONMemberSink: ~Copyable {
     mutating func add(_ key: JSONKey, project: ProjectFingerprint)
     /// Adds `key` with an object whose members `members` adds to this sink, in order.
     mutating func addObject(_ key: JSONKey, _ members: (inout Self) -> Void)
+
+    // Personal values: FactJSON adds each value a ``Redactor`` replaces (``Redactor/redact(_:)-(Fact)``)
+    // through one of these, so that a redacting sink can write what the redacted fact would hold
+    // without the fact being redacted first. The defaults write the values as they are.
+
+    /// Adds `key` with an email, user id or push token (`kind` is its token kind), or null.
+    mutating func add(_ key: JSONKey, personal text: String?, kind: String)
+    /// Adds `key` with a free-text reason (which may echo an argument), or null.
+    mutating func add(_ key: JSONKey, freeText text: String?)
+    /// Adds `key` with data fields as ``FactJSON/write(data:into:)`` writes them, or null.
+    mutating func add(_ key: JSONKey, dataFields members: [String: DataValue]?)
+    /// Adds `key` with commerce items as ``FactJSON/items(_:)`` holds them.
+    mutating func add(_ key: JSONKey, items: [CommerceItem])
+    /// Adds `key` with a request body as a JSON string (see ``add(_:utf8:)``).
+    mutating func add(_ key: JSONKey, body: [UInt8])
+    /// Adds `key` with a request's query string, or null.
+    mutating func add(_ key: JSONKey, query: String?)
+    /// Adds `key` with the byte count of a payload this build cannot read.
+    mutating func add(_ key: JSONKey, opaquePayload payload: [UInt8])
 }
 
 extension JSONMemberSink where Self: ~Copyable {
@@ -46,4 +65,16 @@ extension JSONMemberSink where Self: ~Copyable {
     mutating func add(_ key: JSONKey, project: ProjectFingerprint?) {
         if let project { add(key, project: project) } else { addNull(key) }
     }
+
+    mutating func add(_ key: JSONKey, personal text: String?, kind: String) { add(key, string: text) }
+    mutating func add(_ key: JSONKey, freeText text: String?) { add(key, string: text) }
+
+    mutating func add(_ key: JSONKey, dataFields members: [String: DataValue]?) {
+        if let members { addObject(key) { FactJSON.write(data: members, into: &$0) } } else { addNull(key) }
+    }
+
+    mutating func add(_ key: JSONKey, items: [CommerceItem]) { add(key, FactJSON.items(items)) }
+    mutating func add(_ key: JSONKey, body: [UInt8]) { add(key, utf8: body) }
+    mutating func add(_ key: JSONKey, query: String?) { add(key, string: query) }
+    mutating func add(_ key: JSONKey, opaquePayload payload: [UInt8]) { add(key, integer: Int64(payload.count)) }
 }

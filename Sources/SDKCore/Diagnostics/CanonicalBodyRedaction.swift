@@ -1,7 +1,8 @@
 /// Redacts a request body in one pass over its bytes, writing as it reads, when the body is JSON
 /// in the form the SDK's own writers give it: no whitespace, strings of printable ASCII with no
-/// escapes, integers without leading zeros, at most ``maximumDepth`` levels, an object or an
-/// array at the top. Gives exactly the bytes ``Redactor/redact(body:)`` gives by parsing the
+/// escapes, numbers whose integer part has no leading zeros (a fraction or an exponent is read
+/// as the tree's parser reads it), at most ``maximumDepth`` levels, an object or an array at
+/// the top. Gives exactly the bytes ``Redactor/redact(body:)`` gives by parsing the
 /// body into a tree and writing it again, without the tree; any other body (which may still be
 /// JSON) is refused, and the redactor takes the tree's path for it.
 struct CanonicalBodyRedaction: ~Copyable {
@@ -71,10 +72,18 @@ struct CanonicalBodyRedaction: ~Copyable {
             redactor.writeToken(utf8: text, inData ? "data" : Redactor.kind(forKeyBytes: key), to: &output)
         default:
             let scalar = try scalar()
-            if inData, input[scalar.lowerBound] != UInt8(ascii: "n") {
-                redactor.writeToken(utf8: UnsafeBufferPointer(rebasing: input[scalar]), "data", to: &output)
+            if let number = scalar.number {
+                // Written as the tree writes a `Double`: its description, in full or as a token.
+                let text = String(number)
+                if inData {
+                    text.utf8.withContiguousBytes { redactor.writeToken(utf8: $0, "data", to: &output) }
+                } else {
+                    output.append(text)
+                }
+            } else if inData, input[scalar.range.lowerBound] != UInt8(ascii: "n") {
+                redactor.writeToken(utf8: UnsafeBufferPointer(rebasing: input[scalar.range]), "data", to: &output)
             } else {
-                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[scalar]))
+                output.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[scalar.range]))
             }
         }
     }
@@ -118,9 +127,13 @@ struct CanonicalBodyRedaction: ~Copyable {
         throw Refused()
     }
 
-    /// The range of `true`, `false`, `null` or an integer as the writers spell one (an optional
-    /// `-`, then `0` or 1 to 18 digits without a leading zero; not `-0`), which it steps past.
-    private mutating func scalar() throws(Refused) -> Range<Int> {
+    /// The range of `true`, `false`, `null` or a number, which it steps past. A number is the
+    /// run of bytes a number may hold, as ``JSONParser`` reads one: an integer as the writers
+    /// spell one (an optional `-`, then `0` or 1 to 18 digits without a leading zero; not `-0`)
+    /// is kept as it is; any other run the parser reads as a finite `Double` comes with it
+    /// (`number`), to be written as the tree writes it; a run the parser reads as an integer
+    /// in some other spelling, or not at all, is refused.
+    private mutating func scalar() throws(Refused) -> (range: Range<Int>, number: Double?) {
         let start = position
         let word: StaticString? = switch input[position] {
         case UInt8(ascii: "t"): "true"
@@ -134,22 +147,34 @@ struct CanonicalBodyRedaction: ~Copyable {
                   UnsafeBufferPointer(rebasing: input[position..<(position + length)])
                     .elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: length)) else { throw Refused() }
             position += length
-            return start..<position
+            return (start..<position, nil)
         }
-        let negative = take(UInt8(ascii: "-"))
-        let digits = position
-        while position < input.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(input[position]) { position += 1 }
-        let count = position - digits
-        guard (1...18).contains(count), count == 1 || input[digits] != UInt8(ascii: "0"),
-              !(negative && input[digits] == UInt8(ascii: "0")) else { throw Refused() }
-        // A number the writers do not write (a fraction, an exponent) is the tree's to read.
-        if position < input.count {
-            switch input[position] {
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): throw Refused()
-            default: break
-            }
+        while position < input.count, Self.isNumberByte(input[position]) { position += 1 }
+        let run = UnsafeBufferPointer(rebasing: input[start..<position])
+        if Self.isWritersInteger(run) { return (start..<position, nil) }
+        let text = String(decoding: run, as: UTF8.self)
+        guard Int64(text) == nil, let number = Double(text), number.isFinite else { throw Refused() }
+        return (start..<position, number)
+    }
+
+    /// Whether `text` is an integer as the writers spell one: an optional `-`, then `0` or 1 to
+    /// 18 digits without a leading zero, not `-0` (what the parser reads back as the same text).
+    private static func isWritersInteger(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let negative = text.first == UInt8(ascii: "-")
+        let digits = UnsafeBufferPointer(rebasing: text[(negative ? 1 : 0)...])
+        guard let first = digits.first, (1...18).contains(digits.count),
+              digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+        return first != UInt8(ascii: "0") || (digits.count == 1 && !negative)
+    }
+
+    /// A byte a number's text may hold, as ``JSONParser`` reads one: digits, signs, the point
+    /// and the exponent's `e`.
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
         }
-        return start..<position
     }
 
     private mutating func take(_ byte: UInt8) -> Bool {

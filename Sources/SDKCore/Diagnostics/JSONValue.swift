@@ -149,6 +149,22 @@ package enum JSONValue: Equatable, Sendable {
         count * 6 + 3
     }
 
+    /// Appends an object member's key, the well-formed UTF-8 `bytes`, as `"key":`, after a
+    /// comma when `comma`: what appending the comma, ``writeString(wellFormedUTF8:to:)`` and
+    /// the colon give, through one reservation.
+    package static func writeMemberKey(wellFormedUTF8 bytes: UnsafeBufferPointer<UInt8>, comma: Bool, to output: inout ScratchBytes) {
+        output.appendWriting(atMost: escapedRoom(forUTF8Count: bytes.count) + 2) { start in
+            var end = start
+            if comma {
+                end.pointee = UInt8(ascii: ",")
+                end += 1
+            }
+            end += writeString(escaping: bytes, at: end)
+            end.pointee = UInt8(ascii: ":")
+            return end + 1 - start
+        }
+    }
+
     /// Writes the JSON string of `text` at `start`, which has ``escapedRoom(forUTF8Count:)`` of
     /// its UTF-8 length; returns the bytes written. For writers that reserve a row's room once.
     package static func writeString(_ text: String, at start: UnsafeMutablePointer<UInt8>) -> Int {

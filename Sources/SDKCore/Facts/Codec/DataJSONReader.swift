@@ -62,6 +62,9 @@ struct DataJSONReader {
         var members: [String: DataValue] = [:]
         skipWhitespace()
         if take(UInt8(ascii: "}")) { return members }
+        // Room for the commonest objects (one to three members) made at once: a dictionary grown
+        // from empty is made for one member, then made again for the second.
+        members.reserveCapacity(3)
         repeat {
             skipWhitespace()
             let key = try string()

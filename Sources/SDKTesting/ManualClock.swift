@@ -66,6 +66,12 @@ public final class ManualClock: SDKClock, Sendable {
     /// How many timers are waiting.
     public var pendingTimers: Int { state.withLock { $0.timers.count } }
 
+    /// How many waiting timers are due at `due` exactly: a test that knows when a timer it
+    /// caused will be due can wait for that one, whatever other timers come and go.
+    public func pendingTimers(dueAt due: JournalTime) -> Int {
+        state.withLock { $0.timers.count { $0.due == due } }
+    }
+
     /// When the earliest waiting timer is due.
     public var nextDue: JournalTime? { state.withLock { $0.timers.map(\.due).min() } }
 }

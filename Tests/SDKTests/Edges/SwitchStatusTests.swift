@@ -57,14 +57,18 @@ struct SwitchStatusTests {
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
         sdk.track("held", completion: nil)
         #expect(await hold.waitUntilHeld(count: 1))
-        let timers = harness.clock.pendingTimers
+        // Its bound is the timer due exactly five seconds from now (the clock stands still):
+        // waiting for any new timer, the test could take another for it (one the held request
+        // set late, under a slow run) and advance the clock before the bound was set.
+        let due = harness.clock.now().advanced(by: .seconds(5))
+        let timers = harness.clock.pendingTimers(dueAt: due)
         let settling = Task { await sdk.settle(timeout: .seconds(5)) }
         var spins = 0
-        while harness.clock.pendingTimers == timers && spins < 1_000_000 {  // its bound is set
+        while harness.clock.pendingTimers(dueAt: due) == timers && spins < 1_000_000 {
             spins += 1
             await Task.yield()
         }
-        #expect(harness.clock.pendingTimers > timers, "settle(timeout:) set no timer on the SDK's clock")
+        #expect(harness.clock.pendingTimers(dueAt: due) > timers, "settle(timeout:) set no timer on the SDK's clock")
         harness.clock.advance(by: .seconds(6))
         #expect(await settling.value == false)
         hold.release()

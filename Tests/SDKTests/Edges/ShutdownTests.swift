@@ -64,6 +64,7 @@ struct ShutdownTests {
         let answered = DispatchGroup()
         let count = Locked(0)
         let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
         let caller = Thread {
             for index in 0..<calls {
                 answered.enter()
@@ -73,14 +74,19 @@ struct ShutdownTests {
                     answered.leave()
                 }
             }
+            finished.signal()
         }
         caller.start()
-        let waited = await Task.detached {
+        let (made, waited) = await Task.detached {
             started.wait()
             sdk.shutdown()
-            // A stranded completion would keep this waiting forever: fail instead, generously late.
-            return answered.wait(timeout: .now() + 60)
+            // The group is empty whenever every call made so far is answered, so it is waited for
+            // only once the caller has made its last call. A stranded completion would keep this
+            // waiting forever: fail instead, generously late.
+            let made = finished.wait(timeout: .now() + 60)
+            return (made, answered.wait(timeout: .now() + 60))
         }.value
+        #expect(made == .success, "the caller never finished its calls")
         #expect(waited == .success, "completions were stranded by the shutdown")
         #expect(count.withLock { $0 } == calls)
     }

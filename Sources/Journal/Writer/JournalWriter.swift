@@ -23,11 +23,11 @@ public final class JournalWriter: Sendable {
     public let journalID: UUID
 
     /// The state, the compressors and the writing the group-commit thread shares
-    /// (``WriterCore``); `committer`, `helper` and `state` are the core's, named here too.
+    /// (``WriterCore``), the one place they are kept.
     private let core: WriterCore
-    private let committer: Locked<CommitSink>
-    private let helper: Locked<CommitSink>
-    private let state: Locked<WriterState>
+    private var committer: Locked<CommitSink> { core.committer }
+    private var helper: Locked<CommitSink> { core.helper }
+    private var state: Locked<WriterState> { core.state }
     private let groupCommit: GroupCommitThread?
     /// The state's ``WriterState/attention``, read without the lock.
     private let attention: AttentionFlag
@@ -50,10 +50,10 @@ public final class JournalWriter: Sendable {
         let outcome = try WriterRecovery.open(directory: directory, options: options)
         let frameCapacity = options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
             + SegmentFormat.blockCheckBytes
-        committer = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
-        helper = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.frameBytes + 4096)))
+        let committer = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
+        let helper = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.frameBytes + 4096)))
         let last = outcome.nextSequence - 1
-        state = Locked(WriterState(
+        let state = Locked(WriterState(
             directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,
             frame: FrameBuffer(capacity: frameCapacity),
             active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,

@@ -73,14 +73,17 @@ extension EngagementSDK {
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var switchStatus: SwitchStatus { read { $0.switchStatus } }
 
-    /// The switch status as it changes: first the status now, then each change, until the SDK shuts
-    /// down (the stream then finishes).
+    /// The switch status as it changes: first the status now (what ``switchStatus`` reads at this
+    /// call), then each change, until the SDK shuts down (the stream then finishes).
     ///
-    /// Statuses are published by the engine after each batch of inputs; the engine never waits for
-    /// a reader. A reader that falls more than 256 statuses behind loses the oldest ones first (it
+    /// Blocks the calling thread as ``switchStatus`` does, so that the first status reflects every
+    /// call made before on that thread (an `await initialize(_:)` that returned included). Statuses
+    /// are published by the engine after each batch of inputs; the engine never waits for a
+    /// reader. A reader that falls more than 256 statuses behind loses the oldest ones first (it
     /// always ends on the latest). Each call returns a new stream; any number may be open.
     public func switchStatusUpdates() -> AsyncStream<SwitchStatus> {
-        status.stream()
+        let status = status
+        return read { view in status.stream(startingWith: view.switchStatus) }
     }
 
     /// Opens a universal link the app was launched with.

@@ -1,12 +1,19 @@
 import Locking
 
 /// Hands each new ``SwitchStatus`` to every stream an app follows. The engine publishes after
-/// each batch of inputs; a subscriber first hears the status as of subscribing.
+/// each batch of inputs; a subscriber first hears the status it subscribed with, then each
+/// status published that differs from the last one it heard.
 final class StatusBroadcaster: Sendable {
+    private struct Subscriber {
+        let continuation: AsyncStream<SwitchStatus>.Continuation
+        /// The status this subscriber heard last: it never hears the same one twice in a row.
+        var heard: SwitchStatus
+    }
+
     private struct Subscribers {
         var latest: SwitchStatus
         var next = 0
-        var continuations: [Int: AsyncStream<SwitchStatus>.Continuation] = [:]
+        var streams: [Int: Subscriber] = [:]
         var finished = false
     }
 
@@ -16,15 +23,18 @@ final class StatusBroadcaster: Sendable {
         subscribers = Locked(Subscribers(latest: initial))
     }
 
-    /// A stream of statuses, starting with the current one; it ends when the SDK shuts down.
-    func stream() -> AsyncStream<SwitchStatus> {
+    /// A stream of statuses, starting with `current` (the latest published when nil); it ends
+    /// when the SDK shuts down. Pass `current` only on the engine thread, the one that publishes,
+    /// so that no status published later is heard before it.
+    func stream(startingWith current: SwitchStatus? = nil) -> AsyncStream<SwitchStatus> {
         let (stream, continuation) = AsyncStream<SwitchStatus>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let id = subscribers.withLock { subscribers -> Int? in
-            continuation.yield(subscribers.latest)
+            let first = current ?? subscribers.latest
+            continuation.yield(first)
             guard !subscribers.finished else { return nil }
             let id = subscribers.next
             subscribers.next += 1
-            subscribers.continuations[id] = continuation
+            subscribers.streams[id] = Subscriber(continuation: continuation, heard: first)
             return id
         }
         guard let id else {
@@ -32,7 +42,7 @@ final class StatusBroadcaster: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) }
+            self?.subscribers.withLock { _ = $0.streams.removeValue(forKey: id) }
         }
         return stream
     }
@@ -42,7 +52,14 @@ final class StatusBroadcaster: Sendable {
         subscribers.withLock { subscribers in
             guard subscribers.latest != status else { return }
             subscribers.latest = status
-            for continuation in subscribers.continuations.values { continuation.yield(status) }
+            var index = subscribers.streams.startIndex
+            while index != subscribers.streams.endIndex {
+                if subscribers.streams.values[index].heard != status {
+                    subscribers.streams.values[index].heard = status
+                    subscribers.streams.values[index].continuation.yield(status)
+                }
+                index = subscribers.streams.index(after: index)
+            }
         }
     }
 
@@ -52,8 +69,8 @@ final class StatusBroadcaster: Sendable {
     func finish() {
         let continuations = subscribers.withLock { subscribers -> [AsyncStream<SwitchStatus>.Continuation] in
             subscribers.finished = true
-            defer { subscribers.continuations = [:] }
-            return Array(subscribers.continuations.values)
+            defer { subscribers.streams = [:] }
+            return subscribers.streams.values.map(\.continuation)
         }
         for continuation in continuations { continuation.finish() }
     }

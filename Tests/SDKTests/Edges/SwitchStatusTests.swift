@@ -16,6 +16,18 @@ struct SwitchStatusTests {
         #expect(harness.sdk.switchStatus == .idle(project: harness.us.fingerprint))
     }
 
+    @Test("a stream opened once initialize returned starts with the project initialize applied, not a status published before")
+    func streamStartsWithTheStatusNow() async throws {
+        for _ in 0..<40 {
+            let harness = try SDKHarness()
+            await harness.sdk.initialize(harness.us)
+            var updates = harness.sdk.switchStatusUpdates().makeAsyncIterator()
+            #expect(await updates.next() == .idle(project: harness.us.fingerprint))
+            harness.sdk.shutdown()
+            #expect(await updates.next() == nil, "the stream finishes at shutdown without hearing the same status again")
+        }
+    }
+
     @Test("the switch status shows the switch, its step and its held calls, and is followed as a stream until shutdown")
     func statusStream() async throws {
         let (harness, gate) = try SwitchContractTests.heldHarness()

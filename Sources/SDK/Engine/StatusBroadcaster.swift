@@ -23,13 +23,12 @@ final class StatusBroadcaster: Sendable {
         subscribers = Locked(Subscribers(latest: initial))
     }
 
-    /// A stream of statuses, starting with `current` (the latest published when nil); it ends
-    /// when the SDK shuts down. Pass `current` only on the engine thread, the one that publishes,
-    /// so that no status published later is heard before it.
-    func stream(startingWith current: SwitchStatus? = nil) -> AsyncStream<SwitchStatus> {
+    /// A stream of statuses, starting with `first`; it ends when the SDK shuts down. Called on
+    /// the engine thread, the one that publishes, with the engine's status now, so that no
+    /// status published later is heard before it (or after shutdown, with the last one).
+    func stream(startingWith first: SwitchStatus) -> AsyncStream<SwitchStatus> {
         let (stream, continuation) = AsyncStream<SwitchStatus>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let id = subscribers.withLock { subscribers -> Int? in
-            let first = current ?? subscribers.latest
             continuation.yield(first)
             guard !subscribers.finished else { return nil }
             let id = subscribers.next
@@ -62,8 +61,6 @@ final class StatusBroadcaster: Sendable {
             }
         }
     }
-
-    var latest: SwitchStatus { subscribers.withLock { $0.latest } }
 
     /// Ends every stream (the SDK shut down).
     func finish() {

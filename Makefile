@@ -27,7 +27,7 @@ layers-check: deps
 # Tests run one at a time (--no-parallel): run together on two cores, CPU-heavy tests held the
 # shared pool's threads for tens of seconds, and tests that hold a request on the sandbox lost
 # the race against URLSession's real 30 s timeout. One at a time is also faster here (70 s
-# against about 120 s): docs/RELIABILITY.md.
+# against about 110 s): docs/RELIABILITY.md.
 UNIT_TESTS_TIMEOUT ?= 1200
 unit-tests: deps
 	$(SWIFT) build --build-tests

@@ -38,7 +38,7 @@ final class SDKHarness: Sendable {
                                    LifecycleModule(name: BuiltInModules.embedded), LifecycleModule(name: BuiltInModules.push)]
         endpoints = RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu"))
         var configuration = SDKConfiguration(
-            storageDirectory: self.directory, clock: self.clock, transport: transport ?? URLSessionTransport(),
+            storageDirectory: self.directory, clock: self.clock, transport: transport ?? PatientTransport(base: URLSessionTransport()),
             makeCallID: { ids.next() }, modules: self.modules, rules: rules, regionEndpoints: endpoints,
             journalStorage: storage, knownProjects: knownProjects)
         if let callbackQueue { configuration.callbackQueue = callbackQueue }

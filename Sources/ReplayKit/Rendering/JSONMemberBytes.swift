@@ -144,9 +144,7 @@ struct JSONMemberBytes: ~Copyable, JSONMemberSink {
         case .object(let members):
             output.append(UInt8(ascii: "{"))
             for (index, (name, member)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(name, to: &output)
-                output.append(UInt8(ascii: ":"))
+                name.utf8.withContiguousBytes { JSONValue.writeMemberKey(wellFormedUTF8: $0, comma: index > 0, to: &output) }
                 writeRedacted(data: member, redactor, to: &output)
             }
             output.append(UInt8(ascii: "}"))

@@ -134,7 +134,7 @@ package final class CallAudit {
     /// Changes the row of `call`, creating it from the state for a call received before the
     /// walk began.
     private func update(_ call: CallID, _ state: SDKState, _ change: (inout AuditRow) -> Void) {
-        if open[call] == nil, let pending = state.pendingCalls[call] {
+        if open[call] == nil, let pending = state.pendingCall(call) {
             open[call] = AuditRow(call: call, name: pending.name, received: nil, madeAt: pending.madeAt, liveAtCall: pending.projectAtCall)
         }
         // In place: a row copied out and written back would copy its arrays on every change.

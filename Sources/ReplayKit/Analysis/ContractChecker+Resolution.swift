@@ -7,13 +7,13 @@ extension ContractChecker {
     func checkResolution(_ fact: Fact, at sequence: UInt64, state: SDKState) {
         switch fact {
         case .callResolved(let call, let outcome):
-            checkResolution(of: call, outcome, at: sequence, wasPending: state.pendingCalls[call] != nil)
+            checkResolution(of: call, outcome, at: sequence, wasPending: state.pendingCall(call) != nil)
         case .callsResolved(_, let calls, let outcome):
             // The state is the one before the record: a call listed twice was pending only once.
             var seen = Set<CallID>(minimumCapacity: calls.count)
             for call in calls {
                 let first = seen.insert(call).inserted
-                checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCalls[call] != nil)
+                checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCall(call) != nil)
             }
         default:
             break

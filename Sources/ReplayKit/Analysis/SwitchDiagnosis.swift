@@ -110,7 +110,7 @@ package final class SwitchDiagnosis {
                 }
             case .inline(let project):
                 if let run = state.switching.inFlight {
-                    let name = state.pendingCalls[call]?.name.rawValue ?? "?"
+                    let name = state.pendingCall(call)?.name.rawValue ?? "?"
                     update(run.id) { $0.inline.append(SwitchReport.InlineCall(call: call, name: name, at: mark, project: project)) }
                 }
             default:

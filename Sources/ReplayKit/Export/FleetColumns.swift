@@ -98,7 +98,7 @@ struct FleetColumns {
     private mutating func write(_ subject: borrowing Subject, rowProject: ProjectFingerprint?, before state: SDKState,
                                 time: String, to output: inout ScratchBytes) {
         var callName = subject.callName?.rawValue
-        if let call = subject.call, let pending = state.pendingCalls[call] { callName = pending.name.rawValue }
+        if let call = subject.call, let pending = state.pendingCall(call) { callName = pending.name.rawValue }
         // Both projects are among the last two looked up; their JSON is read in place there.
         if let live = state.live { remember(live.fingerprint) }
         if let rowProject { remember(rowProject) }

@@ -51,9 +51,9 @@ package enum FactProjects {
         case .gateDecided(let call, let decision):
             switch decision {
             case .executed(let project), .inline(let project), .replayed(_, let project): return Mentions(project)
-            case .queued, .refused: return Mentions(state.pendingCalls[call]?.projectAtCall)
+            case .queued, .refused: return Mentions(state.pendingCall(call)?.projectAtCall)
             }
-        case .callRejected(let call, _): return Mentions(state.pendingCalls[call]?.projectAtCall)
+        case .callRejected(let call, _): return Mentions(state.pendingCall(call)?.projectAtCall)
         case .attributionChanged(let project, _), .attributionRefused(let project, _),
              .unknownUserEventHeld(let project, _, _), .unknownUserEventsReleased(let project),
              .unknownUserSessionCounted(let project), .authRefreshRequested(let project, _),
@@ -66,13 +66,13 @@ package enum FactProjects {
             switch outcome {
             case .delivered(let project, _): return Mentions(project)
             case .applied(let project?): return Mentions(project)
-            default: return Mentions(state.pendingCalls[call]?.projectAtCall)
+            default: return Mentions(state.pendingCall(call)?.projectAtCall)
             }
         case .callsResolved(let id, let calls, let outcome):
             switch outcome {
             case .delivered(let project, _): return Mentions(project)
             case .applied(let project?): return Mentions(project)
-            default: return calls.first.map { Mentions(state.pendingCalls[$0]?.projectAtCall) } ?? task(id, state)
+            default: return calls.first.map { Mentions(state.pendingCall($0)?.projectAtCall) } ?? task(id, state)
             }
         case .moduleHookStarted(_, _, let event):
             if case .willSwitchProject(let to) = event { return Mentions(to, state.live?.fingerprint) }

@@ -159,6 +159,14 @@ package struct PendingHook: Sendable, Hashable {
 }
 
 extension SDKState {
+    /// The call pending under `call`; nil when none is. What `pendingCalls[call]` reads, for
+    /// other modules: compiled here, where the table's value type is known, while from another
+    /// module the generic table's lookup runs unspecialized (about 340 instructions a lookup,
+    /// most of them looking up the type's metadata, against a few dozen here).
+    package func pendingCall(_ call: CallID) -> PendingCall? {
+        pendingCalls[call]
+    }
+
     /// Every call id the state still refers to: pending calls, tasks made for calls, calls held
     /// by the gate or for an unknown user, switch requests, link resolutions.
     public var callIDsInUse: Set<UUID> {

@@ -67,31 +67,48 @@ package enum JSONValue: Equatable, Sendable {
     }
 
     /// Writes the decimal digits of `value`, as `String(value)` spells them, at `start` (room for
-    /// 20); returns how many. Counted first, then written from the last digit back, in place:
-    /// no buffer to copy them from.
+    /// 20); returns how many. Counted first, then written from the last digit back, two digits
+    /// at a time, in place: no buffer to copy them from.
     package static func writeDecimal(_ value: UInt64, at start: UnsafeMutablePointer<UInt8>) -> Int {
         let count = decimalDigitCount(value)
+        let pairs = digitPairs.utf8Start
         var rest = value
         var index = count
-        repeat {
-            index -= 1
-            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-        } while index > 0
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            index &-= 2
+            start[index] = pairs[pair]
+            start[index &+ 1] = pairs[pair &+ 1]
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            start[0] = pairs[pair]
+            start[1] = pairs[pair &+ 1]
+        } else {
+            start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+        }
         return count
     }
 
-    /// How many decimal digits `value` has (1 for zero).
+    /// `00` to `99`, one after the other: the two digits of `n` are at `2n` and `2n + 1`.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// How many decimal digits `value` has (1 for zero): the bit length times log10(2)
+    /// (1233/4096) is the count or one less, and one comparison with a power of ten tells which.
     package static func decimalDigitCount(_ value: UInt64) -> Int {
-        var count = 1
-        var bound: UInt64 = 10
-        while value >= bound {
-            count += 1
-            // The last bound, 10^19, is the largest power of ten a UInt64 holds.
-            if count == 20 { break }
-            bound &*= 10
-        }
-        return count
+        let odd = value | 1
+        let estimate = ((64 &- odd.leadingZeroBitCount) &* 1233) >> 12
+        return estimate &+ (odd >= powersOfTen[estimate] ? 1 : 0)
+    }
+
+    /// 10 to the power of the index, for indices 0 to 19 (10^19 is the largest a `UInt64` holds).
+    private static let powersOfTen: [UInt64] = (0..<20).reduce(into: []) { powers, exponent in
+        powers.append(exponent == 0 ? 1 : powers[exponent - 1] * 10)
     }
 
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control

@@ -19,6 +19,9 @@ struct ReplayBenchmark {
     var replay = ".build/release/replay"
     var python = "python3"
     var moments = 20
+    /// Runs of each command (and of the peer), in turn: the rows give their median and max, as
+    /// one run on a noisy machine says little.
+    var runs = 3
     /// Calls between two switches (US to EU and back): about 200 switches per million records.
     var switchEvery = 725
     /// Whether `directory` is bench's own (the default) and may be emptied first; a directory
@@ -27,7 +30,7 @@ struct ReplayBenchmark {
 
     struct Row {
         var command: String
-        /// Wall seconds of each run (one for every command but `state --at`).
+        /// Wall seconds of each run (``runs`` of each command; one per moment for `state --at`).
         var seconds: [Double]
         var peakMiB: Double
         /// Exit statuses seen (0 fine, 1 findings).
@@ -37,6 +40,13 @@ struct ReplayBenchmark {
 
         var median: Double { percentile(seconds, 0.5) }
         var max: Double { seconds.max() ?? 0 }
+
+        /// Adds one run of the command: its time, its peak (the row keeps the largest) and its status.
+        mutating func record(_ run: ChildProcess.Run) {
+            seconds.append(run.seconds)
+            peakMiB = Swift.max(peakMiB, run.peakMiB)
+            statuses.insert(run.status)
+        }
     }
 
     struct Report {
@@ -96,10 +106,7 @@ struct ReplayBenchmark {
         log("replay state --at: \(moments) random moments")
         var state = Row(command: "state --at (\(moments) moments)", seconds: [], peakMiB: 0, statuses: [])
         for moment in report.moments {
-            let run = try ChildProcess.run(replay, ["state", "--at", String(moment), path], stderr: scratch + "/stderr")
-            state.seconds.append(run.seconds)
-            state.peakMiB = Swift.max(state.peakMiB, run.peakMiB)
-            state.statuses.insert(run.status)
+            state.record(try ChildProcess.run(replay, ["state", "--at", String(moment), path], stderr: scratch + "/stderr"))
         }
         report.rows.append(state)
 
@@ -113,14 +120,20 @@ struct ReplayBenchmark {
         ]
         let auditOutput = scratch + "/audit.ndjson"
         for (name, arguments) in commands {
-            log("replay \(name)")
-            let run = try ChildProcess.run(replay, arguments, stdout: name == "audit --json" ? auditOutput : "/dev/null",
-                                           stderr: scratch + "/stderr")
-            if run.status > 1 || run.signal != 0 {
-                let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
-                throw BenchError("replay \(name) failed (status \(run.status), signal \(run.signal)): \(message.suffix(400))")
+            log("replay \(name) (\(runs == 1 ? "1 run" : "\(runs) runs"))")
+            var row = Row(command: name, seconds: [], peakMiB: 0, statuses: [])
+            for _ in 0..<runs {
+                // The export will not overwrite a file: each run writes the same one anew.
+                try? FileManager.default.removeItem(atPath: ndjson)
+                let run = try ChildProcess.run(replay, arguments, stdout: name == "audit --json" ? auditOutput : "/dev/null",
+                                               stderr: scratch + "/stderr")
+                if run.status > 1 || run.signal != 0 {
+                    let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+                    throw BenchError("replay \(name) failed (status \(run.status), signal \(run.signal)): \(message.suffix(400))")
+                }
+                row.record(run)
             }
-            report.rows.append(Row(command: name, seconds: [run.seconds], peakMiB: run.peakMiB, statuses: [run.status]))
+            report.rows.append(row)
         }
         report.ndjsonBytes = ((try? FileManager.default.attributesOfItem(atPath: ndjson)[.size]) as? Int) ?? 0
         // The timed runs must have done the work they are named for: a row for every record
@@ -139,11 +152,18 @@ struct ReplayBenchmark {
             let script = scratch + "/where_calls_went.py"
             try Data(Self.duckdbScript.utf8).write(to: URL(fileURLWithPath: script))
             let answer = scratch + "/where_calls_went.csv"
-            let run = try ChildProcess.run(python, [script, ndjson, answer], stdout: scratch + "/duckdb.out", stderr: scratch + "/stderr")
-            if run.status != 0 || run.signal != 0 {
-                let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
-                report.duckdbSkipped = "the DuckDB query failed (status \(run.status)): \(message.suffix(400))"
-            } else {
+            var peer = Row(command: "duckdb: where did each call go (peer)", seconds: [], peakMiB: 0, statuses: [])
+            for _ in 0..<runs {
+                try? FileManager.default.removeItem(atPath: answer)
+                let run = try ChildProcess.run(python, [script, ndjson, answer], stdout: scratch + "/duckdb.out", stderr: scratch + "/stderr")
+                if run.status != 0 || run.signal != 0 {
+                    let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+                    report.duckdbSkipped = "the DuckDB query failed (status \(run.status)): \(message.suffix(400))"
+                    break
+                }
+                peer.record(run)
+            }
+            if report.duckdbSkipped == nil {
                 let out = (try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? ""
                 report.duckdbCalls = Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
                 // The peer must have answered the same question: a row for every call audit saw.
@@ -151,7 +171,6 @@ struct ReplayBenchmark {
                 guard report.duckdbCalls == auditCalls else {
                     throw BenchError("DuckDB answered for \(report.duckdbCalls.map(String.init) ?? "no") calls, replay audit for \(auditCalls): not the same question")
                 }
-                let peer = Row(command: "duckdb: where did each call go (peer)", seconds: [run.seconds], peakMiB: run.peakMiB, statuses: [0])
                 if let audit = report.rows.firstIndex(where: { $0.command == "audit --json" }) {
                     report.rows[audit].ratioToDuckDB = report.rows[audit].median / peer.median
                 }
@@ -422,7 +441,9 @@ enum ReplayReportFormatter {
         }
         if let skipped = report.duckdbSkipped { lines.append("the DuckDB peer was skipped: \(skipped)") }
         if let calls = report.duckdbCalls { lines.append("DuckDB's answer: \(calls) calls") }
-        lines.append("vs DuckDB: this command's wall time over DuckDB's answering the same question (below 1 is faster)")
+        let runs = report.rows.first { !$0.command.hasPrefix("state --at") }?.seconds.count ?? 0
+        lines.append("median, max: wall seconds over \(runs) run(s) of each command, one after the other (state --at: one run per moment)")
+        lines.append("vs DuckDB: this command's median wall time over DuckDB's answering the same question (below 1 is faster)")
         lines.append("status: the exit statuses seen (0 fine, 1 findings)")
         lines.append("peak: \(ChildProcess.peakMethod)")
         return lines.joined(separator: "\n")

@@ -10,7 +10,7 @@ let usage = """
            bench blocks [--records N] [--json]
            bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--untimed] [--json]
            bench sdk --callgrind [--calls N] [--repeat N]
-           bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--json]
+           bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--runs N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
@@ -32,6 +32,8 @@ let usage = """
       --journal PATH     replay: measure this journal instead of writing one
       --replay PATH      replay: the replay binary (default .build/release/replay)
       --moments N        replay: random moments for state --at (default 20)
+      --runs N           replay: runs of each other command and of DuckDB, whose median and
+                         max the table gives (default 3)
       --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
       --keep DIR         leave the buffered journal of the workload in DIR
       --peers NAME,...   journal: run only these peers (journal-buffered, journal-durable,
@@ -193,6 +195,7 @@ case "replay":
     var benchmark = ReplayBenchmark(directory: "/tmp/bench-replay")
     benchmark.records = arguments.takeCount("--records") ?? benchmark.records
     benchmark.moments = arguments.takeCount("--moments") ?? benchmark.moments
+    benchmark.runs = arguments.takeCount("--runs") ?? benchmark.runs
     if let directory = arguments.take("--dir") {
         benchmark.directory = directory
         benchmark.ownsDirectory = false

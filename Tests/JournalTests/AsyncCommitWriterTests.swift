@@ -100,7 +100,7 @@ struct AsyncCommitWriterTests {
         try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
         let flushed = Eventually<Result<UInt64, JournalError>>()
         writer.flush(completion: flushed.completion)
-        guard case .failure = await flushed.value else {
+        guard case .failure(let flushFailure) = await flushed.value else {
             Issue.record("a flush over a failed sync succeeded")
             return
         }
@@ -112,6 +112,41 @@ struct AsyncCommitWriterTests {
             if case JournalError.failed = error { true } else { false }
         }
         #expect(heard.deliveries == 1)
+        try await Self.expectStoppedOnce(writer, flushFailure: flushFailure, naming: "fdatasync")
+    }
+
+    @Test("a storage's own error (not a JournalError) stops the writer, and every later flush and append says so once")
+    func foreignSyncError() async throws {
+        let storage = FailingStorage()
+        let writer = try JournalWriter(directory: "/e", options: Self.threadedOptions(storage: storage), snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(writer, count: 3)
+        _ = try await writer.flush()
+        storage.failSyncsWithItsOwnError.withLock { $0 = true }
+        try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
+        let flushed = Eventually<Result<UInt64, JournalError>>()
+        writer.flush(completion: flushed.completion)
+        guard case .failure(let flushFailure) = await flushed.value else {
+            Issue.record("a flush over a failed sync succeeded")
+            return
+        }
+        try await Self.expectStoppedOnce(writer, flushFailure: flushFailure, naming: FailingStorage.OwnError().description)
+    }
+
+    /// The failure of the flush that met the stop, of a later flush and of a later append each
+    /// say that the writer stopped, once, and name `cause`.
+    private static func expectStoppedOnce(_ writer: JournalWriter, flushFailure: JournalError, naming cause: String) async throws {
+        let laterFlush = Eventually<Result<UInt64, JournalError>>()
+        writer.flush(completion: laterFlush.completion)
+        guard case .failure(let laterFailure) = await laterFlush.value else {
+            Issue.record("a flush after the writer stopped succeeded")
+            return
+        }
+        var appendFailure = ""
+        do { try writer.append(kind: 16, timestamp: TestJournal.time(0), payload: [1]) } catch { appendFailure = "\(error)" }
+        for said in ["\(flushFailure)", "\(laterFailure)", appendFailure] {
+            #expect(said.components(separatedBy: "stopped after an earlier failure").count == 2, "\(said)")
+            #expect(said.contains(cause), "\(said)")
+        }
     }
 
     @Test("a write failing on the group-commit thread reaches the observer, and later appends throw")

@@ -130,6 +130,12 @@ final class FailingStorage: JournalStorage {
     let inner = InMemoryStorage()
     let failWrites = Locked(false)
     let failSyncs = Locked(false)
+    /// Syncs fail with ``OwnError``, as a storage of the app's own may fail.
+    let failSyncsWithItsOwnError = Locked(false)
+
+    struct OwnError: Error, CustomStringConvertible {
+        var description: String { "the disk went away (the storage's own error)" }
+    }
 
     func createDirectory(at path: String) throws { try inner.createDirectory(at: path) }
     func contentsOfDirectory(at path: String) throws -> [String] { try inner.contentsOfDirectory(at: path) }
@@ -154,6 +160,7 @@ final class FailingStorage: JournalStorage {
         }
         func synchronize() throws {
             if storage.failSyncs.withLock({ $0 }) { throw JournalError.io(path: "/f", operation: "fdatasync", code: 5) }
+            if storage.failSyncsWithItsOwnError.withLock({ $0 }) { throw OwnError() }
             try inner.synchronize()
         }
         func truncate(to length: Int) throws { try inner.truncate(to: length) }

@@ -99,7 +99,7 @@ struct WriterState: Sendable {
     // MARK: - Appending
 
     mutating func checkUsable() throws {
-        if let failure { throw JournalError.failed(failure.description) }
+        if let failure { throw Self.stoppedError(after: failure) }
         if isClosed { throw JournalError.closed }
     }
 
@@ -525,7 +525,7 @@ struct WriterState: Sendable {
 
     mutating func addWaiter(_ waiter: Waiter) {
         if let failure {
-            ready.append((waiter, .failure(.failed(failure.description))))
+            ready.append((waiter, .failure(Self.stoppedError(after: failure))))
         } else if durableSequence >= waiter.target {
             ready.append((waiter, .success(durableSequence)))
         } else {
@@ -551,8 +551,16 @@ struct WriterState: Sendable {
         frame.truncate(to: groupStart)
         queue = []
         stagedBytes = 0
-        for waiter in waiters { ready.append((waiter, .failure(.failed(reason.description)))) }
+        for waiter in waiters { ready.append((waiter, .failure(Self.stoppedError(after: reason)))) }
         waiters = []
+    }
+
+    /// What an append or a durability wait is told once the writer has stopped on `failure`:
+    /// ``JournalError/failed(_:)`` with the failure as its reason, said once (a failure that
+    /// already is one is not wrapped again).
+    static func stoppedError(after failure: JournalError) -> JournalError {
+        if case .failed = failure { return failure }
+        return .failed(failure.description)
     }
 
     /// Whether the group-commit thread sleeps through work it must do: a new group's time bound

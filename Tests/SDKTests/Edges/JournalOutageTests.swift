@@ -22,7 +22,13 @@ struct JournalOutageTests {
             Issue.record("a flush during the outage must fail")
             return
         }
-        #expect(reason.contains("has not recorded"))
+        // Which of two honest answers depends on the writer's own thread: when the engine has
+        // already seen an append refused, the outage's count of unrecorded facts; when the
+        // flush's sync is what fails, that the journal is not durable. Either names the cause,
+        // once.
+        #expect(reason.contains("has not recorded") || reason.hasPrefix("journal not durable: the journal writer stopped"), "\(reason)")
+        #expect(reason.components(separatedBy: "no space left on device").count == 2, "\(reason)")
+        #expect(reason.components(separatedBy: "stopped after an earlier failure").count <= 2, "\(reason)")
         #expect(sdk.journalFailure != nil)
 
         storage.stopFailing()

@@ -26,6 +26,10 @@ final class LiveEnvironment: EngineEnvironment {
     /// The inbox of the held deliveries, once one is held: the batch counts as one effect
     /// running, begun at the first delivery and ended once the whole batch ran.
     @exclusivity(unchecked) private var deliveriesInbox: EngineInbox?
+    /// How many completions the last batch handed over held: the room a new batch is given at
+    /// its first completion (an input that resolves a bulk request's calls holds hundreds, and
+    /// growing to them one doubling at a time copied the batch nine times).
+    @exclusivity(unchecked) private var lastBatchCount = 0
 
     /// A held completion: a body, or a call's completion with what it reports (a value, with no
     /// closure allocated for it).
@@ -72,6 +76,7 @@ final class LiveEnvironment: EngineEnvironment {
         // at run time; appended to a local, it is moved in.
         var held: [HeldCallback] = []
         swap(&held, &heldCallbacks)
+        if held.isEmpty && held.capacity < lastBatchCount { held.reserveCapacity(lastBatchCount) }
         held.append(.delivery(delivery))
         swap(&held, &heldCallbacks)
     }
@@ -89,6 +94,7 @@ final class LiveEnvironment: EngineEnvironment {
             }
             fallthrough
         default:
+            lastBatchCount = heldCallbacks.count
             let batch = HeldCallbackBatch(heldCallbacks)
             heldCallbacks = []
             configuration.callbackQueue.async {

@@ -92,18 +92,7 @@ struct AsyncCommitWriterTests {
         let heard = Eventually<JournalError>()
         var options = Self.threadedOptions(storage: storage)
         options.backgroundFailureObserver = heard.completion
-        let writer = try JournalWriter(directory: "/s", options: options, snapshot: TestJournal.snapshot)
-        try TestJournal.appendRecords(writer, count: 3)
-        _ = try await writer.flush()
-        storage.failSyncs.withLock { $0 = true }
-        // Fewer than a group: nothing reaches the thread (and its failing sync) before the flush.
-        try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
-        let flushed = Eventually<Result<UInt64, JournalError>>()
-        writer.flush(completion: flushed.completion)
-        guard case .failure(let flushFailure) = await flushed.value else {
-            Issue.record("a flush over a failed sync succeeded")
-            return
-        }
+        guard let (writer, flushFailure) = try await Self.flushOverAFailingSync(options, directory: "/s", failing: storage.failSyncs) else { return }
         let failure = await heard.value
         #expect("\(failure)".contains("fdatasync"))
         #expect {
@@ -118,18 +107,29 @@ struct AsyncCommitWriterTests {
     @Test("a storage's own error (not a JournalError) stops the writer, and every later flush and append says so once")
     func foreignSyncError() async throws {
         let storage = FailingStorage()
-        let writer = try JournalWriter(directory: "/e", options: Self.threadedOptions(storage: storage), snapshot: TestJournal.snapshot)
+        guard let (writer, flushFailure) = try await Self.flushOverAFailingSync(Self.threadedOptions(storage: storage), directory: "/e",
+                                                                               failing: storage.failSyncsWithItsOwnError) else { return }
+        try await Self.expectStoppedOnce(writer, flushFailure: flushFailure, naming: FailingStorage.OwnError().description)
+    }
+
+    /// A writer with three records made durable, then `failing` raised and two more records
+    /// appended (fewer than a group: nothing reaches the thread, and its failing sync, before
+    /// the flush) and flushed: the writer and that flush's failure; nil, with an issue
+    /// recorded, when the flush succeeded.
+    private static func flushOverAFailingSync(_ options: JournalOptions, directory: String,
+                                              failing: Locked<Bool>) async throws -> (JournalWriter, JournalError)? {
+        let writer = try JournalWriter(directory: directory, options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 3)
         _ = try await writer.flush()
-        storage.failSyncsWithItsOwnError.withLock { $0 = true }
+        failing.withLock { $0 = true }
         try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
         let flushed = Eventually<Result<UInt64, JournalError>>()
         writer.flush(completion: flushed.completion)
-        guard case .failure(let flushFailure) = await flushed.value else {
+        guard case .failure(let failure) = await flushed.value else {
             Issue.record("a flush over a failed sync succeeded")
-            return
+            return nil
         }
-        try await Self.expectStoppedOnce(writer, flushFailure: flushFailure, naming: FailingStorage.OwnError().description)
+        return (writer, failure)
     }
 
     /// The failure of the flush that met the stop, of a later flush and of a later append each

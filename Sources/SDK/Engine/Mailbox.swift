@@ -108,23 +108,32 @@ final class Mailbox<Message: Sendable>: Sendable {
     /// and drained. What `batch` held is dropped, and its buffer becomes the mailbox's own (the
     /// two arrays are swapped): a taker that hands back the array it was given last takes
     /// without allocating. Copying the messages out instead left the mailbox's buffer shared,
-    /// so emptying it allocated a new one as large as the largest batch, on every take. A buffer
-    /// grown past twice ``capacity`` is let go rather than kept.
+    /// so emptying it allocated a new one as large as the largest batch, on every take. The
+    /// buffer handed over has room for the most messages that ever waited (up to twice
+    /// ``capacity``), made outside the lock: the mailbox need not grow it again, a doubling at a
+    /// time, in the next burst. A buffer grown past twice ``capacity`` is let go rather than kept.
     func takeAll(into batch: inout [Message]) -> Bool {
         if batch.capacity > 2 * capacity { batch = [] } else { batch.removeAll(keepingCapacity: true) }
+        let largest = 2 * capacity
         while true {
-            let (taken, waiters) = state.withLock { state -> (Bool?, Int) in
+            let (taken, waiters, wanted) = state.withLock { state -> (Bool?, Int, Int) in
                 if state.taker == nil { state.taker = pthread_self() }
                 if !state.isEmpty {
+                    let wanted = min(state.highWater, largest)
+                    if batch.capacity < wanted { return (nil, 0, wanted) }
                     swap(&state.messages, &batch)
-                    return (true, state.takeRoomWaiters())
+                    return (true, state.takeRoomWaiters(), 0)
                 }
-                if state.closed { return (false, state.takeRoomWaiters()) }
+                if state.closed { return (false, state.takeRoomWaiters(), 0) }
                 state.waiting = true
-                return (nil, 0)
+                return (nil, 0, 0)
             }
             for _ in 0..<waiters { room.signal() }
             if let taken { return taken }
+            if wanted > 0 {
+                batch.reserveCapacity(wanted)
+                continue
+            }
             signal.wait()
         }
     }

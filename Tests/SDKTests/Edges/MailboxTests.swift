@@ -54,4 +54,28 @@ struct MailboxTests {
         #expect(!mailbox.takeAll(into: &batch))
         #expect(mailbox.takeAll() == nil)
     }
+
+    @Test("the buffer handed to the mailbox has room for the most messages that ever waited (up to twice the capacity)")
+    func handedBufferHasRoomForTheLargestBurst() {
+        let mailbox = Mailbox<Int>(capacity: 64)
+        for index in 0..<100 { mailbox.post(index) }
+        var batch: [Int] = []
+        #expect(mailbox.takeAll(into: &batch))
+        #expect(batch == Array(0..<100))
+        // The empty array handed over for the 100 was given room for them first: the next
+        // message lands in a buffer that a burst as large does not grow, and comes back in it.
+        mailbox.post(100)
+        #expect(mailbox.takeAll(into: &batch))
+        #expect(batch == [100])
+        #expect(batch.capacity >= 100)
+        // Past twice the capacity, the room stops at twice the capacity.
+        for index in 0..<500 { mailbox.post(index) }
+        #expect(mailbox.takeAll(into: &batch))
+        #expect(batch.count == 500)
+        mailbox.post(500)
+        #expect(mailbox.takeAll(into: &batch))
+        #expect(batch == [500])
+        #expect(batch.capacity >= 128 && batch.capacity < 500)
+        mailbox.close()
+    }
 }

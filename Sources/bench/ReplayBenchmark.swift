@@ -104,45 +104,54 @@ struct ReplayBenchmark {
         var generator = SplitMix(seed: 0x5EED ^ UInt64(info.records))
         report.moments = (0..<moments).map { _ in UInt64(1 + generator.next() % UInt64(info.records)) }
         log("replay state --at: \(moments) random moments")
+        let output = scratch + "/stdout"
         var state = Row(command: "state --at (\(moments) moments)", seconds: [], peakMiB: 0, statuses: [])
         for moment in report.moments {
-            state.record(try ChildProcess.run(replay, ["state", "--at", String(moment), path], stderr: scratch + "/stderr"))
+            state.record(try Self.provenRun(replay, ["state", "--at", String(moment), path], output: output, scratch: scratch,
+                                            prove: { Self.firstLine(of: $0).contains("for sequence \(moment)") ? nil : "no state for sequence \(moment)" }))
         }
         report.rows.append(state)
 
+        // What each run must have printed (or written) to count: its work over the whole journal.
         let ndjson = scratch + "/export.ndjson"
-        let commands: [(String, [String])] = [
-            ("audit --json", ["audit", "--json", path]),
-            ("check", ["check", path]),
-            ("recheck", ["recheck", path]),
-            ("diagnose --json", ["diagnose", "--json", path]),
-            ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path]),
+        var auditCalls: Int?
+        let commands: [(name: String, arguments: [String], prove: (String) throws -> String?)] = [
+            ("audit --json", ["audit", "--json", path], { output in
+                let calls = Self.callRows(inAuditOutput: output)
+                if calls == 0 { return "no call rows" }
+                if let first = auditCalls, first != calls { return "\(calls) call rows, \(first) in the first run" }
+                auditCalls = calls
+                return nil
+            }),
+            ("check", ["check", path], { output in
+                Self.number(after: "rules over ", in: Self.firstLine(of: output)) == info.records ? nil : "not all \(info.records) records checked"
+            }),
+            ("recheck", ["recheck", path], { output in
+                let said = Self.lastLine(of: output)
+                guard let rechecked = Self.number(after: "recheck: ", in: said), rechecked > 0,
+                      rechecked == Self.number(after: " of ", in: said) else { return "not every input rechecked: \(said)" }
+                return nil
+            }),
+            ("diagnose --json", ["diagnose", "--json", path], { output in
+                let switches = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output)))) as? [Any]
+                return (switches?.isEmpty ?? true) ? "no switch diagnosed" : nil
+            }),
+            ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path], { _ in
+                let rows = try Self.lineCount(ndjson)
+                return rows == info.records ? nil : "\(rows) rows for \(info.records) records"
+            }),
         ]
-        let auditOutput = scratch + "/audit.ndjson"
-        for (name, arguments) in commands {
-            log("replay \(name) (\(runs == 1 ? "1 run" : "\(runs) runs"))")
-            var row = Row(command: name, seconds: [], peakMiB: 0, statuses: [])
+        for command in commands {
+            log("replay \(command.name) (\(runs == 1 ? "1 run" : "\(runs) runs"))")
+            var row = Row(command: command.name, seconds: [], peakMiB: 0, statuses: [])
             for _ in 0..<runs {
                 // The export will not overwrite a file: each run writes the same one anew.
                 try? FileManager.default.removeItem(atPath: ndjson)
-                let run = try ChildProcess.run(replay, arguments, stdout: name == "audit --json" ? auditOutput : "/dev/null",
-                                               stderr: scratch + "/stderr")
-                if run.status > 1 || run.signal != 0 {
-                    let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
-                    throw BenchError("replay \(name) failed (status \(run.status), signal \(run.signal)): \(message.suffix(400))")
-                }
-                row.record(run)
+                row.record(try Self.provenRun(replay, command.arguments, output: output, scratch: scratch, prove: command.prove))
             }
             report.rows.append(row)
         }
         report.ndjsonBytes = ((try? FileManager.default.attributesOfItem(atPath: ndjson)[.size]) as? Int) ?? 0
-        // The timed runs must have done the work they are named for: a row for every record
-        // exported, a row for the calls audit saw.
-        let exportedRows = try Self.lineCount(ndjson)
-        guard exportedRows == info.records else {
-            throw BenchError("export wrote \(exportedRows) rows for \(info.records) records: not the export claimed")
-        }
-        guard Self.callRows(inAuditOutput: auditOutput) > 0 else { throw BenchError("audit --json wrote no call rows") }
 
         log("the peer: DuckDB, where did each call go, over the NDJSON export")
         let probe = try ChildProcess.run(python, ["-c", "import duckdb"], stderr: scratch + "/stderr")
@@ -161,16 +170,15 @@ struct ReplayBenchmark {
                     report.duckdbSkipped = "the DuckDB query failed (status \(run.status)): \(message.suffix(400))"
                     break
                 }
+                // The peer must have answered the same question: a row for every call audit saw.
+                let out = (try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? ""
+                report.duckdbCalls = Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
+                guard report.duckdbCalls == auditCalls else {
+                    throw BenchError("DuckDB answered for \(report.duckdbCalls.map(String.init) ?? "no") calls, replay audit for \(auditCalls.map(String.init) ?? "no"): not the same question")
+                }
                 peer.record(run)
             }
             if report.duckdbSkipped == nil {
-                let out = (try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? ""
-                report.duckdbCalls = Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
-                // The peer must have answered the same question: a row for every call audit saw.
-                let auditCalls = Self.callRows(inAuditOutput: auditOutput)
-                guard report.duckdbCalls == auditCalls else {
-                    throw BenchError("DuckDB answered for \(report.duckdbCalls.map(String.init) ?? "no") calls, replay audit for \(auditCalls): not the same question")
-                }
                 if let audit = report.rows.firstIndex(where: { $0.command == "audit --json" }) {
                     report.rows[audit].ratioToDuckDB = report.rows[audit].median / peer.median
                 }
@@ -229,6 +237,38 @@ struct ReplayBenchmark {
         var rows = 0
         for line in data.split(separator: UInt8(ascii: "\n")) where line.starts(with: Array(#"{"call":"#.utf8)) { rows += 1 }
         return rows
+    }
+
+    /// Runs `replay` with `arguments`, its standard output to `output`, and keeps the run only
+    /// if it ended with 0 or 1 (findings) and `prove` finds in the output the work the command
+    /// is named for (nil); else throws, saying what was missing. A run that did not do the work
+    /// is never timed.
+    static func provenRun(_ replay: String, _ arguments: [String], output: String, scratch: String,
+                          prove: (String) throws -> String?) throws -> ChildProcess.Run {
+        let run = try ChildProcess.run(replay, arguments, stdout: output, stderr: scratch + "/stderr")
+        let name = "replay " + arguments.dropLast().joined(separator: " ")
+        if run.status > 1 || run.signal != 0 {
+            let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+            throw BenchError("\(name) failed (status \(run.status), signal \(run.signal)): \(message.suffix(400))")
+        }
+        if let missing = try prove(output) { throw BenchError("\(name) did not do its work: \(missing)") }
+        return run
+    }
+
+    /// The first and last lines of a small text file ("" when unreadable).
+    static func firstLine(of path: String) -> String {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    static func lastLine(of path: String) -> String {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    /// The number written right after `marker` in `text` (digits and thousands commas), if any.
+    static func number(after marker: String, in text: String) -> Int? {
+        guard let range = text.range(of: marker) else { return nil }
+        let digits = text[range.upperBound...].prefix { $0.isNumber || $0 == "," }.filter(\.isNumber)
+        return Int(digits)
     }
 
     /// The lines of the file at `path`, read a mebibyte at a time (an export of 10 M records is

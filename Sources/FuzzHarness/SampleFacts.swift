@@ -23,7 +23,7 @@ package enum SampleFacts {
 
     static let delivery = DeliveryTask(id: task, call: call, project: us.fingerprint, region: us.region, endpoint: us.endpoint,
                                        path: "events/track", method: .post, query: "a=1", body: Array(#"{"eventName":"viewed"}"#.utf8),
-                                       createdAt: time)
+                                       createdAt: time, user: .email("ada@example.com"))
 
     /// The sample of `kind`.
     package static func sample(of kind: FactKind) -> Fact {
@@ -34,7 +34,8 @@ package enum SampleFacts {
                                        modules: [ModuleDescriptor(name: "inbox", notifications: ["foreground", "background"])]))
         case .callReceived: .callReceived(received)
         case .transportCompleted:
-            .transportCompleted(TransportCompletion(task: task, attempt: 2, outcome: .response(status: 200, code: "Success", messageIDs: ["m-1"])))
+            .transportCompleted(TransportCompletion(task: task, attempt: 2, outcome: .response(status: 200, code: "Success", messageIDs: ["m-1"]),
+                                                    droppedMessageIDs: 3))
         case .eventBatched: .eventBatched(task: task, event: BatchedEvent(call: call, body: Array(#"{"eventName":"tapped"}"#.utf8)), executedOn: us.fingerprint)
         case .timerFired: .timerFired(.teardownBound(switchID, .disablePush))
         case .durabilityConfirmed: .durabilityConfirmed(DurabilityConfirmation(request: 4, failure: "disk full"))
@@ -43,6 +44,7 @@ package enum SampleFacts {
         case .callbacksDelivered: .callbacksDelivered(switchID)
         case .notificationReceived: .notificationReceived("foreground")
         case .engineStopping: .engineStopping
+        case .networkReachable: .networkReachable
         case .linkResolved:
             .linkResolved(LinkResolution(job: 8, destination: "https://app.example.com/offer",
                                          attribution: AttributionInfo(campaignID: 11, templateID: 12, messageID: "m-link"), failure: nil))
@@ -65,6 +67,9 @@ package enum SampleFacts {
         case .unknownUserSessionCounted: .unknownUserSessionCounted(project: us.fingerprint)
         case .taskQueued: .taskQueued(delivery)
         case .taskDispatched: .taskDispatched(task: task, attempt: 1)
+        case .retryScheduled:
+            .retryScheduled(task: task, attempt: 4, due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 8_000_000),
+                            reason: .serverBusy("HTTP 503", failures: 2))
         case .taskCompleted: .taskCompleted(task: task, outcome: .failed(.httpStatus(400, code: "BadParams", message: "eventName is missing")))
         case .timerSet: .timerSet(.retry(task, attempt: 2), due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 2_000_000))
         case .callResolved: .callResolved(call: call, outcome: .discarded(.undeliveredAtSwitch(switchID)))

@@ -45,14 +45,14 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
             world.resolveLink(request.url.absoluteString, launch: launch, completion: completion)
             return
         }
-        world.transmit(SimulatedRequest(request, user: owner.user, instance: owner.instance), launch: launch, completion: completion)
+        world.transmit(SimulatedRequest(request, user: owner.user?.value, instance: owner.instance), launch: launch, completion: completion)
     }
 
     /// The world's auth provider answers for the user and instance the request is made for.
     func requestToken(for project: ProjectFingerprint, from provider: any AuthProvider, owner: EffectOwner,
                       completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
         guard let core = process?.core else { return }
-        world.askAuthProvider(project: project, user: owner.user, instance: owner.instance,
+        world.askAuthProvider(project: project, user: owner.user?.value, instance: owner.instance,
                               launch: launch, bound: core.state.rules.authProviderBoundMilliseconds, completion: completion)
     }
 

@@ -72,8 +72,28 @@ package enum Describe {
         case .setAttribution(let info): details = [info.map(attribution) ?? "nil"]
         case .handleUniversalLink(let url): details = [url]
         case .disableDevice, .logoutUser, .embeddedFetch, .flush: details = []
+        case .oversized(_, let reason): details = ["(oversized: \(reason))"]
         }
         return ([name] + details.compactMap { $0 }).joined(separator: " ")
+    }
+
+    /// `7 days`, `36 hours`, `90 minutes`, `1500 ms`: the largest whole unit.
+    static func duration(_ value: Duration) -> String {
+        let milliseconds = value.components.seconds * 1_000 + value.components.attoseconds / 1_000_000_000_000_000
+        for (unit, name) in [(86_400_000 as Int64, "day"), (3_600_000, "hour"), (60_000, "minute"), (1_000, "second")]
+        where milliseconds >= unit && milliseconds % unit == 0 {
+            let count = milliseconds / unit
+            return "\(count) \(name)" + (count == 1 ? "" : "s")
+        }
+        return "\(milliseconds) ms"
+    }
+
+    /// Why a task's next attempt waits.
+    static func retryReason(_ reason: RetryReason) -> String {
+        switch reason {
+        case .noResponse(let error): "no response (\(error)): waits for the network"
+        case .serverBusy(let error, let failures): "\(error) (\(failures) such answer(s))"
+        }
     }
 
     static func attribution(_ info: AttributionInfo) -> String {
@@ -99,6 +119,7 @@ package enum Describe {
         case .gateFull(let capacity): "gate full (\(capacity))"
         case .queueFull(let capacity): "queue full (\(capacity))"
         case .shutdown: "the SDK shut down"
+        case .expired(let ageLimit): "expired: waited longer than \(duration(ageLimit)) to be delivered"
         }
     }
 

@@ -33,6 +33,7 @@ package enum FactJSON {
                     .object([("index", .integer(Int64($0.index))), ("reason", .string($0.reason))])
                 }))
             }
+            if completion.droppedMessageIDs > 0 { sink.add("dropped_message_ids", integer: Int64(completion.droppedMessageIDs)) }
         case .timerFired(let purpose):
             sink.add("timer", timer(purpose))
         case .durabilityConfirmed(let confirmation):
@@ -49,7 +50,7 @@ package enum FactJSON {
             sink.add("switch", switch: id)
         case .notificationReceived(let name):
             sink.add("notification", string: name)
-        case .engineStopping:
+        case .engineStopping, .networkReachable:
             break
         case .linkResolved(let resolution):
             sink.add("job", unsigned: resolution.job)
@@ -113,6 +114,19 @@ package enum FactJSON {
         case .taskDispatched(let id, let attempt):
             sink.add("task", task: id)
             sink.add("attempt", integer: Int64(attempt))
+        case .retryScheduled(let id, let attempt, let due, let reason):
+            sink.add("task", task: id)
+            sink.add("attempt", integer: Int64(attempt))
+            sink.add("due", string: due.description)
+            switch reason {
+            case .noResponse(let error):
+                sink.add("reason", string: "no_response")
+                sink.add("error", freeText: error)
+            case .serverBusy(let error, let failures):
+                sink.add("reason", string: "server_busy")
+                sink.add("error", freeText: error)
+                sink.add("failures", integer: Int64(failures))
+            }
         case .taskCompleted(let id, let outcome):
             sink.add("task", task: id)
             sink.addObject("outcome") { write(outcome, into: &$0) }
@@ -340,6 +354,9 @@ package enum FactJSON {
         case .setAttribution(let info): sink.add("attribution", .optional(info, attribution))
         case .handleUniversalLink(let url): sink.add("url", string: url)
         case .disableDevice, .logoutUser, .embeddedFetch, .flush: break
+        case .oversized(let name, let reason):
+            sink.add("oversized", string: name.rawValue)
+            sink.add("reason", string: reason)
         }
     }
 
@@ -359,6 +376,11 @@ package enum FactJSON {
         sink.add("query", query: task.query)
         sink.add("body", body: task.body)
         sink.add("created_at", string: task.createdAt.description)
+        switch task.user {
+        case .email(let email)?: sink.add("user_email", personal: email, kind: "email")
+        case .userID(let userID)?: sink.add("user_id", personal: userID, kind: "user")
+        case nil: break
+        }
     }
 
     static func failure(_ failure: CallFailure) -> JSONValue {
@@ -410,6 +432,9 @@ package enum FactJSON {
             sink.add("capacity", integer: Int64(capacity))
         case .shutdown:
             sink.add("discard", string: "shutdown")
+        case .expired(let ageLimit):
+            sink.add("discard", string: "expired")
+            sink.add("age_limit_ms", integer: ageLimit.components.seconds * 1_000 + ageLimit.components.attoseconds / 1_000_000_000_000_000)
         }
     }
 

@@ -40,6 +40,7 @@ package enum FactSummary {
         case .transportCompleted(let completion):
             return "\(completion.task) attempt \(completion.attempt): \(Describe.transport(completion.outcome))"
                 + (completion.refusedEvents.isEmpty ? "" : ", \(completion.refusedEvents.count) event(s) refused")
+                + (completion.droppedMessageIDs == 0 ? "" : ", \(completion.droppedMessageIDs) message(s) dropped (past what was asked for, or ids over \(CallLimits.identifierBytes) bytes)")
         case .timerFired(let timer):
             return Describe.timer(timer)
         case .durabilityConfirmed(let confirmation):
@@ -54,6 +55,8 @@ package enum FactSummary {
             return name
         case .engineStopping:
             return "the app shut the SDK down"
+        case .networkReachable:
+            return "the app said the network is reachable"
         case .linkResolved(let resolution):
             if let failure = resolution.failure { return "job #\(resolution.job) failed: \(failure)" }
             return "job #\(resolution.job) to \(resolution.destination ?? "nowhere")"
@@ -87,13 +90,15 @@ package enum FactSummary {
             return project.hex
         case .taskQueued(let task):
             return "\(task.id) \(Describe.request(task)) for \(labels.name(task.project)) (\(task.region))"
-                + (task.call.map { " (call \($0))" } ?? "")
+                + (task.user.map { " for user \($0.value)" } ?? "") + (task.call.map { " (call \($0))" } ?? "")
         case .eventBatched(let task, let event, let executedOn):
             // With the gate's decision when it travels here (format 1.3), worded as a gateDecided's.
             let gate = executedOn.map { " \(Describe.decision(.executed(project: $0)))," } ?? ""
             return "call \(event.call)\(gate) joins \(task) (sent as \(DeliveryTask.bulkTrackPath))"
         case .taskDispatched(let task, let attempt):
             return "\(task) attempt \(attempt)"
+        case .retryScheduled(let task, let attempt, let due, let reason):
+            return "\(task) attempt \(attempt) due \(due): \(Describe.retryReason(reason))"
         case .taskCompleted(let task, let outcome):
             return "\(task) \(Describe.taskOutcome(outcome))"
         case .timerSet(let timer, let due):

@@ -41,11 +41,32 @@ enum DeliveryExchange {
         }
         // The answer is parsed once, for the outcome and for a bulk's refused events.
         let json = body.isEmpty ? nil : JSONParser.parse(Array(body))
-        let outcome = responseOutcome(status: status, json: json, apiKey: apiKey)
+        var outcome = responseOutcome(status: status, json: json, apiKey: apiKey)
+        let dropped = keepMessages(of: &outcome, askedFor: task)
         guard task.hasBatch, (200..<300).contains(status) else {
-            return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome)
+            return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome, droppedMessageIDs: dropped)
         }
-        return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome, refusedEvents: refusedEvents(in: json, of: task))
+        return TransportCompletion(task: task.id, attempt: attempt, outcome: outcome, refusedEvents: refusedEvents(in: json, of: task),
+                                   droppedMessageIDs: dropped)
+    }
+
+    /// Keeps the messages an answer lists within what `task` asked for: at most the `count` of an
+    /// in-app fetch (``CallLimits/messagesPerFetch`` for any fetch), each id within
+    /// ``CallLimits/identifierBytes``. Returns how many it dropped (the input journals the count).
+    static func keepMessages(of outcome: inout TransportOutcome, askedFor task: DeliveryTask) -> Int {
+        guard case .response(let status, let code, let ids, let message) = outcome, !ids.isEmpty else { return 0 }
+        let asked = task.query.flatMap(askedCount) ?? CallLimits.messagesPerFetch
+        let kept = Array(ids.lazy.filter { !$0.isEmpty && $0.utf8.count <= CallLimits.identifierBytes }.prefix(min(asked, CallLimits.messagesPerFetch)))
+        outcome = .response(status: status, code: code, messageIDs: kept, message: message)
+        return ids.count - kept.count
+    }
+
+    /// The `count` a fetch's query asks for.
+    private static func askedCount(in query: String) -> Int? {
+        for pair in query.split(separator: "&") where pair.hasPrefix("count=") {
+            return Int(pair.dropFirst("count=".count))
+        }
+        return nil
     }
 
     /// The events of `task` a bulk answer lists as refused: by event name
@@ -83,7 +104,7 @@ enum DeliveryExchange {
     static func outcome(of result: TransportResult, apiKey: String) -> TransportOutcome {
         switch result {
         case .networkError(let reason):
-            return .networkError(reason)
+            return .networkError(FreeText.bounded(reason))
         case .response(let status, _, let body):
             return responseOutcome(status: status, json: body.isEmpty ? nil : JSONParser.parse(Array(body)), apiKey: apiKey)
         }
@@ -106,17 +127,22 @@ enum DeliveryExchange {
         if !(200..<300).contains(status), let said = json?["msg"]?.stringValue, !said.isEmpty {
             message = String(said.replacingOccurrences(of: apiKey, with: "<api key>").prefix(EngineBounds.serverMessageLimit))
         }
-        return .response(status: status, code: json?["code"]?.stringValue, messageIDs: ids, message: message)
+        return .response(status: status, code: json?["code"]?.stringValue.map { FreeText.bounded($0, limit: FreeText.codeLimit) },
+                         messageIDs: ids, message: message)
     }
 
     /// What a tracked link's answer says: a redirect with its destination and attribution.
     static func linkResolution(_ job: UInt64, _ result: TransportResult) -> LinkResolution {
         switch result {
         case .networkError(let reason):
-            return LinkResolution(job: job, destination: nil, attribution: nil, failure: reason)
+            return LinkResolution(job: job, destination: nil, attribution: nil, failure: FreeText.bounded(reason))
         case .response(let status, let headers, _):
             guard (300..<400).contains(status), let location = headers["location"] else {
                 return LinkResolution(job: job, destination: nil, attribution: nil, failure: "HTTP \(status) without a redirect")
+            }
+            guard location.utf8.count <= CallLimits.urlBytes else {
+                return LinkResolution(job: job, destination: nil, attribution: nil,
+                                      failure: "the redirect's destination is \(location.utf8.count) bytes, at most \(CallLimits.urlBytes)")
             }
             let cookies = TrackedLinkCookies(headers["set-cookie"] ?? "")
             return LinkResolution(job: job, destination: location, attribution: cookies.attribution, failure: nil)

@@ -15,11 +15,12 @@ struct TrackedLinkCookies {
         }
     }
 
-    /// The campaign, template and message, when all three are there and well formed.
+    /// The campaign, template and message, when all three are there and well formed (the
+    /// message id within ``CallLimits/identifierBytes``).
     var attribution: AttributionInfo? {
         guard let campaign = values["iterableEmailCampaignId"].flatMap({ Int64($0) }),
               let template = values["iterableTemplateId"].flatMap({ Int64($0) }),
-              let message = values["iterableMessageId"], !message.isEmpty else { return nil }
+              let message = values["iterableMessageId"], !message.isEmpty, message.utf8.count <= CallLimits.identifierBytes else { return nil }
         return AttributionInfo(campaignID: campaign, templateID: template, messageID: message)
     }
 }

@@ -37,7 +37,6 @@ extension EngineCore {
             moduleRunner.hookAbandoned(hook, core: self)
         case .identityChanged(let user):
             owner.user = user
-            forgetTokens()
         case .instanceStarted(let generation):
             owner.instance = generation
             forgetTokens()
@@ -82,26 +81,27 @@ extension EngineCore {
         let finish: @Sendable (TransportResult) -> Void = { result in
             inbox.finish(.input(.transportCompleted(DeliveryExchange.completion(of: result, task: task, attempt: attempt, apiKey: key)), .none))
         }
+        // The request acts for the user its task was made for, whoever is signed in now.
+        let owner = EffectOwner(user: task.user, instance: self.owner.instance)
         guard projected.projects[task.project]?.usesJWT == true else {
             environment.send(request, for: owner, completion: finish)
             return
         }
-        if let token = tokens[task.project] {
+        let jwt = JWTKey(project: task.project, user: task.user)
+        if let token = tokens[jwt] {
             request.headers.append((name: "Authorization", value: "Bearer \(token)"))
             environment.send(request, for: owner, completion: finish)
         } else if let provider = authProviders[task.project] {
-            let project = task.project
             let epoch = tokenEpoch
             let unauthenticated = request
-            let owner = owner
-            askProvider(provider, for: project) { result in
+            askProvider(provider, for: jwt, owner: owner) { result in
                 switch result {
                 case .success(let token):
                     var request = unauthenticated
                     request.headers.append((name: "Authorization", value: "Bearer \(token)"))
-                    // Sent from the engine's thread; the token is kept for the next request,
-                    // unless the user or the instance changed meanwhile.
-                    inbox.post(.tokenIssued(project, token, epoch: epoch, request: request, owner: owner, completion: finish))
+                    // Sent from the engine's thread; the token is kept for the next request of
+                    // the same user, unless the instance changed meanwhile.
+                    inbox.post(.tokenIssued(jwt, token, epoch: epoch, request: request, owner: owner, completion: finish))
                 case .failure(let problem):
                     // No request without the JWT it needs: the attempt fails and is retried.
                     finish(.networkError("no JWT: \(problem.reason)"))
@@ -120,32 +120,37 @@ extension EngineCore {
         return stored
     }
 
-    /// A JWT belongs to one user on one project instance: forget every cached token when the
-    /// identity changes, at logout and when an instance starts; answers to requests made before
-    /// are not kept either.
+    /// A JWT belongs to one user on one project instance: forget every cached token when an
+    /// instance starts; answers to requests made before are not kept either. (A user's token
+    /// outlives an identity change within the instance: the requests made for that user, a
+    /// logout's disable among them, still go with it.)
     private func forgetTokens() {
         tokens.removeAll()
         tokenEpoch &+= 1
     }
 
-    /// Asks the app's auth provider for a token, taking its first answer only and answering
-    /// with a failure if none came within `EngineRules.authProviderBoundMilliseconds`.
-    private func askProvider(_ provider: any AuthProvider, for project: ProjectFingerprint,
+    /// Asks the app's auth provider for a token for `jwt`'s user, taking its first answer only
+    /// and answering with a failure if none came within `EngineRules.authProviderBoundMilliseconds`.
+    private func askProvider(_ provider: any AuthProvider, for jwt: JWTKey, owner: EffectOwner,
                              _ answer: @escaping @Sendable (Result<String, ProviderProblem>) -> Void) {
         let bound = projected.rules.authProviderBoundMilliseconds
         let once = OneShotCompletion(answer)
         let due = environment.now().advanced(byMilliseconds: bound)
         // Asked first: a provider that answers at once is never beaten by its bound.
-        environment.requestToken(for: project, from: provider, owner: owner) { result in
-            once.deliver(result.mapError { ProviderProblem(reason: "\($0)") })
+        environment.requestToken(for: jwt.project, from: provider, owner: owner) { result in
+            once.deliver(result.mapError { ProviderProblem(reason: FreeText.bounded("\($0)")) })
         }
         environment.schedule(at: due) {
             once.deliver(.failure(ProviderProblem(reason: "the auth provider did not answer within \(bound) ms")))
         }
     }
 
+    /// A refresh after a 401: a fresh token for the user of the request that got it (the head
+    /// of the project's queue).
     private func requestToken(for project: ProjectFingerprint, request: UInt64) {
-        tokens[project] = nil
+        let user = projected.taskOrder[project]?.first.flatMap { projected.tasks[$0]?.task.user }
+        let jwt = JWTKey(project: project, user: user)
+        tokens[jwt] = nil
         let inbox = inbox
         guard let provider = authProviders[project] else {
             inbox.post(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: "no auth provider for the project")), .none))
@@ -153,11 +158,11 @@ extension EngineCore {
         }
         let epoch = tokenEpoch
         inbox.effectBegan()
-        askProvider(provider, for: project) { result in
+        askProvider(provider, for: jwt, owner: EffectOwner(user: user, instance: self.owner.instance)) { result in
             switch result {
             case .success(let token):
                 inbox.finish(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: nil)),
-                                    .token(token, epoch: epoch)))
+                                    .token(token, user: user, epoch: epoch)))
             case .failure(let problem):
                 inbox.finish(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: problem.reason)), .none))
             }

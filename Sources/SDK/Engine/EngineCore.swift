@@ -45,10 +45,11 @@ package final class EngineCore<Environment: EngineEnvironment> {
     // Side tables: what effects need and the journal must never hold.
     var keys: [ProjectFingerprint: String] = [:]
     var authProviders: [ProjectFingerprint: any AuthProvider] = [:]
-    /// JWTs by project, for the identity and instance of the current ``tokenEpoch``.
-    var tokens: [ProjectFingerprint: String] = [:]
-    /// Counts identity changes, logouts and instance starts: a token asked for under an older
-    /// epoch belongs to another user or instance and is never cached or used.
+    /// JWTs of the current instance, by project and by the user each was issued for: a request
+    /// is only ever sent with a token issued for the user its task was made for.
+    var tokens: [JWTKey: String] = [:]
+    /// Counts instance starts: a token asked for under an older epoch belongs to another
+    /// instance and is never cached.
     var tokenEpoch: UInt64 = 0
     /// Each pending call's completion. Not checked for exclusivity at run time (a check per
     /// insertion and removal otherwise, since either may release a completion, whose release
@@ -91,8 +92,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
             handle(consume fact, consume attachment)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
-        case .tokenIssued(let project, let token, let epoch, let request, let owner, let completion):
-            if epoch == tokenEpoch { tokens[project] = token }
+        case .tokenIssued(let key, let token, let epoch, let request, let owner, let completion):
+            if epoch == tokenEpoch { tokens[key] = token }
             environment.send(request, for: owner, completion: completion)
         case .moduleHookReturned(let module, let hook, let failure):
             moduleRunner.hookReturned(module: module, hook: hook, failure: failure, core: self)
@@ -147,7 +148,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
                 beginOutage("\(error)", at: time)
             }
         }
-        owner = EffectOwner(user: projected.email ?? projected.userID, instance: projected.generation)
+        owner = EffectOwner(user: UserIdentity(email: projected.email, userID: projected.userID), instance: projected.generation)
         var facts: [Fact] = []
         swap(&facts, &decided)
         // Filled as a local (one access to the property, not one per fact), then put back
@@ -243,8 +244,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
             case .initialize(let reference), .switchProject(let reference): remember(project, as: reference)
             default: break
             }
-        case .token(let token, let epoch):
-            if case .authTokenReceived(let receipt) = input, epoch == tokenEpoch { tokens[receipt.project] = token }
+        case .token(let token, let user, let epoch):
+            if case .authTokenReceived(let receipt) = input, epoch == tokenEpoch { tokens[JWTKey(project: receipt.project, user: user)] = token }
         }
     }
 

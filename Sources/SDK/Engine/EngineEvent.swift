@@ -11,12 +11,12 @@ package enum EngineEvent: Sendable {
     /// waits on it (a step that already finished does not), so stale timers leave no trace.
     case timerDue(TimerPurpose, JournalTime)
     /// The auth provider issued a JWT for `request`, which waited for it: send the request with
-    /// it, and keep the token (never journaled) unless the identity or the instance changed
-    /// since it was asked for (`epoch`).
+    /// it, and keep the token (never journaled) for its project and user unless the instance
+    /// changed since it was asked for (`epoch`).
     ///
     /// Boxed (`indirect`), as the other rare, large payloads: every event is moved through the
     /// mailbox, and unboxed the largest case sized them all (219 bytes, where an input needs 80).
-    indirect case tokenIssued(ProjectFingerprint, String, epoch: UInt64, request: TransportRequest, owner: EffectOwner,
+    indirect case tokenIssued(JWTKey, String, epoch: UInt64, request: TransportRequest, owner: EffectOwner,
                               completion: @Sendable (TransportResult) -> Void)
     /// A module's awaited hook returned (maybe after its bound): its module may run its next work.
     case moduleHookReturned(module: String, hook: UInt64, failure: String?)
@@ -37,8 +37,8 @@ package enum EngineAttachment: Sendable {
     /// `initialize` or `switchProject`: the project with its key and auth provider (boxed: see
     /// ``EngineEvent/tokenIssued(_:_:epoch:request:owner:completion:)``).
     indirect case project(Project, CallCompletion?)
-    /// A fresh JWT from the auth provider, asked for under token epoch `epoch`.
-    case token(String, epoch: UInt64)
+    /// A fresh JWT from the auth provider for `user`, asked for under token epoch `epoch`.
+    indirect case token(String, user: UserIdentity?, epoch: UInt64)
 }
 
 /// How a call's caller hears back.

@@ -53,7 +53,7 @@ final class LiveEnvironment: EngineEnvironment {
 
     func requestToken(for project: ProjectFingerprint, from provider: any AuthProvider, owner: EffectOwner,
                       completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        provider.requestToken(completion: completion)
+        provider.requestToken(for: owner.user, completion: completion)
     }
 
     /// Holds an input's completions, so a bulk answer's hundreds of them reach the callback

@@ -90,7 +90,8 @@ struct ModuleRunner {
         }
     }
 
+    /// The module's failure text is cut to ``FreeText/limit``: a module's error may be of any size.
     private func completed<Environment>(_ hook: UInt64, failure: String?, core: EngineCore<Environment>) {
-        core.inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: failure)), .none))
+        core.inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: failure.map { FreeText.bounded($0) })), .none))
     }
 }

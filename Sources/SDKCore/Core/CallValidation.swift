@@ -1,88 +1,128 @@
 /// Checks a call's arguments before anything else happens: the first problem, in words that name
-/// the argument, or nil when the call is usable.
+/// the argument, or nil when the call is usable. Every string, count and size is held to its
+/// limit in ``CallLimits``.
 enum CallValidation {
-    /// The largest encoded data-fields object a call may carry.
-    static let maxDataBytes = 64 << 10
-    /// The longest identifier (email, user id, token, message id, event name).
-    static let maxIdentifierLength = 1_024
-
     /// The first problem of `call`'s arguments. For a `track` call whose body was written
     /// already, its data fields are judged by what writing them found (`measuredDataFields`:
     /// their JSON's length and fidelity, nested at most ``DataValue/maxDepth`` deep), with the
     /// same outcome and words as walking them here.
-    static func problem(in call: PublicCall, measuredDataFields: (bytes: Int, fidelity: JSONFidelity)? = nil) -> String? {
+    static func problem(in call: PublicCall, measuredDataFields: (bytes: Int, fidelity: JSONFidelity)? = nil) -> CallProblem? {
         if case .track(let event, let dataFields?) = call, let measured = measuredDataFields {
-            if let problem = identifier(event, "eventName") { return problem }
-            if measured.fidelity == .unsendable { return DataValue.object(dataFields).problem(path: "dataFields") }
-            return measured.bytes > maxDataBytes ? tooLarge("dataFields", bytes: measured.bytes) : nil
+            if let problem = text(event, "eventName", limit: CallLimits.identifierBytes) { return problem }
+            if measured.fidelity == .unsendable {
+                return .invalid(DataValue.object(dataFields).problem(path: "dataFields") ?? "dataFields cannot be sent as JSON")
+            }
+            return data(dataFields, "dataFields", jsonBytes: measured.bytes)
         }
         switch call {
-        case .initialize, .switchProject, .disableDevice, .logoutUser, .embeddedFetch, .flush:
+        case .oversized(_, let reason):
+            return CallProblem(reason: reason, isOverLimit: true)
+        case .disableDevice, .logoutUser, .embeddedFetch, .flush:
             return nil
+        case .initialize(let project), .switchProject(let project):
+            return text(project.endpoint, "endpoint", limit: CallLimits.urlBytes) ?? text(project.region, "region", limit: CallLimits.urlBytes)
         case .setEmail(let email):
-            guard let email else { return nil }
-            return identifier(email, "email") ?? (email.contains("@") ? nil : "email is not an email address (no @)")
+            return email.flatMap { self.email($0, "email") }
         case .setUserId(let userID):
-            return userID.flatMap { identifier($0, "userId") }
+            return userID.flatMap { text($0, "userId", limit: CallLimits.userIDBytes) }
         case .updateEmail(let email):
-            return identifier(email, "newEmail") ?? (email.contains("@") ? nil : "newEmail is not an email address (no @)")
+            return self.email(email, "newEmail")
         case .updateUser(let dataFields, _):
             return data(dataFields, "dataFields")
         case .updateCart(let items):
-            return commerce(items)
+            return commerce(items) ?? total(items: items, dataFields: nil, "updateCart")
         case .trackPurchase(let total, let items, let dataFields):
-            if !total.isFinite || total < 0 { return "total \(total) is not a finite, non-negative amount" }
-            return commerce(items) ?? dataFields.flatMap { data($0, "dataFields") }
+            if !total.isFinite || total < 0 { return .invalid("total \(total) is not a finite, non-negative amount") }
+            return commerce(items) ?? dataFields.flatMap { data($0, "dataFields") } ?? self.total(items: items, dataFields: dataFields, "trackPurchase")
         case .track(let event, let dataFields):
-            return identifier(event, "eventName") ?? dataFields.flatMap { data($0, "dataFields") }
+            return text(event, "eventName", limit: CallLimits.identifierBytes) ?? dataFields.flatMap { data($0, "dataFields") }
         case .registerToken(let token):
-            return identifier(token, "token")
+            return text(token, "token", limit: CallLimits.pushTokenBytes)
         case .trackPushOpen(let open):
-            return identifier(open.messageID, "messageId") ?? open.dataFields.flatMap { data($0, "dataFields") }
+            return text(open.messageID, "messageId", limit: CallLimits.identifierBytes) ?? open.dataFields.flatMap { data($0, "dataFields") }
         case .handlePush(let payload):
             return data(payload, "payload")
         case .inAppFetch(let count):
-            return (1...100).contains(count) ? nil : "count \(count) is outside 1...100"
+            return (1...CallLimits.messagesPerFetch).contains(count) ? nil : .invalid("count \(count) is outside 1...\(CallLimits.messagesPerFetch)")
         case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id):
-            return identifier(id, "messageId")
+            return text(id, "messageId", limit: CallLimits.identifierBytes)
         case .inAppClick(let id, let url):
-            return identifier(id, "messageId") ?? identifier(url, "clickedUrl")
+            return text(id, "messageId", limit: CallLimits.identifierBytes) ?? text(url, "clickedUrl", limit: CallLimits.urlBytes)
         case .inAppClose(let id, let url):
-            return identifier(id, "messageId") ?? url.flatMap { identifier($0, "clickedUrl") }
+            return text(id, "messageId", limit: CallLimits.identifierBytes) ?? url.flatMap { text($0, "clickedUrl", limit: CallLimits.urlBytes) }
         case .embeddedClick(let id, let button, let url):
-            return identifier(id, "messageId") ?? button.flatMap { identifier($0, "buttonIdentifier") } ?? url.flatMap { identifier($0, "targetUrl") }
+            return text(id, "messageId", limit: CallLimits.identifierBytes)
+                ?? button.flatMap { text($0, "buttonIdentifier", limit: CallLimits.identifierBytes) }
+                ?? url.flatMap { text($0, "targetUrl", limit: CallLimits.urlBytes) }
         case .setAttribution(let info):
-            return info.flatMap { identifier($0.messageID, "messageId") }
+            return info.flatMap { text($0.messageID, "messageId", limit: CallLimits.identifierBytes) }
         case .handleUniversalLink(let url):
-            if let problem = identifier(url, "url") { return problem }
-            return url.hasPrefix("https://") || url.hasPrefix("http://") ? nil : "url is not an http(s) URL"
-
+            if let problem = text(url, "url", limit: CallLimits.urlBytes) { return problem }
+            return url.hasPrefix("https://") || url.hasPrefix("http://") ? nil : .invalid("url is not an http(s) URL")
         }
     }
 
-    private static func identifier(_ value: String, _ name: String) -> String? {
-        if value.isEmpty { return "\(name) is empty" }
-        if value.utf8.count > maxIdentifierLength { return "\(name) is \(value.utf8.count) bytes long (limit \(maxIdentifierLength))" }
+    /// A string argument: not empty, at most `limit` UTF-8 bytes, no control character.
+    private static func text(_ value: String, _ name: String, limit: Int, allowsEmpty: Bool = false) -> CallProblem? {
+        let count = value.utf8.count
+        if count == 0 { return allowsEmpty ? nil : .invalid("\(name) is empty") }
+        if count > limit { return .overLimit(name, count, "bytes", limit: limit) }
         // A control character is one byte in UTF-8, and no other character's bytes are below
         // 0x80: the bytes tell as the scalars would, without decoding them.
         let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
         let hasControl = value.utf8.withContiguousStorageIfAvailable { $0.contains(where: isControl) } ?? value.utf8.contains(where: isControl)
-        if hasControl { return "\(name) contains a control character" }
+        if hasControl { return .invalid("\(name) contains a control character") }
         return nil
     }
 
-    private static func data(_ object: [String: DataValue], _ name: String) -> String? {
-        // Nearly every object is fine and far below the limit: one walk finds no problem and
-        // bounds its JSON from above, without counting escapes. The exact walks below run only
-        // when it does not settle it.
-        if let bound = jsonLengthBound(.object(object), depth: DataValue.maxDepth), bound <= maxDataBytes { return nil }
-        if let problem = DataValue.object(object).problem(path: name) { return problem }
-        let size = DataValue.object(object).jsonByteCount
-        return size > maxDataBytes ? tooLarge(name, bytes: size) : nil
+    private static func email(_ value: String, _ name: String) -> CallProblem? {
+        text(value, name, limit: CallLimits.emailBytes) ?? (value.contains("@") ? nil : .invalid("\(name) is not an email address (no @)"))
     }
 
-    private static func tooLarge(_ name: String, bytes: Int) -> String {
-        "\(name) is \(bytes) bytes of JSON (limit \(maxDataBytes))"
+    /// A data-fields object: sendable as JSON (finite numbers, at most ``DataValue/maxDepth``
+    /// deep), at most ``CallLimits/dataFieldsCount`` fields at its top, ``CallLimits/dataFieldsBytes``
+    /// of JSON, and keys and strings within their limits at any depth. `jsonBytes`: its JSON's
+    /// length, when known already.
+    private static func data(_ object: [String: DataValue], _ name: String, jsonBytes known: Int? = nil) -> CallProblem? {
+        if known == nil, let problem = DataValue.object(object).problem(path: name) { return .invalid(problem) }
+        if object.count > CallLimits.dataFieldsCount { return .overLimit(name, object.count, "fields", limit: CallLimits.dataFieldsCount) }
+        let bytes = known ?? jsonBytes(of: object)
+        if bytes > CallLimits.dataFieldsBytes { return .overLimit(name, bytes, "bytes of JSON", limit: CallLimits.dataFieldsBytes) }
+        // No key or string is longer than the whole JSON: a short object needs no walk.
+        guard bytes > min(CallLimits.dataKeyBytes, CallLimits.dataStringBytes) else { return nil }
+        return longText(in: .object(object), path: name)
+    }
+
+    /// The length of `object`'s JSON: bounded from above in one walk that finds no problem
+    /// (nearly every object, far below the limit), counted exactly only when that does not settle it.
+    private static func jsonBytes(of object: [String: DataValue]) -> Int {
+        if let bound = jsonLengthBound(.object(object), depth: DataValue.maxDepth), bound <= min(CallLimits.dataKeyBytes, CallLimits.dataStringBytes) {
+            return bound
+        }
+        return DataValue.object(object).jsonByteCount
+    }
+
+    /// The first key or string in `value` (at `path`) over its limit, members in key order.
+    private static func longText(in value: DataValue, path: String) -> CallProblem? {
+        switch value {
+        case .string(let text):
+            let count = text.utf8.count
+            return count > CallLimits.dataStringBytes ? .overLimit(path, count, "bytes", limit: CallLimits.dataStringBytes) : nil
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let problem = longText(in: element, path: "\(path)[\(index)]") { return problem }
+            }
+            return nil
+        case .object(let members):
+            for member in members.sorted(by: { String.utf8Precedes($0.key, $1.key) }) {
+                let count = member.key.utf8.count
+                if count > CallLimits.dataKeyBytes { return .overLimit("\(path) key", count, "bytes", limit: CallLimits.dataKeyBytes) }
+                if let problem = longText(in: member.value, path: "\(path).\(member.key)") { return problem }
+            }
+            return nil
+        case .integer, .number, .bool, .null:
+            return nil
+        }
     }
 
     /// An upper bound of `value`'s JSON length (``DataValue/jsonByteCount``), or nil when
@@ -112,13 +152,23 @@ enum CallValidation {
         }
     }
 
-    private static func commerce(_ items: [CommerceItem]) -> String? {
+    private static func commerce(_ items: [CommerceItem]) -> CallProblem? {
+        if items.count > CallLimits.items { return .overLimit("items", items.count, "items", limit: CallLimits.items) }
         for (index, item) in items.enumerated() {
-            if let problem = identifier(item.id, "items[\(index)].id") { return problem }
-            if !item.price.isFinite { return "items[\(index)].price \(item.price) is not a finite number" }
-            if item.quantity < 0 { return "items[\(index)].quantity \(item.quantity) is negative" }
+            if let problem = text(item.id, "items[\(index)].id", limit: CallLimits.identifierBytes) { return problem }
+            if let problem = text(item.name, "items[\(index)].name", limit: CallLimits.itemNameBytes, allowsEmpty: true) { return problem }
+            if let sku = item.sku, let problem = text(sku, "items[\(index)].sku", limit: CallLimits.identifierBytes) { return problem }
+            if !item.price.isFinite { return .invalid("items[\(index)].price \(item.price) is not a finite number") }
+            if item.quantity < 0 { return .invalid("items[\(index)].quantity \(item.quantity) is negative") }
             if let fields = item.dataFields, let problem = data(fields, "items[\(index)].dataFields") { return problem }
         }
         return nil
+    }
+
+    /// Everything a commerce call carries, within ``CallLimits/callBytes`` (each part is within
+    /// its own limit already: only many of them add up past it).
+    private static func total(items: [CommerceItem], dataFields: [String: DataValue]?, _ name: String) -> CallProblem? {
+        let bytes = DataValue.array(items.map(\.dataValue)).jsonByteCount + (dataFields.map { DataValue.object($0).jsonByteCount } ?? 0)
+        return bytes > CallLimits.callBytes ? .overLimit(name, bytes, "bytes of JSON", limit: CallLimits.callBytes) : nil
     }
 }

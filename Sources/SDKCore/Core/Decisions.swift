@@ -203,6 +203,7 @@ extension SDKState {
             case .notificationReceived(let name): handleNotification(name, &decisions)
             case .engineStopping: handleStop(&decisions)
             case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &decisions)
+            case .networkReachable: handleNetworkReachable(&decisions)
             default: break
             }
         }
@@ -222,12 +223,20 @@ extension SDKState {
     /// does, from the call itself (folding the fact and encoding it would each bind the call
     /// again, copying it out of the fact), handles the call, then puts the fact in its place,
     /// first in the list, moving the call into it.
+    ///
+    /// A call over its limits is recorded as ``PublicCall/oversized(_:reason:)``: its name and
+    /// why, never arguments too large for the journal.
     private mutating func decideCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
         decisions.prepare(prepareTrackBody(for: received, at: decisions.time), for: received.id)
+        let problem = CallValidation.problem(in: received.call, measuredDataFields: decisions.preparedDataFields(of: received.id))
+        if let problem, problem.isOverLimit {
+            // One recorded oversized already (a journal rechecked) is made the same again.
+            received.call = .oversized(received.call.name, reason: problem.reason)
+        }
         time = decisions.time
         receiveCall(received, at: decisions.time)
         let slot = decisions.record(received: received, preparedBody: input.preparedBody)
-        handleCall(received, &decisions)
+        handleCall(received, problem: problem, &decisions)
         decisions.fill(slot, with: .callReceived(received))
     }
 

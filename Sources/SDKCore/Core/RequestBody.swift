@@ -50,7 +50,7 @@ struct RequestBody: Equatable {
             ]))
         case .disableDevice:
             guard let pushToken else { return nil }
-            return post("users/disableDevice", identity.fields.adding(["token": .string(pushToken)]))
+            return post(DeliveryTask.disableDevicePath, identity.fields.adding(["token": .string(pushToken)]))
         case .trackPushOpen(let open):
             var object = identity.fields.adding(["messageId": .string(open.messageID), "appAlreadyRunning": .bool(open.appAlreadyRunning)])
             if let campaign = open.campaignID { object["campaignId"] = .integer(campaign) }
@@ -80,10 +80,23 @@ struct RequestBody: Equatable {
             if let buttonID { object["buttonIdentifier"] = .string(buttonID) }
             if let url { object["targetUrl"] = .string(url) }
             return post("embedded-messaging/events/click", object)
-        case .initialize, .switchProject, .setEmail, .setUserId, .logoutUser, .handlePush, .setAttribution, .flush, .handleUniversalLink:
+        case .initialize, .switchProject, .setEmail, .setUserId, .logoutUser, .handlePush, .setAttribution, .flush, .handleUniversalLink,
+             .oversized:
             return nil
         }
     }
+
+    /// The body bytes an event held for an unknown user reserves in the delivery queue: its
+    /// request's body for no user, made at the latest time there is, plus the room the longest
+    /// identity takes once the user is known (a held event's body is only made then).
+    static func reservedBytes(forHeld event: PublicCall) -> Int {
+        let body = make(for: event, identity: Identity(), pushToken: nil, time: JournalTime(microsecondsSince1970: .max), sdkVersion: "")?.body
+        return (body?.count ?? 0) + identityReserve
+    }
+
+    /// The most bytes naming the user adds to a body: `,"email":` or `,"userId":` or
+    /// `"user":{...}`, and the identity's JSON string, every byte escaped at worst to six (`\u00XX`).
+    static let identityReserve = 32 + 6 * CallLimits.longestIdentityBytes
 
     /// A body's `createdAt`: the call's time in whole seconds since 1970.
     static func createdAt(_ time: JournalTime) -> DataValue {

@@ -1,11 +1,12 @@
 import Journal
 
 extension SDKState {
-    /// A public call arrived: validate it, let the gate decide, run it or hold it.
-    mutating func handleCall(_ received: ReceivedCall, _ decisions: inout Decisions) {
-        if let problem = CallValidation.problem(in: received.call, measuredDataFields: decisions.preparedDataFields(of: received.id)) {
-            emit(.callRejected(call: received.id, reason: problem), &decisions)
-            resolve(received.id, .failed(.rejected(problem)), &decisions)
+    /// A public call arrived: rejected when its arguments have a `problem`
+    /// (``CallValidation``), else the gate decides: run it or hold it.
+    mutating func handleCall(_ received: ReceivedCall, problem: CallProblem?, _ decisions: inout Decisions) {
+        if let problem {
+            emit(.callRejected(call: received.id, reason: problem.reason), &decisions)
+            resolve(received.id, .failed(.rejected(problem.reason)), &decisions)
             return
         }
         switch received.call.name.switchBehavior {

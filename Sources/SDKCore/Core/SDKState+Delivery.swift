@@ -5,6 +5,7 @@ extension SDKState {
     /// it and sends it if the project's queue is idle. A full queue discards it, saying so.
     mutating func enqueue(_ call: PublicCall, call id: CallID?, on project: ProjectRef, identity: RequestBody.Identity,
                           _ decisions: inout Decisions) {
+        let user = UserIdentity(email: identity.email, userID: identity.userID)
         // The busiest request, every track call's, is its body alone until it needs a task of
         // its own: most join a queued bulk, and a whole request for each (its path and query
         // made, compared and destroyed through their metadata) cost about 150 instructions.
@@ -19,8 +20,11 @@ extension SDKState {
                 body = RequestBody.trackBody(name, dataFields: dataFields, identity: identity, createdAt: RequestBody.createdAt(decisions.time))
             }
             defer { if prepared { swap(&body, &input.preparedBody) } }
-            guard admitsEvent(of: body.count, for: id, &decisions) else { return }
-            if let joined = batchTaking(body.count, on: project.fingerprint) {
+            guard queueHasRoom(forEvents: 1, bytes: body.count) else {
+                refuse(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, user: user, on: project, &decisions)
+                return
+            }
+            if let joined = batchTaking(body.count, for: user, on: project.fingerprint) {
                 // Applied as `emit` applies it (``evolve(_:at:)``), through the index the task was
                 // found at: its id is hashed once, not once more to fold the fact.
                 time = decisions.time
@@ -28,48 +32,70 @@ extension SDKState {
                 decisions.recordBatched(task: joined.task, call: id, body: body)
                 return
             }
-            queueTask(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, on: project, &decisions)
+            queueTask(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, user: user, on: project,
+                      &decisions)
             return
         }
         guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: decisions.time, sdkVersion: sdkVersion) else {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }
-        guard request.path == "users/disableDevice" || admitsEvent(of: request.body.count, for: id, &decisions) else { return }
-        queueTask(request, call: id, on: project, &decisions)
+        guard request.path == DeliveryTask.disableDevicePath || queueHasRoom(forEvents: 1, bytes: request.body.count) else {
+            refuse(request, call: id, user: user, on: project, &decisions)
+            return
+        }
+        queueTask(request, call: id, user: user, on: project, &decisions)
     }
 
-    /// Whether the delivery queue takes one more event of `bytes`; when it does not, the call
-    /// `id` is resolved as discarded (`queueFull`).
-    private mutating func admitsEvent(of bytes: Int, for id: CallID?, _ decisions: inout Decisions) -> Bool {
-        guard queueHasRoom(forEvents: 1, bytes: bytes) else {
-            resolve(id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
-            return false
+    /// A request the full delivery queue does not take. A call still pending hears it
+    /// (`queueFull`); a request of the SDK's own, or one a call already resolved made (an event
+    /// held for an unknown user), is journaled as a task made and discarded at once, so nothing
+    /// accepted vanishes without a record.
+    private mutating func refuse(_ request: RequestBody, call id: CallID?, user: UserIdentity?, on project: ProjectRef,
+                                 _ decisions: inout Decisions) {
+        let reason = DiscardReason.queueFull(capacity: rules.queueCapacity)
+        if let id, pendingCalls.index(forKey: id) != nil {
+            resolve(id, .discarded(reason), &decisions)
+            return
         }
-        return true
+        let task = makeTask(request, call: id, user: user, on: project, at: decisions.time)
+        emit(.taskQueued(task), &decisions)
+        emit(.taskCompleted(task: task.id, outcome: .discarded(reason)), &decisions)
     }
 
     /// Queues `request` as a task of its own for `project`, and dispatches it if nothing of the
     /// project is on the wire.
-    private mutating func queueTask(_ request: RequestBody, call id: CallID?, on project: ProjectRef, _ decisions: inout Decisions) {
-        let task = DeliveryTask(
-            id: TaskID(nextTaskNumber), call: id, project: project.fingerprint, region: project.region, endpoint: project.endpoint,
-            path: request.path, method: request.method, query: request.query, body: request.body, createdAt: decisions.time,
-            generation: generation)
+    private mutating func queueTask(_ request: RequestBody, call id: CallID?, user: UserIdentity?, on project: ProjectRef,
+                                    _ decisions: inout Decisions) {
+        let task = makeTask(request, call: id, user: user, on: project, at: decisions.time)
         if projects[project.fingerprint] == nil { projects[project.fingerprint] = project }
         emit(.taskQueued(task), &decisions)
         dispatchIfIdle(project.fingerprint, &decisions)
     }
 
-    /// Whether the delivery queue, bounded by events and bytes, takes `count` more events of `bytes`.
-    func queueHasRoom(forEvents count: Int, bytes: Int) -> Bool {
-        queuedEvents + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity
+    /// The next task: `request`, bound to `project`'s fingerprint, region and endpoint, made for
+    /// `user` by the current instance.
+    private func makeTask(_ request: RequestBody, call id: CallID?, user: UserIdentity?, on project: ProjectRef, at time: JournalTime) -> DeliveryTask {
+        DeliveryTask(id: TaskID(nextTaskNumber), call: id, project: project.fingerprint, region: project.region, endpoint: project.endpoint,
+                     path: request.path, method: request.method, query: request.query, body: request.body, createdAt: time,
+                     generation: generation, user: user)
     }
 
-    /// The queued `events/track` task of `project` a new event of `bytes` joins, if any: the
-    /// project's last task, still waiting its turn (something of the project is on the wire or
-    /// waits), made by the current instance, not before an in-flight switch's window, with room
-    /// under the bulk limits. Events so join in call order and never pass a task.
+    /// Whether the delivery queue, bounded by events and bytes, takes `count` more events of
+    /// `bytes`. Events held for an unknown user hold their room in it.
+    func queueHasRoom(forEvents count: Int, bytes: Int) -> Bool {
+        guard heldEvents.isEmpty else {
+            let held = heldEvents.reduce(0) { $0 + $1.reservedBytes }
+            return queuedEvents + heldEvents.count + count <= rules.queueCapacity && queuedBytes + held + bytes <= rules.queueByteCapacity
+        }
+        return queuedEvents + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity
+    }
+
+    /// The queued `events/track` task of `project` a new event of `bytes`, made for `user`, joins,
+    /// if any: the project's last task, made for the same user, still waiting its turn
+    /// (something of the project is on the wire or waits), made by the current instance, not
+    /// before an in-flight switch's window, with room under the bulk limits. Events so join in
+    /// call order and never pass a task, and a bulk carries the events of one user only.
     ///
     /// The instance matters beyond the switch: every launch starts a new one, so no event joins
     /// a task an earlier process queued, which may have left before a crash lost its dispatch
@@ -77,12 +103,13 @@ extension SDKState {
     ///
     /// Returns the task's id and where it lies in ``tasks``. Mutating only to look at the task
     /// in place; it changes nothing.
-    mutating func batchTaking(_ bytes: Int, on project: ProjectFingerprint) -> (task: TaskID, index: Dictionary<TaskID, QueuedTask>.Index)? {
+    mutating func batchTaking(_ bytes: Int, for user: UserIdentity?, on project: ProjectFingerprint)
+        -> (task: TaskID, index: Dictionary<TaskID, QueuedTask>.Index)? {
         guard rules.bulkEventLimit > 1, let last = taskOrder[project]?.last, let index = tasks.index(forKey: last) else { return nil }
         // Looked at in place (an inout access): reading the task out of the dictionary would
         // copy it, retaining its strings, its body and its batch, at every event.
         let (generation, events, byteLimit) = (generation, rules.bulkEventLimit, rules.bulkByteLimit)
-        guard Self.takesEvent(of: bytes, &tasks.values[index], generation: generation, eventLimit: events, byteLimit: byteLimit) else {
+        guard Self.takesEvent(of: bytes, for: user, &tasks.values[index], generation: generation, eventLimit: events, byteLimit: byteLimit) else {
             return nil
         }
         if let window = switching.inFlight?.firstTaskOfWindow, last.number < window { return nil }
@@ -91,16 +118,19 @@ extension SDKState {
 
     /// Whether `queued` takes one more event of `bytes` (``batchTaking(_:on:)``). Inout so that
     /// the caller hands over the task where it lies, not a copy.
-    private static func takesEvent(of bytes: Int, _ queued: inout QueuedTask, generation: UInt64,
+    private static func takesEvent(of bytes: Int, for user: UserIdentity?, _ queued: inout QueuedTask, generation: UInt64,
                                    eventLimit: Int, byteLimit: Int) -> Bool {
         queued.status == .queued && queued.task.takesEvents && queued.task.generation == generation
-            && queued.task.eventCount < eventLimit && queued.task.queuedBytes + bytes <= byteLimit
+            && queued.task.eventCount < eventLimit && queued.task.queuedBytes + bytes <= byteLimit && queued.task.user == user
     }
 
-    /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting.
-    /// Tasks of one project go out one at a time, in order.
+    /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting,
+    /// after discarding the requests that waited past their age limit. Tasks of one project go
+    /// out one at a time, in order.
     mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ decisions: inout Decisions) {
-        guard auth[project]?.refreshing == nil, let head = taskOrder[project]?.first, let queued = tasks[head] else { return }
+        guard auth[project]?.refreshing == nil else { return }
+        expireOverdueTasks(of: project, &decisions)
+        guard let head = taskOrder[project]?.first, let queued = tasks[head] else { return }
         switch queued.status {
         case .queued:
             emit(.taskDispatched(task: head, attempt: 1), &decisions)
@@ -111,6 +141,64 @@ extension SDKState {
             emit(.taskDispatched(task: head, attempt: next), &decisions)
         case .inFlight, .retrying:
             break
+        }
+    }
+
+    /// Discards the tasks of `project` that waited longer than ``EngineRules/deliveryAgeLimitMilliseconds``
+    /// and are not on the wire, their calls with them (`expired`). Kept disables never expire:
+    /// each stops another project messaging this device. Tasks wait in the order they were
+    /// made, so the overdue ones come first: the look stops at the first task still in time.
+    private mutating func expireOverdueTasks(of project: ProjectFingerprint, _ decisions: inout Decisions) {
+        guard let order = taskOrder[project] else { return }
+        let (limit, overflow) = rules.deliveryAgeLimitMilliseconds.multipliedReportingOverflow(by: 1_000)
+        // A task made before this time (µs) is overdue.
+        let (latestOverdue, before) = decisions.time.microsecondsSince1970.subtractingReportingOverflow(limit)
+        guard !overflow, !before else { return }
+        var overdue: [TaskID] = []
+        scan: for id in order {
+            guard let index = tasks.index(forKey: id) else { continue }
+            // Looked at in place: reading the task out of the dictionary would copy it.
+            switch Self.expiry(of: &tasks.values[index], latestOverdue: latestOverdue) {
+            case .overdue: overdue.append(id)
+            case .exempt: continue scan
+            case .inTime: break scan
+            }
+        }
+        guard !overdue.isEmpty else { return }
+        let reason = DiscardReason.expired(ageLimit: .milliseconds(rules.deliveryAgeLimitMilliseconds))
+        for id in overdue {
+            guard let calls = tasks[id]?.task.calls else { continue }
+            emit(.taskCompleted(task: id, outcome: .discarded(reason)), &decisions)
+            for call in calls { resolve(call, .discarded(reason), &decisions) }
+        }
+    }
+
+    private enum Expiry {
+        case overdue, exempt, inTime
+    }
+
+    /// Whether `queued` is overdue, made before `latestOverdue` (µs); one on the wire or
+    /// a disable is exempt. Inout so that the caller hands over the task where it lies.
+    private static func expiry(of queued: inout QueuedTask, latestOverdue: Int64) -> Expiry {
+        if queued.isInFlight || queued.task.isDisableDevice { return .exempt }
+        return queued.task.createdAt.microsecondsSince1970 < latestOverdue ? .overdue : .inTime
+    }
+
+    /// The app said the network is back: every project whose next request waits because its
+    /// last attempt got no response sends it now, without waiting out its backoff.
+    mutating func handleNetworkReachable(_ decisions: inout Decisions) {
+        for project in taskOrder.keys.sorted() {
+            guard auth[project]?.refreshing == nil, let head = taskOrder[project]?.first, let queued = tasks[head],
+                  queued.waitsForNetwork, case .retrying(let next) = queued.status else {
+                dispatchIfIdle(project, &decisions)
+                continue
+            }
+            expireOverdueTasks(of: project, &decisions)
+            if taskOrder[project]?.first == head {
+                emit(.taskDispatched(task: head, attempt: next), &decisions)
+            } else {
+                dispatchIfIdle(project, &decisions)
+            }
         }
     }
 
@@ -135,23 +223,28 @@ extension SDKState {
             }
         case .response(let status, let code, _, let message) where status == 429 || status >= 500:
             let said = (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
-            retryOrFail(task, attempt: completion.attempt, retry: retry, error: "HTTP \(status)\(said)", &decisions)
+            let failures = queued.serverFailures &+ 1
+            if failures < retry.maxAttempts {
+                scheduleRetry(task, after: completion.attempt, retry: retry, reason: .serverBusy("HTTP \(status)\(said)", failures: failures), &decisions)
+            } else {
+                fail(task, .retriesExhausted("\(failures) attempts; last: HTTP \(status)\(said)"), &decisions)
+            }
         case .response(let status, let code, _, let message):
             fail(task, .httpStatus(status, code: code, message: message), &decisions)
         case .networkError(let reason):
-            retryOrFail(task, attempt: completion.attempt, retry: retry, error: reason, &decisions)
+            // No response: the request never uses its task up. The project's queue waits.
+            scheduleRetry(task, after: completion.attempt, retry: retry, reason: .noResponse(reason), &decisions)
         }
         dispatchIfIdle(task.project, &decisions)
         taskFinishedDuringSwitch(task.project, &decisions)
     }
 
-    private mutating func retryOrFail(_ task: DeliveryTask, attempt: Int, retry: RetryRules, error: String, _ decisions: inout Decisions) {
-        if attempt < retry.maxAttempts {
-            let due = decisions.time.advanced(byMicroseconds: retry.delay(afterAttempt: attempt))
-            emit(.timerSet(.retry(task.id, attempt: attempt &+ 1), due: due), &decisions)
-        } else {
-            fail(task, .retriesExhausted("\(attempt) attempts; last: \(error)"), &decisions)
-        }
+    /// Sends `task` again after the backoff that follows attempt `attempt` (doubling, capped at
+    /// `RetryRules.maxDelayMilliseconds`).
+    private mutating func scheduleRetry(_ task: DeliveryTask, after attempt: Int, retry: RetryRules, reason: RetryReason,
+                                        _ decisions: inout Decisions) {
+        let due = decisions.time.advanced(byMicroseconds: retry.delay(afterAttempt: attempt))
+        emit(.retryScheduled(task: task.id, attempt: attempt &+ 1, due: due, reason: reason), &decisions)
     }
 
     private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ decisions: inout Decisions) {
@@ -205,12 +298,18 @@ extension SDKState {
     }
 
     /// Messages fetched by `task` are kept only while the instance that asked for them runs
-    /// (its project live, its storage intact, its generation current): a fetch that lands after
-    /// a switch must not leak into the next instance, even one of the same project.
+    /// (its project live, its storage intact, its generation current, its messages not reset
+    /// by a switch leaving it): a fetch that lands after a switch began resetting them must not
+    /// leak into the next instance, even one of the same project.
     private mutating func storeMessages(_ ids: [String], kind: MessageKind, for task: DeliveryTask, _ decisions: inout Decisions) {
         let project = task.project
         if let started = task.generation, started != generation {
             emit(.staleResultRefused(job: task.id.number, what: "\(kind.rawValue) messages fetched by \(task.id)", startedIn: started, current: generation), &decisions)
+            return
+        }
+        if let run = switching.inFlight, run.from?.fingerprint == project, let step = run.step, step.order >= kind.resetStep.order {
+            emit(.staleResultRefused(job: task.id.number, what: "\(kind.rawValue) messages fetched by \(task.id), answered after \(run.id) reset them",
+                                     startedIn: task.generation ?? generation, current: generation), &decisions)
             return
         }
         guard live?.fingerprint == project, !clearedProjects.contains(project) else { return }
@@ -221,10 +320,9 @@ extension SDKState {
     mutating func handleTimer(_ purpose: TimerPurpose, _ decisions: inout Decisions) {
         switch purpose {
         case .retry(let id, let attempt):
+            // Its timer is gone now: the head of its project's queue goes, unless it expired.
             guard let queued = tasks[id], queued.status == .retrying(nextAttempt: attempt) else { return }
-            if taskOrder[queued.task.project]?.first == id, auth[queued.task.project]?.refreshing == nil {
-                emit(.taskDispatched(task: id, attempt: attempt), &decisions)
-            }
+            dispatchIfIdle(queued.task.project, &decisions)
         case .teardownBound(let id, let step):
             teardownBoundPassed(id, step, &decisions)
         case .moduleHookBound(let hook):

@@ -42,10 +42,20 @@ extension SDKState {
                                      createdAt: RequestBody.createdAt(time))
     }
 
-    /// An event made with no identity: held in the project's storage until the user is known.
+    /// The most events held for an unknown user.
+    static let heldEventCapacity = 100
+
+    /// An event made with no identity: held in the project's storage until the user is known,
+    /// holding its room in the delivery queue meanwhile (``HeldEvent/reservedBytes``), so that
+    /// identifying the user always has room to release it. Discarded at once when the held
+    /// events or the queue are full.
     private mutating func holdForUnknownUser(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        if heldEvents.count >= 100 {
-            resolve(received.id, .discarded(.queueFull(capacity: 100)), &decisions)
+        if heldEvents.count >= Self.heldEventCapacity {
+            resolve(received.id, .discarded(.queueFull(capacity: Self.heldEventCapacity)), &decisions)
+            return
+        }
+        if !queueHasRoom(forEvents: 1, bytes: RequestBody.reservedBytes(forHeld: received.call)) {
+            resolve(received.id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
             return
         }
         emit(.unknownUserEventHeld(project: project.fingerprint, call: received.id, event: received.call), &decisions)

@@ -20,6 +20,19 @@ extension SDKState {
             body.withUnsafeBufferPointer { addToBatch(call: event.call, body: $0, ofTaskAt: index) }
         case .taskDispatched(let id, let attempt):
             tasks[id]?.status = .inFlight(attempt: attempt)
+            // Sent before its retry timer fired (the network came back): the timer is moot.
+            if !timers.isEmpty { timers[.retry(id, attempt: attempt)] = nil }
+        case .retryScheduled(let id, let attempt, let due, let reason):
+            timers[.retry(id, attempt: attempt)] = due
+            guard let index = tasks.index(forKey: id) else { break }
+            tasks.values[index].status = .retrying(nextAttempt: attempt)
+            switch reason {
+            case .noResponse:
+                tasks.values[index].waitsForNetwork = true
+            case .serverBusy(_, let failures):
+                tasks.values[index].waitsForNetwork = false
+                tasks.values[index].serverFailures = failures
+            }
         case .taskCompleted(let id, _):
             removeTask(id)
         case .timerSet(let purpose, let due):

@@ -35,7 +35,7 @@ extension SDKState {
             break
         case .callbacksDelivered(let id):
             if switching.awaitingCallbacks == id { switching.awaitingCallbacks = nil }
-        case .transportCompleted, .authTokenReceived, .notificationReceived, .engineStopping:
+        case .transportCompleted, .authTokenReceived, .notificationReceived, .engineStopping, .networkReachable:
             break
         case .linkResolved(let resolution):
             linkJobs[resolution.job] = nil

@@ -87,10 +87,22 @@ package struct SDKState: Sendable, Equatable {
     public init() {}
 }
 
-/// An event held for an unknown user.
+/// An event held for an unknown user. It holds its room in the delivery queue from the moment
+/// it is held, so that identifying the user releases it into a queue that has room for it.
 package struct HeldEvent: Sendable, Hashable {
     public var call: CallID
-    public var event: PublicCall
+    public var event: PublicCall {
+        didSet { reservedBytes = RequestBody.reservedBytes(forHeld: event) }
+    }
+    /// The body bytes it holds in the delivery queue: at least what its request's body takes,
+    /// whoever the user turns out to be.
+    public private(set) var reservedBytes: Int
+
+    public init(call: CallID, event: PublicCall) {
+        self.call = call
+        self.event = event
+        reservedBytes = RequestBody.reservedBytes(forHeld: event)
+    }
 }
 
 /// A task in the queue.
@@ -100,7 +112,8 @@ package struct QueuedTask: Sendable, Hashable {
         case queued
         /// Sent; attempt `n` is on the wire.
         case inFlight(attempt: Int)
-        /// Attempt `n` failed; attempt `n + 1` is due at the timer.
+        /// The last attempt failed; attempt `nextAttempt` is due at the timer (or at once when
+        /// the app says the network is back, if no response came).
         case retrying(nextAttempt: Int)
         /// Waiting for a fresh JWT before its next attempt.
         case awaitingToken(nextAttempt: Int)
@@ -108,6 +121,12 @@ package struct QueuedTask: Sendable, Hashable {
 
     public var task: DeliveryTask
     public var status: Status
+    /// How many times the project answered 5xx or 429: bounded by `RetryRules.maxAttempts`.
+    /// Attempts that got no response at all are not counted: they never use the task up.
+    public var serverFailures = 0
+    /// Whether the task waits because its last attempt got no response (offline, refused,
+    /// dropped, timed out): the app saying the network is back sends it at once.
+    public var waitsForNetwork = false
 }
 
 /// A call made and not yet resolved.

@@ -68,7 +68,13 @@ package struct Redactor: Sendable {
                 .response(status: status, code: code, messageIDs: ids, message: message.map(redact(text:)))
             }
             return .transportCompleted(TransportCompletion(task: completion.task, attempt: completion.attempt, outcome: outcome,
-                                                           refusedEvents: completion.refusedEvents))
+                                                           refusedEvents: completion.refusedEvents, droppedMessageIDs: completion.droppedMessageIDs))
+        case .retryScheduled(let task, let attempt, let due, let reason):
+            let redacted: RetryReason = switch reason {
+            case .noResponse(let error): .noResponse(redact(text: error))
+            case .serverBusy(let error, let failures): .serverBusy(redact(text: error), failures: failures)
+            }
+            return .retryScheduled(task: task, attempt: attempt, due: due, reason: redacted)
         case .journalGap(var gap):
             gap.reason = redact(text: gap.reason)
             return .journalGap(gap)
@@ -112,6 +118,7 @@ package struct Redactor: Sendable {
             redacted.dataFields = open.dataFields.map(redact(data:))
             return .trackPushOpen(redacted)
         case .handlePush(let payload): return .handlePush(payload: redact(data: payload))
+        case .oversized(let name, let reason): return .oversized(name, reason: redact(text: reason))
         default: return call
         }
     }
@@ -144,6 +151,11 @@ package struct Redactor: Sendable {
         task.body = redact(body: task.body)
         if task.hasBatch { task.replaceBatch(task.batch.map { BatchedEvent(call: $0.call, body: redact(body: $0.body)) }) }
         task.query = task.query.map(redact(query:))
+        task.user = switch task.user {
+        case .email(let email)?: .email(token(email, "email"))
+        case .userID(let userID)?: .userID(token(userID, "user"))
+        case nil: nil
+        }
         return task
     }
 

@@ -20,8 +20,8 @@ package enum Effect: Sendable, Hashable {
     case completeHookAtOnce(UInt64)
     /// The journal finished hook `hook` (its bound passed, if it still runs): stop waiting for it.
     case abandonHook(UInt64)
-    /// Another user (or none) is identified from here on: cached JWTs are forgotten.
-    case identityChanged(user: String?)
+    /// Another user (or none) is identified from here on.
+    case identityChanged(user: UserIdentity?)
     /// Instance `generation` started: cached JWTs are forgotten.
     case instanceStarted(generation: UInt64)
     /// Ask tracked link `url` for its redirect (job `job`).

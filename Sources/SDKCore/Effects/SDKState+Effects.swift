@@ -30,8 +30,12 @@ extension SDKState {
                 body(.send(id, attempt: attempt))
             case .timerSet(let purpose, let due):
                 body(.armTimer(purpose, due: due))
+            case .retryScheduled(let task, let attempt, let due, _):
+                body(.armTimer(.retry(task, attempt: attempt), due: due))
             case .callResolved(let call, let outcome):
-                body(.complete(call, outcome, landing: landing, linkDestination: linkDestination))
+                // A link's destination goes with a resolution that applied it only.
+                let destination = if case .applied = outcome { linkDestination } else { String?.none }
+                body(.complete(call, outcome, landing: landing, linkDestination: destination))
             case .callsResolved(_, let calls, let outcome):
                 for call in calls { body(.complete(call, outcome, landing: landing, linkDestination: linkDestination)) }
             case .switchLanded(let id, _, let result, _):
@@ -53,7 +57,7 @@ extension SDKState {
             case .moduleHookFinished(let hook, _):
                 body(.abandonHook(hook))
             case .identityChanged(let email, let userID):
-                body(.identityChanged(user: email ?? userID))
+                body(.identityChanged(user: UserIdentity(email: email, userID: userID)))
             case .storageCleared(_, .identity):
                 body(.identityChanged(user: nil))
             case .initialized(_, let generation):

@@ -38,6 +38,9 @@ public enum DiscardReason: Sendable, Hashable {
     case gateFull(capacity: Int)
     /// The delivery queue was full.
     case queueFull(capacity: Int)
+    /// The request waited in the offline queue for longer than `EngineRules.deliveryAgeLimitMilliseconds`
+    /// (`ageLimit`) without reaching its project.
+    case expired(ageLimit: Duration)
     /// The SDK shut down before the call resolved: its completion hears nothing more. A request
     /// already queued for it stays in the offline queue and is sent after the next launch
     /// (`replay audit` shows where it went); a call still held by a switch's gate is dropped.

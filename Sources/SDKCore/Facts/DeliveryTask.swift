@@ -25,6 +25,9 @@ package struct DeliveryTask: Sendable, Hashable {
     /// The generation of the instance that made it (nil in journals older than the field): a
     /// fetch's messages are kept only while that instance runs.
     public var generation: UInt64?
+    /// The user the request is made for, as its body names them (nil: no user was known). Its
+    /// JWT is asked for this user, and only events of this user join its bulk.
+    public var user: UserIdentity?
     /// The calls of the events that joined an `events/track` task while it waited its turn, in
     /// call order (empty for every other task, and in journals older than bulk delivery).
     public private(set) var batchCalls: [CallID] = []
@@ -36,7 +39,8 @@ package struct DeliveryTask: Sendable, Hashable {
     private var batchEnds: [Int] = []
 
     public init(id: TaskID, call: CallID?, project: ProjectFingerprint, region: String, endpoint: String, path: String,
-                method: Method, query: String?, body: [UInt8], createdAt: JournalTime, generation: UInt64? = nil) {
+                method: Method, query: String?, body: [UInt8], createdAt: JournalTime, generation: UInt64? = nil,
+                user: UserIdentity? = nil) {
         self.id = id
         self.call = call
         self.project = project
@@ -48,10 +52,14 @@ package struct DeliveryTask: Sendable, Hashable {
         self.body = body
         self.createdAt = createdAt
         self.generation = generation
+        self.user = user
     }
 
+    /// The path of a disableDevice request.
+    public static let disableDevicePath = "users/disableDevice"
+
     /// A disableDevice request: logout and switches keep it queued.
-    public var isDisableDevice: Bool { path == "users/disableDevice" }
+    public var isDisableDevice: Bool { path == Self.disableDevicePath }
 
     /// The path of a single tracked event, the only kind of task a batch joins.
     public static let trackPath = "events/track"

@@ -28,6 +28,8 @@ package enum Fact: Sendable, Hashable {
     case engineStopping
     /// A tracked link's resolution (started by ``linkResolutionStarted(job:call:url:project:generation:)``) came back.
     indirect case linkResolved(LinkResolution)
+    /// The app said the network is reachable again: deliveries waiting for a response go now.
+    case networkReachable
 
     // MARK: Decisions
 
@@ -57,6 +59,9 @@ package enum Fact: Sendable, Hashable {
     /// call makes (``SDKState/receivedTrackBody(of:at:)``).
     case eventBatched(task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?)
     case taskDispatched(task: TaskID, attempt: Int)
+    /// Attempt `attempt` of a task is due at `due`, after the last one failed for `reason`.
+    /// Arms the timer ``TimerPurpose/retry(_:attempt:)``.
+    indirect case retryScheduled(task: TaskID, attempt: Int, due: JournalTime, reason: RetryReason)
     case taskCompleted(task: TaskID, outcome: TaskOutcome)
     case timerSet(TimerPurpose, due: JournalTime)
     case callResolved(call: CallID, outcome: CallOutcome)

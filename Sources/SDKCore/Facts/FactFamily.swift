@@ -22,14 +22,14 @@ extension FactKind {
     var family: FactFamily {
         switch self {
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
-             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved:
+             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable:
             .input
         case .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
              .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
              .linkResolutionStarted, .staleResultRefused:
             .call
-        case .taskQueued, .eventBatched, .taskDispatched, .taskCompleted, .timerSet, .authRefreshRequested, .authRefreshFinished,
-             .durabilityRequested, .journalGap:
+        case .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
+             .authRefreshFinished, .durabilityRequested, .journalGap:
             .delivery
         case .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared:
             .module

@@ -12,6 +12,7 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case notificationReceived = 24
     case engineStopping = 25
     case linkResolved = 26
+    case networkReachable = 27
 
     case initialized = 32
     case gateDecided = 33
@@ -41,6 +42,7 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case staleResultRefused = 57
     case eventBatched = 58
     case callsResolved = 59
+    case retryScheduled = 60
 
     case switchRouted = 64
     case switchStarted = 65

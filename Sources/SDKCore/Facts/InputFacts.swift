@@ -57,6 +57,11 @@ public struct EngineRules: Sendable, Hashable {
     /// How long the app's auth provider may take to answer a request for a JWT; past it the
     /// request is answered as failed (a late answer is ignored).
     public var authProviderBoundMilliseconds: Int64
+    /// How long a request may wait in the offline queue: one older than this is discarded as
+    /// `DiscardReason.expired(ageLimit:)` when its turn comes (a switch's or logout's kept
+    /// `disableDevice` excepted: it stops another project messaging this device). Seven days by
+    /// default (docs/ARCHITECTURE.md, "Offline").
+    public var deliveryAgeLimitMilliseconds: Int64
     /// Whether the calls of a delivered bulk request are resolved by one `callsResolved`
     /// record rather than one `callResolved` each (journal format 1.2). Always true for rules
     /// the SDK makes; false for rules read from a journal written before 1.2, so that folding
@@ -71,7 +76,8 @@ public struct EngineRules: Sendable, Hashable {
     public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 16_384,
                 queueByteCapacity: Int = 4 << 20, disableDurabilityBoundMilliseconds: Int64 = 2_000,
                 moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge,
-                authProviderBoundMilliseconds: Int64 = 10_000, bulkEventLimit: Int = 500, bulkByteLimit: Int = 512 << 10) {
+                authProviderBoundMilliseconds: Int64 = 10_000, bulkEventLimit: Int = 500, bulkByteLimit: Int = 512 << 10,
+                deliveryAgeLimitMilliseconds: Int64 = 7 * 24 * 3_600_000) {
         self.gateCapacity = gateCapacity
         self.gateByteCapacity = gateByteCapacity
         self.queueCapacity = queueCapacity
@@ -82,6 +88,7 @@ public struct EngineRules: Sendable, Hashable {
         self.authProviderBoundMilliseconds = authProviderBoundMilliseconds
         self.bulkEventLimit = bulkEventLimit
         self.bulkByteLimit = bulkByteLimit
+        self.deliveryAgeLimitMilliseconds = deliveryAgeLimitMilliseconds
     }
 }
 
@@ -115,12 +122,16 @@ package struct TransportCompletion: Sendable, Hashable {
     public var outcome: TransportOutcome
     /// The events of a bulk request the answer refused while accepting the rest.
     public var refusedEvents: [RefusedEvent]
+    /// How many of the answer's messages were dropped: past what the fetch asked for, or with
+    /// an id over ``CallLimits/identifierBytes``.
+    public var droppedMessageIDs: Int
 
-    public init(task: TaskID, attempt: Int, outcome: TransportOutcome, refusedEvents: [RefusedEvent] = []) {
+    public init(task: TaskID, attempt: Int, outcome: TransportOutcome, refusedEvents: [RefusedEvent] = [], droppedMessageIDs: Int = 0) {
         self.task = task
         self.attempt = attempt
         self.outcome = outcome
         self.refusedEvents = refusedEvents
+        self.droppedMessageIDs = droppedMessageIDs
     }
 }
 

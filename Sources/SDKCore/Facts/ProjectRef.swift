@@ -93,15 +93,20 @@ extension ProjectRef: Hashable {
 
 /// How delivery retries, in numbers the journal can record.
 public struct RetryRules: Sendable, Hashable {
-    /// Attempts per request, the first included.
+    /// How many 5xx or 429 answers a request may get before it fails
+    /// (`CallFailure.retriesExhausted(_:)`). Attempts that got no response at all (offline,
+    /// refused, dropped, timed out) are not counted: such a request waits and tries again, with
+    /// the same backoff, until its age limit (`EngineRules.deliveryAgeLimitMilliseconds`).
     public var maxAttempts: Int
     /// The delay before the second attempt; it doubles per attempt up to ``maxDelayMilliseconds``.
     public var baseDelayMilliseconds: Int64
+    /// The longest wait between two attempts: five minutes by default, so a device offline for
+    /// hours tries about twelve times an hour, and at once when the app says the network is back.
     public var maxDelayMilliseconds: Int64
     /// How many fresh JWTs an instance may ask its auth provider for after 401s.
     public var jwtRefreshBudget: Int
 
-    public init(maxAttempts: Int = 5, baseDelayMilliseconds: Int64 = 1_000, maxDelayMilliseconds: Int64 = 60_000, jwtRefreshBudget: Int = 3) {
+    public init(maxAttempts: Int = 5, baseDelayMilliseconds: Int64 = 1_000, maxDelayMilliseconds: Int64 = 300_000, jwtRefreshBudget: Int = 3) {
         self.maxAttempts = maxAttempts
         self.baseDelayMilliseconds = baseDelayMilliseconds
         self.maxDelayMilliseconds = maxDelayMilliseconds

@@ -33,6 +33,9 @@ package enum PublicCall: Sendable, Hashable {
     /// A universal link the app was opened with: a tracked link is resolved into its
     /// destination and attribution.
     case handleUniversalLink(url: String)
+    /// A call whose arguments were over their limits (``CallLimits``), as the journal keeps it:
+    /// its name and why it was rejected, not the arguments, which may be of any size.
+    indirect case oversized(CallName, reason: String)
 
     public var name: CallName {
         switch self {
@@ -62,6 +65,7 @@ package enum PublicCall: Sendable, Hashable {
         case .setAttribution: .setAttribution
         case .flush: .flush
         case .handleUniversalLink: .handleUniversalLink
+        case .oversized(let name, _): name
         }
     }
 }

@@ -13,6 +13,21 @@ public enum TeardownStepKind: String, Sendable, Hashable, CaseIterable {
     case startInstance = "start instance"
 }
 
+extension TeardownStepKind {
+    /// Where the step comes in a teardown: steps run in this order (some may be skipped).
+    var order: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+extension MessageKind {
+    /// The teardown step that resets messages of this kind.
+    var resetStep: TeardownStepKind {
+        switch self {
+        case .inApp: .resetInApp
+        case .embedded: .resetEmbedded
+        }
+    }
+}
+
 /// How a step went.
 package enum StepOutcome: Sendable, Hashable {
     case clean

@@ -275,15 +275,22 @@ extension SDKState {
         var bytes = 0
         switch call {
         case .setEmail(.some), .setUserId(.some):
-            // Identifying the user registers the push token and releases the held events.
-            count = (pushToken == nil ? 0 : 1) + heldEvents.count
+            // Identifying the user registers the push token and releases the held events, which
+            // hold their room in the queue already.
+            count = pushToken == nil ? 0 : 1
             bytes = count * 512
         case .logoutUser:
             count = pushToken == nil ? 0 : 1
             bytes = 512
+        case .track where !identity.isKnown, .trackPurchase where !identity.isKnown, .updateCart where !identity.isKnown:
+            // Held for the unknown user, holding its room in the queue (none when held events
+            // are full: it is discarded for that, not for the queue).
+            guard heldEvents.count < Self.heldEventCapacity else { return true }
+            count = 1
+            bytes = RequestBody.reservedBytes(forHeld: call)
         default:
-            // Without a user, events are held and profile calls refused: no task. Anything else
-            // (a message fetch, a disable) queues one whoever the user is.
+            // Without a user, profile calls are refused: no task. Anything else (a message
+            // fetch, a disable) queues one whoever the user is.
             guard identity.isKnown || !Self.queuesOnlyForAKnownUser.contains(call.name),
                   let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
             else { return true }
@@ -293,9 +300,9 @@ extension SDKState {
         return count == 0 || queueHasRoom(forEvents: count, bytes: bytes)
     }
 
-    /// The calls `execute` turns into a task only for a known user (without one, events are held
-    /// and profile calls refused; a token is registered once the user is known).
-    private static let queuesOnlyForAKnownUser: Set<CallName> = [.track, .trackPurchase, .updateCart, .updateEmail, .updateUser, .registerToken]
+    /// The calls `execute` turns into a task only for a known user (without one, profile calls
+    /// are refused, and a token is registered once the user is known).
+    private static let queuesOnlyForAKnownUser: Set<CallName> = [.updateEmail, .updateUser, .registerToken]
 
     // MARK: - Shutdown
 

@@ -53,7 +53,7 @@ struct EffectsTests {
             .identityChanged(email: "ada@example.com", userID: nil),
             .storageCleared(project: project, scope: .identity),
         ])
-        #expect(effects == [.completeHookAtOnce(9), .identityChanged(user: "ada@example.com"), .identityChanged(user: nil)])
+        #expect(effects == [.completeHookAtOnce(9), .identityChanged(user: .email("ada@example.com")), .identityChanged(user: nil)])
     }
 }
 

@@ -66,7 +66,7 @@ struct RandomFacts {
     }
 
     mutating func call() -> PublicCall {
-        switch int(0...25) {
+        switch int(0...26) {
         case 0: return .initialize(project())
         case 1: return .switchProject(project())
         case 2: return .setEmail(optionalString())
@@ -93,6 +93,7 @@ struct RandomFacts {
         case 22: return .embeddedClick(messageID: string(), buttonID: optionalString(), url: optionalString())
         case 23: return .setAttribution(bool() ? AttributionInfo(campaignID: 1, templateID: 2, messageID: string()) : nil)
         case 24: return .handleUniversalLink(url: "https://links.test/a/" + string())
+        case 25: return .oversized(CallName.allCases[int(0...(CallName.allCases.count - 1))], reason: string())
         default: return .flush
         }
     }
@@ -104,7 +105,7 @@ struct RandomFacts {
 
     mutating func discard() -> DiscardReason {
         [.purgedByLogout, .purgedBySwitch(switchID()), .undeliveredAtSwitch(switchID()), .gateFull(capacity: int(0...9)),
-         .queueFull(capacity: int(0...9)), .shutdown][int(0...5)]
+         .queueFull(capacity: int(0...9)), .shutdown, .expired(ageLimit: .milliseconds(int(0...999_999)))][int(0...6)]
     }
 
     mutating func event() -> ModuleEvent {
@@ -119,7 +120,8 @@ struct RandomFacts {
     mutating func task() -> DeliveryTask {
         var task = DeliveryTask(id: taskID(), call: bool() ? callID() : nil, project: fingerprint(), region: "us", endpoint: "https://x/api/",
                                 path: ["events/track", "users/disableDevice"][int(0...1)], method: bool() ? .get : .post, query: optionalString(),
-                                body: Array(string().utf8), createdAt: time(), generation: bool() ? next() % 9 : nil)
+                                body: Array(string().utf8), createdAt: time(), generation: bool() ? next() % 9 : nil,
+                                user: [nil, .email(string()), .userID(string())][int(0...2)])
         if int(0...3) == 0 { task.replaceBatch((0..<int(1...3)).map { _ in batchedEvent() }) }
         return task
     }
@@ -129,7 +131,7 @@ struct RandomFacts {
     }
 
     mutating func fact() -> Fact {
-        switch int(0...44) {
+        switch int(0...46) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
             gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5),
             bulkEventLimit: int(1...500), bulkByteLimit: int(1...99_999)),
@@ -137,7 +139,7 @@ struct RandomFacts {
         case 1: return .callReceived(ReceivedCall(id: callID(), caller: next(), call: call()))
         case 2: return .transportCompleted(TransportCompletion(task: taskID(), attempt: int(1...5), outcome: bool()
             ? .response(status: int(100...599), code: optionalString(), messageIDs: [string()], message: optionalString()) : .networkError(string()),
-            refusedEvents: bool() ? [] : [RefusedEvent(index: int(0...9), reason: string())]))
+            refusedEvents: bool() ? [] : [RefusedEvent(index: int(0...9), reason: string())], droppedMessageIDs: int(0...2)))
         case 3: return .timerFired(timer())
         case 4: return .durabilityConfirmed(DurabilityConfirmation(request: next() % 99, failure: optionalString()))
         case 5: return .moduleHookCompleted(ModuleHookCompletion(hook: next() % 99, failure: optionalString()))
@@ -187,6 +189,9 @@ struct RandomFacts {
         case 43: return .eventBatched(task: taskID(), event: batchedEvent(), executedOn: bool() ? fingerprint() : nil)
         case 44: return .callsResolved(task: taskID(), calls: (0..<int(0...4)).map { _ in callID() },
                                        outcome: [.delivered(project: fingerprint(), status: 200), .applied(project: nil)][int(0...1)])
+        case 45: return .networkReachable
+        case 46: return .retryScheduled(task: taskID(), attempt: int(1...9), due: time(),
+                                        reason: bool() ? .noResponse(string()) : .serverBusy(string(), failures: int(1...5)))
         default: return .switchLanded(switch: switchID(), project: fingerprint(), result: bool() ? .switchedCleanly : .switchedWithWarnings,
                                       reasons: [string()])
         }

@@ -59,6 +59,8 @@ extension PublicCall: FieldCodable {
             writer.unsigned(1, 25)
         case .handleUniversalLink(let url):
             writer.unsigned(1, 26); writer.string(14, url)
+        case .oversized(let name, let reason):
+            writer.unsigned(1, 27); writer.string(15, name.rawValue); writer.string(16, reason)
         }
     }
 
@@ -103,6 +105,10 @@ extension PublicCall: FieldCodable {
         case 24: self = .setAttribution(try fields.message(13))
         case 25: self = .flush
         case 26: self = .handleUniversalLink(url: try fields.requiredString(14, "url"))
+        case 27:
+            let name = try fields.requiredString(15, "call name")
+            guard let known = CallName(rawValue: name) else { throw fields.unknown("call") }
+            self = .oversized(known, reason: try fields.string(16) ?? "")
         default: throw fields.unknown("call")
         }
     }
@@ -140,6 +146,7 @@ extension EngineRules: FieldCodable {
         writer.int(10, bulkByteLimit)
         if resolvesBulkAtOnce { writer.bool(11, true) }
         if recordsGateWithBatchedEvent { writer.bool(12, true) }
+        writer.signed(13, deliveryAgeLimitMilliseconds)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -165,6 +172,7 @@ extension EngineRules: FieldCodable {
             case 10: bulkByteLimit = try field.int()
             case 11: resolvesBulkAtOnce = try field.bool()
             case 12: recordsGateWithBatchedEvent = try field.bool()
+            case 13: deliveryAgeLimitMilliseconds = try field.signed()
             default: break
             }
         }
@@ -263,23 +271,26 @@ extension TransportCompletion: FieldCodable {
         writer.int(2, attempt)
         writer.message(3, outcome)
         writer.messages(4, refusedEvents)
+        if droppedMessageIDs > 0 { writer.int(5, droppedMessageIDs) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         var task: TaskID?, outcome: TransportOutcome?
         var attempt = 0
         var refused: [RefusedEvent] = []
+        var dropped = 0
         while let field = try reader.next() {
             switch field.number {
             case 1: task = try field.message()
             case 2: attempt = try field.int()
             case 3: outcome = try field.message()
             case 4: refused.append(try field.message())
+            case 5: dropped = try field.int()
             default: break
             }
         }
         guard let task, let outcome else { throw missing("transport completion") }
-        self.init(task: task, attempt: attempt, outcome: outcome, refusedEvents: refused)
+        self.init(task: task, attempt: attempt, outcome: outcome, refusedEvents: refused, droppedMessageIDs: dropped)
     }
 }
 

@@ -11,6 +11,8 @@ enum DeliveryFactCodec {
             encodeEventBatched(task: task, event: event, executedOn: executedOn, to: &writer)
         case .taskDispatched(let task, let attempt):
             writer.message(1, task); writer.int(2, attempt)
+        case .retryScheduled(let task, let attempt, let due, let reason):
+            writer.message(1, task); writer.int(2, attempt); writer.signed(3, due.microsecondsSince1970); writer.message(4, reason)
         case .taskCompleted(let task, let outcome):
             writer.message(1, task); writer.message(2, outcome)
         case .timerSet(let purpose, let due):
@@ -49,6 +51,9 @@ enum DeliveryFactCodec {
             return .eventBatched(task: try fields.required(1, "task"), event: try fields.required(2, "event"), executedOn: try fields.message(3))
         case .taskDispatched:
             return .taskDispatched(task: try fields.required(1, "task"), attempt: try fields.int(2) ?? 0)
+        case .retryScheduled:
+            return .retryScheduled(task: try fields.required(1, "task"), attempt: try fields.int(2) ?? 0,
+                                   due: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0), reason: try fields.required(4, "reason"))
         case .taskCompleted:
             return .taskCompleted(task: try fields.required(1, "task"), outcome: try fields.required(2, "outcome"))
         case .timerSet:

@@ -18,6 +18,7 @@ package enum FactCodec {
         case .notificationReceived: FactKind.notificationReceived.rawValue
         case .engineStopping: FactKind.engineStopping.rawValue
         case .linkResolved: FactKind.linkResolved.rawValue
+        case .networkReachable: FactKind.networkReachable.rawValue
         case .journalGap: FactKind.journalGap.rawValue
         case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
         case .staleResultRefused: FactKind.staleResultRefused.rawValue
@@ -35,6 +36,7 @@ package enum FactCodec {
         case .taskQueued: FactKind.taskQueued.rawValue
         case .eventBatched: FactKind.eventBatched.rawValue
         case .taskDispatched: FactKind.taskDispatched.rawValue
+        case .retryScheduled: FactKind.retryScheduled.rawValue
         case .taskCompleted: FactKind.taskCompleted.rawValue
         case .timerSet: FactKind.timerSet.rawValue
         case .callResolved: FactKind.callResolved.rawValue

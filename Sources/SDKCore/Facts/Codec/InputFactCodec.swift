@@ -12,7 +12,7 @@ enum InputFactCodec {
         case .authTokenReceived(let receipt): receipt.encode(to: &writer)
         case .callbacksDelivered(let id): id.encode(to: &writer)
         case .notificationReceived(let name): writer.string(1, name)
-        case .engineStopping: break
+        case .engineStopping, .networkReachable: break
         case .linkResolved(let resolution): resolution.encode(to: &writer)
         default: break
         }
@@ -45,6 +45,7 @@ enum InputFactCodec {
         case .authTokenReceived: return .authTokenReceived(try AuthTokenReceipt(from: &reader))
         case .callbacksDelivered: return .callbacksDelivered(try SwitchID(from: &reader))
         case .engineStopping: return .engineStopping
+        case .networkReachable: return .networkReachable
         case .linkResolved: return .linkResolved(try LinkResolution(from: &reader))
         case .notificationReceived:
             let fields = try FieldsByNumber(&reader)

@@ -53,6 +53,9 @@ extension DeliveryTask: FieldCodable {
         writer.signed(10, createdAt.microsecondsSince1970)
         writer.unsigned(11, generation)
         writer.messages(12, batch)
+        // Always written, empty for no user: a task without the field is one written before
+        // tasks named their user, whose user its request's body names.
+        writer.message(13) { if let user { user.encode(to: &$0) } }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -63,6 +66,7 @@ extension DeliveryTask: FieldCodable {
         var created: Int64 = 0
         var generation: UInt64?
         var batch: [BatchedEvent] = []
+        var user: UserIdentity??
         while let field = try reader.next() {
             switch field.number {
             case 1: id = try field.message()
@@ -77,13 +81,44 @@ extension DeliveryTask: FieldCodable {
             case 10: created = try field.signed()
             case 11: generation = try field.unsigned()
             case 12: batch.append(try field.message())
+            case 13: user = .some(try field.message(OptionalUserIdentity.self).identity)
             default: break
             }
         }
         guard let id, let project else { throw missing("task id or project") }
         self.init(id: id, call: call, project: project, region: region, endpoint: endpoint, path: path, method: method,
-                  query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created), generation: generation)
+                  query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created), generation: generation,
+                  user: user ?? DeliveryTask.userNamed(body: body, query: query))
         replaceBatch(batch)
+    }
+}
+
+extension UserIdentity {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .email(let email): writer.string(1, email)
+        case .userID(let userID): writer.string(2, userID)
+        }
+    }
+}
+
+/// A task's field 13: its user, or none (an empty message).
+private struct OptionalUserIdentity: FieldCodable {
+    var identity: UserIdentity?
+
+    func encode(to writer: inout FieldWriter) {
+        identity?.encode(to: &writer)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        if let email = try fields.string(1) {
+            identity = .email(email)
+        } else if let userID = try fields.string(2) {
+            identity = .userID(userID)
+        } else {
+            identity = nil
+        }
     }
 }
 
@@ -164,6 +199,7 @@ extension DiscardReason: FieldCodable {
         case .gateFull(let capacity): writer.unsigned(1, 4); writer.int(3, capacity)
         case .queueFull(let capacity): writer.unsigned(1, 5); writer.int(3, capacity)
         case .shutdown: writer.unsigned(1, 6)
+        case .expired(let ageLimit): writer.unsigned(1, 7); writer.signed(4, ageLimit.wholeMilliseconds)
         }
     }
 
@@ -176,6 +212,7 @@ extension DiscardReason: FieldCodable {
         case 4: self = .gateFull(capacity: try fields.int(3) ?? 0)
         case 5: self = .queueFull(capacity: try fields.int(3) ?? 0)
         case 6: self = .shutdown
+        case 7: self = .expired(ageLimit: .milliseconds(try fields.signed(4) ?? 0))
         default: throw fields.unknown("discard reason")
         }
     }

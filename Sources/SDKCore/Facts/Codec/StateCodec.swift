@@ -182,6 +182,8 @@ extension QueuedTask: FieldCodable {
         case .retrying(let next): writer.unsigned(2, 3); writer.int(3, next)
         case .awaitingToken(let next): writer.unsigned(2, 4); writer.int(3, next)
         }
+        if serverFailures != 0 { writer.int(4, serverFailures) }
+        if waitsForNetwork { writer.bool(5, true) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -193,7 +195,8 @@ extension QueuedTask: FieldCodable {
         case 4: .awaitingToken(nextAttempt: attempt)
         default: .queued
         }
-        self.init(task: try fields.required(1, "task"), status: status)
+        self.init(task: try fields.required(1, "task"), status: status, serverFailures: try fields.int(4) ?? 0,
+                  waitsForNetwork: try fields.bool(5))
     }
 }
 

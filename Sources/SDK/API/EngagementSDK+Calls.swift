@@ -4,6 +4,13 @@ import SDKCore
 // The public calls. Each has a completion form and an async form; both return at once to the
 // caller and keep the order of calls made from one thread.
 extension EngagementSDK {
+    /// The calls in the form that awaits their outcome: `await sdk.outcome.track("cart_viewed")`
+    /// returns the `CallOutcome` the completion of `sdk.track("cart_viewed")` would receive.
+    ///
+    /// Each ``AwaitedCalls`` method says what it waits for (a request waits for the project's
+    /// answer: minutes or hours while offline).
+    public var outcome: AwaitedCalls { AwaitedCalls(sdk: self) }
+
     /// Sets the user's email (nil forgets it); either way the user id is forgotten.
     ///
     /// Nothing is sent for it. Once the user is known, the events held for an unknown user are sent

@@ -387,7 +387,7 @@ struct SwitchContractTests {
         await harness.sdk.outcome.flush()
 
         let relaunched = try harness.restarted()
-        let done = await relaunched.sdk.initializeAwaiting(relaunched.eu)
+        let done = await relaunched.sdk.outcome.initialize(relaunched.eu)
         #expect(done == .applied(project: relaunched.eu.fingerprint))
         #expect(relaunched.sdk.email == nil)
         #expect(relaunched.sdk.attributionInfo == nil)
@@ -395,12 +395,5 @@ struct SwitchContractTests {
         #expect(relaunched.received(by: "us").contains { $0.endpoint == "users/disableDevice" })
         let facts = try relaunched.closedFacts()
         #expect(facts.contains { if case .switchStarted(_, harness.us.fingerprint?, let to) = $0 { to.fingerprint == harness.eu.fingerprint } else { false } })
-    }
-}
-
-extension EngagementSDK {
-    /// `initialize` awaiting its outcome (tests only).
-    func initializeAwaiting(_ project: Project) async -> CallOutcome {
-        await withCheckedContinuation { continuation in initialize(project) { continuation.resume(returning: $0) } }
     }
 }

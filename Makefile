@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check unit-tests docs-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check unit-tests docs-check readme-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -12,9 +12,10 @@ build: deps
 	$(SWIFT) build
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
-# suite, checks the API documentation with docc, renders the demo's HTML report in headless Chromium, then the concurrency suites under
+# suite, checks the API documentation with docc, builds the README's snippet as an app would,
+# renders the demo's HTML report in headless Chromium, then the concurrency suites under
 # ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's cross-check on DuckDB.
-test: layers-check unit-tests docs-check report-check tsan fuzz-smoke fleet-check
+test: layers-check unit-tests docs-check readme-check report-check tsan fuzz-smoke fleet-check
 
 # Every target imports only the layers below it, and the pure core (SDKCore) does no I/O,
 # starts no thread and reads no clock (docs/ARCHITECTURE.md, "Targets").
@@ -37,6 +38,13 @@ unit-tests: deps
 # warning (a broken ``symbol`` link, an undocumented parameter), over the same debug build.
 docs-check: deps
 	scripts/docs-check.sh
+
+# The README's "Using the SDK" snippet, verbatim, builds as an app's own package (depending on this
+# one by path, Swift 6 mode) with -warnings-as-errors, next to a file whose async and synchronous
+# functions make the plain calls without `await` (scripts/readme-snippet-check.sh). Its package
+# and build directory stay in .build/readme-check: a rerun builds only what changed.
+readme-check: deps
+	scripts/readme-snippet-check.sh
 
 # The demo journal's `replay report` in headless Chromium (scripts/report-check.sh): no console
 # or script error, the demo's lanes and switch windows in the DOM, a deep link, a non-blank

@@ -326,7 +326,7 @@ struct ReplayBenchmark {
               let eu = Project(apiKey: "bench-eu-key", label: "EU", config: ProjectConfig(region: .eu)) else {
             throw BenchError("the bench projects are invalid")
         }
-        await sdk.initialize(us)
+        await sdk.outcome.initialize(us)
         sdk.setEmail("bench@example.com", completion: nil)
         sdk.registerToken("bench-token", completion: nil)
         // Every track and purchase must be delivered: a journal of discards is not the workload claimed.
@@ -360,7 +360,7 @@ struct ReplayBenchmark {
             }
         }
         await sdk.settle()
-        _ = await sdk.flush()
+        _ = await sdk.outcome.flush()
         sdk.shutdown()
         guard tally.allDelivered(calls) else {
             let how = tally.outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")

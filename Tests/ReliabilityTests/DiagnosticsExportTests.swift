@@ -59,11 +59,11 @@ struct DiagnosticsExportTests {
     func duringAHeldSwitch() async throws {
         let harness = try Harness()
         let (sdk, holder, us, eu, scratch) = (harness.sdk, harness.holder, harness.us, harness.eu, harness.scratch)
-        await sdk.initialize(us)
-        #expect(await sdk.setEmail(Secrets.emails[0]) == .applied(project: us.fingerprint))
-        _ = await sdk.registerToken(Secrets.token)
-        _ = await sdk.track(Secrets.eventNames[0], dataFields: ["address": .string(Secrets.dataValues[0])])
-        _ = await sdk.updateUser(dataFields: ["machine": .string(Secrets.dataValues[1])])
+        await sdk.outcome.initialize(us)
+        #expect(await sdk.outcome.setEmail(Secrets.emails[0]) == .applied(project: us.fingerprint))
+        _ = await sdk.outcome.registerToken(Secrets.token)
+        _ = await sdk.outcome.track(Secrets.eventNames[0], dataFields: ["address": .string(Secrets.dataValues[0])])
+        _ = await sdk.outcome.updateUser(dataFields: ["machine": .string(Secrets.dataValues[1])])
 
         holder.arm()
         let switched = Locked<SwitchResult?>(nil)
@@ -73,10 +73,10 @@ struct DiagnosticsExportTests {
         sdk.setUserId(Secrets.userID, completion: nil)
         sdk.track(Secrets.eventNames[1], dataFields: ["secret": .string(Secrets.dataValues[2])], completion: nil)
         let copy = scratch.path + "/diagnostics"
-        let export = try await sdk.exportDiagnostics(to: copy)
+        let export = try await sdk.outcome.exportDiagnostics(to: copy)
         // The engine went on processing calls: a flush made after the copy completes, and the
         // switch is still held.
-        guard case .applied = await sdk.flush() else { Issue.record("flush during the held switch did not complete"); return }
+        guard case .applied = await sdk.outcome.flush() else { Issue.record("flush during the held switch did not complete"); return }
         #expect(switched.withLock { $0 } == nil, "the switch landed before the copy was made: it did not run during the switch")
         holder.release()
         await sdk.settle()
@@ -109,16 +109,16 @@ struct DiagnosticsExportTests {
     func boundedByItsBudget() async throws {
         let harness = try Harness(segmentBytes: 4 << 10)
         let (sdk, us, scratch) = (harness.sdk, harness.us, harness.scratch)
-        await sdk.initialize(us)
-        _ = await sdk.setEmail(Secrets.emails[0])
-        for index in 0..<300 { _ = await sdk.track("event-\(index)", dataFields: ["n": .integer(Int64(index))]) }
-        _ = await sdk.track("the-last-event")
+        await sdk.outcome.initialize(us)
+        _ = await sdk.outcome.setEmail(Secrets.emails[0])
+        for index in 0..<300 { _ = await sdk.outcome.track("event-\(index)", dataFields: ["n": .integer(Int64(index))]) }
+        _ = await sdk.outcome.track("the-last-event")
         let segments = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/sdk/journal").filter { $0.hasSuffix(".lz4") }
         #expect(segments.count > 4, "the story must span several segments")
 
         let budget = 16 << 10
         let copy = scratch.path + "/diagnostics"
-        let export = try await sdk.exportDiagnostics(to: copy, byteBudget: budget)
+        let export = try await sdk.outcome.exportDiagnostics(to: copy, byteBudget: budget)
         sdk.shutdown()
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: copy).reduce(0) { total, name in
             total + ((try FileManager.default.attributesOfItem(atPath: copy + "/" + name)[.size] as? NSNumber)?.intValue ?? 0)
@@ -141,9 +141,9 @@ struct DiagnosticsExportTests {
         let occupied = scratch.path + "/occupied"
         try FileManager.default.createDirectory(atPath: occupied, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: occupied + "/file"))
-        await #expect(throws: DiagnosticsExportError.destinationExists(occupied)) { try await sdk.exportDiagnostics(to: occupied) }
+        await #expect(throws: DiagnosticsExportError.destinationExists(occupied)) { try await sdk.outcome.exportDiagnostics(to: occupied) }
         await #expect(throws: DiagnosticsExportError.budgetTooSmall(100)) {
-            try await sdk.exportDiagnostics(to: scratch.path + "/small", byteBudget: 100)
+            try await sdk.outcome.exportDiagnostics(to: scratch.path + "/small", byteBudget: 100)
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/small"))
     }

@@ -31,21 +31,21 @@ struct SecretsTests {
             storageDirectory: storage,
             regionEndpoints: RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu")))
         let sdk = try EngagementSDK(configuration: configuration)
-        await sdk.initialize(us)
-        #expect(await sdk.setEmail(emails[0]) == .applied(project: us.fingerprint))
-        _ = await sdk.registerToken(token)
-        _ = await sdk.track(eventNames[0], dataFields: ["address": .string(dataValues[0])])
-        _ = await sdk.updateUser(dataFields: ["machine": .string(dataValues[1])])
-        _ = await sdk.trackPurchase(total: 12.5, items: [CommerceItem(id: "i1", name: "Card", price: 12.5, quantity: 1)])
+        await sdk.outcome.initialize(us)
+        #expect(await sdk.outcome.setEmail(emails[0]) == .applied(project: us.fingerprint))
+        _ = await sdk.outcome.registerToken(token)
+        _ = await sdk.outcome.track(eventNames[0], dataFields: ["address": .string(dataValues[0])])
+        _ = await sdk.outcome.updateUser(dataFields: ["machine": .string(dataValues[1])])
+        _ = await sdk.outcome.trackPurchase(total: 12.5, items: [CommerceItem(id: "i1", name: "Card", price: 12.5, quantity: 1)])
         // The SDK is on EU either way; on the real clock a loaded machine may pass the 2 s bound
         // for the disable's durability, which makes the switch one with warnings. The secrets
         // are what this test is about.
-        let switched = await sdk.switchProject(to: eu)
+        let switched = await sdk.outcome.switchProject(to: eu)
         #expect(switched == .switchedCleanly || switched == .switchedWithWarnings)
-        _ = await sdk.setUserId(userID)
-        _ = await sdk.updateEmail(emails[1])
-        _ = await sdk.track(eventNames[1], dataFields: ["secret": .string(dataValues[2])])
-        let flushed = await sdk.flush()
+        _ = await sdk.outcome.setUserId(userID)
+        _ = await sdk.outcome.updateEmail(emails[1])
+        _ = await sdk.outcome.track(eventNames[1], dataFields: ["secret": .string(dataValues[2])])
+        let flushed = await sdk.outcome.flush()
         guard case .applied = flushed else {
             Issue.record("flush: \(flushed)")
             return (storage + "/journal", [])

@@ -22,8 +22,8 @@ struct ShutdownJournalTests {
         let us = Project(apiKey: "us-key", label: "US")!
         let eu = Project(apiKey: "eu-key", label: "EU", config: ProjectConfig(region: .eu))!
         let other = Project(apiKey: "us2-key", label: "US2")!
-        await sdk.initialize(us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(us)
+        await sdk.outcome.setEmail("ada@example.com")
         pause.arm()
         let heard = Locked<[String]>([])
         let answered = DispatchGroup()

@@ -1,9 +1,17 @@
 import Foundation
 import SDKCore
 
-// The public calls. Each has a completion form and an async form; both return at once to the
-// caller and keep the order of calls made from one thread.
+// The public calls. Each returns at once, in any context, keeps the order of calls made from one
+// thread and reports its outcome to an optional completion; `outcome` has the forms that await it.
 extension EngagementSDK {
+    /// The calls in the form that awaits their outcome: `await sdk.outcome.track("cart_viewed")`
+    /// returns the `CallOutcome` the completion of `sdk.track("cart_viewed")` would receive.
+    ///
+    /// Each ``AwaitedCalls`` method says what it waits for (a request waits for the project's
+    /// answer: minutes or hours while offline). The calls on the SDK itself never wait: use them
+    /// wherever the outcome is not needed before going on.
+    public var outcome: AwaitedCalls { AwaitedCalls(sdk: self) }
+
     /// Sets the user's email (nil forgets it); either way the user id is forgotten.
     ///
     /// Nothing is sent for it. Once the user is known, the events held for an unknown user are sent
@@ -12,18 +20,11 @@ extension EngagementSDK {
     /// against the new project when the switch lands. Outcome: `CallOutcome.applied(project:)` as
     /// soon as it is processed.
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.setEmail(...)` (``AwaitedCalls/setEmail(_:)``).
     public func setEmail(_ email: String?, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setEmail(email), completion)
-    }
-
-    /// The async form of ``setEmail(_:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func setEmail(_ email: String?) async -> CallOutcome {
-        await submit(.setEmail(email))
     }
 
     /// Sets the user's id (nil forgets it); either way the email is forgotten.
@@ -34,18 +35,11 @@ extension EngagementSDK {
     /// new project when the switch lands. Outcome: `CallOutcome.applied(project:)` as soon as it
     /// is processed.
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.setUserId(...)` (``AwaitedCalls/setUserId(_:)``).
     public func setUserId(_ userId: String?, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setUserId(userId), completion)
-    }
-
-    /// The async form of ``setUserId(_:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func setUserId(_ userId: String?) async -> CallOutcome {
-        await submit(.setUserId(userId))
     }
 
     /// Changes the user's email on the platform (`users/updateEmail`).
@@ -56,18 +50,11 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.updateEmail(...)` (``AwaitedCalls/updateEmail(_:)``).
     public func updateEmail(_ newEmail: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.updateEmail(newEmail), completion)
-    }
-
-    /// The async form of ``updateEmail(_:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func updateEmail(_ newEmail: String) async -> CallOutcome {
-        await submit(.updateEmail(newEmail))
     }
 
     /// Updates the user's profile fields (`users/update`), merging nested objects unless told not
@@ -78,19 +65,12 @@ extension EngagementSDK {
     /// switch lands. Outcomes: `CallOutcome.delivered(project:status:)` once the project answered
     /// 2xx, else a failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.updateUser(...)`
+    /// (``AwaitedCalls/updateUser(dataFields:mergeNestedObjects:)``).
     public func updateUser(dataFields: [String: DataValue], mergeNestedObjects: Bool = true, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.updateUser(dataFields: dataFields, mergeNestedObjects: mergeNestedObjects), completion)
-    }
-
-    /// The async form of ``updateUser(dataFields:mergeNestedObjects:completion:)``: the same call,
-    /// returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func updateUser(dataFields: [String: DataValue], mergeNestedObjects: Bool = true) async -> CallOutcome {
-        await submit(.updateUser(dataFields: dataFields, mergeNestedObjects: mergeNestedObjects))
     }
 
     /// Replaces the user's cart (`commerce/updateCart`).
@@ -103,18 +83,11 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.updateCart(...)` (``AwaitedCalls/updateCart(items:)``).
     public func updateCart(items: [CommerceItem], completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.updateCart(items: items), completion)
-    }
-
-    /// The async form of ``updateCart(items:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func updateCart(items: [CommerceItem]) async -> CallOutcome {
-        await submit(.updateCart(items: items))
     }
 
     /// Tracks a purchase (`commerce/trackPurchase`).
@@ -126,19 +99,12 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackPurchase(...)`
+    /// (``AwaitedCalls/trackPurchase(total:items:dataFields:)``).
     public func trackPurchase(total: Double, items: [CommerceItem], dataFields: [String: DataValue]? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.trackPurchase(total: total, items: items, dataFields: dataFields), completion)
-    }
-
-    /// The async form of ``trackPurchase(total:items:dataFields:completion:)``: the same call,
-    /// returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackPurchase(total: Double, items: [CommerceItem], dataFields: [String: DataValue]? = nil) async -> CallOutcome {
-        await submit(.trackPurchase(total: total, items: items, dataFields: dataFields))
     }
 
     /// Tracks a custom event (`events/track`).
@@ -150,18 +116,11 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.track(...)` (``AwaitedCalls/track(_:dataFields:)``).
     public func track(_ event: String, dataFields: [String: DataValue]? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.track(event: event, dataFields: dataFields), completion)
-    }
-
-    /// The async form of ``track(_:dataFields:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func track(_ event: String, dataFields: [String: DataValue]? = nil) async -> CallOutcome {
-        await submit(.track(event: event, dataFields: dataFields))
     }
 
     /// Registers the device's push token (`users/registerDeviceToken`).
@@ -172,18 +131,11 @@ extension EngagementSDK {
     /// user is identified. Gated: during a switch it is held, and runs against the new project when
     /// the switch lands.
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.registerToken(...)` (``AwaitedCalls/registerToken(_:)``).
     public func registerToken(_ token: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.registerToken(token), completion)
-    }
-
-    /// The async form of ``registerToken(_:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func registerToken(_ token: String) async -> CallOutcome {
-        await submit(.registerToken(token))
     }
 
     /// Disables the device's push token for the user (`users/disableDevice`).
@@ -194,18 +146,11 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.disableDevice()` (``AwaitedCalls/disableDevice()``).
     public func disableDevice(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.disableDevice, completion)
-    }
-
-    /// The async form of ``disableDevice(completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func disableDevice() async -> CallOutcome {
-        await submit(.disableDevice)
     }
 
     /// Logs the user out: disables the device, purges queued requests, forgets the user.
@@ -217,18 +162,11 @@ extension EngagementSDK {
     /// when the switch lands. Outcome: `CallOutcome.applied(project:)` as soon as it is
     /// processed, not when the disable is delivered.
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.logoutUser()` (``AwaitedCalls/logoutUser()``).
     public func logoutUser(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.logoutUser, completion)
-    }
-
-    /// The async form of ``logoutUser(completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func logoutUser() async -> CallOutcome {
-        await submit(.logoutUser)
     }
 
     /// Tracks that the user opened a push (`events/trackPushOpen`).
@@ -238,18 +176,11 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackPushOpen(...)` (``AwaitedCalls/trackPushOpen(_:)``).
     public func trackPushOpen(_ open: PushOpen, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.trackPushOpen(open), completion)
-    }
-
-    /// The async form of ``trackPushOpen(_:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackPushOpen(_ open: PushOpen) async -> CallOutcome {
-        await submit(.trackPushOpen(open))
     }
 
     /// Handles a push payload: its `itbl` block (campaign, template, message) is tracked as an open
@@ -261,18 +192,11 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.handlePush(...)` (``AwaitedCalls/handlePush(payload:)``).
     public func handlePush(payload: [String: DataValue], completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.handlePush(payload: payload), completion)
-    }
-
-    /// The async form of ``handlePush(payload:completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func handlePush(payload: [String: DataValue]) async -> CallOutcome {
-        await submit(.handlePush(payload: payload))
     }
 
     /// Fetches up to `count` in-app messages (`inApp/getMessages`); their ids are then in
@@ -284,19 +208,11 @@ extension EngagementSDK {
     /// once the project answered 2xx, else a failure or discard as for every request
     /// (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.fetchInAppMessages(...)` (``AwaitedCalls/fetchInAppMessages(count:)``).
     public func fetchInAppMessages(count: Int = 10, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppFetch(count: count), completion)
-    }
-
-    /// The async form of ``fetchInAppMessages(count:completion:)``: the same call, returning its
-    /// outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func fetchInAppMessages(count: Int = 10) async -> CallOutcome {
-        await submit(.inAppFetch(count: count))
     }
 
     /// Tracks that an in-app message was opened (`events/trackInAppOpen`).
@@ -305,19 +221,11 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackInAppOpen(...)` (``AwaitedCalls/trackInAppOpen(messageID:)``).
     public func trackInAppOpen(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppOpen(messageID: messageID), completion)
-    }
-
-    /// The async form of ``trackInAppOpen(messageID:completion:)``: the same call, returning its
-    /// outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackInAppOpen(messageID: String) async -> CallOutcome {
-        await submit(.inAppOpen(messageID: messageID))
     }
 
     /// Tracks a click on `url` in an in-app message (`events/trackInAppClick`).
@@ -326,19 +234,11 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackInAppClick(...)` (``AwaitedCalls/trackInAppClick(messageID:url:)``).
     public func trackInAppClick(messageID: String, url: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppClick(messageID: messageID, url: url), completion)
-    }
-
-    /// The async form of ``trackInAppClick(messageID:url:completion:)``: the same call, returning
-    /// its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackInAppClick(messageID: String, url: String) async -> CallOutcome {
-        await submit(.inAppClick(messageID: messageID, url: url))
     }
 
     /// Tracks that an in-app message was closed, by a click on `url` if given
@@ -348,19 +248,11 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackInAppClose(...)` (``AwaitedCalls/trackInAppClose(messageID:url:)``).
     public func trackInAppClose(messageID: String, url: String? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppClose(messageID: messageID, url: url), completion)
-    }
-
-    /// The async form of ``trackInAppClose(messageID:url:completion:)``: the same call, returning
-    /// its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackInAppClose(messageID: String, url: String? = nil) async -> CallOutcome {
-        await submit(.inAppClose(messageID: messageID, url: url))
     }
 
     /// Tracks that an in-app message was delivered (`events/trackInAppDelivery`).
@@ -369,19 +261,12 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackInAppDelivery(...)`
+    /// (``AwaitedCalls/trackInAppDelivery(messageID:)``).
     public func trackInAppDelivery(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppDelivery(messageID: messageID), completion)
-    }
-
-    /// The async form of ``trackInAppDelivery(messageID:completion:)``: the same call, returning
-    /// its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackInAppDelivery(messageID: String) async -> CallOutcome {
-        await submit(.inAppDelivery(messageID: messageID))
     }
 
     /// Consumes (removes) an in-app message on the platform (`events/inAppConsume`).
@@ -390,19 +275,11 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.inAppConsume(...)` (``AwaitedCalls/inAppConsume(messageID:)``).
     public func inAppConsume(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppConsume(messageID: messageID), completion)
-    }
-
-    /// The async form of ``inAppConsume(messageID:completion:)``: the same call, returning its
-    /// outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func inAppConsume(messageID: String) async -> CallOutcome {
-        await submit(.inAppConsume(messageID: messageID))
     }
 
     /// Fetches embedded messages (`embedded-messaging/messages`); their ids are then in
@@ -413,19 +290,11 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.fetchEmbeddedMessages()` (``AwaitedCalls/fetchEmbeddedMessages()``).
     public func fetchEmbeddedMessages(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.embeddedFetch, completion)
-    }
-
-    /// The async form of ``fetchEmbeddedMessages(completion:)``: the same call, returning its
-    /// outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func fetchEmbeddedMessages() async -> CallOutcome {
-        await submit(.embeddedFetch)
     }
 
     /// Tracks that an embedded message was received (`embedded-messaging/events/received`).
@@ -434,19 +303,12 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackEmbeddedReceived(...)`
+    /// (``AwaitedCalls/trackEmbeddedReceived(messageID:)``).
     public func trackEmbeddedReceived(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.embeddedReceived(messageID: messageID), completion)
-    }
-
-    /// The async form of ``trackEmbeddedReceived(messageID:completion:)``: the same call, returning
-    /// its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackEmbeddedReceived(messageID: String) async -> CallOutcome {
-        await submit(.embeddedReceived(messageID: messageID))
     }
 
     /// Tracks a click on an embedded message, its button and target if given
@@ -456,19 +318,12 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.trackEmbeddedClick(...)`
+    /// (``AwaitedCalls/trackEmbeddedClick(messageID:buttonID:url:)``).
     public func trackEmbeddedClick(messageID: String, buttonID: String? = nil, url: String? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.embeddedClick(messageID: messageID, buttonID: buttonID, url: url), completion)
-    }
-
-    /// The async form of ``trackEmbeddedClick(messageID:buttonID:url:completion:)``: the same call,
-    /// returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func trackEmbeddedClick(messageID: String, buttonID: String? = nil, url: String? = nil) async -> CallOutcome {
-        await submit(.embeddedClick(messageID: messageID, buttonID: buttonID, url: url))
     }
 
     /// Sets (or, with nil, clears) the attribution info of the project the SDK is on.
@@ -478,19 +333,11 @@ extension EngagementSDK {
     /// (journaled as refused) when a switch already cleared that project's storage: attribution
     /// never reaches another project.
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.setAttributionInfo(...)` (``AwaitedCalls/setAttributionInfo(_:)``).
     public func setAttributionInfo(_ info: AttributionInfo?, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setAttribution(info), completion)
-    }
-
-    /// The async form of ``setAttributionInfo(_:completion:)``: the same call, returning its
-    /// outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func setAttributionInfo(_ info: AttributionInfo?) async -> CallOutcome {
-        await submit(.setAttribution(info))
     }
 
     /// Completes once every call made before it is in the journal and durable: killing the process
@@ -500,18 +347,10 @@ extension EngagementSDK {
     /// Outcome: `CallOutcome.applied(project:)`, or `CallFailure.retriesExhausted(_:)` saying
     /// why the journal is not durable (a failed write or sync; see ``journalFailure``).
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
+    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.flush()` (``AwaitedCalls/flush()``).
     public func flush(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.flush, completion)
     }
-
-    /// The async form of ``flush(completion:)``: the same call, returning its outcome.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the outcome the completion form reports, once it is decided.
-    @discardableResult
-    public func flush() async -> CallOutcome {
-        await submit(.flush)
-    }
-
 }

@@ -17,11 +17,13 @@ extension EngagementSDK {
     /// together); `diagnostics.json` in it says what was left out. It holds no API key: the journal
     /// never has one and the keyring is not read.
     ///
-    /// Returns at once. The SDK is first asked for a flush, so every call made before this one is
-    /// on disk (a failed flush is noted in the copy); the copy is then made on a queue of its own,
-    /// one copy at a time, reading the journal files while the engine goes on processing calls.
-    /// Never blocks the engine and never sends anything; works after ``shutdown()`` too.
-    /// `completion` runs once on ``SDKConfiguration/callbackQueue`` with the ``DiagnosticsExport``
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited). To await the
+    /// copy instead: `try await sdk.outcome.exportDiagnostics(to: directory)`
+    /// (``AwaitedCalls/exportDiagnostics(to:byteBudget:)``). The SDK is first asked for a flush,
+    /// so every call made before this one is on disk (a failed flush is noted in the copy); the
+    /// copy is then made on a queue of its own, one copy at a time, reading the journal files while
+    /// the engine goes on processing calls. Never blocks the engine and never sends anything; works
+    /// after ``shutdown()`` too. `completion` runs once on ``SDKConfiguration/callbackQueue`` with the ``DiagnosticsExport``
     /// written or a ``DiagnosticsExportError`` (the destination is not an empty directory, the
     /// budget is too small, the journal cannot be read, the copy cannot be written).
     public func exportDiagnostics(to directory: String, byteBudget: Int = defaultDiagnosticsByteBudget,
@@ -37,16 +39,6 @@ extension EngagementSDK {
                 let result = Result { () throws(DiagnosticsExportError) in try copier.run() }
                 callbackQueue.async { completion(result) }
             }
-        }
-    }
-
-    /// The async form of ``exportDiagnostics(to:byteBudget:completion:)``: writes a redacted,
-    /// size-bounded copy of the journal into `directory` and returns what it wrote. Throws
-    /// ``DiagnosticsExportError``.
-    @discardableResult
-    public func exportDiagnostics(to directory: String, byteBudget: Int = defaultDiagnosticsByteBudget) async throws -> DiagnosticsExport {
-        try await withCheckedThrowingContinuation { continuation in
-            exportDiagnostics(to: directory, byteBudget: byteBudget) { continuation.resume(with: $0) }
         }
     }
 }

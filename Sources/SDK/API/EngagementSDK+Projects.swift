@@ -11,25 +11,15 @@ extension EngagementSDK {
     /// `CallFailure.notInitialized`. Calling it again for the project the SDK is on does nothing;
     /// for another project it is a switch.
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``:
-    /// `CallOutcome.applied(project:)` once the instance is started (after the teardown of a
-    /// switch at launch, whose waiting steps are bounded by `EngineRules`), or
-    /// `DiscardReason.shutdown`.
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited): calls made
+    /// after it on the same thread are processed after it. `completion`, if given, runs once on
+    /// ``SDKConfiguration/callbackQueue``: `CallOutcome.applied(project:)` once the instance is
+    /// started (after the teardown of a switch at launch, whose waiting steps are bounded by
+    /// `EngineRules`), or `DiscardReason.shutdown`. To await that instead:
+    /// `await sdk.outcome.initialize(project)` (``AwaitedCalls/initialize(_:)``).
     public func initialize(_ project: Project, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         post(.initialize(project.reference(endpoints: configuration.regionEndpoints)),
              .project(project, completion.map(CallCompletion.outcome)))
-    }
-
-    /// The async form of ``initialize(_:completion:)``: starts the SDK on `project` and returns
-    /// once it is.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the result the completion form reports, once it is decided.
-    @discardableResult
-    public func initialize(_ project: Project) async -> CallOutcome {
-        await withCheckedContinuation { continuation in
-            initialize(project) { continuation.resume(returning: $0) }
-        }
     }
 
     /// Moves the running SDK to `project`: its key *and* configuration (the live key with another
@@ -43,26 +33,17 @@ extension EngagementSDK {
     /// switch; switches requested while one runs are queued (at most one entry per project), and
     /// each starts after the previous one's held calls were replayed and its callbacks ran.
     ///
-    /// Returns at once; `completion` runs once on ``SDKConfiguration/callbackQueue``, when the
-    /// switch lands: `SwitchResult.switchedCleanly` or `SwitchResult.switchedWithWarnings` (in
-    /// both cases the SDK is on `project`; a request for the project the SDK is already on, with no
-    /// switch running, lands at once, clean); or, if the SDK shut down first,
-    /// `SwitchResult.notPerformed` or `SwitchResult.interruptedByShutdown` (that one finishes
-    /// at the next launch). The full contract is in docs/ARCHITECTURE.md ("The switch").
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited). To await the
+    /// result instead: `await sdk.outcome.switchProject(to: project)`
+    /// (``AwaitedCalls/switchProject(to:)``). `completion` runs once on
+    /// ``SDKConfiguration/callbackQueue``, when the switch lands: `SwitchResult.switchedCleanly`
+    /// or `SwitchResult.switchedWithWarnings` (in both cases the SDK is on `project`; a request for
+    /// the project the SDK is already on, with no switch running, lands at once, clean); or, if the
+    /// SDK shut down first, `SwitchResult.notPerformed` or `SwitchResult.interruptedByShutdown`
+    /// (that one finishes at the next launch). The full contract is in docs/ARCHITECTURE.md ("The
+    /// switch").
     public func switchProject(to project: Project, completion: @escaping @Sendable (SwitchResult) -> Void) {
         post(.switchProject(project.reference(endpoints: configuration.regionEndpoints)), .project(project, .switchResult(completion)))
-    }
-
-    /// The async form of ``switchProject(to:completion:)``: moves the SDK to `project` and returns
-    /// the result when the switch lands; returns at once after ``shutdown()``.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the result the completion form reports, once it is decided.
-    @discardableResult
-    public func switchProject(to project: Project) async -> SwitchResult {
-        await withCheckedContinuation { continuation in
-            switchProject(to: project) { continuation.resume(returning: $0) }
-        }
     }
 
     /// What switching is doing now: idle on a project, a switch running (its step, held calls and
@@ -77,10 +58,10 @@ extension EngagementSDK {
     /// call), then each change, until the SDK shuts down (the stream then finishes).
     ///
     /// Blocks the calling thread as ``switchStatus`` does, so that the first status reflects every
-    /// call made before on that thread (an `await initialize(_:)` that returned included). Statuses
-    /// are published by the engine after each batch of inputs; the engine never waits for a
-    /// reader. A reader that falls more than 256 statuses behind loses the oldest ones first (it
-    /// always ends on the latest). Each call returns a new stream; any number may be open.
+    /// call made before on that thread (an awaited ``AwaitedCalls/initialize(_:)`` that returned
+    /// included). Statuses are published by the engine after each batch of inputs; the engine
+    /// never waits for a reader. A reader that falls more than 256 statuses behind loses the
+    /// oldest ones first (it always ends on the latest). Each call returns a new stream; any number may be open.
     public func switchStatusUpdates() -> AsyncStream<SwitchStatus> {
         let status = status
         return read { view in status.stream(startingWith: view.switchStatus) }
@@ -95,10 +76,13 @@ extension EngagementSDK {
     /// after that instance was replaced is refused, so its attribution never reaches another
     /// project.
     ///
-    /// Returns at once; `completion` runs once on ``SDKConfiguration/callbackQueue`` with a
-    /// ``UniversalLinkResult``: `CallOutcome.applied(project:)` and the destination; or a failure
-    /// with no destination (`CallFailure.retriesExhausted(_:)` when the link could not be
-    /// resolved, `CallFailure.rejected(_:)` for a URL that is not http(s) or a late resolution,
+    /// Returns at once, in synchronous and `async` code alike (it is never awaited). To await the
+    /// result instead: `await sdk.outcome.handleUniversalLink(url)`
+    /// (``AwaitedCalls/handleUniversalLink(_:)``). `completion` runs once on
+    /// ``SDKConfiguration/callbackQueue`` with a ``UniversalLinkResult``:
+    /// `CallOutcome.applied(project:)` and the destination; or a failure with no destination
+    /// (`CallFailure.retriesExhausted(_:)` when the link could not be resolved,
+    /// `CallFailure.rejected(_:)` for a URL that is not http(s) or a late resolution,
     /// `CallFailure.notInitialized`); or `DiscardReason.shutdown`. Waits at most for the
     /// request's timeout.
     public func handleUniversalLink(_ url: URL, completion: @escaping @Sendable (UniversalLinkResult) -> Void) {
@@ -108,18 +92,6 @@ extension EngagementSDK {
             if result.destination == nil, case .applied = result.outcome { result.destination = address }
             completion(result)
         }))
-    }
-
-    /// The async form of ``handleUniversalLink(_:completion:)``: opens a universal link and returns
-    /// what it resolved to.
-    ///
-    /// It posts the call before it suspends (the call keeps its place among the calling thread's
-    /// calls) and returns the result the completion form reports, once it is decided.
-    @discardableResult
-    public func handleUniversalLink(_ url: URL) async -> UniversalLinkResult {
-        await withCheckedContinuation { continuation in
-            handleUniversalLink(url) { continuation.resume(returning: $0) }
-        }
     }
 
     /// Delivers a system notification (e.g. `foreground`) to the modules that asked for it in

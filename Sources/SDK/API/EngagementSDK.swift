@@ -11,15 +11,17 @@ import SDKCore
 /// - **It returns at once.** A call posts its input to the instance's mailbox and returns; it
 ///   never waits for the network, the disk, a module or a switch. The one wait is back-pressure:
 ///   while 16,384 messages already wait in the mailbox, the calling thread waits until the engine
-///   takes them (nothing is dropped). A call made on the engine thread never waits.
+///   takes them (nothing is dropped). A call made on the engine thread never waits. The calls are
+///   synchronous, so in `async` code too they are made without `await` and return at once; the
+///   forms that wait for the outcome are apart, on ``outcome`` (`await sdk.outcome.flush()`).
 /// - **In order.** Calls made from one thread are processed in the order they were made.
 /// - **One engine thread.** Each instance decides everything on one thread of its own
 ///   (`engagement-sdk.engine`) and journals each input with its decisions before acting on them.
 ///   HTTP, the journal's syncs, awaited module hooks and completions run elsewhere.
 /// - **Exactly one outcome.** A completion runs exactly once, on
 ///   ``SDKConfiguration/callbackQueue`` (never on the caller's thread, never on the engine thread),
-///   after its outcome was decided and journaled; an async form returns that same value. A call
-///   never throws and never traps on its arguments: unusable ones resolve as
+///   after its outcome was decided and journaled; its awaited form (``outcome``) returns that same
+///   value. A call never throws and never traps on its arguments: unusable ones resolve as
 ///   `CallFailure.rejected(_:)`, naming the argument.
 /// - **Getters see what came before.** A property read blocks the calling thread until every call
 ///   made before it on that thread was processed (a module reading on the engine thread sees the

@@ -62,7 +62,7 @@ enum GoldenJournalStories {
         await world.settle(advancing: 5)
 
         // Switch to beta, cleanly.
-        _ = await sdk.switchProject(to: world.beta)
+        _ = await sdk.outcome.switchProject(to: world.beta)
         await world.settle(advancing: 2)
         sdk.setUserId("user-42", completion: nil)
         await world.settle(advancing: 0.5)
@@ -104,7 +104,7 @@ enum GoldenJournalStories {
         await world.settle(advancing: 4)
 
         // Back to alpha: identify, track, log out, flush.
-        _ = await sdk.switchProject(to: world.alpha)
+        _ = await sdk.outcome.switchProject(to: world.alpha)
         await world.settle(advancing: 2)
         sdk.setEmail("ada@example.com", completion: nil)
         await world.settle(advancing: 1)

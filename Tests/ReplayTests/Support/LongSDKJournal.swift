@@ -14,7 +14,7 @@ enum LongSDKJournal {
         let sdk = try EngagementSDK(configuration: configuration)
         guard let us = Project(apiKey: "scale-us-key", label: "US", config: ProjectConfig(region: .us)),
               let eu = Project(apiKey: "scale-eu-key", label: "EU", config: ProjectConfig(region: .eu)) else { return }
-        await sdk.initialize(us)
+        await sdk.outcome.initialize(us)
         sdk.setEmail("scale@example.com", completion: nil)
         // A push token, so each switch's disable waits to be durable and the gate holds calls.
         sdk.registerToken("scale-token", completion: nil)
@@ -34,7 +34,7 @@ enum LongSDKJournal {
             if index % 250 == 249 { await sdk.settle() }
         }
         await sdk.settle()
-        _ = await sdk.flush()
+        _ = await sdk.outcome.flush()
         sdk.shutdown()
     }
 }

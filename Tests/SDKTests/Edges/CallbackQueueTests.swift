@@ -13,7 +13,7 @@ struct CallbackQueueTests {
         let queue = DispatchQueue(label: "app.callbacks", attributes: .concurrent)
         let sdk = try SDKHarness(callbackQueue: queue)
         let app = sdk.sdk
-        await app.initialize(sdk.us)
+        await app.outcome.initialize(sdk.us)
         let entered = Eventually<Int>()
         let release = DispatchSemaphore(value: 0)
         app.switchProject(to: sdk.eu) { _ in

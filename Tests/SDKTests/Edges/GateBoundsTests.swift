@@ -13,7 +13,7 @@ struct GateBoundsTests {
     func heldCallsWaitForRoom() async throws {
         let (harness, gate) = try SwitchContractTests.heldHarness(rules: EngineRules(gateCapacity: 200, queueCapacity: 10))
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)
         await gate.waitUntilHolding()
@@ -34,7 +34,7 @@ struct GateBoundsTests {
     func laterCallsQueueBehindTheReplay() async throws {
         let (harness, gate) = try SwitchContractTests.heldHarness(rules: EngineRules(gateCapacity: 200, queueCapacity: 5))
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"), times: 1)
         let switched = Eventually<SwitchResult>()

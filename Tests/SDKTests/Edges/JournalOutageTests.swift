@@ -12,13 +12,13 @@ struct JournalOutageTests {
         let storage = SyncHoldingStorage()
         let harness = try SDKHarness(storage: storage)
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
-        #expect(await sdk.flush() == .applied(project: harness.us.fingerprint))
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        #expect(await sdk.outcome.flush() == .applied(project: harness.us.fingerprint))
 
         storage.startFailing()
-        #expect(await sdk.track("while-full") == .delivered(project: harness.us.fingerprint, status: 200), "the SDK keeps working")
-        guard case .failed(.retriesExhausted(let reason)) = await sdk.flush() else {
+        #expect(await sdk.outcome.track("while-full") == .delivered(project: harness.us.fingerprint, status: 200), "the SDK keeps working")
+        guard case .failed(.retriesExhausted(let reason)) = await sdk.outcome.flush() else {
             Issue.record("a flush during the outage must fail")
             return
         }
@@ -35,8 +35,8 @@ struct JournalOutageTests {
         harness.clock.advance(by: .seconds(2))          // the retry falls due
         _ = sdk.engineView()
         #expect(sdk.journalFailure == nil)
-        #expect(await sdk.track("after") == .delivered(project: harness.us.fingerprint, status: 200))
-        #expect(await sdk.flush() == .applied(project: harness.us.fingerprint))
+        #expect(await sdk.outcome.track("after") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(await sdk.outcome.flush() == .applied(project: harness.us.fingerprint))
 
         let records = try harness.facts()
         let gaps = records.compactMap { if case .journalGap(let gap) = $0.fact { gap } else { nil } }

@@ -17,12 +17,12 @@ struct LateWorkTests {
     func resolvesTrackedLinks() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        let result = await sdk.handleUniversalLink(Self.link(harness))
+        await sdk.outcome.initialize(harness.us)
+        let result = await sdk.outcome.handleUniversalLink(Self.link(harness))
         #expect(result.outcome == .applied(project: harness.us.fingerprint))
         #expect(result.destination == "https://shop.example.com/offer/x1")
         #expect(sdk.attributionInfo == AttributionInfo(campaignID: 31, templateID: 32, messageID: "m-x1"))
-        let plain = await sdk.handleUniversalLink(URL(string: "https://shop.example.com/plain")!)
+        let plain = await sdk.outcome.handleUniversalLink(URL(string: "https://shop.example.com/plain")!)
         #expect(plain.outcome == .applied(project: harness.us.fingerprint) && plain.destination == "https://shop.example.com/plain")
     }
 
@@ -40,9 +40,9 @@ struct LateWorkTests {
     func lateResolutionAfterLandingIsRefused() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let (hold, late) = await Self.heldResolution(harness)
-        _ = await sdk.switchProject(to: harness.eu)
+        _ = await sdk.outcome.switchProject(to: harness.eu)
         hold.release()
         let result = await late.value
         guard case .failed(.rejected(let reason)) = result.outcome else {
@@ -51,7 +51,7 @@ struct LateWorkTests {
         }
         #expect(reason.contains("replaced"))
         #expect(sdk.attributionInfo == nil)
-        await sdk.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 2, messageID: "eu-own"))
+        await sdk.outcome.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 2, messageID: "eu-own"))
         #expect(sdk.attributionInfo?.messageID == "eu-own", "the app's own write after the landing is accepted")
         let facts = try harness.closedFacts()
         #expect(facts.contains { if case .staleResultRefused = $0 { true } else { false } })
@@ -62,10 +62,10 @@ struct LateWorkTests {
     func generationsNotProjects() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let (hold, late) = await Self.heldResolution(harness)
-        _ = await sdk.switchProject(to: harness.eu)
-        _ = await sdk.switchProject(to: harness.us)
+        _ = await sdk.outcome.switchProject(to: harness.eu)
+        _ = await sdk.outcome.switchProject(to: harness.us)
         hold.release()
         if case .failed = await late.value.outcome {} else { Issue.record("the first instance's late result was applied to the second") }
         #expect(sdk.attributionInfo == nil)
@@ -76,14 +76,14 @@ struct LateWorkTests {
         let harness = try SDKHarness()
         let sdk = harness.sdk
         try harness.sandbox.setInAppMessages(Data(#"[{"messageId":"stale-1"}]"#.utf8), project: "us")
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("inApp/getMessages"))
         sdk.fetchInAppMessages(completion: nil)
         #expect(await hold.waitUntilHeld(count: 1))
-        _ = await sdk.switchProject(to: harness.eu)
-        _ = await sdk.switchProject(to: harness.us)
+        _ = await sdk.outcome.switchProject(to: harness.eu)
+        _ = await sdk.outcome.switchProject(to: harness.us)
         hold.release()
         await sdk.settle()
         #expect(sdk.inAppMessageIDs.isEmpty)

@@ -11,8 +11,8 @@ struct RelaunchTests {
     /// The first harness owns the directory: keep it alive.
     static func relaunchedOnUS() async throws -> (first: SDKHarness, relaunched: SDKHarness) {
         let first = try SDKHarness()
-        await first.sdk.initialize(first.us)
-        await first.sdk.setEmail("ada@example.com")
+        await first.sdk.outcome.initialize(first.us)
+        await first.sdk.outcome.setEmail("ada@example.com")
         first.sdk.shutdown()
         let relaunched = try SDKHarness(directory: first.directory, sandbox: first.sandbox, clock: first.clock,
                                         ids: SequentialIDs(startingAt: 1_000), keepsDirectory: true)
@@ -22,9 +22,9 @@ struct RelaunchTests {
     @Test("after a relaunch on A, switchProject(A) before initialize starts the instance; later calls are delivered")
     func switchToLiveProjectBeforeInitialize() async throws {
         let (first, relaunched) = try await Self.relaunchedOnUS()
-        #expect(await relaunched.sdk.switchProject(to: relaunched.us) == .switchedCleanly)
+        #expect(await relaunched.sdk.outcome.switchProject(to: relaunched.us) == .switchedCleanly)
         #expect(relaunched.sdk.email == "ada@example.com", "starting the instance it was on keeps the identity")
-        #expect(await relaunched.sdk.track("after-relaunch") == .delivered(project: relaunched.us.fingerprint, status: 200))
+        #expect(await relaunched.sdk.outcome.track("after-relaunch") == .delivered(project: relaunched.us.fingerprint, status: 200))
         relaunched.sdk.shutdown()
         _ = first
     }
@@ -33,7 +33,7 @@ struct RelaunchTests {
     func initializeSameKeyOtherConfigAfterRelaunch() async throws {
         let (first, relaunched) = try await Self.relaunchedOnUS()
         let viaProxy = Project(apiKey: SDKHarness.usKey, config: ProjectConfig(region: .custom(first.sandbox.baseURL(region: "us"))))!
-        #expect(await relaunched.sdk.initialize(viaProxy) == .applied(project: viaProxy.fingerprint))
+        #expect(await relaunched.sdk.outcome.initialize(viaProxy) == .applied(project: viaProxy.fingerprint))
         #expect(relaunched.sdk.email == nil)
         #expect(relaunched.sdk.engineView()?.state.live?.region == "custom")
         relaunched.sdk.shutdown()
@@ -44,15 +44,15 @@ struct RelaunchTests {
     func sameKeyOtherConfigIsASwitch() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let viaProxy = Project(apiKey: SDKHarness.usKey, label: "US via proxy",
                                config: ProjectConfig(region: .custom(harness.sandbox.baseURL(region: "us"))))!
-        #expect(await sdk.switchProject(to: viaProxy) == .switchedWithWarnings)
+        #expect(await sdk.outcome.switchProject(to: viaProxy) == .switchedWithWarnings)
         #expect(sdk.email == nil, "a switch clears the identity")
         let state = try #require(sdk.engineView()?.state)
         #expect(state.live?.region == "custom" && state.live?.label == "US via proxy")
-        #expect(await sdk.switchProject(to: viaProxy) == .switchedCleanly, "the same key and configuration again is a no-op")
+        #expect(await sdk.outcome.switchProject(to: viaProxy) == .switchedCleanly, "the same key and configuration again is a no-op")
         let facts = try harness.closedFacts()
         #expect(SwitchContractTests.routings(facts) == [.started, .noop])
     }

@@ -13,13 +13,13 @@ struct ShutdownTests {
     func callsAfterShutdownReturn() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         sdk.shutdown()
-        #expect(await sdk.switchProject(to: harness.eu) == .notPerformed)
-        #expect(await sdk.track("late") == .discarded(.shutdown))
-        #expect(await sdk.flush() == .discarded(.shutdown))
-        #expect(await sdk.initialize(harness.eu) == .discarded(.shutdown))
-        #expect(await sdk.handleUniversalLink(URL(string: "https://example.com/x")!).outcome == .discarded(.shutdown))
+        #expect(await sdk.outcome.switchProject(to: harness.eu) == .notPerformed)
+        #expect(await sdk.outcome.track("late") == .discarded(.shutdown))
+        #expect(await sdk.outcome.flush() == .discarded(.shutdown))
+        #expect(await sdk.outcome.initialize(harness.eu) == .discarded(.shutdown))
+        #expect(await sdk.outcome.handleUniversalLink(URL(string: "https://example.com/x")!).outcome == .discarded(.shutdown))
         await sdk.settle()
         #expect(await sdk.settle(timeout: .seconds(1)))
     }
@@ -28,8 +28,8 @@ struct ShutdownTests {
     func shutdownMidSwitch() async throws {
         let (harness, gate) = try SwitchContractTests.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let first = Eventually<SwitchResult>()
         let second = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: first.completion)
@@ -58,8 +58,8 @@ struct ShutdownTests {
     func callsRacingShutdown() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let calls = 2_000
         let answered = DispatchGroup()
         let count = Locked(0)
@@ -95,8 +95,8 @@ struct ShutdownTests {
     func noCallIDReusedAcrossRelaunch() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"), times: 1)
         sdk.track("old", completion: nil)
@@ -108,7 +108,7 @@ struct ShutdownTests {
         // The same id generator again: it starts over at 1.
         let relaunched = try SDKHarness(directory: harness.directory, sandbox: harness.sandbox, clock: harness.clock, keepsDirectory: true)
         for index in 0..<5 { relaunched.sdk.track("new\(index)", completion: nil) }
-        await relaunched.sdk.initialize(relaunched.us)
+        await relaunched.sdk.outcome.initialize(relaunched.us)
         hold.release()
         await relaunched.sdk.settle()
         let after = try relaunched.closedFacts().dropFirst(before.count)

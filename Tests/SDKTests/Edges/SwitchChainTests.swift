@@ -13,7 +13,7 @@ struct SwitchChainTests {
     func alternatingTaps() async throws {
         let (harness, gate) = try SwitchContractTests.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let fired = Locked(0)
         let all = Eventually<Int>()
         sdk.switchProject(to: harness.eu) { _ in if fired.withLock({ $0 += 1; return $0 }) == 2_001 { all.completion(2_001) } }
@@ -38,7 +38,7 @@ struct SwitchChainTests {
     func cdcIsThreeSwitches() async throws {
         let (harness, gate) = try SwitchContractTests.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         sdk.switchProject(to: harness.eu) { _ in }
         await gate.waitUntilHolding()
         sdk.switchProject(to: harness.us2) { _ in }

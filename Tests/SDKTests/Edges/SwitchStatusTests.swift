@@ -12,7 +12,7 @@ struct SwitchStatusTests {
     @Test("initialize has an async form that returns once the instance started")
     func asyncInitialize() async throws {
         let harness = try SDKHarness()
-        #expect(await harness.sdk.initialize(harness.us) == .applied(project: harness.us.fingerprint))
+        #expect(await harness.sdk.outcome.initialize(harness.us) == .applied(project: harness.us.fingerprint))
         #expect(harness.sdk.switchStatus == .idle(project: harness.us.fingerprint))
     }
 
@@ -20,7 +20,7 @@ struct SwitchStatusTests {
     func streamStartsWithTheStatusNow() async throws {
         for _ in 0..<40 {
             let harness = try SDKHarness()
-            await harness.sdk.initialize(harness.us)
+            await harness.sdk.outcome.initialize(harness.us)
             var updates = harness.sdk.switchStatusUpdates().makeAsyncIterator()
             #expect(await updates.next() == .idle(project: harness.us.fingerprint))
             harness.sdk.shutdown()
@@ -32,7 +32,7 @@ struct SwitchStatusTests {
     func statusStream() async throws {
         let (harness, gate) = try SwitchContractTests.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let updates = sdk.switchStatusUpdates()
         let collected = Task {
             var seen: [SwitchStatus] = []
@@ -63,8 +63,8 @@ struct SwitchStatusTests {
     func settleWithTimeout() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
         sdk.track("held", completion: nil)

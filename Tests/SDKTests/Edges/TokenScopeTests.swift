@@ -41,21 +41,21 @@ struct TokenScopeTests {
         let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
         let sdk = harness.sdk
         provider.user.withLock { $0 = "ada" }
-        await sdk.initialize(secure)
-        await sdk.setEmail("ada@example.com")
-        #expect(await sdk.track("ada-1") == .delivered(project: secure.fingerprint, status: 200))
-        _ = await sdk.switchProject(to: harness.eu)
-        _ = await sdk.switchProject(to: secure)
+        await sdk.outcome.initialize(secure)
+        await sdk.outcome.setEmail("ada@example.com")
+        #expect(await sdk.outcome.track("ada-1") == .delivered(project: secure.fingerprint, status: 200))
+        _ = await sdk.outcome.switchProject(to: harness.eu)
+        _ = await sdk.outcome.switchProject(to: secure)
         provider.user.withLock { $0 = "bob" }
-        await sdk.setEmail("bob@example.com")
-        #expect(await sdk.track("bob-1") == .delivered(project: secure.fingerprint, status: 200))
+        await sdk.outcome.setEmail("bob@example.com")
+        #expect(await sdk.outcome.track("bob-1") == .delivered(project: secure.fingerprint, status: 200))
         provider.user.withLock { $0 = "carol" }
-        await sdk.setEmail("carol@example.com")
-        #expect(await sdk.track("carol-1") == .delivered(project: secure.fingerprint, status: 200))
-        await sdk.logoutUser()
+        await sdk.outcome.setEmail("carol@example.com")
+        #expect(await sdk.outcome.track("carol-1") == .delivered(project: secure.fingerprint, status: 200))
+        await sdk.outcome.logoutUser()
         provider.user.withLock { $0 = "dan" }
-        await sdk.setEmail("dan@example.com")
-        #expect(await sdk.track("dan-1") == .delivered(project: secure.fingerprint, status: 200))
+        await sdk.outcome.setEmail("dan@example.com")
+        #expect(await sdk.outcome.track("dan-1") == .delivered(project: secure.fingerprint, status: 200))
         let tracks = sandbox.requests(project: "secure").filter { $0.endpoint == "events/track" && $0.outcome == .accepted }
         let byEvent = Dictionary(tracks.map { (($0.jsonObject?["eventName"] as? String) ?? "?", provider.user(of: $0)) }, uniquingKeysWith: { a, _ in a })
         #expect(byEvent["ada-1"] == "ada")
@@ -72,13 +72,13 @@ struct TokenScopeTests {
         let slow = ClosureAuthProvider { completion in asked.withLock { $0.append(completion) } }
         let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: slow))!
         let sdk = harness.sdk
-        await sdk.initialize(secure)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(secure)
+        await sdk.outcome.setEmail("ada@example.com")
         let adaTrack = Eventually<CallOutcome>()
         sdk.track("ada-1", completion: adaTrack.completion)
         _ = sdk.engineView()                                   // ada's request waits for its token
         #expect(asked.withLock { $0.count } == 1)
-        await sdk.setEmail("bob@example.com")                  // the identity changes meanwhile
+        await sdk.outcome.setEmail("bob@example.com")                  // the identity changes meanwhile
         let adaToken = sandbox.issueJWT(project: "secure", subject: "ada")
         asked.withLock { $0[0] }(.success(adaToken))           // the answer for ada arrives late
         _ = await adaTrack.value
@@ -100,8 +100,8 @@ struct TokenScopeTests {
         let silent = ClosureAuthProvider { _ in }
         let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: silent, retryPolicy: RetryRules(maxAttempts: 1)))!
         let sdk = harness.sdk
-        await sdk.initialize(secure)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(secure)
+        await sdk.outcome.setEmail("ada@example.com")
         let outcome = Eventually<CallOutcome>()
         sdk.track("x", completion: outcome.completion)
         _ = sdk.engineView()
@@ -128,9 +128,9 @@ struct TokenScopeTests {
             completion(.success(sandbox.issueJWT(project: "secure", subject: "ada")))
         }
         let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: twice))!
-        await harness.sdk.initialize(secure)
-        await harness.sdk.setEmail("ada@example.com")
-        #expect(await harness.sdk.track("x") == .delivered(project: secure.fingerprint, status: 200))
+        await harness.sdk.outcome.initialize(secure)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        #expect(await harness.sdk.outcome.track("x") == .delivered(project: secure.fingerprint, status: 200))
         await harness.sdk.settle()
         #expect(sandbox.requests(project: "secure").filter { $0.endpoint == "events/track" }.count == 1)
     }

@@ -21,8 +21,8 @@ struct BulkDeliveryTests {
     /// `harness` with the SDK initialized on US and the user identified: events are sent, not
     /// held for an unknown user.
     static func identified(_ harness: SDKHarness) async throws -> SDKHarness {
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
         return harness
     }
 
@@ -156,8 +156,8 @@ struct BulkDeliveryTests {
     @Test("a single track on an idle queue still goes alone as events/track")
     func aloneWhenIdle() async throws {
         let harness = try await Self.identified(try SDKHarness())
-        #expect(await harness.sdk.track("one") == .delivered(project: harness.us.fingerprint, status: 200))
-        #expect(await harness.sdk.track("two") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(await harness.sdk.outcome.track("one") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(await harness.sdk.outcome.track("two") == .delivered(project: harness.us.fingerprint, status: 200))
         #expect(harness.received(by: "us").compactMap(\.endpoint).filter { $0.hasPrefix("events/") } == ["events/track", "events/track"])
     }
 
@@ -179,7 +179,7 @@ struct BulkDeliveryTests {
         let outcomes = Outcomes()
         for index in 0..<6 { harness.sdk.track("held-\(index)", completion: outcomes.completion(index)) }
         await harness.sdk.settle()   // the first is retrying; the other five wait in one batched task
-        let result = await harness.sdk.switchProject(to: harness.eu)
+        let result = await harness.sdk.outcome.switchProject(to: harness.eu)
         #expect(result == .switchedCleanly || result == .switchedWithWarnings)
         await harness.sdk.settle()
         let all = outcomes.all
@@ -218,7 +218,7 @@ extension BulkDeliveryTests {
         let harness = try await Self.identified(try SDKHarness())
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 1)
         for index in 0..<4 { harness.sdk.track("before-\(index)", completion: nil) }
-        await harness.sdk.flush()
+        await harness.sdk.outcome.flush()
         await harness.sdk.settle()
         let firstLaunch = try harness.facts()
         let before = firstLaunch.compactMap { entry -> TaskID? in
@@ -228,7 +228,7 @@ extension BulkDeliveryTests {
         let lastOfFirstLaunch = firstLaunch.last?.sequence ?? 0
 
         let restarted = try harness.restarted()
-        await restarted.sdk.initialize(restarted.us)
+        await restarted.sdk.outcome.initialize(restarted.us)
         restarted.sandbox.inject(.hold(ResponseHold()), matching: .endpoint("events/track"), times: 1)
         for index in 0..<3 { restarted.sdk.track("after-\(index)", completion: nil) }
         await restarted.sdk.settle(timeout: .seconds(0))

@@ -11,8 +11,8 @@ struct DeliveryTests {
           arguments: [Fault.status(503), .status(500), .rateLimited, .dropConnection])
     func retried(fault: Fault) async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
         harness.sandbox.inject(fault, matching: .endpoint("events/track"), times: 2)
         let outcome = Eventually<CallOutcome>()
         harness.sdk.track("retried", completion: outcome.completion)
@@ -30,8 +30,8 @@ struct DeliveryTests {
     @Test("retries stop at the policy's attempts and the call fails naming the last error")
     func retriesExhausted() async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 10)
         let outcome = Eventually<CallOutcome>()
         harness.sdk.track("doomed", completion: outcome.completion)
@@ -46,20 +46,20 @@ struct DeliveryTests {
     @Test("other 4xx fail at once with the status and the API's code", arguments: [400, 404, 409])
     func clientErrorsFail(status: Int) async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
         harness.sandbox.inject(.status(status), matching: .endpoint("events/track"))
-        #expect(await harness.sdk.track("bad") == .failed(.httpStatus(status, code: "GenericError", message: "injected status \(status)")))
-        #expect(await harness.sdk.track("fine") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(await harness.sdk.outcome.track("bad") == .failed(.httpStatus(status, code: "GenericError", message: "injected status \(status)")))
+        #expect(await harness.sdk.outcome.track("fine") == .delivered(project: harness.us.fingerprint, status: 200))
     }
 
     @Test("a wrong key is a 401 the SDK does not retry; the server's message is kept, the key it quotes is not")
     func wrongKey() async throws {
         let harness = try SDKHarness()
         let bogus = Project(apiKey: "not-registered", config: ProjectConfig(region: .us))!
-        await harness.sdk.initialize(bogus)
-        await harness.sdk.setEmail("ada@example.com")
-        #expect(await harness.sdk.track("x") == .failed(.httpStatus(401, code: "BadApiKey", message: "unknown API key <api key>")))
+        await harness.sdk.outcome.initialize(bogus)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        #expect(await harness.sdk.outcome.track("x") == .failed(.httpStatus(401, code: "BadApiKey", message: "unknown API key <api key>")))
         let bytes = try harness.closedFacts().map { FactCodec.payload(of: $0) }.joined()
         #expect(!String(decoding: Array(bytes), as: UTF8.self).contains("not-registered"), "the key never enters the journal")
     }
@@ -68,9 +68,9 @@ struct DeliveryTests {
     func wrongRegion() async throws {
         let harness = try SDKHarness()
         let misconfigured = Project(apiKey: SDKHarness.usKey, config: ProjectConfig(region: .eu))!
-        await harness.sdk.initialize(misconfigured)
-        await harness.sdk.setEmail("ada@example.com")
-        #expect(await harness.sdk.track("x") == .failed(.httpStatus(401, code: "BadApiKey", message: "key for region us sent to region eu")))
+        await harness.sdk.outcome.initialize(misconfigured)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        #expect(await harness.sdk.outcome.track("x") == .failed(.httpStatus(401, code: "BadApiKey", message: "key for region us sent to region eu")))
     }
 
     @Test("a 401 for an expired JWT asks the provider for a fresh token and retries; the budget bounds it")
@@ -83,15 +83,15 @@ struct DeliveryTests {
             completion(.success(sandbox.issueJWT(project: "secure", subject: "ada")))
         }
         let project = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
-        await harness.sdk.initialize(project)
-        await harness.sdk.setEmail("ada@example.com")
-        #expect(await harness.sdk.track("first") == .delivered(project: project.fingerprint, status: 200))
+        await harness.sdk.outcome.initialize(project)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        #expect(await harness.sdk.outcome.track("first") == .delivered(project: project.fingerprint, status: 200))
         sandbox.expireJWTs(project: "secure")
-        #expect(await harness.sdk.track("after-expiry") == .delivered(project: project.fingerprint, status: 200))
+        #expect(await harness.sdk.outcome.track("after-expiry") == .delivered(project: project.fingerprint, status: 200))
         #expect(issued.value == 2)
         // An expiry the provider cannot cure: the budget (3 refreshes per instance) ends it.
         sandbox.inject(.jwtExpired, matching: .endpoint("events/track"), times: 10)
-        guard case .failed(.authentication(let reason)) = await harness.sdk.track("doomed") else {
+        guard case .failed(.authentication(let reason)) = await harness.sdk.outcome.track("doomed") else {
             Issue.record("expected an authentication failure")
             return
         }
@@ -106,19 +106,19 @@ struct DeliveryTests {
         let provider = ClosureAuthProvider { completion in completion(.success(sandbox.issueJWT(project: "secure", subject: "ada"))) }
         let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: provider))!
         let first = try SDKHarness(sandbox: sandbox)
-        await first.sdk.initialize(secure)
-        await first.sdk.setEmail("ada@example.com")
-        await first.sdk.registerToken("tok")
+        await first.sdk.outcome.initialize(secure)
+        await first.sdk.outcome.setEmail("ada@example.com")
+        await first.sdk.outcome.registerToken("tok")
         // The disable the switch queues is refused once: it waits for its retry (on the manual
         // clock, which stands still) when the app quits.
         sandbox.inject(.status(503), matching: .endpoint("users/disableDevice"), times: 1)
-        #expect(await first.sdk.switchProject(to: first.us) == .switchedCleanly)
+        #expect(await first.sdk.outcome.switchProject(to: first.us) == .switchedCleanly)
         await first.sdk.settle()                       // the 503 came back; the retry waits for its timer
         first.sdk.shutdown()
 
         let relaunched = try SDKHarness(directory: first.directory, sandbox: sandbox, clock: first.clock, keepsDirectory: true,
                                         knownProjects: known ? [secure] : [])
-        await relaunched.sdk.initialize(relaunched.us)
+        await relaunched.sdk.outcome.initialize(relaunched.us)
         await relaunched.sdk.settle()
         relaunched.clock.advance(by: .seconds(60))     // the kept disable's retry falls due
         await relaunched.sdk.settle()
@@ -131,16 +131,16 @@ struct DeliveryTests {
     func logoutPurge() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
-        await sdk.registerToken("tok")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.registerToken("tok")
         let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
         let first = Eventually<CallOutcome>(), queued = Eventually<CallOutcome>()
         sdk.track("in-flight", completion: first.completion)
         sdk.track("queued", completion: queued.completion)
         #expect(await hold.waitUntilHeld(count: 1))
-        await sdk.logoutUser()
+        await sdk.outcome.logoutUser()
         #expect(await queued.value == .discarded(.purgedByLogout))
         #expect(sdk.email == nil)
         hold.release()
@@ -153,37 +153,37 @@ struct DeliveryTests {
     @Test("a restarted SDK rebuilds identity, project, queue and attribution, and resumes delivery")
     func restartResumes() async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
-        await harness.sdk.setAttributionInfo(AttributionInfo(campaignID: 4, templateID: 5, messageID: "m"))
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        await harness.sdk.outcome.setAttributionInfo(AttributionInfo(campaignID: 4, templateID: 5, messageID: "m"))
         harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 3)
         for index in 0..<3 { harness.sdk.track("queued-\(index)", completion: nil) }
-        await harness.sdk.flush()
+        await harness.sdk.outcome.flush()
         await harness.sdk.settle()
 
         let restarted = try harness.restarted()
         #expect(restarted.sdk.email == "ada@example.com")
         #expect(restarted.sdk.attributionInfo?.campaignID == 4)
         #expect(restarted.sdk.liveProject == harness.us.fingerprint)
-        await restarted.sdk.initialize(restarted.us)
+        await restarted.sdk.outcome.initialize(restarted.us)
         await RandomStory.drain(restarted)
         #expect(restarted.eventNames(receivedBy: "us") == ["queued-0", "queued-1", "queued-2"])
     }
 
     @Test("bad input gets a clear, journaled rejection and never a crash", arguments: [
-        ("non-finite number", { @Sendable (sdk: EngagementSDK) async in await sdk.track("e", dataFields: ["x": .number(.infinity)]) }),
-        ("oversized payload", { @Sendable (sdk: EngagementSDK) async in await sdk.updateUser(dataFields: ["blob": .string(String(repeating: "x", count: 70_000))]) }),
-        ("empty event name", { @Sendable (sdk: EngagementSDK) async in await sdk.track("") }),
-        ("control character", { @Sendable (sdk: EngagementSDK) async in await sdk.registerToken("tok\u{0}en") }),
-        ("not an email", { @Sendable (sdk: EngagementSDK) async in await sdk.setEmail("ada") }),
-        ("negative quantity", { @Sendable (sdk: EngagementSDK) async in await sdk.updateCart(items: [CommerceItem(id: "a", name: "b", price: 1, quantity: -1)]) }),
-        ("NaN total", { @Sendable (sdk: EngagementSDK) async in await sdk.trackPurchase(total: .nan, items: []) }),
-        ("huge count", { @Sendable (sdk: EngagementSDK) async in await sdk.fetchInAppMessages(count: 1_000_000) }),
+        ("non-finite number", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.track("e", dataFields: ["x": .number(.infinity)]) }),
+        ("oversized payload", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.updateUser(dataFields: ["blob": .string(String(repeating: "x", count: 70_000))]) }),
+        ("empty event name", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.track("") }),
+        ("control character", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.registerToken("tok\u{0}en") }),
+        ("not an email", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.setEmail("ada") }),
+        ("negative quantity", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.updateCart(items: [CommerceItem(id: "a", name: "b", price: 1, quantity: -1)]) }),
+        ("NaN total", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.trackPurchase(total: .nan, items: []) }),
+        ("huge count", { @Sendable (sdk: EngagementSDK) async in await sdk.outcome.fetchInAppMessages(count: 1_000_000) }),
     ] as [(String, @Sendable (EngagementSDK) async -> CallOutcome)])
     func badInput(name: String, make: @Sendable (EngagementSDK) async -> CallOutcome) async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
         guard case .failed(.rejected(let reason)) = await make(harness.sdk) else {
             Issue.record("\(name) was not rejected")
             return

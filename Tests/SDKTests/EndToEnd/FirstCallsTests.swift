@@ -9,9 +9,9 @@ struct FirstCallsTests {
     @Test("initialize, identify, track: the request reaches the right project with its key, headers and body")
     func trackReachesProject() async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
-        let outcome = await harness.sdk.track("purchase_viewed", dataFields: ["sku": "A-1", "price": 9.5])
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        let outcome = await harness.sdk.outcome.track("purchase_viewed", dataFields: ["sku": "A-1", "price": 9.5])
         #expect(outcome == .delivered(project: harness.us.fingerprint, status: 200))
         let requests = harness.received(by: "us")
         let track = try #require(requests.first { $0.endpoint == "events/track" })

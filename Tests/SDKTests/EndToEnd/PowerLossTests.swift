@@ -15,11 +15,11 @@ struct PowerLossTests {
         let ids = SequentialIDs()   // shared: call ids stay unique across the two instances, as real ones are
         let before = try SDKHarness(ids: ids, storage: storage)
         let sdk = before.sdk
-        await sdk.initialize(before.us)
-        await sdk.setEmail("ada@example.com")
-        await sdk.registerToken("token-1")
+        await sdk.outcome.initialize(before.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.registerToken("token-1")
         for index in 0..<10 { sdk.track("acked-\(index)", completion: nil) }
-        guard case .applied = await sdk.flush() else {
+        guard case .applied = await sdk.outcome.flush() else {
             Issue.record("flush failed")
             return
         }
@@ -34,9 +34,9 @@ struct PowerLossTests {
         let after = try SDKHarness(directory: before.directory, sandbox: before.sandbox, clock: before.clock, ids: ids,
                                    storage: crashed, keepsDirectory: true)
         #expect(after.sdk.journalFailure == nil)
-        await after.sdk.initialize(before.eu)
-        await after.sdk.setEmail("ada@example.com")
-        await after.sdk.track("after-the-relaunch")
+        await after.sdk.outcome.initialize(before.eu)
+        await after.sdk.outcome.setEmail("ada@example.com")
+        await after.sdk.outcome.track("after-the-relaunch")
         await after.sdk.settle()
         after.sdk.shutdown()
 

@@ -78,7 +78,7 @@ struct RotationDuringBurstTests {
         // A restart folds at most the last segment on top of its snapshot, and goes on.
         let restarted = try harness.restarted()
         defer { restarted.sdk.shutdown() }
-        await restarted.sdk.initialize(harness.us)
-        #expect(await restarted.sdk.track("after-restart") == .delivered(project: harness.us.fingerprint, status: 200))
+        await restarted.sdk.outcome.initialize(harness.us)
+        #expect(await restarted.sdk.outcome.track("after-restart") == .delivered(project: harness.us.fingerprint, status: 200))
     }
 }

@@ -32,8 +32,8 @@ struct OverloadTests {
         let rules = EngineRules(gateCapacity: 4_096, queueCapacity: 100_000, queueByteCapacity: 64 << 20)
         let (harness, gate) = try SwitchContractTests.heldHarness(rules: rules)
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)
         await gate.waitUntilHolding()
@@ -72,7 +72,7 @@ struct OverloadTests {
         #expect(counts == ["gateFull": total - held, "delivered": held], "\(counts)")
 
         // The engine recovered: a call after the landing goes straight to the new project.
-        #expect(await sdk.track("after-the-burst") == .delivered(project: harness.eu.fingerprint, status: 200))
+        #expect(await sdk.outcome.track("after-the-burst") == .delivered(project: harness.eu.fingerprint, status: 200))
         let state = try #require(sdk.engineView()?.state)
         #expect(state.pendingCalls.isEmpty && state.switching.gate.isEmpty)
         #expect(harness.eventNames(receivedBy: "eu").count == held + 1)

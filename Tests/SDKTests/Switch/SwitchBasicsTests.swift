@@ -11,10 +11,10 @@ struct SwitchBasicsTests {
     func basicSwitch() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         sdk.setEmail("ada@example.com", completion: nil)
         sdk.registerToken("token-1", completion: nil)
-        await sdk.track("before")
+        await sdk.outcome.track("before")
         let hold = ResponseHold()
         harness.sandbox.inject(.hold(hold), matching: .endpoint("users/disableDevice"))
 
@@ -49,13 +49,13 @@ struct SwitchBasicsTests {
     func oneDurabilityWaitPerTeardown() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
-        await sdk.registerToken("token-1")
-        #expect(await sdk.switchProject(to: harness.eu) == .switchedCleanly)
-        await sdk.setEmail("ada@example.com")
-        await sdk.registerToken("token-2")
-        #expect(await sdk.switchProject(to: harness.us) == .switchedCleanly)
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.registerToken("token-1")
+        #expect(await sdk.outcome.switchProject(to: harness.eu) == .switchedCleanly)
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.registerToken("token-2")
+        #expect(await sdk.outcome.switchProject(to: harness.us) == .switchedCleanly)
         let facts = try harness.closedFacts()
         var inWindow = false
         var waits: [[DurabilityWait]] = []

@@ -33,24 +33,24 @@ struct SwitchContractTests {
         let harness = try SDKHarness(modules: [inApp, LifecycleModule(name: BuiltInModules.embedded)])
         let sdk = harness.sdk
         try harness.sandbox.setInAppMessages(Data(#"[{"messageId":"m-us-1"}]"#.utf8), project: "us")
-        await sdk.initialize(harness.us)
-        await sdk.track("anonymous")                       // held for the unknown user
-        await sdk.setEmail("ada@example.com")
-        await sdk.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 2, messageID: "m"))
-        await sdk.fetchInAppMessages()
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.track("anonymous")                       // held for the unknown user
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 2, messageID: "m"))
+        await sdk.outcome.fetchInAppMessages()
         #expect(sdk.inAppMessageIDs == ["m-us-1"])
         sdk.setEmail(nil, completion: nil)
-        await sdk.track("held-again")
+        await sdk.outcome.track("held-again")
         sdk.setEmail("ada@example.com", completion: nil)
 
-        let result = await sdk.switchProject(to: harness.eu)
+        let result = await sdk.outcome.switchProject(to: harness.eu)
         #expect(result == .switchedWithWarnings, "no push token: noisy, as for any app without one")
         #expect(sdk.email == nil && sdk.userId == nil)
         #expect(sdk.attributionInfo == nil)
         #expect(sdk.inAppMessageIDs.isEmpty)
         #expect(sdk.liveProject == harness.eu.fingerprint)
-        await sdk.setEmail("grace@example.com")
-        await sdk.track("on-eu")
+        await sdk.outcome.setEmail("grace@example.com")
+        await sdk.outcome.track("on-eu")
         await sdk.settle()
         #expect(harness.received(by: "eu").map(\.endpoint) == ["events/track"])
         #expect(harness.received(by: "eu").allSatisfy { $0.region == "eu" })
@@ -69,8 +69,8 @@ struct SwitchContractTests {
     func gatedCallsReplayInOrder() async throws {
         let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)
         await holder.waitUntilHolding()
@@ -96,8 +96,8 @@ struct SwitchContractTests {
     func landingCallDoesNotOvertake() async throws {
         let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
         sdk.switchProject(to: harness.eu) { _ in }
         await holder.waitUntilHolding()
         sdk.setEmail("grace@example.com", completion: nil)
@@ -115,12 +115,12 @@ struct SwitchContractTests {
     func pushMidSwitchGoesToOutgoing() async throws {
         let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         sdk.switchProject(to: harness.eu) { _ in }
         await holder.waitUntilHolding()
-        let open = await sdk.trackPushOpen(PushOpen(campaignID: 11, templateID: 12, messageID: "us-msg", appAlreadyRunning: true))
+        let open = await sdk.outcome.trackPushOpen(PushOpen(campaignID: 11, templateID: 12, messageID: "us-msg", appAlreadyRunning: true))
         #expect(open == .delivered(project: harness.us.fingerprint, status: 200), "resolved while the switch is still held")
-        let handled = await sdk.handlePush(payload: ["itbl": ["campaignId": 11, "templateId": 12, "messageId": "us-msg-2"]])
+        let handled = await sdk.outcome.handlePush(payload: ["itbl": ["campaignId": 11, "templateId": 12, "messageId": "us-msg-2"]])
         #expect(handled == .delivered(project: harness.us.fingerprint, status: 200))
         holder.release()
         await sdk.settle()
@@ -131,8 +131,8 @@ struct SwitchContractTests {
     @Test("a switch to the live project with nothing running is a no-op that reports clean")
     func noopSwitch() async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        #expect(await harness.sdk.switchProject(to: harness.us) == .switchedCleanly)
+        await harness.sdk.outcome.initialize(harness.us)
+        #expect(await harness.sdk.outcome.switchProject(to: harness.us) == .switchedCleanly)
         let facts = try harness.closedFacts()
         #expect(Self.routings(facts) == [.noop])
         #expect(Self.landed(facts).isEmpty)
@@ -144,7 +144,7 @@ struct SwitchContractTests {
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "app")
         let harness = try SDKHarness(callbackQueue: queue)
-        await harness.sdk.initialize(harness.us)
+        await harness.sdk.outcome.initialize(harness.us)
         let onQueue = Eventually<Bool>()
         harness.sdk.switchProject(to: harness.eu) { _ in onQueue.completion(DispatchQueue.getSpecific(key: key) == "app") }
         #expect(await onQueue.value)
@@ -158,7 +158,7 @@ struct SwitchContractTests {
     @Test("a double tap runs one teardown and fires both callbacks")
     func doubleTap() async throws {
         let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.initialize(harness.us)
+        await harness.sdk.outcome.initialize(harness.us)
         let first = Eventually<SwitchResult>(), second = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: first.completion)
         harness.sdk.switchProject(to: harness.eu, completion: second.completion)
@@ -176,7 +176,7 @@ struct SwitchContractTests {
     @Test("C, D, C runs three switches and ends on C")
     func chainEndsOnLastRequested() async throws {
         let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.initialize(harness.us)
+        await harness.sdk.outcome.initialize(harness.us)
         let results = (0..<3).map { _ in Eventually<SwitchResult>() }
         harness.sdk.switchProject(to: harness.eu, completion: results[0].completion)
         harness.sdk.switchProject(to: harness.us2, completion: results[1].completion)
@@ -191,7 +191,7 @@ struct SwitchContractTests {
     @Test("with A to B in flight, a request for A is queued (not 'already there') and the SDK ends on A")
     func requestForOutgoingIsQueued() async throws {
         let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.initialize(harness.us)
+        await harness.sdk.outcome.initialize(harness.us)
         harness.sdk.switchProject(to: harness.eu) { _ in }
         await holder.waitUntilHolding()
         let back = Eventually<SwitchResult>()
@@ -207,7 +207,7 @@ struct SwitchContractTests {
     @Test("with B in flight and C queued, a request for B goes after C and the SDK ends on B")
     func requestForInFlightGoesAfterQueued() async throws {
         let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.initialize(harness.us)
+        await harness.sdk.outcome.initialize(harness.us)
         harness.sdk.switchProject(to: harness.eu) { _ in }
         await holder.waitUntilHolding()
         harness.sdk.switchProject(to: harness.us2) { _ in }
@@ -225,7 +225,7 @@ struct SwitchContractTests {
     func setEmailFromCallback() async throws {
         let (harness, holder) = try Self.heldHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let fromCallback = Eventually<CallOutcome>()
         sdk.switchProject(to: harness.eu) { _ in
             sdk.setEmail("from-callback@example.com", completion: nil)
@@ -248,18 +248,18 @@ struct SwitchContractTests {
     func disableSurvivesSwitchAndRestart() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
-        await sdk.registerToken("token-us")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.registerToken("token-us")
         harness.sandbox.inject(.status(503), matching: .endpoint("users/disableDevice"), times: 100)
-        #expect(await sdk.switchProject(to: harness.eu) == .switchedCleanly)
-        await sdk.track("eu-event")
+        #expect(await sdk.outcome.switchProject(to: harness.eu) == .switchedCleanly)
+        await sdk.outcome.track("eu-event")
         await sdk.settle()
         #expect(!harness.received(by: "us").contains { $0.endpoint == "users/disableDevice" })
 
         let restarted = try harness.restarted()
         harness.sandbox.removeAllFaults()
-        await restarted.sdk.initialize(restarted.eu)
+        await restarted.sdk.outcome.initialize(restarted.eu)
         await RandomStory.drain(restarted)
         let disables = restarted.received(by: "us").filter { $0.endpoint == "users/disableDevice" }
         #expect(disables.count == 1)
@@ -274,10 +274,10 @@ struct SwitchContractTests {
         let watcher = StateWatcher()
         let harness = try SDKHarness(observer: watcher.observer, storage: storage)
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
-        await sdk.setEmail("ada@example.com")
-        await sdk.registerToken("token-us")
-        await sdk.flush()
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.registerToken("token-us")
+        await sdk.outcome.flush()
         storage.holdSyncs()
         let result = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: result.completion)
@@ -299,7 +299,7 @@ struct SwitchContractTests {
     @Test("a module that overruns its willSwitchProject bound makes the switch noisy; its late finish never overlaps the next instance's start")
     func moduleOverrun() async throws {
         let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.initialize(harness.us)
+        await harness.sdk.outcome.initialize(harness.us)
         let result = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: result.completion)
         await holder.waitUntilHolding()
@@ -322,7 +322,7 @@ struct SwitchContractTests {
     @Test("a module whose overrun hook never returns: the next instance's start is bounded too, and the switch lands noisy")
     func moduleOverrunNeverReturns() async throws {
         let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.initialize(harness.us)
+        await harness.sdk.outcome.initialize(harness.us)
         let result = Eventually<SwitchResult>()
         harness.sdk.switchProject(to: harness.eu, completion: result.completion)
         await holder.waitUntilHolding()
@@ -343,10 +343,10 @@ struct SwitchContractTests {
     func oldFailureStaysInItsInstance() async throws {
         let fragile = ControlledModule(name: "fragile", failsOn: .deinitialize)
         let harness = try SDKHarness(modules: [fragile])
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
-        await harness.sdk.registerToken("token-1")
-        #expect(await harness.sdk.switchProject(to: harness.eu) == .switchedCleanly)
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        await harness.sdk.outcome.registerToken("token-1")
+        #expect(await harness.sdk.outcome.switchProject(to: harness.eu) == .switchedCleanly)
         let facts = try harness.closedFacts()
         #expect(!facts.contains { if case .moduleHookFinished(_, let problem?) = $0 { problem.contains("start") } else { false } })
     }
@@ -355,20 +355,20 @@ struct SwitchContractTests {
     func failedStart() async throws {
         let failing = ControlledModule(name: "fragile", failsOn: .start)
         let harness = try SDKHarness(modules: [failing])
-        await harness.sdk.initialize(harness.us)
-        #expect(await harness.sdk.switchProject(to: harness.eu) == .switchedWithWarnings)
+        await harness.sdk.outcome.initialize(harness.us)
+        #expect(await harness.sdk.outcome.switchProject(to: harness.eu) == .switchedWithWarnings)
         #expect(harness.sdk.liveProject == harness.eu.fingerprint)
     }
 
     @Test("before initialization a switch is an initialization: clean when the start succeeds, warnings when it fails")
     func switchBeforeInitialization() async throws {
         let harness = try SDKHarness()
-        #expect(await harness.sdk.switchProject(to: harness.eu) == .switchedCleanly)
+        #expect(await harness.sdk.outcome.switchProject(to: harness.eu) == .switchedCleanly)
         #expect(harness.sdk.liveProject == harness.eu.fingerprint)
         #expect(Self.routings(try harness.closedFacts()) == [.initialization])
 
         let failing = try SDKHarness(modules: [ControlledModule(name: "fragile", failsOn: .start)])
-        #expect(await failing.sdk.switchProject(to: failing.eu) == .switchedWithWarnings)
+        #expect(await failing.sdk.outcome.switchProject(to: failing.eu) == .switchedWithWarnings)
         #expect(failing.sdk.liveProject == failing.eu.fingerprint)
     }
 
@@ -380,14 +380,14 @@ struct SwitchContractTests {
     @Test("initialize at launch with another project than the journal's is a switch at launch: nothing leaks, the disable is kept")
     func switchAtLaunch() async throws {
         let harness = try SDKHarness()
-        await harness.sdk.initialize(harness.us)
-        await harness.sdk.setEmail("ada@example.com")
-        await harness.sdk.registerToken("token-us")
-        await harness.sdk.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 1, messageID: "x"))
-        await harness.sdk.flush()
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        await harness.sdk.outcome.registerToken("token-us")
+        await harness.sdk.outcome.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 1, messageID: "x"))
+        await harness.sdk.outcome.flush()
 
         let relaunched = try harness.restarted()
-        let done = await relaunched.sdk.initializeAwaiting(relaunched.eu)
+        let done = await relaunched.sdk.outcome.initialize(relaunched.eu)
         #expect(done == .applied(project: relaunched.eu.fingerprint))
         #expect(relaunched.sdk.email == nil)
         #expect(relaunched.sdk.attributionInfo == nil)
@@ -395,12 +395,5 @@ struct SwitchContractTests {
         #expect(relaunched.received(by: "us").contains { $0.endpoint == "users/disableDevice" })
         let facts = try relaunched.closedFacts()
         #expect(facts.contains { if case .switchStarted(_, harness.us.fingerprint?, let to) = $0 { to.fingerprint == harness.eu.fingerprint } else { false } })
-    }
-}
-
-extension EngagementSDK {
-    /// `initialize` awaiting its outcome (tests only).
-    func initializeAwaiting(_ project: Project) async -> CallOutcome {
-        await withCheckedContinuation { continuation in initialize(project) { continuation.resume(returning: $0) } }
     }
 }

@@ -13,7 +13,7 @@ struct SwitchStressTests {
     func stress() async throws {
         let harness = try SDKHarness()
         let sdk = harness.sdk
-        await sdk.initialize(harness.us)
+        await sdk.outcome.initialize(harness.us)
         let projects = [harness.us, harness.eu, harness.us2]
         let outcomes = (0..<4).map { _ in (0..<150).map { _ in Eventually<CallOutcome>() } }
         let switches = Locked<[Eventually<SwitchResult>]>([])

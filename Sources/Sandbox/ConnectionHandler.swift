@@ -52,7 +52,8 @@ final class ConnectionHandler {
                 request: request,
                 decision: decision,
                 status: status,
-                outcome: outcome
+                outcome: outcome,
+                jwtSubject: api.tokens.subject(of: SandboxAPI.bearerToken(in: request.headers))
             ))
         }
 

@@ -18,6 +18,7 @@ final class JWTIssuer: Sendable {
 
     private struct IssuedToken {
         let projectName: String
+        let subject: String
         let serial: Int
     }
 
@@ -36,7 +37,7 @@ final class JWTIssuer: Sendable {
             let serial = state.nextSerial
             state.nextSerial += 1
             let token = Self.makeToken(projectName: projectName, subject: subject, serial: serial)
-            state.tokens[token] = IssuedToken(projectName: projectName, serial: serial)
+            state.tokens[token] = IssuedToken(projectName: projectName, subject: subject, serial: serial)
             return token
         }
     }
@@ -46,6 +47,12 @@ final class JWTIssuer: Sendable {
         state.withLock { state in
             state.firstValidSerial[projectName] = state.nextSerial
         }
+    }
+
+    /// The `sub` claim of a token this issuer issued (valid or expired), or nil.
+    func subject(of token: String?) -> String? {
+        guard let token else { return nil }
+        return state.withLock { $0.tokens[token]?.subject }
     }
 
     /// Checks the token from an `Authorization: Bearer` header against the authenticated project.

@@ -47,6 +47,8 @@ public struct ReceivedRequest: Sendable, Equatable {
     public let status: Int?
     /// What the sandbox did with the request, including the fault it injected, if any.
     public let outcome: Outcome
+    /// The `sub` claim of the request's bearer token, when the sandbox issued it (valid or not).
+    public let jwtSubject: String?
 
     /// The body decoded with `JSONSerialization` (fragments allowed), or nil when it is not JSON.
     public var json: Any? {
@@ -66,7 +68,8 @@ extension ReceivedRequest {
         request: HTTPRequest,
         decision: APIDecision,
         status: Int?,
-        outcome: Outcome
+        outcome: Outcome,
+        jwtSubject: String?
     ) {
         self.init(
             arrivalIndex: arrivalIndex,
@@ -81,7 +84,8 @@ extension ReceivedRequest {
             headers: request.headers.dictionary,
             body: request.body,
             status: status,
-            outcome: outcome
+            outcome: outcome,
+            jwtSubject: jwtSubject
         )
     }
 }

@@ -34,6 +34,11 @@ struct SandboxAPI: Sendable {
         if project.requiresJWT, let problem = jwtProblem(in: request, project: project) {
             return reject(401, code: "InvalidJwtPayload", problem, route: route, project: project)
         }
+        if project.requiresJWT, project.jwtSubjectMustMatchUser,
+           let subject = tokens.subject(of: Self.bearerToken(in: request.headers)),
+           let other = RequestUsers.named(in: request).first(where: { $0 != subject }) {
+            return reject(401, code: "InvalidJwtPayload", "token issued for \(subject), request made for \(other)", route: route, project: project)
+        }
         guard let endpoint = APIEndpoint(path: route.endpoint, method: request.method) else {
             let message = "unknown endpoint \(request.method) \(route.endpoint)"
             var decision = reject(404, code: "NotFound", message, route: route, project: project)
@@ -142,7 +147,7 @@ struct SandboxAPI: Sendable {
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme matched case-insensitively).
-    private static func bearerToken(in headers: HTTPHeaders) -> String? {
+    static func bearerToken(in headers: HTTPHeaders) -> String? {
         guard let authorization = headers["authorization"] else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }

@@ -13,14 +13,21 @@ public struct SandboxProject: Sendable, Hashable {
     /// `events/trackBulk` accepts the request but lists the name in `disallowedEventNames`
     /// (those events are not delivered; the others are).
     public var disallowedEventNames: Set<String>
+    /// Whether a JWT is accepted only for requests made for its subject, as the platform checks
+    /// it: every user the body names (at its top, under `user`, as the current user of an email
+    /// change, in each event of a bulk; or the query's `email`/`userId`) must be the token's `sub`.
+    /// A request for another user is answered 401 `InvalidJwtPayload`. Off by default (tokens
+    /// then authenticate the project only).
+    public var jwtSubjectMustMatchUser: Bool
 
     /// Describes a project; register it with ``SandboxBackend/init(projects:)`` or ``SandboxBackend/register(_:)``.
     public init(name: String, apiKey: String, region: String = "us", requiresJWT: Bool = false,
-                disallowedEventNames: Set<String> = []) {
+                disallowedEventNames: Set<String> = [], jwtSubjectMustMatchUser: Bool = false) {
         self.name = name
         self.apiKey = apiKey
         self.region = region
         self.requiresJWT = requiresJWT
         self.disallowedEventNames = disallowedEventNames
+        self.jwtSubjectMustMatchUser = jwtSubjectMustMatchUser
     }
 }

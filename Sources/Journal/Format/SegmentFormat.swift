@@ -7,8 +7,9 @@ public enum SegmentFormat {
     /// The format version this build writes. Readers refuse a newer major version.
     ///
     /// 1.1 to 1.3: the container's bytes are those of 1.0; the minor version marks what its
-    /// producer (the SDK) changed in the records (docs/FORMAT.md, "Version history").
-    public static let currentVersion = FormatVersion(major: 1, minor: 3)
+    /// producer (the SDK) changed in the records. 1.4 raises the record limit
+    /// (``maxRecordBytesLimit``) and marks the SDK's new facts (docs/FORMAT.md, "Version history").
+    public static let currentVersion = FormatVersion(major: 1, minor: 4)
 
     /// Skippable-frame magic of the segment header.
     public static let headerMagic: UInt32 = 0x184D_2A50
@@ -32,8 +33,11 @@ public enum SegmentFormat {
 
     /// The largest block the writer emits and the reader accepts (the LZ4 frame's 4 MiB block size).
     public static let maxBlockBytes = 4 * 1024 * 1024
-    /// The largest record (header fields plus payload) any writer may configure.
-    public static let maxRecordBytesLimit = 2 * 1024 * 1024
+    /// The largest record (header fields plus payload) any writer may configure: what one block
+    /// holds, less a window's worth of room (a record never spans two blocks). An application
+    /// that keeps its records small but its snapshots large (the SDK's, with a full offline
+    /// queue) needs the room for the snapshot. Journals before 1.4 were written with 2 MiB.
+    public static let maxRecordBytesLimit = maxBlockBytes - windowBytes
     /// The largest segment header the reader accepts.
     public static let maxHeaderBytes = 4096
     /// The LZ4 window: linked blocks may refer this far back into the frame's earlier content.

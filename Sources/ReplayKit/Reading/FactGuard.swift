@@ -181,7 +181,7 @@ enum FactGuard {
             check(state.rules)
             if let live = state.live { check(live) }
             for project in state.projects.values { check(project) }
-            count(state.queuedBytes, "queued bytes")
+            count(state.queueFootprint, "queued bytes")
             count(state.unknownUserSessions, "unknown-user sessions")
             count(state.switching.gateBytes, "gate bytes")
             for (id, queued) in state.tasks {

@@ -263,6 +263,7 @@ package enum FactJSON {
                         ("disable_durability_bound_ms", .integer(rules.disableDurabilityBoundMilliseconds)),
                         ("module_hook_bound_ms", .integer(rules.moduleHookBoundMilliseconds)),
                         ("auth_provider_bound_ms", .integer(rules.authProviderBoundMilliseconds)),
+                        ("delivery_age_limit_ms", .integer(rules.deliveryAgeLimitMilliseconds)),
                         ("pending_events", pending)])
     }
 

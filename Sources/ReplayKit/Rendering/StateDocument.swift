@@ -104,7 +104,7 @@ package enum StateDocument {
         if !strays.isEmpty {
             projects.append(("unordered", .object(strays.compactMap { id in state.tasks[id].map { (id.description, task($0)) } })))
         }
-        return .object([("tasks", .integer(Int64(state.tasks.count))), ("bytes", .integer(Int64(state.queuedBytes))),
+        return .object([("tasks", .integer(Int64(state.tasks.count))), ("bytes", .integer(Int64(state.queueFootprint))),
                         ("by_project", .object(projects))])
     }
 

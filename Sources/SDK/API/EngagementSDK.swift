@@ -72,6 +72,8 @@ public final class EngagementSDK: Sendable {
     let status: StatusBroadcaster
     private let stopped = Locked(false)
     private let engineThread = Locked<UInt64?>(nil)
+    /// Names ``settle(timeout:)``'s waiters, so one that timed out can be dropped.
+    private let settleIDs = Locked<UInt64>(0)
     /// Call ids the restored journal still refers to (calls the previous process left pending,
     /// tasks, held calls): a new call never gets one, so no old outcome reaches a new completion.
     private let callIDsInUse: Set<UUID>
@@ -171,7 +173,7 @@ public final class EngagementSDK: Sendable {
     /// (use ``settle(timeout:)`` for a bound). Returns at once after ``shutdown()``.
     public func settle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !mailbox.post(.settle { continuation.resume() }) { continuation.resume() }
+            if !mailbox.post(.settle(id: nil) { continuation.resume() }) { continuation.resume() }
         }
     }
 
@@ -179,15 +181,28 @@ public final class EngagementSDK: Sendable {
     ///
     /// The clock is ``SDKConfiguration/clock``: real time by default; a `ManualClock` (SDKTesting) moves only when
     /// advanced, so the bound passes only then. Returns whether the SDK settled (true at once after
-    /// ``shutdown()``); never cancels or changes what is in flight.
+    /// ``shutdown()``); never cancels or changes what is in flight. A call that timed out leaves
+    /// nothing behind: polling it while something stays in flight does not grow any list.
     @discardableResult
     public func settle(timeout: Duration) async -> Bool {
         let clock = configuration.clock
         let due = clock.now().advanced(by: timeout)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let once = OneShotCompletion<Bool> { continuation.resume(returning: $0) }
-            clock.schedule(at: due) { once.deliver(false) }
-            if !mailbox.post(.settle { once.deliver(true) }) { once.deliver(true) }
+            let id = settleIDs.withLock { next in
+                defer { next &+= 1 }
+                return next
+            }
+            // The waiter is posted before its timeout is armed: a timeout's `forgetSettle` then
+            // always finds it in the mailbox ahead of itself.
+            guard mailbox.post(.settle(id: id) { once.deliver(true) }) else {
+                once.deliver(true)
+                return
+            }
+            let mailbox = mailbox
+            clock.schedule(at: due) {
+                if once.deliver(false) { mailbox.post(.forgetSettle(id)) }
+            }
         }
     }
 

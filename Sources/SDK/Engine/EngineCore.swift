@@ -113,7 +113,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     private var snapshotIsLarge: Bool {
         // Field by field: `capacityHint(for: projected)` copied the whole state on each input
         // that asked (about 700 instructions, on every input of a burst after the bound).
-        let hint = StateCodec.capacityHint(pendingCalls: projected.pendingCalls.count, queuedBytes: projected.queuedBytes,
+        let hint = StateCodec.capacityHint(pendingCalls: projected.pendingCalls.count, queuedBytes: projected.queueFootprint,
                                            queuedEvents: projected.queuedEvents, heldEvents: projected.heldEvents.count,
                                            gateBytes: projected.switching.gateBytes, gatedCalls: projected.switching.gate.count)
         return hint > EngineBounds.largeSnapshotBytes

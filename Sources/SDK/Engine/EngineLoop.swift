@@ -19,7 +19,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
     let published: Locked<PublishedView>
     let status: StatusBroadcaster
     let core: EngineCore<LiveEnvironment>
-    private var settleWaiters: [@Sendable () -> Void] = []
+    private var settleWaiters: [(id: UInt64?, waiter: @Sendable () -> Void)] = []
 
     init(configuration: SDKConfiguration, mailbox: Mailbox<EngineMessage>, activity: ActivityTracker,
          published: Locked<PublishedView>, status: StatusBroadcaster, recorder: any FactRecorder,
@@ -56,8 +56,10 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                     body(view)
                 case .wake:
                     break
-                case .settle(let waiter):
-                    settleWaiters.append(waiter)
+                case .settle(let id, let waiter):
+                    settleWaiters.append((id, waiter))
+                case .forgetSettle(let id):
+                    settleWaiters.removeAll { $0.id == id }
                 case .stop(let done):
                     stop(leftover: batch[(index + 1)...], done: done)
                     return
@@ -71,7 +73,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
     /// What engine-thread readers see now.
     private var view: EngineView {
         EngineView(state: core.state, lastSequence: core.lastSequence, idle: mailbox.isEmpty && activity.isIdle,
-                   journalFailure: core.outage?.description)
+                   journalFailure: core.outage?.description, settleWaiters: settleWaiters.count)
     }
 
     /// A small copy for reads made on this thread, and the switch status for the app's UI; the
@@ -86,7 +88,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
         guard !settleWaiters.isEmpty else { return }
         let waiters = settleWaiters
         settleWaiters = []
-        for waiter in waiters { waiter() }
+        for (_, waiter) in waiters { waiter() }
     }
 
     /// The app shut the SDK down: the core resolves every pending completion (journaled) and
@@ -103,8 +105,8 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                 configuration.callbackQueue.async { completion.deliverShutdown() }
             case .barrier(let body):
                 body(view)
-            case .settle(let waiter):
-                settleWaiters.append(waiter)
+            case .settle(let id, let waiter):
+                settleWaiters.append((id, waiter))
             case .stop(let other):
                 other()
             default:

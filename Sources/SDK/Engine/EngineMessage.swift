@@ -10,8 +10,11 @@ enum EngineMessage: Sendable {
     case barrier(@Sendable (EngineView) -> Void)
     /// Nothing to do but look around (an effect ended).
     case wake
-    /// Run `waiter` once the engine is idle: nothing queued, nothing in flight.
-    case settle(@Sendable () -> Void)
+    /// Run `waiter` once the engine is idle: nothing queued, nothing in flight. `id` names a
+    /// waiter that may give up (``forgetSettle(_:)``).
+    case settle(id: UInt64?, @Sendable () -> Void)
+    /// The settle waiter `id` gave up (its timeout passed): drop it.
+    case forgetSettle(UInt64)
     /// Close the journal and end the thread; `done` runs last.
     case stop(@Sendable () -> Void)
 }
@@ -30,4 +33,6 @@ struct EngineView: Sendable {
     var idle: Bool
     /// Why the journal stopped accepting facts, if it did.
     var journalFailure: String?
+    /// Settle waiters waiting for the engine to be idle.
+    var settleWaiters: Int
 }

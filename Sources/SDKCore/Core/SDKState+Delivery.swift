@@ -20,11 +20,11 @@ extension SDKState {
                 body = RequestBody.trackBody(name, dataFields: dataFields, identity: identity, createdAt: RequestBody.createdAt(decisions.time))
             }
             defer { if prepared { swap(&body, &input.preparedBody) } }
-            guard queueHasRoom(forEvents: 1, bytes: body.count) else {
-                refuse(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, user: user, on: project, &decisions)
-                return
-            }
             if let joined = batchTaking(body.count, for: user, on: project.fingerprint) {
+                guard queueHasRoom(forEvents: 1, bytes: body.count + 1 + DeliveryTask.eventAllowance) else {
+                    refuse(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, user: user, on: project, &decisions)
+                    return
+                }
                 // Applied as `emit` applies it (``evolve(_:at:)``), through the index the task was
                 // found at: its id is hashed once, not once more to fold the fact.
                 time = decisions.time
@@ -32,15 +32,19 @@ extension SDKState {
                 decisions.recordBatched(task: joined.task, call: id, body: body)
                 return
             }
-            queueTask(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, user: user, on: project,
-                      &decisions)
+            let request = RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body)
+            guard queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
+                refuse(request, call: id, user: user, on: project, &decisions)
+                return
+            }
+            queueTask(request, call: id, user: user, on: project, &decisions)
             return
         }
         guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: decisions.time, sdkVersion: sdkVersion) else {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }
-        guard request.path == DeliveryTask.disableDevicePath || queueHasRoom(forEvents: 1, bytes: request.body.count) else {
+        guard request.path == DeliveryTask.disableDevicePath || queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
             refuse(request, call: id, user: user, on: project, &decisions)
             return
         }
@@ -81,15 +85,32 @@ extension SDKState {
                      generation: generation, user: user)
     }
 
-    /// Whether the delivery queue, bounded by events and bytes, takes `count` more events of
-    /// `bytes`. Events held for an unknown user hold their room in it.
+    /// What a task of `request` for `user` on `project` would take of the queue (``DeliveryTask/footprint``).
+    func footprint(of request: RequestBody, for user: UserIdentity?, on project: ProjectRef) -> Int {
+        DeliveryTask.footprint(bodyBytes: request.body.count, path: request.path, endpoint: project.endpoint, region: project.region,
+                               query: request.query, user: user)
+    }
+
+    /// Whether the delivery queue, bounded by events and by bytes (footprints, ``DeliveryTask/footprint``),
+    /// takes `count` more events of `bytes`. Events held for an unknown user hold their room in it.
     func queueHasRoom(forEvents count: Int, bytes: Int) -> Bool {
         guard heldEvents.isEmpty else {
-            let held = heldEvents.reduce(0) { $0 + $1.reservedBytes }
-            return queuedEvents + heldEvents.count + count <= rules.queueCapacity && queuedBytes + held + bytes <= rules.queueByteCapacity
+            return queuedEvents + heldEvents.count + count <= rules.queueCapacity
+                && queueFootprint + heldEventsReservation + bytes <= rules.queueByteCapacity
         }
-        return queuedEvents + count <= rules.queueCapacity && queuedBytes + bytes <= rules.queueByteCapacity
+        return queuedEvents + count <= rules.queueCapacity && queueFootprint + bytes <= rules.queueByteCapacity
     }
+
+    /// The room the events held for an unknown user hold in the queue: the footprint of each
+    /// one's task on the live project (whose storage holds them), whoever the user turns out to be.
+    var heldEventsReservation: Int {
+        let perTask = DeliveryTask.footprint(bodyBytes: 0, path: Self.longestEventPath, endpoint: live?.endpoint ?? "", region: live?.region ?? "",
+                                             query: nil, user: nil)
+        return heldEvents.reduce(0) { $0 + $1.reservedBytes + perTask }
+    }
+
+    /// The longest path an event's task is sent to (`commerce/trackPurchase`), with room to spare.
+    static let longestEventPath = String(repeating: "p", count: 32)
 
     /// The queued `events/track` task of `project` a new event of `bytes`, made for `user`, joins,
     /// if any: the project's last task, made for the same user, still waiting its turn

@@ -43,7 +43,14 @@ extension SDKState {
     }
 
     /// The most events held for an unknown user.
-    static let heldEventCapacity = 100
+    package static let heldEventCapacity = 100
+
+    /// The room in the queue holding `event` for an unknown user takes: its share of
+    /// ``heldEventsReservation``.
+    func heldEventsReservation(adding event: PublicCall) -> Int {
+        DeliveryTask.footprint(bodyBytes: RequestBody.reservedBytes(forHeld: event), path: Self.longestEventPath, endpoint: live?.endpoint ?? "",
+                               region: live?.region ?? "", query: nil, user: nil)
+    }
 
     /// An event made with no identity: held in the project's storage until the user is known,
     /// holding its room in the delivery queue meanwhile (``HeldEvent/reservedBytes``), so that
@@ -54,7 +61,7 @@ extension SDKState {
             resolve(received.id, .discarded(.queueFull(capacity: Self.heldEventCapacity)), &decisions)
             return
         }
-        if !queueHasRoom(forEvents: 1, bytes: RequestBody.reservedBytes(forHeld: received.call)) {
+        if !queueHasRoom(forEvents: 1, bytes: heldEventsReservation(adding: received.call)) {
             resolve(received.id, .discarded(.queueFull(capacity: rules.queueCapacity)), &decisions)
             return
         }

@@ -8,7 +8,7 @@ extension SDKState {
         case .taskQueued(let task):
             tasks[task.id] = QueuedTask(task: task, status: .queued)
             taskOrder[task.project, default: []].append(task.id)
-            queuedBytes += task.queuedBytes
+            queueFootprint += task.footprint
             queuedEvents += task.eventCount
             nextTaskNumber = max(nextTaskNumber, task.id.number &+ 1)
             if projects[task.project] == nil, let live, live.fingerprint == task.project { projects[task.project] = live }
@@ -66,14 +66,14 @@ extension SDKState {
         // bound): a burst's batch then grows without copying itself over and over.
         let (events, bytes) = (rules.bulkEventLimit, min(rules.bulkByteLimit, body.count * rules.bulkEventLimit))
         tasks.values[index].task.addToBatch(call: call, body: body, roomForFirst: (events, bytes))
-        queuedBytes += body.count
+        queueFootprint += body.count + 1 + DeliveryTask.eventAllowance
         queuedEvents += 1
     }
 
     /// Removes a task from the queue (delivered, failed or discarded).
     mutating func removeTask(_ id: TaskID) {
         guard let removed = tasks.removeValue(forKey: id) else { return }
-        queuedBytes -= removed.task.queuedBytes
+        queueFootprint -= removed.task.footprint
         queuedEvents -= removed.task.eventCount
         taskOrder[removed.task.project]?.removeAll { $0 == id }
         if taskOrder[removed.task.project]?.isEmpty == true { taskOrder[removed.task.project] = nil }

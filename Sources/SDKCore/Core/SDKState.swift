@@ -44,8 +44,9 @@ package struct SDKState: Sendable, Equatable {
     public var tasks: [TaskID: QueuedTask] = [:]
     /// Each project's tasks in the order they must be sent.
     public var taskOrder: [ProjectFingerprint: [TaskID]] = [:]
-    /// Total body bytes of queued tasks (the queue is bounded by events and bytes).
-    public var queuedBytes = 0
+    /// What the queued tasks take of the queue's byte bound (``DeliveryTask/footprint``, summed):
+    /// the queue is bounded by events and by these bytes.
+    public var queueFootprint = 0
     /// Events (calls) in the queue: one per task, plus each task's batch.
     public var queuedEvents = 0
     public var nextTaskNumber: UInt64 = 1

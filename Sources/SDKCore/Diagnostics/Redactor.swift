@@ -299,7 +299,7 @@ package struct Redactor: Sendable {
         for index in state.heldEvents.indices { state.heldEvents[index].event = redact(state.heldEvents[index].event) }
         for (id, queued) in state.tasks { state.tasks[id]?.task = redact(queued.task) }
         // Byte counts follow the redacted values, as a fold of the redacted facts computes them.
-        state.queuedBytes = state.tasks.values.reduce(0) { $0 + $1.task.body.count }
+        state.queueFootprint = state.tasks.values.reduce(0) { $0 + $1.task.footprint }
         for index in state.switching.gate.indices {
             let call = redact(state.switching.gate[index].call)
             state.switching.gate[index].call = call

@@ -97,10 +97,31 @@ package struct DeliveryTask: Sendable, Hashable {
     /// How many events (calls) the task carries: the delivery queue is bounded in events.
     public var eventCount: Int { 1 + batchCalls.count }
 
-    /// The body bytes the task holds in the queue: its own and its batch's.
+    /// The body bytes the task holds in the queue: its own and its batch's (what bounds a bulk
+    /// request's size).
     public var queuedBytes: Int {
         body.count + batchBytes
     }
+
+    /// What the task takes of the delivery queue's byte bound (`EngineRules.queueByteCapacity`):
+    /// its bodies, its address, query and user, and an allowance for what the SDK keeps besides
+    /// (ids, times, the pending call) per task and per event, so that the bound bounds the
+    /// queue's part of a snapshot (docs/ARCHITECTURE.md, "Bounds").
+    public var footprint: Int {
+        Self.footprint(bodyBytes: body.count, path: path, endpoint: endpoint, region: region, query: query, user: user)
+            + batchBodies.count + batchCalls.count * Self.eventAllowance
+    }
+
+    /// The footprint of a task of these parts, without a batch.
+    public static func footprint(bodyBytes: Int, path: String, endpoint: String, region: String, query: String?, user: UserIdentity?) -> Int {
+        bodyBytes + path.utf8.count + endpoint.utf8.count + region.utf8.count + (query?.utf8.count ?? 0) + (user?.value.utf8.count ?? 0)
+            + taskAllowance
+    }
+
+    /// What one event joining a batch adds to the queue's footprint besides its body (and comma).
+    public static let eventAllowance = 96
+    /// What a task adds to the queue's footprint besides its strings.
+    public static let taskAllowance = 160
 
     /// Adds an event to the batch (``Fact/eventBatched(task:event:executedOn:)``).
     public mutating func addToBatch(_ event: BatchedEvent) {

@@ -36,11 +36,16 @@ package struct ModuleDescriptor: Sendable, Hashable {
 public struct EngineRules: Sendable, Hashable {
     /// The most calls the gate holds during a switch; more are rejected, never dropped silently.
     public var gateCapacity: Int
-    /// The most bytes of call arguments the gate holds.
+    /// The most bytes of call arguments the gate holds (256 KiB by default).
     public var gateByteCapacity: Int
-    /// The most events (calls) the delivery queue holds, in tasks and their batches.
+    /// The most events (calls) the delivery queue holds, in tasks and their batches, events held
+    /// for an unknown user included (16,384 by default).
     public var queueCapacity: Int
-    /// The most body bytes the delivery queue holds.
+    /// The most bytes the delivery queue takes (3 MiB by default): its requests' bodies,
+    /// addresses and users, with an allowance per task and per event for what the SDK keeps
+    /// besides (`DeliveryTask.footprint`), events held for an unknown user included. With the gate's
+    /// bound and ``CallLimits``, it keeps every state's snapshot under the journal's record limit
+    /// (docs/ARCHITECTURE.md, "Bounds"). A `disableDevice` is never refused by it.
     public var queueByteCapacity: Int
     /// The most events one `events/trackBulk` request carries: `track` calls made while their
     /// project's queue is busy join the last queued track's batch up to this many. 1 sends every
@@ -73,8 +78,8 @@ public struct EngineRules: Sendable, Hashable {
     /// written before 1.3, so that `replay recheck` re-makes exactly the records it holds.
     package var recordsGateWithBatchedEvent = true
 
-    public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 512 << 10, queueCapacity: Int = 16_384,
-                queueByteCapacity: Int = 4 << 20, disableDurabilityBoundMilliseconds: Int64 = 2_000,
+    public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 256 << 10, queueCapacity: Int = 16_384,
+                queueByteCapacity: Int = 3 << 20, disableDurabilityBoundMilliseconds: Int64 = 2_000,
                 moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge,
                 authProviderBoundMilliseconds: Int64 = 10_000, bulkEventLimit: Int = 500, bulkByteLimit: Int = 512 << 10,
                 deliveryAgeLimitMilliseconds: Int64 = 7 * 24 * 3_600_000) {

@@ -269,7 +269,7 @@ extension SDKState {
     /// Whether the tasks `call` would queue fit in the delivery queue now. An empty queue always
     /// takes the call (what cannot fit even then is discarded as before, never waited on forever).
     private func deliveryQueueHasRoom(for call: PublicCall) -> Bool {
-        guard !tasks.isEmpty else { return true }
+        guard !tasks.isEmpty, let live else { return true }
         let identity = RequestBody.Identity(email: email, userID: userID)
         var count = 0
         var bytes = 0
@@ -278,16 +278,18 @@ extension SDKState {
             // Identifying the user registers the push token and releases the held events, which
             // hold their room in the queue already.
             count = pushToken == nil ? 0 : 1
-            bytes = count * 512
+            bytes = count * DeliveryTask.footprint(bodyBytes: 256 + CallLimits.pushTokenBytes + RequestBody.identityReserve, path: "users/registerDeviceToken",
+                                                   endpoint: live.endpoint, region: live.region, query: nil, user: nil)
+                + count * CallLimits.longestIdentityBytes
         case .logoutUser:
-            count = pushToken == nil ? 0 : 1
-            bytes = 512
+            // Its disable is never refused by the queue's bounds.
+            count = 0
         case .track where !identity.isKnown, .trackPurchase where !identity.isKnown, .updateCart where !identity.isKnown:
             // Held for the unknown user, holding its room in the queue (none when held events
             // are full: it is discarded for that, not for the queue).
             guard heldEvents.count < Self.heldEventCapacity else { return true }
             count = 1
-            bytes = RequestBody.reservedBytes(forHeld: call)
+            bytes = heldEventsReservation(adding: call)
         default:
             // Without a user, profile calls are refused: no task. Anything else (a message
             // fetch, a disable) queues one whoever the user is.
@@ -295,7 +297,7 @@ extension SDKState {
                   let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
             else { return true }
             count = 1
-            bytes = request.body.count
+            bytes = footprint(of: request, for: UserIdentity(email: identity.email, userID: identity.userID), on: live)
         }
         return count == 0 || queueHasRoom(forEvents: count, bytes: bytes)
     }

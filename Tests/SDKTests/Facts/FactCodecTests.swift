@@ -188,7 +188,7 @@ struct FactCodecLimitTests {
     func snapshotCapacityHint() throws {
         for counter in [Int.min, -1, 0, 1 << 20, 1 << 40, Int.max] {
             var state = SDKState()
-            state.queuedBytes = counter
+            state.queueFootprint = counter
             state.queuedEvents = counter
             state.switching.gateBytes = counter
             let hint = StateCodec.capacityHint(for: state)

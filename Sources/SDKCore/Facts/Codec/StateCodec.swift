@@ -21,7 +21,7 @@ package enum StateCodec {
     /// whose counters say anything: each is taken between 0 and ``largestHintedCount`` and the
     /// hint is at most ``largestHint``; a larger snapshot still grows its buffer as it is written.
     package static func capacityHint(for state: SDKState) -> Int {
-        capacityHint(pendingCalls: state.pendingCalls.count, queuedBytes: state.queuedBytes, queuedEvents: state.queuedEvents,
+        capacityHint(pendingCalls: state.pendingCalls.count, queuedBytes: state.queueFootprint, queuedEvents: state.queuedEvents,
                      heldEvents: state.heldEvents.count, gateBytes: state.switching.gateBytes, gatedCalls: state.switching.gate.count)
     }
 
@@ -75,7 +75,7 @@ extension SDKState: FieldCodable {
         writer.bool(16, instanceRunning)
         writer.messages(17, tasks.keys.sorted().map { tasks[$0]! })
         writer.messages(18, taskOrder.keys.sorted().map { TaskOrderEntry(project: $0, tasks: taskOrder[$0]!) })
-        writer.int(19, queuedBytes)
+        // Field 19 (the queue's bytes) is no longer written: it is counted from the tasks.
         writer.unsigned(20, nextTaskNumber)
         // Sorted by index, not by key then looked up: a state in a burst holds thousands of
         // pending calls, and a look-up hashes the key again. The ids are sorted as their
@@ -128,7 +128,7 @@ extension SDKState: FieldCodable {
             case 18:
                 let entry: TaskOrderEntry = try field.message()
                 taskOrder[entry.project] = entry.tasks
-            case 19: queuedBytes = try field.int()
+            case 19: break   // the queue's footprint, counted again from its tasks below
             case 20: nextTaskNumber = try field.unsigned()
             case 21:
                 let entry: PendingCallEntry = try field.message()
@@ -158,6 +158,7 @@ extension SDKState: FieldCodable {
             }
         }
         queuedEvents = tasks.values.reduce(0) { $0 + $1.task.eventCount }
+        queueFootprint = tasks.values.reduce(0) { $0 + $1.task.footprint }
     }
 }
 

@@ -1,0 +1,72 @@
+import Foundation
+import Journal
+import Sandbox
+import SDKTesting
+import Testing
+import TestSupport
+@testable import SDK
+@testable import SDKCore
+
+/// Bounded by construction: every argument has a limit, an oversized call is rejected at once
+/// naming its field and limit, the journal keeps recording, and answers from the server are
+/// bounded the same way.
+@Suite("Field: bounded by construction", .timeLimit(.minutes(1)))
+struct BoundsTests {
+    @Test("an updateCart with a 3 MiB item name is rejected at once naming the field; the next call is journaled and delivered")
+    func oversizedCallIsRejected() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        let huge = String(repeating: "x", count: 3 << 20)
+        let outcome = await sdk.outcome.updateCart(items: [CommerceItem(id: "sku-1", name: huge, price: 1, quantity: 1)])
+        #expect(outcome == .failed(.rejected("items[0].name: 3,145,728 bytes, at most 1,024")))
+        #expect(await sdk.outcome.track("after") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(sdk.journalFailure == nil, "the recorder stays on")
+        sdk.shutdown()
+        let cursor = try JournalReader(directory: harness.directory + "/journal").records(mode: .strict)
+        var largest = 0
+        var calls: [PublicCall] = []
+        while let record = try cursor.next() {
+            if !record.isSnapshot { largest = max(largest, record.payload.count) }
+            if !record.isSnapshot, case .callReceived(let received) = try FactCodec.decode(kind: record.kind, payload: record.payload) {
+                calls.append(received.call)
+            }
+        }
+        #expect(largest < 4_096, "no record carries the 3 MiB")
+        #expect(calls.contains(.oversized(.updateCart, reason: "items[0].name: 3,145,728 bytes, at most 1,024")))
+        #expect(calls.contains(.track(event: "after", dataFields: nil)))
+    }
+
+    @Test("each argument's limit, named in its rejection", arguments: [
+        (PublicCall.track(event: String(repeating: "e", count: 257), dataFields: nil), "eventName: 257 bytes, at most 256"),
+        (.setEmail(String(repeating: "a", count: 250) + "@x.io"), "email: 255 bytes, at most 254"),
+        (.setUserId(String(repeating: "u", count: 513)), "userId: 513 bytes, at most 512"),
+        (.inAppClick(messageID: "m", url: "https://x/" + String(repeating: "p", count: 4_096)), "clickedUrl: 4,106 bytes, at most 4,096"),
+        (.updateCart(items: Array(repeating: CommerceItem(id: "i", name: "n", price: 1, quantity: 1), count: 501)), "items: 501 items, at most 500"),
+        (.track(event: "e", dataFields: [String(repeating: "k", count: 257): .integer(1)]), "dataFields key: 257 bytes, at most 256"),
+        (.track(event: "e", dataFields: ["k": .string(String(repeating: "v", count: 16_385))]), "dataFields.k: 16,385 bytes, at most 16,384"),
+        (.updateUser(dataFields: Dictionary(uniqueKeysWithValues: (0..<1_001).map { ("f\($0)", DataValue.integer(1)) }), mergeNestedObjects: true),
+         "dataFields: 1,001 fields, at most 1,000"),
+    ] as [(PublicCall, String)])
+    func limitsNameTheField(call: PublicCall, reason: String) {
+        #expect(CallValidation.problem(in: call)?.reason == reason)
+        #expect(CallValidation.problem(in: call)?.isOverLimit == true)
+    }
+
+    @Test("an answer with more messages than were asked for keeps what was asked; the rest are dropped, and the input says how many")
+    func answersAreBounded() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        let messages = (0..<150).map { #"{"messageId":"m\#($0)"}"# } + [#"{"messageId":"\#(String(repeating: "z", count: 300))"}"#]
+        try harness.sandbox.setInAppMessages(Data(("[" + messages.joined(separator: ",") + "]").utf8), project: "us")
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        #expect(await sdk.outcome.fetchInAppMessages(count: 5) == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(sdk.inAppMessageIDs == ["m0", "m1", "m2", "m3", "m4"])
+        let dropped = try harness.closedFacts().compactMap { fact -> Int? in
+            if case .transportCompleted(let completion) = fact, completion.droppedMessageIDs > 0 { completion.droppedMessageIDs } else { nil }
+        }
+        #expect(dropped == [146])
+    }
+}

@@ -4,11 +4,23 @@
 /// then, repeatedly, a skippable frame holding a sync marker followed by a standard LZ4 frame
 /// of records (linked blocks, block checksums, one block per commit group).
 public enum SegmentFormat {
-    /// The format version this build writes. Readers refuse a newer major version.
+    /// The newest format version this build reads and writes. Readers refuse a newer major version.
     ///
     /// 1.1 to 1.3: the container's bytes are those of 1.0; the minor version marks what its
-    /// producer (the SDK) changed in the records (docs/FORMAT.md, "Version history").
-    public static let currentVersion = FormatVersion(major: 1, minor: 3)
+    /// producer (the SDK) changed in the records. 1.4: a segment may declare that it continues
+    /// past sequence numbers a failed writer gave out (docs/FORMAT.md, "Version history").
+    public static let currentVersion = FormatVersion(major: 1, minor: 4)
+    /// The version of a segment that follows on from the previous one: its bytes are exactly
+    /// those of 1.3, so it says 1.3 and every 1.3 reader reads it as its writer meant.
+    public static let continuousSegmentVersion = FormatVersion(major: 1, minor: 3)
+    /// The first version whose header may say where the segment continues from
+    /// (``SegmentHeader/continuesFrom``).
+    public static let skipDeclaringVersion = FormatVersion(major: 1, minor: 4)
+
+    /// The version a writer labels a segment with: the oldest whose readers read it as meant.
+    public static func version(continuesFrom: UInt64?) -> FormatVersion {
+        continuesFrom == nil ? continuousSegmentVersion : skipDeclaringVersion
+    }
 
     /// Skippable-frame magic of the segment header.
     public static let headerMagic: UInt32 = 0x184D_2A50

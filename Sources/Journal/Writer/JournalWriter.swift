@@ -82,6 +82,15 @@ public final class JournalWriter: Sendable {
     /// Every record up to this sequence number is durable.
     public var durableSequence: UInt64 { state.withLock { $0.durableSequence } }
 
+    /// The records this writer gave sequence numbers to after `sequence` (nil when none): once
+    /// it failed, and the journal reopened holds records through `sequence` only, the records
+    /// that were lost: their range, the first one's time, and how many were snapshots. The
+    /// time is known while the records are not durable (the writer keeps the first record of
+    /// each commit group until its group is).
+    public func recordsHandedOut(after sequence: UInt64) -> HandedOutRecords? {
+        state.withLock { $0.handedOut(after: sequence) }
+    }
+
     /// Bytes of encoded records not yet written (tests check the staging bound with it).
     var stagedBytes: Int { state.withLock { $0.stagedBytes } }
 
@@ -271,6 +280,16 @@ public final class JournalWriter: Sendable {
     /// while, so that what follows replays on its own). `provider` runs on this thread, under
     /// the writer's lock.
     public func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        try beginSegment(time: time, skippingThrough: nil, snapshot: provider)
+    }
+
+    /// Begins a new segment now, as ``beginSegment(time:snapshot:)``, past `skippingThrough`:
+    /// the last sequence number an earlier writer of this journal gave out (``lastSequence`` of
+    /// a writer that failed). When this journal holds fewer records, the segment begins past
+    /// it, so no number is ever given to two records; its header says where the journal's
+    /// records stop (``SegmentHeader/continuesFrom``), and readers step over the numbers
+    /// between (docs/FORMAT.md).
+    public func beginSegment(time: JournalTime, skippingThrough: UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         let threaded = groupCommit != nil
         let (ready, wake) = try exclusively { state in
             let pendingBefore = state.pendingCount
@@ -279,7 +298,7 @@ public final class JournalWriter: Sendable {
             try state.checkSequenceAvailable()
             let reason = state.pendingSegmentStart ?? (!state.hasActiveSegment ? .newJournal : .requested)
             try state.startSegment(time: time, reason: reason, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
-                                   snapshot: provider)
+                                   skippingThrough: skippingThrough, snapshot: provider)
             let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,
                                                          wroteGroup: state.writtenSequence > writtenBefore)
             return (state.takeReady(), wake)

@@ -128,4 +128,65 @@ struct FailedWriterTests {
             #expect(report.corruption.count == 1 && report.abandoned.isEmpty, "\(report)")
         }
     }
+
+    @Test("recovery makes the tail it keeps durable: a power loss right after reopening keeps every record the writer recovered")
+    func recoveredTailIsDurable() throws {
+        let storage = FailingStorage()
+        let previous = try Self.writer(storage)
+        try TestJournal.appendRecords(previous, count: 5)
+        try previous.sync()
+        try TestJournal.appendRecords(previous, count: 6, startingAt: 5)
+        // Its last sync fails after its groups and the frame's end were written: a tail that
+        // ends cleanly, on a frame boundary, and was never made durable.
+        storage.failSyncs.withLock { $0 = true }
+        #expect(throws: JournalError.self) { try previous.close() }
+        storage.failSyncs.withLock { $0 = false }
+
+        let reopened = try Self.writer(storage)
+        #expect(reopened.recovery.lastSequence == previous.lastSequence && reopened.recovery.repairFailure == nil)
+        #expect(reopened.durableSequence == reopened.lastSequence)
+        let survivor = storage.inner.simulatePowerLoss(.clean)
+        #expect(try Self.strictRecords(survivor).last?.sequence == previous.lastSequence,
+                "every record the reopened writer took for durable survives a power loss")
+    }
+
+    @Test("a disk that refuses recovery's repair: the writer opens stopped and trusts nothing past the last sealed segment; the next one repairs")
+    func refusedRepairOpensStopped() throws {
+        let storage = FailingStorage()
+        var options = TestJournal.options(storage: storage)
+        options.rotation = .onRequest
+        let previous = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
+        try previous.rotateIfNeeded(time: TestJournal.time(0), snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(previous, count: 5)
+        try previous.beginSegment(time: TestJournal.time(5), snapshot: TestJournal.snapshot)
+        try TestJournal.appendRecords(previous, count: 5, startingAt: 5)
+        try previous.sync()
+        storage.failSyncs.withLock { $0 = true }
+        try TestJournal.appendRecords(previous, count: 6, startingAt: 10)
+        #expect(throws: JournalError.self) { try previous.sync() }
+
+        let stopped = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
+        let failure = try #require(stopped.recovery.repairFailure)
+        #expect(failure == .io(path: "/f", operation: "fdatasync", code: 5))
+        let lastSegment = try #require(JournalReader(directory: Self.directory, storage: storage.inner).segments.last)
+        #expect(lastSegment.baseSequence > 1)
+        #expect(stopped.durableSequence == lastSegment.baseSequence - 1, "only sealed segments are trusted")
+        #expect(stopped.lastSequence == previous.lastSequence)
+        #expect {
+            try stopped.append(kind: 16, timestamp: TestJournal.time(99), payload: [1])
+        } throws: { error in
+            if case JournalError.failed(let reason) = error { reason.contains("fdatasync") } else { false }
+        }
+        let answered = Locked<[Result<UInt64, JournalError>]>([])
+        stopped.flush { result in answered.withLock { $0.append(result) } }
+        #expect(answered.withLock { $0.count } == 1)
+        #expect(answered.withLock { (try? $0.first?.get()) == nil }, "nothing is answered as durable")
+
+        storage.failSyncs.withLock { $0 = false }
+        let repaired = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
+        #expect(repaired.recovery.repairFailure == nil && repaired.durableSequence == previous.lastSequence)
+        let appended = try TestJournal.appendRecords(repaired, count: 1, startingAt: 50)
+        try repaired.close()
+        #expect(appended == [previous.lastSequence + 1])
+    }
 }

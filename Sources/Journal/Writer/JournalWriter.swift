@@ -12,8 +12,10 @@ import Locking
 /// into the open frame's buffer; that thread compresses each commit group into its block,
 /// writes it and syncs it. Without one, the appending thread does all of it, in call order.
 ///
-/// Opening an existing journal recovers it: a torn tail is truncated and appends continue;
-/// corruption at the end of the last segment is left in place and reported in ``recovery``.
+/// Opening an existing journal recovers it: a torn tail is truncated, what is kept is made
+/// durable, and appends continue; corruption at the end of the last segment is left in place
+/// and reported in ``recovery``. When the disk refuses that repair (it is full, or its syncs
+/// fail), the writer opens stopped: every append throws, and ``recovery`` says why.
 public final class JournalWriter: Sendable {
     /// The journal's directory.
     public let directory: String
@@ -47,7 +49,7 @@ public final class JournalWriter: Sendable {
         snapshot: (@Sendable (SnapshotRequest) -> [UInt8])?
     ) throws {
         let options = try options.validated()
-        let outcome = try WriterRecovery.open(directory: directory, options: options)
+        let (outcome, durable) = try WriterRecovery.open(directory: directory, options: options)
         let frameCapacity = options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
             + SegmentFormat.blockCheckBytes
         let committer = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
@@ -57,8 +59,10 @@ public final class JournalWriter: Sendable {
             directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,
             frame: FrameBuffer(capacity: frameCapacity),
             active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,
-            nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: last))
+            nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: durable))
         attention = state.withLock { state in
+            // A journal whose repair the disk refused is not written to: stopped from the start.
+            state.failure = outcome.report.repairFailure
             state.publishAttention()
             return state.attention
         }

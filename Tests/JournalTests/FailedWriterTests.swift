@@ -189,4 +189,18 @@ struct FailedWriterTests {
         try repaired.close()
         #expect(appended == [previous.lastSequence + 1])
     }
+
+    @Test("a write that fails inside a flush answers the flush (and every waiter) at once")
+    func failedWriteAnswersTheFlush() throws {
+        let storage = FailingStorage()
+        let writer = try Self.writer(storage)
+        try TestJournal.appendRecords(writer, count: 2)
+        let answered = Locked<[Result<UInt64, JournalError>]>([])
+        writer.whenDurable(through: writer.lastSequence) { result in answered.withLock { $0.append(result) } }
+        storage.failWrites.withLock { $0 = true }
+        writer.flush { result in answered.withLock { $0.append(result) } }
+        let results = answered.withLock { $0 }
+        #expect(results.count == 2, "both waiters heard, before flush returned")
+        #expect(results.allSatisfy { (try? $0.get()) == nil })
+    }
 }

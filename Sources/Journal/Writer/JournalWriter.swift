@@ -190,16 +190,30 @@ public final class JournalWriter: Sendable {
     /// Runs `body` holding the second compressor (so no frame is being compressed by an
     /// appender), the committer, then the state: the groups queued so far are written first,
     /// and every group `body` cuts is compressed and written at once, on this thread.
-    private func exclusively<Result>(_ body: (inout WriterState) throws -> Result) throws -> Result {
-        try helper.withLock { _ in
-            try committer.withLock { committer in
-                try state.withLock { state in
+    ///
+    /// When a write or sync in it fails, the waiters the failure answered are completed (after
+    /// the locks are released) before the error is thrown: nothing else would take them.
+    private func exclusively<Value>(_ body: (inout WriterState) throws -> Value) throws -> Value {
+        let outcome = helper.withLock { _ in
+            committer.withLock { committer in
+                state.withLock { state -> Result<Value, any Error> in
                     state.committer = committer
                     defer { state.committer = nil }
-                    try state.writeQueuedIfCommitting()
-                    return try body(&state)
+                    do {
+                        try state.writeQueuedIfCommitting()
+                        return .success(try body(&state))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
             }
+        }
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            core.complete(state.withLock { $0.takeReady() })
+            throw error
         }
     }
 

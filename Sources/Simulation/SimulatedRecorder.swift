@@ -96,7 +96,7 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
         do {
             try writer.sync()
         } catch {
-            // The group reached the file before its sync failed: the journal holds it all.
+            // The write or the sync failed: the writer is stopped, and the engine hears it now.
             process.post(.journalFailed("\(error)"))
         }
     }

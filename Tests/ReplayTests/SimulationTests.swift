@@ -184,6 +184,28 @@ struct SimulationTests {
         }
     }
 
+    @Test("a disk that fills up for a while: what the writer numbered and never wrote is counted in the gap, and numbering goes on past it")
+    func diskFull() throws {
+        var seeds: [UInt64] = []
+        var seed: UInt64 = 1
+        while seeds.count < 20 && seed < 20_000 {
+            if StoryGenerator.story(seed: seed, length: 20).profile.diskFull > 0 { seeds.append(seed) }
+            seed += 1
+        }
+        #expect(seeds.count == 20)
+        var abandoned = 0
+        for seed in seeds {
+            var report = VerificationReport()
+            let outcome = Self.run(seed: seed, steps: 20, journal: { storage in
+                report = (try? JournalReader(directory: SimulationWorld.journalDirectory, storage: storage).verify()) ?? VerificationReport()
+            })
+            #expect(outcome.passed, Self.describe(outcome))
+            #expect(report.isClean, "seed \(seed): \(report)")
+            abandoned += report.abandoned.count
+        }
+        #expect(abandoned > 0, "some story's journal steps over numbers a failed writer gave out")
+    }
+
     // MARK: - The command
 
     @Test("simulate: usage, one seed, a batch, JSON")

@@ -22,7 +22,9 @@ struct RecordTrail {
     private(set) var combined: UInt64 = 0
     /// What the cursor threw, if it stopped on an error rather than at the end.
     private(set) var failure: String?
-    /// Whether each record's sequence number was the previous one's plus one.
+    /// Whether each record's sequence number was the previous one's plus one, or the first
+    /// after numbers the cursor stepped over because a segment's header declared them
+    /// abandoned (``RecordCursor/abandoned``).
     private(set) var isConsecutive = true
     private var lastSequence: UInt64?
 
@@ -30,7 +32,7 @@ struct RecordTrail {
     init(_ cursor: RecordCursor, limit: Int = .max) {
         do {
             while count < limit, let record = try cursor.nextView() {
-                append(record)
+                append(record, declaredSkip: cursor.abandoned.last)
             }
         } catch {
             failure = "\(error)"
@@ -42,10 +44,14 @@ struct RecordTrail {
         self.failure = failure
     }
 
-    private mutating func append(_ record: RecordView) {
+    private mutating func append(_ record: RecordView, declaredSkip: ClosedRange<UInt64>?) {
         let digest = Digest(sequence: record.sequence, kind: record.kind, time: record.timestamp.microsecondsSince1970,
                             payloadBytes: record.payload.count, payloadHash: XXHash32.hash(record.payload))
-        if let previous = lastSequence, previous == .max || record.sequence != previous + 1 { isConsecutive = false }
+        if let previous = lastSequence {
+            let follows = previous < .max && record.sequence == previous + 1
+            let declared = previous < .max && record.sequence > previous + 1 && declaredSkip == previous + 1...record.sequence - 1
+            if !follows && !declared { isConsecutive = false }
+        }
         lastSequence = record.sequence
         if digests.count < Self.keptDigests { digests.append(digest) }
         mix(digest.sequence)

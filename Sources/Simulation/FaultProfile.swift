@@ -36,6 +36,9 @@ package struct FaultProfile: Sendable, Hashable {
     /// Odds, at each flush, that the disk fails every sync for a while (the journal then goes
     /// on in memory and comes back with a gap).
     var diskOutage = 0.0
+    /// Odds, at each flush, that the disk fills up for a while: every write fails, leaving
+    /// part of its bytes, so the records the writer had numbered and not yet written are lost.
+    var diskFull = 0.0
     /// Whether the callback queue may run its pending items in any order, as a concurrent
     /// `DispatchQueue` can.
     var concurrentCallbacks = false
@@ -89,6 +92,7 @@ package struct FaultProfile: Sendable, Hashable {
         profile.concurrentCallbacks = random.chance(0.3)
         profile.eventRefusal = random.chance(0.2) ? 0.1 * scale : 0
         if random.chance(0.2) { profile.rules.bulkEventLimit = random.int(2...4) }
+        profile.diskFull = random.chance(0.05) ? 0.2 : 0
         return profile
     }
 }

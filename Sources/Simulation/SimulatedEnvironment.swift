@@ -152,7 +152,7 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     // MARK: - Observation
 
     func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {
-        process?.inputHandled(input, state: state)
+        process?.inputHandled(input, facts: facts.count, state: state)
     }
 
     func journalFailed(reason: String) {

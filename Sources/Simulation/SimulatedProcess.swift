@@ -35,6 +35,13 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
     private(set) var resumedAt: UInt64 = 0
     /// How many inputs this process handled.
     private(set) var inputsHandled = 0
+    /// What the next `journalGap` must account for: the record it counts from (the last one
+    /// recovered at launch, or the snapshot that began the segment after the last gap) and
+    /// every fact decided since, input by input, with the input's time (the last gap first).
+    private var gapAnchor: UInt64
+    private var decidedSinceAnchor: [(count: Int, time: JournalTime)] = []
+    /// The last sequence number a writer this process closed had given out.
+    private var numberedByEarlierWriters: UInt64 = 0
 
     init(world: SimulationWorld, launch: Int, writer: JournalWriter, options: JournalOptions, restored: SDKState, modules: Set<String>) {
         self.world = world
@@ -43,6 +50,7 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
         shadow = restored
         recorder = SimulatedRecorder(writer: writer, world: world, launch: launch)
         boundaries = [(writer.lastSequence, restored)]
+        gapAnchor = writer.lastSequence
         let environment = SimulatedEnvironment(world: world, launch: launch, modules: modules)
         let inbox = EngineInbox(post: { [unowned self] event in post(event) })
         core = EngineCore(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: [],
@@ -93,6 +101,7 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
 
     /// Opens the journal again after a failure (`EngagementSDK`'s reopen closure).
     func reopenRecorder() throws -> SimulatedRecorder {
+        numberedByEarlierWriters = max(numberedByEarlierWriters, recorder.writer.lastSequence)
         let fresh = SimulatedRecorder(writer: try JournalWriter(directory: SimulationWorld.journalDirectory, options: options, snapshot: nil),
                                       world: world, launch: launch)
         fresh.process = self
@@ -104,8 +113,9 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
 
     /// After each input: the live state against the fold of what was journaled, the boundary a
     /// crash may cut at, the switch queue.
-    func inputHandled(_ input: Fact, state: SDKState) {
+    func inputHandled(_ input: Fact, facts: Int, state: SDKState) {
         inputsHandled += 1
+        decidedSinceAnchor.append((facts, state.time))
         if core.outage == nil {
             world.checkProjection(live: state, journalFold: shadow, after: input, inputNumber: inputsHandled, launch: launch)
             recordBoundary(state)
@@ -123,9 +133,15 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
         boundaries.append((writer.lastSequence, core.state))
     }
 
-    /// The journal came back: verification starts over from the new segment.
+    /// The journal came back: verification starts over from the new segment (its snapshot,
+    /// then the gap), and the gap must account for exactly what the journal lost.
     func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {
         world.checkProjection(live: state, journalFold: shadow, after: .journalGap(gap), inputNumber: inputsHandled, launch: launch)
+        let segmentBase = lastSequence - 1
+        world.checkGap(gap, segmentBase: segmentBase, anchor: gapAnchor, decided: decidedSinceAnchor,
+                       numberedThrough: numberedByEarlierWriters, launch: launch)
+        gapAnchor = segmentBase
+        decidedSinceAnchor = [(1, gap.to)]
         resumedAt = lastSequence
         boundaries = [(lastSequence, state)]
     }

@@ -27,15 +27,20 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
 
     var streamID: UUID { writer.journalID }
     var lastSequence: UInt64 { writer.lastSequence }
+    var recoveredThrough: UInt64 { writer.recoveredThrough }
+
+    func recordsHandedOut(after sequence: UInt64) -> HandedOutRecords? {
+        writer.recordsHandedOut(after: sequence)
+    }
 
     func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         if try writer.rotateIfNeeded(time: time, snapshotIsLarge: snapshotIsLarge, snapshot: provider) { process?.segmentBegan() }
     }
 
     /// A new segment after an outage: verification starts over from its snapshot, decoded.
-    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+    func beginSegment(time: JournalTime, skippingThrough: UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         var snapshot: [UInt8] = []
-        try writer.beginSegment(time: time) { request in
+        try writer.beginSegment(time: time, skippingThrough: skippingThrough) { request in
             snapshot = provider(request)
             return snapshot
         }
@@ -91,7 +96,7 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
         do {
             try writer.sync()
         } catch {
-            // The group reached the file before its sync failed: the journal holds it all.
+            // The write or the sync failed: the writer is stopped, and the engine hears it now.
             process.post(.journalFailed("\(error)"))
         }
     }

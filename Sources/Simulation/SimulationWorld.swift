@@ -57,9 +57,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// Known issues met, counted by explanation (not failures).
     private(set) var explained: [String: Int] = [:]
     /// Whether the running process opened a journal the previous one could not synchronize
-    /// (it shut down during a journal outage): the bytes it recovered were never made durable.
+    /// (it shut down during a journal outage): the bytes it recovered had never been made
+    /// durable, so its recovery must have made them so.
     private var openedOverUnsyncedJournal = false
-    static let unsyncedRecoveryTrusted = "a journal recovered from a process that could not sync it was trusted as durable, and a power loss took it (known issue)"
     /// The project each switch call with a reaction asked for, and the reactions made from the
     /// callbacks of switches that landed: the switch and the project it landed on.
     private var switchTargets: [CallID: ProjectFingerprint] = [:]
@@ -185,11 +185,16 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         schedule(.engine(launch: launch) { completion(result) }, after: draw(profile.linkLatencyMilliseconds))
     }
 
-    /// A flush reaches the disk: it may fail once, or the disk may fail for a while.
+    /// A flush reaches the disk: it may fail once, the disk may fail every sync for a while,
+    /// or it may fill up for a while (every write fails, leaving part of its bytes).
     func maybeBreakDisk() {
         if chance(profile.syncFailure) { storage.armSyncFailure() }
         if profile.diskOutage > 0, chance(profile.diskOutage), !storage.isBroken {
             storage.breakDisk()
+            schedule(.diskRepaired, after: draw(500...90_000))
+        }
+        if profile.diskFull > 0, chance(profile.diskFull), !storage.isFull {
+            storage.fillDisk()
             schedule(.diskRepaired, after: draw(500...90_000))
         }
     }
@@ -269,8 +274,12 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         }
         crashes.append((process.writer.journalID, process.writer.durableSequence))
         // After the journal came back, a crash before its new segment is durable may leave the
-        // old segment's tail, which no boundary describes.
-        let boundaries = process.journalFailure == nil && process.writer.durableSequence >= process.resumedAt ? process.boundaries : nil
+        // old segment's tail, which no boundary describes. Nor does one describe a journal the
+        // launch opened and could not make durable (its writer opened stopped, trusting nothing
+        // past its sealed segments): a crash before the engine heard of it may take that tail.
+        let durable = process.writer.durableSequence
+        let boundaries = process.journalFailure == nil && durable >= process.resumedAt
+            && durable >= (process.boundaries.first?.sequence ?? 0) ? process.boundaries : nil
         let survivor = storage.memory.simulatePowerLoss(tail.lossTail)
         self.process = nil
         storage = FailingSyncStorage(memory: survivor)
@@ -284,9 +293,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         let recovered = writer.lastSequence
         guard let first = boundaries.first else { return }
         if recovered < first.sequence && trustedUnsynced {
-            // The crashed process took what it recovered for durable, but its predecessor never
-            // synchronized it (docs/RELIABILITY.md, known issues): counted, not failed.
-            explained[Self.unsyncedRecoveryTrusted, default: 0] += 1
+            report(.journal, "launch \(launch): the journal recovered through seq \(recovered), but the crashed launch had opened it through seq \(first.sequence) and taken that for durable: its predecessor shut down during a journal outage, and the tail it never synchronized was trusted without being made durable")
             return
         }
         if recovered < first.sequence {
@@ -413,6 +420,40 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         guard checksEveryInput, live != journalFold else { return }
         report(.projection, "launch \(launch), input #\(inputNumber) (\(FactSummary.text(input))): the live state differs from the fold of the journaled facts"
                + Self.firstDifference(journalFold, live))
+    }
+
+    /// After a journal outage the gap is exact: the segment the journal resumes in begins past
+    /// every number a writer gave out; the gap counts every fact decided since `anchor` (input
+    /// by input in `decided`) that the journal does not hold, starts at the first of them (when
+    /// one was lost), and names the number after the last record the journal kept.
+    func checkGap(_ gap: JournalGap, segmentBase: UInt64, anchor: UInt64, decided: [(count: Int, time: JournalTime)],
+                  numberedThrough: UInt64, launch: Int) {
+        if segmentBase <= numberedThrough {
+            report(.journal, "launch \(launch): the segment begun after the journal outage starts at seq \(segmentBase), but the writer that failed had given out numbers through seq \(numberedThrough): a number used twice")
+        }
+        var kept = 0
+        var lastKept: UInt64 = 0
+        do {
+            let cursor = try JournalReader(directory: Self.journalDirectory, storage: storage.memory).records()
+            while let record = try cursor.nextView(), record.sequence < segmentBase {
+                lastKept = record.sequence
+                if record.sequence > anchor && !record.isSnapshot { kept += 1 }
+            }
+        } catch {
+            report(.journal, "launch \(launch): the journal does not read across the outage: \(error)")
+            return
+        }
+        let total = decided.reduce(0) { $0 + $1.count }
+        if gap.lostFacts != UInt64(max(0, total - kept)) || kept > total {
+            report(.journal, "launch \(launch): the journal gap counts \(gap.lostFacts) lost fact(s), but \(total - kept) of the \(total) decided after seq \(anchor) are not in the journal (it holds \(kept))")
+        }
+        var before = 0
+        if let firstLost = decided.first(where: { before += $0.count; return before > kept }), gap.from != firstLost.time {
+            report(.journal, "launch \(launch): the journal gap starts at \(gap.from), but the first fact it lost was decided at \(firstLost.time)")
+        }
+        if let first = gap.firstLostSequence, first != lastKept + 1 {
+            report(.journal, "launch \(launch): the journal gap says seq \(first) is the first lost, but the journal's records end at seq \(lastKept)")
+        }
     }
 
     /// The running process's journal stopped accepting facts; `state` is what it kept (the

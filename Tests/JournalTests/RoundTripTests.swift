@@ -116,7 +116,19 @@ struct RoundTripTests {
         for segment in reader.segments {
             #expect(segment.header?.producer == "engagement-sdk/9.9 test")
             #expect(segment.header?.baseSequence == segment.baseSequence)
-            #expect(segment.header?.version == SegmentFormat.currentVersion)
+            // Each follows on from the one before: labelled 1.3, whose bytes it has.
+            #expect(segment.header?.version == SegmentFormat.continuousSegmentVersion)
+            #expect(segment.header?.continuesFrom == nil)
         }
+    }
+
+    @Test("a header that says where its segment continues from reads back (1.4), and may not name its own base or later")
+    func declarationBelowBase() throws {
+        var header = SegmentHeader(journalID: UUID(), baseSequence: 9, baseTime: TestJournal.time(0), createdMonotonicNanoseconds: 0,
+                                   maxRecordsPerFrame: 64, maxRecordBytes: 4096, producer: "test", continuesFrom: 7)
+        let (decoded, _) = try header.encoded().withUnsafeBytes { try SegmentHeader.decode(from: $0) }
+        #expect(decoded == header && decoded.version == SegmentFormat.skipDeclaringVersion)
+        header.continuesFrom = 9
+        #expect(throws: SegmentHeader.DecodingError.self) { _ = try header.encoded().withUnsafeBytes { try SegmentHeader.decode(from: $0) } }
     }
 }

@@ -4,12 +4,27 @@
 /// then, repeatedly, a skippable frame holding a sync marker followed by a standard LZ4 frame
 /// of records (linked blocks, block checksums, one block per commit group).
 public enum SegmentFormat {
-    /// The format version this build writes. Readers refuse a newer major version.
+    /// The newest format version this build reads and writes. Readers refuse a newer major version.
     ///
     /// 1.1 to 1.3: the container's bytes are those of 1.0; the minor version marks what its
-    /// producer (the SDK) changed in the records. 1.4 raises the record limit
-    /// (``maxRecordBytesLimit``) and marks the SDK's new facts (docs/FORMAT.md, "Version history").
+    /// producer (the SDK) changed in the records. 1.4: a segment may declare that it continues
+    /// past sequence numbers a failed writer gave out, and its records may be larger than 1.3
+    /// allowed (``maxRecordBytesLimit``) (docs/FORMAT.md, "Version history").
     public static let currentVersion = FormatVersion(major: 1, minor: 4)
+    /// The version of a segment that follows on from the previous one and whose records stay
+    /// within 1.3's limit: its bytes are exactly those of 1.3, so it says 1.3 and every 1.3
+    /// reader reads it as its writer meant.
+    public static let continuousSegmentVersion = FormatVersion(major: 1, minor: 3)
+    /// The first version whose header may say where the segment continues from
+    /// (``SegmentHeader/continuesFrom``), and whose records may exceed ``recordBytesLimitBefore14``.
+    public static let skipDeclaringVersion = FormatVersion(major: 1, minor: 4)
+    /// The largest record a reader before 1.4 accepts.
+    public static let recordBytesLimitBefore14 = 2 * 1024 * 1024
+
+    /// The version a writer labels a segment with: the oldest whose readers read it as meant.
+    public static func version(continuesFrom: UInt64?, maxRecordBytes: Int) -> FormatVersion {
+        continuesFrom == nil && maxRecordBytes <= recordBytesLimitBefore14 ? continuousSegmentVersion : skipDeclaringVersion
+    }
 
     /// Skippable-frame magic of the segment header.
     public static let headerMagic: UInt32 = 0x184D_2A50

@@ -18,18 +18,28 @@ public struct SegmentHeader: Sendable, Equatable {
     public var maxRecordBytes: UInt32
     /// The producing software and platform, e.g. `engagement-sdk/0.1.0 linux-x86_64`.
     public var producer: String
+    /// Set when the segment does not follow on from the previous one (format 1.4): the sequence
+    /// number the previous segment's records end before. The numbers from it up to
+    /// ``baseSequence`` minus one were given out by a writer that failed before it wrote them;
+    /// no segment holds them, and readers step over them (docs/FORMAT.md, "Sequence numbers a
+    /// failed writer gave out"). Always below ``baseSequence`` when set.
+    public var continuesFrom: UInt64?
 
+    /// A header; `version` defaults to what the writer labels it
+    /// (``SegmentFormat/version(continuesFrom:maxRecordBytes:)``).
     public init(
-        version: FormatVersion = SegmentFormat.currentVersion,
+        version: FormatVersion? = nil,
         journalID: UUID,
         baseSequence: UInt64,
         baseTime: JournalTime,
         createdMonotonicNanoseconds: UInt64,
         maxRecordsPerFrame: UInt32,
         maxRecordBytes: UInt32,
-        producer: String
+        producer: String,
+        continuesFrom: UInt64? = nil
     ) {
-        self.version = version
+        self.version = version ?? SegmentFormat.version(continuesFrom: continuesFrom, maxRecordBytes: Int(maxRecordBytes))
+        self.continuesFrom = continuesFrom
         self.journalID = journalID
         self.baseSequence = baseSequence
         self.baseTime = baseTime
@@ -67,6 +77,7 @@ extension SegmentHeader {
         let producerBytes = Array(producer.utf8.prefix(255))
         content.writeByte(UInt8(producerBytes.count))
         content.writeBytes(producerBytes)
+        if let continuesFrom { content.writeUInt64(continuesFrom) }
         content.writeUInt32(XXHash32.hash(content.bytes))
 
         var frame = ByteWriter(capacity: content.count + 8)
@@ -114,11 +125,21 @@ extension SegmentHeader {
                 throw DecodingError.malformed("producer is not UTF-8")
             }
             guard maxRecordsPerFrame > 0 else { throw DecodingError.malformed("maxRecordsPerFrame is 0") }
-            // Bytes between the producer and the checksum belong to newer minor versions: skipped.
+            // From 1.4 on, a header whose extension holds at least 8 bytes begins it with the
+            // sequence the segment continues from; anything after it, and every extension byte
+            // of 1.0 to 1.3, belongs to newer minor versions: skipped.
+            var continuesFrom: UInt64?
+            if version >= SegmentFormat.skipDeclaringVersion, reader.remaining >= 8 {
+                let declared = try reader.readUInt64()
+                guard declared < baseSequence else {
+                    throw DecodingError.malformed("the segment continues from sequence \(declared), not below its base \(baseSequence)")
+                }
+                continuesFrom = declared
+            }
             let header = SegmentHeader(
                 version: version, journalID: journalID, baseSequence: baseSequence, baseTime: baseTime,
                 createdMonotonicNanoseconds: monotonic, maxRecordsPerFrame: maxRecordsPerFrame,
-                maxRecordBytes: maxRecordBytes, producer: producer)
+                maxRecordBytes: maxRecordBytes, producer: producer, continuesFrom: continuesFrom)
             return (header, 8 + contentSize)
         } catch let error as DecodingError {
             throw error

@@ -164,6 +164,7 @@ public struct JournalReader: Sendable {
         report.tornTail = cursor.tornTail
         report.corruption = cursor.corruption
         report.skipped = cursor.skipped
+        report.abandoned = cursor.abandoned
         return report
     }
 }

@@ -14,6 +14,9 @@ public final class RecordCursor {
     public private(set) var corruption: [Damage] = []
     /// What salvage stepped over so far.
     public private(set) var skipped: [SkippedRange] = []
+    /// The sequence numbers passed so far that a failed writer gave out and no segment holds, as
+    /// the segment after each run declares (``SegmentHeader/continuesFrom``): not damage.
+    public private(set) var abandoned: [ClosedRange<UInt64>] = []
     /// Decompressed bytes decoded so far.
     public var decodedBytes: Int { finishedDecodedBytes + (decoder?.decodedBytes ?? 0) }
 
@@ -113,7 +116,10 @@ public final class RecordCursor {
             return true
         }
         if let header = decoder?.header { try reader.checkBelongs(header) }
-        if let expected = expectedSequence, let base = decoder?.header.baseSequence, base != expected {
+        if let expected = expectedSequence, let header = decoder?.header, header.continuesFrom == expected {
+            // The segment says where it continues from, and the previous one ends there.
+            abandoned.append(expected...header.baseSequence - 1)
+        } else if let expected = expectedSequence, let base = decoder?.header.baseSequence, base != expected {
             let reason = base > expected
                 ? "sequences \(expected)...\(base - 1) are missing before this segment"
                 : "segment starts at sequence \(base), overlapping records up to \(expected - 1)"

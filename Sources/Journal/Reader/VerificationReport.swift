@@ -17,6 +17,9 @@ public struct VerificationReport: Sendable, Equatable {
     public var corruption: [Damage] = []
     /// What was stepped over to get past each corruption.
     public var skipped: [SkippedRange] = []
+    /// Sequence numbers a failed writer gave out that no segment holds, as the segment after
+    /// each run declares: not damage (docs/FORMAT.md).
+    public var abandoned: [ClosedRange<UInt64>] = []
     /// Set when a file could not be read at all.
     public var unreadable: String?
 

@@ -12,8 +12,10 @@ import Locking
 /// into the open frame's buffer; that thread compresses each commit group into its block,
 /// writes it and syncs it. Without one, the appending thread does all of it, in call order.
 ///
-/// Opening an existing journal recovers it: a torn tail is truncated and appends continue;
-/// corruption at the end of the last segment is left in place and reported in ``recovery``.
+/// Opening an existing journal recovers it: a torn tail is truncated, what is kept is made
+/// durable, and appends continue; corruption at the end of the last segment is left in place
+/// and reported in ``recovery``. When the disk refuses that repair (it is full, or its syncs
+/// fail), the writer opens stopped: every append throws, and ``recovery`` says why.
 public final class JournalWriter: Sendable {
     /// The journal's directory.
     public let directory: String
@@ -47,7 +49,7 @@ public final class JournalWriter: Sendable {
         snapshot: (@Sendable (SnapshotRequest) -> [UInt8])?
     ) throws {
         let options = try options.validated()
-        let outcome = try WriterRecovery.open(directory: directory, options: options)
+        let (outcome, durable) = try WriterRecovery.open(directory: directory, options: options)
         let frameCapacity = options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
             + SegmentFormat.blockCheckBytes
         let committer = Locked(CommitSink(compressor: try FrameCompressor(), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
@@ -57,8 +59,10 @@ public final class JournalWriter: Sendable {
             directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,
             frame: FrameBuffer(capacity: frameCapacity),
             active: outcome.active, pendingSegmentStart: outcome.pendingSegmentStart, retained: outcome.retained,
-            nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: last))
+            nextSequence: outcome.nextSequence, writtenSequence: last, durableSequence: durable))
         attention = state.withLock { state in
+            // A journal whose repair the disk refused is not written to: stopped from the start.
+            state.failure = outcome.report.repairFailure
             state.publishAttention()
             return state.attention
         }
@@ -81,6 +85,15 @@ public final class JournalWriter: Sendable {
 
     /// Every record up to this sequence number is durable.
     public var durableSequence: UInt64 { state.withLock { $0.durableSequence } }
+
+    /// The records this writer gave sequence numbers to after `sequence` (nil when none): once
+    /// it failed, and the journal reopened holds records through `sequence` only, the records
+    /// that were lost: their range, the first one's time, and how many were snapshots. The
+    /// time is known while the records are not durable (the writer keeps the first record of
+    /// each commit group until its group is).
+    public func recordsHandedOut(after sequence: UInt64) -> HandedOutRecords? {
+        state.withLock { $0.handedOut(after: sequence) }
+    }
 
     /// Bytes of encoded records not yet written (tests check the staging bound with it).
     var stagedBytes: Int { state.withLock { $0.stagedBytes } }
@@ -177,16 +190,30 @@ public final class JournalWriter: Sendable {
     /// Runs `body` holding the second compressor (so no frame is being compressed by an
     /// appender), the committer, then the state: the groups queued so far are written first,
     /// and every group `body` cuts is compressed and written at once, on this thread.
-    private func exclusively<Result>(_ body: (inout WriterState) throws -> Result) throws -> Result {
-        try helper.withLock { _ in
-            try committer.withLock { committer in
-                try state.withLock { state in
+    ///
+    /// When a write or sync in it fails, the waiters the failure answered are completed (after
+    /// the locks are released) before the error is thrown: nothing else would take them.
+    private func exclusively<Value>(_ body: (inout WriterState) throws -> Value) throws -> Value {
+        let outcome = helper.withLock { _ in
+            committer.withLock { committer in
+                state.withLock { state -> Result<Value, any Error> in
                     state.committer = committer
                     defer { state.committer = nil }
-                    try state.writeQueuedIfCommitting()
-                    return try body(&state)
+                    do {
+                        try state.writeQueuedIfCommitting()
+                        return .success(try body(&state))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
             }
+        }
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            core.complete(state.withLock { $0.takeReady() })
+            throw error
         }
     }
 
@@ -271,6 +298,16 @@ public final class JournalWriter: Sendable {
     /// while, so that what follows replays on its own). `provider` runs on this thread, under
     /// the writer's lock.
     public func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        try beginSegment(time: time, skippingThrough: nil, snapshot: provider)
+    }
+
+    /// Begins a new segment now, as ``beginSegment(time:snapshot:)``, past `skippingThrough`:
+    /// the last sequence number an earlier writer of this journal gave out (``lastSequence`` of
+    /// a writer that failed). When this journal holds fewer records, the segment begins past
+    /// it, so no number is ever given to two records; its header says where the journal's
+    /// records stop (``SegmentHeader/continuesFrom``), and readers step over the numbers
+    /// between (docs/FORMAT.md).
+    public func beginSegment(time: JournalTime, skippingThrough: UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         let threaded = groupCommit != nil
         let (ready, wake) = try exclusively { state in
             let pendingBefore = state.pendingCount
@@ -279,7 +316,7 @@ public final class JournalWriter: Sendable {
             try state.checkSequenceAvailable()
             let reason = state.pendingSegmentStart ?? (!state.hasActiveSegment ? .newJournal : .requested)
             try state.startSegment(time: time, reason: reason, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
-                                   snapshot: provider)
+                                   skippingThrough: skippingThrough, snapshot: provider)
             let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,
                                                          wroteGroup: state.writtenSequence > writtenBefore)
             return (state.takeReady(), wake)

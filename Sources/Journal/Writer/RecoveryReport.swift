@@ -13,6 +13,11 @@ public struct RecoveryReport: Sendable, Equatable {
     public var corruption: Damage?
     /// Segments whose creation never completed (no full header) and were removed.
     public var removedIncompleteSegments: [String] = []
+    /// Set when the disk refused a repair (truncating a torn tail, closing a frame, or making
+    /// what is kept durable: a sync failed, or the disk is full). Nothing the journal holds
+    /// past its last durable point is then trusted: the writer opens stopped, every append
+    /// throws, and a writer opened once the disk works repairs the journal.
+    public var repairFailure: JournalError?
 
     public init() {}
 }

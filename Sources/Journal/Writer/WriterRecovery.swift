@@ -1,7 +1,15 @@
 import Foundation
 
 /// Opens a journal directory for appending: finds the last segment, scans it from its last
-/// sync point, truncates a torn tail, and decides where the next record goes.
+/// sync point, truncates a torn tail, makes what it keeps durable, and decides where the next
+/// record goes.
+///
+/// What it keeps is synchronized (the last segment's file, then the directory) before the
+/// writer answers anything: a tail that an earlier writer wrote but never made durable (it
+/// failed, or its process ended during a disk outage) is durable from then on. When the disk
+/// refuses a repair (a truncation, the end mark, a sync: it is full or failing), nothing is
+/// trusted: the writer opens stopped (``RecoveryReport/repairFailure``), every append throws,
+/// and a writer opened once the disk works repairs the journal.
 enum WriterRecovery {
     struct Outcome {
         var journalID: UUID
@@ -10,12 +18,26 @@ enum WriterRecovery {
         var retained: [WriterState.RetainedSegment]
         var nextSequence: UInt64
         var report: RecoveryReport
+        /// Every record through this one is durable.
+        var durableSequence: UInt64 { nextSequence - 1 }
     }
 
-    static func open(directory: String, options: JournalOptions) throws -> Outcome {
+    /// What opening found, and the last sequence known durable: everything kept, or, when a
+    /// repair failed, only the segments before the last (each was made durable before the next
+    /// one began).
+    static func open(directory: String, options: JournalOptions) throws -> (outcome: Outcome, durableSequence: UInt64) {
         let storage = options.storage
         try storage.createDirectory(at: directory)
         let listing = try JournalDirectory(path: directory, storage: storage)
+        let outcome = try open(listing: listing, directory: directory, options: options)
+        guard outcome.report.repairFailure != nil, let last = listing.segments.last else {
+            return (outcome, outcome.durableSequence)
+        }
+        return (outcome, min(outcome.durableSequence, max(last.baseSequence, 1) - 1))
+    }
+
+    private static func open(listing: JournalDirectory, directory: String, options: JournalOptions) throws -> Outcome {
+        let storage = options.storage
         var report = RecoveryReport()
         report.segmentsFound = listing.segments.count
         var segments = listing.segments
@@ -31,15 +53,18 @@ enum WriterRecovery {
             } catch .invalidHeader(let reason, let truncated) {
                 if truncated {
                     // Created, but the crash came before its header was complete: nothing in it.
-                    try storage.removeFile(at: path)
-                    try storage.removeFile(at: listing.indexPath(of: last))
-                    try storage.synchronizeDirectory(at: directory)
-                    report.removedIncompleteSegments.append(last.name)
+                    repair(&report) {
+                        try storage.removeFile(at: path)
+                        try storage.removeFile(at: listing.indexPath(of: last))
+                        try storage.synchronizeDirectory(at: directory)
+                    }
+                    if report.repairFailure == nil { report.removedIncompleteSegments.append(last.name) }
                     segments.removeLast()
                     continue
                 }
                 let damage = Damage(kind: .corruption, segment: last.name, offset: 0, sequence: last.baseSequence, reason: reason)
                 report.corruption = damage
+                repair(&report) { try makeDurable(path, in: directory, storage: storage) }
                 let resume = resumeSequence(after: contents.bytes, from: 0, base: last.baseSequence,
                                             maxRecordsPerFrame: options.maxRecordsPerFrame)
                 return Outcome(
@@ -89,6 +114,7 @@ enum WriterRecovery {
 
         if case .damage(let damage) = outcome, damage.kind == .corruption {
             report.corruption = damage
+            repair(&report) { try makeDurable(path, in: listing.path, storage: storage) }
             let resume = resumeSequence(after: contents.bytes, from: damage.offset, base: decoder.nextSequence,
                                         maxRecordsPerFrame: header.maxRecordsPerFrame)
             return Outcome(journalID: header.journalID, active: nil, pendingSegmentStart: .resumeAfterCorruption,
@@ -97,27 +123,36 @@ enum WriterRecovery {
         }
 
         let file = try storage.openForAppending(at: path)
-        if case .damage(let damage) = outcome {
-            report.tornTail = damage
-            report.truncatedBytes = file.size - decoder.validEnd
-            try file.truncate(to: decoder.validEnd)
-            syncPoints.removeAll { $0.offset >= decoder.validEnd }
-        }
         let endsInsideFrame: Bool
         switch outcome {
         case .end(let openFrame): endsInsideFrame = openFrame
         default: endsInsideFrame = decoder.validEndIsInsideFrame
         }
-        if endsInsideFrame {
-            // The compressor's dictionary is gone; close the frame so the next group opens a new one.
-            // A frame that declares a content checksum needs its 4 bytes after the end mark, or a
-            // reader would take the next sync marker's first bytes for them. Readers do not check
-            // it (docs/FORMAT.md), and recovery cannot compute it without the whole frame's
-            // content, so it is written as zero (found by fuzz-journal).
-            let trailer = SegmentFormat.endMark + (decoder.validEndFrameHasContentChecksum ? [0, 0, 0, 0] : [])
-            try trailer.withUnsafeBytes { try file.append($0) }
+        if case .damage(let damage) = outcome {
+            report.tornTail = damage
+            syncPoints.removeAll { $0.offset >= decoder.validEnd }
         }
-        if report.truncatedBytes > 0 || endsInsideFrame { try file.synchronize() }
+        var truncatedBytes = 0
+        repair(&report) {
+            if case .damage = outcome {
+                let cut = file.size - decoder.validEnd
+                try file.truncate(to: decoder.validEnd)
+                truncatedBytes = cut
+            }
+            if endsInsideFrame {
+                // The compressor's dictionary is gone; close the frame so the next group opens a new one.
+                // A frame that declares a content checksum needs its 4 bytes after the end mark, or a
+                // reader would take the next sync marker's first bytes for them. Readers do not check
+                // it (docs/FORMAT.md), and recovery cannot compute it without the whole frame's
+                // content, so it is written as zero (found by fuzz-journal).
+                let trailer = SegmentFormat.endMark + (decoder.validEndFrameHasContentChecksum ? [0, 0, 0, 0] : [])
+                try trailer.withUnsafeBytes { try file.append($0) }
+            }
+            // Kept, so made durable: whatever wrote these bytes may never have synchronized them.
+            try file.synchronize()
+            try storage.synchronizeDirectory(at: listing.path)
+        }
+        report.truncatedBytes = truncatedBytes
 
         // Sequence 0 stands for "no record": a segment holding only its header, based at 0, cannot
         // take its snapshot as record 0, so it is replaced like one whose limits are too small.
@@ -152,15 +187,35 @@ enum WriterRecovery {
         listing: JournalDirectory, storage: any JournalStorage, report: RecoveryReport
     ) throws -> Outcome {
         var kept = segments
+        var report = report
         if nextSequence == header.baseSequence {
-            try storage.removeFile(at: listing.path(of: entry.name))
-            try storage.removeFile(at: listing.indexPath(of: entry))
-            try storage.synchronizeDirectory(at: listing.path)
+            repair(&report) {
+                try storage.removeFile(at: listing.path(of: entry.name))
+                try storage.removeFile(at: listing.indexPath(of: entry))
+                try storage.synchronizeDirectory(at: listing.path)
+            }
             kept.removeLast()
         }
         return Outcome(journalID: header.journalID, active: nil, pendingSegmentStart: .limitsChanged,
                        retained: try retainedSizes(kept, listing: listing, storage: storage),
                        nextSequence: max(nextSequence, 1), report: report)
+    }
+
+    /// Runs one repair, unless an earlier one failed (the writer then opens stopped, and writes
+    /// nothing more); a failure is kept in `report`.
+    private static func repair(_ report: inout RecoveryReport, _ body: () throws -> Void) {
+        guard report.repairFailure == nil else { return }
+        do {
+            try body()
+        } catch {
+            report.repairFailure = (error as? JournalError) ?? .failed("\(error)")
+        }
+    }
+
+    /// Synchronizes a segment that is kept as it is (damaged), and the directory naming it.
+    private static func makeDurable(_ path: String, in directory: String, storage: any JournalStorage) throws {
+        try storage.openForAppending(at: path).synchronize()
+        try storage.synchronizeDirectory(at: directory)
     }
 
     /// The first sequence number that cannot have been used by records lost in a damaged frame:

@@ -75,6 +75,13 @@ struct WriterState: Sendable {
     var writtenSequence: UInt64
     /// The last sequence known durable.
     var durableSequence: UInt64
+    /// Every commit group cut and not yet known durable, oldest first: its first and last
+    /// sequence and its first record's time. What a failed writer says of the records it gave
+    /// out (``handedOut(after:)``); one entry per group, dropped once the group is durable.
+    var unconfirmedGroups: [(first: UInt64, last: UInt64, time: JournalTime)] = []
+    /// The most groups ``unconfirmedGroups`` holds; past it (no sync for that long, with
+    /// buffered durability) the oldest half is forgotten, and their records' time with it.
+    static let unconfirmedGroupLimit = 4_096
     /// The last sequence a flush asked to be made durable: the group-commit thread cuts and
     /// syncs until it is.
     var flushTarget: UInt64 = 0
@@ -284,6 +291,11 @@ struct WriterState: Sendable {
         stagedBytes += SegmentFormat.blockCheckBytes
         queue.append(.group(.init(frame: frame, start: groupStart, end: frame.end, firstSequence: first.sequence,
                                   firstTime: first.time, lastSequence: lastSequence, opensFrame: opensFrame)))
+        if unconfirmedGroups.count >= Self.unconfirmedGroupLimit {
+            // Without a sync for that long (buffered durability), the oldest are forgotten.
+            unconfirmedGroups.removeFirst(Self.unconfirmedGroupLimit / 2)
+        }
+        unconfirmedGroups.append((first.sequence, lastSequence, first.time))
         groupStart = frame.end
         frameOpen = true
         frameRecords += UInt32(pendingCount)
@@ -440,17 +452,26 @@ struct WriterState: Sendable {
 
     /// Seals the active segment (if any), creates the next one and writes its snapshot record.
     /// Only with the committer lent: the old segment's groups must all be written first.
+    ///
+    /// With `skippingThrough` at or past the next sequence, the new segment begins after it
+    /// (its header says where the journal's records stop, ``SegmentHeader/continuesFrom``):
+    /// the numbers up to it were given out by a writer that failed, and are never given again.
     mutating func startSegment(time: JournalTime, reason: SnapshotRequest.Reason, now: () -> UInt64?,
-                               snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+                               skippingThrough skip: UInt64? = nil, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         precondition(committer != nil && queue.isEmpty, "a segment begins only with the committer lent")
-        let request = SnapshotRequest(sequence: nextSequence, time: time, reason: reason)
+        let skips = skip.map { $0 >= nextSequence } ?? false
+        // The snapshot takes the base and must leave the next number representable.
+        if skips, let skip, skip >= UInt64.max - 1 { throw JournalError.sequenceSpaceExhausted }
+        let base = skips ? skip! + 1 : nextSequence
+        let request = SnapshotRequest(sequence: base, time: time, reason: reason)
         let snapshot = provider(request)
         guard Varint.length(of: UInt64(snapshot.count)) + 2 + snapshot.count <= options.maxRecordBytes else {
             throw JournalError.recordTooLarge(bytes: snapshot.count + 2, limit: options.maxRecordBytes)
         }
-        if reason != .missingSnapshot {
+        if reason != .missingSnapshot || skips {
             try sealActiveSegment()
-            try createSegment(baseSequence: nextSequence, baseTime: time)
+            try createSegment(baseSequence: base, baseTime: time, continuesFrom: skips ? nextSequence : nil)
+            nextSequence = base
         }
         pendingSegmentStart = nil
         _ = try snapshot.withUnsafeBytes { bytes in
@@ -481,12 +502,12 @@ struct WriterState: Sendable {
         markDurable(writtenSequence)
     }
 
-    private mutating func createSegment(baseSequence: UInt64, baseTime: JournalTime) throws {
+    private mutating func createSegment(baseSequence: UInt64, baseTime: JournalTime, continuesFrom: UInt64? = nil) throws {
         let header = SegmentHeader(
             journalID: journalID, baseSequence: baseSequence, baseTime: baseTime,
             createdMonotonicNanoseconds: options.monotonicNanoseconds(),
             maxRecordsPerFrame: options.maxRecordsPerFrame, maxRecordBytes: UInt32(options.maxRecordBytes),
-            producer: options.producer)
+            producer: options.producer, continuesFrom: continuesFrom)
         let name = SegmentFormat.segmentFileName(baseSequence: baseSequence)
         let path = directory + "/" + name
         do {
@@ -523,6 +544,25 @@ struct WriterState: Sendable {
 
     // MARK: - Durability
 
+    /// The records this writer gave sequence numbers to after `sequence`, if any: their range,
+    /// the first one's time (its group's first record's, when `sequence` ends inside a group),
+    /// and how many are snapshots. Only the active segment's snapshot can be among them: every
+    /// earlier segment was made durable before the next one began.
+    func handedOut(after sequence: UInt64) -> HandedOutRecords? {
+        guard sequence < lastSequence else { return nil }
+        let first = sequence + 1
+        let time: JournalTime?
+        if let pending = pendingFirst, pendingCount > 0, pending.sequence <= first {
+            time = pending.time
+        } else if let group = unconfirmedGroups.last(where: { $0.first <= first }), first <= group.last {
+            time = group.time
+        } else {
+            time = nil
+        }
+        let snapshots = active.map { (first...lastSequence).contains($0.baseSequence) ? 1 : 0 } ?? 0
+        return HandedOutRecords(sequences: first...lastSequence, firstTime: time, snapshots: snapshots)
+    }
+
     mutating func addWaiter(_ waiter: Waiter) {
         if let failure {
             ready.append((waiter, .failure(Self.stoppedError(after: failure))))
@@ -536,6 +576,11 @@ struct WriterState: Sendable {
     mutating func markDurable(_ sequence: UInt64) {
         guard sequence > durableSequence else { return }
         durableSequence = sequence
+        if let stillOpen = unconfirmedGroups.firstIndex(where: { $0.last > sequence }) {
+            unconfirmedGroups.removeFirst(stillOpen)
+        } else {
+            unconfirmedGroups.removeAll(keepingCapacity: true)
+        }
         var stillWaiting: [Waiter] = []
         for waiter in waiters {
             if waiter.target <= sequence { ready.append((waiter, .success(sequence))) } else { stillWaiting.append(waiter) }

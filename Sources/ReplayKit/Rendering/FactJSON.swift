@@ -62,6 +62,7 @@ package enum FactJSON {
             sink.add("from", string: gap.from.description)
             sink.add("to", string: gap.to.description)
             sink.add("reason", freeText: gap.reason)
+            if let first = gap.firstLostSequence { sink.add("first_lost_sequence", unsigned: first) }
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
             sink.add("job", unsigned: job)
             sink.add("call", call: call)

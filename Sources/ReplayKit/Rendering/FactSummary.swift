@@ -62,7 +62,8 @@ package enum FactSummary {
             return "job #\(resolution.job) to \(resolution.destination ?? "nowhere")"
                 + (resolution.attribution.map { ", " + Describe.attribution($0) } ?? "")
         case .journalGap(let gap):
-            return "\(gap.lostFacts) fact(s) not recorded from \(gap.from) to \(gap.to): \(gap.reason)"
+            let sequence = gap.firstLostSequence.map { " (from seq \($0))" } ?? ""
+            return "\(gap.lostFacts) fact(s) not recorded from \(gap.from) to \(gap.to)\(sequence): \(gap.reason)"
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
             return "job #\(job) \(url) for \(project), generation \(generation) (call \(call))"
         case .staleResultRefused(let job, let what, let startedIn, let current):

@@ -177,9 +177,16 @@ package final class EngineCore<Environment: EngineEnvironment> {
                 return
             } catch {
                 beginOutage("\(error)", at: time)
+                // The writer may have numbered the batch (or part of it) before it failed: those
+                // records are the reopened journal's to hold or to lose, and counted then. The
+                // rest were never numbered. (Only this input's records, and the snapshot of a
+                // rotation it began, follow `recordedSequence`.)
+                let numbered = recorder.recordsHandedOut(after: recordedSequence).map { $0.count - UInt64($0.snapshots) } ?? 0
+                journalOutage?.countUnrecorded(facts.count - Int(min(numbered, UInt64(facts.count))), at: time)
+                return
             }
         }
-        journalOutage?.lostFacts &+= UInt64(facts.count)
+        journalOutage?.countUnrecorded(facts.count, at: time)
     }
 
     // MARK: - A journal that fails comes back
@@ -187,7 +194,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// The journal stopped accepting facts: go on in memory and try again later.
     private func beginOutage(_ reason: String, at time: JournalTime) {
         guard journalOutage == nil else { return }
-        journalOutage = JournalOutage(reason: reason, since: time)
+        journalOutage = JournalOutage(reason: reason, since: time, numberedThrough: recorder.lastSequence)
         environment.journalFailed(reason: reason)
         scheduleJournalRetry()
     }
@@ -204,22 +211,35 @@ package final class EngineCore<Environment: EngineEnvironment> {
 
     /// Opens the journal again: a new segment whose snapshot is the state now, then a
     /// `journalGap` fact that says what is missing. On failure, tries again later.
+    ///
+    /// The new segment begins past every sequence number a writer gave out, and the gap counts
+    /// the numbered records the reopened journal does not hold (the first reopening says which
+    /// it holds: its recovery made them durable) with the facts decided since.
     private func resumeRecording() {
-        guard let current = journalOutage else { return }
-        journalOutage?.retryScheduled = false
+        guard var current = journalOutage else { return }
+        current.retryScheduled = false
         let time = max(environment.now(), lastTime)
         lastTime = time
+        try? recorder.close()
+        current.numberedThrough = max(current.numberedThrough, recorder.lastSequence)
+        journalOutage = current
         do {
-            try? recorder.close()
             guard let fresh = try environment.reopenRecorder() else { return }
-            try fresh.beginSegment(time: time) { _ in StateCodec.encode(projected) }
-            let gap = JournalGap(lostFacts: current.lostFacts, from: current.since, to: time, reason: current.reason)
+            if current.lostRecords == nil {
+                current.lostRecords = JournalOutage.LostRecords(
+                    keptThrough: fresh.recoveredThrough, handedOut: recorder.recordsHandedOut(after: fresh.recoveredThrough))
+                journalOutage = current
+            }
+            // From here on the fresh writer is the one that numbers: if this attempt fails, the
+            // next one begins past whatever it gave out.
+            recorder = fresh
+            try fresh.beginSegment(time: time, skippingThrough: current.numberedThrough) { _ in StateCodec.encode(projected) }
+            let gap = current.gap(to: time)
             var gapRecord = RecordBatch()
             FactCodec.append(.journalGap(gap), to: &gapRecord)
             recordedSequence = try fresh.record(gapRecord, timestamp: time)
             // The live state is the fold of the journal: the gap is one of its facts too.
             projected.evolve(.journalGap(gap), at: time)
-            recorder = fresh
             journalOutage = nil
             environment.journalResumed(after: gap, state: projected, lastSequence: recordedSequence)
         } catch {
@@ -275,16 +295,17 @@ package final class EngineCore<Environment: EngineEnvironment> {
     }
 
     /// After a (re)start: re-arm the timers (in order of due time), answer what the previous
-    /// process left waiting (everything in a recovered journal is durable; its module hooks and
-    /// link resolutions are gone). A landed switch's callbacks died with that process: `evolve`
-    /// of the start already stopped waiting for them.
+    /// process left waiting (everything in a recovered journal was made durable by its
+    /// recovery, unless the disk refused: then the journal is out from the start and the waits
+    /// fail; its module hooks and link resolutions are gone). A landed switch's callbacks died
+    /// with that process: `evolve` of the start already stopped waiting for them.
     private func resumeAfterStart() {
         let timers = projected.timers.sorted { lhs, rhs in
             lhs.value != rhs.value ? lhs.value < rhs.value : "\(lhs.key)" < "\(rhs.key)"
         }
         for (purpose, due) in timers { schedule(purpose, at: due) }
         for request in projected.durabilityWaits.keys.sorted() {
-            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: nil)), .none))
+            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: journalOutage?.description)), .none))
         }
         for hook in projected.hooks.keys.sorted() {
             inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: "interrupted by a restart")), .none))

@@ -12,12 +12,18 @@ package protocol FactRecorder: AnyObject, Sendable {
     var streamID: UUID { get }
     /// The sequence number of the last record.
     var lastSequence: UInt64 { get }
+    /// The last record the journal held when this recorder opened it (0: none).
+    var recoveredThrough: UInt64 { get }
+    /// The records this recorder numbered after `sequence`, if any (what a failed recorder lost
+    /// when the journal reopened holds records through `sequence` only).
+    func recordsHandedOut(after sequence: UInt64) -> HandedOutRecords?
     /// Begins a new segment with the snapshot `provider` returns, when one is due. A rotation
     /// may be put off while `snapshotIsLarge` says true, up to twice the segment's bounds
     /// (``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)``).
     func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
-    /// Begins a new segment now with the snapshot `provider` returns (after an outage).
-    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
+    /// Begins a new segment now with the snapshot `provider` returns (after an outage), past
+    /// `skippingThrough`, the last sequence number an earlier recorder of the journal gave out.
+    func beginSegment(time: JournalTime, skippingThrough: UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
     /// Records the facts of one input, encoded in `batch`, atomically (a crash keeps all of them
     /// or none); returns the last one's sequence number.
     func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64
@@ -28,6 +34,7 @@ package protocol FactRecorder: AnyObject, Sendable {
 
 extension JournalWriter: FactRecorder {
     package var streamID: UUID { journalID }
+    package var recoveredThrough: UInt64 { recovery.lastSequence ?? 0 }
 
     package func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         try rotateIfNeeded(time: time, snapshotIsLarge: snapshotIsLarge, snapshot: provider)

@@ -216,18 +216,26 @@ package struct LinkResolution: Sendable, Hashable {
 
 /// A stretch of facts the journal could not record.
 package struct JournalGap: Sendable, Hashable {
-    /// How many facts were decided but not recorded.
+    /// How many facts were decided but are not in the journal: from the first one that did not
+    /// become durable (records the failed writer had numbered, staged or written, and that the
+    /// reopened journal does not hold) to the last one decided before recording resumed.
     public var lostFacts: UInt64
-    /// When the first lost fact was decided, and when recording resumed.
+    /// When the first lost fact was decided (when the journal failed, if none was lost), and
+    /// when recording resumed.
     public var from: JournalTime
     public var to: JournalTime
     /// The write error that stopped the journal.
     public var reason: String
+    /// The sequence number the first lost fact had, or would have had: the one after the last
+    /// record the journal kept. Numbers from it up to the snapshot that precedes this gap are in
+    /// no segment (docs/FORMAT.md). Nil in journals written before it was recorded.
+    public var firstLostSequence: UInt64?
 
-    public init(lostFacts: UInt64, from: JournalTime, to: JournalTime, reason: String) {
+    public init(lostFacts: UInt64, from: JournalTime, to: JournalTime, reason: String, firstLostSequence: UInt64? = nil) {
         self.lostFacts = lostFacts
         self.from = from
         self.to = to
         self.reason = reason
+        self.firstLostSequence = firstLostSequence
     }
 }

@@ -13,7 +13,11 @@ extension RowRecorder {
     func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
     /// Peers have no segments: nothing to begin.
-    func beginSegment(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+    func beginSegment(time: JournalTime, skippingThrough: UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+
+    /// Peers are never reopened after a failure: nothing was recovered, nothing is accounted.
+    var recoveredThrough: UInt64 { 0 }
+    func recordsHandedOut(after sequence: UInt64) -> HandedOutRecords? { nil }
 
     func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
         var last: UInt64 = 0

@@ -11,7 +11,9 @@ struct VerifyCommand: Command {
         Checks every segment header, sync marker, block checksum, block check and record frame,
         and that sequence numbers run on without gaps between segments. Each problem is printed
         with its segment file, byte offset and the sequence number expected there. A torn tail
-        (an incomplete last write, what a crash leaves) is reported but is not corruption.
+        (an incomplete last write, what a crash leaves) is reported but is not corruption, and
+        so are numbers a segment's header says a writer that failed gave out (format 1.4): they
+        are listed as abandoned.
 
         Exit status: 0 clean, 1 corruption found, 2 unreadable or usage error.
 
@@ -38,6 +40,7 @@ struct VerifyCommand: Command {
                 ("torn_tail", .optional(report.tornTail, Self.json)),
                 ("corruption", .array(report.corruption.map(Self.json))),
                 ("skipped", .array(report.skipped.map { .string($0.description) })),
+                ("abandoned", .array(report.abandoned.map { .object([("first", .unsigned($0.lowerBound)), ("last", .unsigned($0.upperBound))]) })),
             ]).serialized())
         } else {
             let range = report.firstSequence.map { first in " (sequences \(first) ... \(report.lastSequence ?? first))" } ?? ""
@@ -47,6 +50,9 @@ struct VerifyCommand: Command {
                 console.print("CORRUPT: \(report.corruption.count) problem(s) in \(report.segments) segments")
                 for damage in report.corruption { console.print("  \(damage)") }
                 for skip in report.skipped { console.print("  \(skip)") }
+            }
+            for range in report.abandoned {
+                console.print("abandoned: sequences \(range.lowerBound) ... \(range.upperBound), given out by a writer that failed; no segment holds them")
             }
             if let torn = report.tornTail {
                 console.print("torn tail: \(torn) (a crash mid-write; recovery truncates it)")

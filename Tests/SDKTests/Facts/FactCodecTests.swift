@@ -119,6 +119,19 @@ struct FactCodecTests {
         #expect(decoded == .unknown(kind: FactKind.callReceived.rawValue, payload: future))
     }
 
+    @Test("a journal gap's first lost sequence is field 5: written when known, absent (nil) in gaps written before it")
+    func journalGapFirstLostSequence() throws {
+        let time = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+        let old = JournalGap(lostFacts: 3, from: time, to: time, reason: "disk full")
+        let new = JournalGap(lostFacts: 3, from: time, to: time, reason: "disk full", firstLostSequence: 42)
+        let oldPayload = FactCodec.payload(of: .journalGap(old))
+        let newPayload = FactCodec.payload(of: .journalGap(new))
+        #expect(Array(newPayload.prefix(oldPayload.count)) == oldPayload, "fields 1-4 as before")
+        #expect(Array(newPayload.dropFirst(oldPayload.count)) == [0x28, 42], "field 5, varint")
+        #expect(try FactCodec.decode(kind: FactKind.journalGap.rawValue, payload: oldPayload) == .journalGap(old))
+        #expect(try FactCodec.decode(kind: FactKind.journalGap.rawValue, payload: newPayload) == .journalGap(new))
+    }
+
     @Test("malformed payloads throw with an offset and never trap", arguments: 0..<10)
     func malformed(seed: Int) {
         var random = RandomFacts(seed: UInt64(1_000 + seed))

@@ -24,7 +24,7 @@ final class SDKHarness: Sendable {
          sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs(),
          observer: (@Sendable (SDKState, UInt64) -> Void)? = nil, storage: any JournalStorage = PosixStorage(),
          callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false, knownProjects: [Project] = [],
-         transport: (any Transport)? = nil, segmentRecords: Int? = nil) throws {
+         transport: (any Transport)? = nil, segmentRecords: Int? = nil, groupCommit: GroupCommit? = nil) throws {
         self.keepsDirectory = keepsDirectory
         let sandbox = try sandbox ?? SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
@@ -43,6 +43,7 @@ final class SDKHarness: Sendable {
             journalStorage: storage, knownProjects: knownProjects)
         if let callbackQueue { configuration.callbackQueue = callbackQueue }
         if let segmentRecords { configuration.journalSegmentRecords = segmentRecords }
+        if let groupCommit { configuration.groupCommit = groupCommit }
         configuration.stateObserver = observer
         sdk = try EngagementSDK(configuration: configuration)
     }

@@ -415,11 +415,13 @@ extension JournalGap: FieldCodable {
         writer.signed(2, from.microsecondsSince1970)
         writer.signed(3, to.microsecondsSince1970)
         writer.string(4, reason)
+        writer.unsigned(5, firstLostSequence)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         let fields = try FieldsByNumber(&reader)
         self.init(lostFacts: try fields.unsigned(1) ?? 0, from: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0),
-                  to: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0), reason: try fields.string(4) ?? "")
+                  to: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0), reason: try fields.string(4) ?? "",
+                  firstLostSequence: try fields.unsigned(5))
     }
 }

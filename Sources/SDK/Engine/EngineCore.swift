@@ -175,6 +175,11 @@ package final class EngineCore<Environment: EngineEnvironment> {
             do {
                 recordedSequence = try recorder.record(records, timestamp: time)
                 return
+            } catch JournalError.recordTooLarge(let bytes, let limit) {
+                // One input's record, not the disk: the journal stays on (the writer refused
+                // the batch before numbering any of it).
+                recordTooLarge(facts, bytes: bytes, limit: limit, at: time)
+                return
             } catch {
                 beginOutage("\(error)", at: time)
                 // The writer may have numbered the batch (or part of it) before it failed: those
@@ -187,6 +192,38 @@ package final class EngineCore<Environment: EngineEnvironment> {
             }
         }
         journalOutage?.countUnrecorded(facts.count, at: time)
+    }
+
+    /// The facts of one input could not be recorded: one of their records is over the journal's
+    /// limit (``CallLimits`` keep every call's well under it: this is a backstop). A new segment
+    /// begins whose snapshot holds the state with those facts (when the state fits one record),
+    /// then a `journalGap` says which input's facts are missing and why; the journal records on.
+    /// If even that fails, the journal is out as for any other failure.
+    private func recordTooLarge(_ facts: [Fact], bytes: Int, limit: Int, at time: JournalTime) {
+        let what = if case .callReceived(let received)? = facts.first {
+            "the \(received.call.name.rawValue) call \(received.id)"
+        } else {
+            "the input \(facts.first.map { FactKind(rawValue: FactCodec.kind(of: $0))?.name ?? "?" } ?? "?")"
+        }
+        let reason = "\(facts.count) fact(s) of \(what) not recorded: a record of \(bytes) bytes is over the journal's limit of \(limit)"
+        let gap = JournalGap(lostFacts: UInt64(facts.count), from: time, to: time, reason: reason, firstLostSequence: recordedSequence &+ 1)
+        do {
+            do {
+                try recorder.beginSegment(time: time, skippingThrough: nil) { _ in StateCodec.encode(projected) }
+            } catch JournalError.recordTooLarge {
+                // The state is too large for a snapshot now as well: the gap goes in this
+                // segment, and a rotation is tried again later (the fold of this segment lacks
+                // the input's facts until then; the gap says so).
+                rotationRetryAfter = recordedSequence + EngineBounds.rotationRetryRecords
+            }
+            var gapRecord = RecordBatch()
+            FactCodec.append(.journalGap(gap), to: &gapRecord)
+            recordedSequence = try recorder.record(gapRecord, timestamp: time)
+            projected.evolve(.journalGap(gap), at: time)
+        } catch {
+            beginOutage("\(error)", at: time)
+            journalOutage?.countUnrecorded(facts.count, at: time)
+        }
     }
 
     // MARK: - A journal that fails comes back

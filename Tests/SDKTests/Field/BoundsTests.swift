@@ -69,4 +69,43 @@ struct BoundsTests {
         }
         #expect(dropped == [146])
     }
+
+    @Test("a record over the journal's limit is a journaled gap that names the call, and the journal records on (a backstop: the limits keep every call well under it)")
+    func recordTooLargeIsNotADeadJournal() async throws {
+        let directory = TemporaryDirectory.uniquePath("too-large")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/journal", withIntermediateDirectories: true)
+        var options = JournalOptions()
+        options.rotation = .onRequest
+        options.maxRecordBytes = 4_096                    // far below what CallLimits allows a call
+        let writer = try JournalWriter(directory: directory + "/journal", options: options, snapshot: nil)
+        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "us", apiKey: SDKHarness.usKey, region: "us")])
+        var configuration = SDKConfiguration(storageDirectory: directory, clock: ManualClock(), transport: PatientTransport(base: URLSessionTransport()),
+                                             regionEndpoints: RegionEndpoints(us: sandbox.baseURL(region: "us"), eu: sandbox.baseURL(region: "eu")))
+        configuration.recorderOverride = writer
+        let sdk = try EngagementSDK(configuration: configuration)
+        let us = Project(apiKey: SDKHarness.usKey, config: ProjectConfig(region: .us))!
+        await sdk.outcome.initialize(us)
+        await sdk.outcome.setEmail("ada@example.com")
+        let large = await sdk.outcome.track("large", dataFields: ["blob": .string(String(repeating: "b", count: 8_000))])
+        #expect(large == .delivered(project: us.fingerprint, status: 200), "the call itself is fine: only its record was refused")
+        #expect(await sdk.outcome.track("after") == .delivered(project: us.fingerprint, status: 200))
+        #expect(sdk.journalFailure == nil)
+        sdk.shutdown()
+        let cursor = try JournalReader(directory: directory + "/journal").records(mode: .strict)
+        var gaps: [JournalGap] = []
+        var tracked: [String] = []
+        while let record = try cursor.next() {
+            guard !record.isSnapshot else { continue }
+            switch try FactCodec.decode(kind: record.kind, payload: record.payload) {
+            case .journalGap(let gap): gaps.append(gap)
+            case .callReceived(let received): if case .track(let name, _) = received.call { tracked.append(name) }
+            default: break
+            }
+        }
+        #expect(gaps.count == 1)
+        #expect(gaps.first?.reason.contains("of the track call") == true && gaps.first?.reason.contains("over the journal's limit of 4096") == true,
+                "\(gaps)")
+        #expect(tracked == ["after"])
+    }
 }

@@ -74,7 +74,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Side-by-side benchmarks against the peers the issues name.
-        .executableTarget(name: "bench", dependencies: ["Journal", "SDK", "Locking", "CLZ4", "CSQLite"]),
+        .executableTarget(name: "bench", dependencies: ["Journal", "SDK", "SDKTesting", "Locking", "CLZ4", "CSQLite"]),
         // The story the SDK crash tests script, shared by the child and the checking parent.
         .target(name: "CrashStory"),
         // A child process the crash tests run and kill with SIGKILL (not shipped).

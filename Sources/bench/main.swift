@@ -11,6 +11,7 @@ let usage = """
            bench sdk [--calls N] [--rss-calls N] [--peers journal,jsonl,sqlite] [--calls-only] [--untimed] [--json]
            bench sdk --callgrind [--calls N] [--repeat N]
            bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--runs N] [--json]
+           bench offline [--events N] [--minutes N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
@@ -25,6 +26,11 @@ let usage = """
                 then times replay's commands over it, each as a child process (wall time and
                 peak memory): state --at at random moments, audit, check, recheck, diagnose,
                 export to NDJSON; and DuckDB answering "where did each call go" over the export
+      offline   N track calls made while the network is off for some minutes (on a manual
+                clock), then the network back and networkBecameReachable(): the requests that
+                drain the backlog, in call order, the drain's wall time and resident memory
+      --events N         offline: track calls made offline (default 16000)
+      --minutes N        offline: minutes offline (default 30)
       --records N        records in the side-by-side workload (default 500000; blocks: 200000;
                          replay: 1000000)
       --dir DIR          replay: where the journal is written (default /tmp/bench-replay; a DIR
@@ -206,6 +212,14 @@ case "replay":
     let frozen = benchmark
     let report = runToCompletion { try await frozen.run(log: log) }
     print(json ? ReplayReportFormatter.json(report) : ReplayReportFormatter.table(report))
+case "offline":
+    var benchmark = OfflineBenchmark(scratch: NSTemporaryDirectory() + "bench-offline-\(ProcessInfo.processInfo.processIdentifier)")
+    benchmark.events = arguments.takeCount("--events") ?? benchmark.events
+    if let minutes = arguments.takeCount("--minutes") { benchmark.offline = .seconds(minutes * 60) }
+    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    let frozen = benchmark
+    let report = runToCompletion { try await frozen.run(log: log) }
+    print(json ? OfflineReportFormatter.json(report) : OfflineReportFormatter.table(report))
 case "--help", "-h", "help":
     print(usage)
 default:

@@ -33,18 +33,26 @@ import SDKCore
 /// - `CallOutcome.delivered(project:status:)`: its request reached the project, which answered 2xx.
 /// - `CallOutcome.failed(_:)`: `CallFailure.rejected(_:)`, `CallFailure.notInitialized`
 ///   (before ``initialize(_:completion:)``), `CallFailure.httpStatus(_:code:message:)` (a status
-///   retrying cannot fix), `CallFailure.retriesExhausted(_:)` (network errors, 5xx and 429 for
-///   `RetryRules.maxAttempts` attempts, with backoff), `CallFailure.authentication(_:)` (no
+///   retrying cannot fix), `CallFailure.retriesExhausted(_:)` (5xx and 429 for
+///   `RetryRules.maxAttempts` answers, with backoff), `CallFailure.authentication(_:)` (no
 ///   usable JWT).
 /// - `CallOutcome.discarded(_:)`: dropped on purpose and journaled: `DiscardReason.queueFull(capacity:)`,
 ///   `DiscardReason.gateFull(capacity:)`, `DiscardReason.purgedByLogout`,
 ///   `DiscardReason.purgedBySwitch(_:)`, `DiscardReason.undeliveredAtSwitch(_:)`,
-///   `DiscardReason.shutdown`.
+///   `DiscardReason.expired(ageLimit:)`, `DiscardReason.shutdown`.
 ///
-/// A call that sends a request completes when the project's last answer for it came: after its
-/// retries, each attempt bounded by the request's timeout. A process killed before that never runs
-/// the completion; the request, already in the journal, is sent again after the next launch under
-/// the same `Idempotency-Key`, and the backend takes it once.
+/// A call that sends a request completes when the project's last answer for it came. A request
+/// that gets no answer at all (offline, refused, dropped, timed out) is never used up: it waits, in
+/// call order, trying again with a backoff that doubles up to `RetryRules.maxDelayMilliseconds`,
+/// and goes at once when the app calls ``networkBecameReachable()``; its completion runs when it is
+/// finally answered, or when it expires (`EngineRules.deliveryAgeLimitMilliseconds`, 7 days). A
+/// process killed before that never runs the completion; the request, already in the journal, is
+/// sent again after the next launch under the same `Idempotency-Key`, and the backend takes it
+/// once.
+///
+/// Every argument has a limit (`CallLimits`): a call over one is rejected at once
+/// (`CallFailure.rejected(_:)`, naming the field and its limit) and journaled by its name and
+/// that reason only.
 ///
 /// ## During a switch
 ///

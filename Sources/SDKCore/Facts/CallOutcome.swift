@@ -20,7 +20,9 @@ public enum CallFailure: Sendable, Hashable {
     /// The project answered with a status that retrying cannot fix; `code` and `message` are
     /// what the backend's body said (e.g. `BadApiKey`, "key for region us sent to region eu").
     case httpStatus(Int, code: String?, message: String? = nil)
-    /// Every attempt failed; the last error.
+    /// The project answered 5xx or 429 to every attempt (`RetryRules.maxAttempts` of them); the
+    /// last answer, e.g. `5 attempts; last: HTTP 503`. An attempt that got no answer at all is not
+    /// counted: such a request waits for the network instead.
     case retriesExhausted(String)
     /// The auth provider could not supply a usable JWT.
     case authentication(String)

@@ -34,14 +34,15 @@ package struct ModuleDescriptor: Sendable, Hashable {
 
 /// Engine-wide rules decisions depend on.
 public struct EngineRules: Sendable, Hashable {
-    /// The most calls the gate holds during a switch; more are rejected, never dropped silently.
+    /// The most calls the gate holds during a switch (2,048 by default); more are rejected,
+    /// never dropped silently.
     public var gateCapacity: Int
     /// The most bytes of call arguments the gate holds (256 KiB by default).
     public var gateByteCapacity: Int
     /// The most events (calls) the delivery queue holds, in tasks and their batches, events held
     /// for an unknown user included (16,384 by default).
     public var queueCapacity: Int
-    /// The most bytes the delivery queue takes (3 MiB by default): its requests' bodies,
+    /// The most bytes the delivery queue takes (3.25 MiB by default): its requests' bodies,
     /// addresses and users, with an allowance per task and per event for what the SDK keeps
     /// besides (`DeliveryTask.footprint`), events held for an unknown user included. With the gate's
     /// bound and ``CallLimits``, it keeps every state's snapshot under the journal's record limit
@@ -78,8 +79,8 @@ public struct EngineRules: Sendable, Hashable {
     /// written before 1.3, so that `replay recheck` re-makes exactly the records it holds.
     package var recordsGateWithBatchedEvent = true
 
-    public init(gateCapacity: Int = 4_096, gateByteCapacity: Int = 256 << 10, queueCapacity: Int = 16_384,
-                queueByteCapacity: Int = 3 << 20, disableDurabilityBoundMilliseconds: Int64 = 2_000,
+    public init(gateCapacity: Int = 2_048, gateByteCapacity: Int = 256 << 10, queueCapacity: Int = 16_384,
+                queueByteCapacity: Int = 3_328 << 10, disableDurabilityBoundMilliseconds: Int64 = 2_000,
                 moduleHookBoundMilliseconds: Int64 = 2_000, pendingEvents: PendingEventsRule = .purge,
                 authProviderBoundMilliseconds: Int64 = 10_000, bulkEventLimit: Int = 500, bulkByteLimit: Int = 512 << 10,
                 deliveryAgeLimitMilliseconds: Int64 = 7 * 24 * 3_600_000) {

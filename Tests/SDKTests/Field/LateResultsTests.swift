@@ -11,14 +11,17 @@ import TestSupport
 /// no destination.
 @Suite("Field: late results stay in their instance", .timeLimit(.minutes(1)))
 struct LateResultsTests {
-    @Test("in-app messages of the outgoing project answered after its in-app reset, while the teardown goes on, never reach the next project",
+    @Test("messages of the outgoing project answered after the teardown reset them, while the teardown goes on, never reach the next project",
           arguments: [MessageKind.inApp, .embedded])
     func fetchAnsweredDuringTeardown(kind: MessageKind) async throws {
-        let pause = PausableModule(name: "slow-to-release")
+        // The module of `kind` is still busy with the logout's hook when the switch resets its
+        // messages: the reset step waits for it, and the teardown's window stays open.
+        let busy = ControlledModule(name: kind == .inApp ? BuiltInModules.inApp : BuiltInModules.embedded, holdsAwaited: true)
         let watcher = StateWatcher()
-        let harness = try SDKHarness(modules: [LifecycleModule(name: BuiltInModules.inApp), LifecycleModule(name: BuiltInModules.embedded),
-                                               LifecycleModule(name: BuiltInModules.push), pause],
-                                     observer: watcher.observer)
+        let modules: [any SDKModule] = kind == .inApp
+            ? [busy, LifecycleModule(name: BuiltInModules.embedded), LifecycleModule(name: BuiltInModules.push)]
+            : [LifecycleModule(name: BuiltInModules.inApp), busy, LifecycleModule(name: BuiltInModules.push)]
+        let harness = try SDKHarness(modules: modules, observer: watcher.observer)
         let sdk = harness.sdk
         try harness.sandbox.setInAppMessages(Data(#"[{"messageId":"us-1"},{"messageId":"us-2"}]"#.utf8), project: "us")
         try harness.sandbox.setEmbeddedPlacements(Data(#"[{"embeddedMessages":[{"metadata":{"messageId":"us-e1"}}]}]"#.utf8), project: "us")
@@ -29,14 +32,15 @@ struct LateResultsTests {
         harness.sandbox.inject(.hold(hold), matching: .endpoint(endpoint))
         if kind == .inApp { sdk.fetchInAppMessages(count: 5) } else { sdk.fetchEmbeddedMessages() }
         #expect(await hold.waitUntilHeld(count: 1))
-        pause.arm()                                          // the teardown waits in release-instance, past both resets
+        sdk.logoutUser()                                      // the module's logout hook is held
+        await busy.waitUntilHolding()
         let switched = Eventually<SwitchResult>()
         sdk.switchProject(to: harness.eu, completion: switched.completion)
-        await pause.arrivals.wait(untilAtLeast: 1)
-        hold.release()                                       // the outgoing fetch is answered now
-        let fetch = kind == .inApp ? "inApp/getMessages" : "embedded-messaging/messages"
-        await watcher.until { state in !state.tasks.values.contains { $0.task.path == fetch } }
-        pause.release()
+        let reset = kind == .inApp ? TeardownStepKind.resetInApp : .resetEmbedded
+        await watcher.until { $0.switching.inFlight?.step == reset }
+        hold.release()                                        // the outgoing fetch is answered now
+        await watcher.until { state in !state.tasks.values.contains { $0.task.path == endpoint } }
+        busy.release()
         _ = await switched.value
         await sdk.settle()
         #expect(sdk.inAppMessageIDs.isEmpty && sdk.embeddedMessageIDs.isEmpty, "EU shows none of US's messages")

@@ -12,8 +12,7 @@ import TestSupport
 struct NothingVanishesTests {
     @Test("events held for an unknown user hold their room in the queue: identifying the user into a full queue sends them all")
     func heldEventsKeepTheirRoom() async throws {
-        let network = SwitchableNetwork(base: PatientTransport(base: URLSessionTransport()))
-        let harness = try SDKHarness(rules: EngineRules(queueCapacity: 4), transport: network)
+        let (harness, network) = try SDKHarness.withSwitchableNetwork(rules: EngineRules(queueCapacity: 4))
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
         network.goOffline()
@@ -36,8 +35,7 @@ struct NothingVanishesTests {
 
     @Test("the push token's re-registration that finds the queue full is journaled as a task made and discarded, not dropped")
     func registrationIntoFullQueueIsJournaled() async throws {
-        let network = SwitchableNetwork(base: PatientTransport(base: URLSessionTransport()))
-        let harness = try SDKHarness(rules: EngineRules(queueCapacity: 2), transport: network)
+        let (harness, network) = try SDKHarness.withSwitchableNetwork(rules: EngineRules(queueCapacity: 2))
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
         await sdk.outcome.registerToken("token-1")               // no user: kept, registered once the user is known
@@ -57,8 +55,7 @@ struct NothingVanishesTests {
 
     @Test("every call made through a story with offline stretches, a full queue and a logout ends in exactly one journaled outcome")
     func exactlyOneOutcome() async throws {
-        let network = SwitchableNetwork(base: PatientTransport(base: URLSessionTransport()))
-        let harness = try SDKHarness(rules: EngineRules(queueCapacity: 6), transport: network)
+        let (harness, network) = try SDKHarness.withSwitchableNetwork(rules: EngineRules(queueCapacity: 6))
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
         for index in 0..<3 { sdk.track("anonymous-\(index)") }

@@ -12,12 +12,6 @@ import TestSupport
 /// queue's bounds, a purge, the age limit).
 @Suite("Field: offline delivery", .timeLimit(.minutes(2)))
 struct OfflineDeliveryTests {
-    /// A harness whose network the test turns off and on.
-    static func offlineHarness(rules: EngineRules = EngineRules()) throws -> (SDKHarness, SwitchableNetwork) {
-        let network = SwitchableNetwork(base: PatientTransport(base: URLSessionTransport()))
-        return (try SDKHarness(rules: rules, transport: network), network)
-    }
-
     /// Lets `duration` pass on the manual clock in steps, letting the SDK settle after each:
     /// every timer due meanwhile fires, in order.
     static func pass(_ duration: Duration, in steps: Int, _ harness: SDKHarness) async {
@@ -30,7 +24,7 @@ struct OfflineDeliveryTests {
 
     @Test("thirty minutes offline: every call made offline reaches its project, in call order, for its own user, once the network is back")
     func thirtyMinutesOffline() async throws {
-        let (harness, network) = try Self.offlineHarness()
+        let (harness, network) = try SDKHarness.withSwitchableNetwork()
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
         await sdk.outcome.setEmail("ada@example.com")
@@ -64,7 +58,7 @@ struct OfflineDeliveryTests {
 
     @Test("network back before the backoff ends: networkBecameReachable() sends the waiting request at once; each wait is journaled with its reason")
     func reachableResumesAtOnce() async throws {
-        let (harness, network) = try Self.offlineHarness()
+        let (harness, network) = try SDKHarness.withSwitchableNetwork()
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
         await sdk.outcome.setEmail("ada@example.com")
@@ -86,7 +80,7 @@ struct OfflineDeliveryTests {
 
     @Test("5xx and 429 keep their bound, but attempts that got no response are not counted against it")
     func serverErrorsBoundedOfflineNot() async throws {
-        let (harness, network) = try Self.offlineHarness()
+        let (harness, network) = try SDKHarness.withSwitchableNetwork()
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
         await sdk.outcome.setEmail("ada@example.com")
@@ -116,7 +110,7 @@ struct OfflineDeliveryTests {
 
     @Test("a request older than the age limit is discarded, expired, when its turn comes; a kept disable is not; the audit says so")
     func ageLimit() async throws {
-        let (harness, network) = try Self.offlineHarness(rules: EngineRules(deliveryAgeLimitMilliseconds: 3_600_000))
+        let (harness, network) = try SDKHarness.withSwitchableNetwork(rules: EngineRules(deliveryAgeLimitMilliseconds: 3_600_000))
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
         await sdk.outcome.setEmail("ada@example.com")

@@ -112,3 +112,12 @@ final class SequentialIDs: Sendable {
         return CallIDGenerator.sequentialUUID(value)
     }
 }
+
+extension SDKHarness {
+    /// A harness whose network the test turns off and on (SDKTesting's `SwitchableNetwork`, over
+    /// the patient URLSession transport to the sandbox).
+    static func withSwitchableNetwork(rules: EngineRules = EngineRules()) throws -> (SDKHarness, SwitchableNetwork) {
+        let network = SwitchableNetwork(base: PatientTransport(base: URLSessionTransport()))
+        return (try SDKHarness(rules: rules, transport: network), network)
+    }
+}

@@ -21,4 +21,14 @@ package enum StoryStep: Sendable, Hashable {
     /// The app shuts the SDK down (`shutdown()`), the process ends, and the app relaunches
     /// `afterMilliseconds` later, initializing `relaunchOn` when set.
     case shutdown(afterMilliseconds: Int64, relaunchOn: Int?)
+    /// The device loses its network: every request and tracked link the app sends fails at
+    /// once with no response, until ``online``.
+    case offline
+    /// The network is back. The app does not tell the SDK by itself (``networkReachable``).
+    case online
+    /// The app tells the SDK the network is reachable again (`networkBecameReachable()`).
+    case networkReachable
+    /// Each request sent from now on is held on the wire up to `milliseconds` longer (drawn per
+    /// request), as on a slow network; 0 ends it.
+    case slowNetwork(milliseconds: Int64)
 }

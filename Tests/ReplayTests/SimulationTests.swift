@@ -188,11 +188,11 @@ struct SimulationTests {
     func diskFull() throws {
         var seeds: [UInt64] = []
         var seed: UInt64 = 1
-        while seeds.count < 20 && seed < 20_000 {
+        while seeds.count < 40 && seed < 20_000 {
             if StoryGenerator.story(seed: seed, length: 20).profile.diskFull > 0 { seeds.append(seed) }
             seed += 1
         }
-        #expect(seeds.count == 20)
+        #expect(seeds.count == 40)
         var withAbandoned: InMemoryStorage?
         for seed in seeds {
             var report = VerificationReport()

@@ -36,6 +36,10 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// While above zero, each request sent is held on the wire up to this much longer (drawn
     /// per request), as on a slow network.
     private(set) var slowNetworkMilliseconds: Int64 = 0
+    /// Whether message fetches' answers wait for a teardown's reset (``StoryStep/fetchAnswersAtReset(_:)``),
+    /// and the answers waiting.
+    private var holdsFetchAnswers = false
+    private var heldFetchAnswers: [WorldEvent] = []
     /// The device's keyring: API keys by fingerprint; it survives crashes.
     var keyring: [ProjectFingerprint: String] = [:]
     private(set) var storage: FailingSyncStorage
@@ -123,6 +127,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         storage.repair()
         offline = false
         slowNetworkMilliseconds = 0
+        holdFetchAnswersForReset(false)
         let budget = eventsRun + maximumEvents
         while true {
             process?.drainMailbox()
@@ -141,7 +146,13 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         case .requestArrives(let request, let launch, let sentAt, let answerLost, let completion):
             let result = backend.process(request, at: now, profile: profile, random: &faults)
             let answer = WorldEvent.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
-            if answerLost {
+            if holdsFetchAnswers && !answerLost && Self.messageFetchPaths.contains(request.path) {
+                if resetHasBegun {
+                    schedule(answer, after: 0)
+                } else {
+                    heldFetchAnswers.append(answer)
+                }
+            } else if answerLost {
                 schedule(answer, at: sentAt.advancedSaturating(milliseconds: profile.timeoutMilliseconds))
             } else {
                 schedule(answer, after: draw(profile.latencyMilliseconds))
@@ -231,6 +242,37 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         slowNetworkMilliseconds = max(0, milliseconds)
     }
 
+    /// The paths of message fetches (whose answers ``holdFetchAnswersForReset(_:)`` holds).
+    static let messageFetchPaths: Set<String> = ["inApp/getMessages", "embedded-messaging/messages"]
+
+    /// Message fetches' answers wait for the next teardown's reset (on), or go now (off).
+    func holdFetchAnswersForReset(_ on: Bool) {
+        holdsFetchAnswers = on
+        if !on { releaseHeldFetchAnswers() }
+    }
+
+    /// Answers still held go now.
+    private func releaseHeldFetchAnswers() {
+        for answer in heldFetchAnswers { schedule(answer, after: 0) }
+        heldFetchAnswers.removeAll()
+    }
+
+    /// A module is handed a teardown's reset: the fetch answers held for it come back now,
+    /// while the module handles it, as an answer on the network's thread would (each reaches
+    /// the engine's mailbox before the reset's end does).
+    func messagesResetting() {
+        let answers = heldFetchAnswers
+        heldFetchAnswers.removeAll()
+        for case .engine(let owner, let action) in answers where owner == launch { action() }
+    }
+
+    /// Whether the switch in flight has begun resetting messages (and not landed yet): a fetch
+    /// answered now is answered during its teardown.
+    private var resetHasBegun: Bool {
+        guard let step = process?.state.switching.inFlight?.step else { return false }
+        return step != .disablePush && step != .deliverPending
+    }
+
     /// The app tells the SDK the network is reachable (`EngagementSDK.networkBecameReachable()`).
     func networkBecameReachable() {
         process?.post(.input(.networkReachable, .none))
@@ -246,6 +288,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         }
         var latency = draw(profile.latencyMilliseconds)
         if slowNetworkMilliseconds > 0 { latency += draw(0...slowNetworkMilliseconds) }
+        // A fetch whose answer waits for a reset reaches the backend at once (its answer is
+        // what comes late).
+        if holdsFetchAnswers && Self.messageFetchPaths.contains(request.path) { latency = 0 }
         if chance(profile.refused) {
             schedule(.engine(launch: launch) { completion(.networkError("connection refused")) }, after: latency)
         } else if chance(profile.lostBeforeBackend) {

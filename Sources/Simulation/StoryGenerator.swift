@@ -400,16 +400,29 @@ package struct StoryGenerator {
     }
 
     /// Message fetches answered late, around a switch: an answer that comes after the teardown
-    /// reset that kind of messages is refused, never stored for the instance being left.
+    /// reset that kind of messages is refused, never stored for the instance being left. Half
+    /// the time the world holds the answers until a module is handed the reset, else they come
+    /// over a slow network, whenever they come (while the teardown waits for the disable to be
+    /// durable, for a module still busy with an awaited hook, or after it).
     private mutating func fetchesDuringTeardown() {
-        steps.append(.slowNetwork(milliseconds: random.int64(20...4_000)))
+        let atReset = random.chance(0.5)
+        // What the project has on the wire goes first, so the fetches leave before the switch.
+        if random.chance(0.7) { steps.append(.wait(milliseconds: random.int64(300...2_000))) }
+        if atReset {
+            steps.append(.fetchAnswersAtReset(true))
+        } else {
+            steps.append(.slowNetwork(milliseconds: random.chance(0.5) ? random.int64(10...100) : random.int64(100...4_000)))
+        }
         for _ in 0..<random.int(1...2) {
             call(.sdk(random.chance(0.5) ? .inAppFetch(count: random.int(1...5)) : .embeddedFetch))
         }
         if random.chance(0.3) { steps.append(.wait(milliseconds: random.int64(1...200))) }
-        call(.switchProject(project: anyProject(), inCallback: callbackCall()))
+        // Two switches: at least one leaves the project the fetches were made on.
+        let first = anyProject()
+        call(.switchProject(project: first, inCallback: callbackCall()))
+        if random.chance(0.6) { call(.switchProject(project: other(than: first), inCallback: nil)) }
         steps.append(.wait(milliseconds: random.int64(100...6_000)))
-        steps.append(.slowNetwork(milliseconds: 0))
+        steps.append(atReset ? .fetchAnswersAtReset(false) : .slowNetwork(milliseconds: 0))
     }
 
     // MARK: - Pieces

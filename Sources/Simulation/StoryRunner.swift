@@ -48,6 +48,8 @@ package enum StoryRunner {
             world.networkBecameReachable()
         case .slowNetwork(let milliseconds):
             world.setSlowNetwork(milliseconds: milliseconds)
+        case .fetchAnswersAtReset(let on):
+            world.holdFetchAnswersForReset(on)
         }
     }
 

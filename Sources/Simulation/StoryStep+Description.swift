@@ -25,6 +25,8 @@ extension StoryStep: CustomStringConvertible {
             "the app calls networkBecameReachable()"
         case .slowNetwork(let milliseconds):
             milliseconds > 0 ? "the network gets slow: requests held up to \(milliseconds) ms longer" : "the network is fast again"
+        case .fetchAnswersAtReset(let on):
+            on ? "message fetches are answered when a teardown resets messages" : "message fetches are answered as they come"
         }
     }
 

@@ -31,4 +31,8 @@ package enum StoryStep: Sendable, Hashable {
     /// Each request sent from now on is held on the wire up to `milliseconds` longer (drawn per
     /// request), as on a slow network; 0 ends it.
     case slowNetwork(milliseconds: Int64)
+    /// While on, the answer to a message fetch is held until a switch's teardown hands a module
+    /// its reset, and comes back while the module handles it (an answer that comes once the
+    /// reset has begun comes at once): the worst moment for it. Off: the answers still held go.
+    case fetchAnswersAtReset(Bool)
 }

@@ -40,6 +40,9 @@ struct StoryAudit {
     /// The message kinds (by project) a switch in flight has reset: none of them may be stored
     /// again before the next instance starts.
     private var messagesReset: Set<String> = []
+    /// When the app said the network is back: the head task of each project that waited for a
+    /// response, which must go (or expire) at once.
+    private var waitingForNetwork: [TaskID: UInt64] = [:]
     /// Calls whose resolution a journal gap lost (no longer pending in the state after it).
     private var settledInGap: Set<CallID> = []
     /// The generation that started each link job, and the job whose answer is being decided.
@@ -240,8 +243,20 @@ struct StoryAudit {
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
             if let call = task.call { releasing.remove(call) }
+        case .networkReachable:
+            for (project, order) in walk.state.taskOrder where walk.state.auth[project]?.refreshing == nil {
+                if let head = order.first, let queued = walk.state.tasks[head], queued.waitsForNetwork,
+                   case .retrying = queued.status {
+                    waitingForNetwork[head] = sequence
+                }
+            }
+        case .taskDispatched(let id, _):
+            waitingForNetwork[id] = nil
+        case .retryScheduled(let id, _, let due, let reason):
+            checkRetry(id, due: due, reason: reason, sequence: sequence, time: time, walk: walk)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
+            waitingForNetwork[id] = nil
             checkTaskOutcome(id, outcome, sequence: sequence, time: time, walk: walk)
         case .unknownUserEventsReleased:
             releasing = Set(walk.state.heldEvents.map(\.call))
@@ -314,6 +329,10 @@ struct StoryAudit {
     /// The end of one input's decisions: every held event it released became a task (queued,
     /// batched, or refused by the full queue and journaled so).
     private mutating func finishBatch() {
+        for (task, sequence) in waitingForNetwork.sorted(by: { $0.key < $1.key }) {
+            report(.contract, "the app said the network is back (seq \(sequence)), but task \(task), which waited for a response, was not sent")
+        }
+        waitingForNetwork = [:]
         if !releasing.isEmpty {
             report(.contract, "\(releasing.count) event(s) held for an unknown user were released (seq \(releasedAt)) and became no task: "
                    + releasing.sorted().map(\.description).joined(separator: ", "))
@@ -352,7 +371,7 @@ struct StoryAudit {
                 return
             }
             guard case .response(let status, _, _, _)? = answer, status == 429 || status >= 500 else {
-                return dishonest("its last attempt \(input.describeAnswer(for: task)): only 5xx/429 answers use a request up (\(last))")
+                return dishonest("its last attempt \(input.describeAnswer(for: task)): only 5xx/429 answers use a request up")
             }
             if let task, let project = tasks[task]?.task.project, let retry = walk.state.projects[project]?.retry,
                !last.hasPrefix("\(retry.maxAttempts) attempts") {
@@ -423,6 +442,25 @@ struct StoryAudit {
             if age <= rules.deliveryAgeLimitMilliseconds * 1_000 { dishonest("it waited \(age / 1_000) ms only") }
         case .shutdown:
             if call == nil || input.fact != .engineStopping { dishonest("the SDK was not shutting down") }
+        }
+    }
+
+    /// A retry waits for the reason its attempt gave (no response, or a 5xx/429 answer), and no
+    /// longer than the project's longest backoff.
+    private mutating func checkRetry(_ id: TaskID, due: JournalTime, reason: RetryReason, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+        let answer = input.transportOutcome(for: id)
+        switch (reason, answer) {
+        case (.noResponse, .networkError?):
+            break
+        case (.serverBusy, .response(let status, _, _, _)?) where status == 429 || status >= 500:
+            break
+        default:
+            report(.contract, "task \(id)'s retry says \(reason), but its attempt \(input.describeAnswer(for: id)) (seq \(sequence))")
+        }
+        guard let project = tasks[id]?.task.project, let retry = walk.state.projects[project]?.retry else { return }
+        let wait = due.microsecondsSince1970 - time.microsecondsSince1970
+        if wait > retry.maxDelayMilliseconds * 1_000 || wait < 0 {
+            report(.contract, "task \(id)'s retry waits \(wait / 1_000) ms, past the project's longest backoff of \(retry.maxDelayMilliseconds) ms (seq \(sequence))")
         }
     }
 

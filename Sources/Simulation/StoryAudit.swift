@@ -250,8 +250,15 @@ struct StoryAudit {
                     waitingForNetwork[head] = sequence
                 }
             }
-        case .taskDispatched(let id, _):
+        case .taskDispatched(let id, let attempt):
             waitingForNetwork[id] = nil
+            // A request past its age limit is discarded when its turn comes, never sent (a
+            // disable never expires).
+            let limit = walk.state.rules.deliveryAgeLimitMilliseconds
+            if let task = tasks[id]?.task, !task.isDisableDevice,
+               time.microsecondsSince1970 - task.createdAt.microsecondsSince1970 > limit * 1_000 {
+                report(.contract, "task \(id) was sent (attempt \(attempt)) \((time.microsecondsSince1970 - task.createdAt.microsecondsSince1970) / 3_600_000_000) h after it was made, past the age limit of \(limit / 3_600_000) h (seq \(sequence))")
+            }
         case .retryScheduled(let id, _, let due, let reason):
             checkRetry(id, due: due, reason: reason, sequence: sequence, time: time, walk: walk)
         case .taskCompleted(let id, let outcome):

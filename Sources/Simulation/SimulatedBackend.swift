@@ -53,7 +53,7 @@ final class SimulatedBackend {
         }
         // Each request leaves under its own user: it names one user at most, the one its task
         // was made for.
-        let named = Self.usersNamed(by: request)
+        let named = Self.usersNamed(body: request.body, query: request.query)
         if named.count > 1 {
             misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey) on \(project.name) names \(named.count) users: "
                              + named.map(\.description).joined(separator: ", "))
@@ -105,7 +105,7 @@ final class SimulatedBackend {
     /// (`currentEmail`, `currentUserId`), in each of a bulk's `events`, and in its query (a
     /// message fetch). A body that names a user by email and by id in one place names the
     /// email (the SDK never writes both).
-    static func usersNamed(by request: SimulatedRequest) -> [UserIdentity] {
+    static func usersNamed(body bytes: [UInt8], query: String?) -> [UserIdentity] {
         var users: [UserIdentity] = []
         func note(_ user: UserIdentity?) {
             if let user, !users.contains(user) { users.append(user) }
@@ -114,7 +114,7 @@ final class SimulatedBackend {
             guard let value else { return }
             note(UserIdentity(email: value[email]?.stringValue, userID: value[userID]?.stringValue))
         }
-        if let query = request.query {
+        if let query {
             for pair in query.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2, let value = String(parts[1]).removingPercentEncoding else { continue }
@@ -122,7 +122,7 @@ final class SimulatedBackend {
                 if parts[0] == "userId" { note(.userID(value)) }
             }
         }
-        guard !request.body.isEmpty, let body = JSONParser.parse(request.body) else { return users }
+        guard !bytes.isEmpty, let body = JSONParser.parse(bytes) else { return users }
         holder(body)
         holder(body["user"])
         holder(body, email: "currentEmail", userID: "currentUserId")

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import ReplayKit
 import SDK
 import Testing
 @testable import Simulation
@@ -225,6 +226,61 @@ struct SimulationTests {
     func journalWayBack(seed: UInt64) {
         let outcome = Self.run(seed: seed, steps: 10)
         #expect(outcome.passed, Self.describe(outcome))
+    }
+
+    // MARK: - The field: offline delivery, bounds, users, late fetches
+
+    /// Each fix of the field delivery change (d87e707..d3152e0) reverted in a scratch build,
+    /// the simulator found it first at these seeds (10 steps; docs/RELIABILITY.md, "The field"):
+    /// 6, a request that got no response used its task up, and the app saying the network is
+    /// back sent nothing; 173, a request sent past its age limit; 23, an over-limit call
+    /// journaled with its arguments; 10, a bulk of two users' events, its JWT issued for
+    /// another; 97, a released held event refused by a queue that had its room, a refused
+    /// re-registration and held events vanished; 85, messages stored after the teardown reset
+    /// them.
+    @Test("the field's fixes hold at the seeds that found each one reverted", arguments: [6, 173, 23, 10, 97, 85] as [UInt64])
+    func fieldRegressions(seed: UInt64) {
+        let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: 10))
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
+    @Test("offline for days, calls at their limits and fetches answered at a teardown's reset pass every check")
+    func fieldSteps() {
+        let week: Int64 = 7 * 24 * 3_600_000
+        let pastTheAgeLimit = Self.seeds(count: 2) { story in
+            story.steps.contains { if case .wait(let milliseconds) = $0 { milliseconds > week } else { false } }
+        }
+        let atLimits = Self.seeds(count: 5) { $0.steps.contains(where: Self.carriesArgumentAtItsLimit) }
+        let atReset = Self.seeds(count: 5) { $0.steps.contains(.fetchAnswersAtReset(true)) }
+        #expect(pastTheAgeLimit.count == 2 && atLimits.count == 5 && atReset.count == 5)
+        for seed in pastTheAgeLimit + atLimits + atReset {
+            let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: 10))
+            #expect(outcome.passed, Self.describe(outcome))
+        }
+        #expect(StoryGenerator.story(seed: pastTheAgeLimit[0], length: 10).profile.projectRetry == RetryRules(),
+                "a story offline for long uses the SDK's default backoff")
+    }
+
+    private static func carriesArgumentAtItsLimit(_ step: StoryStep) -> Bool {
+        guard case .call(_, .sdk(let call), _) = step else { return false }
+        switch call {
+        case .updateCart(let items): return items.count >= 200
+        case .inAppFetch(let count): return count >= CallLimits.messagesPerFetch
+        default: return Describe.call(call).utf8.count > 250
+        }
+    }
+
+    @Test("the backend reads whom a request is for from its body and query")
+    func usersNamedByRequests() {
+        func users(_ json: String, query: String? = nil) -> [UserIdentity] {
+            SimulatedBackend.usersNamed(body: Array(json.utf8), query: query)
+        }
+        #expect(users(#"{"email":"a@x","eventName":"e"}"#) == [.email("a@x")])
+        #expect(users(#"{"user":{"userId":"u1"},"items":[]}"#) == [.userID("u1")])
+        #expect(users(#"{"currentEmail":"a@x","newEmail":"b@x"}"#) == [.email("a@x")])
+        #expect(users(#"{"events":[{"email":"a@x"},{"email":"a@x"},{"userId":"u2"}]}"#) == [.email("a@x"), .userID("u2")])
+        #expect(users("", query: "count=2&email=a%40x&platform=iOS") == [.email("a@x")])
+        #expect(users(#"{"token":"t"}"#).isEmpty)
     }
 
     // MARK: - The command

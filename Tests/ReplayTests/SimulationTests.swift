@@ -244,6 +244,17 @@ struct SimulationTests {
         #expect(outcome.passed, Self.describe(outcome))
     }
 
+    /// `replay check` took a gated call for one made during a switch when the journal resumed
+    /// (a gap, then a segment's snapshot) after the switch had landed and while its held calls
+    /// still waited for room in the delivery queue: their replay on the landed project looked
+    /// like a delivery "before any switch landed" (seeds 185105 and 404497 of the first
+    /// 500,000-story run with the field steps).
+    @Test("calls a landed switch still replays are judged against its project after a journal gap", arguments: [185_105, 404_497] as [UInt64])
+    func landedReplayAcrossAGap(seed: UInt64) {
+        let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: 10))
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
     @Test("offline for days, calls at their limits and fetches answered at a teardown's reset pass every check")
     func fieldSteps() {
         let week: Int64 = 7 * 24 * 3_600_000

@@ -255,6 +255,16 @@ struct SimulationTests {
         #expect(outcome.passed, Self.describe(outcome))
     }
 
+    /// A disable, which the queue's bounds never refuse, took the room events held for an
+    /// unknown user kept, and identifying the user discarded one of them (told it was applied):
+    /// seeds 3017 and 4521 at 40 steps, found by the new held-event check. Fixed in the core:
+    /// released events go into the room they reserved.
+    @Test("a disable past the queue's bound leaves held events their room", arguments: [3_017, 4_521] as [UInt64])
+    func heldRoomSurvivesADisable(seed: UInt64) {
+        let outcome = Self.run(seed: seed, steps: 40)
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
     @Test("offline for days, calls at their limits and fetches answered at a teardown's reset pass every check")
     func fieldSteps() {
         let week: Int64 = 7 * 24 * 3_600_000

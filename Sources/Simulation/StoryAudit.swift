@@ -43,6 +43,8 @@ struct StoryAudit {
     /// When the app said the network is back: the head task of each project that waited for a
     /// response, which must go (or expire) at once.
     private var waitingForNetwork: [TaskID: UInt64] = [:]
+    /// Whether the input being read queued something (the queue's bounds are checked after it).
+    private var queueGrew = false
     /// Calls whose resolution a journal gap lost (no longer pending in the state after it).
     private var settledInGap: Set<CallID> = []
     /// The generation that started each link job, and the job whose answer is being decided.
@@ -136,7 +138,7 @@ struct StoryAudit {
         }
         checker.finish(state: walk.state)
         recheck.finish()
-        finishBatch()
+        finishBatch(walk.state)
         checkEachResolvedOnce(walk.state)
         for rule in ContractRule.allCases {
             for violation in checker.violations[rule] ?? [] {
@@ -156,7 +158,7 @@ struct StoryAudit {
     private mutating func note(_ fact: Fact, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
         let isInput = FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true
         if isInput {
-            finishBatch()
+            finishBatch(walk.state)
             answeringLink = nil
             input = AuditedInput(fact)
             executing = if case .callReceived(let call) = fact { call.call.name } else { nil }
@@ -199,6 +201,7 @@ struct StoryAudit {
             if case .eventBatched(let id, let event, _) = fact {
                 tasks[id]?.task.addToBatch(event)
                 releasing.remove(event.call)
+                queueGrew = true
             }
             guard let (call, decision) = fact.gateDecision else { break }
             switch decision {
@@ -245,6 +248,7 @@ struct StoryAudit {
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
             if let call = task.call { releasing.remove(call) }
+            queueGrew = true
         case .networkReachable:
             for (project, order) in walk.state.taskOrder where walk.state.auth[project]?.refreshing == nil {
                 if let head = order.first, let queued = walk.state.tasks[head], queued.waitsForNetwork,
@@ -339,7 +343,9 @@ struct StoryAudit {
 
     /// The end of one input's decisions: every held event it released became a task (queued,
     /// batched, or refused by the full queue and journaled so).
-    private mutating func finishBatch() {
+    private mutating func finishBatch(_ state: SDKState) {
+        if queueGrew { checkQueueBounds(state) }
+        queueGrew = false
         for (task, sequence) in waitingForNetwork.sorted(by: { $0.key < $1.key }) {
             report(.contract, "the app said the network is back (seq \(sequence)), but task \(task), which waited for a response, was not sent")
         }
@@ -357,6 +363,26 @@ struct StoryAudit {
         case .delivered: break
         case .failed(let failure): checkFailure(failure, call: nil, task: id, sequence: sequence, walk: walk)
         case .discarded(let reason): checkDiscard(reason, call: nil, task: id, sequence: sequence, time: time, walk: walk)
+        }
+    }
+
+    /// The delivery queue keeps its bounds, in events and in footprint bytes, with the room the
+    /// events held for an unknown user keep in it; only disables, which the bounds never refuse,
+    /// may take it past them.
+    private mutating func checkQueueBounds(_ state: SDKState) {
+        var disables = 0
+        var disableBytes = 0
+        for queued in state.tasks.values where queued.task.isDisableDevice {
+            disables += 1
+            disableBytes += queued.task.footprint
+        }
+        let events = state.queuedEvents + state.heldEvents.count
+        if events > state.rules.queueCapacity + disables {
+            report(.contract, "the delivery queue holds \(state.queuedEvents) event(s) and keeps room for \(state.heldEvents.count) held, past its bound of \(state.rules.queueCapacity) (and \(disables) disable(s)) (at \(state.time))")
+        }
+        let bytes = state.queueFootprint + (state.heldEvents.isEmpty ? 0 : state.heldEventsReservation)
+        if bytes > state.rules.queueByteCapacity + disableBytes {
+            report(.contract, "the delivery queue takes \(bytes) bytes with the room held events keep, past its bound of \(state.rules.queueByteCapacity) (and \(disableBytes) of disables) (at \(state.time))")
         }
     }
 

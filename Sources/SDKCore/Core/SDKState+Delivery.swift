@@ -106,7 +106,7 @@ extension SDKState {
 
     /// The room the events held for an unknown user hold in the queue: the footprint of each
     /// one's task on the live project (whose storage holds them), whoever the user turns out to be.
-    var heldEventsReservation: Int {
+    package var heldEventsReservation: Int {
         let perTask = DeliveryTask.footprint(bodyBytes: 0, path: Self.longestEventPath, endpoint: live?.endpoint ?? "", region: live?.region ?? "",
                                              query: nil, user: nil)
         return heldEvents.reduce(0) { $0 + $1.reservedBytes + perTask }

@@ -223,6 +223,8 @@ struct StoryAudit {
             }
         case .journalGap(let gap):
             gapSeen = true
+            // The switch's landing may be in the gap: what it reset is not known across it.
+            messagesReset = []
             // A record over the journal's limit: no call's arguments (bounded) nor any state
             // the bounds allow should ever make one.
             if gap.reason.contains("over the journal's limit") {

@@ -265,6 +265,15 @@ struct SimulationTests {
         #expect(outcome.passed, Self.describe(outcome))
     }
 
+    /// The audit's message-reset rule once held a reset across a journal gap that lost the
+    /// next instance's `initialized`, and took a later instance's fetch for one answered after
+    /// the reset (seed 13059, 40 steps).
+    @Test("what a teardown reset is not carried across a journal gap (seed 13059)")
+    func messageResetAcrossAGap() {
+        let outcome = Self.run(seed: 13_059, steps: 40)
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
     @Test("offline for days, calls at their limits and fetches answered at a teardown's reset pass every check")
     func fieldSteps() {
         let week: Int64 = 7 * 24 * 3_600_000

@@ -55,6 +55,11 @@ package struct FaultProfile: Sendable, Hashable {
     /// Odds that the backend refuses one event of a bulk request (by its name) while accepting
     /// the rest.
     var eventRefusal = 0.0
+    /// The retry rules the app configures its projects with; nil: the catalog's quick ones
+    /// (``SimulatedProject/reference``, backoff capped at 8 s). A story offline for longer than a
+    /// couple of minutes uses the SDK's defaults (capped at 5 min), as most apps do: with an
+    /// 8 s cap a day offline would be ten thousand attempts per project.
+    package var projectRetry: RetryRules?
 
     /// A world with no faults at all: the end of every story drains in it.
     static let calm = FaultProfile()
@@ -104,6 +109,7 @@ extension FaultProfile {
         calm.rules = rules
         calm.withModules = withModules
         calm.groupsCutInsideInputs = groupsCutInsideInputs
+        calm.projectRetry = projectRetry
         // The queue's kind is the app's configuration, not a fault.
         calm.concurrentCallbacks = concurrentCallbacks
         return calm

@@ -51,6 +51,16 @@ final class SimulatedBackend {
             misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey): project \(project.name)'s key (region \(project.region)) sent to \(request.endpoint)")
             return Self.answer(401, code: "BadApiKey")
         }
+        // Each request leaves under its own user: it names one user at most, the one its task
+        // was made for.
+        let named = Self.usersNamed(body: request.body, query: request.query)
+        if named.count > 1 {
+            misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey) on \(project.name) names \(named.count) users: "
+                             + named.map(\.description).joined(separator: ", "))
+        } else if let user = named.first, user.value != request.user {
+            misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey) on \(project.name) names \(user), "
+                             + "but the engine sent it for user \(request.user ?? "-")")
+        }
         if project.usesJWT {
             if random.chance(profile.tokenExpiry) { expireTokens(of: project.fingerprint) }
             guard let token = request.token else { return Self.answer(401, code: "InvalidJwtPayload") }
@@ -63,6 +73,12 @@ final class SimulatedBackend {
             if parts[1] != (request.user ?? "-") || parts[2] != String(request.instance) {
                 misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey) on \(project.name) carried a JWT issued for user \(parts[1]) on instance \(parts[2]), "
                                  + "but was sent for user \(request.user ?? "-") on instance \(request.instance)")
+                return Self.answer(401, code: "InvalidJwtPayload")
+            }
+            // The body is the judge of whom a request is for, whatever the engine said.
+            if named.count <= 1, parts[1] != (named.first?.value ?? "-") {
+                misroutes.append("\(request.path) with idempotency key \(request.idempotencyKey) on \(project.name) carried a JWT issued for user \(parts[1]), "
+                                 + "but its body names \(named.first.map(\.description) ?? "no user")")
                 return Self.answer(401, code: "InvalidJwtPayload")
             }
         }
@@ -83,6 +99,38 @@ final class SimulatedBackend {
     }
 
     private static let success = answer(200, code: "Success")
+
+    /// The distinct users a request names, in the order it names them: at the top of its body
+    /// (`email`, `userId`), in its `user` (commerce), as the current user of an email change
+    /// (`currentEmail`, `currentUserId`), in each of a bulk's `events`, and in its query (a
+    /// message fetch). A body that names a user by email and by id in one place names the
+    /// email (the SDK never writes both).
+    static func usersNamed(body bytes: [UInt8], query: String?) -> [UserIdentity] {
+        var users: [UserIdentity] = []
+        func note(_ user: UserIdentity?) {
+            if let user, !users.contains(user) { users.append(user) }
+        }
+        func holder(_ value: JSONValue?, email: String = "email", userID: String = "userId") {
+            guard let value else { return }
+            note(UserIdentity(email: value[email]?.stringValue, userID: value[userID]?.stringValue))
+        }
+        if let query {
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, let value = String(parts[1]).removingPercentEncoding else { continue }
+                if parts[0] == "email" { note(.email(value)) }
+                if parts[0] == "userId" { note(.userID(value)) }
+            }
+        }
+        guard !bytes.isEmpty, let body = JSONParser.parse(bytes) else { return users }
+        holder(body)
+        holder(body["user"])
+        holder(body, email: "currentEmail", userID: "currentUserId")
+        if case .array(let events)? = body["events"] {
+            for event in events { holder(event) }
+        }
+        return users
+    }
 
     /// The answer to an `events/trackBulk` body: every event accepted, or, when `refusing`, the
     /// name of one event drawn from the body listed in `disallowedEventNames` (every event of

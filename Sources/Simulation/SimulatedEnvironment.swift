@@ -108,6 +108,7 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     /// The module handles `event`: it fails now and then (for the instance the event is for).
     func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws {
         checkNotInside(name, given: event)
+        if event == .reset { world.messagesResetting() }
         if world.chance(world.profile.moduleFailure) {
             throw SimulatedFailure(description: "simulated failure handling \(event) (generation \(context.generation))")
         }

@@ -28,6 +28,14 @@ struct SimulatedProject: Sendable, Hashable {
 
     var fingerprint: ProjectFingerprint { reference.fingerprint }
 
+    /// The same project, configured with `retry` instead of the catalog's retry rules.
+    func configured(retry: RetryRules?) -> SimulatedProject {
+        guard let retry else { return self }
+        var project = self
+        project.reference.retry = retry
+        return project
+    }
+
     /// The catalog's projects as the app hands them to the SDK, in catalog order.
     static let appProjects = catalog.map(\.project)
 

@@ -10,17 +10,24 @@ struct SimulatedRequest: Sendable {
     /// The base URL, through `/api/`.
     var endpoint: String
     var path: String
+    /// The URL's query (a message fetch names its user there), if any.
+    var query: String?
     var body: [UInt8]
     /// The `Authorization: Bearer` token, if any.
     var token: String?
-    /// Not sent: the user the SDK was identified as and its instance (generation) when the
-    /// request left, so the backend can tell a JWT issued for another user or instance.
+    /// Not sent: the user the request's task was made for (the `EffectOwner` the engine sent it
+    /// for) and the instance (generation), so the backend can tell a JWT issued for another user
+    /// or instance.
     var user: String?
     var instance: UInt64
 
     init(_ request: TransportRequest, user: String?, instance: UInt64) {
         var address = request.url.absoluteString
-        if let query = address.firstIndex(of: "?") { address = String(address[..<query]) }
+        query = nil
+        if let mark = address.firstIndex(of: "?") {
+            query = String(address[address.index(after: mark)...])
+            address = String(address[..<mark])
+        }
         if let api = address.range(of: "/api/") {
             endpoint = String(address[..<api.upperBound])
             path = String(address[api.upperBound...])

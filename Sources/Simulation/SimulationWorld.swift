@@ -26,6 +26,20 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private(set) var profile: FaultProfile
     private var faults: SimulationRandom
     let backend = SimulatedBackend()
+    /// The catalog's projects as this story's app configures them (``FaultProfile/projectRetry``),
+    /// and as it hands them to the SDK.
+    let projects: [SimulatedProject]
+    private let appProjects: [Project]
+    /// Whether the device is offline: every request and tracked link fails at once, with no
+    /// response, until the network is back.
+    private(set) var offline = false
+    /// While above zero, each request sent is held on the wire up to this much longer (drawn
+    /// per request), as on a slow network.
+    private(set) var slowNetworkMilliseconds: Int64 = 0
+    /// Whether message fetches' answers wait for a teardown's reset (``StoryStep/fetchAnswersAtReset(_:)``),
+    /// and the answers waiting.
+    private var holdsFetchAnswers = false
+    private var heldFetchAnswers: [WorldEvent] = []
     /// The device's keyring: API keys by fingerprint; it survives crashes.
     var keyring: [ProjectFingerprint: String] = [:]
     private(set) var storage: FailingSyncStorage
@@ -68,6 +82,8 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     init(seed: UInt64, profile: FaultProfile, checksEveryInput: Bool = true) {
         self.seed = seed
         self.profile = profile
+        projects = SimulatedProject.catalog.map { $0.configured(retry: profile.projectRetry) }
+        appProjects = projects.map(\.project)
         faults = SimulationRandom(seed: seed, stream: 3)
         storage = FailingSyncStorage(memory: InMemoryStorage())
         self.checksEveryInput = checksEveryInput
@@ -109,6 +125,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     func settle(maximumEvents: Int = 200_000) {
         profile = profile.calmed()
         storage.repair()
+        offline = false
+        slowNetworkMilliseconds = 0
+        holdFetchAnswersForReset(false)
         let budget = eventsRun + maximumEvents
         while true {
             process?.drainMailbox()
@@ -127,7 +146,13 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         case .requestArrives(let request, let launch, let sentAt, let answerLost, let completion):
             let result = backend.process(request, at: now, profile: profile, random: &faults)
             let answer = WorldEvent.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
-            if answerLost {
+            if holdsFetchAnswers && !answerLost && Self.messageFetchPaths.contains(request.path) {
+                if resetHasBegun {
+                    schedule(answer, after: 0)
+                } else {
+                    heldFetchAnswers.append(answer)
+                }
+            } else if answerLost {
                 schedule(answer, at: sentAt.advancedSaturating(milliseconds: profile.timeoutMilliseconds))
             } else {
                 schedule(answer, after: draw(profile.latencyMilliseconds))
@@ -172,7 +197,10 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     func resolveLink(_ url: String, launch: Int, completion: @escaping @Sendable (TransportResult) -> Void) {
         let code = url.split(separator: "/").last.map(String.init) ?? ""
         let result: TransportResult
-        if chance(profile.refused) {
+        if offline {
+            schedule(.engine(launch: launch) { completion(.networkError(Self.offlineError)) }, after: 0)
+            return
+        } else if chance(profile.refused) {
             result = .networkError("connection refused")
         } else if code == "gone" {
             result = .response(status: 404, headers: [:], body: Data())
@@ -201,10 +229,68 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
 
     // MARK: - The network
 
-    /// The transport: a request is refused, lost on the way, or reaches the backend (whose
-    /// answer may be lost); the client hears back after the latency or its timeout.
+    /// What the client hears for a request sent while the device is offline.
+    static let offlineError = "not connected to the internet"
+
+    /// The device loses its network (``StoryStep/offline``) or gets it back.
+    func setOffline(_ offline: Bool) {
+        self.offline = offline
+    }
+
+    /// Requests sent from now on are held on the wire up to `milliseconds` longer (0: no longer).
+    func setSlowNetwork(milliseconds: Int64) {
+        slowNetworkMilliseconds = max(0, milliseconds)
+    }
+
+    /// The paths of message fetches (whose answers ``holdFetchAnswersForReset(_:)`` holds).
+    static let messageFetchPaths: Set<String> = ["inApp/getMessages", "embedded-messaging/messages"]
+
+    /// Message fetches' answers wait for the next teardown's reset (on), or go now (off).
+    func holdFetchAnswersForReset(_ on: Bool) {
+        holdsFetchAnswers = on
+        if !on { releaseHeldFetchAnswers() }
+    }
+
+    /// Answers still held go now.
+    private func releaseHeldFetchAnswers() {
+        for answer in heldFetchAnswers { schedule(answer, after: 0) }
+        heldFetchAnswers.removeAll()
+    }
+
+    /// A module is handed a teardown's reset: the fetch answers held for it come back now,
+    /// while the module handles it, as an answer on the network's thread would (each reaches
+    /// the engine's mailbox before the reset's end does).
+    func messagesResetting() {
+        let answers = heldFetchAnswers
+        heldFetchAnswers.removeAll()
+        for case .engine(let owner, let action) in answers where owner == launch { action() }
+    }
+
+    /// Whether the switch in flight has begun resetting messages (and not landed yet): a fetch
+    /// answered now is answered during its teardown.
+    private var resetHasBegun: Bool {
+        guard let step = process?.state.switching.inFlight?.step else { return false }
+        return step != .disablePush && step != .deliverPending
+    }
+
+    /// The app tells the SDK the network is reachable (`EngagementSDK.networkBecameReachable()`).
+    func networkBecameReachable() {
+        process?.post(.input(.networkReachable, .none))
+    }
+
+    /// The transport: offline, a request fails at once with no response; else it is refused,
+    /// lost on the way, or reaches the backend (whose answer may be lost); the client hears back
+    /// after the latency (longer on a slow network) or its timeout.
     func transmit(_ request: SimulatedRequest, launch: Int, completion: @escaping @Sendable (TransportResult) -> Void) {
-        let latency = draw(profile.latencyMilliseconds)
+        if offline {
+            schedule(.engine(launch: launch) { completion(.networkError(Self.offlineError)) }, after: 0)
+            return
+        }
+        var latency = draw(profile.latencyMilliseconds)
+        if slowNetworkMilliseconds > 0 { latency += draw(0...slowNetworkMilliseconds) }
+        // A fetch whose answer waits for a reset reaches the backend at once (its answer is
+        // what comes late).
+        if holdsFetchAnswers && Self.messageFetchPaths.contains(request.path) { latency = 0 }
         if chance(profile.refused) {
             schedule(.engine(launch: launch) { completion(.networkError("connection refused")) }, after: latency)
         } else if chance(profile.lostBeforeBackend) {
@@ -321,11 +407,11 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         let heard: CallCompletion = .outcome { [self] _ in completionRan(id) }
         switch call {
         case .initialize(let index):
-            let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
-            received = (.initialize(project.reference), .project(SimulatedProject.appProjects[index % SimulatedProject.catalog.count], heard))
+            let project = projects[index % projects.count]
+            received = (.initialize(project.reference), .project(appProjects[index % projects.count], heard))
         case .switchProject(let index, let reaction):
-            let project = SimulatedProject.catalog[index % SimulatedProject.catalog.count]
-            received = (.switchProject(project.reference), .project(SimulatedProject.appProjects[index % SimulatedProject.catalog.count], .switchResult { [self] result in
+            let project = projects[index % projects.count]
+            received = (.switchProject(project.reference), .project(appProjects[index % projects.count], .switchResult { [self] result in
                 switchCompletionRan(id, result: result, reaction: reaction)
             }))
             if reaction != nil { switchTargets[id] = project.fingerprint }

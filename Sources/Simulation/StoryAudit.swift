@@ -19,6 +19,32 @@ struct StoryAudit {
     private var tasks: [TaskID: TaskRecord] = [:]
     private var received: [CallID: (sequence: UInt64, name: CallName)] = [:]
     private var resolved: [CallID: CallOutcome] = [:]
+    /// How many resolutions the journal holds for each call (exactly one for every call it
+    /// received).
+    private var resolutions: [CallID: Int] = [:]
+    /// Whether a journal gap was met yet (what it lost may include calls and resolutions).
+    private var gapSeen = false
+    /// The input whose decisions are being read, as much as the rules below need of it.
+    private var input: AuditedInput = .other
+    /// The call being carried out: the input's, or one a landing replays.
+    private var executing: CallName?
+    /// The calls of held events released by the input being read, until each is a task.
+    private var releasing: Set<CallID> = []
+    private var released: Set<CallID> = []
+    private var releasedAt: UInt64 = 0
+    /// Why each call the journal rejected was rejected (`callRejected`).
+    private var rejections: [CallID: String] = [:]
+    /// The sequence of an `identityChanged` that made a user with a push token known: its
+    /// next fact must queue the token's re-registration.
+    private var registrationDue: UInt64?
+    /// The message kinds (by project) a switch in flight has reset: none of them may be stored
+    /// again before the next instance starts.
+    private var messagesReset: Set<String> = []
+    /// When the app said the network is back: the head task of each project that waited for a
+    /// response, which must go (or expire) at once.
+    private var waitingForNetwork: [TaskID: UInt64] = [:]
+    /// Whether the input being read queued something (the queue's bounds are checked after it).
+    private var queueGrew = false
     /// Calls whose resolution a journal gap lost (no longer pending in the state after it).
     private var settledInGap: Set<CallID> = []
     /// The generation that started each link job, and the job whose answer is being decided.
@@ -104,7 +130,7 @@ struct StoryAudit {
                 if case .unreadable(let reason) = record.content {
                     report(.journal, "record \(record.sequence) of the final journal is unreadable: \(reason)")
                 }
-                if let fact = record.fact { note(fact, sequence: record.sequence, walk: walk) }
+                if let fact = record.fact { note(fact, sequence: record.sequence, time: record.time, walk: walk) }
                 walk.fold(record)
             }
         } catch {
@@ -112,6 +138,8 @@ struct StoryAudit {
         }
         checker.finish(state: walk.state)
         recheck.finish()
+        finishBatch(walk.state)
+        checkEachResolvedOnce(walk.state)
         for rule in ContractRule.allCases {
             for violation in checker.violations[rule] ?? [] {
                 let proof = violation.sequences.isEmpty ? "" : " (seq " + violation.sequences.map(String.init).joined(separator: ", ") + ")"
@@ -127,8 +155,21 @@ struct StoryAudit {
         checkCrashes(journalID: reader.journalID)
     }
 
-    private mutating func note(_ fact: Fact, sequence: UInt64, walk: JournalWalk) {
-        if answeringLink != nil, FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true { answeringLink = nil }
+    private mutating func note(_ fact: Fact, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+        let isInput = FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true
+        if isInput {
+            finishBatch(walk.state)
+            answeringLink = nil
+            input = AuditedInput(fact)
+            executing = if case .callReceived(let call) = fact { call.call.name } else { nil }
+        }
+        if let due = registrationDue {
+            registrationDue = nil
+            if case .taskQueued(let task) = fact, task.path == "users/registerDeviceToken" {
+            } else {
+                report(.contract, "the user became known with a push token (seq \(due)), but the token's re-registration is not journaled after it (seq \(sequence): \(FactSummary.text(fact)))")
+            }
+        }
         switch fact {
         case .engineStarted:
             lastStart = sequence
@@ -157,8 +198,18 @@ struct StoryAudit {
             }
         case .gateDecided, .eventBatched:
             // The gate's decision: a gateDecided's, or the one an eventBatched carries (1.3).
-            if case .eventBatched(let id, let event, _) = fact { tasks[id]?.task.addToBatch(event) }
+            if case .eventBatched(let id, let event, _) = fact {
+                tasks[id]?.task.addToBatch(event)
+                releasing.remove(event.call)
+                queueGrew = true
+            }
             guard let (call, decision) = fact.gateDecision else { break }
+            switch decision {
+            case .executed, .replayed, .inline:
+                // A call the gate held is in the gate (its callReceived may be in a gap).
+                executing = received[call]?.name ?? walk.state.switching.gate.first { $0.call.id == call }?.call.call.name
+            case .queued, .refused: break
+            }
             if case .queued = decision { gated.insert(call) }
             if case .replayed = decision, walk.state.tasks.isEmpty { replayedIntoEmptyQueue.insert(call) }
             if let expected = world.reactionTargets[call] {
@@ -170,17 +221,82 @@ struct StoryAudit {
                     report(.contract, "call \(call), made from the callback of switch call \(expected.switch) (which landed on \(expected.project)), ran on \(landedOn) (seq \(sequence))")
                 }
             }
-        case .journalGap:
+        case .journalGap(let gap):
+            gapSeen = true
+            // The switch's landing may be in the gap: what it reset is not known across it.
+            messagesReset = []
+            // A record over the journal's limit: no call's arguments (bounded) nor any state
+            // the bounds allow should ever make one.
+            if gap.reason.contains("over the journal's limit") {
+                report(.journal, "a record was over the journal's limit: \(gap.reason) (seq \(sequence))")
+            }
             let pending = walk.state.pendingCalls
             for call in received.keys where resolved[call] == nil && pending[call] == nil { settledInGap.insert(call) }
         case .callReceived(let call):
             received[call.id] = (sequence, call.call.name)
+        case .callRejected(let call, let reason):
+            rejections[call] = reason
+            // An argument over its limit is journaled as the call's name and the reason, never
+            // the arguments (which may be of any size).
+            if reason.contains(", at most "), case .callReceived(let made) = input.fact, made.id == call {
+                if case .oversized(_, let recorded) = made.call {
+                    if recorded != reason { report(.contract, "call \(call) was journaled oversized for \"\(recorded)\" but rejected for \"\(reason)\" (seq \(sequence))") }
+                } else {
+                    report(.contract, "call \(call) (\(made.call.name.rawValue)) was rejected over a limit (\(reason)), yet journaled with its arguments (seq \(sequence))")
+                }
+            }
         case .callResolved, .callsResolved:
-            fact.forEachResolution { call, outcome in noteResolution(of: call, outcome, sequence: sequence, walk: walk) }
+            fact.forEachResolution { call, outcome in noteResolution(of: call, outcome, sequence: sequence, time: time, walk: walk) }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
+            if let call = task.call { releasing.remove(call) }
+            queueGrew = true
+        case .networkReachable:
+            for (project, order) in walk.state.taskOrder where walk.state.auth[project]?.refreshing == nil {
+                if let head = order.first, let queued = walk.state.tasks[head], queued.waitsForNetwork,
+                   case .retrying = queued.status {
+                    waitingForNetwork[head] = sequence
+                }
+            }
+        case .taskDispatched(let id, let attempt):
+            waitingForNetwork[id] = nil
+            // A request past its age limit is discarded when its turn comes, never sent (a
+            // disable never expires).
+            let limit = walk.state.rules.deliveryAgeLimitMilliseconds
+            if let task = tasks[id]?.task, !task.isDisableDevice {
+                let age = (time.microsecondsSince1970 - task.createdAt.microsecondsSince1970) / 1_000
+                if age > limit {
+                    report(.contract, "task \(id) was sent (attempt \(attempt)) \(age) ms after it was made, past the age limit of \(limit) ms (seq \(sequence))")
+                }
+            }
+        case .retryScheduled(let id, _, let due, let reason):
+            checkRetry(id, due: due, reason: reason, sequence: sequence, time: time, walk: walk)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
+            waitingForNetwork[id] = nil
+            checkTaskOutcome(id, outcome, sequence: sequence, time: time, walk: walk)
+        case .unknownUserEventsReleased:
+            releasing = Set(walk.state.heldEvents.map(\.call))
+            released = releasing
+            releasedAt = sequence
+        case .identityChanged(let email, let userID):
+            // The user became known (setEmail, setUserId): the push token is registered for them.
+            let known = (executing == .setEmail && email != nil) || (executing == .setUserId && userID != nil)
+            if known && walk.state.pushToken != nil { registrationDue = sequence }
+        case .storageCleared(let project, let scope):
+            switch scope {
+            case .inAppMessages: messagesReset.insert("\(project) \(MessageKind.inApp.rawValue)")
+            case .embeddedMessages: messagesReset.insert("\(project) \(MessageKind.embedded.rawValue)")
+            case .identity, .projectScoped: break
+            }
+        case .initialized:
+            messagesReset = []
+        case .messagesStored(let kind, let project, _):
+            // A fetch answered after its kind was reset by the switch leaving the project is
+            // refused: the messages must not outlive the teardown.
+            if messagesReset.contains("\(project) \(kind.rawValue)") {
+                report(.contract, "\(kind.rawValue) messages were stored for \(project) after the switch leaving it reset them (seq \(sequence))")
+            }
         default:
             break
         }
@@ -188,9 +304,15 @@ struct StoryAudit {
 
     /// What a call's resolution must agree with (a `callResolved`, or one call of a
     /// `callsResolved`).
-    private mutating func noteResolution(of call: CallID, _ outcome: CallOutcome, sequence: UInt64, walk: JournalWalk) {
+    private mutating func noteResolution(of call: CallID, _ outcome: CallOutcome, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
         let firstResolution = resolved[call] == nil
         resolved[call] = outcome
+        resolutions[call, default: 0] += 1
+        switch outcome {
+        case .failed(let failure): checkFailure(failure, call: call, task: nil, sequence: sequence, walk: walk)
+        case .discarded(let reason): checkDiscard(reason, call: call, task: nil, sequence: sequence, time: time, walk: walk)
+        case .delivered, .applied: break
+        }
         // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
         // resolved as discarded at shutdown, and hears it for every such call.
         // The switch in flight at the stop reports "interrupted", the ones still queued "not
@@ -216,6 +338,193 @@ struct StoryAudit {
         if case .applied(let project) = outcome, let made = received[call], made.name == .switchProject, made.sequence > lastStart,
            !walk.state.instanceRunning || walk.state.live?.fingerprint != project {
             report(.contract, "switch call \(call) resolved as applied on \(project.map(\.description) ?? "nil"), yet no instance of it runs (seq \(sequence))")
+        }
+    }
+
+    // MARK: - Honest failures
+
+    /// The end of one input's decisions: every held event it released became a task (queued,
+    /// batched, or refused by the full queue and journaled so).
+    private mutating func finishBatch(_ state: SDKState) {
+        if queueGrew { checkQueueBounds(state) }
+        queueGrew = false
+        for (task, sequence) in waitingForNetwork.sorted(by: { $0.key < $1.key }) {
+            report(.contract, "the app said the network is back (seq \(sequence)), but task \(task), which waited for a response, was not sent")
+        }
+        waitingForNetwork = [:]
+        if !releasing.isEmpty {
+            report(.contract, "\(releasing.count) event(s) held for an unknown user were released (seq \(releasedAt)) and became no task: "
+                   + releasing.sorted().map(\.description).joined(separator: ", "))
+        }
+        releasing = []
+        released = []
+    }
+
+    private mutating func checkTaskOutcome(_ id: TaskID, _ outcome: TaskOutcome, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+        switch outcome {
+        case .delivered: break
+        case .failed(let failure): checkFailure(failure, call: nil, task: id, sequence: sequence, walk: walk)
+        case .discarded(let reason): checkDiscard(reason, call: nil, task: id, sequence: sequence, time: time, walk: walk)
+        }
+    }
+
+    /// The delivery queue keeps its bounds, in events and in footprint bytes, with the room the
+    /// events held for an unknown user keep in it; only disables, which the bounds never refuse,
+    /// may take it past them.
+    private mutating func checkQueueBounds(_ state: SDKState) {
+        var disables = 0
+        var disableBytes = 0
+        for queued in state.tasks.values where queued.task.isDisableDevice {
+            disables += 1
+            disableBytes += queued.task.footprint
+        }
+        let events = state.queuedEvents + state.heldEvents.count
+        if events > state.rules.queueCapacity + disables {
+            report(.contract, "the delivery queue holds \(state.queuedEvents) event(s) and keeps room for \(state.heldEvents.count) held, past its bound of \(state.rules.queueCapacity) (and \(disables) disable(s)) (at \(state.time))")
+        }
+        let bytes = state.queueFootprint + (state.heldEvents.isEmpty ? 0 : state.heldEventsReservation)
+        if bytes > state.rules.queueByteCapacity + disableBytes {
+            report(.contract, "the delivery queue takes \(bytes) bytes with the room held events keep, past its bound of \(state.rules.queueByteCapacity) (and \(disableBytes) of disables) (at \(state.time))")
+        }
+    }
+
+    /// A call or task fails only by an honest rule, each with the input that shows it: the
+    /// project's answer (a status retrying cannot fix, an event refused, 5xx/429 answers up to
+    /// the retry bound: never a request that got no response), the arguments (validation), no
+    /// instance, or authentication (the JWT refresh budget, the auth provider).
+    private mutating func checkFailure(_ failure: CallFailure, call: CallID?, task: TaskID?, sequence: UInt64, walk: JournalWalk) {
+        let subject = call.map { "call \($0)" } ?? "task \(task.map(\.description) ?? "?")"
+        let answer = input.transportOutcome(for: task)
+        func dishonest(_ why: String) {
+            report(.contract, "\(subject) failed (\(failure)), but \(why) (seq \(sequence))")
+        }
+        switch failure {
+        case .retriesExhausted(let last):
+            if call != nil, case .linkResolved? = input.fact {
+                explained[Self.linkNotResolved, default: 0] += 1
+                return
+            }
+            // A flush whose journal could not be made durable (the disk failed) fails so.
+            if call != nil, case .durabilityConfirmed(let confirmation)? = input.fact, confirmation.failure != nil,
+               last.hasPrefix("journal not durable") {
+                return
+            }
+            guard case .response(let status, _, _, _)? = answer, status == 429 || status >= 500 else {
+                return dishonest("its last attempt \(input.describeAnswer(for: task)): only 5xx/429 answers use a request up")
+            }
+            if let task, let project = tasks[task]?.task.project, let retry = walk.state.projects[project]?.retry,
+               !last.hasPrefix("\(retry.maxAttempts) attempts") {
+                dishonest("the project allows \(retry.maxAttempts) such answers")
+            }
+        case .httpStatus(let status, let code, _):
+            guard case .response(let answered, _, _, _)? = answer else {
+                return dishonest("it \(input.describeAnswer(for: task))")
+            }
+            if code == "EventRefused" {
+                if !(200..<300).contains(answered) { dishonest("the bulk was answered HTTP \(answered)") }
+            } else if answered != status || (200..<300).contains(status) || status == 429 || status >= 500 {
+                dishonest("the project answered HTTP \(answered)")
+            }
+        case .authentication(let reason):
+            if reason.contains("refresh budget") {
+                guard case .response(401, _, _, _)? = answer else { return dishonest("no 401 came with it: it \(input.describeAnswer(for: task))") }
+            } else if reason.hasPrefix("the auth provider failed") {
+                guard case .authTokenReceived(let receipt)? = input.fact, receipt.failure != nil else {
+                    return dishonest("no failed answer of the auth provider came with it")
+                }
+            } else {
+                dishonest("no rule fails a request so")
+            }
+        case .rejected(let reason):
+            guard let call else { return dishonest("only a call is rejected") }
+            let known = rejections[call] == reason || Self.rejectionsWithoutValidation.contains { reason.hasPrefix($0) }
+            if !known { dishonest("no callRejected and no rule names that reason") }
+        case .notInitialized:
+            let state = walk.state
+            if call == nil || (state.live != nil && (state.instanceRunning || state.switching.isSwitching)) {
+                dishonest("the SDK was initialized")
+            }
+        }
+    }
+
+    /// A call or task is discarded only by an honest rule: a purge (a logout, a switch leaving
+    /// the project), a bound (the gate, the delivery queue: never a held event's reserved
+    /// room), the age limit (past it), or the shutdown.
+    private mutating func checkDiscard(_ reason: DiscardReason, call: CallID?, task: TaskID?, sequence: UInt64, time: JournalTime,
+                                       walk: JournalWalk) {
+        let subject = call.map { "call \($0)" } ?? "task \(task.map(\.description) ?? "?")"
+        func dishonest(_ why: String) {
+            report(.contract, "\(subject) was discarded (\(reason)), but \(why) (seq \(sequence))")
+        }
+        let rules = walk.state.rules
+        switch reason {
+        case .purgedByLogout:
+            if executing != .logoutUser && !(executing == nil && gapSeen) { dishonest("no logout was being carried out") }
+        case .purgedBySwitch(let id), .undeliveredAtSwitch(let id):
+            guard let run = walk.state.switching.inFlight, run.id == id, run.step == .purgeQueue else {
+                return dishonest("that switch was not purging its queue")
+            }
+        case .gateFull(let capacity):
+            if call == nil || capacity != rules.gateCapacity { dishonest("the gate holds \(rules.gateCapacity)") }
+        case .queueFull(let capacity):
+            if capacity != rules.queueCapacity && capacity != SDKState.heldEventCapacity {
+                dishonest("the queue holds \(rules.queueCapacity) events")
+            }
+            if let task, let made = tasks[task]?.task.call, released.contains(made) {
+                dishonest("it was an event held for an unknown user, whose room in the queue was reserved")
+            }
+        case .expired(let limit):
+            if limit != .milliseconds(rules.deliveryAgeLimitMilliseconds) { dishonest("the age limit is \(rules.deliveryAgeLimitMilliseconds) ms") }
+            guard let task, let made = tasks[task]?.task else { return }
+            let age = time.microsecondsSince1970 - made.createdAt.microsecondsSince1970
+            if made.isDisableDevice { dishonest("a disable never expires") }
+            if age <= rules.deliveryAgeLimitMilliseconds * 1_000 { dishonest("it waited \(age / 1_000) ms only") }
+        case .shutdown:
+            if call == nil || input.fact != .engineStopping { dishonest("the SDK was not shutting down") }
+        }
+    }
+
+    /// A retry waits for the reason its attempt gave (no response, or a 5xx/429 answer), and no
+    /// longer than the project's longest backoff.
+    private mutating func checkRetry(_ id: TaskID, due: JournalTime, reason: RetryReason, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+        let answer = input.transportOutcome(for: id)
+        switch (reason, answer) {
+        case (.noResponse, .networkError?):
+            break
+        case (.serverBusy, .response(let status, _, _, _)?) where status == 429 || status >= 500:
+            break
+        default:
+            report(.contract, "task \(id)'s retry says \(reason), but its attempt \(input.describeAnswer(for: id)) (seq \(sequence))")
+        }
+        guard let project = tasks[id]?.task.project, let retry = walk.state.projects[project]?.retry else { return }
+        let wait = due.microsecondsSince1970 - time.microsecondsSince1970
+        if wait > retry.maxDelayMilliseconds * 1_000 || wait < 0 {
+            report(.contract, "task \(id)'s retry waits \(wait / 1_000) ms, past the project's longest backoff of \(retry.maxDelayMilliseconds) ms (seq \(sequence))")
+        }
+    }
+
+    /// Reasons a call is rejected for other than its arguments (`callRejected`).
+    static let rejectionsWithoutValidation = [
+        "no user identity", "no push token registered", "attribution refused", "the link resolved after the instance",
+    ]
+
+    static let linkNotResolved = "a tracked link that could not be resolved failed at once (retriesExhausted, nothing retried)"
+
+    /// Every call the journal received has exactly one resolution in it: none is resolved twice,
+    /// and none vanishes (neither resolved nor pending at the end), unless a journal gap lost
+    /// its facts.
+    private mutating func checkEachResolvedOnce(_ state: SDKState) {
+        guard world.process?.journalFailure == nil else { return }
+        for (call, count) in resolutions.sorted(by: { $0.key < $1.key }) {
+            if count > 1 {
+                report(.settle, "call \(call) (\(received[call]?.name.rawValue ?? "?")) has \(count) resolutions in the journal")
+            } else if received[call] == nil && !gapSeen {
+                report(.settle, "call \(call) is resolved in the journal, which never received it")
+            }
+        }
+        for (call, entry) in received.sorted(by: { $0.key < $1.key })
+        where resolutions[call] == nil && state.pendingCall(call) == nil && !settledInGap.contains(call) {
+            report(.settle, "call \(call) (\(entry.name.rawValue), seq \(entry.sequence)) has no resolution in the journal and is not pending")
         }
     }
 
@@ -323,6 +632,33 @@ struct StoryAudit {
             where entry.sequence <= crash.durableSequence && resolved[call] == nil && !settledInGap.contains(call) {
                 report(.settle, "call \(call) (\(entry.name.rawValue)) was durable before a crash (seq \(entry.sequence)) but never resolved")
             }
+        }
+    }
+}
+
+/// The input a batch of decisions answers, as the audit's rules read it.
+private struct AuditedInput {
+    var fact: Fact?
+
+    static let other = AuditedInput(nil)
+
+    init(_ fact: Fact?) {
+        self.fact = fact
+    }
+
+    /// What the exchange of `task` that this input ends came back with, if it is one.
+    func transportOutcome(for task: TaskID?) -> TransportOutcome? {
+        guard case .transportCompleted(let completion)? = fact, task == nil || completion.task == task else { return nil }
+        return completion.outcome
+    }
+
+    /// What came back, in words: `got no response (timed out)`, `was answered HTTP 503`, or
+    /// what the input was instead.
+    func describeAnswer(for task: TaskID?) -> String {
+        switch transportOutcome(for: task) {
+        case .networkError(let error)?: "got no response (\(error))"
+        case .response(let status, let code, _, _)?: "was answered HTTP \(status)" + (code.map { " \($0)" } ?? "")
+        case nil: "came with \(fact.map { FactSummary.text($0) } ?? "no input")"
         }
     }
 }

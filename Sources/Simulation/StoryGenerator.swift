@@ -3,11 +3,21 @@ import SDK
 /// Draws a random story from a seed: interleaved calls of several callers, switch requests
 /// (repeats, chains such as A→B→A and C, D, C, switches before initialization), push and
 /// in-app/embedded tracking mid-switch, logouts, late attribution writes, flushes, token
-/// expiries, waits, and crashes followed by a relaunch on the same or another project.
+/// expiries, waits, and crashes followed by a relaunch on the same or another project; and the
+/// field's situations (``fieldStep()``): offline periods from seconds to days, calls just over
+/// (or at) their limits, identity changes with events queued on the JWT projects, message
+/// fetches answered while a switch tears their kind down.
 ///
 /// Pure: the same seed and length always give the same story.
 package struct StoryGenerator {
     private var random: SimulationRandom
+    /// The field steps' own stream: whether a step is one, and everything it draws. A story
+    /// that draws none is the story its seed gave before they existed, step for step; one that
+    /// draws some keeps its other steps, in order, from where the field step goes in.
+    private var field: SimulationRandom
+    /// Whether some offline period lasts longer than ten minutes (the app's projects then use
+    /// the SDK's default backoff, see ``FaultProfile/projectRetry``).
+    private var longOffline = false
     private var steps: [StoryStep] = []
     private let projectCount = SimulatedProject.catalog.count
     private var messageNumber = 0
@@ -15,17 +25,28 @@ package struct StoryGenerator {
     /// The story of `seed`, about `length` steps long (a chain may add a few); `tearsBatches`
     /// sets ``FaultProfile/groupsCutInsideInputs``.
     package static func story(seed: UInt64, length: Int, tearsBatches: Bool = false) -> Story {
-        var generator = StoryGenerator(random: SimulationRandom(seed: seed, stream: 1))
+        var generator = StoryGenerator(random: SimulationRandom(seed: seed, stream: 1), field: SimulationRandom(seed: seed, stream: 4))
         var profileRandom = SimulationRandom(seed: seed, stream: 2)
         var profile = FaultProfile.draw(&profileRandom)
         profile.groupsCutInsideInputs = tearsBatches
         generator.opening()
-        while generator.steps.count < length { generator.addStep() }
+        while generator.steps.count < length {
+            if generator.field.chance(StoryGenerator.fieldOdds) {
+                generator.fieldStep()
+            } else {
+                generator.addStep()
+            }
+        }
+        if generator.longOffline { profile.projectRetry = RetryRules() }
         return Story(seed: seed, profile: profile, steps: generator.steps)
     }
 
-    private init(random: SimulationRandom) {
+    /// The odds that a step of the story is a field step.
+    static let fieldOdds = 0.05
+
+    private init(random: SimulationRandom, field: SimulationRandom) {
         self.random = random
+        self.field = field
     }
 
     // MARK: - Shapes
@@ -239,6 +260,169 @@ package struct StoryGenerator {
         default: random.int64(6_000...70_000)
         }
         steps.append(.wait(milliseconds: milliseconds))
+    }
+
+    // MARK: - The field
+
+    /// A field step, drawn from the field stream: the helpers it shares with the other steps
+    /// draw from that stream too while it runs, so the story's own stream is left where it was.
+    private mutating func fieldStep() {
+        swap(&random, &field)
+        defer { swap(&random, &field) }
+        switch random.int(0...19) {
+        case 0..<8: offlinePeriod()
+        case 8..<13: callAtItsLimit()
+        case 13..<17: jwtIdentityWithQueuedEvents()
+        default: fetchesDuringTeardown()
+        }
+    }
+
+    /// The device goes offline: every request fails at once with no response and the queue
+    /// waits, never used up, for seconds, often minutes, sometimes hours, rarely days (past the
+    /// 7-day age limit too). Calls made meanwhile queue (or are held, for an unknown user); then
+    /// the network comes back and, often but not always, the app says so.
+    private mutating func offlinePeriod() {
+        steps.append(.offline)
+        var left = offlineMilliseconds()
+        // Something waits through a period of days (the age limit is the point of them).
+        if left >= 24 * 3_600_000 { tracking() }
+        for _ in 0..<random.int(0...3) {
+            switch random.int(0...11) {
+            case 0..<3: tracking()
+            case 3: burst()
+            case 4, 5: identity()
+            case 6, 7: inline()
+            case 8: call(.sdk(.logoutUser))
+            case 9: call(.sdk(.registerToken("token-\(random.int(1...3))")))
+            case 10: if random.chance(0.5) { crash() } else { switches() }
+            default: call(.sdk(.flush))
+            }
+            let part = random.int64(0...(left / 2))
+            if part > 0 {
+                steps.append(.wait(milliseconds: part))
+                left -= part
+            }
+        }
+        steps.append(.wait(milliseconds: left))
+        steps.append(.online)
+        if random.chance(0.7) {
+            if random.chance(0.3) { steps.append(.wait(milliseconds: random.int64(1...2_000))) }
+            steps.append(.networkReachable)
+        }
+        if random.chance(0.5) { tracking() }
+    }
+
+    /// How long an offline period lasts: mostly seconds, often minutes, sometimes hours, rarely
+    /// days (half of those past the 7-day age limit).
+    private mutating func offlineMilliseconds() -> Int64 {
+        let hour: Int64 = 3_600_000
+        let duration: Int64 = switch random.int(0...99) {
+        case 0..<55: random.int64(500...90_000)
+        case 55..<80: random.int64(90_000...(hour / 2))
+        case 80..<92: random.int64(hour...(12 * hour))
+        case 92..<96: random.int64((24 * hour)...(7 * 24 * hour))
+        default: random.int64((7 * 24 * hour + 1)...(10 * 24 * hour))
+        }
+        if duration > 120_000 { longOffline = true }
+        return duration
+    }
+
+    /// A call with an argument just over its limit (``CallLimits``: rejected at once, journaled
+    /// as its name and the reason), or, a third of the time, at it (accepted). Small: the
+    /// largest is a cart of about 320 KiB.
+    private mutating func callAtItsLimit() {
+        let over = random.chance(0.67) ? 1 : 0
+        func text(_ count: Int) -> String { String(repeating: "x", count: count) }
+        let item = { (name: String) in CommerceItem(id: "sku-1", name: name, price: 5, quantity: 1) }
+        let call: PublicCall = switch random.int(0...14) {
+        case 0: .track(event: text(CallLimits.identifierBytes + over), dataFields: nil)
+        case 1: .track(event: "viewed", dataFields: ["note": .string(text(CallLimits.dataStringBytes + over))])
+        case 2: .track(event: "viewed", dataFields: [text(CallLimits.dataKeyBytes + over): .integer(1)])
+        case 3: .track(event: "viewed", dataFields: Dictionary(uniqueKeysWithValues: (0..<(CallLimits.dataFieldsCount + over)).map { ("f\($0)", DataValue.integer(Int64($0))) }))
+        // Each string within its limit, the object past its 64 KiB of JSON (or under it).
+        case 4: .updateUser(dataFields: Dictionary(uniqueKeysWithValues: (0..<(4 + over)).map { ("s\($0)", DataValue.string(text(15_000))) }), mergeNestedObjects: false)
+        case 5: .trackPurchase(total: 5, items: [item(text(CallLimits.itemNameBytes + over))], dataFields: nil)
+        case 6: .updateCart(items: Array(repeating: item("item"), count: CallLimits.items + over))
+        // Each item within its limits, the call past its 256 KiB (or under it).
+        case 7: .updateCart(items: Array(repeating: item(text(1_000)), count: over == 1 ? 300 : 200))
+        case 8: .inAppClick(messageID: message(), url: "https://sim.test/" + text(CallLimits.urlBytes - 17 + over))
+        case 9: .handleUniversalLink(url: "https://links.sim.test/a/" + text(CallLimits.urlBytes - 25 + over))
+        case 10: .setEmail(text(CallLimits.emailBytes - 9 + over) + "@sim.test")
+        case 11: .setUserId(text(CallLimits.userIDBytes + over))
+        case 12: .registerToken(text(CallLimits.pushTokenBytes + over))
+        case 13: .embeddedClick(messageID: message(), buttonID: text(CallLimits.identifierBytes + over), url: nil)
+        default: .inAppFetch(count: CallLimits.messagesPerFetch + over)
+        }
+        self.call(.sdk(call))
+    }
+
+    /// Identity changes on a JWT project (C, D) while its events wait in the queue, offline or
+    /// behind a request held on the wire: every request must carry the events of one user, with
+    /// a JWT issued for that user. Events of an unknown user (after a logout) are held, and
+    /// released when the user is known again.
+    private mutating func jwtIdentityWithQueuedEvents() {
+        let jwt = random.pick([2, 3])
+        call(.switchProject(project: jwt, inCallback: random.chance(0.5) ? .setEmail("user\(random.int(1...3))@sim.test") : nil))
+        if random.chance(0.6) { steps.append(.wait(milliseconds: random.int64(1...3_000))) }
+        if random.chance(0.7) { call(.sdk(.setEmail("user\(random.int(1...3))@sim.test"))) }
+        if random.chance(0.4) { call(.sdk(.registerToken("token-\(random.int(1...3))"))) }
+        let offline = random.chance(0.5)
+        steps.append(offline ? .offline : .slowNetwork(milliseconds: random.int64(500...3_000)))
+        for round in 0..<random.int(1...3) {
+            queuedTracks()
+            if round > 0 && random.chance(0.3) { inline() }
+            switch random.int(0...5) {
+            case 0, 1: call(.sdk(.setEmail("user\(random.int(1...3))@sim.test")))
+            case 2: call(.sdk(.setUserId("user-\(random.int(1...3))")))
+            case 3: call(.sdk(.logoutUser))
+            case 4: call(.sdk(.updateEmail("new\(random.int(1...3))@sim.test")))
+            default: call(.sdk(.setEmail(nil)))
+            }
+        }
+        queuedTracks()
+        if random.chance(0.5) { steps.append(.wait(milliseconds: random.int64(1...1_500))) }
+        if offline {
+            steps.append(.wait(milliseconds: random.int64(1...20_000)))
+            steps.append(.online)
+            if random.chance(0.7) { steps.append(.networkReachable) }
+        } else {
+            steps.append(.slowNetwork(milliseconds: 0))
+        }
+    }
+
+    /// One to four tracks of one caller, sometimes faster than the engine answers.
+    private mutating func queuedTracks() {
+        let caller = random.int(1...3)
+        for _ in 0..<random.int(1...4) {
+            steps.append(.call(caller: caller, .sdk(.track(event: random.pick(["viewed", "liked", "shared"]), dataFields: nil)),
+                               engineKeepsUp: random.chance(0.5)))
+        }
+    }
+
+    /// Message fetches answered late, around a switch: an answer that comes after the teardown
+    /// reset that kind of messages is refused, never stored for the instance being left. Half
+    /// the time the world holds the answers until a module is handed the reset, else they come
+    /// over a slow network, whenever they come (while the teardown waits for the disable to be
+    /// durable, for a module still busy with an awaited hook, or after it).
+    private mutating func fetchesDuringTeardown() {
+        let atReset = random.chance(0.5)
+        // What the project has on the wire goes first, so the fetches leave before the switch.
+        if random.chance(0.7) { steps.append(.wait(milliseconds: random.int64(300...2_000))) }
+        if atReset {
+            steps.append(.fetchAnswersAtReset(true))
+        } else {
+            steps.append(.slowNetwork(milliseconds: random.chance(0.5) ? random.int64(10...100) : random.int64(100...4_000)))
+        }
+        for _ in 0..<random.int(1...2) {
+            call(.sdk(random.chance(0.5) ? .inAppFetch(count: random.int(1...5)) : .embeddedFetch))
+        }
+        if random.chance(0.3) { steps.append(.wait(milliseconds: random.int64(1...200))) }
+        // Two switches: at least one leaves the project the fetches were made on.
+        let first = anyProject()
+        call(.switchProject(project: first, inCallback: callbackCall()))
+        if random.chance(0.6) { call(.switchProject(project: other(than: first), inCallback: nil)) }
+        steps.append(.wait(milliseconds: random.int64(100...6_000)))
+        steps.append(atReset ? .fetchAnswersAtReset(false) : .slowNetwork(milliseconds: 0))
     }
 
     // MARK: - Pieces

@@ -40,6 +40,16 @@ package enum StoryRunner {
         case .shutdown(let after, let relaunchOn):
             world.shutdown(relaunchMilliseconds: after)
             if let relaunchOn { world.makeCall(.initialize(project: relaunchOn), caller: 1) }
+        case .offline:
+            world.setOffline(true)
+        case .online:
+            world.setOffline(false)
+        case .networkReachable:
+            world.networkBecameReachable()
+        case .slowNetwork(let milliseconds):
+            world.setSlowNetwork(milliseconds: milliseconds)
+        case .fetchAnswersAtReset(let on):
+            world.holdFetchAnswersForReset(on)
         }
     }
 

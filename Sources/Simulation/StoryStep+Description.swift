@@ -17,6 +17,16 @@ extension StoryStep: CustomStringConvertible {
             "power loss (\(tail)), relaunch \(after) ms later" + (relaunchOn.map { " and initialize \(Self.projectName($0))" } ?? " without initializing")
         case .shutdown(let after, let relaunchOn):
             "shutdown, relaunch \(after) ms later" + (relaunchOn.map { " and initialize \(Self.projectName($0))" } ?? " without initializing")
+        case .offline:
+            "the device goes offline"
+        case .online:
+            "the network is back"
+        case .networkReachable:
+            "the app calls networkBecameReachable()"
+        case .slowNetwork(let milliseconds):
+            milliseconds > 0 ? "the network gets slow: requests held up to \(milliseconds) ms longer" : "the network is fast again"
+        case .fetchAnswersAtReset(let on):
+            on ? "message fetches are answered when a teardown resets messages" : "message fetches are answered as they come"
         }
     }
 
@@ -33,8 +43,30 @@ extension StoryCall: CustomStringConvertible {
         case .switchProject(let project, let reaction):
             "switchProject(\(StoryStep.projectName(project)))" + (reaction.map { ", then from its callback " + Describe.call($0) } ?? "")
         case .sdk(let call):
-            Describe.call(call)
+            Self.abbreviated(Describe.call(call))
         }
+    }
+
+    /// `text` with every run of one character longer than 32 written as the character and the
+    /// run's length (a call at its limit carries kilobytes of one letter).
+    static func abbreviated(_ text: String) -> String {
+        guard text.utf8.count > 200 else { return text }
+        var output = ""
+        var run: (character: Character, count: Int)?
+        func flush() {
+            guard let current = run else { return }
+            output += current.count > 32 ? "\(current.character)×\(current.count)" : String(repeating: current.character, count: current.count)
+        }
+        for character in text {
+            if run?.character == character {
+                run?.count += 1
+            } else {
+                flush()
+                run = (character, 1)
+            }
+        }
+        flush()
+        return output.count > 2_000 ? String(output.prefix(2_000)) + "…" : output
     }
 }
 

@@ -21,4 +21,18 @@ package enum StoryStep: Sendable, Hashable {
     /// The app shuts the SDK down (`shutdown()`), the process ends, and the app relaunches
     /// `afterMilliseconds` later, initializing `relaunchOn` when set.
     case shutdown(afterMilliseconds: Int64, relaunchOn: Int?)
+    /// The device loses its network: every request and tracked link the app sends fails at
+    /// once with no response, until ``online``.
+    case offline
+    /// The network is back. The app does not tell the SDK by itself (``networkReachable``).
+    case online
+    /// The app tells the SDK the network is reachable again (`networkBecameReachable()`).
+    case networkReachable
+    /// Each request sent from now on is held on the wire up to `milliseconds` longer (drawn per
+    /// request), as on a slow network; 0 ends it.
+    case slowNetwork(milliseconds: Int64)
+    /// While on, the answer to a message fetch is held until a switch's teardown hands a module
+    /// its reset, and comes back while the module handles it (an answer that comes once the
+    /// reset has begun comes at once): the worst moment for it. Off: the answers still held go.
+    case fetchAnswersAtReset(Bool)
 }

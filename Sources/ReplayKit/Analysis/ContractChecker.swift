@@ -90,8 +90,12 @@ package final class ContractChecker {
     /// Takes over what the state at the walk's start already holds.
     private func adopt(_ state: SDKState) {
         gateQueue = state.switching.gate.map { ($0.call.id, nil) }
+        // Calls held by a switch that has landed (replayed as the delivery queue makes room) go
+        // to the project it landed on, the live one; those held by a switch in flight, to the
+        // next landing.
+        let landedOn = state.switching.isSwitching || state.switching.replaying == nil ? nil : state.live?.fingerprint
         for held in state.switching.gate where held.call.call.name.switchBehavior == .gated {
-            targets[held.call.id] = (.nextLanding, 0)
+            targets[held.call.id] = (landedOn.map { .project($0, because: 0) } ?? .nextLanding, 0)
         }
         for (id, queued) in state.tasks { tasks[id] = (queued.task.path, nil) }
         for project in state.clearedProjects { cleared[project] = .some(nil) }

@@ -2,9 +2,11 @@ import Journal
 
 extension SDKState {
     /// Turns a call into a task bound to `project` (its fingerprint, region and endpoint), queues
-    /// it and sends it if the project's queue is idle. A full queue discards it, saying so.
+    /// it and sends it if the project's queue is idle. A full queue discards it, saying so, unless
+    /// its room was reserved (`roomReserved`: an event held for an unknown user, released; a
+    /// disable, which the queue's bounds never refuse, may have filled the room since).
     mutating func enqueue(_ call: PublicCall, call id: CallID?, on project: ProjectRef, identity: RequestBody.Identity,
-                          _ decisions: inout Decisions) {
+                          roomReserved: Bool = false, _ decisions: inout Decisions) {
         let user = UserIdentity(email: identity.email, userID: identity.userID)
         // The busiest request, every track call's, is its body alone until it needs a task of
         // its own: most join a queued bulk, and a whole request for each (its path and query
@@ -21,7 +23,7 @@ extension SDKState {
             }
             defer { if prepared { swap(&body, &input.preparedBody) } }
             if let joined = batchTaking(body.count, for: user, on: project.fingerprint) {
-                guard queueHasRoom(forEvents: 1, bytes: body.count + 1 + DeliveryTask.eventAllowance) else {
+                guard roomReserved || queueHasRoom(forEvents: 1, bytes: body.count + 1 + DeliveryTask.eventAllowance) else {
                     refuse(RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body), call: id, user: user, on: project, &decisions)
                     return
                 }
@@ -33,7 +35,7 @@ extension SDKState {
                 return
             }
             let request = RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil, body: body)
-            guard queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
+            guard roomReserved || queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
                 refuse(request, call: id, user: user, on: project, &decisions)
                 return
             }
@@ -44,7 +46,8 @@ extension SDKState {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }
-        guard request.path == DeliveryTask.disableDevicePath || queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
+        guard request.path == DeliveryTask.disableDevicePath || roomReserved
+                || queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
             refuse(request, call: id, user: user, on: project, &decisions)
             return
         }
@@ -103,7 +106,7 @@ extension SDKState {
 
     /// The room the events held for an unknown user hold in the queue: the footprint of each
     /// one's task on the live project (whose storage holds them), whoever the user turns out to be.
-    var heldEventsReservation: Int {
+    package var heldEventsReservation: Int {
         let perTask = DeliveryTask.footprint(bodyBytes: 0, path: Self.longestEventPath, endpoint: live?.endpoint ?? "", region: live?.region ?? "",
                                              query: nil, user: nil)
         return heldEvents.reduce(0) { $0 + $1.reservedBytes + perTask }

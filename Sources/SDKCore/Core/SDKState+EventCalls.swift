@@ -20,7 +20,7 @@ extension SDKState {
 
     /// Builds the body of `received` now, before the call is recorded, when it is a `track`
     /// call that will run at once against the live project (no switch holds the gate, the user
-    /// is known): what ``enqueue(_:call:on:identity:_:)`` would build for it, the same bytes,
+    /// is known): what ``enqueue(_:call:on:identity:roomReserved:_:)`` would build for it, the same bytes,
     /// written into ``InputScratch/preparedBody``; its data fields' JSON serves the call's
     /// record and validation too (``Decisions``). Nil, and nothing written, for any other call.
     mutating func prepareTrackBody(for received: ReceivedCall, at time: JournalTime) -> TrackBody? {

@@ -58,7 +58,7 @@ extension SDKState {
     }
 
     /// What folding `eventBatched` changes, for the task at `index` (looked up once by
-    /// ``enqueue(_:call:on:identity:_:)``, which decides the fact, and by
+    /// ``enqueue(_:call:on:identity:roomReserved:_:)``, which decides the fact, and by
     /// ``evolveDelivery(_:at:)``, which folds it). Through the index, in place: a copy of the
     /// task would copy its whole batch.
     mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>, ofTaskAt index: Dictionary<TaskID, QueuedTask>.Index) {

@@ -51,7 +51,8 @@ extension SDKState {
             emit(.unknownUserEventsReleased(project: project.fingerprint), &decisions)
             for event in held {
                 // Linked to the call that made it (already resolved as applied), for the audit.
-                enqueue(event.event, call: event.call, on: project, identity: identity, &decisions)
+                // Its room was reserved while it was held.
+                enqueue(event.event, call: event.call, on: project, identity: identity, roomReserved: true, &decisions)
             }
         }
     }

@@ -20,19 +20,29 @@ struct SimulateCommand: Command {
         answers), a slow or failing disk, module hooks that overrun, and power losses followed
         by a relaunch. Stories mix several callers' calls, switch requests (repeats, A→B→A,
         C,D,C, before initialization), push and in-app/embedded tracking mid-switch, logouts,
-        late attribution writes and flushes. Each story ends by settling without faults.
+        late attribution writes and flushes; offline periods from seconds to days (the app
+        often says when the network is back), calls just over or at their limits, identity
+        changes with events queued on JWT projects, message fetches answered during a
+        teardown. Each story ends by settling without faults.
 
         After every story it checks:
-          contract    `replay check`'s invariants over the final journal
+          contract    `replay check`'s invariants over the final journal; every failure and
+                      discard by an honest rule (no request used up without a response, none
+                      sent or expired out of its age limit); held events and re-registrations
+                      never vanish; an over-limit call journaled as its name and reason;
+                      messages reset by a teardown never stored again
           projection  the live state equals the fold of the journal: after every input, at
                       each crash (the restored state is the state the process had), at the end
           recheck     `replay recheck`: today's decide reproduces every recorded decision
           backend     each delivered task reached the project the journal names, under its
                       idempotency key, exactly once after deduplication; no request misrouted;
-                      every disable reached its project
-          settle      every completion ran once; after the calm end nothing is left pending;
-                      calls durable before a crash are resolved
-          journal     the journal keeps durable records across crashes and reopens
+                      each request names one user, with a JWT issued for that user; every
+                      disable reached its project
+          settle      every completion ran once; every call received is resolved exactly once
+                      in the journal; after the calm end nothing is left pending; calls durable
+                      before a crash are resolved
+          journal     the journal keeps durable records across crashes and reopens; no record
+                      is over its limit
 
         The same seed gives the same story and the same journal, byte for byte. A failing seed
         is printed with the smallest story it shrinks to (steps dropped while the same check

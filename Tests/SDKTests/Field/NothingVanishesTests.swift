@@ -33,6 +33,31 @@ struct NothingVanishesTests {
         #expect(harness.eventNames(receivedBy: "us") == ["held-0", "held-1"])
     }
 
+    /// Found by the simulator (`replay simulate --seed 4521 --steps 40`): a disable, which the
+    /// queue's bounds never refuse, took the room the held events kept, and identifying the user
+    /// then discarded one of them, whose call had been told it was applied.
+    @Test("a disable queued past the queue's bound does not take the room held events keep: identifying the user still sends them all")
+    func disableDoesNotTakeHeldRoom() async throws {
+        let network = SwitchableNetwork(base: PatientTransport(base: URLSessionTransport()))
+        let harness = try SDKHarness(rules: EngineRules(queueCapacity: 4), transport: network)
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.registerToken("token-1")
+        network.goOffline()
+        for index in 0..<2 { sdk.track("held-\(index)") }                 // no user yet: held, room kept
+        for index in 0..<2 { sdk.trackInAppOpen(messageID: "m\(index)") }  // the rest of the queue
+        sdk.disableDevice()                                              // queued past the bound
+        await sdk.outcome.setEmail("ada@example.com")
+        network.goOnline()
+        sdk.networkBecameReachable()
+        await sdk.settle()
+        #expect(harness.eventNames(receivedBy: "us") == ["held-0", "held-1"])
+        let discarded = try harness.closedFacts().filter {
+            if case .taskCompleted(_, .discarded(.queueFull)) = $0 { true } else { false }
+        }
+        #expect(discarded.count == 1, "only the re-registration finds no room: \(discarded)")
+    }
+
     @Test("the push token's re-registration that finds the queue full is journaled as a task made and discarded, not dropped")
     func registrationIntoFullQueueIsJournaled() async throws {
         let (harness, network) = try SDKHarness.withSwitchableNetwork(rules: EngineRules(queueCapacity: 2))

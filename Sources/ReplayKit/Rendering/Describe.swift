@@ -46,35 +46,52 @@ package enum Describe {
         return "\(value)"
     }
 
-    /// A public call with its main arguments: `track "app_open" {source}`.
+    /// A public call with its main arguments: `track "app_open" {source}`, each argument as its
+    /// declaration's ``ArgumentDeclaration/TextStyle`` shows it.
     package static func call(_ call: PublicCall) -> String {
-        let name = call.name.rawValue
-        let details: [String?]
-        switch call {
-        case .initialize(let project), .switchProject(let project): details = [self.project(project)]
-        case .setEmail(let email): details = [optionalQuoted(email)]
-        case .setUserId(let userID): details = [optionalQuoted(userID)]
-        case .updateEmail(let email): details = [quoted(email)]
-        case .updateUser(let dataFields, let merge): details = [fields(dataFields), merge ? "merge" : "replace"]
-        case .updateCart(let items): details = ["\(items.count) item(s)"]
-        case .trackPurchase(let total, let items, let dataFields): details = [number(total), "\(items.count) item(s)", fields(dataFields)]
-        case .track(let event, let dataFields): details = [quoted(event), fields(dataFields)]
-        case .registerToken(let token): details = [quoted(token)]
-        case .trackPushOpen(let open):
-            details = ["message \(quoted(open.messageID))", open.campaignID.map { "campaign \($0)" },
-                       open.templateID.map { "template \($0)" }, fields(open.dataFields)]
-        case .handlePush(let payload): details = [fields(payload)]
-        case .inAppFetch(let count): details = ["count \(count)"]
-        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id): details = [quoted(id)]
-        case .inAppClick(let id, let url): details = [quoted(id), url]
-        case .inAppClose(let id, let url): details = [quoted(id), url]
-        case .embeddedClick(let id, let button, let url): details = [quoted(id), button.map { "button \($0)" }, url]
-        case .setAttribution(let info): details = [info.map(attribution) ?? "nil"]
-        case .handleUniversalLink(let url): details = [url]
-        case .disableDevice, .logoutUser, .embeddedFetch, .flush: details = []
-        case .oversized(_, let reason): details = ["(oversized: \(reason))"]
+        var parts = [call.name.rawValue]
+        for (argument, value) in zip(call.declaration.arguments, call.arguments) {
+            if let shown = argumentText(value, argument.text) { parts.append(shown) }
         }
-        return ([name] + details.compactMap { $0 }).joined(separator: " ")
+        return parts.joined(separator: " ")
+    }
+
+    private static func argumentText(_ value: ArgumentValue, _ style: ArgumentDeclaration.TextStyle) -> String? {
+        switch style {
+        case .quoted: return value.text.map(quoted)
+        case .quotedOrNil: return optionalQuoted(value.text)
+        case .plain: return value.text
+        case .labelled(let word):
+            if case .count(let count) = value { return "\(word) \(count)" }
+            return value.text.map { "\(word) \($0)" }
+        case .keys:
+            guard case .dataFields(let members) = value else { return nil }
+            return fields(members)
+        case .itemCount:
+            guard case .items(let items) = value else { return nil }
+            return "\(items.count) item(s)"
+        case .number:
+            guard case .amount(let amount) = value else { return nil }
+            return number(amount)
+        case .choice(let yes, let no):
+            guard case .flag(let flag) = value else { return nil }
+            return flag ? yes : no
+        case .oversized:
+            return value.text.map { "(oversized: \($0))" }
+        case .hidden:
+            return nil
+        case .composite:
+            switch value {
+            case .project(let project): return self.project(project)
+            case .attribution(let info): return info.map(attribution) ?? "nil"
+            case .pushOpen(let open):
+                let parts = ["message \(quoted(open.messageID))", open.campaignID.map { "campaign \($0)" },
+                             open.templateID.map { "template \($0)" }, fields(open.dataFields)]
+                return parts.compactMap { $0 }.joined(separator: " ")
+            case .text, .count, .amount, .flag, .dataFields, .items, .callName:
+                return nil
+            }
+        }
     }
 
     /// `7 days`, `36 hours`, `90 minutes`, `1500 ms`: the largest whole unit.

@@ -313,52 +313,38 @@ package enum FactJSON {
         JSONMemberTree.object { write(call, into: &$0) }
     }
 
-    /// Adds the members of ``call(_:)`` to `sink`.
+    /// Adds the members of ``call(_:)`` to `sink`: its name, then each argument under its
+    /// declared JSON key, personal and free-text values as their privacy class asks.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ call: PublicCall, into sink: inout Sink) {
         sink.add("name", string: call.name.rawValue)
-        switch call {
-        case .initialize(let project), .switchProject(let project): sink.add("project", projectRef(project))
-        case .setEmail(let email): sink.add("email", personal: email, kind: "email")
-        case .setUserId(let userID): sink.add("user_id", personal: userID, kind: "user")
-        case .updateEmail(let email): sink.add("new_email", personal: email, kind: "email")
-        case .updateUser(let dataFields, let merge):
-            sink.add("data_fields", dataFields: dataFields)
-            sink.add("merge_nested_objects", bool: merge)
-        case .updateCart(let items): sink.add("items", items: items)
-        case .trackPurchase(let total, let items, let dataFields):
-            sink.add("total", number: total)
-            sink.add("items", items: items)
-            sink.add("data_fields", dataFields: dataFields)
-        case .track(let event, let dataFields):
-            sink.add("event", string: event)
-            sink.add("data_fields", dataFields: dataFields)
-        case .registerToken(let token): sink.add("token", personal: token, kind: "token")
-        case .trackPushOpen(let open):
+        for (argument, value) in zip(call.declaration.arguments, call.arguments) {
+            write(value, of: argument, into: &sink)
+        }
+    }
+
+    private static func write<Sink: JSONMemberSink & ~Copyable>(_ value: ArgumentValue, of argument: ArgumentDeclaration, into sink: inout Sink) {
+        let key = JSONKey(argument.jsonKey ?? argument.name)
+        switch value {
+        case .text(let text):
+            switch argument.kind.privacy {
+            case .personal: sink.add(key, personal: text, kind: argument.kind.tokenKind ?? "text")
+            case .freeText: sink.add(key, freeText: text)
+            case .identifier, .structural: sink.add(key, string: text)
+            }
+        case .callName(let name): sink.add(key, string: name.rawValue)
+        case .count(let count): sink.add(key, integer: Int64(count))
+        case .amount(let amount): sink.add(key, number: amount)
+        case .flag(let flag): sink.add(key, bool: flag)
+        case .dataFields(let members): sink.add(key, dataFields: members)
+        case .items(let items): sink.add(key, items: items)
+        case .project(let project): sink.add(key, projectRef(project))
+        case .attribution(let info): sink.add(key, .optional(info, attribution))
+        case .pushOpen(let open):
             sink.add("campaign_id", .optional(open.campaignID) { .integer($0) })
             sink.add("template_id", .optional(open.templateID) { .integer($0) })
             sink.add("message_id", string: open.messageID)
             sink.add("app_already_running", bool: open.appAlreadyRunning)
             sink.add("data_fields", dataFields: open.dataFields)
-        case .handlePush(let payload): sink.add("payload", dataFields: payload)
-        case .inAppFetch(let count): sink.add("count", integer: Int64(count))
-        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id):
-            sink.add("message_id", string: id)
-        case .inAppClick(let id, let url):
-            sink.add("message_id", string: id)
-            sink.add("url", string: url)
-        case .inAppClose(let id, let url):
-            sink.add("message_id", string: id)
-            sink.add("url", string: url)
-        case .embeddedClick(let id, let button, let url):
-            sink.add("message_id", string: id)
-            sink.add("button_id", string: button)
-            sink.add("url", string: url)
-        case .setAttribution(let info): sink.add("attribution", .optional(info, attribution))
-        case .handleUniversalLink(let url): sink.add("url", string: url)
-        case .disableDevice, .logoutUser, .embeddedFetch, .flush: break
-        case .oversized(let name, let reason):
-            sink.add("oversized", string: name.rawValue)
-            sink.add("reason", string: reason)
         }
     }
 

@@ -14,51 +14,56 @@ enum CallValidation {
             }
             return data(dataFields, "dataFields", jsonBytes: measured.bytes)
         }
-        switch call {
-        case .oversized(_, let reason):
-            return CallProblem(reason: reason, isOverLimit: true)
-        case .disableDevice, .logoutUser, .embeddedFetch, .flush:
-            return nil
-        case .initialize(let project), .switchProject(let project):
+        if case .oversized(_, let reason) = call { return CallProblem(reason: reason, isOverLimit: true) }
+        let declaration = call.declaration
+        let values = call.arguments
+        var items: [CommerceItem] = []
+        var dataFields: [String: DataValue]?
+        for (argument, value) in zip(declaration.arguments, values) {
+            if let problem = problem(in: value, of: argument) { return problem }
+            if case .items(let found) = value { items = found }
+            if case .dataFields(let found) = value { dataFields = found }
+        }
+        return declaration.limitsTotalBytes ? total(items: items, dataFields: dataFields, declaration.name.rawValue) : nil
+    }
+
+    /// The problem of one argument, by its declared kind, named as the public API names it.
+    private static func problem(in value: ArgumentValue, of argument: ArgumentDeclaration) -> CallProblem? {
+        let name = argument.name
+        switch argument.kind {
+        case .email:
+            return value.text.flatMap { email($0, name) }
+        case .userID, .pushToken, .identifier, .url:
+            return value.text.flatMap { text($0, name, limit: argument.kind.byteLimit ?? CallLimits.urlBytes) }
+        case .link:
+            guard let url = value.text else { return nil }
+            if let problem = text(url, name, limit: CallLimits.urlBytes) { return problem }
+            return url.hasPrefix("https://") || url.hasPrefix("http://") ? nil : .invalid("\(name) is not an http(s) URL")
+        case .dataFields:
+            guard case .dataFields(let members?) = value else { return nil }
+            return data(members, name)
+        case .items:
+            guard case .items(let items) = value else { return nil }
+            return commerce(items)
+        case .messageCount:
+            guard case .count(let count) = value else { return nil }
+            return (1...CallLimits.messagesPerFetch).contains(count) ? nil : .invalid("\(name) \(count) is outside 1...\(CallLimits.messagesPerFetch)")
+        case .amount:
+            guard case .amount(let total) = value else { return nil }
+            return total.isFinite && total >= 0 ? nil : .invalid("\(name) \(total) is not a finite, non-negative amount")
+        case .project:
+            guard case .project(let project) = value else { return nil }
             return text(project.endpoint, "endpoint", limit: CallLimits.urlBytes) ?? text(project.region, "region", limit: CallLimits.urlBytes)
-        case .setEmail(let email):
-            return email.flatMap { self.email($0, "email") }
-        case .setUserId(let userID):
-            return userID.flatMap { text($0, "userId", limit: CallLimits.userIDBytes) }
-        case .updateEmail(let email):
-            return self.email(email, "newEmail")
-        case .updateUser(let dataFields, _):
-            return data(dataFields, "dataFields")
-        case .updateCart(let items):
-            return commerce(items) ?? total(items: items, dataFields: nil, "updateCart")
-        case .trackPurchase(let total, let items, let dataFields):
-            if !total.isFinite || total < 0 { return .invalid("total \(total) is not a finite, non-negative amount") }
-            return commerce(items) ?? dataFields.flatMap { data($0, "dataFields") } ?? self.total(items: items, dataFields: dataFields, "trackPurchase")
-        case .track(let event, let dataFields):
-            return text(event, "eventName", limit: CallLimits.identifierBytes) ?? dataFields.flatMap { data($0, "dataFields") }
-        case .registerToken(let token):
-            return text(token, "token", limit: CallLimits.pushTokenBytes)
-        case .trackPushOpen(let open):
+        case .pushOpen:
+            guard case .pushOpen(let open) = value else { return nil }
             return text(open.messageID, "messageId", limit: CallLimits.identifierBytes) ?? open.dataFields.flatMap { data($0, "dataFields") }
-        case .handlePush(let payload):
-            return data(payload, "payload")
-        case .inAppFetch(let count):
-            return (1...CallLimits.messagesPerFetch).contains(count) ? nil : .invalid("count \(count) is outside 1...\(CallLimits.messagesPerFetch)")
-        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id):
-            return text(id, "messageId", limit: CallLimits.identifierBytes)
-        case .inAppClick(let id, let url):
-            return text(id, "messageId", limit: CallLimits.identifierBytes) ?? text(url, "clickedUrl", limit: CallLimits.urlBytes)
-        case .inAppClose(let id, let url):
-            return text(id, "messageId", limit: CallLimits.identifierBytes) ?? url.flatMap { text($0, "clickedUrl", limit: CallLimits.urlBytes) }
-        case .embeddedClick(let id, let button, let url):
-            return text(id, "messageId", limit: CallLimits.identifierBytes)
-                ?? button.flatMap { text($0, "buttonIdentifier", limit: CallLimits.identifierBytes) }
-                ?? url.flatMap { text($0, "targetUrl", limit: CallLimits.urlBytes) }
-        case .setAttribution(let info):
-            return info.flatMap { text($0.messageID, "messageId", limit: CallLimits.identifierBytes) }
-        case .handleUniversalLink(let url):
-            if let problem = text(url, "url", limit: CallLimits.urlBytes) { return problem }
-            return url.hasPrefix("https://") || url.hasPrefix("http://") ? nil : .invalid("url is not an http(s) URL")
+        case .attribution:
+            guard case .attribution(let info?) = value else { return nil }
+            return text(info.messageID, "messageId", limit: CallLimits.identifierBytes)
+        case .flag, .reason, .callName:
+            // Any value is usable: a flag has no limit; a reason and a call's name are the
+            // journal's own, never an app's.
+            return nil
         }
     }
 

@@ -102,24 +102,30 @@ package struct Redactor: Sendable {
         ReceivedCall(id: received.id, caller: received.caller, call: redact(received.call))
     }
 
+    /// Each argument as its declared kind says (``ArgumentKind/privacy``): personal values
+    /// become tokens, free text loses its quoted and address-like words, the rest is kept.
     package func redact(_ call: PublicCall) -> PublicCall {
-        switch call {
-        case .setEmail(let email): return .setEmail(email.map { token($0, "email") })
-        case .setUserId(let userID): return .setUserId(userID.map { token($0, "user") })
-        case .updateEmail(let email): return .updateEmail(token(email, "email"))
-        case .updateUser(let dataFields, let merge): return .updateUser(dataFields: redact(data: dataFields), mergeNestedObjects: merge)
-        case .updateCart(let items): return .updateCart(items: items.map(redact))
-        case .trackPurchase(let total, let items, let dataFields):
-            return .trackPurchase(total: total, items: items.map(redact), dataFields: dataFields.map(redact(data:)))
-        case .track(let event, let dataFields): return .track(event: event, dataFields: dataFields.map(redact(data:)))
-        case .registerToken(let pushToken): return .registerToken(token(pushToken, "token"))
-        case .trackPushOpen(let open):
-            var redacted = open
-            redacted.dataFields = open.dataFields.map(redact(data:))
-            return .trackPushOpen(redacted)
-        case .handlePush(let payload): return .handlePush(payload: redact(data: payload))
-        case .oversized(let name, let reason): return .oversized(name, reason: redact(text: reason))
-        default: return call
+        call.mapArguments { argument, value in redact(value, as: argument.kind) }
+    }
+
+    package func redact(_ value: ArgumentValue, as kind: ArgumentKind) -> ArgumentValue {
+        switch (kind, value) {
+        case (.email, .text(let text)), (.userID, .text(let text)), (.pushToken, .text(let text)):
+            return .text(text.map { token($0, kind.tokenKind ?? "text") })
+        case (.url, .text(let text)), (.link, .text(let text)), (.reason, .text(let text)):
+            return .text(text.map(redact(text:)))
+        case (.dataFields, .dataFields(let members)):
+            return .dataFields(members.map(redact(data:)))
+        case (.items, .items(let items)):
+            return .items(items.map(redact))
+        case (.pushOpen, .pushOpen(var open)):
+            open.dataFields = open.dataFields.map(redact(data:))
+            return .pushOpen(open)
+        case (.identifier, _), (.attribution, _), (.callName, _), (.messageCount, _), (.amount, _), (.flag, _), (.project, _):
+            // Identifiers and structure: kept (``PrivacyClass``).
+            return value
+        case (.email, _), (.userID, _), (.pushToken, _), (.url, _), (.link, _), (.reason, _), (.dataFields, _), (.items, _), (.pushOpen, _):
+            preconditionFailure("\(kind) argument holding \(value)")
         }
     }
 

@@ -37,8 +37,181 @@ package enum PublicCall: Sendable, Hashable {
     /// its name and why it was rejected, not the arguments, which may be of any size.
     indirect case oversized(CallName, reason: String)
 
-    public var name: CallName {
+    /// The call's name (an over-limit call's is the name of the call it stands for).
+    package var name: CallName {
+        if case .oversized(let name, _) = self { return name }
+        return declaration.name
+    }
+}
+
+// MARK: - Names
+
+/// The public calls, by name (the names `replay audit --call` accepts).
+package typealias CallName = PublicCall.Name
+
+extension PublicCall {
+    /// A public call's name. Declared with its call: a new call adds its case here and its
+    /// ``CallDeclaration`` below.
+    package enum Name: String, Sendable, Hashable, CaseIterable {
+        case initialize, switchProject
+        case setEmail, setUserId, updateEmail, updateUser, updateCart, trackPurchase, track
+        case registerToken, disableDevice, logoutUser
+        case trackPushOpen, handlePush
+        case inAppFetch, inAppOpen, inAppClick, inAppClose, inAppDelivery, inAppConsume
+        case embeddedFetch, embeddedReceived, embeddedClick
+        case setAttribution, flush
+        case handleUniversalLink
+
+        /// How a call made while a switch runs is treated.
+        package enum SwitchBehavior: Sendable {
+            /// Queued behind the gate and replayed, in order, against the project the switch lands on.
+            case gated
+            /// Run at once against the project the SDK is on (they carry that project's ids).
+            case inline
+            /// Handled by the switch machinery itself (initialize, switchProject, flush).
+            case control
+        }
+
+        package var declaration: CallDeclaration {
+            switch self {
+            case .initialize: .initialize
+            case .switchProject: .switchProject
+            case .setEmail: .setEmail
+            case .setUserId: .setUserId
+            case .updateEmail: .updateEmail
+            case .updateUser: .updateUser
+            case .updateCart: .updateCart
+            case .trackPurchase: .trackPurchase
+            case .track: .track
+            case .registerToken: .registerToken
+            case .disableDevice: .disableDevice
+            case .logoutUser: .logoutUser
+            case .trackPushOpen: .trackPushOpen
+            case .handlePush: .handlePush
+            case .inAppFetch: .inAppFetch
+            case .inAppOpen: .inAppOpen
+            case .inAppClick: .inAppClick
+            case .inAppClose: .inAppClose
+            case .inAppDelivery: .inAppDelivery
+            case .inAppConsume: .inAppConsume
+            case .embeddedFetch: .embeddedFetch
+            case .embeddedReceived: .embeddedReceived
+            case .embeddedClick: .embeddedClick
+            case .setAttribution: .setAttribution
+            case .flush: .flush
+            case .handleUniversalLink: .handleUniversalLink
+            }
+        }
+
+        /// How a call made while a switch runs is treated.
+        package var switchBehavior: SwitchBehavior { declaration.switchBehavior }
+
+        /// The call's family (the table ``SDKState`` dispatches a call's run on).
+        package var family: CallFamily { declaration.family }
+    }
+}
+
+// MARK: - Declarations
+
+extension CallDeclaration {
+    private typealias Argument = ArgumentDeclaration
+
+    private static let project = Argument("project", json: "project", field: 2, .project, .required, text: .composite)
+    private static let messageID = Argument("messageId", json: "message_id", field: 10, .identifier, .required, text: .quoted)
+    private static let dataFields = Argument("dataFields", json: "data_fields", field: 4, .dataFields, .optional, text: .keys)
+
+    static let initialize = CallDeclaration(.initialize, tag: 1, family: .control, switchBehavior: .control, arguments: [project])
+    static let switchProject = CallDeclaration(.switchProject, tag: 2, family: .control, switchBehavior: .control, arguments: [project])
+    static let setEmail = CallDeclaration(.setEmail, tag: 3, family: .identity, switchBehavior: .gated, arguments: [
+        Argument("email", json: "email", field: 3, .email, .optional, text: .quotedOrNil),
+    ])
+    static let setUserId = CallDeclaration(.setUserId, tag: 4, family: .identity, switchBehavior: .gated, arguments: [
+        Argument("userId", json: "user_id", field: 3, .userID, .optional, text: .quotedOrNil),
+    ])
+    static let updateEmail = CallDeclaration(.updateEmail, tag: 5, family: .identity, switchBehavior: .gated, arguments: [
+        Argument("newEmail", json: "new_email", field: 3, .email, .required, text: .quoted),
+    ])
+    static let updateUser = CallDeclaration(.updateUser, tag: 6, family: .identity, switchBehavior: .gated, arguments: [
+        Argument("dataFields", json: "data_fields", field: 4, .dataFields, .defaulted, text: .keys),
+        Argument("mergeNestedObjects", json: "merge_nested_objects", field: 5, .flag, .defaulted, text: .choice(yes: "merge", no: "replace")),
+    ])
+    static let updateCart = CallDeclaration(.updateCart, tag: 7, family: .event, switchBehavior: .gated, arguments: [
+        Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
+    ], limitsTotalBytes: true)
+    static let trackPurchase = CallDeclaration(.trackPurchase, tag: 8, family: .event, switchBehavior: .gated, arguments: [
+        Argument("total", json: "total", field: 7, .amount, .defaulted, text: .number),
+        Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
+        dataFields,
+    ], limitsTotalBytes: true)
+    static let track = CallDeclaration(.track, tag: 9, family: .event, switchBehavior: .gated, arguments: [
+        Argument("eventName", json: "event", field: 3, .identifier, .required, text: .quoted),
+        dataFields,
+    ])
+    static let registerToken = CallDeclaration(.registerToken, tag: 10, family: .push, switchBehavior: .gated, arguments: [
+        Argument("token", json: "token", field: 3, .pushToken, .required, text: .quoted),
+    ])
+    static let disableDevice = CallDeclaration(.disableDevice, tag: 11, family: .push, switchBehavior: .gated)
+    static let logoutUser = CallDeclaration(.logoutUser, tag: 12, family: .identity, switchBehavior: .gated)
+    static let trackPushOpen = CallDeclaration(.trackPushOpen, tag: 13, family: .push, switchBehavior: .inline, arguments: [
+        Argument("pushOpen", json: nil, field: 8, .pushOpen, .required, text: .composite),
+    ])
+    static let handlePush = CallDeclaration(.handlePush, tag: 14, family: .push, switchBehavior: .inline, arguments: [
+        Argument("payload", json: "payload", field: 4, .dataFields, .defaulted, text: .keys),
+    ])
+    static let inAppFetch = CallDeclaration(.inAppFetch, tag: 15, family: .message, switchBehavior: .gated, arguments: [
+        Argument("count", json: "count", field: 9, .messageCount, .defaulted, text: .labelled("count")),
+    ])
+    static let inAppOpen = CallDeclaration(.inAppOpen, tag: 16, family: .message, switchBehavior: .inline, arguments: [messageID])
+    static let inAppClick = CallDeclaration(.inAppClick, tag: 17, family: .message, switchBehavior: .inline, arguments: [
+        messageID,
+        Argument("clickedUrl", json: "url", field: 11, .url, .defaulted, text: .plain),
+    ])
+    static let inAppClose = CallDeclaration(.inAppClose, tag: 18, family: .message, switchBehavior: .inline, arguments: [
+        messageID,
+        Argument("clickedUrl", json: "url", field: 11, .url, .optional, text: .plain),
+    ])
+    static let inAppDelivery = CallDeclaration(.inAppDelivery, tag: 19, family: .message, switchBehavior: .inline, arguments: [messageID])
+    static let inAppConsume = CallDeclaration(.inAppConsume, tag: 20, family: .message, switchBehavior: .inline, arguments: [messageID])
+    static let embeddedFetch = CallDeclaration(.embeddedFetch, tag: 21, family: .message, switchBehavior: .gated)
+    static let embeddedReceived = CallDeclaration(.embeddedReceived, tag: 22, family: .message, switchBehavior: .inline, arguments: [messageID])
+    static let embeddedClick = CallDeclaration(.embeddedClick, tag: 23, family: .message, switchBehavior: .inline, arguments: [
+        messageID,
+        Argument("buttonIdentifier", json: "button_id", field: 12, .identifier, .optional, text: .labelled("button")),
+        Argument("targetUrl", json: "url", field: 11, .url, .optional, text: .plain),
+    ])
+    static let setAttribution = CallDeclaration(.setAttribution, tag: 24, family: .attribution, switchBehavior: .inline, arguments: [
+        Argument("attribution", json: "attribution", field: 13, .attribution, .optional, text: .composite),
+    ])
+    static let flush = CallDeclaration(.flush, tag: 25, family: .control, switchBehavior: .control)
+    static let handleUniversalLink = CallDeclaration(.handleUniversalLink, tag: 26, family: .attribution, switchBehavior: .inline, arguments: [
+        Argument("url", json: "url", field: 14, .link, .required, text: .plain),
+    ])
+    /// The journal's stand-in for a call over its limits: not a call the app makes, so its
+    /// family and switch behaviour are never asked of it (``PublicCall/name`` is the call's).
+    static let oversized = CallDeclaration(.flush, tag: 27, family: .control, switchBehavior: .control, arguments: [
+        Argument("call", json: "oversized", field: 15, .callName, .required, text: .hidden),
+        Argument("reason", json: "reason", field: 16, .reason, .defaulted, text: .oversized),
+    ])
+
+    /// Every declaration, over-limit calls' last.
+    package static let all: [CallDeclaration] = CallName.allCases.map(\.declaration) + [oversized]
+
+    /// The declaration of the call tagged `tag` in a journal record.
+    package static func tagged(_ tag: UInt64) -> CallDeclaration? {
+        let index = Int(truncatingIfNeeded: tag) - 1
+        return byTag.indices.contains(index) ? byTag[index] : nil
+    }
+
+    private static let byTag: [CallDeclaration] = all.sorted { $0.tag < $1.tag }
+}
+
+// MARK: - Arguments
+
+extension PublicCall {
+    /// The call's declaration (an over-limit call's is the journal's stand-in, tag 27).
+    package var declaration: CallDeclaration {
         switch self {
+        case .oversized: .oversized
         case .initialize: .initialize
         case .switchProject: .switchProject
         case .setEmail: .setEmail
@@ -65,7 +238,105 @@ package enum PublicCall: Sendable, Hashable {
         case .setAttribution: .setAttribution
         case .flush: .flush
         case .handleUniversalLink: .handleUniversalLink
-        case .oversized(let name, _): name
         }
+    }
+
+    /// The argument values, in the order of ``declaration``'s arguments.
+    package var arguments: CallArguments {
+        switch self {
+        case .initialize(let project), .switchProject(let project): CallArguments(.project(project))
+        case .setEmail(let text), .setUserId(let text): CallArguments(.text(text))
+        case .updateEmail(let text), .registerToken(let text), .handleUniversalLink(let text): CallArguments(.text(text))
+        case .updateUser(let dataFields, let merge): CallArguments(.dataFields(dataFields), .flag(merge))
+        case .updateCart(let items): CallArguments(.items(items))
+        case .trackPurchase(let total, let items, let dataFields): CallArguments(.amount(total), .items(items), .dataFields(dataFields))
+        case .track(let event, let dataFields): CallArguments(.text(event), .dataFields(dataFields))
+        case .disableDevice, .logoutUser, .embeddedFetch, .flush: CallArguments()
+        case .trackPushOpen(let open): CallArguments(.pushOpen(open))
+        case .handlePush(let payload): CallArguments(.dataFields(payload))
+        case .inAppFetch(let count): CallArguments(.count(count))
+        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id): CallArguments(.text(id))
+        case .inAppClick(let id, let url): CallArguments(.text(id), .text(url))
+        case .inAppClose(let id, let url): CallArguments(.text(id), .text(url))
+        case .embeddedClick(let id, let button, let url): CallArguments(.text(id), .text(button), .text(url))
+        case .setAttribution(let info): CallArguments(.attribution(info))
+        case .oversized(let name, let reason): CallArguments(.callName(name), .text(reason))
+        }
+    }
+
+    /// The call `declaration` declares, with `arguments` in its order and shapes; nil when they
+    /// do not fit it (a value of another shape, a required one absent).
+    package init?(_ declaration: CallDeclaration, arguments values: CallArguments) {
+        guard values.count == declaration.arguments.count else { return nil }
+        func text(_ index: Int) -> String?? {
+            if case .text(let value) = values[index] { value } else { nil }
+        }
+        func data(_ index: Int) -> [String: DataValue]?? {
+            if case .dataFields(let value) = values[index] { value } else { nil }
+        }
+        func items(_ index: Int) -> [CommerceItem]? {
+            if case .items(let value) = values[index] { value } else { nil }
+        }
+        switch declaration.tag {
+        case CallDeclaration.oversized.tag:
+            guard case .callName(let name) = values[0], case .text(let reason?) = values[1] else { return nil }
+            self = .oversized(name, reason: reason)
+            return
+        default:
+            break
+        }
+        switch declaration.name {
+        case .initialize, .switchProject:
+            guard case .project(let project) = values[0] else { return nil }
+            self = declaration.name == .initialize ? .initialize(project) : .switchProject(project)
+        case .setEmail: guard let email = text(0) else { return nil }; self = .setEmail(email)
+        case .setUserId: guard let userID = text(0) else { return nil }; self = .setUserId(userID)
+        case .updateEmail: guard let email = text(0) ?? nil else { return nil }; self = .updateEmail(email)
+        case .updateUser:
+            guard let fields = data(0) ?? nil, case .flag(let merge) = values[1] else { return nil }
+            self = .updateUser(dataFields: fields, mergeNestedObjects: merge)
+        case .updateCart: guard let items = items(0) else { return nil }; self = .updateCart(items: items)
+        case .trackPurchase:
+            guard case .amount(let total) = values[0], let items = items(1), let fields = data(2) else { return nil }
+            self = .trackPurchase(total: total, items: items, dataFields: fields)
+        case .track:
+            guard let event = text(0) ?? nil, let fields = data(1) else { return nil }
+            self = .track(event: event, dataFields: fields)
+        case .registerToken: guard let token = text(0) ?? nil else { return nil }; self = .registerToken(token)
+        case .disableDevice: self = .disableDevice
+        case .logoutUser: self = .logoutUser
+        case .trackPushOpen: guard case .pushOpen(let open) = values[0] else { return nil }; self = .trackPushOpen(open)
+        case .handlePush: guard let payload = data(0) ?? nil else { return nil }; self = .handlePush(payload: payload)
+        case .inAppFetch: guard case .count(let count) = values[0] else { return nil }; self = .inAppFetch(count: count)
+        case .inAppOpen: guard let id = text(0) ?? nil else { return nil }; self = .inAppOpen(messageID: id)
+        case .inAppClick:
+            guard let id = text(0) ?? nil, let url = text(1) ?? nil else { return nil }
+            self = .inAppClick(messageID: id, url: url)
+        case .inAppClose:
+            guard let id = text(0) ?? nil, let url = text(1) else { return nil }
+            self = .inAppClose(messageID: id, url: url)
+        case .inAppDelivery: guard let id = text(0) ?? nil else { return nil }; self = .inAppDelivery(messageID: id)
+        case .inAppConsume: guard let id = text(0) ?? nil else { return nil }; self = .inAppConsume(messageID: id)
+        case .embeddedFetch: self = .embeddedFetch
+        case .embeddedReceived: guard let id = text(0) ?? nil else { return nil }; self = .embeddedReceived(messageID: id)
+        case .embeddedClick:
+            guard let id = text(0) ?? nil, let button = text(1), let url = text(2) else { return nil }
+            self = .embeddedClick(messageID: id, buttonID: button, url: url)
+        case .setAttribution: guard case .attribution(let info) = values[0] else { return nil }; self = .setAttribution(info)
+        case .flush: self = .flush
+        case .handleUniversalLink: guard let url = text(0) ?? nil else { return nil }; self = .handleUniversalLink(url: url)
+        }
+    }
+
+    /// The same call with each argument replaced by `transform(declaration, value)` (values
+    /// keep their shapes: redaction, samples).
+    package func mapArguments(_ transform: (ArgumentDeclaration, ArgumentValue) -> ArgumentValue) -> PublicCall {
+        let declaration = self.declaration
+        var values = arguments
+        for index in values.indices { values[index] = transform(declaration.arguments[index], values[index]) }
+        guard let mapped = PublicCall(declaration, arguments: values) else {
+            preconditionFailure("\(declaration.name): a transform changed an argument's shape")
+        }
+        return mapped
     }
 }

@@ -1,0 +1,27 @@
+/// A public call, declared once: its journal tag, its family, how a switch treats it and its
+/// arguments. The call codec, ``CallValidation``, the ``Redactor``, `replay`'s renderers and the
+/// fuzzers' samples are derived from it; a call's own behaviour is its family's
+/// (`SDKState+<Family>Calls.swift`). Every declaration is in ``PublicCall``'s file.
+package struct CallDeclaration: Sendable {
+    package let name: CallName
+    /// The variant tag of the call in a journal record: part of the format, never reused.
+    package let tag: UInt64
+    package let family: CallFamily
+    package let switchBehavior: CallName.SwitchBehavior
+    /// In the order the journal writes them and validation checks them.
+    package let arguments: [ArgumentDeclaration]
+    /// Everything the call carries, as JSON, must fit ``CallLimits/callBytes`` (calls whose
+    /// many parts could add up past it).
+    package let limitsTotalBytes: Bool
+
+    package init(_ name: CallName, tag: UInt64, family: CallFamily, switchBehavior: CallName.SwitchBehavior,
+                 arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false) {
+        precondition(arguments.count <= 3, "CallArguments holds three")
+        self.name = name
+        self.tag = tag
+        self.family = family
+        self.switchBehavior = switchBehavior
+        self.arguments = arguments
+        self.limitsTotalBytes = limitsTotalBytes
+    }
+}

@@ -154,7 +154,7 @@ package struct FixtureStory {
     }
 
     /// Call number `number`, as a version-4 UUID ending in the number.
-    static func callID(_ number: UInt64) -> CallID {
+    package static func callID(_ number: UInt64) -> CallID {
         CallID(CallIDGenerator.sequentialUUID(number))
     }
 }

@@ -2,7 +2,8 @@ import FuzzHarness
 import Journal
 import SDK
 
-/// Seeds of the facts target: one encoded fact of every kind, the fixture story in stretches
+/// Seeds of the facts target: one encoded fact of every kind, every declared call's samples
+/// (``SampleCalls``), the fixture story in stretches
 /// (each after a snapshot of the state the story had reached), and snapshots of the empty and
 /// the final state.
 enum FactSeeds {
@@ -14,6 +15,10 @@ enum FactSeeds {
         var seeds: [Seed] = SampleFacts.all.map { fact in
             let kind = FactCodec.kind(of: fact)
             return ("sample-" + (FactKind(rawValue: kind)?.name ?? "kind-\(kind)"), FactDecoderFuzzer.input([Record(fact)]))
+        }
+        for (index, call) in SampleCalls.all.enumerated() {
+            let received = ReceivedCall(id: FixtureStory.callID(UInt64(index) + 1), caller: 1, call: call)
+            seeds.append(("call-\(index)-\(call.name.rawValue)", FactDecoderFuzzer.input([Record(.callReceived(received))])))
         }
         let entries = FixtureStory.entries()
         var state = SDKState()

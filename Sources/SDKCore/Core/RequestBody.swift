@@ -23,8 +23,36 @@ struct RequestBody: Equatable {
         }
     }
 
-    /// The request for `call`, or nil when the call is handled without one.
+    /// The request for `call`, or nil when the call is handled without one: as its declaration
+    /// states it (``CallRequest``).
     static func make(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String) -> RequestBody? {
+        switch call.declaration.request {
+        case .none: return nil
+        case .post(let path): return post(path, identity.fields.adding(declaredFields(of: call)))
+        case .built: return built(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
+        }
+    }
+
+    /// Each argument of `call` under its name in the public API, absent optional ones left out.
+    private static func declaredFields(of call: PublicCall) -> JSONFields {
+        var fields = JSONFields()
+        for (argument, value) in zip(call.declaration.arguments, call.arguments) {
+            switch value {
+            case .text(let text): if let text { fields[argument.name] = .string(text) }
+            case .count(let count): fields[argument.name] = .integer(Int64(count))
+            case .amount(let amount): fields[argument.name] = .number(amount)
+            case .flag(let flag): fields[argument.name] = .bool(flag)
+            case .dataFields(let members): if let members { fields[argument.name] = .object(members) }
+            case .items(let items): fields[argument.name] = .array(items.map(\.dataValue))
+            case .project, .pushOpen, .attribution, .callName:
+                preconditionFailure("\(argument.kind) has no JSON of its own: a call with it declares a built request")
+            }
+        }
+        return fields
+    }
+
+    /// The requests whose shape is their own (``CallRequest/built``).
+    private static func built(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String) -> RequestBody? {
         let createdAt = createdAt(time)
         switch call {
         case .updateEmail(let newEmail):
@@ -32,8 +60,6 @@ struct RequestBody: Equatable {
             if let email = identity.email { object["currentEmail"] = .string(email) }
             else if let userID = identity.userID { object["currentUserId"] = .string(userID) }
             return post("users/updateEmail", object)
-        case .updateUser(let dataFields, let merge):
-            return post("users/update", identity.fields.adding(["dataFields": .object(dataFields), "mergeNestedObjects": .bool(merge)]))
         case .updateCart(let items):
             return post("commerce/updateCart", ["user": identity.fields.dataValue, "items": .array(items.map(\.dataValue))])
         case .trackPurchase(let total, let items, let dataFields):
@@ -59,30 +85,12 @@ struct RequestBody: Equatable {
             return post("events/trackPushOpen", object)
         case .inAppFetch(let count):
             return get("inApp/getMessages", identity, ["count": String(count), "platform": "iOS", "SDKVersion": sdkVersion])
-        case .inAppOpen(let messageID):
-            return post("events/trackInAppOpen", identity.fields.adding(["messageId": .string(messageID)]))
-        case .inAppClick(let messageID, let url):
-            return post("events/trackInAppClick", identity.fields.adding(["messageId": .string(messageID), "clickedUrl": .string(url)]))
-        case .inAppClose(let messageID, let url):
-            var object = identity.fields.adding(["messageId": .string(messageID)])
-            if let url { object["clickedUrl"] = .string(url) }
-            return post("events/trackInAppClose", object)
-        case .inAppDelivery(let messageID):
-            return post("events/trackInAppDelivery", identity.fields.adding(["messageId": .string(messageID)]))
-        case .inAppConsume(let messageID):
-            return post("events/inAppConsume", identity.fields.adding(["messageId": .string(messageID)]))
         case .embeddedFetch:
             return get("embedded-messaging/messages", identity, ["platform": "iOS", "sdkVersion": sdkVersion])
-        case .embeddedReceived(let messageID):
-            return post("embedded-messaging/events/received", identity.fields.adding(["messageId": .string(messageID)]))
-        case .embeddedClick(let messageID, let buttonID, let url):
-            var object = identity.fields.adding(["messageId": .string(messageID)])
-            if let buttonID { object["buttonIdentifier"] = .string(buttonID) }
-            if let url { object["targetUrl"] = .string(url) }
-            return post("embedded-messaging/events/click", object)
-        case .initialize, .switchProject, .setEmail, .setUserId, .logoutUser, .handlePush, .setAttribution, .flush, .handleUniversalLink,
-             .oversized:
-            return nil
+        default:
+            // Every other call declares its request as `.none` or `.post`, handled in make(for:…);
+            // a new call that declares `.built` adds its case here.
+            preconditionFailure("\(call.name) declares a built request that RequestBody does not build")
         }
     }
 

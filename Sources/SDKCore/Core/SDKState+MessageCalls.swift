@@ -2,16 +2,9 @@ import Journal
 
 extension SDKState {
     /// Runs an in-app or embedded message call (``CallFamily/message``; part of
-    /// ``execute(_:on:_:)``): each is a request to the project.
+    /// ``execute(_:on:_:)``): each is the request its declaration states, made for the current
+    /// user (the answers of fetches are stored when they come back: `SDKState+EvolveDelivery`).
     mutating func executeMessageCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        let id = received.id
-        let identity = RequestBody.Identity(email: email, userID: userID)
-        switch received.call {
-        case .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
-             .embeddedFetch, .embeddedReceived, .embeddedClick:
-            enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-        default:
-            break
-        }
+        enqueue(received.call, call: received.id, on: project, identity: RequestBody.Identity(email: email, userID: userID), &decisions)
     }
 }

@@ -130,55 +130,55 @@ extension CallDeclaration {
     ])
     static let updateEmail = CallDeclaration(.updateEmail, tag: 5, family: .identity, switchBehavior: .gated, arguments: [
         Argument("newEmail", json: "new_email", field: 3, .email, .required, text: .quoted),
-    ])
+    ], request: .built)
     static let updateUser = CallDeclaration(.updateUser, tag: 6, family: .identity, switchBehavior: .gated, arguments: [
         Argument("dataFields", json: "data_fields", field: 4, .dataFields, .defaulted, text: .keys),
         Argument("mergeNestedObjects", json: "merge_nested_objects", field: 5, .flag, .defaulted, text: .choice(yes: "merge", no: "replace")),
-    ])
+    ], request: .post(path: "users/update"))
     static let updateCart = CallDeclaration(.updateCart, tag: 7, family: .event, switchBehavior: .gated, arguments: [
         Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
-    ], limitsTotalBytes: true)
+    ], limitsTotalBytes: true, request: .built)
     static let trackPurchase = CallDeclaration(.trackPurchase, tag: 8, family: .event, switchBehavior: .gated, arguments: [
         Argument("total", json: "total", field: 7, .amount, .defaulted, text: .number),
         Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
         dataFields,
-    ], limitsTotalBytes: true)
+    ], limitsTotalBytes: true, request: .built)
     static let track = CallDeclaration(.track, tag: 9, family: .event, switchBehavior: .gated, arguments: [
         Argument("eventName", json: "event", field: 3, .identifier, .required, text: .quoted),
         dataFields,
-    ])
+    ], request: .built)
     static let registerToken = CallDeclaration(.registerToken, tag: 10, family: .push, switchBehavior: .gated, arguments: [
         Argument("token", json: "token", field: 3, .pushToken, .required, text: .quoted),
-    ])
-    static let disableDevice = CallDeclaration(.disableDevice, tag: 11, family: .push, switchBehavior: .gated)
+    ], request: .built)
+    static let disableDevice = CallDeclaration(.disableDevice, tag: 11, family: .push, switchBehavior: .gated, request: .built)
     static let logoutUser = CallDeclaration(.logoutUser, tag: 12, family: .identity, switchBehavior: .gated)
     static let trackPushOpen = CallDeclaration(.trackPushOpen, tag: 13, family: .push, switchBehavior: .inline, arguments: [
         Argument("pushOpen", json: nil, field: 8, .pushOpen, .required, text: .composite),
-    ])
+    ], request: .built)
     static let handlePush = CallDeclaration(.handlePush, tag: 14, family: .push, switchBehavior: .inline, arguments: [
         Argument("payload", json: "payload", field: 4, .dataFields, .defaulted, text: .keys),
     ])
     static let inAppFetch = CallDeclaration(.inAppFetch, tag: 15, family: .message, switchBehavior: .gated, arguments: [
         Argument("count", json: "count", field: 9, .messageCount, .defaulted, text: .labelled("count")),
-    ])
-    static let inAppOpen = CallDeclaration(.inAppOpen, tag: 16, family: .message, switchBehavior: .inline, arguments: [messageID])
+    ], request: .built)
+    static let inAppOpen = CallDeclaration(.inAppOpen, tag: 16, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "events/trackInAppOpen"))
     static let inAppClick = CallDeclaration(.inAppClick, tag: 17, family: .message, switchBehavior: .inline, arguments: [
         messageID,
         Argument("clickedUrl", json: "url", field: 11, .url, .defaulted, text: .plain),
-    ])
+    ], request: .post(path: "events/trackInAppClick"))
     static let inAppClose = CallDeclaration(.inAppClose, tag: 18, family: .message, switchBehavior: .inline, arguments: [
         messageID,
         Argument("clickedUrl", json: "url", field: 11, .url, .optional, text: .plain),
-    ])
-    static let inAppDelivery = CallDeclaration(.inAppDelivery, tag: 19, family: .message, switchBehavior: .inline, arguments: [messageID])
-    static let inAppConsume = CallDeclaration(.inAppConsume, tag: 20, family: .message, switchBehavior: .inline, arguments: [messageID])
-    static let embeddedFetch = CallDeclaration(.embeddedFetch, tag: 21, family: .message, switchBehavior: .gated)
-    static let embeddedReceived = CallDeclaration(.embeddedReceived, tag: 22, family: .message, switchBehavior: .inline, arguments: [messageID])
+    ], request: .post(path: "events/trackInAppClose"))
+    static let inAppDelivery = CallDeclaration(.inAppDelivery, tag: 19, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "events/trackInAppDelivery"))
+    static let inAppConsume = CallDeclaration(.inAppConsume, tag: 20, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "events/inAppConsume"))
+    static let embeddedFetch = CallDeclaration(.embeddedFetch, tag: 21, family: .message, switchBehavior: .gated, request: .built)
+    static let embeddedReceived = CallDeclaration(.embeddedReceived, tag: 22, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "embedded-messaging/events/received"))
     static let embeddedClick = CallDeclaration(.embeddedClick, tag: 23, family: .message, switchBehavior: .inline, arguments: [
         messageID,
         Argument("buttonIdentifier", json: "button_id", field: 12, .identifier, .optional, text: .labelled("button")),
         Argument("targetUrl", json: "url", field: 11, .url, .optional, text: .plain),
-    ])
+    ], request: .post(path: "embedded-messaging/events/click"))
     static let setAttribution = CallDeclaration(.setAttribution, tag: 24, family: .attribution, switchBehavior: .inline, arguments: [
         Argument("attribution", json: "attribution", field: 13, .attribution, .optional, text: .composite),
     ])

@@ -13,9 +13,11 @@ package struct CallDeclaration: Sendable {
     /// Everything the call carries, as JSON, must fit ``CallLimits/callBytes`` (calls whose
     /// many parts could add up past it).
     package let limitsTotalBytes: Bool
+    /// The request the call becomes.
+    package let request: CallRequest
 
     package init(_ name: CallName, tag: UInt64, family: CallFamily, switchBehavior: CallName.SwitchBehavior,
-                 arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false) {
+                 arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false, request: CallRequest = .none) {
         precondition(arguments.count <= 3, "CallArguments holds three")
         self.name = name
         self.tag = tag
@@ -23,5 +25,6 @@ package struct CallDeclaration: Sendable {
         self.switchBehavior = switchBehavior
         self.arguments = arguments
         self.limitsTotalBytes = limitsTotalBytes
+        self.request = request
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The common outcomes are counted with one atomic add each, so the tally adds next to nothing
 /// to the instructions `bench sdk --callgrind` counts per call (a string-keyed dictionary under
-/// a lock cost about 670); the rare ones are kept by name.
+/// a lock would add a share of its own); the rare ones are kept by name.
 final class OutcomeTally: Sendable {
     private let delivered = Atomic<Int>(0)
     private let applied = Atomic<Int>(0)

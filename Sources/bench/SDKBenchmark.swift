@@ -15,8 +15,8 @@ struct SDKBenchmark {
     /// calls, as `--callgrind` counts them).
     var measuresMemoryAndGate = true
     /// Whether each call is timed on the caller's side (off under `--callgrind`: the clock
-    /// reads and the median's sort are the benchmark's own instructions, about 550 a call, and
-    /// the caller's median is not reported there).
+    /// reads and the median's sort are the benchmark's own instructions, not the SDK's, and the
+    /// caller's median is not reported there).
     var timesCalls = true
     var scratch: String
 

@@ -28,7 +28,7 @@ public final class RecordCursor {
     private var segmentIndex: Int
     /// Its exclusive access is not checked at run time: only this cursor's methods touch it,
     /// never with another access open, and the cursor is not Sendable, so one thread at a
-    /// time; the check cost two per record.
+    /// time; checking it would cost two checks per record.
     @exclusivity(unchecked) private var decoder: SegmentDecoder?
     private var start: Start?
     private var expectedSequence: UInt64?

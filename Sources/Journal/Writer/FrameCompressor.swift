@@ -8,8 +8,8 @@ import CLZ4
 ///
 /// They are written here over liblz4's block API (`LZ4_compress_fast_continue`) because liblz4
 /// 1.9.4's frame API allocates and zeroes a 64 KiB buffer at the start of every frame
-/// (`LZ4F_compressEnd` forgets the one it had), a buffer these settings never use: about 65,000
-/// instructions a frame, some 290 per SDK call.
+/// (`LZ4F_compressEnd` forgets the one it had), a buffer these settings never use, and a frame
+/// ends every ~64 KiB.
 ///
 /// The groups of a frame come from one ``FrameBuffer``, contiguous and at stable addresses:
 /// that is what lets liblz4 use earlier groups as the dictionary without copying them, and it

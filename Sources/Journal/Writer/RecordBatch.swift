@@ -16,8 +16,8 @@ public struct RecordBatch: Sendable {
     // engine, several records per input) then appends and empties with the arrays' operations
     // specialized in place, not through unspecialized generic calls into this module. The
     // arrays keep their length once grown, and only their first `payloadCount` bytes and
-    // `recordCount` records are the batch's: emptying the batch is setting two counts, where
-    // emptying three arrays (even keeping their capacity) cost about 300 instructions a step.
+    // `recordCount` records are the batch's: emptying the batch, on every step, is setting two
+    // counts, not emptying three arrays (which costs far more, even keeping their capacity).
     @usableFromInline var payloadStorage: [UInt8] = []
     @usableFromInline var payloadCount = 0
     @usableFromInline var kindStorage: [UInt32] = []

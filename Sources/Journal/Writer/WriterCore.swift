@@ -6,9 +6,8 @@ import Locking
 ///
 /// The group-commit thread holds the core, never the ``JournalWriter``: the writer's deinit
 /// closes it, which stops the thread, so the thread needs no reference to the writer at all.
-/// It used to hold the writer weakly, and a weak reference gives its object a side table, which
-/// sends every retain and release of the writer (two of each per SDK input) through the
-/// runtime's slow path: about 285 instructions a call (`bench sdk --callgrind`).
+/// Not even weakly: a weak reference gives its object a side table, which sends every retain
+/// and release of the writer (two of each per SDK input) through the runtime's slow path.
 final class WriterCore: Sendable {
     /// Compressing and writing blocks. Taken before `state`, never while holding it.
     let committer: Locked<CommitSink>

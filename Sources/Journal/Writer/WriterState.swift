@@ -129,9 +129,9 @@ struct WriterState: Sendable {
     }
 
     /// Marks a rotation due once the active segment holds ``JournalOptions/segmentRecords``
-    /// records, counted as they are encoded. Counted as groups were written instead, the bound
-    /// lagged behind by whatever the group-commit thread had not written yet (a segment of 298
-    /// records for a bound of 64, in a burst).
+    /// records, counted as they are encoded: counted as groups are written, the bound would lag
+    /// behind by whatever the group-commit thread has not written yet (in a burst, a segment
+    /// several times its bound).
     private mutating func markRotationDueAtRecordBound() {
         guard pendingSegmentStart == nil, let limit = options.segmentRecords, let base = active?.baseSequence,
               nextSequence &- base >= UInt64(limit) else { return }

@@ -96,7 +96,8 @@ package struct AuditRow {
     }
 
     /// Appends the bytes of ``json``'s compact serialization without building the value: `audit
-    /// --json` writes one row per call, and building each row's tree was a tenth of the command.
+    /// --json` writes one row per call, and building each row's tree would be about a tenth of
+    /// the command.
     package func writeJSON(to output: inout ScratchBytes) {
         Self.key("{\"call\":", &output)
         FactJSON.writeCallID(call, to: &output)

@@ -15,7 +15,7 @@ import SDK
 final class ExportWalk {
     /// Rows per hand-over (the lock is taken once per batch, not per row, and a thread that
     /// waits for the other is woken once per batch: 1,024 rows wake it a quarter as often as
-    /// 256 did, for about 0.5 MiB of row starts a batch).
+    /// 256 would, for about 0.5 MiB of row starts a batch).
     static let batchSize = 1024
     /// Batches walked ahead of the consumer at most.
     static let batchesAhead = 4

@@ -111,7 +111,7 @@ struct FleetColumns {
         room += stringRoom(callName) + stringRoom(subject.gateDecision) + stringRoom(subject.outcomeStatus)
         room += stringRoom(subject.outcomeReason) + stringRoom(subject.durabilityPurpose)
         // One reservation for the whole run of columns, written through a pointer: a row has
-        // sixteen columns, and an append per key and value cost more than the bytes they copy.
+        // sixteen columns, and an append per key and value costs more than the bytes it copies.
         output.appendWriting(atMost: room) { start in
             Self.keyBytes.withUnsafeBytes { keys in Self.keyEnds.withUnsafeBufferPointer { keyEnds in
             Self.nullBytes.withUnsafeBytes { nulls in Self.nullEnds.withUnsafeBufferPointer { nullEnds in

@@ -47,8 +47,8 @@ package final class NDJSONFile {
 
     /// Appends `count` lines, the `index`th being the bytes `start(index)` gives, what `rest`
     /// writes for it, and a newline, each written in place as ``writeLine(_:)`` writes one (a
-    /// start copied in once: handing the file each start from where it is, with `writev`, cost
-    /// the kernel more per piece than the copy costs).
+    /// start copied in once: handing the file each start from where it is, with `writev`, costs
+    /// the kernel more per piece than the copy does).
     func writeLines(count lines: Int, start: (Int) -> UnsafeRawBufferPointer, rest: (Int, inout ScratchBytes) -> Void) throws {
         for index in 0..<lines {
             try writeLine { line in

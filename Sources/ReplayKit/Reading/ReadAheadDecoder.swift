@@ -50,7 +50,7 @@ final class ReadAheadDecoder {
     /// The current batch, last record first: each is moved out with `popLast()`, not copied.
     /// Its exclusive access is not checked at run time: only ``next()`` touches it, never
     /// with another access open, and the reader is not Sendable, so one thread at a time; the
-    /// check cost two per record.
+    /// check would cost two per record.
     @exclusivity(unchecked) private var batch: [DecodedRecord] = []
     private var ended = false
     /// The torn tail that ended the journal, once the consumer has reached the end.

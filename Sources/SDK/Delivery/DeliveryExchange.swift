@@ -24,7 +24,7 @@ enum DeliveryExchange {
         var body: Data?
         if task.method == .post {
             // Written once, straight into the buffer the request keeps: a bulk body is tens of
-            // kilobytes, and building it in an array first copied every byte twice.
+            // kilobytes, and building it in an array first would copy every byte twice.
             let count = task.wireBodyCount
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
             task.writeWireBody(into: bytes)

@@ -6,8 +6,8 @@ enum EngineBounds {
     static let rotationRetryRecords: UInt64 = 1_024
     /// A snapshot estimated larger than this puts a due rotation off (up to twice the segment's
     /// bounds): in a burst the state holds thousands of queued events, and its snapshot (about a
-    /// megabyte, some 25 M instructions to encode, hash and compress) is taken once the burst
-    /// has drained instead. The steady state's snapshot is a few kilobytes.
+    /// megabyte, costly to encode, hash and compress) is taken once the burst has drained
+    /// instead. The steady state's snapshot is a few kilobytes.
     static let largeSnapshotBytes = 64 << 10
     /// The most characters of a server's error message the journal keeps.
     static let serverMessageLimit = 300

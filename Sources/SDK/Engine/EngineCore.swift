@@ -24,7 +24,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
     // exclusivity checks (one per access, at several accesses per input).
     //
     // Except for `decide`'s: it modifies the state through a call into SDKCore, which the
-    // optimizer cannot see through, so that access was checked at run time on every input.
+    // optimizer cannot see through, so that access would be checked at run time on every input.
     // Unchecked is safe: the core runs on its host's one thread, and `decide` is pure SDKCore
     // code that cannot reach this core, so nothing reads or writes `projected` while it runs.
     @exclusivity(unchecked) private(set) var projected: SDKState
@@ -111,8 +111,8 @@ package final class EngineCore<Environment: EngineEnvironment> {
     /// Whether a snapshot of the state now would be large (``EngineBounds/largeSnapshotBytes``),
     /// so that a due rotation waits for a smaller one.
     private var snapshotIsLarge: Bool {
-        // Field by field: `capacityHint(for: projected)` copied the whole state on each input
-        // that asked (about 700 instructions, on every input of a burst after the bound).
+        // Field by field: `capacityHint(for: projected)` would copy the whole state on each input
+        // that asks (every input of a burst after the bound).
         let hint = StateCodec.capacityHint(pendingCalls: projected.pendingCalls.count, queuedBytes: projected.queueFootprint,
                                            queuedEvents: projected.queuedEvents, heldEvents: projected.heldEvents.count,
                                            gateBytes: projected.switching.gateBytes, gatedCalls: projected.switching.gate.count)

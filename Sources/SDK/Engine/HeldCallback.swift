@@ -28,8 +28,8 @@ final class HeldCallbackBatch: @unchecked Sendable { // made on the engine threa
     }
 
     /// Runs every callback in order, each taken out of its slot first: run in place (borrowed
-    /// from the array, across a call into the app), each was copied (its completion and outcome
-    /// retained) and the copy destroyed after it ran.
+    /// from the array, across a call into the app), each would be copied (its completion and
+    /// outcome retained) and the copy destroyed after it ran.
     func runAll() {
         callbacks.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices {

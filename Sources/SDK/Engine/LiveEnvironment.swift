@@ -28,7 +28,7 @@ final class LiveEnvironment: EngineEnvironment {
     @exclusivity(unchecked) private var deliveriesInbox: EngineInbox?
     /// How many completions the last batch handed over held: the room a new batch is given at
     /// its first completion (an input that resolves a bulk request's calls holds hundreds, and
-    /// growing to them one doubling at a time copied the batch nine times).
+    /// growing to them one doubling at a time would copy the batch nine times).
     @exclusivity(unchecked) private var lastBatchCount = 0
 
     /// A held completion: a body, or a call's completion with what it reports (a value, with no
@@ -71,8 +71,8 @@ final class LiveEnvironment: EngineEnvironment {
             deliveriesInbox = inbox
         }
         // Swapped out, appended to and swapped back: appended to in place, through the access
-        // to the property, the delivery was copied into the array (its completion, outcome and
-        // destination retained, and the consumed original released) and the access was ended
+        // to the property, the delivery would be copied into the array (its completion, outcome
+        // and destination retained, and the consumed original released) and the access ended
         // at run time; appended to a local, it is moved in.
         var held: [HeldCallback] = []
         swap(&held, &heldCallbacks)

@@ -6,10 +6,9 @@
 /// A removal leaves a marker that later insertions reuse and probes step over, so it moves
 /// nothing; the markers go when the table empties. Once three quarters of the slots are taken
 /// (``isCrowded``), the owner rebuilds (``rebuild(carrying:)``): slots without markers, with
-/// room for four times the entries, its values moved along. Against a `Dictionary`,
-/// whose generic probing and the shifting of entries a removal makes cost about 500
-/// instructions per call for the completions and 330 for the pending calls
-/// (`bench sdk --callgrind`).
+/// room for four times the entries, its values moved along. Not a `Dictionary`: each call
+/// inserts and removes its completion and its pending call, and a `Dictionary` pays for each with
+/// generic probing and the shifting of entries a removal makes.
 package struct CallSlots: Sendable {
     private enum State: UInt8, Sendable {
         case empty, full, removed

@@ -28,7 +28,7 @@ struct Decisions {
     /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
     /// (emptied first too, its storage kept) when `encodes`.
     init(time: JournalTime, storage: consuming [Fact] = [], records: consuming RecordBatch = RecordBatch(), encodes: Bool = false) {
-        // Emptied as locals, then stored: emptied in place, the new value was copied whole
+        // Emptied as locals, then stored: emptied in place, the new value would be copied whole
         // (and the copy destroyed) once initialized.
         var facts = consume storage
         facts.removeAll(keepingCapacity: true)
@@ -47,14 +47,14 @@ struct Decisions {
 
     /// Hands the facts decided, and their records, over to `facts` and `records` (swapped:
     /// what those held stays behind, to be dropped with the decisions). Returned from a
-    /// consuming method, the four arrays were copied out and the originals released.
+    /// consuming method, the four arrays would be copied out and the originals released.
     mutating func finish(into facts: inout [Fact], records: inout RecordBatch) {
         swap(&facts, &self.facts)
         swap(&records, &self.records)
     }
 
     /// Records a decision. Its record is encoded here, while the fact is this function's own:
-    /// encoded later, out of the list, each fact was first copied (retaining what it holds).
+    /// encoded later, out of the list, each fact would first be copied (retaining what it holds).
     mutating func record(_ fact: consuming Fact) {
         if heldGateDecision != nil { recordHeldGateDecision() }
         if encodes { FactCodec.append(fact, to: &records) }
@@ -184,7 +184,7 @@ extension SDKState {
         let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
         let stops = if case .engineStopping = input { true } else { false }
         // The busiest input: its call is moved out of the input, applied and recorded from it,
-        // and moved into the list once decided (bound from the input, the call was copied,
+        // and moved into the list once decided (bound from the input, the call would be copied,
         // and the input too, to be moved into the list).
         if case .callReceived = input {
             guard case .callReceived(let received) = consume input else { preconditionFailure() }

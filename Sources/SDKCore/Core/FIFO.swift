@@ -51,7 +51,7 @@ extension FIFO: RandomAccessCollection, MutableCollection {
     package var startIndex: Int { 0 }
     package var endIndex: Int { storage.count - head }
     /// Constant time, in every module: the default, `distance(from:to:)`, is generic, and from
-    /// outside SDKCore it ran unspecialized (about 1,000 instructions, with metadata look-ups).
+    /// outside SDKCore it runs unspecialized, walking the indices with metadata look-ups.
     package var count: Int { storage.count - head }
     package var isEmpty: Bool { storage.count == head }
 

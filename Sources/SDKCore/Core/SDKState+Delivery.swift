@@ -9,8 +9,8 @@ extension SDKState {
                           roomReserved: Bool = false, _ decisions: inout Decisions) {
         let user = UserIdentity(email: identity.email, userID: identity.userID)
         // The busiest request, every track call's, is its body alone until it needs a task of
-        // its own: most join a queued bulk, and a whole request for each (its path and query
-        // made, compared and destroyed through their metadata) cost about 150 instructions.
+        // its own: most join a queued bulk, and a whole request for each would have its path
+        // and query made, compared and destroyed through their metadata.
         if case .track(let name, let dataFields) = call, let id {
             // The body decide prepared (taken out of the input's scratch, and its buffer put
             // back after for the next input), else one made now.

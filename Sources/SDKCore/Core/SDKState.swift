@@ -181,8 +181,8 @@ package struct PendingHook: Sendable, Hashable {
 extension SDKState {
     /// The call pending under `call`; nil when none is. What `pendingCalls[call]` reads, for
     /// other modules: compiled here, where the table's value type is known, while from another
-    /// module the generic table's lookup runs unspecialized (about 340 instructions a lookup,
-    /// most of them looking up the type's metadata, against a few dozen here).
+    /// module the generic table's lookup runs unspecialized, most of its work looking up the
+    /// type's metadata.
     package func pendingCall(_ call: CallID) -> PendingCall? {
         pendingCalls[call]
     }

@@ -24,9 +24,9 @@ package struct SwitchState: Sendable, Equatable {
     /// still replaying what it held.
     public var gateIsClosed: Bool { isSwitching || replaying != nil }
 
-    /// Whether a switch runs now (``inFlight`` is set). A case test: `inFlight != nil` took
+    /// Whether a switch runs now (``inFlight`` is set). A case test: `inFlight != nil` takes
     /// Optional's `==` for an Equatable run, copying the run and destroying both operands through
-    /// their metadata, about 130 instructions on every gated call.
+    /// their metadata, on every gated call.
     public var isSwitching: Bool {
         if case .some = inFlight { true } else { false }
     }

@@ -2,7 +2,7 @@ import CCrypto
 
 /// A libcrypto HMAC-SHA256 context keyed once (`EVP_MAC_init`), which every digest duplicates
 /// (`EVP_MAC_CTX_dup`) rather than keying a new one: the one-shot `HMAC()` looks the algorithm
-/// up and hashes the key's pads again on every call, about 20,000 instructions a token.
+/// up and hashes the key's pads again on every call, which would be most of a token's cost.
 ///
 /// Never fails after `init`, for any input; it stops the process only if libcrypto itself
 /// cannot run (it could not allocate a context), which no input can cause.

@@ -38,7 +38,7 @@ package enum FactJSON {
             sink.add("timer", timer(purpose))
         case .durabilityConfirmed(let confirmation):
             sink.add("request", unsigned: confirmation.request)
-            sink.add("failure", string: confirmation.failure)
+            sink.add("failure", freeText: confirmation.failure)
         case .moduleHookCompleted(let completion):
             sink.add("hook", unsigned: completion.hook)
             sink.add("failure", freeText: completion.failure)
@@ -66,17 +66,17 @@ package enum FactJSON {
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
             sink.add("job", unsigned: job)
             sink.add("call", call: call)
-            sink.add("url", string: url)
+            sink.add("url", freeText: url)
             sink.add("project", project: project)
             sink.add("generation", unsigned: generation)
         case .staleResultRefused(let job, let what, let startedIn, let current):
             sink.add("job", unsigned: job)
-            sink.add("what", string: what)
+            sink.add("what", freeText: what)
             sink.add("started_in", unsigned: startedIn)
             sink.add("current", unsigned: current)
         case .switchCancelled(let id, let reason):
             sink.add("switch", switch: id)
-            sink.add("reason", string: reason)
+            sink.add("reason", freeText: reason)
         case .initialized(let project, let generation):
             sink.add("project", projectRef(project))
             sink.add("generation", unsigned: generation)

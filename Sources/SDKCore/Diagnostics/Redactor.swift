@@ -93,7 +93,24 @@ package struct Redactor: Sendable {
         case .unknown(let kind, _):
             // Opaque to this build: it may hold anything, so nothing of it is kept.
             return .unknown(kind: kind, payload: [])
-        default:
+        case .durabilityConfirmed(var confirmation):
+            confirmation.failure = confirmation.failure.map(redact(text:))
+            return .durabilityConfirmed(confirmation)
+        case .teardownStepFinished(let id, let step, .warning(let reason), let elapsed):
+            return .teardownStepFinished(switch: id, step: step, outcome: .warning(redact(text: reason)), elapsedMicroseconds: elapsed)
+        case .switchLanded(let id, let project, let result, let reasons):
+            return .switchLanded(switch: id, project: project, result: result, reasons: reasons.map(redact(text:)))
+        case .switchCancelled(let id, let reason):
+            return .switchCancelled(switch: id, reason: redact(text: reason))
+        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
+            return .linkResolutionStarted(job: job, call: call, url: redact(text: url), project: project, generation: generation)
+        case .staleResultRefused(let job, let what, let startedIn, let current):
+            return .staleResultRefused(job: job, what: redact(text: what), startedIn: startedIn, current: current)
+        case .engineStarted, .timerFired, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
+             .initialized, .gateDecided, .attributionChanged, .unknownUserEventsReleased, .unknownUserSessionCounted,
+             .taskDispatched, .timerSet, .authRefreshRequested, .moduleEventDelivered, .moduleHookStarted, .messagesStored,
+             .storageCleared, .durabilityRequested, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished:
+            // Nothing personal: ids, projects, counts, times, the SDK's own names and rules.
             return fact
         }
     }

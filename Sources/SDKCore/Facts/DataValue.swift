@@ -162,8 +162,7 @@ extension DataValue {
         JSONValue.writeString(member.key, to: &output)
         output.append(UInt8(ascii: ":"))
         // The commonest values, a data field's string or integer, written here rather than
-        // through another call of ``writeJSON(to:depth:fidelity:)`` (about 40 instructions a
-        // track call); at the depth limit they go through it, which marks them unsendable.
+        // through another call of ``writeJSON(to:depth:fidelity:)``; at the depth limit they go through it, which marks them unsendable.
         switch member.value {
         case .string(let text) where depth > 1:
             JSONValue.writeString(text, to: &output)

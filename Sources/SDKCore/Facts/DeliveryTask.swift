@@ -33,7 +33,7 @@ package struct DeliveryTask: Sendable, Hashable {
     public private(set) var batchCalls: [CallID] = []
     /// Their bodies, each after a comma, back to back: what the task's bulk request carries
     /// after its own event. One buffer for the batch, not an array per event: a burst's events
-    /// are each allocated, copied into the request and freed no more.
+    /// are not each allocated, copied into the request and freed.
     private var batchBodies: [UInt8] = []
     /// Where each event's body ends in ``batchBodies``.
     private var batchEnds: [Int] = []

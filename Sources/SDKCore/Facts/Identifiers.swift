@@ -59,12 +59,12 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The hash a `Dictionary` or `Set` keyed by call ids reads (the hook the standard library
     /// gives small keys), computed directly rather than by feeding ``hashWord`` to a `Hasher`:
-    /// SipHash costs about 190 instructions for the one word, and a track call hashes its id
+    /// SipHash is costly for one word, and a track call hashes its id
     /// about six times (pending calls and completions: insert, find, remove and the moves a
     /// removal makes). The word is mixed with the table's seed (``WordHash``). In the engine,
     /// call ids are made by the SDK, not by whoever sends it input, so SipHash's flooding
     /// resistance buys nothing there. A journal read by `replay` may hold any ids, and ids that
-    /// share their word (see ``hash(into:)``) collide whatever the hash: SipHash did not prevent
+    /// share their word (see ``hash(into:)``) collide whatever the hash: SipHash would not prevent
     /// that either. Equal ids hash equally, as with ``hash(into:)``.
     public func _rawHashValue(seed: Int) -> Int {
         WordHash.value(of: hashWord, seed: seed)

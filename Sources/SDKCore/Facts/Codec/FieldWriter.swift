@@ -114,7 +114,7 @@ struct FieldWriter: ~Copyable {
 
     /// A call id's message (its 16 bytes in field 1), written as one block: the same bytes as
     /// ``message(_:_:)-(_,some FieldCodable)`` of it. Three of these go into every call's
-    /// records, where the general path cost about 130 instructions each.
+    /// records, so they skip the general path (docs/BENCHMARKS.md).
     mutating func message(_ field: Int, _ value: CallID) {
         guard field < 16 else { return message(field) { value.encode(to: &$0) } }
         value.withBytes { bytesMessage(field, $0) }
@@ -145,8 +145,7 @@ struct FieldWriter: ~Copyable {
     /// The message of a batched event without a body (its call's message in field 1, as format
     /// 1.3 records an executed track that joins a bulk), written as one block: the same bytes as
     /// ``message(_:_:)-(_,some FieldCodable)`` of `BatchedEvent(call: call, body: [])`. One goes
-    /// into nearly every `track` call's records, where the general path cost about 150
-    /// instructions.
+    /// into nearly every `track` call's records, so it skips the general path.
     mutating func bodilessEvent(_ field: Int, call: CallID) {
         guard field < 16 else { return message(field, BatchedEvent(call: call, body: [])) }
         call.withBytes { bytes in

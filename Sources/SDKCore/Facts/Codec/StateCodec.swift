@@ -7,8 +7,8 @@ package enum StateCodec {
     /// The snapshot payload for `state`.
     public static func encode(_ state: SDKState) -> [UInt8] {
         // Written into a buffer of about the snapshot's size from the start: grown from the
-        // usual scratch size, a burst's snapshot (hundreds of kilobytes) was copied at each of
-        // a dozen doublings.
+        // usual scratch size, a burst's snapshot (hundreds of kilobytes) would be copied at each
+        // of a dozen doublings.
         FieldWriter.withScratch(capacity: capacityHint(for: state)) { writer in
             state.encode(to: &writer)
             return writer.bytes
@@ -26,8 +26,8 @@ package enum StateCodec {
     }
 
     /// ``capacityHint(for:)`` from the state's counts. The engine asks it on every input while a
-    /// rotation waits out a burst: handing it the state it keeps copied the whole state each time
-    /// (retaining every field), where reading the six counts copies nothing.
+    /// rotation waits out a burst: handing it the state it keeps would copy the whole state each
+    /// time (retaining every field), where reading the six counts copies nothing.
     package static func capacityHint(pendingCalls: Int, queuedBytes: Int, queuedEvents: Int, heldEvents: Int,
                                      gateBytes: Int, gatedCalls: Int) -> Int {
         func count(_ value: Int) -> Int { Swift.min(Swift.max(value, 0), largestHintedCount) }
@@ -75,7 +75,7 @@ extension SDKState: FieldCodable {
         writer.bool(16, instanceRunning)
         writer.messages(17, tasks.keys.sorted().map { tasks[$0]! })
         writer.messages(18, taskOrder.keys.sorted().map { TaskOrderEntry(project: $0, tasks: taskOrder[$0]!) })
-        // Field 19 (the queue's bytes) is no longer written: it is counted from the tasks.
+        // Field 19 (the queue's bytes) is not written (format 1.4): it is counted from the tasks.
         writer.unsigned(20, nextTaskNumber)
         // Sorted by index, not by key then looked up: a state in a burst holds thousands of
         // pending calls, and a look-up hashes the key again. The ids are sorted as their

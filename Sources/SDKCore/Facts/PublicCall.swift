@@ -39,8 +39,35 @@ package enum PublicCall: Sendable, Hashable {
 
     /// The call's name (an over-limit call's is the name of the call it stands for).
     package var name: CallName {
-        if case .oversized(let name, _) = self { return name }
-        return declaration.name
+        switch self {
+        case .initialize: .initialize
+        case .switchProject: .switchProject
+        case .setEmail: .setEmail
+        case .setUserId: .setUserId
+        case .updateEmail: .updateEmail
+        case .updateUser: .updateUser
+        case .updateCart: .updateCart
+        case .trackPurchase: .trackPurchase
+        case .track: .track
+        case .registerToken: .registerToken
+        case .disableDevice: .disableDevice
+        case .logoutUser: .logoutUser
+        case .trackPushOpen: .trackPushOpen
+        case .handlePush: .handlePush
+        case .inAppFetch: .inAppFetch
+        case .inAppOpen: .inAppOpen
+        case .inAppClick: .inAppClick
+        case .inAppClose: .inAppClose
+        case .inAppDelivery: .inAppDelivery
+        case .inAppConsume: .inAppConsume
+        case .embeddedFetch: .embeddedFetch
+        case .embeddedReceived: .embeddedReceived
+        case .embeddedClick: .embeddedClick
+        case .setAttribution: .setAttribution
+        case .flush: .flush
+        case .handleUniversalLink: .handleUniversalLink
+        case .oversized(let name, _): name
+        }
     }
 }
 
@@ -210,35 +237,8 @@ extension CallDeclaration {
 extension PublicCall {
     /// The call's declaration (an over-limit call's is the journal's stand-in, tag 27).
     package var declaration: CallDeclaration {
-        switch self {
-        case .oversized: .oversized
-        case .initialize: .initialize
-        case .switchProject: .switchProject
-        case .setEmail: .setEmail
-        case .setUserId: .setUserId
-        case .updateEmail: .updateEmail
-        case .updateUser: .updateUser
-        case .updateCart: .updateCart
-        case .trackPurchase: .trackPurchase
-        case .track: .track
-        case .registerToken: .registerToken
-        case .disableDevice: .disableDevice
-        case .logoutUser: .logoutUser
-        case .trackPushOpen: .trackPushOpen
-        case .handlePush: .handlePush
-        case .inAppFetch: .inAppFetch
-        case .inAppOpen: .inAppOpen
-        case .inAppClick: .inAppClick
-        case .inAppClose: .inAppClose
-        case .inAppDelivery: .inAppDelivery
-        case .inAppConsume: .inAppConsume
-        case .embeddedFetch: .embeddedFetch
-        case .embeddedReceived: .embeddedReceived
-        case .embeddedClick: .embeddedClick
-        case .setAttribution: .setAttribution
-        case .flush: .flush
-        case .handleUniversalLink: .handleUniversalLink
-        }
+        if case .oversized = self { return .oversized }
+        return name.declaration
     }
 
     /// The argument values, in the order of ``declaration``'s arguments.

@@ -2,7 +2,10 @@
 /// arguments. The call codec, ``CallValidation``, the ``Redactor``, `replay`'s renderers and the
 /// fuzzers' samples are derived from it; a call's own behaviour is its family's
 /// (`SDKState+<Family>Calls.swift`). Every declaration is in ``PublicCall``'s file.
-package struct CallDeclaration: Sendable {
+///
+/// A class: each call's declaration is one shared, immutable instance, handed out without
+/// copying its arguments (a call's name, family and switch behaviour are read on every call).
+package final class CallDeclaration: Sendable {
     package let name: CallName
     /// The variant tag of the call in a journal record: part of the format, never reused.
     package let tag: UInt64

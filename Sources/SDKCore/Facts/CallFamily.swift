@@ -1,5 +1,5 @@
 /// The families public calls are grouped in: each family's calls run in one file
-/// (`SDKState+<Family>Calls.swift`); a call names its family in its ``CallDeclaration``.
+/// (`SDKState+<Family>Calls.swift`); a call names its family with its name (``PublicCall/Name/family``).
 package enum CallFamily: Sendable, CaseIterable {
     /// Who the user is: email, user id, their profile, logout.
     case identity

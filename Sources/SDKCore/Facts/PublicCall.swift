@@ -77,8 +77,9 @@ package enum PublicCall: Sendable, Hashable {
 package typealias CallName = PublicCall.Name
 
 extension PublicCall {
-    /// A public call's name. Declared with its call: a new call adds its case here and its
-    /// ``CallDeclaration`` below.
+    /// A public call's name, with what is read of it on every call (its family and switch
+    /// behaviour, as plain switches). Declared with its call: a new call adds its case here, to
+    /// these switches, and its ``CallDeclaration`` below.
     package enum Name: String, Sendable, Hashable, CaseIterable {
         case initialize, switchProject
         case setEmail, setUserId, updateEmail, updateUser, updateCart, trackPurchase, track
@@ -131,10 +132,32 @@ extension PublicCall {
         }
 
         /// How a call made while a switch runs is treated.
-        package var switchBehavior: SwitchBehavior { declaration.switchBehavior }
+        package var switchBehavior: SwitchBehavior {
+            switch self {
+            case .setEmail, .setUserId, .updateEmail, .updateUser, .updateCart, .trackPurchase, .track,
+                 .registerToken, .disableDevice, .logoutUser, .inAppFetch, .embeddedFetch:
+                .gated
+            case .trackPushOpen, .handlePush, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
+                 .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink:
+                .inline
+            case .initialize, .switchProject, .flush:
+                .control
+            }
+        }
 
         /// The call's family (the table ``SDKState`` dispatches a call's run on).
-        package var family: CallFamily { declaration.family }
+        package var family: CallFamily {
+            switch self {
+            case .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser: .identity
+            case .track, .trackPurchase, .updateCart: .event
+            case .registerToken, .disableDevice, .trackPushOpen, .handlePush: .push
+            case .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
+                 .embeddedFetch, .embeddedReceived, .embeddedClick:
+                .message
+            case .setAttribution, .handleUniversalLink: .attribution
+            case .initialize, .switchProject, .flush: .control
+            }
+        }
     }
 }
 
@@ -147,75 +170,74 @@ extension CallDeclaration {
     private static let messageID = Argument("messageId", json: "message_id", field: 10, .identifier, .required, text: .quoted)
     private static let dataFields = Argument("dataFields", json: "data_fields", field: 4, .dataFields, .optional, text: .keys)
 
-    static let initialize = CallDeclaration(.initialize, tag: 1, family: .control, switchBehavior: .control, arguments: [project])
-    static let switchProject = CallDeclaration(.switchProject, tag: 2, family: .control, switchBehavior: .control, arguments: [project])
-    static let setEmail = CallDeclaration(.setEmail, tag: 3, family: .identity, switchBehavior: .gated, arguments: [
+    static let initialize = CallDeclaration(.initialize, tag: 1, arguments: [project])
+    static let switchProject = CallDeclaration(.switchProject, tag: 2, arguments: [project])
+    static let setEmail = CallDeclaration(.setEmail, tag: 3, arguments: [
         Argument("email", json: "email", field: 3, .email, .optional, text: .quotedOrNil),
     ])
-    static let setUserId = CallDeclaration(.setUserId, tag: 4, family: .identity, switchBehavior: .gated, arguments: [
+    static let setUserId = CallDeclaration(.setUserId, tag: 4, arguments: [
         Argument("userId", json: "user_id", field: 3, .userID, .optional, text: .quotedOrNil),
     ])
-    static let updateEmail = CallDeclaration(.updateEmail, tag: 5, family: .identity, switchBehavior: .gated, arguments: [
+    static let updateEmail = CallDeclaration(.updateEmail, tag: 5, arguments: [
         Argument("newEmail", json: "new_email", field: 3, .email, .required, text: .quoted),
     ], request: .built)
-    static let updateUser = CallDeclaration(.updateUser, tag: 6, family: .identity, switchBehavior: .gated, arguments: [
+    static let updateUser = CallDeclaration(.updateUser, tag: 6, arguments: [
         Argument("dataFields", json: "data_fields", field: 4, .dataFields, .defaulted, text: .keys),
         Argument("mergeNestedObjects", json: "merge_nested_objects", field: 5, .flag, .defaulted, text: .choice(yes: "merge", no: "replace")),
     ], request: .post(path: "users/update"))
-    static let updateCart = CallDeclaration(.updateCart, tag: 7, family: .event, switchBehavior: .gated, arguments: [
+    static let updateCart = CallDeclaration(.updateCart, tag: 7, arguments: [
         Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
     ], limitsTotalBytes: true, request: .built)
-    static let trackPurchase = CallDeclaration(.trackPurchase, tag: 8, family: .event, switchBehavior: .gated, arguments: [
+    static let trackPurchase = CallDeclaration(.trackPurchase, tag: 8, arguments: [
         Argument("total", json: "total", field: 7, .amount, .defaulted, text: .number),
         Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
         dataFields,
     ], limitsTotalBytes: true, request: .built)
-    static let track = CallDeclaration(.track, tag: 9, family: .event, switchBehavior: .gated, arguments: [
+    static let track = CallDeclaration(.track, tag: 9, arguments: [
         Argument("eventName", json: "event", field: 3, .identifier, .required, text: .quoted),
         dataFields,
     ], request: .built)
-    static let registerToken = CallDeclaration(.registerToken, tag: 10, family: .push, switchBehavior: .gated, arguments: [
+    static let registerToken = CallDeclaration(.registerToken, tag: 10, arguments: [
         Argument("token", json: "token", field: 3, .pushToken, .required, text: .quoted),
     ], request: .built)
-    static let disableDevice = CallDeclaration(.disableDevice, tag: 11, family: .push, switchBehavior: .gated, request: .built)
-    static let logoutUser = CallDeclaration(.logoutUser, tag: 12, family: .identity, switchBehavior: .gated)
-    static let trackPushOpen = CallDeclaration(.trackPushOpen, tag: 13, family: .push, switchBehavior: .inline, arguments: [
+    static let disableDevice = CallDeclaration(.disableDevice, tag: 11, request: .built)
+    static let logoutUser = CallDeclaration(.logoutUser, tag: 12, )
+    static let trackPushOpen = CallDeclaration(.trackPushOpen, tag: 13, arguments: [
         Argument("pushOpen", json: nil, field: 8, .pushOpen, .required, text: .composite),
     ], request: .built)
-    static let handlePush = CallDeclaration(.handlePush, tag: 14, family: .push, switchBehavior: .inline, arguments: [
+    static let handlePush = CallDeclaration(.handlePush, tag: 14, arguments: [
         Argument("payload", json: "payload", field: 4, .dataFields, .defaulted, text: .keys),
     ])
-    static let inAppFetch = CallDeclaration(.inAppFetch, tag: 15, family: .message, switchBehavior: .gated, arguments: [
+    static let inAppFetch = CallDeclaration(.inAppFetch, tag: 15, arguments: [
         Argument("count", json: "count", field: 9, .messageCount, .defaulted, text: .labelled("count")),
     ], request: .built)
-    static let inAppOpen = CallDeclaration(.inAppOpen, tag: 16, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "events/trackInAppOpen"))
-    static let inAppClick = CallDeclaration(.inAppClick, tag: 17, family: .message, switchBehavior: .inline, arguments: [
+    static let inAppOpen = CallDeclaration(.inAppOpen, tag: 16, arguments: [messageID], request: .post(path: "events/trackInAppOpen"))
+    static let inAppClick = CallDeclaration(.inAppClick, tag: 17, arguments: [
         messageID,
         Argument("clickedUrl", json: "url", field: 11, .url, .defaulted, text: .plain),
     ], request: .post(path: "events/trackInAppClick"))
-    static let inAppClose = CallDeclaration(.inAppClose, tag: 18, family: .message, switchBehavior: .inline, arguments: [
+    static let inAppClose = CallDeclaration(.inAppClose, tag: 18, arguments: [
         messageID,
         Argument("clickedUrl", json: "url", field: 11, .url, .optional, text: .plain),
     ], request: .post(path: "events/trackInAppClose"))
-    static let inAppDelivery = CallDeclaration(.inAppDelivery, tag: 19, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "events/trackInAppDelivery"))
-    static let inAppConsume = CallDeclaration(.inAppConsume, tag: 20, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "events/inAppConsume"))
-    static let embeddedFetch = CallDeclaration(.embeddedFetch, tag: 21, family: .message, switchBehavior: .gated, request: .built)
-    static let embeddedReceived = CallDeclaration(.embeddedReceived, tag: 22, family: .message, switchBehavior: .inline, arguments: [messageID], request: .post(path: "embedded-messaging/events/received"))
-    static let embeddedClick = CallDeclaration(.embeddedClick, tag: 23, family: .message, switchBehavior: .inline, arguments: [
+    static let inAppDelivery = CallDeclaration(.inAppDelivery, tag: 19, arguments: [messageID], request: .post(path: "events/trackInAppDelivery"))
+    static let inAppConsume = CallDeclaration(.inAppConsume, tag: 20, arguments: [messageID], request: .post(path: "events/inAppConsume"))
+    static let embeddedFetch = CallDeclaration(.embeddedFetch, tag: 21, request: .built)
+    static let embeddedReceived = CallDeclaration(.embeddedReceived, tag: 22, arguments: [messageID], request: .post(path: "embedded-messaging/events/received"))
+    static let embeddedClick = CallDeclaration(.embeddedClick, tag: 23, arguments: [
         messageID,
         Argument("buttonIdentifier", json: "button_id", field: 12, .identifier, .optional, text: .labelled("button")),
         Argument("targetUrl", json: "url", field: 11, .url, .optional, text: .plain),
     ], request: .post(path: "embedded-messaging/events/click"))
-    static let setAttribution = CallDeclaration(.setAttribution, tag: 24, family: .attribution, switchBehavior: .inline, arguments: [
+    static let setAttribution = CallDeclaration(.setAttribution, tag: 24, arguments: [
         Argument("attribution", json: "attribution", field: 13, .attribution, .optional, text: .composite),
     ])
-    static let flush = CallDeclaration(.flush, tag: 25, family: .control, switchBehavior: .control)
-    static let handleUniversalLink = CallDeclaration(.handleUniversalLink, tag: 26, family: .attribution, switchBehavior: .inline, arguments: [
+    static let flush = CallDeclaration(.flush, tag: 25, )
+    static let handleUniversalLink = CallDeclaration(.handleUniversalLink, tag: 26, arguments: [
         Argument("url", json: "url", field: 14, .link, .required, text: .plain),
     ])
-    /// The journal's stand-in for a call over its limits: not a call the app makes, so its
-    /// family and switch behaviour are never asked of it (``PublicCall/name`` is the call's).
-    static let oversized = CallDeclaration(.flush, tag: 27, family: .control, switchBehavior: .control, arguments: [
+    /// The journal's stand-in for a call over its limits (``PublicCall/name`` is the call's).
+    static let oversized = CallDeclaration(.flush, tag: 27, arguments: [
         Argument("call", json: "oversized", field: 15, .callName, .required, text: .hidden),
         Argument("reason", json: "reason", field: 16, .reason, .defaulted, text: .oversized),
     ])

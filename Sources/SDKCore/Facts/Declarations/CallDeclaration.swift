@@ -1,16 +1,15 @@
-/// A public call, declared once: its journal tag, its family, how a switch treats it and its
-/// arguments. The call codec, ``CallValidation``, the ``Redactor``, `replay`'s renderers and the
-/// fuzzers' samples are derived from it; a call's own behaviour is its family's
-/// (`SDKState+<Family>Calls.swift`). Every declaration is in ``PublicCall``'s file.
+/// A public call's journal tag, arguments and request, declared once; its family and how a
+/// switch treats it are declared with its name (``PublicCall/Name``). The call codec,
+/// ``CallValidation``, the ``Redactor``, `replay`'s renderers and the fuzzers' samples are derived
+/// from it; a call's own behaviour is its family's (`SDKState+<Family>Calls.swift`). Every
+/// declaration is in ``PublicCall``'s file.
 ///
 /// A class: each call's declaration is one shared, immutable instance, handed out without
-/// copying its arguments (a call's name, family and switch behaviour are read on every call).
+/// copying its arguments.
 package final class CallDeclaration: Sendable {
     package let name: CallName
     /// The variant tag of the call in a journal record: part of the format, never reused.
     package let tag: UInt64
-    package let family: CallFamily
-    package let switchBehavior: CallName.SwitchBehavior
     /// In the order the journal writes them and validation checks them.
     package let arguments: [ArgumentDeclaration]
     /// Everything the call carries, as JSON, must fit ``CallLimits/callBytes`` (calls whose
@@ -19,13 +18,11 @@ package final class CallDeclaration: Sendable {
     /// The request the call becomes.
     package let request: CallRequest
 
-    package init(_ name: CallName, tag: UInt64, family: CallFamily, switchBehavior: CallName.SwitchBehavior,
-                 arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false, request: CallRequest = .none) {
+    package init(_ name: CallName, tag: UInt64, arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false,
+                 request: CallRequest = .none) {
         precondition(arguments.count <= 3, "CallArguments holds three")
         self.name = name
         self.tag = tag
-        self.family = family
-        self.switchBehavior = switchBehavior
         self.arguments = arguments
         self.limitsTotalBytes = limitsTotalBytes
         self.request = request

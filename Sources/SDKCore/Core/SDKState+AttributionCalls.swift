@@ -19,7 +19,14 @@ extension SDKState {
                 return
             }
             emit(.linkResolutionStarted(job: takeRequestNumber(), call: id, url: url, project: project.fingerprint, generation: generation), &decisions)
-        default:
+        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
+        case .initialize, .switchProject, .flush,
+             .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
+             .updateCart, .trackPurchase, .track,
+             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
+             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
+             .embeddedReceived, .embeddedClick,
+             .oversized:
             break
         }
     }

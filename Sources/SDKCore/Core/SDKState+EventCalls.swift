@@ -13,7 +13,14 @@ extension SDKState {
                 return
             }
             enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-        default:
+        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
+        case .initialize, .switchProject, .flush,
+             .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
+             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
+             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
+             .embeddedReceived, .embeddedClick,
+             .setAttribution, .handleUniversalLink,
+             .oversized:
             break
         }
     }

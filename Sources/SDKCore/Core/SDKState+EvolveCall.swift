@@ -41,7 +41,16 @@ extension SDKState {
             nextRequestNumber = max(nextRequestNumber, job &+ 1)
         case .staleResultRefused:
             break
-        default:
+        // Other families' facts: evolve(_:at:) hands each fact to its own family's function only.
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
+             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
+             .networkReachable,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
+             .authRefreshFinished, .durabilityRequested, .journalGap,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
+             .switchCancelled,
+             .unknown:
             break
         }
     }

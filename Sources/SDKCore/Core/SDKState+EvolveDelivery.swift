@@ -52,7 +52,17 @@ extension SDKState {
             nextRequestNumber = max(nextRequestNumber, request &+ 1)
         case .journalGap:
             break
-        default:
+        // Other families' facts: evolve(_:at:) hands each fact to its own family's function only.
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
+             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
+             .networkReachable,
+             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
+             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
+             .switchCancelled,
+             .unknown:
             break
         }
     }

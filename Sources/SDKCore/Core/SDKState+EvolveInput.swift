@@ -39,7 +39,16 @@ extension SDKState {
             break
         case .linkResolved(let resolution):
             linkJobs[resolution.job] = nil
-        default:
+        // Other families' facts: evolve(_:at:) hands each fact to its own family's function only.
+        case .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
+             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
+             .authRefreshFinished, .durabilityRequested, .journalGap,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
+             .switchCancelled,
+             .unknown:
             break
         }
     }

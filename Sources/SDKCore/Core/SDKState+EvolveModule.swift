@@ -12,7 +12,8 @@ extension SDKState {
             case .initialize: lifecycle.initialized = true
             case .start: lifecycle.started = true
             case .deinitialize: lifecycle.deinitialized = true
-            default: break
+            // Events that do not change the lifecycle flags.
+            case .notification, .reset, .willLogout, .willSwitchProject: break
             }
             modules[module] = lifecycle
         case .moduleHookStarted(let hook, let module, let event):
@@ -43,7 +44,18 @@ extension SDKState {
             case .embeddedMessages:
                 embeddedMessageIDs = []
             }
-        default:
+        // Other families' facts: evolve(_:at:) hands each fact to its own family's function only.
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
+             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
+             .networkReachable,
+             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
+             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
+             .authRefreshFinished, .durabilityRequested, .journalGap,
+             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
+             .switchCancelled,
+             .unknown:
             break
         }
     }

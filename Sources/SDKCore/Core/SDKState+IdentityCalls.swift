@@ -35,7 +35,14 @@ extension SDKState {
         case .logoutUser:
             logout(on: project, &decisions)
             resolve(id, .applied(project: project.fingerprint), &decisions)
-        default:
+        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
+        case .initialize, .switchProject, .flush,
+             .updateCart, .trackPurchase, .track,
+             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
+             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
+             .embeddedReceived, .embeddedClick,
+             .setAttribution, .handleUniversalLink,
+             .oversized:
             break
         }
     }

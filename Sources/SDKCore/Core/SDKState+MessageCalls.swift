@@ -10,7 +10,13 @@ extension SDKState {
         case .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
              .embeddedFetch, .embeddedReceived, .embeddedClick:
             enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-        default:
+        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
+        case .initialize, .switchProject, .flush,
+             .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
+             .updateCart, .trackPurchase, .track,
+             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
+             .setAttribution, .handleUniversalLink,
+             .oversized:
             break
         }
     }

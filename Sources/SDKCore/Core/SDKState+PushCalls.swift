@@ -37,7 +37,14 @@ extension SDKState {
             if let campaign, let template {
                 writeAttribution(AttributionInfo(campaignID: campaign, templateID: template, messageID: messageID), for: project.fingerprint, &decisions)
             }
-        default:
+        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
+        case .initialize, .switchProject, .flush,
+             .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
+             .updateCart, .trackPurchase, .track,
+             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
+             .embeddedReceived, .embeddedClick,
+             .setAttribution, .handleUniversalLink,
+             .oversized:
             break
         }
     }

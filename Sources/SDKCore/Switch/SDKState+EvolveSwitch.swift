@@ -26,7 +26,8 @@ extension SDKState {
                     switching.gate.removeFirst()
                     if switching.gate.isEmpty { switching.replaying = nil }
                 }
-            default:
+            // A call run at once was never held.
+            case .executed, .inline:
                 break
             }
         case .switchRouted(let id, let call, let project, let routing):
@@ -74,7 +75,17 @@ extension SDKState {
             switching.replaying = switching.gate.isEmpty ? nil : id
         case .switchCancelled(let id, _):
             switching.queue.removeAll { $0.id == id }
-        default:
+        // Other families' facts: evolve(_:at:) hands each fact to its own family's function only.
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
+             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
+             .networkReachable,
+             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
+             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
+             .authRefreshFinished, .durabilityRequested, .journalGap,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .unknown:
             break
         }
     }

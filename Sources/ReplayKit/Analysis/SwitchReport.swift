@@ -99,7 +99,7 @@ package struct SwitchReport {
         case _ where cancelled != nil: true
         case .absorbed, .moved: carrierLanded != nil
         case .noop: true
-        default: landed != nil && callbacks != nil && (durability == nil || durability?.confirmed != nil)
+        case .started, .enqueued, .initialization: landed != nil && callbacks != nil && (durability == nil || durability?.confirmed != nil)
         }
     }
 
@@ -137,7 +137,8 @@ package struct SwitchReport {
             if let durability, durability.confirmed == nil, durability.failure == nil {
                 anomalies.append("the outgoing disable's durability (request #\(durability.request)) was never confirmed")
             }
-        default:
+        case .absorbed, .moved, .noop:
+            // Joined a switch that landed, or had nothing to do: nothing left open.
             break
         }
         for step in steps where step.finished == nil {

@@ -19,14 +19,9 @@ extension SDKState {
                 return
             }
             emit(.linkResolutionStarted(job: takeRequestNumber(), call: id, url: url, project: project.fingerprint, generation: generation), &decisions)
-        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
-        case .initialize, .switchProject, .flush,
-             .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
-             .updateCart, .trackPurchase, .track,
-             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
-             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
-             .embeddedReceived, .embeddedClick,
-             .oversized:
+        default:
+            // A default is right: execute(_:on:_:) sends only this family's calls here, and
+            // CallName.family, which lists every call, gives a new call its family (and this function).
             break
         }
     }

@@ -41,16 +41,9 @@ extension SDKState {
             nextRequestNumber = max(nextRequestNumber, job &+ 1)
         case .staleResultRefused:
             break
-        // Other families' facts: evolve(_:at:) hands each fact to its own family's function only.
-        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
-             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
-             .networkReachable,
-             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
-             .authRefreshFinished, .durabilityRequested, .journalGap,
-             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
-             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
-             .switchCancelled,
-             .unknown:
+        default:
+            // A default is right: evolve(_:at:) sends only this family's facts here, and
+            // FactKind.family, which lists every kind, gives a new fact its family (and this function).
             break
         }
     }

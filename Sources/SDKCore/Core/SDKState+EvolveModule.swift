@@ -44,18 +44,9 @@ extension SDKState {
             case .embeddedMessages:
                 embeddedMessageIDs = []
             }
-        // Other families' facts: evolve(_:at:) hands each fact to its own family's function only.
-        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
-             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
-             .networkReachable,
-             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
-             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
-             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
-             .authRefreshFinished, .durabilityRequested, .journalGap,
-             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
-             .switchCancelled,
-             .unknown:
+        default:
+            // A default is right: evolve(_:at:) sends only this family's facts here, and
+            // FactKind.family, which lists every kind, gives a new fact its family (and this function).
             break
         }
     }

@@ -35,14 +35,9 @@ extension SDKState {
         case .logoutUser:
             logout(on: project, &decisions)
             resolve(id, .applied(project: project.fingerprint), &decisions)
-        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
-        case .initialize, .switchProject, .flush,
-             .updateCart, .trackPurchase, .track,
-             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
-             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
-             .embeddedReceived, .embeddedClick,
-             .setAttribution, .handleUniversalLink,
-             .oversized:
+        default:
+            // A default is right: execute(_:on:_:) sends only this family's calls here, and
+            // CallName.family, which lists every call, gives a new call its family (and this function).
             break
         }
     }

@@ -37,14 +37,9 @@ extension SDKState {
             if let campaign, let template {
                 writeAttribution(AttributionInfo(campaignID: campaign, templateID: template, messageID: messageID), for: project.fingerprint, &decisions)
             }
-        // Other families' calls: execute(_:on:_:) hands a call to its own family's function only.
-        case .initialize, .switchProject, .flush,
-             .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
-             .updateCart, .trackPurchase, .track,
-             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
-             .embeddedReceived, .embeddedClick,
-             .setAttribution, .handleUniversalLink,
-             .oversized:
+        default:
+            // A default is right: execute(_:on:_:) sends only this family's calls here, and
+            // CallName.family, which lists every call, gives a new call its family (and this function).
             break
         }
     }

@@ -34,18 +34,9 @@ package enum FactProjects {
     package static func mentions(by fact: Fact, in state: SDKState) -> Mentions {
         switch fact {
         case .callReceived(let received):
-            switch received.call {
-            case .initialize(let project), .switchProject(let project): return Mentions(project.fingerprint)
-            // Made on the live project: the call's later facts name where it went.
-            case .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
-                 .updateCart, .trackPurchase, .track,
-                 .registerToken, .disableDevice, .trackPushOpen, .handlePush,
-                 .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
-                 .embeddedReceived, .embeddedClick,
-                 .setAttribution, .handleUniversalLink, .flush,
-                 .oversized:
-                return .none
-            }
+            // An initialize or switchProject names its project; any other call is made on the live
+            // project, and its later facts name where it went.
+            return Mentions(received.call.carriedProject?.fingerprint)
         case .transportCompleted(let completion): return task(completion.task, state)
         case .timerFired(let timer), .timerSet(let timer, _):
             switch timer {

@@ -34,19 +34,7 @@ package struct ProjectLabels {
     static func project(namedBy fact: Fact) -> ProjectRef? {
         switch fact {
         case .callReceived(let received):
-            switch received.call {
-            case .initialize(let project), .switchProject(let project):
-                return project
-            // Calls that carry no project configuration.
-            case .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
-                 .updateCart, .trackPurchase, .track,
-                 .registerToken, .disableDevice, .trackPushOpen, .handlePush,
-                 .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch,
-                 .embeddedReceived, .embeddedClick,
-                 .setAttribution, .handleUniversalLink, .flush,
-                 .oversized:
-                return nil
-            }
+            return received.call.carriedProject
         case .initialized(let project, _), .switchRouted(_, _, let project, _), .switchStarted(_, _, let project):
             return project
         // Facts that carry no project configuration (fingerprints only, or none).

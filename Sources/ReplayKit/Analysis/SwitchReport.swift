@@ -76,15 +76,6 @@ package struct SwitchReport {
     /// The projects' labels as the journal gave them, for the renderings.
     var labels = ProjectLabels()
 
-    init(id: SwitchID, call: CallID, requested: Mark, project: ProjectRef, routing: SwitchRouting, liveAtRequest: ProjectFingerprint?) {
-        self.id = id
-        self.call = call
-        self.requested = requested
-        self.project = project
-        self.routing = routing
-        self.liveAtRequest = liveAtRequest
-    }
-
     /// Whether the switch runs a teardown of its own (rather than riding on another or doing nothing).
     var runsItself: Bool {
         switch routing {

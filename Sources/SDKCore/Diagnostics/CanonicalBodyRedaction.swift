@@ -115,16 +115,9 @@ struct CanonicalBodyRedaction: ~Copyable {
     private mutating func string() throws(Refused) -> Range<Int> {
         guard take(UInt8(ascii: "\"")) else { throw Refused() }
         let start = position
-        while position < input.count {
-            let byte = input[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                return start..<(position - 1)
-            }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { throw Refused() }
-            position += 1
-        }
-        throw Refused()
+        guard case .closed(let end, ascii: true) = JSONSyntax.plainRun(in: input, from: start) else { throw Refused() }
+        position = end + 1
+        return start..<end
     }
 
     /// The range of `true`, `false`, `null` or a number, which it steps past. A number is the

@@ -65,16 +65,15 @@ package struct JSONParser {
     private mutating func string() throws(Failure) -> String {
         guard take(UInt8(ascii: "\"")) else { throw Failure() }
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                guard let text = Self.text(bytes[start..<(position - 1)]) else { throw Failure() }
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw Failure() }
-            position += 1
+        switch JSONSyntax.plainRun(in: bytes, from: start) {
+        case .closed(let end, _):
+            position = end + 1
+            guard let text = Self.text(bytes[start..<end]) else { throw Failure() }
+            return text
+        case .escape(let at):
+            position = at
+        case .broken:
+            throw Failure()
         }
         // An escape: the text is decoded into UTF-8 bytes, validated once at the closing quote.
         var decoded = Array(bytes[start..<position])

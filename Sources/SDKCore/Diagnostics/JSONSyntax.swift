@@ -35,6 +35,32 @@ enum JSONSyntax {
         }
     }
 
+    /// How a string's text runs from `start` (just past its opening quote) read as it is, with
+    /// no escape decoded.
+    enum PlainRun {
+        /// To the closing quote at `end`; `ascii` when every byte before it is ASCII.
+        case closed(end: Int, ascii: Bool)
+        /// To a backslash at `at`: the text has an escape.
+        case escape(at: Int)
+        /// Into a control character, or off the input's end: no string.
+        case broken
+    }
+
+    /// Where a string's text runs from `start`, just past its opening quote (``PlainRun``).
+    static func plainRun<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, from start: Int) -> PlainRun where Bytes.Index == Int {
+        var position = start
+        var ascii = true
+        while position < bytes.endIndex {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { return .closed(end: position, ascii: ascii) }
+            if byte == UInt8(ascii: "\\") { return .escape(at: position) }
+            guard byte >= 0x20 else { return .broken }
+            if byte >= 0x80 { ascii = false }
+            position += 1
+        }
+        return .broken
+    }
+
     /// `true`, `false` or `null`: the words a value may be.
     enum Keyword {
         case `true`, `false`, null

@@ -13,7 +13,8 @@ extension ContractChecker {
                 report(.moduleOrder, "module \(module) heard \(event.label) after its deinitialize (generation \(lifecycle.generation))", [sequence])
             }
         default:
-            // A default is right: check(_:at:state:) sends only the facts named above here (the dispatch lists every fact).
+            // A default is right: check(_:at:state:) sends only the facts named above here (the
+            // dispatch lists every fact).
             break
         }
     }

@@ -16,7 +16,8 @@ extension ContractChecker {
                 checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCall(call) != nil)
             }
         default:
-            // A default is right: check(_:at:state:) sends only the facts named above here (the dispatch lists every fact).
+            // A default is right: check(_:at:state:) sends only the facts named above here (the
+            // dispatch lists every fact).
             break
         }
     }

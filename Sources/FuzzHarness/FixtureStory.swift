@@ -129,7 +129,17 @@ package struct FixtureStory {
             return [.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: nil))]
         case .switchLanded(let id, _, _, _):
             return [.callbacksDelivered(id)]
-        default:
+        // Facts the fixture's world has no answer to.
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
+             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
+             .networkReachable,
+             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
+             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .taskQueued, .eventBatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshFinished, .journalGap,
+             .moduleEventDelivered, .moduleHookFinished, .messagesStored, .storageCleared,
+             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchCancelled,
+             .unknown:
             return []
         }
     }

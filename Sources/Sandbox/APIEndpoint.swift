@@ -23,7 +23,10 @@ enum APIEndpoint: String, CaseIterable, Sendable {
     var method: String {
         switch self {
         case .getInAppMessages, .getEmbeddedMessages: "GET"
-        default: "POST"
+        case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackEvent, .trackEvents, .trackPurchase,
+             .updateCart, .trackPushOpen, .trackInAppOpen, .trackInAppClick, .trackInAppClose, .trackInAppDelivery,
+             .consumeInApp, .embeddedMessageReceived, .embeddedMessageClick:
+            "POST"
         }
     }
 

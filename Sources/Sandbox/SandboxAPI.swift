@@ -110,7 +110,9 @@ struct SandboxAPI: Sendable {
             return .wrapping(jsonArray: projects.inAppMessages(projectName: project.name), under: "inAppMessages")
         case .getEmbeddedMessages:
             return .wrapping(jsonArray: projects.embeddedPlacements(projectName: project.name), under: "placements")
-        default:
+        case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackPurchase, .updateCart, .trackPushOpen,
+             .trackInAppOpen, .trackInAppClick, .trackInAppClose, .trackInAppDelivery, .consumeInApp,
+             .embeddedMessageReceived, .embeddedMessageClick:
             return .apiResult(status: 200, code: "Success", message: "")
         }
     }

@@ -161,7 +161,8 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         case .diskRepaired:
             storage.repair()
             return
-        default:
+        case .engine, .callbackRuns:
+            // The process's own: run below, when it is the launch they were scheduled for.
             break
         }
         guard let process, event.launch == launch else { return }

@@ -92,7 +92,8 @@ struct StoryAudit {
             disableGaveUp
         case .retriesExhausted:
             disableGaveUp
-        default:
+        case .authentication, .rejected, .notInitialized, .httpStatus:
+            // Not what the world injected, nor the known design issue.
             nil
         }
     }
@@ -297,7 +298,14 @@ struct StoryAudit {
             if messagesReset.contains("\(project) \(kind.rawValue)") {
                 report(.contract, "\(kind.rawValue) messages were stored for \(project) after the switch leaving it reset them (seq \(sequence))")
             }
-        default:
+        // Facts the audit has no rule about.
+        case .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
+             .callbacksDelivered, .notificationReceived,
+             .pushTokenChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .staleResultRefused,
+             .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
+             .moduleEventDelivered,
+             .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled,
+             .unknown:
             break
         }
     }
@@ -493,7 +501,8 @@ struct StoryAudit {
             break
         case (.serverBusy, .response(let status, _, _, _)?) where status == 429 || status >= 500:
             break
-        default:
+        case (.noResponse, _), (.serverBusy, _):
+            // Any other answer disagrees with the reason.
             report(.contract, "task \(id)'s retry says \(reason), but its attempt \(input.describeAnswer(for: id)) (seq \(sequence))")
         }
         guard let project = tasks[id]?.task.project, let retry = walk.state.projects[project]?.retry else { return }

@@ -126,7 +126,9 @@ enum WriterRecovery {
         let endsInsideFrame: Bool
         switch outcome {
         case .end(let openFrame): endsInsideFrame = openFrame
-        default: endsInsideFrame = decoder.validEndIsInsideFrame
+        // The scan stops only at an end or damage; after damage the decoder knows where its
+        // valid bytes end.
+        case .damage, .record, .syncPoint: endsInsideFrame = decoder.validEndIsInsideFrame
         }
         if case .damage(let damage) = outcome {
             report.tornTail = damage

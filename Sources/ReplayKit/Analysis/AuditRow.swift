@@ -31,7 +31,7 @@ package struct AuditRow {
         switch outcome {
         case .delivered(let project, _)?: project
         case .applied(let project?)?: project
-        default: tasks.last?.project
+        case .applied(nil)?, .failed?, .discarded?, nil: tasks.last?.project
         }
     }
 

@@ -48,7 +48,7 @@ package final class CallAudit {
                         row.decisions.append("replayed by \(id) on \(project)")
                     }
                 case .queued(let id, _, _): row.decisions.append("queued \(id)")
-                default: row.decisions.append(Describe.decisionName(decision))
+                case .executed, .inline, .refused: row.decisions.append(Describe.decisionName(decision))
                 }
                 row.decisionNames.append(Describe.decisionName(decision))
             }
@@ -104,7 +104,17 @@ package final class CallAudit {
             }
         case .callResolved, .callsResolved:
             fact.forEachResolution { call, outcome in resolve(call, outcome, record, state) }
-        default:
+        // Facts that change no call's row here (a gate decision is read above).
+        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
+             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
+             .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
+             .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted,
+             .staleResultRefused,
+             .taskDispatched, .retryScheduled, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
+             .journalGap,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .gateDecided, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled,
+             .unknown:
             break
         }
     }

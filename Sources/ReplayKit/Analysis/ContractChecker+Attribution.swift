@@ -18,6 +18,8 @@ extension ContractChecker {
                        [clearedAt, sequence].compactMap { $0 })
             }
         default:
+            // A default is right: other storage scopes, and facts the dispatch in
+            // check(_:at:state:) (which lists every fact) never sends here.
             break
         }
     }

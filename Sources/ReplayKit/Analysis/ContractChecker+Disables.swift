@@ -15,6 +15,8 @@ extension ContractChecker {
                        [task?.queued, sequence].compactMap { $0 })
             }
         default:
+            // A default is right: check(_:at:state:) sends only the facts named above here (the
+            // dispatch lists every fact).
             break
         }
     }

@@ -55,7 +55,8 @@ extension ContractChecker {
         case .nextLanding:
             report(.deliveryTarget, "gated call \(call), made during a switch, \(what) on \(labels.name(project)) before any switch landed",
                    [entry.received, sequence].filter { $0 != 0 })
-        default:
+        case .project:
+            // Went where it belonged.
             break
         }
     }

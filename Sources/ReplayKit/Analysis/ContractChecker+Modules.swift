@@ -13,6 +13,8 @@ extension ContractChecker {
                 report(.moduleOrder, "module \(module) heard \(event.label) after its deinitialize (generation \(lifecycle.generation))", [sequence])
             }
         default:
+            // A default is right: check(_:at:state:) sends only the facts named above here (the
+            // dispatch lists every fact).
             break
         }
     }
@@ -39,7 +41,8 @@ extension ContractChecker {
             lifecycle.started = true
         case .deinitialize:
             lifecycle.deinitialized = true
-        default:
+        // Every other event must come after initialize.
+        case .notification, .reset, .willLogout, .willSwitchProject:
             if !lifecycle.initialized { report(.moduleOrder, "module \(module) heard \(name) before it was initialized (generation \(generation))", [sequence]) }
         }
         modules[module] = lifecycle

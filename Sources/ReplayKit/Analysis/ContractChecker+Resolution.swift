@@ -16,6 +16,8 @@ extension ContractChecker {
                 checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCall(call) != nil)
             }
         default:
+            // A default is right: check(_:at:state:) sends only the facts named above here (the
+            // dispatch lists every fact).
             break
         }
     }
@@ -30,7 +32,8 @@ extension ContractChecker {
         switch outcome {
         case .delivered(let project, _), .applied(let project?):
             expect(call, deliveredTo: project, at: sequence, what: "resolved")
-        default:
+        case .applied(nil), .failed, .discarded:
+            // Took effect on no project: nothing to check its target against.
             break
         }
         targets[call] = nil

@@ -40,6 +40,8 @@ extension ContractChecker {
                 if case .nextLanding = entry.target { targets[call] = (.project(project, because: sequence), entry.received) }
             }
         default:
+            // A default is right: check(_:at:state:) sends only the facts named above here (the
+            // dispatch lists every fact).
             break
         }
     }

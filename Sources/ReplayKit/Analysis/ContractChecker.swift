@@ -148,7 +148,15 @@ package final class ContractChecker {
             gapRestart(state)
         case .initialized, .storageCleared, .attributionChanged: checkAttribution(fact, at: sequence)
         case .moduleEventDelivered, .moduleHookStarted: checkModules(fact, at: sequence)
-        default: break
+        // Facts no rule reads.
+        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
+             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
+             .callRejected, .identityChanged, .pushTokenChanged, .attributionRefused, .unknownUserEventHeld,
+             .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .taskDispatched, .retryScheduled, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
+             .moduleHookFinished, .messagesStored,
+             .teardownStepBegan, .teardownStepFinished,
+             .unknown: break
         }
     }
 

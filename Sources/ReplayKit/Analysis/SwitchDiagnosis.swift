@@ -48,7 +48,7 @@ package final class SwitchDiagnosis {
                                       liveAtRequest: state.live?.fingerprint)
             switch routing {
             case .absorbed(let target), .moved(let target): update(target) { $0.absorbed.append((id, call, mark)) }
-            default: break
+            case .started, .enqueued, .noop, .initialization: break
             }
             if case .noop = routing { report.landedOn = state.live?.fingerprint }
             open[id] = report
@@ -113,7 +113,8 @@ package final class SwitchDiagnosis {
                     let name = state.pendingCall(call)?.name.rawValue ?? "?"
                     update(run.id) { $0.inline.append(SwitchReport.InlineCall(call: call, name: name, at: mark, project: project)) }
                 }
-            default:
+            // Run at once: no switch holds it.
+            case .executed:
                 break
             }
         case .switchLanded(let id, let project, let result, let reasons):
@@ -143,7 +144,16 @@ package final class SwitchDiagnosis {
                 closeIfComplete(joined)
             }
             closeIfComplete(id)
-        default:
+        // Facts that say nothing about a switch (other timers and durability waits included).
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .moduleHookCompleted, .authTokenReceived,
+             .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
+             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
+             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .durabilityRequested,
+             .authRefreshRequested, .authRefreshFinished, .journalGap,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .unknown:
             break
         }
     }
@@ -196,7 +206,7 @@ package final class SwitchDiagnosis {
             report.anomalies.append("reported switchedCleanly although a step ended with a warning")
         case .switchedWithWarnings? where !warned && report.reasons.isEmpty:
             report.anomalies.append("reported switchedWithWarnings with no step with a warning and no reason")
-        default:
+        case .switchedCleanly?, .switchedWithWarnings?, .notPerformed?, .interruptedByShutdown?, nil:
             break
         }
         if report.result == .switchedCleanly, let durability = report.durability,

@@ -13,7 +13,7 @@ extension SwitchReport {
             lines.append("switch \(id): to \(destination), joined \(entry), moved to the tail of the queue (no teardown of its own)")
         case .noop:
             lines.append("switch \(id): to \(destination), noop (the SDK was already there with nothing running)")
-        default:
+        case .started, .enqueued, .initialization:
             lines.append("switch \(id): \(labels.name(from ?? liveAtRequest)) -> \(destination)"
                          + (result.map { "  " + Describe.result($0) } ?? "  (not landed)"))
         }

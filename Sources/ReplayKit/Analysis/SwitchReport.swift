@@ -76,15 +76,6 @@ package struct SwitchReport {
     /// The projects' labels as the journal gave them, for the renderings.
     var labels = ProjectLabels()
 
-    init(id: SwitchID, call: CallID, requested: Mark, project: ProjectRef, routing: SwitchRouting, liveAtRequest: ProjectFingerprint?) {
-        self.id = id
-        self.call = call
-        self.requested = requested
-        self.project = project
-        self.routing = routing
-        self.liveAtRequest = liveAtRequest
-    }
-
     /// Whether the switch runs a teardown of its own (rather than riding on another or doing nothing).
     var runsItself: Bool {
         switch routing {
@@ -99,7 +90,7 @@ package struct SwitchReport {
         case _ where cancelled != nil: true
         case .absorbed, .moved: carrierLanded != nil
         case .noop: true
-        default: landed != nil && callbacks != nil && (durability == nil || durability?.confirmed != nil)
+        case .started, .enqueued, .initialization: landed != nil && callbacks != nil && (durability == nil || durability?.confirmed != nil)
         }
     }
 
@@ -137,7 +128,8 @@ package struct SwitchReport {
             if let durability, durability.confirmed == nil, durability.failure == nil {
                 anomalies.append("the outgoing disable's durability (request #\(durability.request)) was never confirmed")
             }
-        default:
+        case .absorbed, .moved, .noop:
+            // Joined a switch that landed, or had nothing to do: nothing left open.
             break
         }
         for step in steps where step.finished == nil {

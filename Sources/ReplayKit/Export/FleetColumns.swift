@@ -88,7 +88,7 @@ struct FleetColumns {
         case .fact(let fact):
             let rowProject = FactProjects.mentions(by: fact, in: state).first
             write(Subject.of(fact, before: state), rowProject: rowProject, before: state, time: time, to: &output)
-        default:
+        case .snapshot, .unreadable:
             write(Subject(), rowProject: nil, before: state, time: time, to: &output)
         }
     }
@@ -179,12 +179,8 @@ struct FleetColumns {
         learn(state.live)
         switch record.content {
         case .snapshot(let snapshot): learn(snapshot.live)
-        case .fact(.callReceived(let received)):
-            if case .initialize(let project) = received.call { learn(project) }
-            if case .switchProject(let project) = received.call { learn(project) }
-        case .fact(.initialized(let project, _)), .fact(.switchRouted(_, _, let project, _)), .fact(.switchStarted(_, _, let project)):
-            learn(project)
-        default: break
+        case .fact(let fact): learn(ProjectLabels.project(namedBy: fact))
+        case .unreadable: break
         }
     }
 
@@ -357,7 +353,15 @@ struct FleetColumns {
                 return purpose(wait)
             case .durabilityConfirmed(let confirmation):
                 return state.durabilityWaits[confirmation.request].map(purpose) ?? Subject()
-            default:
+            // Facts whose row names no call, task or switch.
+            case .engineStarted, .moduleHookCompleted, .authTokenReceived, .notificationReceived, .engineStopping,
+                 .linkResolved, .networkReachable,
+                 .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
+                 .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+                 .retryScheduled, .authRefreshRequested, .authRefreshFinished, .journalGap,
+                 .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+                 .switchCancelled,
+                 .unknown:
                 return Subject()
             }
         }

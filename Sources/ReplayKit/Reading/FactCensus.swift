@@ -26,7 +26,8 @@ package struct FactCensus {
             switch record.content {
             case .fact(.callReceived(let received)): calls[received.call.name.rawValue, default: 0] += 1
             case .unreadable: census.undecodable += 1
-            default: break
+            // Every record is counted by kind above; only calls are counted by name too.
+            case .fact, .snapshot: break
             }
         }
         census.kinds = kinds.keys.sorted().map { kind in

@@ -92,7 +92,15 @@ enum FactGuard {
             switch call {
             case .initialize(let project), .switchProject(let project): check(project)
             case .inAppFetch(let count): attempt(count, "fetch count")
-            default: break
+            // Calls with no project or count to bound (their sizes are the call limits' business).
+            case .flush,
+                 .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
+                 .updateCart, .trackPurchase, .track,
+                 .registerToken, .disableDevice, .trackPushOpen, .handlePush,
+                 .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch, .embeddedReceived,
+                 .embeddedClick,
+                 .setAttribution, .handleUniversalLink,
+                 .oversized: break
             }
         }
 
@@ -126,7 +134,8 @@ enum FactGuard {
                     count(position, "gate position")
                     check(received.call)
                 case .replayed(let id, _): identifier(id.number, "switch id")
-                default: break
+                // Decisions that name no switch.
+                case .executed, .inline, .refused: break
                 }
             case .taskQueued(let task):
                 identifier(task.id.number, "task id")
@@ -151,7 +160,8 @@ enum FactGuard {
                 check(project)
                 switch routing {
                 case .absorbed(let target), .enqueued(let target), .moved(let target): identifier(target.number, "switch id")
-                default: break
+                // Routings that name no other switch.
+                case .started, .noop, .initialization: break
                 }
             case .switchStarted(let id, _, let to):
                 identifier(id.number, "switch id")
@@ -168,7 +178,13 @@ enum FactGuard {
             case .journalGap(let gap):
                 time(gap.from, "gap start")
                 time(gap.to, "gap end")
-            default: break
+            // Facts the guard has nothing to bound in.
+            case .notificationReceived, .engineStopping, .networkReachable,
+                 .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
+                 .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
+                 .retryScheduled,
+                 .messagesStored, .storageCleared,
+                 .unknown: break
             }
         }
 

@@ -34,10 +34,9 @@ package enum FactProjects {
     package static func mentions(by fact: Fact, in state: SDKState) -> Mentions {
         switch fact {
         case .callReceived(let received):
-            switch received.call {
-            case .initialize(let project), .switchProject(let project): return Mentions(project.fingerprint)
-            default: return .none
-            }
+            // An initialize or switchProject names its project; any other call is made on the live
+            // project, and its later facts name where it went.
+            return Mentions(received.call.carriedProject?.fingerprint)
         case .transportCompleted(let completion): return task(completion.task, state)
         case .timerFired(let timer), .timerSet(let timer, _):
             switch timer {
@@ -66,13 +65,13 @@ package enum FactProjects {
             switch outcome {
             case .delivered(let project, _): return Mentions(project)
             case .applied(let project?): return Mentions(project)
-            default: return Mentions(state.pendingCall(call)?.projectAtCall)
+            case .applied(nil), .failed, .discarded: return Mentions(state.pendingCall(call)?.projectAtCall)
             }
         case .callsResolved(let id, let calls, let outcome):
             switch outcome {
             case .delivered(let project, _): return Mentions(project)
             case .applied(let project?): return Mentions(project)
-            default: return calls.first.map { Mentions(state.pendingCall($0)?.projectAtCall) } ?? task(id, state)
+            case .applied(nil), .failed, .discarded: return calls.first.map { Mentions(state.pendingCall($0)?.projectAtCall) } ?? task(id, state)
             }
         case .moduleHookStarted(_, _, let event):
             if case .willSwitchProject(let to) = event { return Mentions(to, state.live?.fingerprint) }
@@ -85,7 +84,13 @@ package enum FactProjects {
         case .linkResolutionStarted(_, _, _, let project, _): return Mentions(project)
         case .linkResolved(let resolution): return Mentions(state.linkJobs[resolution.job]?.project)
         case .durabilityRequested(_, .teardownDisable(let id)): return switchProjects(id, state)
-        default: return .none
+        // Facts that name no project: none to mention (a durability wait other than a teardown's included).
+        case .engineStarted, .durabilityConfirmed, .moduleHookCompleted, .notificationReceived, .engineStopping,
+             .networkReachable,
+             .identityChanged, .pushTokenChanged, .staleResultRefused,
+             .retryScheduled, .durabilityRequested, .journalGap,
+             .moduleHookFinished,
+             .unknown: return .none
         }
     }
 

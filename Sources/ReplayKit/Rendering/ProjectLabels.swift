@@ -26,14 +26,29 @@ package struct ProjectLabels {
     }
 
     mutating func learn(from fact: Fact) {
+        if let project = Self.project(namedBy: fact) { learn(project) }
+    }
+
+    /// The project configuration (with its label) `fact` carries: an initialize or
+    /// switchProject call's, `initialized`'s, `switchRouted`'s or `switchStarted`'s.
+    static func project(namedBy fact: Fact) -> ProjectRef? {
         switch fact {
         case .callReceived(let received):
-            if case .initialize(let project) = received.call { learn(project) }
-            if case .switchProject(let project) = received.call { learn(project) }
+            return received.call.carriedProject
         case .initialized(let project, _), .switchRouted(_, _, let project, _), .switchStarted(_, _, let project):
-            learn(project)
-        default:
-            break
+            return project
+        // Facts that carry no project configuration (fingerprints only, or none).
+        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
+             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
+             .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
+             .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
+             .linkResolutionStarted, .staleResultRefused,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
+             .authRefreshFinished, .durabilityRequested, .journalGap,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .gateDecided, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled,
+             .unknown:
+            return nil
         }
     }
 

@@ -73,7 +73,7 @@ package struct Timeline {
     static func receiver(of row: AuditRow) -> ProjectFingerprint? {
         switch row.outcome {
         case .failed?, .discarded?: nil
-        default: row.deliveredTo
+        case .delivered?, .applied?, nil: row.deliveredTo
         }
     }
 }

@@ -57,6 +57,8 @@ package enum TimelineBuilder {
             case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
                 sampler.keep(walk.state, after: record.sequence)
             default:
+                // A default is right: only a call or a switch's milestone is a moment the report
+                // keeps the state at; any other record leaves the samples as they are.
                 break
             }
         }

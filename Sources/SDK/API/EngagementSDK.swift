@@ -240,7 +240,7 @@ public final class EngagementSDK: Sendable {
             let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion
-            default: nil
+            case .none, .token: nil
             }
             if let completion { configuration.callbackQueue.async { completion.deliverShutdown() } }
         }

@@ -212,7 +212,7 @@ extension EngineCore {
         guard let completion = takeCompletion(for: call) else { return }
         let switchResult: SwitchResult = switch outcome {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
-        default: landing?.result ?? .switchedCleanly
+        case .delivered, .applied, .failed, .discarded: landing?.result ?? .switchedCleanly
         }
         let inbox = inbox
         guard let landingID = landing?.id else {

@@ -297,10 +297,7 @@ package final class EngineCore<Environment: EngineEnvironment> {
         case .project(let project, let completion):
             guard case .callReceived(let received) = input else { break }
             if let completion { keepCompletion(completion, for: received.id) }
-            switch received.call {
-            case .initialize(let reference), .switchProject(let reference): remember(project, as: reference)
-            default: break
-            }
+            if let reference = received.call.carriedProject { remember(project, as: reference) }
         case .token(let token, let user, let epoch):
             if case .authTokenReceived(let receipt) = input, epoch == tokenEpoch { tokens[JWTKey(project: receipt.project, user: user)] = token }
         }

@@ -109,7 +109,9 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                 settleWaiters.append((id, waiter))
             case .stop(let other):
                 other()
-            default:
+            case .event, .wake, .forgetSettle:
+                // No caller waits on these: an event without a call's completion, a wake, a
+                // settle withdrawn.
                 break
             }
         }

@@ -4,9 +4,4 @@ import SDKCore
 package struct JWTKey: Sendable, Hashable {
     package var project: ProjectFingerprint
     package var user: UserIdentity?
-
-    package init(project: ProjectFingerprint, user: UserIdentity?) {
-        self.project = project
-        self.user = user
-    }
 }

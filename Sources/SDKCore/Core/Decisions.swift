@@ -204,7 +204,17 @@ extension SDKState {
             case .engineStopping: handleStop(&decisions)
             case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &decisions)
             case .networkReachable: handleNetworkReachable(&decisions)
-            default: break
+            // A call is decided above; the rest are not inputs (only what the world tells the SDK is one).
+            case .callReceived,
+                 .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
+                 .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+                 .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+                 .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet,
+                 .authRefreshRequested, .authRefreshFinished, .durabilityRequested, .journalGap,
+                 .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+                 .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
+                 .switchCancelled,
+                 .unknown: break
             }
         }
         // A landed switch's held calls go on as the delivery queue makes room.

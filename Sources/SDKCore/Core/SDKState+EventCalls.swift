@@ -14,6 +14,8 @@ extension SDKState {
             }
             enqueue(received.call, call: id, on: project, identity: identity, &decisions)
         default:
+            // A default is right: execute(_:on:_:) sends only this family's calls here, and
+            // CallName.family, which lists every call, gives a new call its family (and this function).
             break
         }
     }

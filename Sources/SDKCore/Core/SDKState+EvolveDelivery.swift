@@ -53,6 +53,8 @@ extension SDKState {
         case .journalGap:
             break
         default:
+            // A default is right: evolve(_:at:) sends only this family's facts here, and
+            // FactKind.family, which lists every kind, gives a new fact its family (and this function).
             break
         }
     }

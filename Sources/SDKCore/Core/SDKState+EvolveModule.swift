@@ -12,7 +12,8 @@ extension SDKState {
             case .initialize: lifecycle.initialized = true
             case .start: lifecycle.started = true
             case .deinitialize: lifecycle.deinitialized = true
-            default: break
+            // Events that do not change the lifecycle flags.
+            case .notification, .reset, .willLogout, .willSwitchProject: break
             }
             modules[module] = lifecycle
         case .moduleHookStarted(let hook, let module, let event):
@@ -44,6 +45,8 @@ extension SDKState {
                 embeddedMessageIDs = []
             }
         default:
+            // A default is right: evolve(_:at:) sends only this family's facts here, and
+            // FactKind.family, which lists every kind, gives a new fact its family (and this function).
             break
         }
     }

@@ -36,6 +36,8 @@ extension SDKState {
             logout(on: project, &decisions)
             resolve(id, .applied(project: project.fingerprint), &decisions)
         default:
+            // A default is right: execute(_:on:_:) sends only this family's calls here, and
+            // CallName.family, which lists every call, gives a new call its family (and this function).
             break
         }
     }

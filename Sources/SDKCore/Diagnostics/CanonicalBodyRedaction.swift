@@ -115,16 +115,9 @@ struct CanonicalBodyRedaction: ~Copyable {
     private mutating func string() throws(Refused) -> Range<Int> {
         guard take(UInt8(ascii: "\"")) else { throw Refused() }
         let start = position
-        while position < input.count {
-            let byte = input[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                return start..<(position - 1)
-            }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { throw Refused() }
-            position += 1
-        }
-        throw Refused()
+        guard case .closed(let end, ascii: true) = JSONSyntax.plainRun(in: input, from: start) else { throw Refused() }
+        position = end + 1
+        return start..<end
     }
 
     /// The range of `true`, `false`, `null` or a number, which it steps past. A number is the
@@ -135,21 +128,12 @@ struct CanonicalBodyRedaction: ~Copyable {
     /// in some other spelling, or not at all, is refused.
     private mutating func scalar() throws(Refused) -> (range: Range<Int>, number: Double?) {
         let start = position
-        let word: StaticString? = switch input[position] {
-        case UInt8(ascii: "t"): "true"
-        case UInt8(ascii: "f"): "false"
-        case UInt8(ascii: "n"): "null"
-        default: nil
-        }
-        if let word {
-            let length = word.utf8CodeUnitCount
-            guard input.count - position >= length,
-                  UnsafeBufferPointer(rebasing: input[position..<(position + length)])
-                    .elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: length)) else { throw Refused() }
+        if let keyword = JSONSyntax.Keyword(startingWith: input[position]) {
+            guard let length = keyword.length(in: input, at: position) else { throw Refused() }
             position += length
             return (start..<position, nil)
         }
-        while position < input.count, Self.isNumberByte(input[position]) { position += 1 }
+        while position < input.count, JSONSyntax.isNumberByte(input[position]) { position += 1 }
         let run = UnsafeBufferPointer(rebasing: input[start..<position])
         if Self.isWritersInteger(run) { return (start..<position, nil) }
         let text = String(decoding: run, as: UTF8.self)
@@ -165,16 +149,6 @@ struct CanonicalBodyRedaction: ~Copyable {
         guard let first = digits.first, (1...18).contains(digits.count),
               digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
         return first != UInt8(ascii: "0") || (digits.count == 1 && !negative)
-    }
-
-    /// A byte a number's text may hold, as ``JSONParser`` reads one: digits, signs, the point
-    /// and the exponent's `e`.
-    private static func isNumberByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "e"), UInt8(ascii: "E"): true
-        default: false
-        }
     }
 
     private mutating func take(_ byte: UInt8) -> Bool {

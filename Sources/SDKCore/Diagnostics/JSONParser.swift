@@ -53,33 +53,27 @@ package struct JSONParser {
             return .array(elements)
         case UInt8(ascii: "\""):
             return .string(try string())
-        case UInt8(ascii: "t"):
-            try literal("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try literal("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try literal("null")
-            return .null
         default:
-            return try number()
+            // A keyword, else a number (a byte that starts neither fails there).
+            guard let keyword = JSONSyntax.Keyword(startingWith: bytes[position]) else { return try number() }
+            guard let length = keyword.length(in: bytes, at: position) else { throw Failure() }
+            position += length
+            return keyword.bool.map(JSONValue.bool) ?? .null
         }
     }
 
     private mutating func string() throws(Failure) -> String {
         guard take(UInt8(ascii: "\"")) else { throw Failure() }
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                guard let text = Self.text(bytes[start..<(position - 1)]) else { throw Failure() }
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw Failure() }
-            position += 1
+        switch JSONSyntax.plainRun(in: bytes, from: start) {
+        case .closed(let end, _):
+            position = end + 1
+            guard let text = Self.text(bytes[start..<end]) else { throw Failure() }
+            return text
+        case .escape(let at):
+            position = at
+        case .broken:
+            throw Failure()
         }
         // An escape: the text is decoded into UTF-8 bytes, validated once at the closing quote.
         var decoded = Array(bytes[start..<position])
@@ -94,14 +88,10 @@ package struct JSONParser {
                 guard position < bytes.count else { throw Failure() }
                 let escape = bytes[position]
                 position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "u"):
+                if let byte = JSONSyntax.unescaped(escape) {
+                    decoded.append(byte)
+                } else {
+                    guard escape == UInt8(ascii: "u") else { throw Failure() }
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code), take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")) {
                         let low = try hex4()
@@ -110,8 +100,6 @@ package struct JSONParser {
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw Failure() }
                     UTF8.encode(scalar) { decoded.append($0) }
-                default:
-                    throw Failure()
                 }
             case 0..<0x20:
                 throw Failure()
@@ -126,15 +114,8 @@ package struct JSONParser {
         guard bytes.count - position >= 4 else { throw Failure() }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
+            guard let digit = JSONSyntax.hexValue(bytes[position]) else { throw Failure() }
             position += 1
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw Failure()
-            }
             value = value << 4 | UInt32(digit)
         }
         return value
@@ -142,19 +123,13 @@ package struct JSONParser {
 
     private mutating func number() throws(Failure) -> JSONValue {
         let start = position
-        while position < bytes.count, Self.isNumberByte(bytes[position]) { position += 1 }
+        while position < bytes.count, JSONSyntax.isNumberByte(bytes[position]) { position += 1 }
         guard position > start else { throw Failure() }
         if let integer = Self.shortInteger(bytes[start..<position]) { return .integer(integer) }
         guard let text = String(validating: bytes[start..<position], as: UTF8.self) else { throw Failure() }
         if let integer = Int64(text) { return .integer(integer) }
         if let number = Double(text), number.isFinite { return .number(number) }
         throw Failure()
-    }
-
-    private mutating func literal(_ word: String) throws(Failure) {
-        for byte in word.utf8 {
-            guard take(byte) else { throw Failure() }
-        }
     }
 
     private mutating func take(_ byte: UInt8) -> Bool {
@@ -192,14 +167,5 @@ package struct JSONParser {
             value = value * 10 + Int64(byte - UInt8(ascii: "0"))
         }
         return negative ? -value : value
-    }
-
-    /// A byte a number's text may hold: digits, signs, the point and the exponent's `e`.
-    private static func isNumberByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "e"), UInt8(ascii: "E"): true
-        default: false
-        }
     }
 }

@@ -66,7 +66,15 @@ extension SDKState {
                 body(.resolveLink(job: job, url: url))
             case .linkResolved(let resolution):
                 linkDestination = resolution.destination
-            default:
+            // Facts that ask nothing of the world.
+            case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
+                 .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
+                 .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
+                 .unknownUserSessionCounted, .unknownUserEventsReleased, .staleResultRefused,
+                 .taskQueued, .eventBatched, .taskCompleted, .authRefreshFinished, .journalGap,
+                 .messagesStored, .storageCleared,
+                 .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchCancelled,
+                 .unknown:
                 break
             }
         }

@@ -26,7 +26,8 @@ extension SDKState {
                     switching.gate.removeFirst()
                     if switching.gate.isEmpty { switching.replaying = nil }
                 }
-            default:
+            // A call run at once was never held.
+            case .executed, .inline:
                 break
             }
         case .switchRouted(let id, let call, let project, let routing):
@@ -75,6 +76,8 @@ extension SDKState {
         case .switchCancelled(let id, _):
             switching.queue.removeAll { $0.id == id }
         default:
+            // A default is right: evolve(_:at:) sends only this family's facts here, and
+            // FactKind.family, which lists every kind, gives a new fact its family (and this function).
             break
         }
     }

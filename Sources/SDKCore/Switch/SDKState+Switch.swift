@@ -18,6 +18,8 @@ extension SDKState {
         case .switchProject(let project):
             routeSwitch(received, to: project, &decisions)
         default:
+            // A default is right: execute(_:on:_:) sends only this family's calls here, and
+            // CallName.family, which lists every call, gives a new call its family (and this function).
             break
         }
     }
@@ -202,7 +204,8 @@ extension SDKState {
             finishStep(.warning("the disable was not durable within \(rules.disableDurabilityBoundMilliseconds) ms"), &decisions)
         case .deliverPending:
             finishStep(.clean, &decisions)
-        default:
+        // Every other step's bound passing is a warning.
+        case .resetInApp, .resetEmbedded, .purgeQueue, .clearIdentity, .clearProjectStorage, .releaseInstance, .startInstance:
             finishStep(.warning("\(step.rawValue) did not finish within its bound"), &decisions)
         }
     }
@@ -222,7 +225,8 @@ extension SDKState {
             }
         case .startInstance:
             if !hooksPending({ $0.event == .start }) { finishStep(stepOutcomeFromHooks, &decisions) }
-        default:
+        // Steps that wait on no module hook.
+        case .disablePush, .deliverPending, .purgeQueue, .clearIdentity, .clearProjectStorage:
             break
         }
     }
@@ -292,7 +296,8 @@ extension SDKState {
             bytes = heldEventsReservation(adding: call)
         default:
             // Without a user, profile calls are refused: no task. Anything else (a message
-            // fetch, a disable) queues one whoever the user is.
+            // fetch, a disable) queues one whoever the user is. A default is right here: the
+            // task is what `RequestBody.make` builds, and that lists every call itself.
             guard identity.isKnown || !Self.queuesOnlyForAKnownUser.contains(call.name),
                   let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
             else { return true }

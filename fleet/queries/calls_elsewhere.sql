@@ -12,11 +12,22 @@ WITH received AS (
     UNION ALL
     -- A delivered bulk's calls resolve in one callsResolved row (format 1.2), which names
     -- their task: the task's taskQueued and eventBatched rows name each call.
+    -- But not every call a task carries is one its callsResolved resolves: it lists only the
+    -- calls still pending. An event held for an unknown user (unknownUserEventHeld) resolves
+    -- its call as applied at once, in a callResolved of its own; when the user becomes known
+    -- the released event is queued linked to that call (its taskQueued or eventBatched row
+    -- names it) and later calls may join that bulk, delivered in one callsResolved. Taken from
+    -- both rows, such a call was counted twice (fleet seeds 422 and 872 at 10 steps: tracks
+    -- replayed after a switch were held, a replayed setUserId released them into a bulk the
+    -- next replayed tracks joined: 7 calls counted twice). A call resolves once (replay
+    -- check's resolved-once), so one with a callResolved row of its own is left out here.
     SELECT b.journal_id, c.call_id, b.row_project AS project
     FROM fleet b
     JOIN fleet c ON c.journal_id = b.journal_id AND c.task_id = b.task_id
                 AND c.kind IN ('taskQueued', 'eventBatched') AND c.call_id IS NOT NULL
     WHERE b.kind = 'callsResolved' AND b.outcome_status IN ('delivered', 'applied') AND b.row_project IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM fleet own
+                      WHERE own.kind = 'callResolved' AND own.journal_id = c.journal_id AND own.call_id = c.call_id)
 ), decisions AS (
     SELECT journal_id, call_id, gate_decision,
            ROW_NUMBER() OVER (PARTITION BY journal_id, call_id ORDER BY seq DESC) AS latest

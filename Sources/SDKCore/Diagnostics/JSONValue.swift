@@ -103,13 +103,36 @@ package enum JSONValue: Equatable, Sendable {
     package static func decimalDigitCount(_ value: UInt64) -> Int {
         let odd = value | 1
         let estimate = ((64 &- odd.leadingZeroBitCount) &* 1233) >> 12
-        return estimate &+ (odd >= powersOfTen[estimate] ? 1 : 0)
+        return estimate &+ (odd >= powerOfTen(estimate) ? 1 : 0)
     }
 
-    /// 10 to the power of the index, for indices 0 to 19 (10^19 is the largest a `UInt64` holds).
-    private static let powersOfTen: [UInt64] = (0..<20).reduce(into: []) { powers, exponent in
-        powers.append(exponent == 0 ? 1 : powers[exponent - 1] * 10)
+    /// 10 to the power of `exponent`, for 0 to 19 (10^19 is the largest a `UInt64` holds): a
+    /// switch of constants, which needs no lazily made global.
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
+        }
     }
+
 
     /// A JSON string: `"`, `\\`, newline, return and tab escaped by name, other control
     /// characters as `\u00xx`, everything else (non-ASCII included) as its UTF-8 bytes.

@@ -185,13 +185,21 @@ package enum FactJSON {
         case .teardownStepFinished(let id, let step, let outcome, let elapsed):
             sink.add("switch", switch: id)
             sink.add("step", string: step.rawValue)
-            sink.add("outcome", stepOutcome(outcome))
+            sink.addObject("outcome") { object in
+                switch outcome {
+                case .clean:
+                    object.add("outcome", string: "clean")
+                case .warning(let reason):
+                    object.add("outcome", string: "noisy")
+                    object.add("reason", freeText: reason)
+                }
+            }
             sink.add("elapsed_us", integer: elapsed)
         case .switchLanded(let id, let project, let result, let reasons):
             sink.add("switch", switch: id)
             sink.add("project", project: project)
             sink.add("result", string: Describe.result(result))
-            sink.add("reasons", .array(reasons.map(JSONValue.string)))
+            sink.add("reasons", freeTexts: reasons)
         case .unknown(let kind, let payload):
             sink.add("unknown_kind", unsigned: UInt64(kind))
             sink.add("bytes", opaquePayload: payload)

@@ -99,6 +99,10 @@ struct JSONMemberBytes: ~Copyable, JSONMemberSink {
         add(key, string: redactor.redact(text: text))
     }
 
+    mutating func add(_ key: JSONKey, freeTexts texts: [String]) {
+        add(key, .array(texts.map { .string(redactor?.redact(text: $0) ?? $0) }))
+    }
+
     mutating func add(_ key: JSONKey, dataFields members: [String: DataValue]?) {
         guard let members else { return addNull(key) }
         addObject(key) { $0.addData(members) }

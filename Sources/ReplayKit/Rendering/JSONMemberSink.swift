@@ -30,6 +30,8 @@ protocol JSONMemberSink: ~Copyable {
     mutating func add(_ key: JSONKey, personal text: String?, kind: String)
     /// Adds `key` with a free-text reason (which may echo an argument), or null.
     mutating func add(_ key: JSONKey, freeText text: String?)
+    /// Adds `key` with an array of free-text reasons.
+    mutating func add(_ key: JSONKey, freeTexts texts: [String])
     /// Adds `key` with data fields as ``FactJSON/write(data:into:)`` writes them, or null.
     mutating func add(_ key: JSONKey, dataFields members: [String: DataValue]?)
     /// Adds `key` with commerce items as ``FactJSON/items(_:)`` holds them.
@@ -68,6 +70,7 @@ extension JSONMemberSink where Self: ~Copyable {
 
     mutating func add(_ key: JSONKey, personal text: String?, kind: String) { add(key, string: text) }
     mutating func add(_ key: JSONKey, freeText text: String?) { add(key, string: text) }
+    mutating func add(_ key: JSONKey, freeTexts texts: [String]) { add(key, .array(texts.map(JSONValue.string))) }
 
     mutating func add(_ key: JSONKey, dataFields members: [String: DataValue]?) {
         if let members { addObject(key) { FactJSON.write(data: members, into: &$0) } } else { addNull(key) }

@@ -154,6 +154,7 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
 
     func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {
         process?.inputHandled(input, facts: facts.count, state: state)
+        world.inputObserver?(facts, state)
     }
 
     func journalFailed(reason: String) {
@@ -162,5 +163,6 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
 
     func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {
         process?.journalResumed(after: gap, state: state, lastSequence: lastSequence)
+        world.inputObserver?([.journalGap(gap)], state)
     }
 }

@@ -57,6 +57,12 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private var nextCall: UInt64 = 1
     /// Whether projection equality is checked after every input (else at crashes and the end).
     let checksEveryInput: Bool
+    /// What an ``EngineStore`` watches (nil in stories): each input's facts (or a journal gap),
+    /// with the state after them.
+    var inputObserver: ((_ facts: [Fact], _ state: SDKState) -> Void)?
+    /// Answers a request that reached the backend before the backend does (nil: the backend
+    /// answers); an ``EngineStore``'s scripted answers.
+    var requestInterceptor: ((_ request: SimulatedRequest, _ time: JournalTime) -> TransportResult?)?
 
     // What the checks read afterwards.
     private(set) var failures: [SimulationFailure] = []
@@ -107,6 +113,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         events.schedule(event, at: now.advancedSaturating(milliseconds: milliseconds))
     }
 
+    /// When the next pending event is due (nil: nothing is pending).
+    var nextEventDue: JournalTime? { events.nextDue }
+
     /// Runs the engine and every event due up to `target`, then sets the clock there.
     func advance(to target: JournalTime) {
         while true {
@@ -144,7 +153,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private func run(_ event: WorldEvent) {
         switch event {
         case .requestArrives(let request, let launch, let sentAt, let answerLost, let completion):
-            let result = backend.process(request, at: now, profile: profile, random: &faults)
+            let result = requestInterceptor?(request, now) ?? backend.process(request, at: now, profile: profile, random: &faults)
             let answer = WorldEvent.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
             if holdsFetchAnswers && !answerLost && Self.messageFetchPaths.contains(request.path) {
                 if resetHasBegun {

@@ -91,10 +91,15 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     /// A fresh device: the app launches (the engine starts over an empty journal) with
     /// `rules`, and with the built-in modules unless `modules` is false. The launch's facts are
     /// the first ``takeFacts()`` returns.
-    package init(rules: EngineRules = EngineRules(), modules: Bool = true, timing: Timing = Timing(), seed: UInt64 = 1) {
+    ///
+    /// With `failingModules`, every module fails whatever it handles (each failure names the
+    /// instance, by generation, it failed for).
+    package init(rules: EngineRules = EngineRules(), modules: Bool = true, failingModules: Bool = false, timing: Timing = Timing(),
+                 seed: UInt64 = 1) {
         var profile = FaultProfile.calm
         profile.rules = rules
         profile.withModules = modules
+        profile.moduleFailure = failingModules ? 1 : 0
         profile.latencyMilliseconds = timing.networkMilliseconds...timing.networkMilliseconds
         profile.hookMilliseconds = timing.hookMilliseconds...timing.hookMilliseconds
         profile.syncDelayMilliseconds = timing.syncMilliseconds...timing.syncMilliseconds
@@ -173,6 +178,17 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     package func crash(afterMilliseconds: Int64 = 0) {
         world.crash(tail: .clean, relaunchMilliseconds: afterMilliseconds)
         drain()
+    }
+
+    /// The device's disk fails every sync from now on (the journal stops recording; the SDK
+    /// goes on in memory and tries again later), until ``repairDisk()``.
+    package func breakDisk() {
+        world.storage.breakDisk()
+    }
+
+    /// The disk works again: the journal's next attempt records, after a journaled gap.
+    package func repairDisk() {
+        world.storage.repair()
     }
 
     // MARK: - The clock
@@ -274,9 +290,11 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     }
 
     /// What the simulator's own checks found so far (projection equality after every input, the
-    /// switch queue, modules given work while busy): empty when all is well.
+    /// switch queue, modules given work while busy, requests the backend took for misrouted: a
+    /// key sent to another region, a JWT issued for another user or instance): empty when all
+    /// is well.
     package var simulationFailures: [String] {
-        world.failures.map { "\($0.check): \($0.message)" }
+        world.failures.map { "\($0.check): \($0.message)" } + world.backend.misroutes.map { "misroute: \($0)" }
     }
 
     /// A fact as one line (`replay cat`'s words), with the catalog's project names (`A` …) for

@@ -47,15 +47,16 @@ struct EdgesStoreTests {
         store.expectNoSimulationFailures()
     }
 
-    @Test("a token the provider issues after its instance was replaced is used for its request, never cached for the next instance")
+    @Test("a token the provider issues after its instance was replaced is used for its request, never cached for a later instance")
     func lateTokenNotCached() {
         var timing = EngineStore.Timing()
-        timing.authMilliseconds = 50          // the provider answers after the switch to A landed
+        timing.authMilliseconds = 200         // the provider answers after C -> A -> C landed
         let store = Self.on(.C, timing: timing)
         store.call(Self.track("asked-on-c"))
         store.switchProject(to: .A)
+        store.switchProject(to: .C, then: [.setEmail("ada@example.com")])
         store.settle()
-        store.switchProject(to: .C, then: [.setEmail("ada@example.com"), Self.track("back-on-c")])
+        store.call(Self.track("after-the-late-token"))
         store.settle()
         store.expectFacts(where: \.isDelivery, [
             "taskQueued t1 POST events/track for C (us) for user ada@example.com (call 00000003)",

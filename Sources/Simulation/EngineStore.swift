@@ -186,6 +186,12 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         world.storage.breakDisk()
     }
 
+    /// The device's disk is full from now on: every write fails after writing half its bytes
+    /// (ENOSPC), until ``repairDisk()``.
+    package func fillDisk() {
+        world.storage.fillDisk()
+    }
+
     /// The disk works again: the journal's next attempt records, after a journaled gap.
     package func repairDisk() {
         world.storage.repair()

@@ -187,4 +187,30 @@ struct EdgesStoreTests {
         store.settle()
         store.expectNoSimulationFailures()
     }
+
+    @Test("the disk fills up: the SDK goes on in memory and a flush says what is not durable; room again: a journaled gap that counts what was lost, and recording resumes")
+    func diskFullComesBack() {
+        let store = Self.on(.A)
+        store.fillDisk()
+        let whileFull = store.call(Self.track("while-full"))
+        let flush = store.call(.flush)
+        store.advance(byMilliseconds: 500)
+        #expect(store.outcomes[whileFull] == .delivered(project: store.fingerprint(.A), status: 200), "the SDK keeps working")
+        guard case .failed(.retriesExhausted(let reason))? = store.outcomes[flush] else {
+            Issue.record("a flush during the outage must fail: \(String(describing: store.outcomes[flush]))")
+            return
+        }
+        #expect(reason.components(separatedBy: "No space left on device").count == 2, "\(reason)")
+        store.repairDisk()
+        store.advance(byMilliseconds: 2_000)     // the journal's retry falls due
+        store.expectFacts(where: { if case .journalGap = $0 { true } else { false } }, [
+            "journalGap 11 fact(s) not recorded from t+2000ms to t+3001ms (from seq 28): the journal writer stopped after an earlier failure: simulated: write failed: No space left on device (errno 28)",
+        ])
+        let after = store.call(Self.track("after"))
+        let flushed = store.call(.flush)
+        store.settle()
+        #expect(store.outcomes[after] == .delivered(project: store.fingerprint(.A), status: 200))
+        #expect(store.outcomes[flushed] == .applied(project: store.fingerprint(.A)))
+        store.expectNoSimulationFailures()
+    }
 }

@@ -42,7 +42,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private var heldFetchAnswers: [WorldEvent] = []
     /// The device's keyring: API keys by fingerprint; it survives crashes.
     var keyring: [ProjectFingerprint: String] = [:]
-    private(set) var storage: FailingSyncStorage
+    private(set) var storage: FailingSyncStorage<InMemoryStorage>
     /// The running process; nil only while a crash is being handled.
     private(set) var process: SimulatedProcess?
     /// While a completion runs on the callback queue: whether it is one of a landing's, and

@@ -12,7 +12,7 @@ struct JournalOutageTests {
     // MARK: - The gap is exact (docs/RELIABILITY.md, "A journal that fails")
 
     /// The journal's records, read strictly (a skip a header does not declare would throw).
-    static func records(_ storage: FailingSyncStorage, _ harness: SDKHarness) throws -> [JournalRecord] {
+    static func records(_ storage: FailingSyncStorage<InMemoryStorage>, _ harness: SDKHarness) throws -> [JournalRecord] {
         let cursor = try JournalReader(directory: harness.directory + "/journal", storage: storage.memory).records()
         var records: [JournalRecord] = []
         while let record = try cursor.next() { records.append(record) }
@@ -94,7 +94,7 @@ struct JournalOutageTests {
     /// at a flush or a seal) and, unless `rotating` is false, rotates every 16 records: a seal
     /// is where a failing disk leaves a segment written to its end and never synchronized.
     /// Without rotations, nothing the SDK does soon after its start synchronizes the journal.
-    static func sealingHarness(_ storage: FailingSyncStorage, after first: SDKHarness? = nil, rotating: Bool = true) throws -> SDKHarness {
+    static func sealingHarness(_ storage: FailingSyncStorage<InMemoryStorage>, after first: SDKHarness? = nil, rotating: Bool = true) throws -> SDKHarness {
         try SDKHarness(directory: first?.directory, sandbox: first?.sandbox, clock: first?.clock, storage: storage,
                        keepsDirectory: first != nil, segmentRecords: rotating ? 16 : nil,
                        groupCommit: GroupCommit(maxRecords: 64, maxDelay: nil))
@@ -102,7 +102,7 @@ struct JournalOutageTests {
 
     /// Makes calls on a failing disk until a rotation's seal fails; returns the last sequence
     /// the journal holds (written, never synced), then shuts the SDK down during the outage.
-    static func shutDownDuringOutage(_ harness: SDKHarness, _ storage: FailingSyncStorage) async throws -> UInt64 {
+    static func shutDownDuringOutage(_ harness: SDKHarness, _ storage: FailingSyncStorage<InMemoryStorage>) async throws -> UInt64 {
         await harness.sdk.outcome.initialize(harness.us)
         await harness.sdk.settle()
         storage.breakDisk()

@@ -85,6 +85,7 @@ struct EdgesStoreTests {
             "retryScheduled t1 attempt 2 due t+12500ms: no response (no JWT: the auth provider did not answer within 10000 ms): waits for the network",
         ])
         #expect(store.outcomes[call] == nil, "no response: the task waits and tries again")
+        store.expectRequests([])                 // nothing went out without its JWT
         store.expectNoSimulationFailures()
     }
 

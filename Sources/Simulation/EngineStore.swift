@@ -80,6 +80,10 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     private var requestsTaken = 0
     private var scripted: [(path: String, project: ProjectName?, result: TransportResult, remaining: Int)] = []
 
+    /// The instances (by generation: 1 for the first one started) whose modules fail whatever
+    /// they handle, from now on.
+    package var failingModuleGenerations: Set<UInt64> = []
+
     /// Each call's outcome, once its completion ran on the callback queue.
     package private(set) var outcomes: [CallID: CallOutcome] = [:]
     /// Each switch call's result, once its completion ran.
@@ -113,6 +117,9 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
             effects.append(contentsOf: state.effects(of: facts))
         }
         world.requestInterceptor = { [unowned self] request, time in intercept(request, at: time) }
+        if !failingModules {
+            world.moduleFailureOverride = { [unowned self] generation in failingModuleGenerations.contains(generation) }
+        }
         world.startProcess()
         drain()
     }

@@ -109,7 +109,7 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws {
         checkNotInside(name, given: event)
         if event == .reset { world.messagesResetting() }
-        if world.chance(world.profile.moduleFailure) {
+        if world.moduleFailureOverride?(context.generation) ?? world.chance(world.profile.moduleFailure) {
             throw SimulatedFailure(description: "simulated failure handling \(event) (generation \(context.generation))")
         }
     }
@@ -120,7 +120,8 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     func startAwaitedHook(_ hook: UInt64, _ event: ModuleEvent, context: ModuleContext, module name: String,
                           returned: @escaping @Sendable (String?) -> Void) {
         checkNotInside(name, given: "hook \(hook) (\(event))")
-        let failure: String? = world.chance(world.profile.moduleFailure) ? "simulated failure of \(name) (generation \(context.generation))" : nil
+        let fails = world.moduleFailureOverride?(context.generation) ?? world.chance(world.profile.moduleFailure)
+        let failure: String? = fails ? "simulated failure of \(name) (generation \(context.generation))" : nil
         inside[name] = hook
         world.schedule(.engine(launch: launch) { [self] in
             if inside[name] == hook { inside[name] = nil }

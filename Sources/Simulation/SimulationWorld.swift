@@ -63,6 +63,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// Answers a request that reached the backend before the backend does (nil: the backend
     /// answers); an ``EngineStore``'s scripted answers.
     var requestInterceptor: ((_ request: SimulatedRequest, _ time: JournalTime) -> TransportResult?)?
+    /// Whether the modules fail what they handle for the instance of this generation, instead of
+    /// the profile's odds (nil: the odds); an ``EngineStore``'s failing instances.
+    var moduleFailureOverride: ((_ generation: UInt64) -> Bool)?
 
     // What the checks read afterwards.
     private(set) var failures: [SimulationFailure] = []

@@ -103,6 +103,19 @@ struct EdgesStoreTests {
         store.expectNoSimulationFailures()
     }
 
+    @Test("the outgoing instance's module failures are not the new instance's: a clean start reports none")
+    func oldModuleFailureNotTheNewStart() {
+        let store = Self.on(.A)
+        store.failingModuleGenerations = [1]
+        let call = store.switchProject(to: .B)
+        store.settle()
+        store.expectFacts(where: { if case .switchLanded = $0 { true } else { false } }, [
+            "switchLanded s1 on B: switchedWithWarnings (no push token to disable; module in-app failed reset: simulated failure handling reset (generation 1); module embedded failed reset: simulated failure handling reset (generation 1); module in-app failed willSwitchProject B: simulated failure of in-app (generation 1); module embedded failed willSwitchProject B: simulated failure of embedded (generation 1); module push failed willSwitchProject B: simulated failure of push (generation 1))",
+        ])
+        #expect(store.switchResults[call] == .switchedWithWarnings)
+        store.expectNoSimulationFailures()
+    }
+
     // MARK: - Shutdown and relaunch
 
     @Test("shutdown mid-switch: the switch in flight reports interrupted, the queued one notPerformed; the relaunch finishes the switch it had begun")

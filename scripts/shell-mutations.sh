@@ -5,7 +5,7 @@
 #
 # By default (`make mutations`, part of `make test`): each mutation is applied to this working
 # tree, the tests are built incrementally and the thread-free EngineStore suites run
-# (MUTATION_TESTS); a mutation is caught when one of them records an issue. The mutated files
+# (MUTATION_TESTS, by default every suite named *StoreTests); a mutation is caught when one of them records an issue. The mutated files
 # are restored after each mutation and on exit (a copy of each is kept in a temporary directory
 # until then). Exit 1 when a mutation does not apply any more, does not build, or is not caught.
 #
@@ -17,7 +17,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 SWIFT=${SWIFT:-swift}
-tests=${MUTATION_TESTS:-SwitchContractStoreTests|DeliveryStoreTests|EdgesStoreTests}
+tests=${MUTATION_TESTS:-StoreTests}
 
 if [ "${1:-}" = "--simulate" ]; then
   shift

@@ -86,6 +86,8 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
 
     /// Each call's outcome, once its completion ran on the callback queue.
     package private(set) var outcomes: [CallID: CallOutcome] = [:]
+    /// Each universal link call's result (its outcome and destination), once its completion ran.
+    package private(set) var linkResults: [CallID: UniversalLinkResult] = [:]
     /// Each switch call's result, once its completion ran.
     package private(set) var switchResults: [CallID: SwitchResult] = [:]
     /// The calls whose completion ran, in the order they ran (one entry per run: a completion
@@ -154,6 +156,21 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
             for reaction in reactions { post(reaction, .completion(outcomeCompletion(for: nextID())), drains: false) }
         }
         return post(.switchProject(simulated.reference), .project(simulated.project, completion))
+    }
+
+    /// The app was opened with `url` (`handleUniversalLink`): a tracked link
+    /// (`https://links.sim.test/a/<code>`) is resolved by the world's link host into the
+    /// destination `https://shop.sim.test/<code>` and its attribution (campaign 41, template 42,
+    /// message `<code>`).
+    @discardableResult
+    package func handleUniversalLink(_ url: String) -> CallID {
+        let id = nextID()
+        let completion = CallCompletion.link { [self] result in
+            linkResults[id] = result
+            outcomes[id] = result.outcome
+            completionOrder.append(id)
+        }
+        return post(.handleUniversalLink(url: url), .completion(completion))
     }
 
     /// The system sends the app the notification `name` (`EngagementSDK.mailboxPost`).

@@ -7,7 +7,8 @@
 # tree, the tests are built incrementally and the thread-free EngineStore suites run
 # (MUTATION_TESTS, by default every suite named *StoreTests); a mutation is caught when one of
 # them records an issue. The mutated files are restored after each mutation and on exit (a copy
-# of each is kept in a temporary directory until then). Exit 1 when a mutation does not apply any more, does not build, or is not caught.
+# of each is kept in a temporary directory until then). Exit 1 when a mutation does not apply
+# any more, does not build, or is not caught.
 #
 # With --simulate, as before issue 33: each mutation in a scratch worktree, a release `replay`,
 # and the simulator from seed 1 until the first failing seed (slow: minutes per mutation).

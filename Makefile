@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check unit-tests docs-check readme-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check unit-tests mutations docs-check readme-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -12,10 +12,11 @@ build: deps
 	$(SWIFT) build
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
-# suite, checks the API documentation with docc, builds the README's snippet as an app would,
+# suite, reverts each engine-shell mechanism in turn and checks the thread-free tests catch it,
+# checks the API documentation with docc, builds the README's snippet as an app would,
 # renders the demo's HTML report in headless Chromium, then the concurrency suites under
 # ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's cross-check on DuckDB.
-test: layers-check unit-tests docs-check readme-check report-check tsan fuzz-smoke fleet-check
+test: layers-check unit-tests mutations docs-check readme-check report-check tsan fuzz-smoke fleet-check
 
 # Every target imports only the layers below it, and the pure core (SDKCore) does no I/O,
 # starts no thread and reads no clock (docs/ARCHITECTURE.md, "Targets").
@@ -33,6 +34,17 @@ UNIT_TESTS_TIMEOUT ?= 1200
 unit-tests: deps
 	$(SWIFT) build --build-tests
 	timeout --kill-after=30 $(UNIT_TESTS_TIMEOUT) $(SWIFT) test --no-parallel
+
+# Each mechanism of the engine shell (scripts/shell-mutations.py: the token epoch, the provider's
+# bound, landing callbacks, module overruns and failures, the interrupted switch, the gap's fold,
+# timers and durability waits after a relaunch) reverted in turn in this working tree, the tests
+# rebuilt incrementally and the EngineStore suites run: every mutation must make one of them
+# fail, and a mutation that no longer applies fails too. The sources are restored after each one.
+# About two minutes here (ten incremental builds of one file); `scripts/shell-mutations.sh
+# --simulate` runs the simulator against each instead (slow).
+mutations: deps
+	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/shell-mutations.sh
 
 # The SDK's, SDKTesting's, the journal's and the Sandbox's API documentation builds with the toolchain's docc without a
 # warning (a broken ``symbol`` link, an undocumented parameter), over the same debug build.
@@ -57,7 +69,7 @@ report-check: deps
 # keyring, the transport, the sandbox server) under ThreadSanitizer, in their own scratch
 # directory, one test at a time (as unit-tests, and under TSan parallel runs took 69 s against
 # 47 s and starved held requests into timeouts). Any report fails the run (TSan's exit code).
-TSAN_SUITES ?= DiagnosticsExportTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|RotationWaitTests|RotationDuringBurstTests|BatchTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|GateBoundsTests|SwitchChainTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests|OfflineDeliveryTests|UserScopedDeliveryTests|NothingVanishesTests|LateResultsTests|BoundsTests|SettleTimeoutTests|CallFormsTests
+TSAN_SUITES ?= DiagnosticsExportTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|RotationWaitTests|RotationDuringBurstTests|BatchTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests|OfflineDeliveryTests|UserScopedDeliveryTests|NothingVanishesTests|LateResultsTests|BoundsTests|SettleTimeoutTests|CallFormsTests
 TSAN_SCRATCH ?= .build/tsan
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)

@@ -93,10 +93,10 @@ let package = Package(
         // completion, running blocking work off the shared pool. Not a test target, so each test
         // target can depend on it; it needs no more than the lock.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness", "TestSupport"],
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness", "SDKTesting", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "TestSupport"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "SDKTesting", "TestSupport"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "Simulation", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "SDKTesting", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "SDKTesting", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "ReplayKit", "Demo", "TestSupport"]),
     ],

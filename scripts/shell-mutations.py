@@ -1,36 +1,64 @@
 #!/usr/bin/env python3
-"""The engine-shell mechanisms scripts/shell-mutations.sh reverts, one at a time: (name, file, text, replacement)."""
-# name | file | old | new
-M = [
- ("tokens-kept-across-identity", "Sources/SDK/Engine/EngineCore+Effects.swift",
-  "            owner.user = user\n            forgetTokens()", "            owner.user = user"),
- ("late-token-cached", "Sources/SDK/Engine/EngineCore.swift",
-  "            if epoch == tokenEpoch { tokens[project] = token }\n            environment.send", "            tokens[project] = token\n            environment.send"),
- ("provider-unbounded", "Sources/SDK/Engine/EngineCore+Effects.swift",
-  "        environment.schedule(at: due) {\n            once.deliver(", "        if false { environment.schedule(at: due) {}}\n        _ = {\n            once.deliver("),
- ("landing-callbacks-not-awaited", "Sources/SDK/Engine/EngineCore+Effects.swift",
-  "if landings[id]?.arm() == true { landingCallbacksDone(id) }", "if landings[id]?.arm() != nil { landingCallbacksDone(id) }"),
- ("module-overrun-not-waited", "Sources/SDK/Engine/ModuleRunner.swift",
-  "            running[name] = hook\n            let inbox = core.inbox", "            let inbox = core.inbox"),
- ("module-failure-any-instance", "Sources/SDK/Engine/ModuleRunner.swift",
-  "                failure = failures[name]?[context.generation]\n", "                failure = failures[name]?.values.first\n"),
- ("interrupted-switch-forgotten", "Sources/SDK/Engine/EngineCore.swift",
-  "        interruptedSwitchCalls = Set(state.switching.inFlight?.calls ?? [])\n", ""),
- ("gap-not-folded", "Sources/SDK/Engine/EngineCore.swift",
-  "            state.evolve(.journalGap(gap), at: time)\n", ""),
- ("timers-not-rearmed", "Sources/SDK/Engine/EngineCore.swift",
-  "        for (purpose, due) in timers { schedule(purpose, at: due) }\n", ""),
- ("durability-waits-not-answered", "Sources/SDK/Engine/EngineCore.swift",
-  "            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: nil)), .none))\n", ""),
-]
+"""The engine-shell mechanisms scripts/shell-mutations.sh reverts, one at a time.
+
+Usage: shell-mutations.py list | files | check | NAME
+  list   the mutations' names
+  files  the files they change
+  check  exit 1, naming it, when a mutation no longer applies (its text is not in the file once)
+  NAME   apply that mutation to the working tree (run from the package's root)
+"""
 import sys
 
-if sys.argv[1] == "list":
-    for m in M: print(m[0])
-else:
-    name = sys.argv[1]
-    m = [x for x in M if x[0] == name][0]
-    s = open(m[1]).read()
-    assert m[2] in s, ("mutation does not apply", name)
-    s = s.replace(m[2], m[3], 1)
-    open(m[1], 'w').write(s)
+E = "Sources/SDK/Engine/EngineCore.swift"
+FX = "Sources/SDK/Engine/EngineCore+Effects.swift"
+MR = "Sources/SDK/Engine/ModuleRunner.swift"
+# name | file | old (must occur exactly once) | new
+M = [
+ ("tokens-kept-across-instances", FX,
+  "            owner.instance = generation\n            forgetTokens()\n", "            owner.instance = generation\n"),
+ ("late-token-cached", E,
+  "            if epoch == tokenEpoch { tokens[key] = token }\n            environment.send", "            tokens[key] = token\n            environment.send"),
+ ("provider-unbounded", FX,
+  "        environment.schedule(at: due) {\n            once.deliver(", "        if false { environment.schedule(at: due) {}}\n        _ = {\n            once.deliver("),
+ ("landing-callbacks-not-awaited", FX,
+  "if landings[id]?.arm() == true { landingCallbacksDone(id) }", "if landings[id]?.arm() != nil { landingCallbacksDone(id) }"),
+ ("module-overrun-not-waited", MR,
+  "            running[name] = hook\n            let inbox = core.inbox", "            let inbox = core.inbox"),
+ ("module-failure-any-instance", MR,
+  "                failure = failures[name]?[context.generation]\n", "                failure = failures[name]?.values.first\n"),
+ ("interrupted-switch-forgotten", E,
+  "        interruptedSwitchCalls = Set(projected.switching.inFlight?.calls ?? [])\n", ""),
+ ("gap-not-folded", E,
+  "            projected.evolve(.journalGap(gap), at: time)\n            journalOutage = nil\n", "            journalOutage = nil\n"),
+ ("timers-not-rearmed", E,
+  "        for (purpose, due) in timers { schedule(purpose, at: due) }\n", ""),
+ ("durability-waits-not-answered", E,
+  "            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: journalOutage?.description)), .none))\n", ""),
+]
+
+
+def main():
+    command = sys.argv[1] if len(sys.argv) > 1 else "list"
+    if command == "list":
+        for m in M:
+            print(m[0])
+    elif command == "files":
+        for name in sorted({m[1] for m in M}):
+            print(name)
+    elif command == "check":
+        stale = [m[0] for m in M if open(m[1]).read().count(m[2]) != 1]
+        for name in stale:
+            print(f"{name}: does not apply (its text is not in the file exactly once): update scripts/shell-mutations.py")
+        sys.exit(1 if stale else 0)
+    else:
+        found = [m for m in M if m[0] == command]
+        if not found:
+            sys.exit(f"no mutation named {command}")
+        _, path, old, new = found[0]
+        text = open(path).read()
+        if text.count(old) != 1:
+            sys.exit(f"{command}: does not apply")
+        open(path, "w").write(text.replace(old, new, 1))
+
+
+main()

@@ -97,7 +97,7 @@ package final class DemoStory {
             // Durability through the group-commit thread, so the SyncHold can make it late;
             // groups are cut by size and by flushes only.
             groupCommit: GroupCommit(maxRecords: 64, maxDelay: .seconds(3600), synchronizesEachGroup: false),
-            journalRetainedBytes: nil, journalStorage: SyncHoldStorage(hold: syncHold))
+            journalRetainedBytes: nil, journalStorage: FailingSyncStorage(hold: syncHold))
         sdk = try EngagementSDK(configuration: configuration)
     }
 

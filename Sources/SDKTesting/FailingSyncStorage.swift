@@ -1,101 +1,141 @@
 import Journal
 import Locking
 
-/// An `InMemoryStorage` whose next `synchronize()` can be made to fail, as a disk does with
-/// EIO, whose every `synchronize()` fails for a while, or which fills up for a while (every
-/// write fails with ENOSPC after writing the first half of its bytes), until ``repair()``: the
-/// journal writer then fails for good, exactly as it would on a real device, and the engine
-/// opens a new one once the disk works again.
-public final class FailingSyncStorage: JournalStorage {
-    /// The storage underneath (what a power loss is simulated on).
-    public let memory: InMemoryStorage
-    private let failNextSync = Locked(false)
-    private let broken = Locked(false)
-    private let full = Locked(false)
-    private let hold: SyncHold?
+/// The package's one journal-storage double: a storage (`Base`: in memory, or the real files)
+/// whose disk fails or stalls on demand, as a device's does.
+///
+/// - ``armSyncFailure()``: the next `synchronize()` of any file fails (EIO).
+/// - ``breakDisk(throwing:)``: every `synchronize()`, of files and directories, fails until
+///   ``repair()`` (EIO, or the storage's own error).
+/// - ``fillDisk(halfWritten:)``: every write fails with ENOSPC until ``repair()``, after writing
+///   the first half of its bytes (a write cut short) or none of them.
+/// - a ``SyncHold``: every file's sync passes through it first, so a test can keep the
+///   group-commit thread inside a sync (while the disk changes, or while appends go on).
+///
+/// A journal writer over it then fails for good, exactly as it would on a real device, and the
+/// SDK opens a new one once the disk works again. The errors name the path `simulated`.
+public final class FailingSyncStorage<Base: JournalStorage>: JournalStorage {
+    /// The storage underneath.
+    public let base: Base
+    private let state: FailingDisk
 
-    /// Storage over `memory`; with `hold`, every file's sync passes through it first (so a test
-    /// can keep the group-commit thread inside a sync while the disk changes).
-    public init(memory: InMemoryStorage, hold: SyncHold? = nil) {
-        self.memory = memory
-        self.hold = hold
+    /// Storage over `base`; with `hold`, every file's sync passes through it first.
+    public init(base: Base, hold: SyncHold? = nil) {
+        self.base = base
+        state = FailingDisk(hold: hold)
     }
 
-    /// The next `synchronize()` of any file throws.
+    /// The next `synchronize()` of any file throws (EIO).
     public func armSyncFailure() {
-        failNextSync.withLock { $0 = true }
+        state.failNextSync.withLock { $0 = true }
     }
 
-    /// Every `synchronize()` fails until ``repair()``.
-    public func breakDisk() {
-        broken.withLock { $0 = true }
+    /// Every `synchronize()` fails until ``repair()``: with EIO, or with `error` (a storage of
+    /// the app's own may fail with an error that is not a `JournalError`).
+    public func breakDisk(throwing error: (any Error)? = nil) {
+        state.broken.withLock { $0 = error ?? JournalError.io(path: "simulated", operation: "fdatasync", code: 5) }
     }
 
-    /// Every write fails until ``repair()``, as on a full disk: it writes the first half of
-    /// its bytes (a write cut short), then throws ENOSPC.
-    public func fillDisk() {
-        full.withLock { $0 = true }
+    /// Every write fails with ENOSPC until ``repair()``, as on a full disk: after writing the
+    /// first half of its bytes (a write cut short), or, without `halfWritten`, none.
+    public func fillDisk(halfWritten: Bool = true) {
+        state.full.withLock { $0 = halfWritten ? .halfWritten : .refused }
     }
 
+    /// The disk works again: syncs and writes succeed.
     public func repair() {
-        broken.withLock { $0 = false }
-        failNextSync.withLock { $0 = false }
-        full.withLock { $0 = false }
+        state.broken.withLock { $0 = nil }
+        state.failNextSync.withLock { $0 = false }
+        state.full.withLock { $0 = nil }
     }
 
-    public var isBroken: Bool { broken.withLock { $0 } }
-    public var isFull: Bool { full.withLock { $0 } }
+    /// Whether every sync fails (``breakDisk(throwing:)``).
+    public var isBroken: Bool { state.broken.withLock { $0 != nil } }
+    /// Whether every write fails (``fillDisk(halfWritten:)``).
+    public var isFull: Bool { state.full.withLock { $0 != nil } }
 
-    public func createDirectory(at path: String) throws { try memory.createDirectory(at: path) }
-    public func contentsOfDirectory(at path: String) throws -> [String] { try memory.contentsOfDirectory(at: path) }
+    public func createDirectory(at path: String) throws { try base.createDirectory(at: path) }
+    public func contentsOfDirectory(at path: String) throws -> [String] { try base.contentsOfDirectory(at: path) }
     public func createFile(at path: String) throws -> any WritableFile {
-        File(inner: try memory.createFile(at: path), failNextSync: failNextSync, broken: broken, full: full, hold: hold)
+        FailingSyncFile(inner: try base.createFile(at: path), disk: state)
     }
     public func openForAppending(at path: String) throws -> any WritableFile {
-        File(inner: try memory.openForAppending(at: path), failNextSync: failNextSync, broken: broken, full: full, hold: hold)
+        FailingSyncFile(inner: try base.openForAppending(at: path), disk: state)
     }
-    public func sizeOfFile(at path: String) throws -> Int { try memory.sizeOfFile(at: path) }
-    public func contents(of path: String) throws -> any FileContents { try memory.contents(of: path) }
-    public func removeFile(at path: String) throws { try memory.removeFile(at: path) }
+    public func sizeOfFile(at path: String) throws -> Int { try base.sizeOfFile(at: path) }
+    public func contents(of path: String) throws -> any FileContents { try base.contents(of: path) }
+    public func removeFile(at path: String) throws { try base.removeFile(at: path) }
     public func synchronizeDirectory(at path: String) throws {
-        if isBroken { throw JournalError.io(path: path, operation: "fsync", code: 5) }
-        try memory.synchronizeDirectory(at: path)
+        if let error = state.broken.withLock({ $0 }) {
+            if case JournalError.io(_, _, let code) = error { throw JournalError.io(path: path, operation: "fsync", code: code) }
+            throw error
+        }
+        try base.synchronizeDirectory(at: path)
     }
 }
 
-extension FailingSyncStorage {
-    /// A file of ``FailingSyncStorage``.
-    final class File: WritableFile {
-        private let inner: any WritableFile
-        private let failNextSync: Locked<Bool>
-        private let broken: Locked<Bool>
-        private let full: Locked<Bool>
-        private let hold: SyncHold?
+extension FailingSyncStorage where Base == InMemoryStorage {
+    /// Storage over an in-memory file system (what a power loss is simulated on).
+    public convenience init(memory: InMemoryStorage, hold: SyncHold? = nil) {
+        self.init(base: memory, hold: hold)
+    }
 
-        init(inner: any WritableFile, failNextSync: Locked<Bool>, broken: Locked<Bool>, full: Locked<Bool>, hold: SyncHold?) {
-            self.inner = inner
-            self.failNextSync = failNextSync
-            self.broken = broken
-            self.full = full
-            self.hold = hold
-        }
+    /// The in-memory file system underneath.
+    public var memory: InMemoryStorage { base }
+}
 
-        var size: Int { inner.size }
-        func append(_ bytes: UnsafeRawBufferPointer) throws {
-            if full.withLock({ $0 }) {
-                try inner.append(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count / 2)]))
-                throw JournalError.io(path: "simulated", operation: "write", code: 28)
-            }
-            try inner.append(bytes)
-        }
-        func truncate(to length: Int) throws { try inner.truncate(to: length) }
+extension FailingSyncStorage where Base == PosixStorage {
+    /// The device's real files, whose syncs pass through `hold` (the demo's way of making one
+    /// durability request answer late, deterministically).
+    public convenience init(hold: SyncHold) {
+        self.init(base: PosixStorage(), hold: hold)
+    }
+}
 
-        func synchronize() throws {
-            hold?.passThrough()
-            if broken.withLock({ $0 }) || failNextSync.withLock({ was in defer { was = false }; return was }) {
-                throw JournalError.io(path: "simulated", operation: "fdatasync", code: 5)
-            }
-            try inner.synchronize()
+/// What the disk of a ``FailingSyncStorage`` does now, shared with its files.
+final class FailingDisk: Sendable {
+    enum WriteFailure: Sendable {
+        case halfWritten, refused
+    }
+
+    let failNextSync = Locked(false)
+    let broken = Locked<(any Error)?>(nil)
+    let full = Locked<WriteFailure?>(nil)
+    let hold: SyncHold?
+
+    init(hold: SyncHold?) {
+        self.hold = hold
+    }
+}
+
+/// A file of a ``FailingSyncStorage``.
+final class FailingSyncFile: WritableFile {
+    private let inner: any WritableFile
+    private let disk: FailingDisk
+
+    init(inner: any WritableFile, disk: FailingDisk) {
+        self.inner = inner
+        self.disk = disk
+    }
+
+    var size: Int { inner.size }
+
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        if let failure = disk.full.withLock({ $0 }) {
+            if failure == .halfWritten { try inner.append(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count / 2)])) }
+            throw JournalError.io(path: "simulated", operation: "write", code: 28)
         }
+        try inner.append(bytes)
+    }
+
+    func truncate(to length: Int) throws { try inner.truncate(to: length) }
+
+    func synchronize() throws {
+        disk.hold?.passThrough()
+        if let error = disk.broken.withLock({ $0 }) { throw error }
+        if disk.failNextSync.withLock({ was in defer { was = false }; return was }) {
+            throw JournalError.io(path: "simulated", operation: "fdatasync", code: 5)
+        }
+        try inner.synchronize()
     }
 }

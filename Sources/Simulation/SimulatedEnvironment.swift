@@ -109,7 +109,7 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws {
         checkNotInside(name, given: event)
         if event == .reset { world.messagesResetting() }
-        if world.chance(world.profile.moduleFailure) {
+        if world.moduleFailureOverride?(context.generation) ?? world.chance(world.profile.moduleFailure) {
             throw SimulatedFailure(description: "simulated failure handling \(event) (generation \(context.generation))")
         }
     }
@@ -120,7 +120,8 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     func startAwaitedHook(_ hook: UInt64, _ event: ModuleEvent, context: ModuleContext, module name: String,
                           returned: @escaping @Sendable (String?) -> Void) {
         checkNotInside(name, given: "hook \(hook) (\(event))")
-        let failure: String? = world.chance(world.profile.moduleFailure) ? "simulated failure of \(name) (generation \(context.generation))" : nil
+        let fails = world.moduleFailureOverride?(context.generation) ?? world.chance(world.profile.moduleFailure)
+        let failure: String? = fails ? "simulated failure of \(name) (generation \(context.generation))" : nil
         inside[name] = hook
         world.schedule(.engine(launch: launch) { [self] in
             if inside[name] == hook { inside[name] = nil }
@@ -154,6 +155,7 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
 
     func inputHandled(_ input: Fact, facts: [Fact], state: SDKState, lastSequence: UInt64) {
         process?.inputHandled(input, facts: facts.count, state: state)
+        world.inputObserver?(facts, state)
     }
 
     func journalFailed(reason: String) {
@@ -162,5 +164,6 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
 
     func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {
         process?.journalResumed(after: gap, state: state, lastSequence: lastSequence)
+        world.inputObserver?([.journalGap(gap)], state)
     }
 }

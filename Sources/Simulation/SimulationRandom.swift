@@ -1,27 +1,25 @@
-/// The simulator's only source of randomness: SplitMix64, seeded from the story's seed.
+import SDKTesting
+
+/// The simulator's only source of randomness: SDKTesting's ``SplitMix64``, seeded from the
+/// story's seed, with the draws a story needs.
 ///
-/// Deterministic across runs, processes and platforms (it never touches the system's generator
-/// or Swift's per-process hash seed), so one seed always gives the same story and the same
-/// journal bytes.
+/// Deterministic across runs, processes and platforms, so one seed always gives the same story
+/// and the same journal bytes.
 struct SimulationRandom {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
     /// A generator for one purpose, independent of every other stream drawn from the seed.
     init(seed: UInt64, stream: UInt64) {
-        var mixer = SimulationRandom(seed: seed ^ (stream &* 0x9E37_79B9_7F4A_7C15))
-        state = mixer.next()
+        var mixer = SplitMix64(seed: seed ^ (stream &* 0x9E37_79B9_7F4A_7C15))
+        generator = SplitMix64(seed: mixer.next())
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
+        generator.next()
     }
 
     /// A number in `range` (which must not be empty).

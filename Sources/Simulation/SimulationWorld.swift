@@ -42,7 +42,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private var heldFetchAnswers: [WorldEvent] = []
     /// The device's keyring: API keys by fingerprint; it survives crashes.
     var keyring: [ProjectFingerprint: String] = [:]
-    private(set) var storage: FailingSyncStorage
+    private(set) var storage: FailingSyncStorage<InMemoryStorage>
     /// The running process; nil only while a crash is being handled.
     private(set) var process: SimulatedProcess?
     /// While a completion runs on the callback queue: whether it is one of a landing's, and
@@ -57,6 +57,15 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private var nextCall: UInt64 = 1
     /// Whether projection equality is checked after every input (else at crashes and the end).
     let checksEveryInput: Bool
+    /// What an ``EngineStore`` watches (nil in stories): each input's facts (or a journal gap),
+    /// with the state after them.
+    var inputObserver: ((_ facts: [Fact], _ state: SDKState) -> Void)?
+    /// Answers a request that reached the backend before the backend does (nil: the backend
+    /// answers); an ``EngineStore``'s scripted answers.
+    var requestInterceptor: ((_ request: SimulatedRequest, _ time: JournalTime) -> TransportResult?)?
+    /// Whether the modules fail what they handle for the instance of this generation, instead of
+    /// the profile's odds (nil: the odds); an ``EngineStore``'s failing instances.
+    var moduleFailureOverride: ((_ generation: UInt64) -> Bool)?
 
     // What the checks read afterwards.
     private(set) var failures: [SimulationFailure] = []
@@ -107,6 +116,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         events.schedule(event, at: now.advancedSaturating(milliseconds: milliseconds))
     }
 
+    /// When the next pending event is due (nil: nothing is pending).
+    var nextEventDue: JournalTime? { events.nextDue }
+
     /// Runs the engine and every event due up to `target`, then sets the clock there.
     func advance(to target: JournalTime) {
         while true {
@@ -144,7 +156,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private func run(_ event: WorldEvent) {
         switch event {
         case .requestArrives(let request, let launch, let sentAt, let answerLost, let completion):
-            let result = backend.process(request, at: now, profile: profile, random: &faults)
+            let result = requestInterceptor?(request, now) ?? backend.process(request, at: now, profile: profile, random: &faults)
             let answer = WorldEvent.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
             if holdsFetchAnswers && !answerLost && Self.messageFetchPaths.contains(request.path) {
                 if resetHasBegun {

@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import SDK
+import SDKTesting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,7 +102,7 @@ struct ReplayBenchmark {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
 
         // Random moments, the same for the same journal length.
-        var generator = SplitMix(seed: 0x5EED ^ UInt64(info.records))
+        var generator = SplitMix64(seed: 0x5EED ^ UInt64(info.records))
         report.moments = (0..<moments).map { _ in UInt64(1 + generator.next() % UInt64(info.records)) }
         log("replay state --at: \(moments) random moments")
         let output = scratch + "/stdout"
@@ -373,19 +374,6 @@ struct ReplayBenchmark {
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A deterministic generator for the random moments.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// One child process, run to its end: wall seconds from spawn to reaped, its peak resident

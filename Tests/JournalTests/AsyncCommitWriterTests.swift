@@ -1,4 +1,5 @@
 import Foundation
+import SDKTesting
 import Testing
 @testable import Journal
 import Locking
@@ -88,11 +89,11 @@ struct AsyncCommitWriterTests {
 
     @Test("a sync failing on the group-commit thread reaches the background-failure observer once, and fails the writer")
     func failedBackgroundSync() async throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         let heard = Eventually<JournalError>()
         var options = Self.threadedOptions(storage: storage)
         options.backgroundFailureObserver = heard.completion
-        guard let (writer, flushFailure) = try await Self.flushOverAFailingSync(options, directory: "/s", failing: storage.failSyncs) else { return }
+        guard let (writer, flushFailure) = try await Self.flushOverAFailingSync(options, directory: "/s", failing: { storage.breakDisk() }) else { return }
         let failure = await heard.value
         #expect("\(failure)".contains("fdatasync"))
         #expect {
@@ -106,10 +107,10 @@ struct AsyncCommitWriterTests {
 
     @Test("a storage's own error (not a JournalError) stops the writer, and every later flush and append says so once")
     func foreignSyncError() async throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         guard let (writer, flushFailure) = try await Self.flushOverAFailingSync(Self.threadedOptions(storage: storage), directory: "/e",
-                                                                               failing: storage.failSyncsWithItsOwnError) else { return }
-        try await Self.expectStoppedOnce(writer, flushFailure: flushFailure, naming: FailingStorage.OwnError().description)
+                                                                               failing: { storage.breakDisk(throwing: OwnError()) }) else { return }
+        try await Self.expectStoppedOnce(writer, flushFailure: flushFailure, naming: OwnError().description)
     }
 
     /// A writer with three records made durable, then `failing` raised and two more records
@@ -117,11 +118,11 @@ struct AsyncCommitWriterTests {
     /// the flush) and flushed: the writer and that flush's failure; nil, with an issue
     /// recorded, when the flush succeeded.
     private static func flushOverAFailingSync(_ options: JournalOptions, directory: String,
-                                              failing: Locked<Bool>) async throws -> (JournalWriter, JournalError)? {
+                                              failing: () -> Void) async throws -> (JournalWriter, JournalError)? {
         let writer = try JournalWriter(directory: directory, options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 3)
         _ = try await writer.flush()
-        failing.withLock { $0 = true }
+        failing()
         try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
         let flushed = Eventually<Result<UInt64, JournalError>>()
         writer.flush(completion: flushed.completion)
@@ -151,14 +152,14 @@ struct AsyncCommitWriterTests {
 
     @Test("a write failing on the group-commit thread reaches the observer, and later appends throw")
     func failedBackgroundWrite() async throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         let heard = Eventually<JournalError>()
         var options = Self.threadedOptions(storage: storage, durable: false)
         options.backgroundFailureObserver = heard.completion
         let writer = try JournalWriter(directory: "/f", options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 3)
         _ = try await writer.flush()
-        storage.failWrites.withLock { $0 = true }
+        storage.fillDisk(halfWritten: false)
         // Appending only encodes: the write that fails is the group-commit thread's.
         try TestJournal.appendRecords(writer, count: 2, startingAt: 3)
         let flushed = Eventually<Result<UInt64, JournalError>>()
@@ -174,12 +175,13 @@ struct AsyncCommitWriterTests {
 
     @Test("with the group-commit thread stuck in a sync, staging stays within its byte bound and appends go on")
     func stagingBound() async throws {
-        let storage = HeldSyncStorage()
+        let hold = SyncHold()
+        let storage = FailingSyncStorage(memory: InMemoryStorage(), hold: hold)
         var options = Self.threadedOptions(storage: storage)
         options.maxStagedBytes = 2048
         let writer = try JournalWriter(directory: "/b", options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 1)
-        storage.hold()
+        hold.arm()
         // A group, plus the record that filled it, may pass the bound before the append that
         // crossed it writes them.
         let slack = options.maxGroupBytes + 256
@@ -194,11 +196,11 @@ struct AsyncCommitWriterTests {
         #expect(writer.framesCompressedByAppenders > 0)
         #expect(writer.writtenSequence > 1_000)
         #expect(writer.durableSequence < writer.lastSequence)
-        storage.release()
+        hold.release()
         let durable = try await writer.flush()
         #expect(durable == writer.lastSequence)
         try writer.close()
-        let reader = try JournalReader(directory: "/b", storage: storage.inner)
+        let reader = try JournalReader(directory: "/b", storage: storage.memory)
         let records = TestJournal.applicationRecords(try reader.readAll().records)
         #expect(records.map(\.payload) == (0..<2_000).map(TestJournal.payload))
         #expect(reader.verify().isClean)
@@ -216,7 +218,12 @@ struct AsyncCommitWriterTests {
         try inlineWriter.sync()
         try inlineWriter.close()
         for name in inline.fileNames(in: "/b") {
-            #expect(inline.bytes(of: "/b/" + name) == storage.inner.bytes(of: "/b/" + name), "\(name) differs")
+            #expect(inline.bytes(of: "/b/" + name) == storage.memory.bytes(of: "/b/" + name), "\(name) differs")
         }
     }
+}
+
+/// An error of a storage of the app's own (not a `JournalError`).
+struct OwnError: Error, CustomStringConvertible {
+    var description: String { "the disk went away (the storage's own error)" }
 }

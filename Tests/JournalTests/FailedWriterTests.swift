@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import SDKTesting
 import Testing
 @testable import Journal
 
@@ -12,7 +13,7 @@ struct FailedWriterTests {
 
     /// A writer over `storage` without a group-commit thread: groups of 4, written when cut,
     /// synchronized only by `sync()`, `flush()`, a seal or `close()`.
-    static func writer(_ storage: FailingStorage) throws -> JournalWriter {
+    static func writer(_ storage: FailingSyncStorage<InMemoryStorage>) throws -> JournalWriter {
         try JournalWriter(directory: directory, options: TestJournal.options(storage: storage), snapshot: TestJournal.snapshot)
     }
 
@@ -26,16 +27,16 @@ struct FailedWriterTests {
 
     /// A journal whose writer failed with two records staged: records through `durable` are
     /// durable, `durable + 1` and `durable + 2` were numbered and never written.
-    static func failedWithStagedRecords() throws -> (storage: FailingStorage, failed: JournalWriter, durable: UInt64) {
-        let storage = FailingStorage()
+    static func failedWithStagedRecords() throws -> (storage: FailingSyncStorage<InMemoryStorage>, failed: JournalWriter, durable: UInt64) {
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         let failed = try writer(storage)
         try TestJournal.appendRecords(failed, count: 6)
         try failed.sync()
         let durable = failed.durableSequence
         try TestJournal.appendRecords(failed, count: 2, startingAt: 6)
-        storage.failWrites.withLock { $0 = true }
+        storage.fillDisk(halfWritten: false)
         #expect(throws: JournalError.self) { try failed.sync() }
-        storage.failWrites.withLock { $0 = false }
+        storage.repair()
         #expect(failed.lastSequence == durable + 2)
         return (storage, failed, durable)
     }
@@ -57,12 +58,12 @@ struct FailedWriterTests {
         try reopened.close()
         #expect(appended == [durable + 4, durable + 5, durable + 6], "the snapshot takes durable + 3, past every number the failed writer gave")
 
-        let records = try Self.strictRecords(storage.inner)
+        let records = try Self.strictRecords(storage.memory)
         let sequences = records.map(\.sequence)
         #expect(Set(sequences).count == sequences.count)
         #expect(!sequences.contains(durable + 1) && !sequences.contains(durable + 2))
         #expect(Array(sequences.suffix(4)) == [durable + 3, durable + 4, durable + 5, durable + 6])
-        let reader = try JournalReader(directory: Self.directory, storage: storage.inner)
+        let reader = try JournalReader(directory: Self.directory, storage: storage.memory)
         let header = try #require(reader.segments.last?.header)
         #expect(header.baseSequence == durable + 3 && header.continuesFrom == durable + 1)
         #expect(header.version == SegmentFormat.skipDeclaringVersion)
@@ -74,7 +75,7 @@ struct FailedWriterTests {
 
     @Test("a snapshot that began a segment and was lost with it is counted apart from the other records")
     func lostSnapshotIsCounted() throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         var options = TestJournal.options(storage: storage)
         options.rotation = .onRequest
         let failed = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
@@ -83,9 +84,9 @@ struct FailedWriterTests {
         try failed.beginSegment(time: TestJournal.time(3), snapshot: TestJournal.snapshot)
         let durable = failed.durableSequence
         try TestJournal.appendRecords(failed, count: 1, startingAt: 3)
-        storage.failWrites.withLock { $0 = true }
+        storage.fillDisk(halfWritten: false)
         #expect(throws: JournalError.self) { try failed.sync() }
-        storage.failWrites.withLock { $0 = false }
+        storage.repair()
 
         let reopened = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
         #expect(reopened.recovery.lastSequence == durable, "the new segment holds its header only")
@@ -95,10 +96,10 @@ struct FailedWriterTests {
         try reopened.beginSegment(time: TestJournal.time(9), skippingThrough: failed.lastSequence, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(reopened, count: 1, startingAt: 9)
         try reopened.close()
-        let report = try JournalReader(directory: Self.directory, storage: storage.inner).verify()
+        let report = try JournalReader(directory: Self.directory, storage: storage.memory).verify()
         #expect(report.isClean, "\(report)")
         #expect(report.abandoned == [durable + 1...durable + 2])
-        #expect(try Self.strictRecords(storage.inner).map(\.sequence).last == durable + 4)
+        #expect(try Self.strictRecords(storage.memory).map(\.sequence).last == durable + 4)
     }
 
     @Test("a segment that skips numbers is corruption unless its header says where it continues from, and only from there")
@@ -108,16 +109,16 @@ struct FailedWriterTests {
         try reopened.beginSegment(time: TestJournal.time(10), skippingThrough: failed.lastSequence, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(reopened, count: 1, startingAt: 20)
         try reopened.close()
-        let name = try #require(try JournalReader(directory: Self.directory, storage: storage.inner).segments.last?.name)
+        let name = try #require(try JournalReader(directory: Self.directory, storage: storage.memory).segments.last?.name)
         let path = Self.directory + "/" + name
-        let bytes = try #require(storage.inner.bytes(of: path))
+        let bytes = try #require(storage.memory.bytes(of: path))
         let (header, length) = try bytes.withUnsafeBytes { try SegmentHeader.decode(from: $0) }
 
         for declared in [nil, durable, durable + 2] as [UInt64?] {
             var rewritten = header
             rewritten.continuesFrom = declared
             rewritten.version = SegmentFormat.version(continuesFrom: declared, maxRecordBytes: Int(header.maxRecordBytes))
-            let damaged = storage.inner.copy()
+            let damaged = storage.memory.copy()
             damaged.setBytes(rewritten.encoded() + bytes[length...], of: path)
             #expect("\(declared.map(String.init) ?? "no declaration")") {
                 _ = try Self.strictRecords(damaged)
@@ -131,28 +132,28 @@ struct FailedWriterTests {
 
     @Test("recovery makes the tail it keeps durable: a power loss right after reopening keeps every record the writer recovered")
     func recoveredTailIsDurable() throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         let previous = try Self.writer(storage)
         try TestJournal.appendRecords(previous, count: 5)
         try previous.sync()
         try TestJournal.appendRecords(previous, count: 6, startingAt: 5)
         // Its last sync fails after its groups and the frame's end were written: a tail that
         // ends cleanly, on a frame boundary, and was never made durable.
-        storage.failSyncs.withLock { $0 = true }
+        storage.breakDisk()
         #expect(throws: JournalError.self) { try previous.close() }
-        storage.failSyncs.withLock { $0 = false }
+        storage.repair()
 
         let reopened = try Self.writer(storage)
         #expect(reopened.recovery.lastSequence == previous.lastSequence && reopened.recovery.repairFailure == nil)
         #expect(reopened.durableSequence == reopened.lastSequence)
-        let survivor = storage.inner.simulatePowerLoss(.clean)
+        let survivor = storage.memory.simulatePowerLoss(.clean)
         #expect(try Self.strictRecords(survivor).last?.sequence == previous.lastSequence,
                 "every record the reopened writer took for durable survives a power loss")
     }
 
     @Test("a disk that refuses recovery's repair: the writer opens stopped and trusts nothing past the last sealed segment; the next one repairs")
     func refusedRepairOpensStopped() throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         var options = TestJournal.options(storage: storage)
         options.rotation = .onRequest
         let previous = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
@@ -161,14 +162,14 @@ struct FailedWriterTests {
         try previous.beginSegment(time: TestJournal.time(5), snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(previous, count: 5, startingAt: 5)
         try previous.sync()
-        storage.failSyncs.withLock { $0 = true }
+        storage.breakDisk()
         try TestJournal.appendRecords(previous, count: 6, startingAt: 10)
         #expect(throws: JournalError.self) { try previous.sync() }
 
         let stopped = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
         let failure = try #require(stopped.recovery.repairFailure)
-        #expect(failure == .io(path: "/f", operation: "fdatasync", code: 5))
-        let lastSegment = try #require(JournalReader(directory: Self.directory, storage: storage.inner).segments.last)
+        #expect(failure == .io(path: "simulated", operation: "fdatasync", code: 5))
+        let lastSegment = try #require(JournalReader(directory: Self.directory, storage: storage.memory).segments.last)
         #expect(lastSegment.baseSequence > 1)
         #expect(stopped.durableSequence == lastSegment.baseSequence - 1, "only sealed segments are trusted")
         #expect(stopped.lastSequence == previous.lastSequence)
@@ -182,7 +183,7 @@ struct FailedWriterTests {
         #expect(answered.withLock { $0.count } == 1)
         #expect(answered.withLock { (try? $0.first?.get()) == nil }, "nothing is answered as durable")
 
-        storage.failSyncs.withLock { $0 = false }
+        storage.repair()
         let repaired = try JournalWriter(directory: Self.directory, options: options, snapshot: nil)
         #expect(repaired.recovery.repairFailure == nil && repaired.durableSequence == previous.lastSequence)
         let appended = try TestJournal.appendRecords(repaired, count: 1, startingAt: 50)
@@ -192,12 +193,12 @@ struct FailedWriterTests {
 
     @Test("a write that fails inside a flush answers the flush (and every waiter) at once")
     func failedWriteAnswersTheFlush() throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         let writer = try Self.writer(storage)
         try TestJournal.appendRecords(writer, count: 2)
         let answered = Locked<[Result<UInt64, JournalError>]>([])
         writer.whenDurable(through: writer.lastSequence) { result in answered.withLock { $0.append(result) } }
-        storage.failWrites.withLock { $0 = true }
+        storage.fillDisk(halfWritten: false)
         writer.flush { result in answered.withLock { $0.append(result) } }
         let results = answered.withLock { $0 }
         #expect(results.count == 2, "both waiters heard, before flush returned")

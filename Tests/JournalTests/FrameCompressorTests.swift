@@ -1,4 +1,5 @@
 import CLZ4
+import SDKTesting
 import TestSupport
 import Testing
 @testable import Journal

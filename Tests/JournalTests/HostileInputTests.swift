@@ -1,5 +1,6 @@
 import CLZ4
 import Foundation
+import SDKTesting
 import Testing
 import TestSupport
 @testable import Journal

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SDKTesting
 import Testing
 @testable import Journal
 import Locking
@@ -109,13 +110,13 @@ struct WriterTests {
 
     @Test("a failed write stops the writer: the append throws and so does every later one")
     func failedWrite() throws {
-        let storage = FailingStorage()
+        let storage = FailingSyncStorage(memory: InMemoryStorage())
         let options = TestJournal.options(storage: storage)
         let writer = try JournalWriter(directory: "/f", options: options, snapshot: TestJournal.snapshot)
         try TestJournal.appendRecords(writer, count: 3)
-        storage.failWrites.withLock { $0 = true }
+        storage.fillDisk(halfWritten: false)
         #expect(throws: JournalError.self) { try TestJournal.appendRecords(writer, count: 10) }
-        storage.failWrites.withLock { $0 = false }
+        storage.repair()
         #expect {
             try writer.append(kind: 16, timestamp: TestJournal.time(0), payload: [1])
         } throws: { error in
@@ -124,48 +125,6 @@ struct WriterTests {
     }
 }
 
-
-/// Storage whose writes (ENOSPC) or syncs (EIO) fail on demand, over an in-memory file system.
-final class FailingStorage: JournalStorage {
-    let inner = InMemoryStorage()
-    let failWrites = Locked(false)
-    let failSyncs = Locked(false)
-    /// Syncs fail with ``OwnError``, as a storage of the app's own may fail.
-    let failSyncsWithItsOwnError = Locked(false)
-
-    struct OwnError: Error, CustomStringConvertible {
-        var description: String { "the disk went away (the storage's own error)" }
-    }
-
-    func createDirectory(at path: String) throws { try inner.createDirectory(at: path) }
-    func contentsOfDirectory(at path: String) throws -> [String] { try inner.contentsOfDirectory(at: path) }
-    func createFile(at path: String) throws -> any WritableFile { Failing(inner: try inner.createFile(at: path), storage: self) }
-    func openForAppending(at path: String) throws -> any WritableFile { Failing(inner: try inner.openForAppending(at: path), storage: self) }
-    func sizeOfFile(at path: String) throws -> Int { try inner.sizeOfFile(at: path) }
-    func contents(of path: String) throws -> any FileContents { try inner.contents(of: path) }
-    func removeFile(at path: String) throws { try inner.removeFile(at: path) }
-    func synchronizeDirectory(at path: String) throws { try inner.synchronizeDirectory(at: path) }
-
-    final class Failing: WritableFile {
-        let inner: any WritableFile
-        let storage: FailingStorage
-        init(inner: any WritableFile, storage: FailingStorage) {
-            self.inner = inner
-            self.storage = storage
-        }
-        var size: Int { inner.size }
-        func append(_ bytes: UnsafeRawBufferPointer) throws {
-            if storage.failWrites.withLock({ $0 }) { throw JournalError.io(path: "/f", operation: "write", code: 28) }
-            try inner.append(bytes)
-        }
-        func synchronize() throws {
-            if storage.failSyncs.withLock({ $0 }) { throw JournalError.io(path: "/f", operation: "fdatasync", code: 5) }
-            if storage.failSyncsWithItsOwnError.withLock({ $0 }) { throw OwnError() }
-            try inner.synchronize()
-        }
-        func truncate(to length: Int) throws { try inner.truncate(to: length) }
-    }
-}
 
 @Suite("Writer: rotation on request", .timeLimit(.minutes(3)))
 struct RotationOnRequestTests {

@@ -1,4 +1,5 @@
 import Foundation
+import SDKTesting
 import Testing
 import Journal
 import TestSupport

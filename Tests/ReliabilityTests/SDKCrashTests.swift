@@ -1,6 +1,7 @@
 import CrashStory
 import Foundation
 import Journal
+import SDKTesting
 import Sandbox
 import SDK
 import Testing

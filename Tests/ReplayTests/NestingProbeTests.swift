@@ -1,4 +1,5 @@
 import Journal
+import SDKTesting
 import Testing
 import TestSupport
 @testable import ReplayKit

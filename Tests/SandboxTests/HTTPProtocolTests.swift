@@ -1,4 +1,5 @@
 import Foundation
+import SDKTesting
 import Sandbox
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import SDKTesting
 import TestSupport
 @testable import Journal
 

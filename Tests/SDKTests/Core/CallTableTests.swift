@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import SDKTesting
 import Testing
 import TestSupport
 @testable import SDK

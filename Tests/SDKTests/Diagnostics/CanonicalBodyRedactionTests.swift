@@ -1,3 +1,4 @@
+import SDKTesting
 import Testing
 import TestSupport
 @testable import SDKCore

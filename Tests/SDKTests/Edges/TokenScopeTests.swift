@@ -93,32 +93,6 @@ struct TokenScopeTests {
         #expect(bob?.headers["authorization"] == "Bearer \(bobToken)")
     }
 
-    @Test("an auth provider that never answers: past the bound the attempt ends, journaled, and the request waits to try again; nothing goes out without its JWT")
-    func silentProviderIsBounded() async throws {
-        let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true)])
-        let harness = try SDKHarness(rules: EngineRules(authProviderBoundMilliseconds: 5_000), sandbox: sandbox)
-        let silent = ClosureAuthProvider { _ in }
-        let secure = Project(apiKey: "jwt-key", config: ProjectConfig(region: .us, authProvider: silent, retryPolicy: RetryRules(maxAttempts: 1)))!
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(secure)
-        await sdk.outcome.setEmail("ada@example.com")
-        let outcome = Eventually<CallOutcome>()
-        sdk.track("x", completion: outcome.completion)
-        _ = sdk.engineView()
-        harness.clock.advance(by: .milliseconds(5_001))
-        await sdk.settle()
-        #expect(outcome.current == nil, "a provider that does not answer (offline, perhaps) never uses the request up")
-        #expect(sandbox.requests(project: "secure").isEmpty, "no request went out without its JWT")
-        let retries = try harness.closedFacts().compactMap { fact -> RetryReason? in
-            if case .retryScheduled(_, _, _, let reason) = fact { reason } else { nil }
-        }
-        guard case .noResponse(let reason)? = retries.first else {
-            Issue.record("expected a retry waiting for a response, got \(retries)")
-            return
-        }
-        #expect(reason.contains("did not answer within 5000 ms"))
-    }
-
     @Test("a provider that answers twice is heard once")
     func providerAnsweringTwice() async throws {
         let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true)])

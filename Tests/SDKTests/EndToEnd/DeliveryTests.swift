@@ -4,55 +4,11 @@ import Sandbox
 import Testing
 @testable import SDK
 
-/// Delivery: retries, failures, JWT refresh, logout's purge, restarts.
+/// Delivery end to end over URLSession and the Sandbox: keys and regions the real backend
+/// checks, JWT refresh, relaunches, bad input. Retries, failures and logout's purge are asserted
+/// fact by fact, without threads, in `DeliveryStoreTests`.
 @Suite("Delivery", .timeLimit(.minutes(3)))
 struct DeliveryTests {
-    @Test("5xx, 429 and dropped connections are retried with backoff on the clock, then delivered",
-          arguments: [Fault.status(503), .status(500), .rateLimited, .dropConnection])
-    func retried(fault: Fault) async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        await harness.sdk.outcome.setEmail("ada@example.com")
-        harness.sandbox.inject(fault, matching: .endpoint("events/track"), times: 2)
-        let outcome = Eventually<CallOutcome>()
-        harness.sdk.track("retried", completion: outcome.completion)
-        await harness.sdk.settle()
-        #expect(outcome.current == nil, "waiting for the retry timer")
-        harness.clock.advance(by: .seconds(1))      // attempt 2 (base delay 1 s)
-        await harness.sdk.settle()
-        #expect(outcome.current == nil)
-        harness.clock.advance(by: .seconds(2))      // attempt 3 (doubled)
-        #expect(await outcome.value == .delivered(project: harness.us.fingerprint, status: 200))
-        let facts = try harness.closedFacts()
-        #expect(facts.filter { if case .taskDispatched = $0 { true } else { false } }.count >= 3)
-    }
-
-    @Test("retries stop at the policy's attempts and the call fails naming the last error")
-    func retriesExhausted() async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        await harness.sdk.outcome.setEmail("ada@example.com")
-        harness.sandbox.inject(.status(503), matching: .endpoint("events/track"), times: 10)
-        let outcome = Eventually<CallOutcome>()
-        harness.sdk.track("doomed", completion: outcome.completion)
-        await RandomStory.drain(harness)
-        guard case .failed(.retriesExhausted(let reason)) = await outcome.value else {
-            Issue.record("expected retriesExhausted, got \(String(describing: outcome.current))")
-            return
-        }
-        #expect(reason.contains("5 attempts") && reason.contains("503"))
-    }
-
-    @Test("other 4xx fail at once with the status and the API's code", arguments: [400, 404, 409])
-    func clientErrorsFail(status: Int) async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        await harness.sdk.outcome.setEmail("ada@example.com")
-        harness.sandbox.inject(.status(status), matching: .endpoint("events/track"))
-        #expect(await harness.sdk.outcome.track("bad") == .failed(.httpStatus(status, code: "GenericError", message: "injected status \(status)")))
-        #expect(await harness.sdk.outcome.track("fine") == .delivered(project: harness.us.fingerprint, status: 200))
-    }
-
     @Test("a wrong key is a 401 the SDK does not retry; the server's message is kept, the key it quotes is not")
     func wrongKey() async throws {
         let harness = try SDKHarness()
@@ -125,29 +81,6 @@ struct DeliveryTests {
         let disabled = sandbox.requests(project: "secure").filter { $0.endpoint == "users/disableDevice" && $0.outcome == .accepted }
         #expect(disabled.count == (known ? 1 : 0))
         relaunched.sdk.shutdown()
-    }
-
-    @Test("logout purges queued requests but keeps the disableDevice, and resolves the purged calls as discarded")
-    func logoutPurge() async throws {
-        let harness = try SDKHarness()
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        await sdk.outcome.registerToken("tok")
-        let hold = ResponseHold()
-        harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
-        let first = Eventually<CallOutcome>(), queued = Eventually<CallOutcome>()
-        sdk.track("in-flight", completion: first.completion)
-        sdk.track("queued", completion: queued.completion)
-        #expect(await hold.waitUntilHeld(count: 1))
-        await sdk.outcome.logoutUser()
-        #expect(await queued.value == .discarded(.purgedByLogout))
-        #expect(sdk.email == nil)
-        hold.release()
-        #expect(await first.value == .delivered(project: harness.us.fingerprint, status: 200))
-        await sdk.settle()
-        #expect(harness.received(by: "us").contains { $0.endpoint == "users/disableDevice" })
-        #expect(!harness.received(by: "us").contains { $0.jsonObject?["eventName"] as? String == "queued" })
     }
 
     @Test("a restarted SDK rebuilds identity, project, queue and attribution, and resumes delivery")

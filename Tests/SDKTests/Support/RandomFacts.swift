@@ -1,21 +1,18 @@
 import Foundation
 import Journal
+import SDKTesting
 @testable import SDK
 
 /// Random values of every fact shape, from a seed, for codec round-trip tests.
 struct RandomFacts {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed &+ 0x9E37_79B9_7F4A_7C15
+        generator = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
+        generator.next()
     }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }

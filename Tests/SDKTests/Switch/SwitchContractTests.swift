@@ -6,7 +6,10 @@ import Testing
 import TestSupport
 @testable import SDK
 
-/// The switch contract, rule by rule. Each test fails without its rule.
+/// The switch contract end to end: what needs real threads, URLSession, the loopback Sandbox or a
+/// module of the app's own (the callback queue, modules that fail or never return, what a switch
+/// clears in the modules). The rules themselves are asserted fact by fact, without threads, in
+/// `SwitchContractStoreTests`. Each test fails without its rule.
 @Suite("Switch contract", .timeLimit(.minutes(3)))
 struct SwitchContractTests {
     /// A harness whose switches hold open (a module waits in willSwitchProject) until released.
@@ -63,80 +66,7 @@ struct SwitchContractTests {
         #expect(state.heldEvents.isEmpty && state.unknownUserSessions == 0)
     }
 
-    // MARK: - The gate
-
-    @Test("calls made during the window land on the new project, in call order, after the gate's replay")
-    func gatedCallsReplayInOrder() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        let switched = Eventually<SwitchResult>()
-        sdk.switchProject(to: harness.eu, completion: switched.completion)
-        await holder.waitUntilHolding()
-        sdk.setEmail("grace@example.com", completion: nil)
-        for index in 0..<20 { sdk.track("e\(index)", completion: nil) }
-        sdk.updateUser(dataFields: ["plan": "pro"], completion: nil)
-        #expect(switched.current == nil)
-        holder.release()
-        _ = await switched.value
-        await sdk.settle()
-        let eu = harness.received(by: "eu")
-        #expect(harness.eventNames(receivedBy: "eu") == (0..<20).map { "e\($0)" })
-        #expect(eu.last?.endpoint == "users/update")
-        #expect(eu.filter { $0.endpoint != "events/trackBulk" }.allSatisfy { ($0.jsonObject?["email"] as? String) == "grace@example.com" })
-        #expect(harness.sandbox.deliveredEvents(project: "eu").allSatisfy { $0.email == "grace@example.com" })
-        #expect(harness.eventNames(receivedBy: "us").isEmpty)
-        let facts = try harness.closedFacts()
-        let replayed = facts.filter { if case .gateDecided(_, .replayed) = $0 { true } else { false } }
-        #expect(replayed.count == 22)
-    }
-
-    @Test("a call made as the switch lands never overtakes older held calls")
-    func landingCallDoesNotOvertake() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        sdk.switchProject(to: harness.eu) { _ in }
-        await holder.waitUntilHolding()
-        sdk.setEmail("grace@example.com", completion: nil)
-        sdk.track("held", completion: nil)
-        holder.release()
-        sdk.track("made-as-it-lands", completion: nil)
-        await sdk.settle()
-        let events = harness.received(by: "eu").compactMap { $0.jsonObject?["eventName"] as? String }
-        let held = try #require(events.firstIndex(of: "held"))
-        let late = try #require(events.firstIndex(of: "made-as-it-lands"))
-        #expect(held < late)
-    }
-
-    @Test("a push tapped mid-switch is tracked against the outgoing project, not the new one, and its completion is not held")
-    func pushMidSwitchGoesToOutgoing() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        sdk.switchProject(to: harness.eu) { _ in }
-        await holder.waitUntilHolding()
-        let open = await sdk.outcome.trackPushOpen(PushOpen(campaignID: 11, templateID: 12, messageID: "us-msg", appAlreadyRunning: true))
-        #expect(open == .delivered(project: harness.us.fingerprint, status: 200), "resolved while the switch is still held")
-        let handled = await sdk.outcome.handlePush(payload: ["itbl": ["campaignId": 11, "templateId": 12, "messageId": "us-msg-2"]])
-        #expect(handled == .delivered(project: harness.us.fingerprint, status: 200))
-        holder.release()
-        await sdk.settle()
-        #expect(harness.received(by: "us").filter { $0.endpoint == "events/trackPushOpen" }.count == 2)
-        #expect(!harness.received(by: "eu").contains { $0.endpoint == "events/trackPushOpen" })
-    }
-
-    @Test("a switch to the live project with nothing running is a no-op that reports clean")
-    func noopSwitch() async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        #expect(await harness.sdk.outcome.switchProject(to: harness.us) == .switchedCleanly)
-        let facts = try harness.closedFacts()
-        #expect(Self.routings(facts) == [.noop])
-        #expect(Self.landed(facts).isEmpty)
-    }
+    // MARK: - The callback queue
 
     @Test("completions run on the configured queue")
     func completionsOnConfiguredQueue() async throws {
@@ -153,171 +83,7 @@ struct SwitchContractTests {
         #expect(await callOnQueue.value)
     }
 
-    // MARK: - Routing
-
-    @Test("a double tap runs one teardown and fires both callbacks")
-    func doubleTap() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        let first = Eventually<SwitchResult>(), second = Eventually<SwitchResult>()
-        harness.sdk.switchProject(to: harness.eu, completion: first.completion)
-        harness.sdk.switchProject(to: harness.eu, completion: second.completion)
-        holder.release()
-        _ = await first.value
-        _ = await second.value
-        await harness.sdk.settle()
-        let facts = try harness.closedFacts()
-        #expect(Self.landed(facts).count == 1)
-        #expect(facts.filter { if case .switchStarted = $0 { true } else { false } }.count == 1)
-        #expect(Self.routings(facts).count == 2)
-        #expect(first.deliveries == 1 && second.deliveries == 1)
-    }
-
-    @Test("C, D, C runs three switches and ends on C")
-    func chainEndsOnLastRequested() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        let results = (0..<3).map { _ in Eventually<SwitchResult>() }
-        harness.sdk.switchProject(to: harness.eu, completion: results[0].completion)
-        harness.sdk.switchProject(to: harness.us2, completion: results[1].completion)
-        harness.sdk.switchProject(to: harness.eu, completion: results[2].completion)
-        holder.release()
-        for result in results { _ = await result.value }
-        #expect(harness.sdk.liveProject == harness.eu.fingerprint)
-        let facts = try harness.closedFacts()
-        #expect(Self.landed(facts).map(\.1) == [harness.eu.fingerprint, harness.us2.fingerprint, harness.eu.fingerprint])
-    }
-
-    @Test("with A to B in flight, a request for A is queued (not 'already there') and the SDK ends on A")
-    func requestForOutgoingIsQueued() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        harness.sdk.switchProject(to: harness.eu) { _ in }
-        await holder.waitUntilHolding()
-        let back = Eventually<SwitchResult>()
-        harness.sdk.switchProject(to: harness.us, completion: back.completion)
-        holder.release()
-        _ = await back.value
-        #expect(harness.sdk.liveProject == harness.us.fingerprint)
-        let facts = try harness.closedFacts()
-        #expect(Self.routings(facts) == [.started, .enqueued(behind: SwitchID(1))])
-        #expect(Self.landed(facts).map(\.1) == [harness.eu.fingerprint, harness.us.fingerprint])
-    }
-
-    @Test("with B in flight and C queued, a request for B goes after C and the SDK ends on B")
-    func requestForInFlightGoesAfterQueued() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        harness.sdk.switchProject(to: harness.eu) { _ in }
-        await holder.waitUntilHolding()
-        harness.sdk.switchProject(to: harness.us2) { _ in }
-        let last = Eventually<SwitchResult>()
-        harness.sdk.switchProject(to: harness.eu, completion: last.completion)
-        holder.release()
-        _ = await last.value
-        #expect(harness.sdk.liveProject == harness.eu.fingerprint)
-        let facts = try harness.closedFacts()
-        #expect(Self.routings(facts) == [.started, .enqueued(behind: SwitchID(1)), .enqueued(behind: SwitchID(2))])
-        #expect(Self.landed(facts).map(\.1) == [harness.eu.fingerprint, harness.us2.fingerprint, harness.eu.fingerprint])
-    }
-
-    @Test("a setEmail made from a switch's callback lands on the project that callback reported, even with another switch queued")
-    func setEmailFromCallback() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        let fromCallback = Eventually<CallOutcome>()
-        sdk.switchProject(to: harness.eu) { _ in
-            sdk.setEmail("from-callback@example.com", completion: nil)
-            sdk.track("from-callback", completion: fromCallback.completion)
-        }
-        await holder.waitUntilHolding()
-        let done = Eventually<SwitchResult>()
-        sdk.switchProject(to: harness.us2, completion: done.completion)
-        holder.release()
-        #expect(await fromCallback.value == .delivered(project: harness.eu.fingerprint, status: 200))
-        _ = await done.value
-        await sdk.settle()
-        #expect(harness.received(by: "eu").contains { $0.jsonObject?["email"] as? String == "from-callback@example.com" })
-        #expect(!harness.received(by: "us2").contains { $0.endpoint == "events/track" })
-    }
-
-    // MARK: - The outgoing disable
-
-    @Test("a queued disable survives the switch and a restart and is still delivered to the outgoing project's region")
-    func disableSurvivesSwitchAndRestart() async throws {
-        let harness = try SDKHarness()
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        await sdk.outcome.registerToken("token-us")
-        harness.sandbox.inject(.status(503), matching: .endpoint("users/disableDevice"), times: 100)
-        #expect(await sdk.outcome.switchProject(to: harness.eu) == .switchedCleanly)
-        await sdk.outcome.track("eu-event")
-        await sdk.settle()
-        #expect(!harness.received(by: "us").contains { $0.endpoint == "users/disableDevice" })
-
-        let restarted = try harness.restarted()
-        harness.sandbox.removeAllFaults()
-        await restarted.sdk.outcome.initialize(restarted.eu)
-        await RandomStory.drain(restarted)
-        let disables = restarted.received(by: "us").filter { $0.endpoint == "users/disableDevice" }
-        #expect(disables.count == 1)
-        #expect(disables.first?.region == "us")
-        #expect(disables.first?.jsonObject?["token"] as? String == "token-us")
-        #expect(!restarted.received(by: "eu").contains { $0.endpoint == "users/disableDevice" })
-    }
-
-    @Test("the teardown waits for the disable to be durable, and its bound is honoured")
-    func durabilityBound() async throws {
-        let storage = SyncHoldingStorage()
-        let watcher = StateWatcher()
-        let harness = try SDKHarness(observer: watcher.observer, storage: storage)
-        let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        await sdk.outcome.registerToken("token-us")
-        await sdk.outcome.flush()
-        storage.holdSyncs()
-        let result = Eventually<SwitchResult>()
-        sdk.switchProject(to: harness.eu, completion: result.completion)
-        await watcher.until { $0.switching.inFlight?.step == .disablePush }
-        await storage.waitUntilSyncHeld()
-        #expect(result.current == nil, "waiting for the disable to be durable")
-        _ = harness.sdk.engineView()   // the batch that set the bound's timer has run its effects
-        harness.clock.advance(by: .milliseconds(2_001))
-        #expect(await result.value == .switchedWithWarnings)
-        storage.releaseSyncs()
-        await sdk.settle()
-        let facts = try harness.closedFacts()
-        let landed = try #require(Self.landed(facts).first)
-        #expect(landed.3.contains { $0.contains("not durable within 2000 ms") })
-    }
-
     // MARK: - Warnings and initialization
-
-    @Test("a module that overruns its willSwitchProject bound makes the switch noisy; its late finish never overlaps the next instance's start")
-    func moduleOverrun() async throws {
-        let (harness, holder) = try Self.heldHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        let result = Eventually<SwitchResult>()
-        harness.sdk.switchProject(to: harness.eu, completion: result.completion)
-        await holder.waitUntilHolding()
-        _ = harness.sdk.engineView()   // the batch that set the bound's timer has run its effects
-        harness.clock.advance(by: .milliseconds(2_001))
-        _ = harness.sdk.engineView()
-        // The old instance's hook still runs: the new instance's events wait behind it.
-        #expect(result.current == nil)
-        #expect(!holder.heard.contains { $0.0.project == harness.eu.fingerprint })
-        holder.release()
-        #expect(await result.value == .switchedWithWarnings)
-        await harness.sdk.settle()
-        #expect(holder.overlapped.isEmpty, "events delivered while the overrun hook still ran: \(holder.overlapped)")
-        let eu = holder.heard.filter { $0.0.project == harness.eu.fingerprint }.map(\.1)
-        #expect(eu == [.initialize, .start])
-        let facts = try harness.closedFacts()
-        #expect(Self.landed(facts).first?.3.contains { $0.contains("module holder overran") } == true)
-    }
 
     @Test("a module whose overrun hook never returns: the next instance's start is bounded too, and the switch lands noisy")
     func moduleOverrunNeverReturns() async throws {
@@ -360,13 +126,8 @@ struct SwitchContractTests {
         #expect(harness.sdk.liveProject == harness.eu.fingerprint)
     }
 
-    @Test("before initialization a switch is an initialization: clean when the start succeeds, warnings when it fails")
-    func switchBeforeInitialization() async throws {
-        let harness = try SDKHarness()
-        #expect(await harness.sdk.outcome.switchProject(to: harness.eu) == .switchedCleanly)
-        #expect(harness.sdk.liveProject == harness.eu.fingerprint)
-        #expect(Self.routings(try harness.closedFacts()) == [.initialization])
-
+    @Test("before initialization a switch is an initialization: warnings when the start fails")
+    func switchBeforeInitializationFailedStart() async throws {
         let failing = try SDKHarness(modules: [ControlledModule(name: "fragile", failsOn: .start)])
         #expect(await failing.sdk.outcome.switchProject(to: failing.eu) == .switchedWithWarnings)
         #expect(failing.sdk.liveProject == failing.eu.fingerprint)
@@ -377,23 +138,4 @@ struct SwitchContractTests {
         #expect(Project(apiKey: key) == nil)
     }
 
-    @Test("initialize at launch with another project than the journal's is a switch at launch: nothing leaks, the disable is kept")
-    func switchAtLaunch() async throws {
-        let harness = try SDKHarness()
-        await harness.sdk.outcome.initialize(harness.us)
-        await harness.sdk.outcome.setEmail("ada@example.com")
-        await harness.sdk.outcome.registerToken("token-us")
-        await harness.sdk.outcome.setAttributionInfo(AttributionInfo(campaignID: 1, templateID: 1, messageID: "x"))
-        await harness.sdk.outcome.flush()
-
-        let relaunched = try harness.restarted()
-        let done = await relaunched.sdk.outcome.initialize(relaunched.eu)
-        #expect(done == .applied(project: relaunched.eu.fingerprint))
-        #expect(relaunched.sdk.email == nil)
-        #expect(relaunched.sdk.attributionInfo == nil)
-        await relaunched.sdk.settle()
-        #expect(relaunched.received(by: "us").contains { $0.endpoint == "users/disableDevice" })
-        let facts = try relaunched.closedFacts()
-        #expect(facts.contains { if case .switchStarted(_, harness.us.fingerprint?, let to) = $0 { to.fingerprint == harness.eu.fingerprint } else { false } })
-    }
 }

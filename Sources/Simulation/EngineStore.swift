@@ -1,0 +1,406 @@
+import Foundation
+import Journal
+import ReplayKit
+import SDK
+
+/// A store-style harness over the SDK's real `EngineCore` (the model is TCA's `TestStore`; the
+/// world is the simulator's, as TigerBeetle's cluster tests run the real replica over simulated
+/// I/O): a test makes calls, moves the virtual clock, scripts the backend's answers, and asserts
+/// exactly which facts were journaled and which effects they asked for.
+///
+/// The contract:
+/// - It runs on the test's own thread, with no thread, no sleep and no real clock: the SDK's
+///   `EngineCore` over the ``SimulationWorld`` of the simulator (its virtual clock, simulated
+///   network, backend, disk, auth provider, modules and callback queue), with no faults and fixed
+///   delays (``Timing``). The same calls give the same facts, byte for byte, on every run.
+/// - ``call(_:)`` (and its forms ``initialize(_:)``, ``switchProject(to:then:)``) hands a call to
+///   the engine and runs the engine until its mailbox is empty: its decisions are journaled, its
+///   effects started. Nothing the world answers (a response, a hook's return, a flush, a timer, a
+///   completion on the callback queue) happens until the clock moves: ``runDue()``,
+///   ``advance(byMilliseconds:)`` or ``settle()``. So a switch stays in flight, with its teardown
+///   waiting on a hook or a durability request, exactly as long as the test wants.
+/// - ``takeFacts()`` returns, as ``describe(_:)`` renders them, the facts journaled since the
+///   last take; ``takeEffects()`` the effects those inputs asked for. ``mismatch(expected:actual:)``
+///   compares a list exactly and names what is unexpected and what is missing.
+/// - ``simulationFailures`` lists what the simulator's own checks found meanwhile (the live state
+///   against the fold of the journal after every input, the switch queue): a test over the store
+///   checks the journal's projection too.
+///
+/// Not for concurrent use: unchecked Sendable because the completions it hands the engine capture
+/// it, and they run only inside the world's event loop, on the thread that drives the store.
+package final class EngineStore: @unchecked Sendable { // single-threaded: completions run inside the world's event loop, on the test's thread
+    /// The projects a store's app can be on (the simulator's catalog): `A` in the US, `B` in the
+    /// EU, `C` in the US with JWTs, `D` behind a custom base URL with JWTs.
+    package enum ProjectName: String, CaseIterable, Sendable {
+        case A, B, C, D
+
+        var index: Int { Self.allCases.firstIndex(of: self)! }
+    }
+
+    /// The world's fixed delays, in virtual milliseconds.
+    package struct Timing: Sendable {
+        /// One way on the network: a request's answer comes back after twice this.
+        package var networkMilliseconds: Int64 = 10
+        /// How long a module's awaited hook (`willSwitchProject`, `willLogout`) runs.
+        package var hookMilliseconds: Int64 = 5
+        /// How long the disk takes to make a flush durable.
+        package var syncMilliseconds: Int64 = 1
+        /// How long the auth provider takes to issue a JWT.
+        package var authMilliseconds: Int64 = 1
+        /// How long a tracked link's host takes to answer.
+        package var linkMilliseconds: Int64 = 10
+        /// How long a request waits for an answer that never comes.
+        package var timeoutMilliseconds: Int64 = 30_000
+
+        package init() {}
+    }
+
+    /// A request that reached the backend: the project whose key it carried (its name, or `?`),
+    /// its path and body, and when it arrived.
+    package struct Request: Sendable, CustomStringConvertible {
+        package var project: String
+        package var path: String
+        package var body: String
+        package var time: JournalTime
+        /// The `Authorization: Bearer` token, if any.
+        package var token: String?
+
+        /// `B events/track {"email":…}`.
+        package var description: String { "\(project) \(path) \(body)" }
+    }
+
+    let world: SimulationWorld
+    private var nextCall: UInt64 = 1
+    /// Every fact journaled (and every gap) since the store began, and how many were taken.
+    private var facts: [Fact] = []
+    private var factsTaken = 0
+    private var effects: [Effect] = []
+    private var effectsTaken = 0
+    private var arrived: [Request] = []
+    private var requestsTaken = 0
+    private var scripted: [(path: String, project: ProjectName?, result: TransportResult, remaining: Int)] = []
+
+    /// The instances (by generation: 1 for the first one started) whose modules fail whatever
+    /// they handle, from now on.
+    package var failingModuleGenerations: Set<UInt64> = []
+
+    /// Each call's outcome, once its completion ran on the callback queue.
+    package private(set) var outcomes: [CallID: CallOutcome] = [:]
+    /// Each universal link call's result (its outcome and destination), once its completion ran.
+    package private(set) var linkResults: [CallID: UniversalLinkResult] = [:]
+    /// Each switch call's result, once its completion ran.
+    package private(set) var switchResults: [CallID: SwitchResult] = [:]
+    /// The calls whose completion ran, in the order they ran (one entry per run: a completion
+    /// that ran twice is listed twice).
+    package private(set) var completionOrder: [CallID] = []
+
+    /// A fresh device: the app launches (the engine starts over an empty journal) with
+    /// `rules`, and with the built-in modules unless `modules` is false. The launch's facts are
+    /// the first ``takeFacts()`` returns.
+    ///
+    /// With `failingModules`, every module fails whatever it handles (each failure names the
+    /// instance, by generation, it failed for).
+    package init(rules: EngineRules = EngineRules(), modules: Bool = true, failingModules: Bool = false, timing: Timing = Timing(),
+                 seed: UInt64 = 1) {
+        var profile = FaultProfile.calm
+        profile.rules = rules
+        profile.withModules = modules
+        profile.moduleFailure = failingModules ? 1 : 0
+        profile.latencyMilliseconds = timing.networkMilliseconds...timing.networkMilliseconds
+        profile.hookMilliseconds = timing.hookMilliseconds...timing.hookMilliseconds
+        profile.syncDelayMilliseconds = timing.syncMilliseconds...timing.syncMilliseconds
+        profile.authLatencyMilliseconds = timing.authMilliseconds...timing.authMilliseconds
+        profile.linkLatencyMilliseconds = timing.linkMilliseconds...timing.linkMilliseconds
+        profile.timeoutMilliseconds = timing.timeoutMilliseconds
+        profile.callbackDelayMilliseconds = 0...0
+        world = SimulationWorld(seed: seed, profile: profile)
+        world.inputObserver = { [unowned self] facts, state in
+            self.facts.append(contentsOf: facts)
+            effects.append(contentsOf: state.effects(of: facts))
+        }
+        world.requestInterceptor = { [unowned self] request, time in intercept(request, at: time) }
+        if !failingModules {
+            world.moduleFailureOverride = { [unowned self] generation in failingModuleGenerations.contains(generation) }
+        }
+        world.startProcess()
+        drain()
+    }
+
+    // MARK: - Calls
+
+    /// The app makes `call`: the engine decides it and starts its effects. Returns the call's id
+    /// (`00000001`, `00000002`, … in call order).
+    @discardableResult
+    package func call(_ call: PublicCall) -> CallID {
+        post(call, .completion(outcomeCompletion(for: nextID())))
+    }
+
+    /// The app initializes the SDK on `project`.
+    @discardableResult
+    package func initialize(_ project: ProjectName) -> CallID {
+        let id = nextID()
+        let simulated = world.projects[project.index]
+        return post(.initialize(simulated.reference), .project(simulated.project, outcomeCompletion(for: id)))
+    }
+
+    /// The app asks for a switch to `project`; when the switch's completion runs on the callback
+    /// queue, the app makes `then`'s calls from it, in order (as an app re-identifies its user).
+    @discardableResult
+    package func switchProject(to project: ProjectName, then reactions: [PublicCall] = []) -> CallID {
+        let id = nextID()
+        let simulated = world.projects[project.index]
+        let completion = CallCompletion.switchResult { [self] result in
+            switchResults[id] = result
+            completionOrder.append(id)
+            // Posted from the callback queue; the world's loop hands them to the engine next.
+            for reaction in reactions { post(reaction, .completion(outcomeCompletion(for: nextID())), drains: false) }
+        }
+        return post(.switchProject(simulated.reference), .project(simulated.project, completion))
+    }
+
+    /// The app was opened with `url` (`handleUniversalLink`): a tracked link
+    /// (`https://links.sim.test/a/<code>`) is resolved by the world's link host into the
+    /// destination `https://shop.sim.test/<code>` and its attribution (campaign 41, template 42,
+    /// message `<code>`).
+    @discardableResult
+    package func handleUniversalLink(_ url: String) -> CallID {
+        let id = nextID()
+        let completion = CallCompletion.link { [self] result in
+            linkResults[id] = result
+            outcomes[id] = result.outcome
+            completionOrder.append(id)
+        }
+        return post(.handleUniversalLink(url: url), .completion(completion))
+    }
+
+    /// The system sends the app the notification `name` (`EngagementSDK.mailboxPost`).
+    package func notify(_ name: String) {
+        world.notify(name)
+        drain()
+    }
+
+    /// The app says the network is back (`EngagementSDK.networkBecameReachable()`).
+    package func networkBecameReachable() {
+        world.networkBecameReachable()
+        drain()
+    }
+
+    /// The device loses its network (every request fails at once, with no response) or gets it back.
+    package func setOffline(_ offline: Bool) {
+        world.setOffline(offline)
+    }
+
+    /// The app shuts the SDK down (every pending completion hears it) and launches it again
+    /// `afterMilliseconds` later over the same journal; the relaunch's facts follow the stop's.
+    package func restart(afterMilliseconds: Int64 = 0) {
+        world.shutdown(relaunchMilliseconds: afterMilliseconds)
+        drain()
+    }
+
+    /// The device loses power (what the journal had not made durable is lost) and the app
+    /// launches again `afterMilliseconds` later.
+    package func crash(afterMilliseconds: Int64 = 0) {
+        world.crash(tail: .clean, relaunchMilliseconds: afterMilliseconds)
+        drain()
+    }
+
+    /// The device's disk fails every sync from now on (the journal stops recording; the SDK
+    /// goes on in memory and tries again later), until ``repairDisk()``.
+    package func breakDisk() {
+        world.storage.breakDisk()
+    }
+
+    /// The device's disk is full from now on: every write fails after writing half its bytes
+    /// (ENOSPC), until ``repairDisk()``.
+    package func fillDisk() {
+        world.storage.fillDisk()
+    }
+
+    /// The disk works again: the journal's next attempt records, after a journaled gap.
+    package func repairDisk() {
+        world.storage.repair()
+    }
+
+    // MARK: - The clock
+
+    /// Now, on the virtual clock.
+    package var now: JournalTime { world.now }
+
+    /// Milliseconds since the store began.
+    package var elapsedMilliseconds: Int64 {
+        (world.now.microsecondsSince1970 - SimulationWorld.epoch.microsecondsSince1970) / 1_000
+    }
+
+    /// Runs everything due now (answers, hook returns, completions scheduled for this instant),
+    /// and what those post, without moving the clock.
+    package func runDue() {
+        world.advance(to: world.now)
+    }
+
+    /// Moves the clock `milliseconds` on, running everything that falls due on the way, in order.
+    package func advance(byMilliseconds milliseconds: Int64) {
+        world.advance(to: world.now.advancedSaturating(milliseconds: milliseconds))
+    }
+
+    /// Runs the world until nothing is pending (every answer, timer, flush and completion),
+    /// at most `maximumEvents` events; false when it was still busy after them.
+    @discardableResult
+    package func settle(maximumEvents: Int = 100_000) -> Bool {
+        let budget = world.eventsRun + maximumEvents
+        while let due = world.nextEventDue {
+            world.advance(to: due)
+            if world.eventsRun > budget { return false }
+        }
+        drain()
+        return true
+    }
+
+    // MARK: - The backend
+
+    /// The next `times` requests to `path` (on `project`, or any) are answered `status` with
+    /// `body`, instead of by the backend (which then never sees them).
+    package func answer(_ path: String, on project: ProjectName? = nil, status: Int, body: String = "", times: Int = 1) {
+        let result = TransportResult.response(status: status, headers: ["content-type": "application/json"], body: Data(body.utf8))
+        scripted.append((path, project, result, times))
+    }
+
+    /// The next `times` requests to `path` (on `project`, or any) get no response (the
+    /// connection is refused).
+    package func refuse(_ path: String, on project: ProjectName? = nil, times: Int = 1) {
+        scripted.append((path, project, .networkError("connection refused"), times))
+    }
+
+    /// Every request that reached the backend, in arrival order (answered by it or by a script).
+    package var requests: [Request] { arrived }
+
+    /// The requests that reached the backend since the last ``takeRequests()``.
+    package func takeRequests() -> [Request] {
+        defer { requestsTaken = arrived.count }
+        return Array(arrived[requestsTaken...])
+    }
+
+    private func intercept(_ request: SimulatedRequest, at time: JournalTime) -> TransportResult? {
+        let project = world.projects.first { $0.apiKey == request.apiKey }
+        arrived.append(Request(project: project?.name ?? "?", path: request.path + (request.query.map { "?" + $0 } ?? ""),
+                               body: String(decoding: request.body, as: UTF8.self), time: time, token: request.token))
+        guard let index = scripted.firstIndex(where: { script in
+            script.path == request.path && (script.project == nil || world.projects[script.project!.index].apiKey == request.apiKey)
+        }) else { return nil }
+        let result = scripted[index].result
+        scripted[index].remaining -= 1
+        if scripted[index].remaining == 0 { scripted.remove(at: index) }
+        return result
+    }
+
+    // MARK: - What was journaled
+
+    /// The state now (the fold of every fact journaled).
+    package var state: SDKState { world.process!.state }
+
+    /// The fingerprint of a catalog project.
+    package func fingerprint(_ project: ProjectName) -> ProjectFingerprint {
+        world.projects[project.index].fingerprint
+    }
+
+    /// The facts journaled since the last take (the raw values).
+    package func takeFactValues() -> [Fact] {
+        defer { factsTaken = facts.count }
+        return Array(facts[factsTaken...])
+    }
+
+    /// The facts journaled since the last take, each as ``describe(_:)`` renders it.
+    package func takeFacts() -> [String] {
+        takeFactValues().map(describe)
+    }
+
+    /// The effects asked for since the last take, each as ``describe(_:)`` renders it.
+    package func takeEffects() -> [String] {
+        defer { effectsTaken = effects.count }
+        return effects[effectsTaken...].map { describe(String(describing: $0).replacingOccurrences(of: "SDKCore.", with: "")) }
+    }
+
+    /// What the simulator's own checks found so far (projection equality after every input, the
+    /// switch queue, modules given work while busy, requests the backend took for misrouted: a
+    /// key sent to another region, a JWT issued for another user or instance): empty when all
+    /// is well.
+    package var simulationFailures: [String] {
+        world.failures.map { "\($0.check): \($0.message)" } + world.backend.misroutes.map { "misroute: \($0)" }
+    }
+
+    /// A fact as one line (`replay cat`'s words), with the catalog's project names (`A` …) for
+    /// their fingerprints and times as offsets from the store's start (`t+20ms`).
+    package func describe(_ fact: Fact) -> String {
+        describe(FactSummary.text(fact))
+    }
+
+    private func describe(_ text: String) -> String {
+        var line = text
+        for project in world.projects { line = line.replacingOccurrences(of: project.fingerprint.hex, with: project.name) }
+        return Self.relativeTimes(line)
+    }
+
+    /// Times of the store's day (`2025-11-24T16:00:01.020000Z`) as offsets (`t+1020ms`).
+    static func relativeTimes(_ text: String) -> String {
+        let marker = "2025-11-24T"
+        guard text.contains(marker) else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: marker) {
+            output += rest[..<range.lowerBound]
+            let clock = rest[range.upperBound...].prefix(16)   // HH:MM:SS.ffffffZ
+            let parts = clock.dropLast().split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Int64($0) }
+            guard clock.count == 16, parts.count == 4 else {
+                output += marker
+                rest = rest[range.upperBound...]
+                continue
+            }
+            let micros = (((parts[0] - 16) * 60 + parts[1]) * 60 + parts[2]) * 1_000_000 + parts[3]
+            output += micros % 1_000 == 0 ? "t+\(micros / 1_000)ms" : "t+\(micros)us"
+            rest = rest[range.upperBound...].dropFirst(16)
+        }
+        return output + rest
+    }
+
+    /// Compares `actual` with `expected` exactly: nil when they are equal, else what differs
+    /// (each unexpected line and each missing one, with its position, then both lists).
+    package static func mismatch(expected: [String], actual: [String]) -> String? {
+        guard expected != actual else { return nil }
+        let difference = actual.difference(from: expected)
+        var lines: [String] = []
+        for change in difference {
+            switch change {
+            case .insert(let offset, let element, _): lines.append("  unexpected #\(offset): \(element)")
+            case .remove(let offset, let element, _): lines.append("  missing    #\(offset): \(element)")
+            }
+        }
+        return "\(lines.count) difference(s):\n" + lines.joined(separator: "\n")
+            + "\nactual (\(actual.count)):\n" + actual.map { "  \($0.debugDescription)," }.joined(separator: "\n")
+    }
+
+    // MARK: - Helpers
+
+    private func nextID() -> CallID {
+        defer { nextCall += 1 }
+        return CallID(CallIDGenerator.sequentialUUID(nextCall))
+    }
+
+    private func outcomeCompletion(for id: CallID) -> CallCompletion {
+        .outcome { [self] outcome in
+            outcomes[id] = outcome
+            completionOrder.append(id)
+        }
+    }
+
+    @discardableResult
+    private func post(_ call: PublicCall, _ attachment: EngineAttachment, drains: Bool = true) -> CallID {
+        let id = CallID(CallIDGenerator.sequentialUUID(nextCall - 1))
+        world.process?.post(.input(.callReceived(ReceivedCall(id: id, caller: drains ? 1 : SimulationWorld.callbackCaller, call: call)), attachment))
+        if drains { drain() }
+        return id
+    }
+
+    /// Runs the engine until its mailbox is empty (the engine thread's loop, to idle).
+    private func drain() {
+        world.process?.drainMailbox()
+    }
+}

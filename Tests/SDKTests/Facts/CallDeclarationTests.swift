@@ -53,6 +53,28 @@ struct CallDeclarationTests {
         }
     }
 
+    @Test("a track record's direct reading is the call its declaration reads")
+    func trackFastReadIsTheDeclaredReading() {
+        let tracks = SampleCalls.all.filter { $0.name == .track } + [.track(event: "é", dataFields: ["k": .array([1, "two", nil])])]
+        for call in tracks {
+            let read = call.encodedMessage().withUnsafeBytes { buffer -> [PublicCall?] in
+                var direct = FieldReader(buffer)
+                var declared = FieldReader(buffer)
+                return [Self.read { () throws(CodecError) in try PublicCall(from: &direct) },
+                        Self.read { () throws(CodecError) in try PublicCall(declaredFields: try VariantFields(&declared)) }]
+            }
+            #expect(read == [call, call])
+        }
+    }
+
+    private static func read(_ body: () throws(CodecError) -> PublicCall) -> PublicCall? {
+        do throws(CodecError) {
+            return try body()
+        } catch {
+            return nil
+        }
+    }
+
     @Test("a record whose tag no declaration has is an unknown call, not a crash")
     func unknownTag() {
         let bytes = FieldWriter.withScratch { writer in

@@ -1,6 +1,6 @@
 /// One argument of a public call, declared once: the journal, validation, redaction and the
 /// renderers are derived from it (``CallDeclaration``).
-package struct ArgumentDeclaration: Sendable, Hashable {
+package struct ArgumentDeclaration: Sendable {
     /// Whether a journal record must carry the argument.
     package enum Presence: Sendable, Hashable {
         /// Always written; a record without it is damaged.
@@ -41,14 +41,14 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package let name: String
     /// Its member in `replay`'s JSON (`message_id`); nil when the value's own members are
     /// written in the call's object (a push open's).
-    package let jsonKey: String?
+    package let jsonKey: StaticString?
     /// Its field number in a journal's call record: part of the format, never reused.
     package let number: Int
     package let kind: ArgumentKind
     package let presence: Presence
     package let text: TextStyle
 
-    package init(_ name: String, json jsonKey: String?, field number: Int, _ kind: ArgumentKind, _ presence: Presence, text: TextStyle) {
+    package init(_ name: String, json jsonKey: StaticString?, field number: Int, _ kind: ArgumentKind, _ presence: Presence, text: TextStyle) {
         self.name = name
         self.jsonKey = jsonKey
         self.number = number

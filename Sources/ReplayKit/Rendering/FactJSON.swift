@@ -516,7 +516,7 @@ package enum FactJSON {
         case .absorbed(let id): members.append(("into", switchID(id)))
         case .enqueued(let id): members.append(("behind", switchID(id)))
         case .moved(let id): members.append(("entry", switchID(id)))
-        default: break
+        case .started, .noop, .initialization: break
         }
         return .object(members)
     }
@@ -543,7 +543,7 @@ package enum FactJSON {
         switch event {
         case .notification(let name): .string("notification:" + name)
         case .willSwitchProject(let to): .string("willSwitchProject:" + to.hex)
-        default: .string(event.label)
+        case .initialize, .start, .reset, .deinitialize, .willLogout: .string(event.label)
         }
     }
 

@@ -7,7 +7,17 @@ extension Fact {
         switch self {
         case .gateDecided(let call, let decision): (call, decision)
         case .eventBatched(_, let event, let project?): (event.call, .executed(project: project))
-        default: nil
+        case .eventBatched(_, _, nil): nil
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
+             .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
+             .linkResolved, .networkReachable, .initialized, .callRejected, .identityChanged, .pushTokenChanged,
+             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserEventsReleased,
+             .unknownUserSessionCounted, .taskQueued, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet,
+             .callResolved, .callsResolved, .authRefreshRequested, .authRefreshFinished, .moduleEventDelivered,
+             .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared, .durabilityRequested,
+             .journalGap, .linkResolutionStarted, .staleResultRefused, .switchRouted, .switchStarted,
+             .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled, .unknown:
+            nil
         }
     }
 }

@@ -3,7 +3,10 @@ extension Fact {
     package var receivedCallID: CallID? {
         switch self {
         case .callReceived(let received): received.id
-        default: nil
+        default:
+            // Right for every other fact: only a `callReceived` brings a call (the others name
+            // calls already received).
+            nil
         }
     }
 }

@@ -7,7 +7,16 @@ extension Fact {
         switch self {
         case .callResolved(let call, let outcome): try body(call, outcome)
         case .callsResolved(_, let calls, let outcome): for call in calls { try body(call, outcome) }
-        default: break
+        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
+             .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
+             .linkResolved, .networkReachable, .initialized, .gateDecided, .callRejected, .identityChanged,
+             .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
+             .unknownUserEventsReleased, .unknownUserSessionCounted, .taskQueued, .eventBatched, .taskDispatched,
+             .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested, .authRefreshFinished,
+             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
+             .durabilityRequested, .journalGap, .linkResolutionStarted, .staleResultRefused, .switchRouted,
+             .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled, .unknown:
+            break
         }
     }
 

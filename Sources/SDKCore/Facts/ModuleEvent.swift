@@ -17,7 +17,7 @@ public enum ModuleEvent: Sendable, Hashable {
     public var isAwaited: Bool {
         switch self {
         case .willLogout, .willSwitchProject: true
-        default: false
+        case .initialize, .start, .notification, .reset, .deinitialize: false
         }
     }
 

@@ -299,13 +299,10 @@ extension PublicCall {
         func items(_ index: Int) -> [CommerceItem]? {
             if case .items(let value) = values[index] { value } else { nil }
         }
-        switch declaration.tag {
-        case CallDeclaration.oversized.tag:
+        if declaration === CallDeclaration.oversized {
             guard case .callName(let name) = values[0], case .text(let reason?) = values[1] else { return nil }
             self = .oversized(name, reason: reason)
             return
-        default:
-            break
         }
         switch declaration.name {
         case .initialize, .switchProject:

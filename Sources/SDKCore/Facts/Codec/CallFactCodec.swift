@@ -29,6 +29,8 @@ enum CallFactCodec {
         case .staleResultRefused(let job, let what, let startedIn, let current):
             writer.unsigned(1, job); writer.string(2, what); writer.unsigned(3, startedIn); writer.unsigned(4, current)
         default:
+            // Right: FactCodec hands this codec only its family's facts (``FactKind/family``, which
+            // lists every kind); a new fact is added to its family's cases above.
             break
         }
     }
@@ -69,6 +71,7 @@ enum CallFactCodec {
             return .staleResultRefused(job: try fields.unsigned(1) ?? 0, what: try fields.string(2) ?? "",
                                        startedIn: try fields.unsigned(3) ?? 0, current: try fields.unsigned(4) ?? 0)
         default:
+            // Right: FactCodec asks this codec only for its family's kinds (``FactKind/family``).
             throw CodecError("kind \(kind) not handled", offset: 0)
         }
     }

@@ -26,6 +26,8 @@ enum DeliveryFactCodec {
         case .journalGap(let gap):
             gap.encode(to: &writer)
         default:
+            // Right: FactCodec hands this codec only its family's facts (``FactKind/family``, which
+            // lists every kind); a new fact is added to its family's cases above.
             break
         }
     }
@@ -66,6 +68,7 @@ enum DeliveryFactCodec {
         case .durabilityRequested:
             return .durabilityRequested(request: try fields.unsigned(1) ?? 0, purpose: try fields.required(2, "purpose"))
         default:
+            // Right: FactCodec asks this codec only for its family's kinds (``FactKind/family``).
             throw CodecError("kind \(kind) not handled", offset: 0)
         }
     }

@@ -14,7 +14,10 @@ enum InputFactCodec {
         case .notificationReceived(let name): writer.string(1, name)
         case .engineStopping, .networkReachable: break
         case .linkResolved(let resolution): resolution.encode(to: &writer)
-        default: break
+        default:
+            // Right: FactCodec hands this codec only its family's facts (``FactKind/family``, which
+            // lists every kind); a new fact is added to its family's cases above.
+            break
         }
     }
 
@@ -51,6 +54,7 @@ enum InputFactCodec {
             let fields = try FieldsByNumber(&reader)
             return .notificationReceived(try fields.string(1) ?? "")
         default:
+            // Right: FactCodec asks this codec only for its family's kinds (``FactKind/family``).
             throw CodecError("kind \(kind) not handled", offset: 0)
         }
     }

@@ -14,6 +14,8 @@ enum ModuleFactCodec {
         case .storageCleared(let project, let scope):
             writer.message(1, project); writer.string(2, scope.rawValue)
         default:
+            // Right: FactCodec hands this codec only its family's facts (``FactKind/family``, which
+            // lists every kind); a new fact is added to its family's cases above.
             break
         }
     }
@@ -41,6 +43,7 @@ enum ModuleFactCodec {
             }
             return .storageCleared(project: try fields.required(1, "project"), scope: scope)
         default:
+            // Right: FactCodec asks this codec only for its family's kinds (``FactKind/family``).
             throw CodecError("kind \(kind) not handled", offset: 0)
         }
     }

@@ -194,7 +194,8 @@ extension QueuedTask: FieldCodable {
         case 2: .inFlight(attempt: attempt)
         case 3: .retrying(nextAttempt: attempt)
         case 4: .awaitingToken(nextAttempt: attempt)
-        default: .queued
+        case 1, nil: .queued
+        case let other?: throw CodecError("unknown task status \(other)", offset: 0, unknownVariant: true)
         }
         self.init(task: try fields.required(1, "task"), status: status, serverFailures: try fields.int(4) ?? 0,
                   waitsForNetwork: try fields.bool(5))

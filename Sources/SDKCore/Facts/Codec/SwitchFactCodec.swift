@@ -19,6 +19,8 @@ enum SwitchFactCodec {
         case .switchCancelled(let id, let reason):
             writer.message(1, id); writer.string(2, reason)
         default:
+            // Right: FactCodec hands this codec only its family's facts (``FactKind/family``, which
+            // lists every kind); a new fact is added to its family's cases above.
             break
         }
     }
@@ -46,6 +48,7 @@ enum SwitchFactCodec {
         case .switchCancelled:
             return .switchCancelled(switch: try fields.required(1, "switch"), reason: try fields.string(2) ?? "")
         default:
+            // Right: FactCodec asks this codec only for its family's kinds (``FactKind/family``).
             throw CodecError("kind \(kind) not handled", offset: 0)
         }
     }

@@ -42,7 +42,7 @@ let package = Package(
         // Reading journals taken off a device, the fold, rendering, the analyses (check, recheck,
         // audit, diagnose), export, the HTML report and the step session: what `replay` runs.
         .target(name: "ReplayKit", dependencies: ["Journal", "SDK"]),
-        // Seeded random stories over the real EngineCore, with a simulated environment, backend
+        // Seeded random stories over the real EngineShell, with a simulated environment, backend
         // and disk (`replay simulate`). Test doubles: not part of ReplayKit.
         .target(name: "Simulation", dependencies: ["Journal", "SDK", "SDKTesting", "ReplayKit", "Locking"]),
         // The scripted two-region story against the Sandbox (`replay demo`), with its test doubles.

@@ -9,8 +9,8 @@ Usage: shell-mutations.py list | files | check | NAME
 """
 import sys
 
-E = "Sources/SDK/Engine/EngineCore.swift"
-FX = "Sources/SDK/Engine/EngineCore+Effects.swift"
+E = "Sources/SDK/Engine/EngineShell.swift"
+FX = "Sources/SDK/Engine/EngineShell+Effects.swift"
 MR = "Sources/SDK/Engine/ModuleRunner.swift"
 # name | file | old (must occur exactly once) | new
 M = [

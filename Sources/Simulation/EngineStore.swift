@@ -3,14 +3,14 @@ import Journal
 import ReplayKit
 import SDK
 
-/// A store-style harness over the SDK's real `EngineCore` (the model is TCA's `TestStore`; the
+/// A store-style harness over the SDK's real `EngineShell` (the model is TCA's `TestStore`; the
 /// world is the simulator's, as TigerBeetle's cluster tests run the real replica over simulated
 /// I/O): a test makes calls, moves the virtual clock, scripts the backend's answers, and asserts
 /// exactly which facts were journaled and which effects they asked for.
 ///
 /// The contract:
 /// - It runs on the test's own thread, with no thread, no sleep and no real clock: the SDK's
-///   `EngineCore` over the ``SimulationWorld`` of the simulator (its virtual clock, simulated
+///   `EngineShell` over the ``SimulationWorld`` of the simulator (its virtual clock, simulated
 ///   network, backend, disk, auth provider, modules and callback queue), with no faults and fixed
 ///   delays (``Timing``). The same calls give the same facts, byte for byte, on every run.
 /// - ``call(_:)`` (and its forms ``initialize(_:)``, ``switchProject(to:then:)``) hands a call to

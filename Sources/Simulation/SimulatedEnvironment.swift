@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDK
 
-/// The world the simulated app's ``EngineCore`` runs in: the virtual clock, the simulated
+/// The world the simulated app's ``EngineShell`` runs in: the virtual clock, the simulated
 /// network and backend, the app's auth provider, the callback queue (which, with
 /// `FaultProfile.concurrentCallbacks`, runs its items in any order a concurrent queue may),
 /// the modules, and the device's keyring, all on the world's one thread and its seed.

@@ -1,7 +1,7 @@
 import Journal
 import SDK
 
-/// One launch of the app: the SDK's real ``EngineCore`` over a ``SimulatedEnvironment``, its
+/// One launch of the app: the SDK's real ``EngineShell`` over a ``SimulatedEnvironment``, its
 /// mailbox (drained to idle whenever the world lets the engine thread run), and what the checks
 /// need: a shadow state folded from the *decoded* journal payloads (projection equality at every
 /// input) and the state at each input boundary since the last durable record (what a crash may
@@ -14,7 +14,7 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
     unowned let world: SimulationWorld
     /// Which launch of the app this is (events of older launches are dropped).
     let launch: Int
-    private(set) var core: EngineCore<SimulatedEnvironment>!
+    private(set) var core: EngineShell<SimulatedEnvironment>!
     /// The recorder the core records into now (a fresh one after the journal came back).
     private(set) var recorder: SimulatedRecorder
     private let options: JournalOptions
@@ -53,7 +53,7 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
         gapAnchor = writer.lastSequence
         let environment = SimulatedEnvironment(world: world, launch: launch, modules: modules)
         let inbox = EngineInbox(post: { [unowned self] event in post(event) })
-        core = EngineCore(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: [],
+        core = EngineShell(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: [],
                           sdkVersion: EngagementSDK.version)
         environment.process = self
         recorder.process = self

@@ -6,7 +6,7 @@ import SDKTesting
 
 /// The simulated world of one story: a virtual clock with its pending events, the device's
 /// storage and keyring, the app process (a ``SimulatedProcess`` running the SDK's real
-/// `EngineCore`, replaced at each crash), the network and the ``SimulatedBackend``.
+/// `EngineShell`, replaced at each crash), the network and the ``SimulatedBackend``.
 /// Single-threaded and deterministic: everything random comes from the story's seed, nothing
 /// reads real time.
 ///

@@ -1,7 +1,7 @@
 import Journal
 import SDKCore
 
-/// Everything the ``EngineCore`` does to the world outside the pure core goes through its
+/// Everything the ``EngineShell`` does to the world outside the pure core goes through its
 /// environment: the clock and its timers, the transport, the app's auth providers, the callback
 /// queue, the modules, the keyring, the journal's reopening, and a few observation points.
 ///

@@ -1,7 +1,7 @@
 import Journal
 import SDKCore
 
-/// What the ``EngineCore`` handles, in the order its host hands them over: inputs for `decide`,
+/// What the ``EngineShell`` handles, in the order its host hands them over: inputs for `decide`,
 /// and the ends of effects that are not facts (a timer fell due, a token to cache, a hook or a
 /// completion returned, time to record again).
 package enum EngineEvent: Sendable {

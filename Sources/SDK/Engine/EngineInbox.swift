@@ -1,5 +1,5 @@
 
-/// How the results of effects come back to the ``EngineCore``, from any thread: the engine
+/// How the results of effects come back to the ``EngineShell``, from any thread: the engine
 /// thread's mailbox, or the simulation's event queue.
 ///
 /// `effectBegan` and `effectEnded` bracket each effect that runs outside the core (a request on

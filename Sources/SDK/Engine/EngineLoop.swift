@@ -5,7 +5,7 @@ import Locking
 import SDKCore
 
 /// The engine thread: one serial mailbox, drained by one thread, that hands each event to the
-/// ``EngineCore`` (which decides, journals and starts effects over a ``LiveEnvironment``),
+/// ``EngineShell`` (which decides, journals and starts effects over a ``LiveEnvironment``),
 /// publishes what other threads read, and answers settle waiters and the stop.
 ///
 /// Unchecked Sendable: the loop is built on the thread that creates the SDK and handed to the
@@ -18,7 +18,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
     let activity: ActivityTracker
     let published: Locked<PublishedView>
     let status: StatusBroadcaster
-    let core: EngineCore<LiveEnvironment>
+    let core: EngineShell<LiveEnvironment>
     private var settleWaiters: [(id: UInt64?, waiter: @Sendable () -> Void)] = []
 
     init(configuration: SDKConfiguration, mailbox: Mailbox<EngineMessage>, activity: ActivityTracker,
@@ -33,7 +33,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
             post: { mailbox.post(.event($0)) },
             effectBegan: { activity.begin() },
             effectEnded: { if activity.end() { mailbox.post(.wake) } })
-        core = EngineCore(environment: LiveEnvironment(configuration: configuration, keyring: keyring, reopenRecorder: reopenRecorder),
+        core = EngineShell(environment: LiveEnvironment(configuration: configuration, keyring: keyring, reopenRecorder: reopenRecorder),
                           inbox: inbox, recorder: recorder, restored: restored, knownProjects: configuration.knownProjects,
                           sdkVersion: configuration.sdkVersion)
     }

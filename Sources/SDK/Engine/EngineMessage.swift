@@ -1,7 +1,7 @@
 import Journal
 import SDKCore
 
-/// What the engine thread's mailbox holds: events for the ``EngineCore``, and the thread's own
+/// What the engine thread's mailbox holds: events for the ``EngineShell``, and the thread's own
 /// business (reads, settling, stopping).
 enum EngineMessage: Sendable {
     /// An event for the core.

@@ -2,7 +2,7 @@
 /// Counts the completions a switch landing dispatched to the callback queue, so the engine
 /// hears "the landed switch's callbacks ran" only once every one of them has returned, on any
 /// queue, serial or concurrent (a notice queued after them would run first on a concurrent one).
-/// Kept by the ``EngineCore``, on its thread; each return comes back as an event.
+/// Kept by the ``EngineShell``, on its thread; each return comes back as an event.
 struct LandingCallbacks {
     /// Completions dispatched and not returned yet.
     private(set) var running = 0

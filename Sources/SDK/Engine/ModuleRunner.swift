@@ -9,7 +9,7 @@ import SDKCore
 /// `start`. A failure while handling an event counts against the instance (generation) the
 /// event was for, so an old instance's failure never shows up as a new instance's failed start.
 ///
-/// Kept by the ``EngineCore``, on its thread.
+/// Kept by the ``EngineShell``, on its thread.
 struct ModuleRunner {
     /// One piece of module work.
     enum Work {
@@ -24,7 +24,7 @@ struct ModuleRunner {
     private var failures: [String: [UInt64: String]] = [:]
 
     /// Queues `work` for `module` and runs what can run now.
-    mutating func submit<Environment>(_ work: Work, to module: String, core: EngineCore<Environment>) {
+    mutating func submit<Environment>(_ work: Work, to module: String, core: EngineShell<Environment>) {
         guard core.environment.hasModule(module) else {
             if case .hook(let hook, _, _) = work { completed(hook, failure: nil, core: core) }
             return
@@ -34,7 +34,7 @@ struct ModuleRunner {
     }
 
     /// An awaited hook returned (possibly long after its bound).
-    mutating func hookReturned<Environment>(module: String, hook: UInt64, failure: String?, core: EngineCore<Environment>) {
+    mutating func hookReturned<Environment>(module: String, hook: UInt64, failure: String?, core: EngineShell<Environment>) {
         guard running[module] == hook else { return }
         running[module] = nil
         completed(hook, failure: failure, core: core)
@@ -43,20 +43,20 @@ struct ModuleRunner {
 
     /// The engine stopped waiting for `hook` (its bound passed): the module is told to stop.
     /// The module's later work still waits until it actually returns.
-    func hookAbandoned<Environment>(_ hook: UInt64, core: EngineCore<Environment>) {
+    func hookAbandoned<Environment>(_ hook: UInt64, core: EngineShell<Environment>) {
         for (module, running) in running where running == hook {
             core.environment.abandonAwaitedHook(hook, module: module)
         }
     }
 
-    private mutating func drain<Environment>(_ name: String, core: EngineCore<Environment>) {
+    private mutating func drain<Environment>(_ name: String, core: EngineShell<Environment>) {
         while running[name] == nil, let work = waiting[name]?.first {
             waiting[name]?.removeFirst()
             run(work, name, core: core)
         }
     }
 
-    private mutating func run<Environment>(_ work: Work, _ name: String, core: EngineCore<Environment>) {
+    private mutating func run<Environment>(_ work: Work, _ name: String, core: EngineShell<Environment>) {
         let environment = core.environment
         switch work {
         case .deliver(let event, let context):
@@ -91,7 +91,7 @@ struct ModuleRunner {
     }
 
     /// The module's failure text is cut to ``FreeText/limit``: a module's error may be of any size.
-    private func completed<Environment>(_ hook: UInt64, failure: String?, core: EngineCore<Environment>) {
+    private func completed<Environment>(_ hook: UInt64, failure: String?, core: EngineShell<Environment>) {
         core.inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook, failure: failure.map { FreeText.bounded($0) })), .none))
     }
 }

@@ -2,7 +2,7 @@ import Simulation
 import Testing
 @testable import SDK
 
-/// Delivery and the gate's edges over the real `EngineCore` in the simulator's world
+/// Delivery and the gate's edges over the real `EngineShell` in the simulator's world
 /// (``EngineStore``): retries on the virtual clock, failures, logout's purge, held calls that
 /// wait for room in the queue. No thread, no socket; facts asserted exactly. (The end-to-end
 /// layer over URLSession and the Sandbox is `DeliveryTests`.)

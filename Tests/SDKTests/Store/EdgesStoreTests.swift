@@ -3,7 +3,7 @@ import Testing
 @testable import SDK
 
 /// What the engine shell guarantees around the pure core (docs/ARCHITECTURE.md, "Edges"), over
-/// the real `EngineCore` in the simulator's world (``EngineStore``): JWTs per instance, the auth
+/// the real `EngineShell` in the simulator's world (``EngineStore``): JWTs per instance, the auth
 /// provider's bound, modules' failures per instance, shutdown and relaunch mid-switch, a journal
 /// that comes back. No thread, no socket; facts asserted exactly. Each test is one the shell's
 /// mutations (scripts/shell-mutations.py) must fail.

@@ -3,7 +3,7 @@ import Testing
 @testable import SDK
 
 /// Late work of an outgoing instance is refused, even after the next one started, over the real
-/// `EngineCore` in the simulator's world (``EngineStore``): the link host and the backend answer
+/// `EngineShell` in the simulator's world (``EngineStore``): the link host and the backend answer
 /// when the test lets the clock reach them, so "late" is exact. No thread, no socket.
 @Suite("Late work (store)", .timeLimit(.minutes(1)))
 struct LateWorkStoreTests {

@@ -2,7 +2,7 @@ import Simulation
 import Testing
 @testable import SDK
 
-/// The switch contract, rule by rule, over the real `EngineCore` in the simulator's world
+/// The switch contract, rule by rule, over the real `EngineShell` in the simulator's world
 /// (``EngineStore``): no thread, no socket, no sleep; each test asserts the journaled facts
 /// exactly. (The end-to-end layer over URLSession and the Sandbox is `SwitchContractTests`.)
 @Suite("Switch contract (store)", .timeLimit(.minutes(1)))

@@ -2,7 +2,7 @@ import Foundation
 import Journal
 import SDKCore
 
-extension EngineCore {
+extension EngineShell {
     /// Starts what the just-journaled facts ask for (``SDKState/effects(of:)``, derived purely
     /// from the facts and the state after them). Nothing here waits: results come back as
     /// events through the inbox.

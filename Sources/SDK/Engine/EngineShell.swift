@@ -7,7 +7,7 @@ import SDKCore
 ///
 /// The SDK's ``EngineLoop`` runs it on the engine thread; the simulator runs the same core on a
 /// virtual clock. It is not thread-safe: one thread (its host's) calls it, always the same.
-package final class EngineCore<Environment: EngineEnvironment> {
+package final class EngineShell<Environment: EngineEnvironment> {
     package let environment: Environment
     let inbox: EngineInbox
 

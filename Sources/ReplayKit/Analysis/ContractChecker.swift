@@ -93,7 +93,7 @@ package final class ContractChecker {
         // Calls held by a switch that has landed (replayed as the delivery queue makes room) go
         // to the project it landed on, the live one; those held by a switch in flight, to the
         // next landing.
-        let landedOn = state.switching.isSwitching || state.switching.replaying == nil ? nil : state.live?.fingerprint
+        let landedOn = state.switching.isSwitching || state.switching.releasingHeldCalls == nil ? nil : state.live?.fingerprint
         for held in state.switching.gate where held.call.call.name.switchBehavior == .gated {
             targets[held.call.id] = (landedOn.map { .project($0, because: 0) } ?? .nextLanding, 0)
         }

@@ -47,7 +47,7 @@ extension EngagementSDK {
     }
 
     /// What switching is doing now: idle on a project, a switch running (its step, held calls and
-    /// queued requests), or a landed switch still replaying its held calls.
+    /// queued requests), or a landed switch still releasing its held calls.
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
     /// processed (on the engine thread, a module sees the state as of the last batch of inputs;

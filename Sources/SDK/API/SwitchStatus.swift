@@ -9,9 +9,10 @@ public enum SwitchStatus: Sendable, Hashable {
     /// A switch from `from` to `to` runs; `step` is the teardown step in progress, `heldCalls`
     /// the calls its gate holds for the new project, `queuedSwitches` the requests waiting behind it.
     case switching(from: ProjectFingerprint?, to: ProjectFingerprint, step: TeardownStepKind?, heldCalls: Int, queuedSwitches: Int)
-    /// The switch landed on `project`; the calls its gate held are still being replayed as the
-    /// delivery queue makes room.
-    case replaying(project: ProjectFingerprint, heldCalls: Int, queuedSwitches: Int)
+    /// The switch landed on `project`; the calls its gate held are still being released to it, in
+    /// order, as the delivery queue makes room (the journal records each as `replayed` on the
+    /// project: docs/FORMAT.md).
+    case releasingHeldCalls(project: ProjectFingerprint, heldCalls: Int, queuedSwitches: Int)
 
     /// The status a state shows.
     init(_ state: SDKState) {
@@ -19,14 +20,14 @@ public enum SwitchStatus: Sendable, Hashable {
         if let run = switching.inFlight {
             self = .switching(from: run.from?.fingerprint, to: run.to.fingerprint, step: run.step, heldCalls: switching.gate.count,
                               queuedSwitches: switching.queue.count)
-        } else if switching.replaying != nil, let live = state.live {
-            self = .replaying(project: live.fingerprint, heldCalls: switching.gate.count, queuedSwitches: switching.queue.count)
+        } else if switching.releasingHeldCalls != nil, let live = state.live {
+            self = .releasingHeldCalls(project: live.fingerprint, heldCalls: switching.gate.count, queuedSwitches: switching.queue.count)
         } else {
             self = .idle(project: state.live?.fingerprint)
         }
     }
 
-    /// Whether no switch runs or replays its held calls.
+    /// Whether no switch runs or releases its held calls.
     public var isIdle: Bool {
         if case .idle = self { true } else { false }
     }

@@ -218,7 +218,7 @@ extension SDKState {
             }
         }
         // A landed switch's held calls go on as the delivery queue makes room.
-        if switching.replaying != nil && !stops { replayHeldCalls(&decisions) }
+        if switching.releasingHeldCalls != nil && !stops { replayHeldCalls(&decisions) }
         decisions.finish(into: &facts, records: &records)
     }
 

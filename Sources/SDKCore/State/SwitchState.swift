@@ -14,15 +14,15 @@ package struct SwitchState: Sendable, Equatable {
     public var awaitingCallbacks: SwitchID?
     public var nextSwitchNumber: UInt64 = 1
     /// A switch that landed while the delivery queue had no room for all its held calls: the
-    /// rest are replayed, in order, as the queue drains, and calls the gate would hold still
+    /// rest are released to it, in order, as the queue drains, and calls the gate would hold still
     /// queue behind them. The next switch waits until the gate is empty.
-    public var replaying: SwitchID?
+    public var releasingHeldCalls: SwitchID?
 
     public init() {}
 
     /// Whether calls that the gate holds must wait now: a switch runs, or a landed one is
-    /// still replaying what it held.
-    public var gateIsClosed: Bool { isSwitching || replaying != nil }
+    /// still releasing what it held.
+    public var gateIsClosed: Bool { isSwitching || releasingHeldCalls != nil }
 
     /// Whether a switch runs now (``inFlight`` is set). A case test: `inFlight != nil` takes
     /// Optional's `==` for an Equatable run, copying the run and destroying both operands through
@@ -32,7 +32,7 @@ package struct SwitchState: Sendable, Equatable {
     }
 
     /// The switch whose gate a call held now joins.
-    public var gateOwner: SwitchID? { inFlight?.id ?? replaying }
+    public var gateOwner: SwitchID? { inFlight?.id ?? releasingHeldCalls }
 
     /// The project the app asked for last: the queue's tail, else the switch in flight, else nil
     /// (then it is the live project).

@@ -16,7 +16,7 @@ extension SDKState {
                     switching.gateBytes -= switching.gate[index].bytes
                     switching.gate.remove(at: index)
                 }
-                if switching.gate.isEmpty { switching.replaying = nil }
+                if switching.gate.isEmpty { switching.releasingHeldCalls = nil }
             case .refused:
                 // A refused call was never held (a full gate refuses thousands in a burst: no
                 // scan of the gate for them), except when the SDK lets the gate go at shutdown,
@@ -24,7 +24,7 @@ extension SDKState {
                 if let head = switching.gate.first, head.call.id == call {
                     switching.gateBytes -= head.bytes
                     switching.gate.removeFirst()
-                    if switching.gate.isEmpty { switching.replaying = nil }
+                    if switching.gate.isEmpty { switching.releasingHeldCalls = nil }
                 }
             // A call run at once was never held.
             case .executed, .inline:
@@ -72,7 +72,7 @@ extension SDKState {
         case .switchLanded(let id, _, _, _):
             switching.inFlight = nil
             switching.awaitingCallbacks = id
-            switching.replaying = switching.gate.isEmpty ? nil : id
+            switching.releasingHeldCalls = switching.gate.isEmpty ? nil : id
         case .switchCancelled(let id, _):
             switching.queue.removeAll { $0.id == id }
         default:

@@ -73,7 +73,7 @@ extension SDKState {
             emit(.switchRouted(switch: id, call: received.id, project: project, routing: .moved(entry: queued.id)), &decisions)
             return
         }
-        let behind = switching.queue.last?.id ?? switching.inFlight?.id ?? switching.replaying ?? switching.awaitingCallbacks
+        let behind = switching.queue.last?.id ?? switching.inFlight?.id ?? switching.releasingHeldCalls ?? switching.awaitingCallbacks
         emit(.switchRouted(switch: id, call: received.id, project: project, routing: behind.map { .enqueued(behind: $0) } ?? .started), &decisions)
         startNextSwitchIfReady(&decisions)
     }
@@ -82,7 +82,7 @@ extension SDKState {
     /// and its callbacks have run. A switch to the project the SDK was relaunched on, before its
     /// instance started, only starts it.
     mutating func startNextSwitchIfReady(_ decisions: inout Decisions) {
-        guard !switching.isSwitching, switching.awaitingCallbacks == nil, switching.replaying == nil,
+        guard !switching.isSwitching, switching.awaitingCallbacks == nil, switching.releasingHeldCalls == nil,
               let next = switching.queue.first else { return }
         let startsOnly = live.map { !instanceRunning && $0.isSameProject(as: next.project) } ?? true
         emit(.switchStarted(switch: next.id, from: startsOnly ? nil : live?.fingerprint, to: next.project), &decisions)
@@ -261,7 +261,7 @@ extension SDKState {
     /// stays held (and later gated calls queue behind it) until tasks leave the queue: a call the
     /// gate accepted is never discarded for a smaller bound downstream.
     mutating func replayHeldCalls(_ decisions: inout Decisions) {
-        guard !switching.isSwitching, let id = switching.replaying, let project = live else { return }
+        guard !switching.isSwitching, let id = switching.releasingHeldCalls, let project = live else { return }
         while let held = switching.gate.first {
             guard deliveryQueueHasRoom(for: held.call.call) else { return }
             emit(.gateDecided(call: held.call.id, decision: .replayed(switch: id, project: project.fingerprint)), &decisions)

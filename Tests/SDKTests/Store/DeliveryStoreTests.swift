@@ -145,7 +145,7 @@ struct DeliveryStoreTests {
         store.call(.setEmail("grace@example.com"))
         for index in 0..<20 { store.call(Self.track("held\(index)")) }
         store.advance(byMilliseconds: 5)            // the teardown's hooks return: the switch lands
-        #expect(store.state.switching.replaying != nil && store.state.switching.gate.count > 0, "the queue is full: the rest stay held")
+        #expect(store.state.switching.releasingHeldCalls != nil && store.state.switching.gate.count > 0, "the queue is full: the rest stay held")
         _ = store.takeFacts()
         let afterLanding = store.call(Self.track("after-landing"))
         store.switchProject(to: .C)

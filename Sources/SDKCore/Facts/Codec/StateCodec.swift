@@ -403,7 +403,7 @@ extension SwitchState: FieldCodable {
         writer.messages(4, queue)
         writer.message(5, awaitingCallbacks)
         writer.unsigned(6, nextSwitchNumber)
-        writer.message(7, replaying)
+        writer.message(7, releasingHeldCalls)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -416,7 +416,7 @@ extension SwitchState: FieldCodable {
             case 4: queue.append(try field.message())
             case 5: awaitingCallbacks = try field.message()
             case 6: nextSwitchNumber = try field.unsigned()
-            case 7: replaying = try field.message()
+            case 7: releasingHeldCalls = try field.message()
             default: break
             }
         }

@@ -16,7 +16,7 @@ package enum SampleCalls {
     /// The call `declaration` declares, with sample arguments; with `absent`, optional ones nil
     /// and defaulted ones empty.
     package static func call(_ declaration: CallDeclaration, absent: Bool) -> PublicCall {
-        var values = CallArguments()
+        var values: [ArgumentValue] = []
         for argument in declaration.arguments {
             let leftOut = absent && argument.presence != .required
             values.append(leftOut ? empty(argument) : sample(of: argument.kind))

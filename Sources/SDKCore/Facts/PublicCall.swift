@@ -264,31 +264,31 @@ extension PublicCall {
     }
 
     /// The argument values, in the order of ``declaration``'s arguments.
-    package var arguments: CallArguments {
+    package var arguments: [ArgumentValue] {
         switch self {
-        case .initialize(let project), .switchProject(let project): CallArguments(.project(project))
-        case .setEmail(let text), .setUserId(let text): CallArguments(.text(text))
-        case .updateEmail(let text), .registerToken(let text), .handleUniversalLink(let text): CallArguments(.text(text))
-        case .updateUser(let dataFields, let merge): CallArguments(.dataFields(dataFields), .flag(merge))
-        case .updateCart(let items): CallArguments(.items(items))
-        case .trackPurchase(let total, let items, let dataFields): CallArguments(.amount(total), .items(items), .dataFields(dataFields))
-        case .track(let event, let dataFields): CallArguments(.text(event), .dataFields(dataFields))
-        case .disableDevice, .logoutUser, .embeddedFetch, .flush: CallArguments()
-        case .trackPushOpen(let open): CallArguments(.pushOpen(open))
-        case .handlePush(let payload): CallArguments(.dataFields(payload))
-        case .inAppFetch(let count): CallArguments(.count(count))
-        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id): CallArguments(.text(id))
-        case .inAppClick(let id, let url): CallArguments(.text(id), .text(url))
-        case .inAppClose(let id, let url): CallArguments(.text(id), .text(url))
-        case .embeddedClick(let id, let button, let url): CallArguments(.text(id), .text(button), .text(url))
-        case .setAttribution(let info): CallArguments(.attribution(info))
-        case .oversized(let name, let reason): CallArguments(.callName(name), .text(reason))
+        case .initialize(let project), .switchProject(let project): [.project(project)]
+        case .setEmail(let text), .setUserId(let text): [.text(text)]
+        case .updateEmail(let text), .registerToken(let text), .handleUniversalLink(let text): [.text(text)]
+        case .updateUser(let dataFields, let merge): [.dataFields(dataFields), .flag(merge)]
+        case .updateCart(let items): [.items(items)]
+        case .trackPurchase(let total, let items, let dataFields): [.amount(total), .items(items), .dataFields(dataFields)]
+        case .track(let event, let dataFields): [.text(event), .dataFields(dataFields)]
+        case .disableDevice, .logoutUser, .embeddedFetch, .flush: []
+        case .trackPushOpen(let open): [.pushOpen(open)]
+        case .handlePush(let payload): [.dataFields(payload)]
+        case .inAppFetch(let count): [.count(count)]
+        case .inAppOpen(let id), .inAppDelivery(let id), .inAppConsume(let id), .embeddedReceived(let id): [.text(id)]
+        case .inAppClick(let id, let url): [.text(id), .text(url)]
+        case .inAppClose(let id, let url): [.text(id), .text(url)]
+        case .embeddedClick(let id, let button, let url): [.text(id), .text(button), .text(url)]
+        case .setAttribution(let info): [.attribution(info)]
+        case .oversized(let name, let reason): [.callName(name), .text(reason)]
         }
     }
 
     /// The call `declaration` declares, with `arguments` in its order and shapes; nil when they
     /// do not fit it (a value of another shape, a required one absent).
-    package init?(_ declaration: CallDeclaration, arguments values: CallArguments) {
+    package init?(_ declaration: CallDeclaration, arguments values: [ArgumentValue]) {
         guard values.count == declaration.arguments.count else { return nil }
         func text(_ index: Int) -> String?? {
             if case .text(let value) = values[index] { value } else { nil }

@@ -56,7 +56,7 @@ extension PublicCall: FieldCodable {
     /// The call `fields` hold, read as its declaration lays them out.
     init(declaredFields fields: VariantFields) throws(CodecError) {
         guard let tag = fields.tag, let declaration = CallDeclaration.tagged(tag) else { throw fields.unknown("call") }
-        var values = CallArguments()
+        var values: [ArgumentValue] = []
         for argument in declaration.arguments {
             values.append(try Self.decode(argument, from: fields))
         }

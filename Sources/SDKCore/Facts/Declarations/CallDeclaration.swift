@@ -20,7 +20,6 @@ package final class CallDeclaration: Sendable {
 
     package init(_ name: CallName, tag: UInt64, arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false,
                  request: CallRequest = .none) {
-        precondition(arguments.count <= 3, "CallArguments holds three")
         self.name = name
         self.tag = tag
         self.arguments = arguments

@@ -61,8 +61,9 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// Landings whose completions are still running in the app's code.
     var landings: [SwitchID: LandingCallbacks] = [:]
     var moduleRunner = ModuleRunner()
-    /// Whom the effect being started acts for (``EffectOwner``), kept up to date fact by fact
-    /// while a batch's effects start.
+    /// Whom the effect being started acts for (``EffectOwner``): the restored state's user and
+    /// instance, then kept up to date fact by fact by the `identityChanged` and
+    /// `instanceStarted` effects.
     var owner = EffectOwner(user: nil, instance: 0)
 
     /// A core over `restored` (the state the journal folds to), recording into `recorder`.
@@ -73,6 +74,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
         self.recorder = recorder
         self.sdkVersion = sdkVersion
         projected = restored
+        owner = EffectOwner(user: UserIdentity(email: restored.email, userID: restored.userID), instance: restored.generation)
         recordedSequence = recorder.lastSequence
         lastTime = restored.time
         for project in knownProjects {
@@ -148,7 +150,6 @@ package final class EngineShell<Environment: EngineEnvironment> {
                 beginOutage("\(error)", at: time)
             }
         }
-        owner = EffectOwner(user: UserIdentity(email: projected.email, userID: projected.userID), instance: projected.generation)
         var facts: [Fact] = []
         swap(&facts, &decided)
         // Filled as a local (one access to the property, not one per fact), then put back

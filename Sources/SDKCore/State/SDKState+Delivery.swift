@@ -1,6 +1,11 @@
 import Journal
 
 extension SDKState {
+    /// The current user as request bodies name them (``RequestBody/Identity``).
+    var requestIdentity: RequestBody.Identity {
+        RequestBody.Identity(email: email, userID: userID)
+    }
+
     /// Turns a call into a task bound to `project` (its fingerprint, region and endpoint), queues
     /// it and sends it if the project's queue is idle. A full queue discards it, saying so, unless
     /// its room was reserved (`roomReserved`: an event held for an unknown user, released; a

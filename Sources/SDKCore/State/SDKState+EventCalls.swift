@@ -5,7 +5,7 @@ extension SDKState {
     /// for an unknown user until they are identified.
     mutating func executeEventCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
         let id = received.id
-        let identity = RequestBody.Identity(email: email, userID: userID)
+        let identity = requestIdentity
         switch received.call {
         case .track, .trackPurchase, .updateCart:
             guard identity.isKnown else {
@@ -30,7 +30,7 @@ extension SDKState {
         // copying the project.
         guard case .track(let event, let dataFields) = received.call, case .some = live, instanceRunning || switching.isSwitching,
               switching.gateOwner == nil, email != nil || userID != nil else { return nil }
-        return RequestBody.writeTrackBody(event, dataFields: dataFields, identity: RequestBody.Identity(email: email, userID: userID),
+        return RequestBody.writeTrackBody(event, dataFields: dataFields, identity: requestIdentity,
                                           createdAt: RequestBody.createdAt(time), into: &input.preparedBody)
     }
 
@@ -40,7 +40,7 @@ extension SDKState {
     /// the input's call is another (a damaged journal).
     func receivedTrackBody(of call: CallID, at time: JournalTime) -> [UInt8] {
         guard let track = input.track, track.call == call else { return [] }
-        return RequestBody.trackBody(track.event, dataFields: track.dataFields, identity: RequestBody.Identity(email: email, userID: userID),
+        return RequestBody.trackBody(track.event, dataFields: track.dataFields, identity: requestIdentity,
                                      createdAt: RequestBody.createdAt(time))
     }
 

@@ -4,7 +4,7 @@ extension SDKState {
     /// Runs an identity call (``CallFamily/identity``; part of ``execute(_:on:_:)``).
     mutating func executeIdentityCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
         let id = received.id
-        let identity = RequestBody.Identity(email: email, userID: userID)
+        let identity = requestIdentity
         switch received.call {
         case .setEmail(let newEmail):
             if newEmail != email || userID != nil {
@@ -44,7 +44,7 @@ extension SDKState {
 
     /// The user became known: register the push token for them and send the held events.
     private mutating func userBecameKnown(on project: ProjectRef, _ decisions: inout Decisions) {
-        let identity = RequestBody.Identity(email: email, userID: userID)
+        let identity = requestIdentity
         if let pushToken {
             enqueue(.registerToken(pushToken), call: nil, on: project, identity: identity, &decisions)
         }
@@ -63,7 +63,7 @@ extension SDKState {
     /// forget the user. Modules hear `willLogout` (awaited with a bound, journaled).
     private mutating func logout(on project: ProjectRef, _ decisions: inout Decisions) {
         for module in moduleDescriptors { startHook(module.name, .willLogout, &decisions) }
-        let identity = RequestBody.Identity(email: email, userID: userID)
+        let identity = requestIdentity
         if pushToken != nil && identity.isKnown {
             enqueue(.disableDevice, call: nil, on: project, identity: identity, &decisions)
         }

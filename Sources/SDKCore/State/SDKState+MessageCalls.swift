@@ -5,6 +5,6 @@ extension SDKState {
     /// ``execute(_:on:_:)``): each is the request its declaration states, made for the current
     /// user (the answers of fetches are stored when they come back: `SDKState+EvolveDelivery`).
     mutating func executeMessageCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        enqueue(received.call, call: received.id, on: project, identity: RequestBody.Identity(email: email, userID: userID), &decisions)
+        enqueue(received.call, call: received.id, on: project, identity: requestIdentity, &decisions)
     }
 }

@@ -4,7 +4,7 @@ extension SDKState {
     /// Runs a push call (``CallFamily/push``; part of ``execute(_:on:_:)``).
     mutating func executePushCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
         let id = received.id
-        let identity = RequestBody.Identity(email: email, userID: userID)
+        let identity = requestIdentity
         switch received.call {
         case .registerToken(let token):
             if token != pushToken { emit(.pushTokenChanged(token), &decisions) }

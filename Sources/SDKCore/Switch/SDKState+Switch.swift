@@ -115,7 +115,7 @@ extension SDKState {
                 finishStep(.warning("no push token to disable"), &decisions)
                 return
             }
-            enqueue(.disableDevice, call: nil, on: from, identity: RequestBody.Identity(email: email, userID: userID), &decisions)
+            enqueue(.disableDevice, call: nil, on: from, identity: requestIdentity, &decisions)
             emit(.durabilityRequested(request: takeRequestNumber(), purpose: .teardownDisable(run.id)), &decisions)
             setBound(step, milliseconds: rules.disableDurabilityBoundMilliseconds, &decisions)
         case .deliverPending:
@@ -274,7 +274,7 @@ extension SDKState {
     /// takes the call (what cannot fit even then is discarded as before, never waited on forever).
     private func deliveryQueueHasRoom(for call: PublicCall) -> Bool {
         guard !tasks.isEmpty, let live else { return true }
-        let identity = RequestBody.Identity(email: email, userID: userID)
+        let identity = requestIdentity
         var count = 0
         var bytes = 0
         switch call {

@@ -1,5 +1,6 @@
-/// The pieces of JSON's grammar the SDK's JSON readers share (``JSONParser``, and
-/// ``CanonicalBodyRedaction``, which must read what the parser reads): the bytes a number's
+/// The pieces of JSON's grammar the SDK's JSON readers share (``JSONParser``,
+/// ``CanonicalBodyRedaction``, which must read what the parser reads, and the data fields'
+/// reader, `DataJSONReader`): the bytes a number's
 /// text may hold, the keywords, the one-letter escapes and hex digits.
 enum JSONSyntax {
     /// A byte a number's text may hold: digits, signs, the point and the exponent's `e`.

@@ -127,7 +127,7 @@ struct DataJSONReader {
     /// finite `Double`.
     private mutating func number() throws(CodecError) -> DataValue {
         let start = position
-        while let byte = next, Self.isNumberByte(byte) { position += 1 }
+        while let byte = next, JSONSyntax.isNumberByte(byte) { position += 1 }
         let text = UnsafeRawBufferPointer(rebasing: input[start..<position])
         guard !text.isEmpty else { throw failure("a value expected") }
         if let integer = Self.integer(text) { return .integer(integer) }
@@ -155,13 +155,6 @@ struct DataJSONReader {
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
-    private static func isNumberByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "e"), UInt8(ascii: "E"): true
-        default: false
-        }
-    }
 
     /// A JSON string: ASCII without escapes (nearly every key and value) is taken as it is;
     /// escapes are decoded, and anything else is checked to be UTF-8.
@@ -211,41 +204,30 @@ struct DataJSONReader {
     private mutating func escape(into decoded: inout [UInt8]) throws(CodecError) {
         guard let escape = next else { throw failure("a string that does not end") }
         position += 1
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-        case UInt8(ascii: "b"): decoded.append(0x08)
-        case UInt8(ascii: "f"): decoded.append(0x0C)
-        case UInt8(ascii: "n"): decoded.append(0x0A)
-        case UInt8(ascii: "r"): decoded.append(0x0D)
-        case UInt8(ascii: "t"): decoded.append(0x09)
-        case UInt8(ascii: "u"):
-            var code = try hex4()
-            if (0xD800..<0xDC00).contains(code) {
-                guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")) else { throw failure("a lone surrogate") }
-                let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate") }
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-            }
-            guard let scalar = Unicode.Scalar(code) else { throw failure("a lone surrogate") }
-            UTF8.encode(scalar) { decoded.append($0) }
-        default:
+        if let byte = JSONSyntax.unescaped(escape) {
+            decoded.append(byte)
+            return
+        }
+        guard escape == UInt8(ascii: "u") else {
             position -= 1
             throw failure("an unknown escape")
         }
+        var code = try hex4()
+        if (0xD800..<0xDC00).contains(code) {
+            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")) else { throw failure("a lone surrogate") }
+            let low = try hex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate") }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let scalar = Unicode.Scalar(code) else { throw failure("a lone surrogate") }
+        UTF8.encode(scalar) { decoded.append($0) }
     }
 
     private mutating func hex4() throws(CodecError) -> UInt32 {
         guard input.count - position >= 4 else { throw failure("four hex digits expected") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = input[position]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure("four hex digits expected")
-            }
+            guard let digit = JSONSyntax.hexValue(input[position]) else { throw failure("four hex digits expected") }
             value = value << 4 | UInt32(digit)
             position += 1
         }

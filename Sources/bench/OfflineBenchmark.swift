@@ -33,22 +33,15 @@ struct OfflineBenchmark {
         var journalBytes = 0
     }
 
-    /// The in-process platform: refuses everything while offline, else accepts and records
-    /// each event's name, in arrival order.
+    /// The in-process platform: accepts every request and records each event's name, in
+    /// arrival order. Offline, ``SwitchableNetwork`` refuses requests before they reach it.
     final class Backend: Sendable {
-        private let state = Locked((online: true, refused: 0, requests: [Int](), names: [String]()))
+        private let state = Locked((requests: [Int](), names: [String]()))
 
-        func setOnline(_ online: Bool) { state.withLock { $0.online = online } }
-        var refused: Int { state.withLock { $0.refused } }
         var requests: [Int] { state.withLock { $0.requests } }
         var names: [String] { state.withLock { $0.names } }
 
         func answer(_ request: TransportRequest) -> TransportResult {
-            let online = state.withLock { state -> Bool in
-                if !state.online { state.refused += 1 }
-                return state.online
-            }
-            guard online else { return .networkError(SwitchableNetwork.offlineError) }
             var names: [String] = []
             if let body = request.body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
                 let events = (object["events"] as? [[String: Any]]) ?? [object]
@@ -71,8 +64,8 @@ struct OfflineBenchmark {
         try? FileManager.default.removeItem(atPath: scratch)
         let backend = Backend()
         let clock = ManualClock()
-        let configuration = SDKConfiguration(storageDirectory: scratch, clock: clock,
-                                             transport: InProcessTransport { backend.answer($0) }, modules: [])
+        let network = SwitchableNetwork(base: InProcessTransport { backend.answer($0) })
+        let configuration = SDKConfiguration(storageDirectory: scratch, clock: clock, transport: network, modules: [])
         let sdk = try EngagementSDK(configuration: configuration)
         guard let project = Project(apiKey: "bench-offline-key", label: "US", config: ProjectConfig(region: .us)) else {
             throw BenchError("the bench project is invalid")
@@ -83,7 +76,7 @@ struct OfflineBenchmark {
         report.residentBeforeMiB = ProcessStats.residentMiB()
 
         log("offline: \(events) track calls")
-        backend.setOnline(false)
+        network.goOffline()
         let tally = OutcomeTally()
         for index in 0..<events {
             sdk.track("event-\(index)", dataFields: ["n": .integer(Int64(index))], completion: tally.completion)
@@ -94,7 +87,7 @@ struct OfflineBenchmark {
             clock.advance(by: offline / steps)
         }
         await sdk.settle()
-        report.attemptsOffline = backend.refused
+        report.attemptsOffline = network.refusedRequests
         report.residentWithBacklogMiB = ProcessStats.residentMiB()
         // The path measured is a backlog kept while offline: the SDK tried and was refused, and
         // no call ended (none delivered, discarded or failed) before the network came back.
@@ -104,7 +97,7 @@ struct OfflineBenchmark {
         }
 
         log("back online")
-        backend.setOnline(true)
+        network.goOnline()
         let drain = Stopwatch()
         sdk.networkBecameReachable()
         await sdk.settle()

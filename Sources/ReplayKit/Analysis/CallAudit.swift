@@ -107,7 +107,7 @@ package final class CallAudit {
         // Facts that change no call's row here (a gate decision is read above).
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
-             .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
+             .localDataErased, .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
              .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted,
              .staleResultRefused,
              .taskDispatched, .retryScheduled, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,

@@ -57,6 +57,14 @@ public struct SDKConfiguration: Sendable {
     /// Whole old journal segments are deleted while the journal is larger than this (the segment
     /// being written never is); nil keeps everything.
     public var journalRetainedBytes: Int?
+    /// Whole journal segments whose records are all older than this are deleted, whatever the
+    /// byte budget; nil keeps them for as long as ``journalRetainedBytes`` allows. 30 days by
+    /// default: long enough for a support request about last week's problem to find its
+    /// journal, short enough that personal data does not stay for months on a quiet device
+    /// (a busy one reaches the byte budget first). No record younger than this is deleted; none
+    /// stays more than about half of it longer (the segment being written is begun anew once it
+    /// is half this old, and the check runs at most an hour apart).
+    public var journalRetentionAge: Duration?
     /// The journal's file operations (substitute to inject faults or simulate power loss).
     public var journalStorage: any JournalStorage
     /// The version sent in requests and recorded in the journal (``EngagementSDK/version`` by
@@ -90,6 +98,7 @@ public struct SDKConfiguration: Sendable {
         journalSegmentBytes: Int = 4 << 20,
         journalSegmentRecords: Int = 20_000,
         journalRetainedBytes: Int? = 64 << 20,
+        journalRetentionAge: Duration? = .seconds(30 * 24 * 3_600),
         journalStorage: any JournalStorage = PosixStorage(),
         sdkVersion: String = EngagementSDK.version,
         knownProjects: [Project] = []
@@ -106,6 +115,7 @@ public struct SDKConfiguration: Sendable {
         self.journalSegmentBytes = journalSegmentBytes
         self.journalSegmentRecords = journalSegmentRecords
         self.journalRetainedBytes = journalRetainedBytes
+        self.journalRetentionAge = journalRetentionAge
         self.journalStorage = journalStorage
         self.sdkVersion = sdkVersion
         self.knownProjects = knownProjects

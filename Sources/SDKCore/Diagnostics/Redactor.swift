@@ -93,6 +93,9 @@ package struct Redactor: Sendable {
         case .unknown(let kind, _):
             // Opaque to this build: it may hold anything, so nothing of it is kept.
             return .unknown(kind: kind, payload: [])
+        case .localDataErased(var erasure):
+            erasure.failure = erasure.failure.map(redact(text:))
+            return .localDataErased(erasure)
         case .durabilityConfirmed(var confirmation):
             confirmation.failure = confirmation.failure.map(redact(text:))
             return .durabilityConfirmed(confirmation)

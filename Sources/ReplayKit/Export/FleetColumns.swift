@@ -333,7 +333,10 @@ struct FleetColumns {
                 return Subject(switchID: id)
             case .teardownStepFinished(let id, _, let outcome, _):
                 let described = FactJSON.stepOutcome(outcome)
-                return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"), reason: string(described, "reason")))
+                // The reason's shape only: it may quote a module's error, and this column is
+                // written from the record as recorded, redacted copy or not.
+                return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"),
+                                                                   reason: string(described, "reason").map(Redactor.shape(of:))))
             case .taskQueued(let queued):
                 return Subject(call: queued.call, task: queued.id)
             case .eventBatched(let id, let event, let executedOn):

@@ -64,7 +64,7 @@ package enum FactJSON {
             sink.add("failure", freeText: erasure.failure)
         case .linkResolved(let resolution):
             sink.add("job", unsigned: resolution.job)
-            sink.add("destination", string: resolution.destination)
+            sink.add("destination", freeText: resolution.destination)
             sink.add("attribution", .optional(resolution.attribution, attribution))
             sink.add("failure", freeText: resolution.failure)
         case .journalGap(let gap):

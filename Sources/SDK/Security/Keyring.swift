@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Journal
 import Locking
 import SDKCore
 
@@ -159,9 +160,10 @@ extension Keyring {
             }
         }
         if let failure { throw failure }
-        while fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            throw .io(path: path, operation: "fsync", code: errno)
+        // Ordered before the rename is enough here: the directory's sync after it makes both
+        // durable (on Apple platforms `F_FULLFSYNC` flushes the whole drive cache).
+        if let code = FileSync.ordered(of: descriptor) {
+            throw .io(path: path, operation: FileSync.orderedCall, code: code)
         }
         isOpen = false
         guard close(descriptor) == 0 else {
@@ -182,9 +184,8 @@ extension Keyring {
             throw .io(path: directory, operation: "open directory", code: errno)
         }
         defer { close(descriptor) }
-        while fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            throw .io(path: directory, operation: "fsync directory", code: errno)
+        if let code = FileSync.full(of: descriptor) {
+            throw .io(path: directory, operation: "\(FileSync.fullCall) directory", code: code)
         }
     }
 }

@@ -292,7 +292,7 @@ public final class EngagementSDK: Sendable {
     }
 
     static func currentThreadID() -> UInt64 {
-        UInt64(pthread_self())
+        CurrentThread.id
     }
 
     static var platform: String {

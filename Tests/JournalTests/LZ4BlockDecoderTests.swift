@@ -1,3 +1,4 @@
+import FuzzHarness
 import SDKTesting
 import Testing
 @testable import Journal
@@ -136,7 +137,7 @@ struct LZ4BlockDecoderTests {
                         decodedByBoth += 1
                     }
                 case .failure(let error):
-                    #expect(reference == nil || Self.hasZeroOffset(block),
+                    #expect(reference == nil || LZ4BlockCrossCheck.hasMatchAtOffsetZero(block),
                             "\(name), round \(round): liblz4 decodes what the Swift decoder refuses: \(error)")
                     #expect((0...block.count).contains(error.offset), "\(name), round \(round): \(error)")
                     if reference == nil { refusedByBoth += 1 }
@@ -147,33 +148,14 @@ struct LZ4BlockDecoderTests {
         #expect(refusedByBoth > 500 && decodedByBoth > 100, "refused by both: \(refusedByBoth), decoded by both: \(decodedByBoth)")
     }
 
-    /// Whether `block`, read as liblz4 reads it, has a match at offset 0: liblz4 1.9.4 copies the
-    /// output buffer's unwritten bytes for it, the Swift decoder refuses it.
-    static func hasZeroOffset(_ block: [UInt8]) -> Bool {
-        var position = 0
-        while position < block.count {
-            let token = Int(block[position])
-            position += 1
-            var literals = token >> 4
-            if literals == 15 {
-                while position < block.count {
-                    literals += Int(block[position])
-                    position += 1
-                    if block[position - 1] != 255 { break }
-                }
-            }
-            position += literals
-            guard position + 2 <= block.count else { return false }
-            if block[position] == 0 && block[position + 1] == 0 { return true }
-            position += 2
-            if token & 15 == 15 {
-                while position < block.count {
-                    position += 1
-                    if block[position - 1] != 255 { break }
-                }
-            }
-        }
-        return false
+    @Test("the fuzzer's block seed copies from its dictionary, and both decoders agree on it")
+    func fuzzSeed() {
+        let seed = LZ4BlockCrossCheck.seed()
+        let dictionary = (0..<(Int(seed[0]) << 8)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        let block = Array(seed.dropFirst())
+        #expect(LZ4BlockCrossCheck.liblz4(block, dictionary: dictionary, limit: 1 << 16) != nil)
+        #expect(LZ4BlockCrossCheck.liblz4(block, dictionary: [], limit: 1 << 16) == nil, "it refers to its dictionary")
+        #expect(LZ4BlockCrossCheck.run(seed) == [])
     }
 
     @Test("a decode window reads a long linked frame alike through both decoders, sliding its dictionary",

@@ -9,16 +9,24 @@ import Journal
 /// It walks the segments' frames itself, decodes every block with liblz4, then compresses each
 /// block's content again twice from the same commit groups: linked (which must give back the
 /// stored blocks byte for byte: the walk read them right) and each block alone. The size cost is
-/// the second against the first, with everything else of the files unchanged. Times: every block
+/// the second against the first, with everything else of the files unchanged. With
+/// `--records-per-block N` each frame's records are first cut into groups of N (each with its
+/// block check), as an app whose calls come seconds apart commits them: one input and its
+/// decisions a group. Times: every block
 /// decoded by both decoders (median of the runs), checked against the content afterwards; and a
 /// whole strict read of the journal through `JournalReader` with each decoder.
 struct BlockModeBenchmark {
     var journal: String
     var runs = 5
+    /// Regroup each frame's records into blocks of this many; nil keeps the journal's groups.
+    var recordsPerBlock: Int?
 
     struct Report {
         var segments = 0
         var fileBytes = 0
+        /// Block bytes as the segments hold them (size words, data, checksums).
+        var storedBlockBytes = 0
+        var recordsPerBlock: Int?
         var frames = 0
         var linkedFrames = 0
         var blocks = 0
@@ -33,7 +41,8 @@ struct BlockModeBenchmark {
         var decode: [(name: String, seconds: Double)] = []
         var scan: [(name: String, seconds: Double)] = []
 
-        var independentFileBytes: Int { fileBytes - linkedBlockBytes + independentBlockBytes }
+        var linkedFileBytes: Int { fileBytes - storedBlockBytes + linkedBlockBytes }
+        var independentFileBytes: Int { fileBytes - storedBlockBytes + independentBlockBytes }
     }
 
     /// One block: its content's place in its frame, and its data as linked and as independent.
@@ -50,6 +59,7 @@ struct BlockModeBenchmark {
 
     func run(log: (String) -> Void) throws -> Report {
         var report = Report()
+        report.recordsPerBlock = recordsPerBlock
         let names = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".lz4") }.sorted()
         guard !names.isEmpty else { throw BenchmarkFailure(description: "\(journal) holds no segment") }
         var frames: [Frame] = []
@@ -60,27 +70,27 @@ struct BlockModeBenchmark {
             let (found, linkedFrames, storedBlockBytes) = try Self.frames(of: bytes, name: name)
             frames += found
             report.linkedFrames += linkedFrames
-            report.linkedBlockBytes += storedBlockBytes
+            report.storedBlockBytes += storedBlockBytes
         }
+        if let recordsPerBlock { frames = frames.map { Self.regroup($0, recordsPerBlock: recordsPerBlock) } }
         guard report.linkedFrames == frames.count else {
             throw BenchmarkFailure(description: "\(frames.count - report.linkedFrames) frames of \(journal) are independent already: give a journal written with linked blocks")
         }
         log("\(frames.count) frames; compressing their blocks again, linked and independent")
         var sizes: [Int] = []
-        var relinked = 0
         for index in frames.indices {
             try Self.recompress(&frames[index])
             for block in frames[index].blocks {
                 report.blocks += 1
                 report.contentBytes += block.content.count
                 report.records += Self.records(in: frames[index].content[block.content]) - 1
-                relinked += 8 + (block.linked?.count ?? block.content.count)
+                report.linkedBlockBytes += 8 + (block.linked?.count ?? block.content.count)
                 report.independentBlockBytes += 8 + (block.independent?.count ?? block.content.count)
                 sizes.append(block.content.count)
             }
         }
-        guard relinked == report.linkedBlockBytes else {
-            throw BenchmarkFailure(description: "compressing the blocks again gives \(relinked) bytes, the segments hold \(report.linkedBlockBytes): the walk misread them")
+        guard recordsPerBlock != nil || report.linkedBlockBytes == report.storedBlockBytes else {
+            throw BenchmarkFailure(description: "compressing the blocks again gives \(report.linkedBlockBytes) bytes, the segments hold \(report.storedBlockBytes): the walk misread them")
         }
         report.frames = frames.count
         report.blockContentMedian = sizes.sorted()[sizes.count / 2]
@@ -195,9 +205,15 @@ struct BlockModeBenchmark {
 
     /// The number of records in a block's content (its block check included).
     private static func records(in content: ArraySlice<UInt8>) -> Int {
+        recordRanges(in: content).count
+    }
+
+    /// Where each record of a block's content lies (length field included), its block check last.
+    private static func recordRanges(in content: ArraySlice<UInt8>) -> [Range<Int>] {
         var position = content.startIndex
-        var count = 0
+        var ranges: [Range<Int>] = []
         while position < content.endIndex {
+            let start = position
             var length = 0
             var shift = 0
             while position < content.endIndex {
@@ -207,10 +223,24 @@ struct BlockModeBenchmark {
                 shift += 7
                 if byte & 0x80 == 0 { break }
             }
-            position += length
-            count += 1
+            position = min(position + length, content.endIndex)
+            ranges.append(start..<position)
         }
-        return count
+        return ranges
+    }
+
+    /// `frame`'s records cut into blocks of `recordsPerBlock`, each ending with its block check.
+    private static func regroup(_ frame: Frame, recordsPerBlock: Int) -> Frame {
+        let records = frame.blocks.flatMap { recordRanges(in: frame.content[$0.content]).dropLast() }
+        var regrouped = Frame()
+        for first in stride(from: 0, to: records.count, by: recordsPerBlock) {
+            let start = regrouped.content.count
+            for range in records[first..<min(first + recordsPerBlock, records.count)] { regrouped.content += frame.content[range] }
+            let digest = XXHash32.hash(regrouped.content[start...])
+            regrouped.content += [6, 1, 0] + withUnsafeBytes(of: digest.littleEndian) { Array($0) }
+            regrouped.blocks.append(Block(content: start..<regrouped.content.count))
+        }
+        return regrouped
     }
 
     /// Seconds to decode every compressed block of `frames` once, linked or independent, with the
@@ -267,12 +297,13 @@ enum BlockModeReportFormatter {
     static func table(_ report: BlockModeBenchmark.Report) -> String {
         let megabytes = Double(report.contentBytes) / 1e6
         var lines = [
-            "journal: \(report.segments) segments, \(report.fileBytes) bytes; \(report.frames) frames, \(report.blocks) blocks, "
+            "journal: \(report.segments) segments, \(report.fileBytes) bytes; \(report.frames) frames, \(report.blocks) blocks"
+                + (report.recordsPerBlock.map { " (regrouped: \($0) records a block)" } ?? " (its own commit groups)") + ", "
                 + "\(report.records) records, \(report.contentBytes) bytes decompressed (median block \(report.blockContentMedian) bytes)",
             "blocks as linked:       \(report.linkedBlockBytes) bytes, ratio \(Format.fixed(ratio(report.contentBytes, report.linkedBlockBytes), digits: 2))x",
             "blocks as independent:  \(report.independentBlockBytes) bytes, ratio \(Format.fixed(ratio(report.contentBytes, report.independentBlockBytes), digits: 2))x",
-            "segment files:          \(report.fileBytes) bytes linked, \(report.independentFileBytes) independent (+"
-                + "\(Format.fixed(Double(report.independentFileBytes - report.fileBytes) * 100 / Double(report.fileBytes), digits: 1))%)",
+            "segment files:          \(report.linkedFileBytes) bytes linked, \(report.independentFileBytes) independent (+"
+                + "\(Format.fixed(Double(report.independentFileBytes - report.linkedFileBytes) * 100 / Double(report.linkedFileBytes), digits: 1))%)",
             "decode every block (median):",
         ]
         for (name, seconds) in report.decode {
@@ -289,7 +320,8 @@ enum BlockModeReportFormatter {
     static func json(_ report: BlockModeBenchmark.Report) -> String {
         let decode = report.decode.map { "\"\($0.name)\":\(Format.fixed($0.seconds, digits: 6))" }.joined(separator: ",")
         let scan = report.scan.map { "\"\($0.name)\":\(Format.fixed($0.seconds, digits: 6))" }.joined(separator: ",")
-        return "{\"segments\":\(report.segments),\"file_bytes\":\(report.fileBytes),\"independent_file_bytes\":\(report.independentFileBytes),"
+        return "{\"segments\":\(report.segments),\"file_bytes\":\(report.fileBytes),\"records_per_block\":\(report.recordsPerBlock.map(String.init) ?? "null"),"
+            + "\"linked_file_bytes\":\(report.linkedFileBytes),\"independent_file_bytes\":\(report.independentFileBytes),"
             + "\"frames\":\(report.frames),\"blocks\":\(report.blocks),\"records\":\(report.records),\"content_bytes\":\(report.contentBytes),"
             + "\"linked_block_bytes\":\(report.linkedBlockBytes),\"independent_block_bytes\":\(report.independentBlockBytes),"
             + "\"median_block_bytes\":\(report.blockContentMedian),\"decode_seconds\":{\(decode)},\"scan_seconds\":{\(scan)}}"

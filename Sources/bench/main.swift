@@ -12,7 +12,7 @@ let usage = """
            bench sdk --callgrind [--calls N] [--repeat N]
            bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--runs N] [--json]
            bench offline [--events N] [--minutes N] [--json]
-           bench lz4 --journal DIR [--runs N] [--json]
+           bench lz4 --journal DIR [--records-per-block N] [--runs N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
@@ -33,7 +33,8 @@ let usage = """
       lz4       on a kept journal of linked blocks (e.g. bench replay's DIR/journal): its blocks
                 compressed again each alone, as Apple platforms write them (the size cost), and
                 every block decoded by liblz4 and by the Swift decoder Apple platforms read with
-                (the time cost), then a strict read of the journal through each
+                (the time cost), then a strict read of the journal through each; with
+                --records-per-block N, each frame's records cut into blocks of N first
       --events N         offline: track calls made offline (default 16000)
       --minutes N        offline: minutes offline (default 30)
       --records N        records in the side-by-side workload (default 500000; blocks: 200000;
@@ -229,6 +230,7 @@ case "lz4":
     guard let journal = arguments.take("--journal") else { fail("lz4 needs --journal DIR\n\(usage)") }
     var benchmark = BlockModeBenchmark(journal: journal)
     benchmark.runs = arguments.takeCount("--runs") ?? benchmark.runs
+    benchmark.recordsPerBlock = arguments.takeCount("--records-per-block")
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
     do {
         let report = try benchmark.run(log: log)

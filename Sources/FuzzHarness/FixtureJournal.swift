@@ -43,8 +43,11 @@ package enum FixtureJournal {
     /// Writes `payloads` as records of kinds 16, 17, 18 ... (cycling through `kinds` of them),
     /// a quarter of a second apart, with `snapshot` opening each segment.
     package static func writeRaw(to directory: String, storage: any JournalStorage = PosixStorage(), payloads: [[UInt8]],
-                                kinds: UInt32 = 3, segmentBytes: Int = 2048, snapshot: [UInt8] = Array("raw snapshot".utf8)) throws {
-        let writer = try JournalWriter(directory: directory, options: options(storage: storage, segmentBytes: segmentBytes), snapshot: nil)
+                                kinds: UInt32 = 3, segmentBytes: Int = 2048, snapshot: [UInt8] = Array("raw snapshot".utf8),
+                                blockMode: LZ4BlockMode = .platformDefault) throws {
+        var options = options(storage: storage, segmentBytes: segmentBytes)
+        options.blockMode = blockMode
+        let writer = try JournalWriter(directory: directory, options: options, snapshot: nil)
         for (index, payload) in payloads.enumerated() {
             let time = JournalTime(microsecondsSince1970: FixtureStory.startTime.microsecondsSince1970 + Int64(index) * 250_000)
             try writer.rotateIfNeeded(time: time) { _ in snapshot }

@@ -14,15 +14,18 @@ import Journal
 /// - when the strict cursor reads to the end, salvage and `verify` find no corruption and the
 ///   same records, and seeking to any of those records returns exactly the records from there;
 /// - after a writer opened a readable journal and appended a record, reading finds that record
-///   last.
+///   last;
+/// - a journal liblz4 reads whole reads the same through the Swift block decoder, and the input
+///   as one LZ4 block decodes alike through both (``LZ4BlockCrossCheck``).
 package enum JournalReaderFuzzer {
     static let directory = "/journal"
     /// Seeks read at most this many records: enough to compare, bounded in time.
     static let seekReadLimit = 256
 
-    /// Runs one input; returns the invariants it broke.
+    /// Runs one input; returns the invariants it broke. The input's bytes are also one LZ4
+    /// block for ``LZ4BlockCrossCheck``, whether or not they parse as a journal.
     package static func run(_ input: [UInt8]) -> [String] {
-        guard let parsed = JournalFuzzInput(input) else { return [] }
+        guard let parsed = JournalFuzzInput(input) else { return LZ4BlockCrossCheck.run(input) }
         let storage = InMemoryStorage()
         try? storage.createDirectory(at: directory)
         for file in parsed.files() { storage.setBytes(file.bytes, of: directory + "/" + file.name) }
@@ -30,7 +33,7 @@ package enum JournalReaderFuzzer {
         let readable = read(storage, seekSelector: parsed.seekSelector, &checker)
         recoverAndAppend(storage, checkingReadBack: readable, &checker)
         readAsOneStream(parsed.files(), &checker)
-        return checker.violations
+        return checker.violations + LZ4BlockCrossCheck.run(input)
     }
 
     /// The journal's segment files concatenated, as `replay` reads them from standard input:
@@ -74,6 +77,15 @@ package enum JournalReaderFuzzer {
                            "strict read everything but verify found corruption: \(report.corruption)")
         }
         seek(reader, in: strict, selector: seekSelector, compare: strictReadAll, &checker)
+        // The Swift block decoder (Apple platforms' reader) reads whatever liblz4 reads whole
+        // exactly alike. (Where liblz4 stops it may read on: it is laxer about how blocks end.)
+        var swiftReader = reader
+        swiftReader.blockDecoding = .swift
+        let swift = trail { try swiftReader.records(mode: .strict) }
+        if strictReadAll {
+            checker.expect(swift.failure == nil && swift.count == strict.count && swift.combined == strict.combined,
+                           "liblz4 read \(strict.count) records cleanly, the Swift decoder \(swift.count) (\(swift.failure ?? "no error"))")
+        }
         return true
     }
 

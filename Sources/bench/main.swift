@@ -12,6 +12,7 @@ let usage = """
            bench sdk --callgrind [--calls N] [--repeat N]
            bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--runs N] [--json]
            bench offline [--events N] [--minutes N] [--json]
+           bench lz4 --journal DIR [--records-per-block N] [--runs N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
@@ -29,17 +30,22 @@ let usage = """
       offline   N track calls made while the network is off for some minutes (on a manual
                 clock), then the network back and networkBecameReachable(): the requests that
                 drain the backlog, in call order, the drain's wall time and resident memory
+      lz4       on a kept journal of linked blocks (e.g. bench replay's DIR/journal): its blocks
+                compressed again each alone, as Apple platforms write them (the size cost), and
+                every block decoded by liblz4 and by the Swift decoder Apple platforms read with
+                (the time cost), then a strict read of the journal through each; with
+                --records-per-block N, each frame's records cut into blocks of N first
       --events N         offline: track calls made offline (default 16000)
       --minutes N        offline: minutes offline (default 30)
       --records N        records in the side-by-side workload (default 500000; blocks: 200000;
                          replay: 1000000)
       --dir DIR          replay: where the journal is written (default /tmp/bench-replay; a DIR
                          given must not exist or be empty); the journal is DIR/journal, kept
-      --journal PATH     replay: measure this journal instead of writing one
+      --journal PATH     replay: measure this journal instead of writing one; lz4: the journal
       --replay PATH      replay: the replay binary (default .build/release/replay)
       --moments N        replay: random moments for state --at (default 20)
       --runs N           replay: runs of each other command and of DuckDB, whose median and
-                         max the table gives (default 3)
+                         max the table gives (default 3); lz4: runs of each decoding (default 5)
       --seek-records N   records in the journal used for scan, seek and memory (default 10000000)
       --keep DIR         leave the buffered journal of the workload in DIR
       --peers NAME,...   journal: run only these peers (journal-buffered, journal-durable,
@@ -220,6 +226,18 @@ case "offline":
     let frozen = benchmark
     let report = runToCompletion { try await frozen.run(log: log) }
     print(json ? OfflineReportFormatter.json(report) : OfflineReportFormatter.table(report))
+case "lz4":
+    guard let journal = arguments.take("--journal") else { fail("lz4 needs --journal DIR\n\(usage)") }
+    var benchmark = BlockModeBenchmark(journal: journal)
+    benchmark.runs = arguments.takeCount("--runs") ?? benchmark.runs
+    benchmark.recordsPerBlock = arguments.takeCount("--records-per-block")
+    guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
+    do {
+        let report = try benchmark.run(log: log)
+        print(json ? BlockModeReportFormatter.json(report) : BlockModeReportFormatter.table(report))
+    } catch {
+        fail("\(error)")
+    }
 case "--help", "-h", "help":
     print(usage)
 default:

@@ -47,6 +47,17 @@ enum JournalSeeds {
         add("compressed-blocks-segment-repaired",
             JournalFuzzInput(shape: .oneSegment, repairsChecksums: true, seekSelector: 140, content: compressed[0]))
 
+        // The same as independent blocks, as Apple platforms write them.
+        let independent = try journalFiles { directory, storage in
+            try FixtureJournal.writeRaw(to: directory, storage: storage,
+                                        payloads: (0..<60).map { Array("event \($0 % 5) \(String(repeating: "abcd", count: $0 % 13))".utf8) },
+                                        kinds: 2, segmentBytes: 4096, blockMode: .independent)
+        }.filter { $0.name.hasSuffix(".lz4") }.map(\.bytes)
+        add("independent-blocks-segment-repaired",
+            JournalFuzzInput(shape: .oneSegment, repairsChecksums: true, seekSelector: 140, content: independent[0]))
+        // Not a journal: one LZ4 block that copies from its dictionary (``LZ4BlockCrossCheck``).
+        seeds.append(("lz4-block-with-dictionary", LZ4BlockCrossCheck.seed()))
+
         // What a crash leaves.
         let last = segments[segments.count - 1]
         add("story-torn-tail", JournalFuzzInput(shape: .oneSegment, seekSelector: 50, content: Array(last[..<(last.count * 2 / 3)])))
@@ -59,7 +70,7 @@ enum JournalSeeds {
     static func dictionary() -> [[UInt8]] {
         let words: [UInt32] = [SegmentFormat.headerMagic, SegmentFormat.syncMarkerMagic, SegmentFormat.lz4FrameMagic, 0x184D_2A5F]
         return words.map { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(8 * $0)) } }
-            + [Array("JRNL".utf8), Array("JIDX".utf8), [0x06, 0x01, 0x00], [0x50, 0x70], [0x01, 0x00, 0x00, 0x00], [0x14, 0x00, 0x00, 0x00],
+            + [Array("JRNL".utf8), Array("JIDX".utf8), [0x06, 0x01, 0x00], [0x50, 0x70], [0x70, 0x70], [0x01, 0x00, 0x00, 0x00], [0x14, 0x00, 0x00, 0x00],
                [0x00, 0x00, 0x00, 0x00], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]]
     }
 

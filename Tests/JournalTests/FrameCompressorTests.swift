@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import Journal
 
-@Suite("Frame compressor: standard LZ4 frames over the block API", .timeLimit(.minutes(1)))
+@Suite("Frame compressor: standard LZ4 frames over the block API, linked or independent", .timeLimit(.minutes(1)))
 struct FrameCompressorTests {
     /// Groups like a journal's: compressible records, a short one, incompressible bytes, an
     /// empty one (skipped), and a long run.
@@ -22,8 +22,8 @@ struct FrameCompressorTests {
     }()
 
     /// `groups` compressed as frames by `FrameCompressor`, a frame of `groupsPerFrame` groups at a time.
-    static func compressed(groupsPerFrame: Int) throws -> [UInt8] {
-        let compressor = try FrameCompressor()
+    static func compressed(groupsPerFrame: Int, mode: LZ4BlockMode = .linked) throws -> [UInt8] {
+        let compressor = try FrameCompressor(mode: mode)
         let output = StagingBuffer(capacity: 1 << 16)
         for frameGroups in stride(from: 0, to: groups.count, by: groupsPerFrame).map({ Array(groups[$0..<min($0 + groupsPerFrame, groups.count)]) }) {
             let frame = FrameBuffer(capacity: 1 << 16)
@@ -41,13 +41,13 @@ struct FrameCompressorTests {
     }
 
     /// The same with liblz4's frame API and the settings the journal's frames declare.
-    static func liblz4Frames(groupsPerFrame: Int) throws -> [UInt8] {
+    static func liblz4Frames(groupsPerFrame: Int, mode: LZ4BlockMode = .linked) throws -> [UInt8] {
         var context: OpaquePointer?
         #expect(LZ4F_isError(LZ4F_createCompressionContext(&context, UInt32(LZ4F_VERSION))) == 0)
         let cctx = try #require(context)
         defer { LZ4F_freeCompressionContext(cctx) }
         var preferences = LZ4F_preferences_t()
-        preferences.frameInfo.blockMode = LZ4F_blockLinked
+        preferences.frameInfo.blockMode = mode == .linked ? LZ4F_blockLinked : LZ4F_blockIndependent
         preferences.frameInfo.blockChecksumFlag = LZ4F_blockChecksumEnabled
         preferences.frameInfo.blockSizeID = LZ4F_max4MB
         preferences.autoFlush = 1
@@ -76,16 +76,19 @@ struct FrameCompressorTests {
         return out
     }
 
-    @Test("writes the bytes liblz4's frame API writes with the same settings", arguments: [1, 2, 6])
-    func sameBytesAsTheFrameAPI(groupsPerFrame: Int) throws {
-        let ours = try Self.compressed(groupsPerFrame: groupsPerFrame)
-        #expect(ours == (try Self.liblz4Frames(groupsPerFrame: groupsPerFrame)))
+    @Test("writes the bytes liblz4's frame API writes with the same settings",
+          arguments: [1, 2, 6], [LZ4BlockMode.linked, .independent])
+    func sameBytesAsTheFrameAPI(groupsPerFrame: Int, mode: LZ4BlockMode) throws {
+        let ours = try Self.compressed(groupsPerFrame: groupsPerFrame, mode: mode)
+        #expect(ours == (try Self.liblz4Frames(groupsPerFrame: groupsPerFrame, mode: mode)))
     }
 
-    @Test("its frames decode back to the groups, and an incompressible group is stored as it is")
-    func decodesBack() throws {
-        let bytes = try Self.compressed(groupsPerFrame: 6)
-        #expect(Array(bytes[0..<7]) == FrameCompressor.header)
+    @Test("its frames decode back to the groups, and an incompressible group is stored as it is",
+          arguments: [LZ4BlockMode.linked, .independent])
+    func decodesBack(mode: LZ4BlockMode) throws {
+        let bytes = try Self.compressed(groupsPerFrame: 6, mode: mode)
+        #expect(Array(bytes[0..<7]) == FrameCompressor.header(for: mode))
+        #expect(bytes[4] == (mode == .linked ? 0x50 : 0x70), "the descriptor says whether blocks are independent")
         var context: OpaquePointer?
         #expect(LZ4F_isError(LZ4F_createDecompressionContext(&context, UInt32(LZ4F_VERSION))) == 0)
         let dctx = try #require(context)

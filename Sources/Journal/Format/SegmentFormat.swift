@@ -2,7 +2,7 @@
 ///
 /// A segment is a sequence of LZ4 frames: one skippable frame holding the ``SegmentHeader``,
 /// then, repeatedly, a skippable frame holding a sync marker followed by a standard LZ4 frame
-/// of records (linked blocks, block checksums, one block per commit group).
+/// of records (linked or independent blocks, block checksums, one block per commit group).
 public enum SegmentFormat {
     /// The newest format version this build reads and writes. Readers refuse a newer major version.
     ///
@@ -58,8 +58,11 @@ public enum SegmentFormat {
     /// The LZ4 window: linked blocks may refer this far back into the frame's earlier content.
     public static let windowBytes = 64 * 1024
 
-    /// The frame descriptor's FLG byte the writer uses: version 01, linked blocks, block checksums.
+    /// The frame descriptor's FLG byte the writer uses for linked blocks: version 01, block
+    /// checksums. Independent blocks add ``independentBlocksFlag`` (``LZ4BlockMode``).
     static let writerFrameFlags: UInt8 = 0x50
+    /// The FLG bit that says a frame's blocks are independent: none refers to an earlier one.
+    static let independentBlocksFlag: UInt8 = 0x20
     /// The frame descriptor's BD byte the writer uses: 4 MiB maximum block size.
     static let writerBlockDescriptor: UInt8 = 0x70
     /// The bit of a block's size word that says the block holds its bytes uncompressed.

@@ -50,6 +50,9 @@ public struct JournalReader: Sendable {
 
     /// Whether headers are read on demand, so segments are checked when they are reached.
     let readsHeadersOnDemand: Bool
+    /// The LZ4 block decoder this reader's cursors use: liblz4 where it is linked in; tests and
+    /// the fuzzer read the same journals through the Swift decoder too.
+    package var blockDecoding = LZ4BlockDecoding.platformDefault
 
     /// Lists and checks the segments of `directory`.
     ///

@@ -24,7 +24,7 @@ public final class RecordCursor {
 
     private let reader: JournalReader
     private let mode: JournalReader.ReadMode
-    private let window = DecodeWindow()
+    private let window: DecodeWindow
     private var segmentIndex: Int
     /// Its exclusive access is not checked at run time: only this cursor's methods touch it,
     /// never with another access open, and the cursor is not Sendable, so one thread at a
@@ -40,6 +40,7 @@ public final class RecordCursor {
 
     init(reader: JournalReader, firstSegment: Int, start: Start?, mode: JournalReader.ReadMode) {
         self.reader = reader
+        self.window = DecodeWindow(decoding: reader.blockDecoding)
         self.segmentIndex = firstSegment
         self.start = start
         self.mode = mode

@@ -207,7 +207,7 @@ struct SegmentDecoder {
             return damage(at: offset, "LZ4 frame header checksum does not match")
         }
         frame = FrameState(
-            linked: flags & 0x20 == 0,
+            linked: flags & SegmentFormat.independentBlocksFlag == 0,
             maxBlockBytes: 1 << (8 + 2 * blockSizeID),
             hasContentChecksum: flags & 0x04 != 0)
         expectingFrameAfterMarker = false
@@ -245,9 +245,12 @@ struct SegmentDecoder {
         guard XXHash32.hash(stored) == load32(offset + 4 + size) else {
             return damage(at: offset, "block checksum does not match")
         }
-        guard let content = window.decode(block: stored, compressed: compressed, linked: state.linked,
-                                          maxOutput: state.maxBlockBytes)
-        else { return damage(at: offset, "block does not decode as LZ4") }
+        let content: Range<Int>
+        do {
+            content = try window.decode(block: stored, compressed: compressed, linked: state.linked, maxOutput: state.maxBlockBytes)
+        } catch {
+            return damage(at: offset, "block does not decode as LZ4 (\(error))")
+        }
         decodedBytes += content.count
         switch validateRecords(in: content, frameRecords: state.records, frameLimit: header.maxRecordsPerFrame) {
         case .failure(let error):

@@ -17,6 +17,10 @@ public struct JournalOptions: Sendable {
     public var groupCommit = GroupCommit()
     /// A frame (and so a sync point) ends once it holds this many bytes of records.
     public var frameBytes = 64 << 10
+    /// Whether a frame's blocks are linked (smaller; needs liblz4) or independent (what Apple
+    /// platforms write, through the Compression framework). Each frame says which in its
+    /// descriptor, and readers read both, so a journal may hold frames of both kinds.
+    public var blockMode = LZ4BlockMode.platformDefault
     /// A commit group is cut once it holds this many bytes, even below ``GroupCommit/maxRecords``.
     public var maxGroupBytes = 32 << 10
     /// With a group-commit thread, appends only encode records; that thread compresses and

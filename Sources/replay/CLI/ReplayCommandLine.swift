@@ -7,7 +7,7 @@ package enum ReplayCommandLine {
     static let commands: [any Command.Type] = [
         DemoCommand.self, InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
         StateCommand.self, DiffCommand.self, AuditCommand.self, DiagnoseCommand.self, CheckCommand.self, RecheckCommand.self,
-        ExportCommand.self, ReportCommand.self, StepCommand.self, SimulateCommand.self, CompletionCommand.self,
+        ExportCommand.self, ReportCommand.self, StepCommand.self, ServeCommand.self, SimulateCommand.self, CompletionCommand.self,
     ]
 
     /// The subcommands' names, in the order `--help` lists them.

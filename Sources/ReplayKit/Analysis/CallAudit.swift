@@ -128,6 +128,15 @@ package final class CallAudit {
         if let row = open.removeValue(forKey: call) { deliver(row) }
     }
 
+    /// Starts mid-journal from `state`, as from a snapshot: its projects' labels and queued
+    /// tasks are known from then on (`replay serve` audits one call from its moment).
+    package func begin(at state: SDKState) {
+        labels.learn(from: state)
+        for (id, queued) in state.tasks where taskCalls[id] == nil {
+            taskCalls[id] = (queued.task.calls, queued.task.project)
+        }
+    }
+
     /// Hands out the calls still pending, oldest first.
     package func finish() {
         for row in open.values.sorted(by: { ($0.madeAt, $0.call) < ($1.madeAt, $1.call) }) { deliver(row) }

@@ -7,7 +7,7 @@ import SDK
 /// `gateDecided 00000003 queued behind s1 at #0`, `switchLanded s1 on 9a1b… switchedCleanly`.
 package enum FactSummary {
     /// The line for `record`; projects named only by fingerprint get their label from `labels`.
-    static func text(_ record: DecodedRecord, labels: ProjectLabels = ProjectLabels()) -> String {
+    package static func text(_ record: DecodedRecord, labels: ProjectLabels = ProjectLabels()) -> String {
         switch record.content {
         case .snapshot(let state):
             return "snapshot (state: \(state.live.map(Describe.project) ?? "not initialized"), "

@@ -95,6 +95,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
     /// closes the journal; whatever was posted after the stop is answered without being processed.
     private func stop(leftover: ArraySlice<EngineMessage>, done: @Sendable () -> Void) {
         core.stop()
+        core.environment.finishKeyringWrites()
         publish()
         mailbox.close()
         var messages = Array(leftover)

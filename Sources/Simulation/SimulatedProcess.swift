@@ -133,6 +133,14 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
         boundaries.append((writer.lastSequence, core.state))
     }
 
+    /// The journal was erased: it begins again at the snapshot just written, so a later gap is
+    /// counted from there (the records before it were deleted on purpose, not lost).
+    func journalErased() {
+        segmentBegan()
+        gapAnchor = writer.lastSequence
+        decidedSinceAnchor = []
+    }
+
     /// The journal came back: verification starts over from the new segment (its snapshot,
     /// then the gap), and the gap must account for exactly what the journal lost.
     func journalResumed(after gap: JournalGap, state: SDKState, lastSequence: UInt64) {

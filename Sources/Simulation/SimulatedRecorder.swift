@@ -66,6 +66,7 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
             return snapshot
         }
         if let process {
+            process.journalErased()
             do {
                 process.shadow = try StateCodec.decode(snapshot)
             } catch {

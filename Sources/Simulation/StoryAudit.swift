@@ -133,6 +133,9 @@ struct StoryAudit {
                 }
                 if let fact = record.fact { note(fact, sequence: record.sequence, time: record.time, walk: walk) }
                 walk.fold(record)
+                // A journal that begins with an erasure's snapshot: the calls pending in it were
+                // received in the records the erasure deleted.
+                if records == 1 { notePendingAsReceived(walk.state, sequence: record.sequence) }
             }
         } catch {
             report(.journal, "reading the final journal stopped: \(error)")
@@ -222,6 +225,10 @@ struct StoryAudit {
                     report(.contract, "call \(call), made from the callback of switch call \(expected.switch) (which landed on \(expected.project)), ran on \(landedOn) (seq \(sequence))")
                 }
             }
+        case .localDataErased:
+            // The journal begins again here: the calls still pending were received in the
+            // records the erasure deleted.
+            notePendingAsReceived(walk.state, sequence: sequence)
         case .journalGap(let gap):
             gapSeen = true
             // The switch's landing may be in the gap: what it reset is not known across it.
@@ -303,7 +310,7 @@ struct StoryAudit {
             }
         // Facts the audit has no rule about.
         case .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .localDataErased,
+             .callbacksDelivered, .notificationReceived,
              .pushTokenChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .staleResultRefused,
              .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
              .moduleEventDelivered,
@@ -525,6 +532,15 @@ struct StoryAudit {
     ]
 
     static let linkNotResolved = "a tracked link that could not be resolved failed at once (retriesExhausted, nothing retried)"
+
+    /// Counts the calls pending in `state` as received (at `sequence`) where the journal no
+    /// longer holds their `callReceived`.
+    private mutating func notePendingAsReceived(_ state: SDKState, sequence: UInt64) {
+        for index in state.pendingCalls.indices {
+            let pending = state.pendingCalls[index]
+            if received[pending.key] == nil { received[pending.key] = (sequence, pending.value.name) }
+        }
+    }
 
     /// Every call the journal received has exactly one resolution in it: none is resolved twice,
     /// and none vanishes (neither resolved nor pending at the end), unless a journal gap lost

@@ -84,7 +84,22 @@ package struct StoryGenerator {
         case 76: relaunchThenSwitch()
         case 77: if random.chance(0.2) { pickerTaps() } else { wait() }
         case 78..<81: burst()
-        default: wait()
+        default: if random.chance(0.05) { privacy() } else { wait() }
+        }
+    }
+
+    /// The user declines (and, most often, agrees again a little later), or the app erases
+    /// what the device recorded of them.
+    private mutating func privacy() {
+        if random.chance(0.7) {
+            call(.sdk(.setConsent(granted: false)))
+            if random.chance(0.5) { tracking() }
+            if random.chance(0.7) {
+                wait()
+                call(.sdk(.setConsent(granted: true)))
+            }
+        } else {
+            call(.sdk(.eraseLocalData))
         }
     }
 

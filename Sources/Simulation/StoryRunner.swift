@@ -15,6 +15,10 @@ package enum StoryRunner {
             trace?("\(index + 1). [\(world.now.description)] \(step)")
             take(step, in: world)
         }
+        // The calm end: a user who declined agrees again, so what waits for consent (a kept
+        // disable) is sent and checked like the rest.
+        world.process?.drainMailbox()
+        if world.process?.state.consentDeclined == true { world.makeCall(.sdk(.setConsent(granted: true)), caller: 1) }
         world.settle()
         let audit = StoryAudit.run(world)
         journal?(world.storage.memory)

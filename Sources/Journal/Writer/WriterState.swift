@@ -569,6 +569,9 @@ struct WriterState: Sendable {
            began.microsecondsSince1970 < time.microsecondsSince1970 &- ageMicroseconds / 2 {
             try checkSequenceAvailable()
             try startSegment(time: time, reason: .ageLimit, now: now, snapshot: provider)
+            try cutGroup()
+            try writeQueuedIfCommitting()
+            try synchronizeActiveFile()
         }
         var expired = 0
         while expired + 1 < retained.count, let nextBegan = retained[expired + 1].baseTime, nextBegan <= cutoff {
@@ -588,6 +591,11 @@ struct WriterState: Sendable {
         let firstSequence = retained.first?.baseSequence ?? nextSequence
         let lastSequence = nextSequence &- 1
         try startSegment(time: time, reason: .erasure, now: now, snapshot: provider)
+        // The snapshot is durable before anything is deleted: a power loss in between leaves
+        // the old records or the new snapshot, never neither.
+        try cutGroup()
+        try writeQueuedIfCommitting()
+        try synchronizeActiveFile()
         removeOldestSegments(retained.count - 1)
         return JournalErasure(firstSequence: firstSequence, lastSequence: lastSequence, segments: erasedSegments, bytes: erasedBytes)
     }

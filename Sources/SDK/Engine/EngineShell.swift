@@ -259,8 +259,9 @@ package final class EngineShell<Environment: EngineEnvironment> {
     func eraseLocalData(call: CallID) {
         tokens.removeAll()
         tokenEpoch &+= 1
-        let time = max(environment.now(), lastTime)
-        lastTime = time
+        // Stamped with the time of the input that asked, the state's own: a relaunch that
+        // restores this snapshot restores exactly the state the engine had.
+        let time = lastTime
         var erasure = LocalDataErasure(call: call, firstErased: 1, lastErased: 0, segments: 0, bytes: 0, failure: nil)
         if let journalOutage {
             erasure.failure = "the journal is out: \(journalOutage.reason)"
@@ -401,6 +402,14 @@ package final class EngineShell<Environment: EngineEnvironment> {
             inbox.post(.input(.linkResolved(LinkResolution(job: job, destination: nil, attribution: nil,
                                                            failure: "interrupted by a restart")), .none))
         }
+        // An erasure the previous process asked for and never confirmed is carried out now:
+        // its snapshot may not have been durable (the old records are still there), or it was
+        // and only the confirmation was lost; either way the journal is erased again.
+        var erasures: [CallID] = []
+        for index in projected.pendingCalls.indices where projected.pendingCalls[index].value.name == .eraseLocalData {
+            erasures.append(projected.pendingCalls[index].key)
+        }
+        for call in erasures.sorted() { eraseLocalData(call: call) }
     }
 
     func schedule(_ purpose: TimerPurpose, at due: JournalTime) {

@@ -114,9 +114,11 @@ extension Redactor {
 
     /// Whether a word of free text is kept as it is (``redact(text:)``).
     static func keeps(_ word: Substring) -> Bool {
-        if isShortNumber(word) || isShortID(word) { return true }
+        if isShortNumber(word) || isShortID(word) || isFingerprint(word) || isToken(word) { return true }
         var word = word.lowercased()[...]
         if word.hasSuffix("'s") { word = word.dropLast(2) }
+        if word.hasSuffix("(s)") { word = word.dropLast(3) } else if word.hasSuffix("(s") { word = word.dropLast(2) }
+        if FreeTextVocabulary.words.contains(String(word)) { return true }
         let parts = word.split(whereSeparator: { "-/_".contains($0) })
         return !parts.isEmpty && parts.allSatisfy { part in
             FreeTextVocabulary.words.contains(String(part)) || isShortNumber(part)
@@ -137,6 +139,19 @@ extension Redactor {
             rest = rest.dropFirst()
         }
         return groups > 0 && rest.count <= 3 && rest.allSatisfy { ($0.isASCII && $0.isLetter) || $0 == "%" }
+    }
+
+    /// A project's fingerprint: 16 lowercase hex digits (an identifier support needs).
+    private static func isFingerprint(_ word: Substring) -> Bool {
+        word.utf8.count == 16 && word.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// A token a redaction already made (`text:…`): redacting a redacted text changes nothing.
+    private static func isToken(_ word: Substring) -> Bool {
+        guard let colon = word.firstIndex(of: ":") else { return false }
+        let hex = word[word.index(after: colon)...]
+        return ["email", "user", "token", "data", "body", "text"].contains(String(word[..<colon]))
+            && !hex.isEmpty && hex.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// The SDK's short ids: a letter and at most six digits (`t12`, `s3`).

@@ -8,6 +8,7 @@ import re
 import socket
 import struct
 import subprocess
+import threading
 import time
 import urllib.request
 
@@ -37,7 +38,6 @@ class Browser:
             if found:
                 port = int(found.group(1))
         # Keep draining its standard error so it never blocks on a full pipe.
-        import threading
         threading.Thread(target=lambda: [None for _ in self.process.stderr], daemon=True).start()
         targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10))
         page = next(target for target in targets if target.get("type") == "page")

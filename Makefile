@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check portability-check unit-tests mutations docs-check readme-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check portability-check unit-tests mutations docs-check readme-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -14,10 +14,10 @@ build: deps
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, reverts each engine-shell mechanism in turn and checks the thread-free tests catch it,
 # reads the Apple build for Linux-only code, checks the API documentation with docc, builds the
-# README's snippet as an app would, renders the demo's HTML report in headless Chromium, then
-# the concurrency suites under ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's
-# cross-check on DuckDB.
-test: layers-check portability-check unit-tests mutations docs-check readme-check report-check tsan fuzz-smoke fleet-check
+# README's snippet as an app would, renders the demo's HTML report in headless Chromium and
+# drives `replay serve` in it, then the concurrency suites under ThreadSanitizer, a short smoke
+# of each fuzzer and the fleet SQL's cross-check on DuckDB.
+test: layers-check portability-check unit-tests mutations docs-check readme-check report-check serve-check tsan fuzz-smoke fleet-check
 
 # Every target imports only the layers below it, and the pure core (SDKCore) does no I/O,
 # starts no thread and reads no clock (docs/ARCHITECTURE.md, "Targets").
@@ -75,11 +75,22 @@ report-check: deps
 	$(SWIFT) build --product replay
 	REPLAY=$$($(SWIFT) build --show-bin-path)/replay scripts/report-check.sh
 
+# `replay serve` in headless Chromium driven over the DevTools protocol (scripts/serve-check.py,
+# stdlib Python): the demo's page, the journal picker, a click on a call whose state the static
+# report leaves out, its state in the DOM equal to `replay state --at`, stepping by keyboard
+# (fact, call, switch), the scrubber, search over every fact, a deep link, no script error, and
+# paths outside the served endpoints refused. About 15 s here.
+serve-check: deps
+	$(SWIFT) build --product replay
+	REPLAY=$$($(SWIFT) build --show-bin-path)/replay scripts/serve-check.sh
+
 # The suites where threads meet (the engine's mailbox, switches under load, group commit, the
-# keyring, the transport, the sandbox server) under ThreadSanitizer, in their own scratch
-# directory, one test at a time (as unit-tests, and under TSan parallel runs took 69 s against
-# 47 s and starved held requests into timeouts). Any report fails the run (TSan's exit code).
-TSAN_SUITES ?= DiagnosticsExportTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|RotationWaitTests|RotationDuringBurstTests|BatchTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests|OfflineDeliveryTests|UserScopedDeliveryTests|NothingVanishesTests|LateResultsTests|BoundsTests|SettleTimeoutTests|CallFormsTests
+# keyring, the transport, the sandbox server, replay's journals read side by side and `serve`'s
+# server; its long-journal sample, 90 s under TSan, stays out) under ThreadSanitizer, in their
+# own scratch directory, one test at a time (as unit-tests, and under TSan parallel runs took
+# 69 s against 47 s and starved held requests into timeouts). Any report fails the run (TSan's
+# exit code).
+TSAN_SUITES ?= DiagnosticsExportTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|RotationWaitTests|RotationDuringBurstTests|BatchTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests|OfflineDeliveryTests|UserScopedDeliveryTests|NothingVanishesTests|LateResultsTests|BoundsTests|SettleTimeoutTests|CallFormsTests|ManyJournalsTests|ServeTests/(everyDemoSequence|refusals|pages|search|auditRowsAndSteps|folder)
 TSAN_SCRATCH ?= .build/tsan
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)

@@ -3,7 +3,8 @@
 /// workspace's scratch directory:
 ///
 /// - `demo` is not run (it plays a whole SDK story against a loopback server and writes a
-///   journal); `help demo` and the like still print its help;
+///   journal), nor `serve` (it listens until interrupted); `help demo` and the like still print
+///   their help;
 /// - the placeholders `@journal` (the fixture SDK journal), `@damaged` (the same, with a flipped
 ///   byte in a sealed segment and a torn tail), `@raw` (records that are not SDK facts),
 ///   `@empty` (a fresh empty directory) and `@missing` (a path that does not exist) become paths;
@@ -26,7 +27,7 @@ struct ReplayArgumentConfinement {
 
     /// The command line to run, or nil for one that is not run.
     mutating func confine(_ arguments: [String]) -> [String]? {
-        guard arguments.first != "demo" else { return nil }
+        guard arguments.first != "demo", arguments.first != "serve" else { return nil }
         var confined: [String] = []
         for argument in arguments { confined.append(resolve(argument)) }
         var index = 0

@@ -141,6 +141,26 @@ struct ServeTests {
         }
     }
 
+    @Test("a folder of journals is served journal by journal; a path that is not a journal is named before serving")
+    func folder() async throws {
+        let demo = await DemoFixture.shared.journal().journal
+        let folder = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["b", "a"] { try FileManager.default.copyItem(atPath: demo, toPath: folder + "/" + name) }
+        var arguments = Arguments([folder])
+        let command = try ServeCommand(arguments: &arguments)
+        let console = Console(out: { _ in }, error: { _ in })
+        let (journals, server) = try command.listen(console: console)
+        server.stop()
+        #expect(journals.entries.map(\.path) == [folder + "/a", folder + "/b"])
+        #expect(journals.entries.map(\.name) == ["a", "b"])
+        var missing = Arguments([folder + "/a", folder + "/nope"])
+        #expect(throws: (any Error).self) { try ServeCommand(arguments: &missing).listen(console: console) }
+        let named = ReplayHarness.run(["serve", folder + "/nope"])
+        #expect(named.status == 2)
+        #expect(named.error.contains(folder + "/nope"))
+    }
+
     @Test("--host and --port are parsed; a bad address is refused by name")
     func options() throws {
         let bad = ReplayHarness.run(["serve", "--host", "example.com", "/nonexistent"])

@@ -1,7 +1,7 @@
 /// What ``LoopbackServer`` answers a request with: a status, a content type and a body, sent
 /// with `Connection: close` and headers that keep the page to itself (no caching, no sniffing,
 /// nothing loaded from elsewhere).
-package struct HTTPReply: Sendable, Equatable {
+package struct HTTPReply: Sendable {
     package var status: Int
     package var contentType: String
     package var body: [UInt8]
@@ -55,10 +55,5 @@ package struct HTTPReply: Sendable, Equatable {
         case 500: "Internal Server Error"
         default: "Status"
         }
-    }
-
-    package static func == (lhs: HTTPReply, rhs: HTTPReply) -> Bool {
-        lhs.status == rhs.status && lhs.contentType == rhs.contentType && lhs.body == rhs.body
-            && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
     }
 }

@@ -1,7 +1,7 @@
 /// The head of one HTTP/1.x request as ``LoopbackServer`` hands it on: the method, the path as
 /// sent (never percent-decoded, so a route matches only its own spelling) and the query's
 /// parameters (decoded).
-package struct HTTPRequestHead: Sendable, Equatable {
+package struct HTTPRequestHead: Sendable {
     package var method: String
     /// The target's path, as sent: `/j/0/state`.
     package var path: String

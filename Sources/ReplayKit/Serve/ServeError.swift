@@ -5,12 +5,14 @@ import Darwin
 #endif
 
 /// Why `replay serve` could not listen.
-package enum ServeError: Error, CustomStringConvertible {
+package enum ServeError: Error {
     /// `--host` is not an IPv4 address.
     case badAddress(String)
     /// A system call failed, with its errno.
     case system(String, Int32)
+}
 
+extension ServeError: CustomStringConvertible {
     package var description: String {
         switch self {
         case .badAddress(let host): "'\(host)' is not an IPv4 address such as 127.0.0.1"

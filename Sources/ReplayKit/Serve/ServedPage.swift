@@ -1,6 +1,6 @@
 /// What makes a report page the one `replay serve` serves: which of the served journals it
 /// shows, and their names for the picker.
-package struct ServedPage: Sendable, Equatable {
+package struct ServedPage: Sendable {
     /// The journal's position among the served ones (its pages are under `/j/INDEX/`).
     package var journal: Int
     /// Every served journal's name, in order.

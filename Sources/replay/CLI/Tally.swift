@@ -1,7 +1,7 @@
 import ReplayKit
 
 /// Counts a command adds up over many journals: named, in the order first given.
-struct Tally: Sendable, Equatable {
+struct Tally: Sendable {
     private(set) var entries: [(name: String, count: Int)] = []
 
     init(_ entries: [(String, Int)] = []) {
@@ -20,9 +20,5 @@ struct Tally: Sendable, Equatable {
     /// Adds every count of `other`.
     mutating func add(_ other: Tally) {
         for entry in other.entries { add(entry.name, entry.count) }
-    }
-
-    static func == (lhs: Tally, rhs: Tally) -> Bool {
-        lhs.entries.elementsEqual(rhs.entries) { $0.name == $1.name && $0.count == $1.count }
     }
 }

@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check unit-tests mutations docs-check readme-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check portability-check unit-tests mutations docs-check readme-check report-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -13,15 +13,25 @@ build: deps
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, reverts each engine-shell mechanism in turn and checks the thread-free tests catch it,
-# checks the API documentation with docc, builds the README's snippet as an app would,
-# renders the demo's HTML report in headless Chromium, then the concurrency suites under
-# ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's cross-check on DuckDB.
-test: layers-check unit-tests mutations docs-check readme-check report-check tsan fuzz-smoke fleet-check
+# reads the Apple build for Linux-only code, checks the API documentation with docc, builds the
+# README's snippet as an app would, renders the demo's HTML report in headless Chromium, then
+# the concurrency suites under ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's
+# cross-check on DuckDB.
+test: layers-check portability-check unit-tests mutations docs-check readme-check report-check tsan fuzz-smoke fleet-check
 
 # Every target imports only the layers below it, and the pure core (SDKCore) does no I/O,
 # starts no thread and reads no clock (docs/ARCHITECTURE.md, "Targets").
 layers-check: deps
 	python3 scripts/layers-check.py
+
+# No Xcode runs here, so the Apple platforms' build is read instead (docs/PLATFORMS.md): every
+# Linux-only import, call and flag in a target an app or a Mac build of `replay` uses is inside a
+# Linux branch of `#if`, nothing used is above Package.swift's `platforms:` floor, and Apple builds
+# get no Linux-only linker flag or library. Then the check's own test: planted Linux-only code in
+# a temporary copy must fail it, naming each line, and the same code guarded must pass.
+portability-check: deps
+	python3 scripts/portability-check.py
+	python3 scripts/portability-check.py --self-test
 
 # Each suite has a .timeLimit; a test stuck in an await that ignores cancellation would still
 # hold the run, so the whole run is bounded too (UNIT_TESTS_TIMEOUT seconds): a hang fails CI

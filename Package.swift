@@ -3,6 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "EngagementSDK",
+    // The floor the APIs used set (docs/PLATFORMS.md, "The floor"): `Atomic` (Synchronization:
+    // call ids, the journal writer's attention flag and group-commit thread) and
+    // `String(validating:as:)` (the journal's and the facts' text decoding) are iOS 18 and
+    // macOS 15; `Duration` and `Task.sleep(for:)` alone would allow iOS 16 and macOS 13.
+    platforms: [.iOS(.v18), .macOS(.v15)],
     products: [
         .library(name: "SDK", targets: ["SDK"]),
         .library(name: "SDKTesting", targets: ["SDKTesting"]),
@@ -12,17 +17,22 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
-        // liblz4 from Debian's liblz4-dev: the frame API writes segments, the block API reads them.
+        // liblz4 from Debian's liblz4-dev (on a Mac, Homebrew's lz4): its block API writes and
+        // reads the journal's LZ4 frames.
         .systemLibrary(
             name: "CLZ4",
             pkgConfig: "liblz4",
-            providers: [.apt(["liblz4-dev"])]
+            providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
         // One lock type for the whole package, visible to ThreadSanitizer.
         .target(name: "Locking"),
-        // A generic, crash-safe, compressed append-only log. Knows nothing of the SDK.
-        .target(name: "Journal", dependencies: ["CLZ4", "Locking"]),
-        // OpenSSL's libcrypto from Debian's libssl-dev: SHA-256 fingerprints, HMAC redaction.
+        // A generic, crash-safe, compressed append-only log. Knows nothing of the SDK. iOS has no
+        // liblz4: there the journal writes and reads the same frames with its own LZ4 in Swift
+        // (docs/FORMAT.md, "Linked blocks on every platform").
+        .target(name: "Journal", dependencies: [.target(name: "CLZ4", condition: .when(platforms: [.linux, .macOS])), "Locking"]),
+        // OpenSSL's libcrypto from Debian's libssl-dev: SHA-256 fingerprints, HMAC redaction, random
+        // keys, on Linux only. Apple platforms have no OpenSSL: they hash with CommonCrypto
+        // (SDKCore's Security/, docs/PLATFORMS.md), so nothing an Apple build needs links it.
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
@@ -30,7 +40,7 @@ let package = Package(
         ),
         // The pure core: facts and their codec, `evolve`, `decide`, redaction of facts. No thread,
         // no clock, no I/O.
-        .target(name: "SDKCore", dependencies: ["Journal", "CCrypto"]),
+        .target(name: "SDKCore", dependencies: ["Journal", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // What apps link: the public API, the engine, delivery, modules, keyring, diagnostics export.
         .target(name: "SDK", dependencies: ["SDKCore", "Journal", "Locking"]),
         // What tests need to drive the SDK exactly (a manual clock, sequential ids, storage that
@@ -51,10 +61,11 @@ let package = Package(
         // file per command over ReplayKit, as a library, so the tests and the fuzzer run them
         // in-process...
         .target(name: "replay", dependencies: ["ReplayKit", "Simulation", "Demo", "Journal", "SDK"]),
-        // ...and the `replay` executable, which only hands its arguments to it. The Swift runtime
-        // and Foundation are linked in statically: a support engineer runs it many times on one
-        // journal (`state --at` at one moment after another), and loading them dynamically was
-        // a fifth of such a run (docs/BENCHMARKS.md, "replay at fleet scale").
+        // ...and the `replay` executable, which only hands its arguments to it. On Linux the Swift
+        // runtime and Foundation are linked in statically: a support engineer runs it many times on
+        // one journal (`state --at` at one moment after another), and loading them dynamically was
+        // a fifth of such a run (docs/BENCHMARKS.md, "replay at fleet scale"). On a Mac they are
+        // the system's, loaded from the shared cache, and none of these flags applies.
         .executableTarget(name: "replay-main", dependencies: ["replay", "ReplayKit"],
                           linkerSettings: [.unsafeFlags([
                               // lld, which finds symbols in archives whatever their order (GNU ld
@@ -66,7 +77,7 @@ let package = Package(
                               // name it by -lcurl; the dynamic build loads the same library).
                               "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
                               "-l_CFURLSessionInterface", "-Xlinker", "-l:libcurl.so.4",
-                          ])]),
+                          ], .when(platforms: [.linux]))]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(
             name: "CSQLite",

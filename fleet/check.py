@@ -6,12 +6,12 @@
 Generates a fleet of N simulated journals (`replay simulate --keep WORKDIR/journals`), exports
 it (`replay export --redact --format ndjson -o WORKDIR/ndjson`), runs fleet/run.py's queries on
 the engine, and compares every query's answer with the sum, over the journals, of what
-`replay audit --json` and `replay diagnose --json` say about each journal. Exit status 0 when
+`replay audit --json` and `replay diagnose --json` say about each journal (one process per
+command over the whole folder: `--jobs J` journals side by side). Exit status 0 when
 every query agrees, 1 on any difference (each printed), 2 when a step could not run.
 """
 import argparse
 import collections
-import concurrent.futures
 import json
 import os
 import re
@@ -34,13 +34,28 @@ def replay(binary, *arguments):
     return done
 
 
-def per_journal(binary, journal):
-    """What replay audit and diagnose say about one journal, as the five queries count it."""
-    audit = [json.loads(line) for line in replay(binary, "audit", "--json", journal).stdout.splitlines() if line]
-    reports = json.loads(replay(binary, "diagnose", "--json", journal).stdout or "[]")
+def answers_by_journal(binary, command, folder, jobs):
+    """`replay COMMAND --json --jobs J FOLDER` over every journal of the folder in one process:
+    each journal's lines (their tag removed), by journal path, and the total. Every journal must
+    have been answered."""
+    lines = [json.loads(line) for line in replay(binary, command, "--json", "--jobs", str(jobs), folder).stdout.splitlines() if line]
+    total = lines.pop()["total"]
+    if total["skipped"]:
+        raise SystemExit(f"fleet-check: `replay {command}` skipped {', '.join(total['skipped'])}")
+    answers = collections.defaultdict(list)
+    for line in lines:
+        journal = line.pop("journal")
+        line.pop("journal_id")
+        answers[journal].append(line)
+    return answers, total
+
+
+def per_journal(rows, reports):
+    """What replay audit and diagnose say about one journal (its audit lines, the summary last,
+    and its switch reports), as the five queries count it."""
     counts = {name: collections.Counter() for name in
               ("switch_outcomes", "calls_elsewhere", "disables_not_durable", "received_per_project", "discarded_by_reason")}
-    rows, summary = audit[:-1], audit[-1]["summary"]
+    rows, summary = rows[:-1], rows[-1]["summary"]
     for row in rows:
         outcome = row["outcome"] or {}
         if outcome.get("status") == "discarded":
@@ -110,11 +125,8 @@ def main():
     # so the two are not compared there (as `replay check` does not judge rules across a gap).
     # Such journals are set aside, named in the output, and neither side counts them.
     set_aside = os.path.join(work, "journals-with-gaps")
-    def has_gap(name):
-        info = json.loads(replay(binary, "info", "--json", os.path.join(journals, name)).stdout or "{}")
-        return name if info.get("kinds", {}).get("journalGap") else None
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, arguments.jobs)) as pool:
-        gapped = [name for name in pool.map(has_gap, sorted(os.listdir(journals))) if name]
+    infos, _ = answers_by_journal(binary, "info", journals, arguments.jobs)
+    gapped = sorted(os.path.basename(path) for path, (info,) in infos.items() if info.get("kinds", {}).get("journalGap"))
     if gapped:
         os.makedirs(set_aside)
         for name in gapped:
@@ -130,12 +142,16 @@ def main():
     results, figures = fleet.run(arguments.engine, ndjson)
     queried = time.monotonic()
 
+    # One replay process per command over the whole folder (`--jobs` journals side by side).
     expected = {name: collections.Counter() for name in results}
     paths = [os.path.join(journals, name) for name in sorted(os.listdir(journals))]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, arguments.jobs)) as pool:
-        for counts in pool.map(lambda path: per_journal(binary, path), paths):
-            for name, counter in counts.items():
-                expected[name].update(counter)
+    audits, _ = answers_by_journal(binary, "audit", journals, arguments.jobs)
+    diagnoses, _ = answers_by_journal(binary, "diagnose", journals, arguments.jobs)
+    if sorted(audits) != paths:
+        raise SystemExit(f"fleet-check: `replay audit` answered {len(audits)} journal(s) of {len(paths)}")
+    for path in paths:
+        for name, counter in per_journal(audits[path], diagnoses.get(path, [])).items():
+            expected[name].update(counter)
     checked = time.monotonic()
 
     answered = from_sql(results)

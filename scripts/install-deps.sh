@@ -15,6 +15,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 ' || missing+=(libcurl4)
 # The layer check (scripts/layers-check.py) and the fleet check run on Python 3.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# The completion tests load `replay completion zsh` in zsh.
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

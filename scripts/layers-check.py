@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The toolchain's own modules, allowed everywhere except where PURE says otherwise.
 SYSTEM = {"Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Darwin", "Synchronization",
-          "Testing", "XCTest"}
+          "Testing", "XCTest", "CommonCrypto", "Security"}
 
 # What each target may import from this package (the layers below it).
 ALLOWED = {

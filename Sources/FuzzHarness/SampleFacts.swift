@@ -45,6 +45,9 @@ package enum SampleFacts {
         case .notificationReceived: .notificationReceived("foreground")
         case .engineStopping: .engineStopping
         case .networkReachable: .networkReachable
+        case .localDataErased:
+            .localDataErased(LocalDataErasure(call: call, firstErased: 1, lastErased: 412, segments: 3, bytes: 1_048_576,
+                                              failure: "disk full for ada@example.com"))
         case .linkResolved:
             .linkResolved(LinkResolution(job: 8, destination: "https://app.example.com/offer",
                                          attribution: AttributionInfo(campaignID: 11, templateID: 12, messageID: "m-link"), failure: nil))

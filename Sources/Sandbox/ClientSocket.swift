@@ -1,8 +1,12 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#endif
 
 /// A connected TCP socket, owned by exactly one connection thread (hence not `Sendable`).
 ///
-/// It never raises `SIGPIPE` (writes use `MSG_NOSIGNAL`) and never closes its descriptor twice.
+/// It never raises `SIGPIPE` (``SystemSocket/send(_:_:_:)``) and never closes its descriptor twice.
 final class ClientSocket {
     /// The connected socket's descriptor; valid until ``close()``.
     let descriptor: Int32
@@ -29,7 +33,7 @@ final class ClientSocket {
     /// sending (up to `limit` bytes or `timeout`), so that closing the socket afterwards does not make
     /// the kernel reset the connection before the client has read the response.
     func finishWritingAndDrain(limit: Int, timeout: Duration) {
-        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+        SystemSocket.shutdown(descriptor, SystemSocket.stopWriting)
         try? SocketOptions.setTimeout(SO_RCVTIMEO, to: timeout, on: descriptor)
         var discarded = 0
         while discarded < limit, let bytes = try? receive(maxBytes: 64 * 1024), !bytes.isEmpty {
@@ -41,7 +45,7 @@ final class ClientSocket {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        _ = Glibc.close(descriptor)
+        SystemSocket.close(descriptor)
     }
 }
 
@@ -73,7 +77,7 @@ extension ClientSocket: ByteChannel {
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
-                return Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                return SystemSocket.send(descriptor, base + offset, raw.count - offset)
             }
             if sent > 0 {
                 offset += sent

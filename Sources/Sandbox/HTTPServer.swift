@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// The listening side of the sandbox: an accept loop on its own thread and one thread per connection.
 ///
@@ -66,7 +65,7 @@ final class HTTPServer: Sendable {
 
     private func startConnection(_ descriptor: Int32) {
         guard lifecycle.admitConnection(descriptor) else {
-            Glibc.close(descriptor)
+            SystemSocket.close(descriptor)
             return
         }
         lifecycle.spawnThread(named: "SandboxBackend.connection") { [api, log, lifecycle, limits] in

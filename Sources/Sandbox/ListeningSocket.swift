@@ -1,4 +1,8 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#endif
 import Locking
 
 /// A TCP socket bound to 127.0.0.1 on a kernel-chosen (ephemeral) port, listening for connections.
@@ -27,7 +31,7 @@ final class ListeningSocket: Sendable {
 
     /// Creates, binds and starts listening. Throws when any of the system calls fail.
     init(backlog: Int32 = 128) throws(SocketError) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = SystemSocket.makeTCP()
         guard descriptor >= 0 else { throw .lastError("socket") }
         do throws(SocketError) {
             try SocketOptions.enable(SO_REUSEADDR, on: descriptor)
@@ -35,7 +39,7 @@ final class ListeningSocket: Sendable {
             guard listen(descriptor, backlog) == 0 else { throw .lastError("listen") }
             port = try Self.boundPort(of: descriptor)
         } catch {
-            Glibc.close(descriptor)
+            SystemSocket.close(descriptor)
             throw error
         }
         self.descriptor = descriptor
@@ -43,16 +47,14 @@ final class ListeningSocket: Sendable {
 
     /// Blocks until a client connects or the socket is shut down.
     func accept() -> AcceptResult {
-        let client = Glibc.accept(descriptor, nil, nil)
+        let client = SystemSocket.accept(descriptor)
         if client >= 0 {
-            // `accept4` is not exported to Swift, so set close-on-exec separately.
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            SystemSocket.prepareAccepted(client)
             return .connection(client)
         }
-        switch errno {
-        case EINTR, ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET,
-             EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH:
-            return .retry
+        let code = errno
+        if SystemSocket.isTransientAcceptError(code) { return .retry }
+        switch code {
         case EMFILE, ENFILE, ENOBUFS, ENOMEM:
             return .exhausted
         default:
@@ -65,7 +67,7 @@ final class ListeningSocket: Sendable {
     func shutdown() {
         isOpen.withLock { isOpen in
             if isOpen {
-                _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+                SystemSocket.shutdown(descriptor, SystemSocket.stopBoth)
             }
         }
     }
@@ -75,13 +77,14 @@ final class ListeningSocket: Sendable {
         isOpen.withLock { isOpen in
             if isOpen {
                 isOpen = false
-                _ = Glibc.close(descriptor)
+                SystemSocket.close(descriptor)
             }
         }
     }
 
     private static func bindToLoopback(_ descriptor: Int32) throws(SocketError) {
         var address = sockaddr_in()
+        SystemSocket.setLength(of: &address)
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Glibc
 import Locking
 
 /// Tracks everything shutdown has to interrupt: open connections, blocked waits and running threads.
@@ -78,7 +77,7 @@ final class ServerLifecycle: Sendable {
         let blockedWaits = state.withLock { state in
             state.isShuttingDown = true
             for descriptor in state.openConnections {
-                _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+                SystemSocket.shutdown(descriptor, SystemSocket.stopBoth)
             }
             return Array(state.blockedWaits.values)
         }

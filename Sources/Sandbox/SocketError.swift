@@ -1,4 +1,8 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#endif
 
 /// A failed socket system call together with the `errno` it reported.
 struct SocketError: Error, Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#endif
 
 /// Thin wrappers around `setsockopt` for the handful of options the server uses.
 enum SocketOptions {
@@ -14,7 +18,7 @@ enum SocketOptions {
     static func setTimeout(_ option: Int32, to duration: Duration, on descriptor: Int32) throws(SocketError) {
         let (seconds, attoseconds) = duration.components
         let microseconds = max(0, attoseconds / 1_000_000_000_000)
-        var value = timeval(tv_sec: Int(max(0, seconds)), tv_usec: Int(microseconds))
+        var value = timeval(tv_sec: .init(max(0, seconds)), tv_usec: .init(microseconds))
         if value.tv_sec == 0 && value.tv_usec == 0 {
             value.tv_usec = 1_000
         }

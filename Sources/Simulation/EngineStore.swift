@@ -302,6 +302,27 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         world.projects[project.index].fingerprint
     }
 
+    /// Every record the device's journal holds now, in order: a snapshot as `snapshot` and the
+    /// state's email and user id (`snapshot email=… userId=…`), a fact as ``describe(_:)``
+    /// renders it; what does not read, as `unreadable: …`.
+    package func journaledRecords() -> [String] {
+        do {
+            let cursor = try JournalReader(directory: SimulationWorld.journalDirectory, storage: world.storage.memory).records()
+            var lines: [String] = []
+            while let record = try cursor.next() {
+                if record.isSnapshot {
+                    let state = try StateCodec.decode(record.payload)
+                    lines.append("snapshot email=\(state.email ?? "nil") userId=\(state.userID ?? "nil")")
+                } else {
+                    lines.append(describe(try FactCodec.decode(kind: record.kind, payload: record.payload)))
+                }
+            }
+            return lines
+        } catch {
+            return ["unreadable: \(error)"]
+        }
+    }
+
     /// The facts journaled since the last take (the raw values).
     package func takeFactValues() -> [Fact] {
         defer { factsTaken = facts.count }

@@ -52,6 +52,29 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
         }
     }
 
+    func removeRecords(olderThan maxAge: Duration, at time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        let before = writer.lastSequence
+        try writer.removeSegments(olderThan: maxAge, at: time, snapshot: provider)
+        if writer.lastSequence != before { process?.segmentBegan() }
+    }
+
+    /// The journal erased: verification starts over from the new segment's snapshot, decoded.
+    func eraseAll(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> JournalErasure {
+        var snapshot: [UInt8] = []
+        let erasure = try writer.eraseAll(time: time) { request in
+            snapshot = provider(request)
+            return snapshot
+        }
+        if let process {
+            do {
+                process.shadow = try StateCodec.decode(snapshot)
+            } catch {
+                world.report(.projection, "launch \(launch): the snapshot of the segment begun by an erasure does not decode: \(error)")
+            }
+        }
+        return erasure
+    }
+
     func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
         let last = try writer.appendBatch(batch, timestamp: timestamp)
         if let process {

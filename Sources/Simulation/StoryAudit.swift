@@ -288,6 +288,9 @@ struct StoryAudit {
             switch scope {
             case .inAppMessages: messagesReset.insert("\(project) \(MessageKind.inApp.rawValue)")
             case .embeddedMessages: messagesReset.insert("\(project) \(MessageKind.embedded.rawValue)")
+            case .personalData:
+                messagesReset.insert("\(project) \(MessageKind.inApp.rawValue)")
+                messagesReset.insert("\(project) \(MessageKind.embedded.rawValue)")
             case .identity, .projectScoped: break
             }
         case .initialized:
@@ -300,7 +303,7 @@ struct StoryAudit {
             }
         // Facts the audit has no rule about.
         case .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived,
+             .callbacksDelivered, .notificationReceived, .localDataErased,
              .pushTokenChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .staleResultRefused,
              .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
              .moduleEventDelivered,
@@ -489,6 +492,10 @@ struct StoryAudit {
             if age <= rules.deliveryAgeLimitMilliseconds * 1_000 { dishonest("it waited \(age / 1_000) ms only") }
         case .shutdown:
             if call == nil || input.fact != .engineStopping { dishonest("the SDK was not shutting down") }
+        case .consentDeclined:
+            if !walk.state.consentDeclined { dishonest("the user had not declined") }
+        case .erased:
+            if executing != .eraseLocalData { dishonest("no erasure was being carried out") }
         }
     }
 

@@ -111,7 +111,7 @@ struct DiagnosticsExportTests {
         let (sdk, us, scratch) = (harness.sdk, harness.us, harness.scratch)
         await sdk.outcome.initialize(us)
         _ = await sdk.outcome.setEmail(Secrets.emails[0])
-        for index in 0..<300 { _ = await sdk.outcome.track("event-\(index)", dataFields: ["n": .integer(Int64(index))]) }
+        for index in 0..<600 { _ = await sdk.outcome.track("event-\(index)", dataFields: ["n": .integer(Int64(index))]) }
         _ = await sdk.outcome.track("the-last-event")
         let segments = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/sdk/journal").filter { $0.hasSuffix(".lz4") }
         #expect(segments.count > 4, "the story must span several segments")

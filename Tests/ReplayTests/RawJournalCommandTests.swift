@@ -56,7 +56,11 @@ struct RawJournalCommandTests {
         let missing = ReplayHarness.run(["verify", path + "/nope"])
         #expect(missing.status == 2)
         #expect(missing.error.contains(path + "/nope"))
-        let notJournal = ReplayHarness.run(["verify", NSTemporaryDirectory()])
+        // An empty directory: the system's temporary directory may hold journals, which makes
+        // it a folder of journals.
+        let empty = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let notJournal = ReplayHarness.run(["verify", empty])
         #expect(notJournal.status == 2)
         #expect(notJournal.error.contains("no segment files"))
     }
@@ -103,7 +107,9 @@ struct RawJournalCommandTests {
         (["cat", "--from"], "--from needs a value"),
         (["cat", "--from", "x", "/j"], "--from expects a sequence number, not 'x'"),
         (["cat", "--bogus", "/j"], "unknown option --bogus"),
-        (["info", "/a", "/b"], "unexpected argument '/b'"),
+        (["cat", "/a", "/b"], "unexpected argument '/b'"),
+        (["info", "-", "/b"], "`-` (standard input) is one journal: give it alone"),
+        (["check", "--jobs", "0", "/a", "/b"], "--jobs expects a positive count, not '0'"),
         (["frobnicate"], "unknown command 'frobnicate'"),
         (["state", "/j"], "--at SEQ|TIME is required"),
         (["state", "--at", "yesterday", "/j"], "--at expects a sequence number or an ISO-8601 time"),

@@ -28,7 +28,8 @@ public protocol WritableFile: AnyObject, Sendable {
     var size: Int { get }
     /// Appends all of `bytes` at the end of the file.
     func append(_ bytes: UnsafeRawBufferPointer) throws
-    /// Makes everything appended so far durable (fdatasync).
+    /// Makes everything appended so far durable (`fdatasync` on Linux, `fcntl(F_FULLFSYNC)` on
+    /// Apple platforms).
     func synchronize() throws
     /// Cuts the file to `length` bytes; later appends continue there.
     func truncate(to length: Int) throws

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// The journal's file operations on a POSIX file system: files 0600, directories 0700,
-/// `fdatasync` for durability, `fsync` on the directory after creating or removing segments,
-/// read-only `mmap` for reading.
+/// durability by `fdatasync` on Linux and `fcntl(F_FULLFSYNC)` on Apple platforms (where `fsync`
+/// does not reach the disk), the directory synced the same way after creating or removing
+/// segments, read-only `mmap` for reading.
 public struct PosixStorage: JournalStorage {
     public init() {}
 
@@ -74,6 +75,8 @@ public struct PosixStorage: JournalStorage {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw JournalError.io(path: path, operation: "open directory", code: errno) }
         defer { close(descriptor) }
-        if fsync(descriptor) != 0 { throw JournalError.io(path: path, operation: "fsync directory", code: errno) }
+        if let code = FileSync.full(of: descriptor) {
+            throw JournalError.io(path: path, operation: "\(FileSync.fullCall) directory", code: code)
+        }
     }
 }

@@ -1,12 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 import Locking
 
 /// An append-only file descriptor. Closed when the last reference goes away, so a group-commit
-/// thread that still holds it can finish its `fdatasync` after the writer moved to a new segment.
+/// thread that still holds it can finish its sync after the writer moved to a new segment.
 final class PosixWritableFile: WritableFile {
     private let descriptor: Int32
     private let path: String
@@ -40,9 +40,8 @@ final class PosixWritableFile: WritableFile {
     }
 
     func synchronize() throws {
-        while fdatasync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            throw JournalError.io(path: path, operation: "fdatasync", code: errno)
+        if let code = FileSync.data(of: descriptor) {
+            throw JournalError.io(path: path, operation: FileSync.dataCall, code: code)
         }
     }
 

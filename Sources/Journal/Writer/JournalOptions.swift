@@ -119,6 +119,11 @@ public struct SnapshotRequest: Sendable, Equatable {
         case limitsChanged = "segment limits changed"
         /// The writer's owner asked for a new segment (``JournalWriter/beginSegment(time:snapshot:)``).
         case requested
+        /// The segment being written grew old: a new one begins so that it can be deleted by age
+        /// (``JournalWriter/removeSegments(olderThan:at:snapshot:)``).
+        case ageLimit = "age limit"
+        /// Everything before was erased (``JournalWriter/eraseAll(time:snapshot:)``).
+        case erasure
     }
 
     public var sequence: UInt64

@@ -325,6 +325,48 @@ public final class JournalWriter: Sendable {
         core.complete(ready)
     }
 
+    /// Deletes every segment whose records are all older than `maxAge` at `time` (the journal's
+    /// own clock: its records' times), whatever the byte budget. When the segment being written
+    /// began more than half of `maxAge` before `time`, a new segment begins first, with the
+    /// snapshot `provider` returns, so the old one can age out later: no record younger than
+    /// `maxAge` is ever deleted, and none lives much longer. Returns how many segments it
+    /// deleted. `provider` runs on this thread, under the writer's lock.
+    @discardableResult
+    public func removeSegments(olderThan maxAge: Duration, at time: JournalTime,
+                               snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Int {
+        try withSegmentWork { state, now in
+            try state.applyAgeRetention(time: time, maxAge: maxAge, now: now, snapshot: provider)
+        }
+    }
+
+    /// Erases the journal: begins a new segment whose first record is the snapshot `provider`
+    /// returns, then deletes every other segment and its index. Records appended before are
+    /// gone from the disk (those not yet written are written first, then deleted with the rest);
+    /// numbering goes on after them, so a reader sees a journal that begins with that snapshot.
+    /// `provider` runs on this thread, under the writer's lock.
+    public func eraseAll(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> JournalErasure {
+        try withSegmentWork { state, now in
+            try state.eraseAll(time: time, now: now, snapshot: provider)
+        }
+    }
+
+    /// Runs `body` with the committer lent (segments may begin and end), then completes what
+    /// became durable and wakes the group-commit thread when it must write.
+    private func withSegmentWork<Value>(_ body: (inout WriterState, () -> UInt64?) throws -> Value) throws -> Value {
+        let threaded = groupCommit != nil
+        let (value, ready, wake) = try exclusively { state in
+            let pendingBefore = state.pendingCount
+            let writtenBefore = state.writtenSequence
+            let value = try body(&state, { threaded ? DispatchTime.now().uptimeNanoseconds : nil })
+            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,
+                                                         wroteGroup: state.writtenSequence > writtenBefore)
+            return (value, state.takeReady(), wake)
+        }
+        if wake { groupCommit?.wake() }
+        core.complete(ready)
+        return value
+    }
+
     /// Calls `completion` once every record appended before the call is durable, on the
     /// group-commit thread or, without one, on the calling thread before returning.
     public func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void) {

@@ -169,7 +169,7 @@ enum WriterRecovery {
                                     baseSequence: entry.baseSequence, entries: syncPoints)
         let active = WriterState.ActiveSegment(file: file, name: entry.name, baseSequence: entry.baseSequence, index: index)
         var retained = try retainedSizes(segments.dropLast(), listing: listing, storage: storage)
-        retained.append(.init(baseSequence: entry.baseSequence, bytes: file.size))
+        retained.append(.init(baseSequence: entry.baseSequence, bytes: file.size, baseTime: header.baseTime))
         let nextSequence = decoder.nextSequence
         let start: SnapshotRequest.Reason? =
             nextSequence == header.baseSequence ? .missingSnapshot
@@ -238,7 +238,17 @@ enum WriterRecovery {
     private static func retainedSizes(
         _ segments: some Collection<JournalDirectory.Entry>, listing: JournalDirectory, storage: any JournalStorage
     ) throws -> [WriterState.RetainedSegment] {
-        try segments.map { .init(baseSequence: $0.baseSequence, bytes: try storage.sizeOfFile(at: listing.path(of: $0.name))) }
+        try segments.map {
+            .init(baseSequence: $0.baseSequence, bytes: try storage.sizeOfFile(at: listing.path(of: $0.name)),
+                  baseTime: baseTime(of: $0, listing: listing, storage: storage))
+        }
+    }
+
+    /// The time in `entry`'s header; nil when it cannot be read.
+    private static func baseTime(of entry: JournalDirectory.Entry, listing: JournalDirectory, storage: any JournalStorage) -> JournalTime? {
+        guard let contents = try? storage.contents(of: listing.path(of: entry.name)),
+              let (header, _) = try? SegmentHeader.decode(from: contents.bytes) else { return nil }
+        return header.baseTime
     }
 
     private static func journalID(

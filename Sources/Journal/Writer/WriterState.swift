@@ -30,6 +30,9 @@ struct WriterState: Sendable {
     struct RetainedSegment {
         let baseSequence: UInt64
         var bytes: Int
+        /// The time of the segment's first record (its header's); nil when the header could not
+        /// be read, and then the segment is removed by bytes only.
+        let baseTime: JournalTime?
     }
 
     let directory: String
@@ -520,7 +523,7 @@ struct WriterState: Sendable {
                 path: directory + "/" + SegmentFormat.indexFileName(baseSequence: baseSequence),
                 baseSequence: baseSequence)
             active = ActiveSegment(file: file, name: name, baseSequence: baseSequence, index: index)
-            retained.append(RetainedSegment(baseSequence: baseSequence, bytes: file.size))
+            retained.append(RetainedSegment(baseSequence: baseSequence, bytes: file.size, baseTime: baseTime))
         } catch {
             fail(error)
             throw error
@@ -540,6 +543,53 @@ struct WriterState: Sendable {
             removedAny = true
         }
         if removedAny { try? options.storage.synchronizeDirectory(at: directory) }
+    }
+
+    /// Deletes the `count` oldest retained segments and their index files.
+    private mutating func removeOldestSegments(_ count: Int) {
+        guard count > 0 else { return }
+        for oldest in retained.prefix(count) {
+            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.segmentFileName(baseSequence: oldest.baseSequence))
+            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.indexFileName(baseSequence: oldest.baseSequence))
+        }
+        retained.removeFirst(count)
+        try? options.storage.synchronizeDirectory(at: directory)
+    }
+
+    /// Deletes every segment whose records all precede `cutoff`: a segment's records end before
+    /// the next one's first record. When the segment being written began more than half of
+    /// `maxAge` before `time`, a new one begins first (with the snapshot `provider` returns),
+    /// so that its records can age out in turn; no record younger than `maxAge` is deleted.
+    mutating func applyAgeRetention(time: JournalTime, maxAge: Duration, now: () -> UInt64?,
+                                    snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> Int {
+        try checkUsable()
+        let ageMicroseconds = Int64(clamping: maxAge.nanoseconds / 1_000)
+        let cutoff = JournalTime(microsecondsSince1970: time.microsecondsSince1970 &- ageMicroseconds)
+        if let current = retained.last, let began = current.baseTime, hasActiveSegment,
+           began.microsecondsSince1970 < time.microsecondsSince1970 &- ageMicroseconds / 2 {
+            try checkSequenceAvailable()
+            try startSegment(time: time, reason: .ageLimit, now: now, snapshot: provider)
+        }
+        var expired = 0
+        while expired + 1 < retained.count, let nextBegan = retained[expired + 1].baseTime, nextBegan <= cutoff {
+            expired += 1
+        }
+        removeOldestSegments(expired)
+        return expired
+    }
+
+    /// Begins a new segment (with the snapshot `provider` returns) and deletes every other one:
+    /// what the journal held before is gone, and numbering goes on after it.
+    mutating func eraseAll(time: JournalTime, now: () -> UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> JournalErasure {
+        try checkUsable()
+        try checkSequenceAvailable()
+        let erasedBytes = retained.reduce(0) { $0 + $1.bytes }
+        let erasedSegments = retained.count
+        let firstSequence = retained.first?.baseSequence ?? nextSequence
+        let lastSequence = nextSequence &- 1
+        try startSegment(time: time, reason: .erasure, now: now, snapshot: provider)
+        removeOldestSegments(retained.count - 1)
+        return JournalErasure(firstSequence: firstSequence, lastSequence: lastSequence, segments: erasedSegments, bytes: erasedBytes)
     }
 
     // MARK: - Durability

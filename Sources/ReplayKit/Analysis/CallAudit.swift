@@ -107,7 +107,7 @@ package final class CallAudit {
         // Facts that change no call's row here (a gate decision is read above).
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
-             .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
+             .localDataErased, .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
              .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted,
              .staleResultRefused,
              .taskDispatched, .retryScheduled, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
@@ -126,6 +126,15 @@ package final class CallAudit {
             row.resolved = (record.sequence, record.time)
         }
         if let row = open.removeValue(forKey: call) { deliver(row) }
+    }
+
+    /// Starts mid-journal from `state`, as from a snapshot: its projects' labels and queued
+    /// tasks are known from then on (`replay serve` audits one call from its moment).
+    package func begin(at state: SDKState) {
+        labels.learn(from: state)
+        for (id, queued) in state.tasks where taskCalls[id] == nil {
+            taskCalls[id] = (queued.task.calls, queued.task.project)
+        }
     }
 
     /// Hands out the calls still pending, oldest first.

@@ -142,9 +142,10 @@ package final class ContractChecker {
             }
         case .callResolved, .callsResolved: checkResolution(fact, at: sequence, state: state)
         case .switchRouted, .switchCancelled, .switchStarted, .switchLanded: checkSwitchChain(fact, at: sequence)
-        case .journalGap:
-            // Facts are missing here: what the rules track from the facts themselves starts over
-            // from the state (the snapshot that follows a gap), never judged across it.
+        case .journalGap, .localDataErased:
+            // Facts are missing here (lost, or erased on request): what the rules track from the
+            // facts themselves starts over from the state (the snapshot before the fact), never
+            // judged across it.
             gapRestart(state)
         case .initialized, .storageCleared, .attributionChanged: checkAttribution(fact, at: sequence)
         case .moduleEventDelivered, .moduleHookStarted: checkModules(fact, at: sequence)

@@ -146,7 +146,7 @@ package final class SwitchDiagnosis {
             closeIfComplete(id)
         // Facts that say nothing about a switch (other timers and durability waits included).
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .moduleHookCompleted, .authTokenReceived,
-             .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
+             .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased,
              .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
              .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
              .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,

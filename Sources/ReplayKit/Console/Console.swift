@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 import SDK
@@ -158,7 +160,7 @@ final class FileDescriptorBuffer {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return
@@ -167,4 +169,9 @@ final class FileDescriptorBuffer {
             }
         }
     }
+}
+
+/// The C library's `write`, which the console's own `write` methods hide inside the type.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -333,7 +333,10 @@ struct FleetColumns {
                 return Subject(switchID: id)
             case .teardownStepFinished(let id, _, let outcome, _):
                 let described = FactJSON.stepOutcome(outcome)
-                return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"), reason: string(described, "reason")))
+                // The reason's shape only: it may quote a module's error, and this column is
+                // written from the record as recorded, redacted copy or not.
+                return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"),
+                                                                   reason: string(described, "reason").map(Redactor.shape(of:))))
             case .taskQueued(let queued):
                 return Subject(call: queued.call, task: queued.id)
             case .eventBatched(let id, let event, let executedOn):
@@ -355,7 +358,7 @@ struct FleetColumns {
                 return state.durabilityWaits[confirmation.request].map(purpose) ?? Subject()
             // Facts whose row names no call, task or switch.
             case .engineStarted, .moduleHookCompleted, .authTokenReceived, .notificationReceived, .engineStopping,
-                 .linkResolved, .networkReachable,
+                 .linkResolved, .networkReachable, .localDataErased,
                  .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
                  .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
                  .retryScheduled, .authRefreshRequested, .authRefreshFinished, .journalGap,

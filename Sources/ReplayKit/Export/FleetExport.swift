@@ -41,13 +41,16 @@ package struct FleetExport {
         return names.filter { !$0.hasPrefix(".") }.sorted().map { path + "/" + $0 }.filter(isDirectory)
     }
 
+    /// The journal paths `paths` name, in order: a folder of journals stands for its
+    /// subdirectories (sorted by name), any other path for itself.
+    package static func journalPaths(_ paths: [String]) -> [String] {
+        paths.flatMap { isFolderOfJournals($0) ? subdirectories(of: $0) : [$0] }
+    }
+
     /// The journals the paths name, in order: a folder of journals stands for its
     /// subdirectories (sorted by name). Output names are folder names, made unique.
     func inputs() -> [Input] {
-        var paths: [String] = []
-        for path in command.paths {
-            if Self.isFolderOfJournals(path) { paths += Self.subdirectories(of: path) } else { paths.append(path) }
-        }
+        let paths = Self.journalPaths(command.paths)
         var taken: [String: Int] = [:]
         return paths.map { path in
             let base = path == "-" ? "standard-input" : (path as NSString).standardizingPath.split(separator: "/").last.map(String.init) ?? "journal"
@@ -172,7 +175,8 @@ package struct FleetExport {
     }
 
     /// An error in the words the single-journal commands use.
-    private static func describe(_ error: any Error) -> String {
+    /// How a journal that could not be read is described: corruption by where it stops.
+    package static func describe(_ error: any Error) -> String {
         if case JournalError.corrupted(let damage) = error { return "stopped at \(damage)" }
         return "\(error)"
     }

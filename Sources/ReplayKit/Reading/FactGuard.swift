@@ -99,7 +99,7 @@ enum FactGuard {
                  .registerToken, .disableDevice, .trackPushOpen, .handlePush,
                  .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch, .embeddedReceived,
                  .embeddedClick,
-                 .setAttribution, .handleUniversalLink,
+                 .setAttribution, .handleUniversalLink, .setConsent, .eraseLocalData,
                  .oversized: break
             }
         }
@@ -179,7 +179,7 @@ enum FactGuard {
                 time(gap.from, "gap start")
                 time(gap.to, "gap end")
             // Facts the guard has nothing to bound in.
-            case .notificationReceived, .engineStopping, .networkReachable,
+            case .notificationReceived, .engineStopping, .networkReachable, .localDataErased,
                  .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
                  .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
                  .retryScheduled,

@@ -136,6 +136,8 @@ package enum Describe {
         case .gateFull(let capacity): "gate full (\(capacity))"
         case .queueFull(let capacity): "queue full (\(capacity))"
         case .shutdown: "the SDK shut down"
+        case .consentDeclined: "the user declined consent"
+        case .erased: "erased on request (eraseLocalData)"
         case .expired(let ageLimit): "expired: waited longer than \(duration(ageLimit)) to be delivered"
         }
     }

@@ -52,9 +52,19 @@ package enum FactJSON {
             sink.add("notification", string: name)
         case .engineStopping, .networkReachable:
             break
+        case .localDataErased(let erasure):
+            sink.add("call", .optional(erasure.call, callID))
+            sink.add("erased_records", unsigned: erasure.erasedRecords)
+            if erasure.erasedRecords > 0 {
+                sink.add("first_erased", unsigned: erasure.firstErased)
+                sink.add("last_erased", unsigned: erasure.lastErased)
+            }
+            sink.add("erased_segments", unsigned: erasure.segments)
+            sink.add("erased_bytes", unsigned: erasure.bytes)
+            sink.add("failure", freeText: erasure.failure)
         case .linkResolved(let resolution):
             sink.add("job", unsigned: resolution.job)
-            sink.add("destination", string: resolution.destination)
+            sink.add("destination", freeText: resolution.destination)
             sink.add("attribution", .optional(resolution.attribution, attribution))
             sink.add("failure", freeText: resolution.failure)
         case .journalGap(let gap):
@@ -441,6 +451,10 @@ package enum FactJSON {
             sink.add("capacity", integer: Int64(capacity))
         case .shutdown:
             sink.add("discard", string: "shutdown")
+        case .consentDeclined:
+            sink.add("discard", string: "consent_declined")
+        case .erased:
+            sink.add("discard", string: "erased")
         case .expired(let ageLimit):
             sink.add("discard", string: "expired")
             sink.add("age_limit_ms", integer: ageLimit.components.seconds * 1_000 + ageLimit.components.attoseconds / 1_000_000_000_000_000)

@@ -7,7 +7,7 @@ import SDK
 /// `gateDecided 00000003 queued behind s1 at #0`, `switchLanded s1 on 9a1b… switchedCleanly`.
 package enum FactSummary {
     /// The line for `record`; projects named only by fingerprint get their label from `labels`.
-    static func text(_ record: DecodedRecord, labels: ProjectLabels = ProjectLabels()) -> String {
+    package static func text(_ record: DecodedRecord, labels: ProjectLabels = ProjectLabels()) -> String {
         switch record.content {
         case .snapshot(let state):
             return "snapshot (state: \(state.live.map(Describe.project) ?? "not initialized"), "
@@ -57,6 +57,11 @@ package enum FactSummary {
             return "the app shut the SDK down"
         case .networkReachable:
             return "the app said the network is reachable"
+        case .localDataErased(let erasure):
+            if let failure = erasure.failure { return "the journal could not be erased: \(failure)" }
+            let range = erasure.erasedRecords > 0 ? " (seq \(erasure.firstErased)–\(erasure.lastErased))" : ""
+            return "\(erasure.erasedRecords) record(s)\(range) erased on request, \(erasure.segments) segment(s), \(erasure.bytes) bytes"
+                + (erasure.call.map { " (call \($0))" } ?? "")
         case .linkResolved(let resolution):
             if let failure = resolution.failure { return "job #\(resolution.job) failed: \(failure)" }
             return "job #\(resolution.job) to \(resolution.destination ?? "nowhere")"

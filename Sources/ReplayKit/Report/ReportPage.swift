@@ -1,22 +1,25 @@
 /// The report as one self-contained HTML page: the style sheet, the data and the script are
 /// all inline; the page loads nothing (no network, no CDN).
 package enum ReportPage {
-    /// The page for `data` (``ReportData/make(_:)``); `title` names the journal.
-    package static func html(data: JSONValue, title: String) -> String {
-        """
+    /// The page for `data` (``ReportData/make(_:)``); `title` names the journal. With `served`,
+    /// the page `replay serve` serves: a scrubber, stepping keys, fact search, a journal picker,
+    /// and every moment's state from the server.
+    package static func html(data: JSONValue, title: String, served: ServedPage? = nil) -> String {
+        let kind = served == nil ? "report" : "serve"
+        return """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>replay report: \(escape(title))</title>
+        <title>replay \(kind): \(escape(title))</title>
         <style>
-        \(ReportStyle.source)
+        \(ReportStyle.source)\(served == nil ? "" : "\n" + ServeScript.style)
         </style>
         </head>
         <body>
         <header>
-        <h1>replay report: \(escape(title))</h1>
+        <h1>replay \(kind): \(escape(title))</h1>\(served.map { "\n" + $0.toolbar } ?? "")
         <div id="summary"></div>
         <div id="findings"></div>
         <div class="toolbar">
@@ -30,7 +33,7 @@ package enum ReportPage {
         <div id="timeline"></div>
         <aside id="details"><p class="hint">Click a mark, a switch window or a step. Scroll over the timeline to zoom, drag to pan; <code>#seq=N</code> in the address opens a moment.</p></aside>
         </main>
-        <script id="report-data" type="application/json">\(embedded(data))</script>
+        <script id="report-data" type="application/json">\(embedded(data))</script>\(served.map { "\n<script>\n" + ServeScript.source($0) + "\n</script>" } ?? "")
         <script>
         \(ReportScript.source)
         </script>
@@ -46,7 +49,7 @@ package enum ReportPage {
         data.serialized().replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\u0021--")
     }
 
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

@@ -1,5 +1,7 @@
 /// The report page's script: reads the embedded data (``ReportData``), draws the timeline as
-/// inline SVG, and handles selection, search, zoom and `#seq=N` deep links. It sets
+/// inline SVG, and handles selection, search, zoom and `#seq=N` deep links. On a page `replay
+/// serve` serves, `window.replayServe` (``ServeScript``) gives every moment's state instead of
+/// the embedded ones. It sets
 /// `data-lanes`, `data-switches`, `data-windows`, `data-steps`, `data-marks`, `data-errors` and
 /// `data-rendered` on `<body>` once drawn, and collects script errors in
 /// `window.__reportErrors`, for the headless check (`make report-check`).
@@ -145,6 +147,8 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   // Details of a mark, a switch or a moment.
   function stateBlock(seq) {
     if (seq === null || seq === undefined) return "";
+    // Served by `replay serve`: any moment's state comes from the server (ServeScript).
+    if (window.replayServe) return window.replayServe.stateBlock(seq);
     const doc = D.states[String(seq)];
     if (doc) return `<h3>State after seq ${seq}</h3><pre class="state">${esc(JSON.stringify(doc, null, 2))}</pre>`;
     return `<h3>State after seq ${seq}</h3><p class="hint">Not embedded (the report keeps states for switch boundaries, warnings and a sample of calls): run <code>replay state --at ${seq} JOURNAL</code>.</p>`;

@@ -87,18 +87,22 @@ public final class EngagementSDK: Sendable {
     private let callIDsInUse: Set<UUID>
 
     /// Opens the journal in the configuration's directory (creating it, mode 0700, or restoring its
-    /// state) and starts the instance's engine thread.
+    /// state) and starts the instance's engine thread. The journal's directory and files, and each
+    /// keyring file, get the configuration's protection class and backup exclusion
+    /// (``SDKConfiguration/journalProtection`` and the like).
     ///
     /// Blocks the calling thread while it restores: it reads the newest snapshot and folds the facts
     /// after it (at most twice ``SDKConfiguration/journalSegmentRecords``). It sends nothing for the app
     /// before ``initialize(_:completion:)``; a restored instance resumes delivering what was queued,
     /// and a switch a crash interrupted continues. Throws when the directory cannot be created, the
-    /// keyring cannot be read or the journal cannot be opened; nothing is started then.
+    /// keyring cannot be read, the journal cannot be opened or the system refuses a protection class or
+    /// backup exclusion (``StoredItemAttributeError``); nothing is started then.
     public init(configuration: SDKConfiguration) throws {
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.storageDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let keyring = try Keyring(path: configuration.keyringPath)
+        let keyring = try Keyring(path: configuration.keyringPath, attributes: configuration.keyringAttributes,
+                                  setter: configuration.storedItemAttributes)
         var options = JournalOptions()
         options.rotation = .onRequest
         options.segmentBytes = configuration.journalSegmentBytes
@@ -120,6 +124,7 @@ public final class EngagementSDK: Sendable {
             restored = StateRestorer.Restored(state: SDKState(), hadFacts: false, undecodable: [])
             journalRecovery = RecoveryReport()
         } else {
+            try configuration.prepareJournalDirectory()
             let writer = try JournalWriter(directory: configuration.journalDirectory, options: options, snapshot: nil)
             recorder = writer
             let directory = configuration.journalDirectory
@@ -292,7 +297,7 @@ public final class EngagementSDK: Sendable {
     }
 
     static func currentThreadID() -> UInt64 {
-        UInt64(pthread_self())
+        CurrentThread.id
     }
 
     static var platform: String {

@@ -57,14 +57,49 @@ public struct SDKConfiguration: Sendable {
     /// Whole old journal segments are deleted while the journal is larger than this (the segment
     /// being written never is); nil keeps everything.
     public var journalRetainedBytes: Int?
+    /// Whole journal segments whose records are all older than this are deleted, whatever the
+    /// byte budget; nil keeps them for as long as ``journalRetainedBytes`` allows. 30 days by
+    /// default: long enough for a support request about last week's problem to find its
+    /// journal, short enough that personal data does not stay for months on a quiet device
+    /// (a busy one reaches the byte budget first). No record younger than this is deleted; none
+    /// stays more than about half of it longer (the segment being written is begun anew once it
+    /// is half this old, and the check runs at most an hour apart).
+    public var journalRetentionAge: Duration?
     /// The journal's file operations (substitute to inject faults or simulate power loss).
     public var journalStorage: any JournalStorage
+    /// The data protection class of the journal's directory and files (iOS, iPadOS, tvOS, watchOS,
+    /// visionOS; a no-op on macOS and Linux: ``FileProtection``). By default
+    /// ``FileProtection/completeUntilFirstUserAuthentication``: an engagement SDK records and
+    /// delivers while the app runs in the background on a locked device (a push received, a
+    /// background refresh, a location update), and under ``FileProtection/complete`` every write
+    /// then fails and the journal stops; this class still keeps the journal's personal data
+    /// encrypted from the device's start until the user first unlocks it. Choose `complete` only
+    /// for an app that never runs the SDK in the background.
+    public var journalProtection: FileProtection
+    /// The data protection class of the keyring file (as ``journalProtection``). By default
+    /// ``FileProtection/completeUntilFirstUserAuthentication``: the keyring is read when an
+    /// instance is made, which a launch in the background on a locked device does too, and
+    /// written when a project's key is stored.
+    public var keyringProtection: FileProtection
+    /// Whether device backups (iCloud and computer backups on iOS, Time Machine on macOS) leave the
+    /// journal out; a no-op on Linux. By default true: the journal is a device-local record of
+    /// personal data and of this install's own state (its users, its pending deliveries), which
+    /// should neither leave the device in a backup nor be restored into another install and
+    /// deliver there as its own.
+    public var excludesJournalFromBackup: Bool
+    /// Whether device backups leave the keyring out (as ``excludesJournalFromBackup``). By default
+    /// true: it holds API keys, which the app supplies again with its projects, and belongs with
+    /// the journal that names them.
+    public var excludesKeyringFromBackup: Bool
     /// The version sent in requests and recorded in the journal (``EngagementSDK/version`` by
     /// default).
     public var sdkVersion: String
     /// Sees the state and the last journal sequence after every input (tests compare it with a
     /// fresh fold of the journal). Runs on the engine thread; must be quick.
     var stateObserver: (@Sendable (SDKState, UInt64) -> Void)?
+    /// Applies the data-at-rest options to the files the instance makes (tests substitute one that
+    /// records what it was asked).
+    package var storedItemAttributes: any StoredItemAttributeSetter = SystemStoredItemAttributes()
     /// Replaces the journal as the place facts are recorded (the `bench` executable's peers
     /// only: an SDK built with it keeps no journal for `replay`).
     package var recorderOverride: (any FactRecorder)?
@@ -90,7 +125,12 @@ public struct SDKConfiguration: Sendable {
         journalSegmentBytes: Int = 4 << 20,
         journalSegmentRecords: Int = 20_000,
         journalRetainedBytes: Int? = 64 << 20,
+        journalRetentionAge: Duration? = .seconds(30 * 24 * 3_600),
         journalStorage: any JournalStorage = PosixStorage(),
+        journalProtection: FileProtection = .completeUntilFirstUserAuthentication,
+        keyringProtection: FileProtection = .completeUntilFirstUserAuthentication,
+        excludesJournalFromBackup: Bool = true,
+        excludesKeyringFromBackup: Bool = true,
         sdkVersion: String = EngagementSDK.version,
         knownProjects: [Project] = []
     ) {
@@ -106,11 +146,24 @@ public struct SDKConfiguration: Sendable {
         self.journalSegmentBytes = journalSegmentBytes
         self.journalSegmentRecords = journalSegmentRecords
         self.journalRetainedBytes = journalRetainedBytes
+        self.journalRetentionAge = journalRetentionAge
         self.journalStorage = journalStorage
+        self.journalProtection = journalProtection
+        self.keyringProtection = keyringProtection
+        self.excludesJournalFromBackup = excludesJournalFromBackup
+        self.excludesKeyringFromBackup = excludesKeyringFromBackup
         self.sdkVersion = sdkVersion
         self.knownProjects = knownProjects
     }
 
     var journalDirectory: String { storageDirectory + "/journal" }
     var keyringPath: String { storageDirectory + "/keyring" }
+    /// What the journal's directory and files are given.
+    var journalAttributes: StoredItemAttributes {
+        StoredItemAttributes(protection: journalProtection, excludedFromBackup: excludesJournalFromBackup)
+    }
+    /// What each keyring file is given.
+    var keyringAttributes: StoredItemAttributes {
+        StoredItemAttributes(protection: keyringProtection, excludedFromBackup: excludesKeyringFromBackup)
+    }
 }

@@ -4,6 +4,8 @@ import SDKCore
 enum EngineBounds {
     /// A rotation whose snapshot was too large is tried again after this many more records.
     static let rotationRetryRecords: UInt64 = 1_024
+    /// The journal is asked to delete aged records at most this long apart (µs): an hour.
+    static let retentionCheckMicroseconds: Int64 = 3_600_000_000
     /// A snapshot estimated larger than this puts a due rotation off (up to twice the segment's
     /// bounds): in a burst the state holds thousands of queued events, and its snapshot (about a
     /// megabyte, costly to encode, hash and compress) is taken once the burst has drained

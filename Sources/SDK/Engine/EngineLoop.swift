@@ -35,7 +35,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
             effectEnded: { if activity.end() { mailbox.post(.wake) } })
         core = EngineShell(environment: LiveEnvironment(configuration: configuration, keyring: keyring, reopenRecorder: reopenRecorder),
                           inbox: inbox, recorder: recorder, restored: restored, knownProjects: configuration.knownProjects,
-                          sdkVersion: configuration.sdkVersion)
+                          sdkVersion: configuration.sdkVersion, retentionAge: configuration.journalRetentionAge)
     }
 
     /// The thread's body: handle messages until stopped.
@@ -95,6 +95,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
     /// closes the journal; whatever was posted after the stop is answered without being processed.
     private func stop(leftover: ArraySlice<EngineMessage>, done: @Sendable () -> Void) {
         core.stop()
+        core.environment.finishKeyringWrites()
         publish()
         mailbox.close()
         var messages = Array(leftover)

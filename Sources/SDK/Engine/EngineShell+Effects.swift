@@ -49,6 +49,8 @@ extension EngineShell {
         case .armLanding(let id):
             // The next switch may start once every completion of the landing has returned.
             if landings[id]?.arm() == true { landingCallbacksDone(id) }
+        case .eraseLocalData(let call):
+            eraseLocalData(call: call)
         }
     }
 

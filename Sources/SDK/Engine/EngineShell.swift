@@ -33,6 +33,11 @@ package final class EngineShell<Environment: EngineEnvironment> {
     private var lastTime: JournalTime
     /// A rotation whose snapshot was too large is tried again once this sequence is written.
     private var rotationRetryAfter: UInt64 = 0
+    /// How long the journal keeps records (``SDKConfiguration/journalRetentionAge``); nil: only
+    /// its byte budget bounds it.
+    private let retentionAge: Duration?
+    /// When (journal time, µs) the journal is next asked to delete what aged out.
+    private var nextRetentionCheck = Int64.min
     /// The records of the input being recorded, reused from input to input (its buffers keep
     /// their size, so recording allocates nothing once they have grown).
     private var batch = RecordBatch()
@@ -68,8 +73,9 @@ package final class EngineShell<Environment: EngineEnvironment> {
 
     /// A core over `restored` (the state the journal folds to), recording into `recorder`.
     package init(environment: Environment, inbox: EngineInbox, recorder: any FactRecorder, restored: SDKState,
-                 knownProjects: [Project], sdkVersion: String) {
+                 knownProjects: [Project], sdkVersion: String, retentionAge: Duration? = nil) {
         self.environment = environment
+        self.retentionAge = retentionAge
         self.inbox = inbox
         self.recorder = recorder
         self.sdkVersion = sdkVersion
@@ -150,6 +156,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
                 beginOutage("\(error)", at: time)
             }
         }
+        if retentionAge != nil && time.microsecondsSince1970 >= nextRetentionCheck { removeAgedRecords(at: time) }
         var facts: [Fact] = []
         swap(&facts, &decided)
         // Filled as a local (one access to the property, not one per fact), then put back
@@ -225,6 +232,51 @@ package final class EngineShell<Environment: EngineEnvironment> {
             beginOutage("\(error)", at: time)
             journalOutage?.countUnrecorded(facts.count, at: time)
         }
+    }
+
+    // MARK: - Retention and erasure
+
+    /// Asks the journal to delete the segments older than ``retentionAge``; asked again a
+    /// quarter of that age later, at most an hour later.
+    private func removeAgedRecords(at time: JournalTime) {
+        guard let retentionAge, journalOutage == nil else { return }
+        let (seconds, attoseconds) = retentionAge.components
+        let ageMicroseconds = seconds.multipliedReportingOverflow(by: 1_000_000).partialValue &+ attoseconds / 1_000_000_000_000
+        let interval = min(ageMicroseconds / 4, EngineBounds.retentionCheckMicroseconds)
+        nextRetentionCheck = time.microsecondsSince1970 &+ max(interval, 1)
+        do {
+            try recorder.removeRecords(olderThan: retentionAge, at: time) { _ in StateCodec.encode(projected) }
+        } catch JournalError.recordTooLarge {
+            // The state is too large for a snapshot right now: tried again at the next check.
+        } catch {
+            beginOutage("\(error)", at: time)
+        }
+    }
+
+    /// Erases the journal for `eraseLocalData` (`call`): a new segment begins with the state
+    /// now (already without the user), every older one is deleted, cached JWTs are forgotten;
+    /// then `localDataErased` says how much went, or why nothing did.
+    func eraseLocalData(call: CallID) {
+        tokens.removeAll()
+        tokenEpoch &+= 1
+        let time = max(environment.now(), lastTime)
+        lastTime = time
+        var erasure = LocalDataErasure(call: call, firstErased: 1, lastErased: 0, segments: 0, bytes: 0, failure: nil)
+        if let journalOutage {
+            erasure.failure = "the journal is out: \(journalOutage.reason)"
+        } else {
+            do {
+                let erased = try recorder.eraseAll(time: time) { _ in StateCodec.encode(projected) }
+                recordedSequence = recorder.lastSequence
+                erasure.firstErased = erased.firstSequence
+                erasure.lastErased = erased.lastSequence
+                erasure.segments = UInt64(erased.segments)
+                erasure.bytes = UInt64(erased.bytes)
+            } catch {
+                erasure.failure = "\(error)"
+            }
+        }
+        inbox.post(.input(.localDataErased(erasure), .none))
     }
 
     // MARK: - A journal that fails comes back

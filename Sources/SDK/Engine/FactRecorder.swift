@@ -27,6 +27,13 @@ package protocol FactRecorder: AnyObject, Sendable {
     /// Records the facts of one input, encoded in `batch`, atomically (a crash keeps all of them
     /// or none); returns the last one's sequence number.
     func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64
+    /// Deletes what is older than `maxAge` at `time`, beginning a new segment (with the snapshot
+    /// `provider` returns) when the one being written grew old
+    /// (``JournalWriter/removeSegments(olderThan:at:snapshot:)``).
+    func removeRecords(olderThan maxAge: Duration, at time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
+    /// Deletes every record, going on in a new segment whose first record is the snapshot
+    /// `provider` returns (``JournalWriter/eraseAll(time:snapshot:)``).
+    func eraseAll(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> JournalErasure
     /// Calls `completion` once everything recorded before the call is durable.
     func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void)
     func close() throws
@@ -42,5 +49,9 @@ extension JournalWriter: FactRecorder {
 
     package func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
         try appendBatch(batch, timestamp: timestamp)
+    }
+
+    package func removeRecords(olderThan maxAge: Duration, at time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
+        try removeSegments(olderThan: maxAge, at: time, snapshot: provider)
     }
 }

@@ -141,6 +141,12 @@ final class LiveEnvironment: EngineEnvironment {
         keyringQueue.async { try? keyring.store(entry, for: project) }
     }
 
+    /// Waits until every key handed to ``storeKey(_:for:)`` is filed: after a shutdown, the
+    /// next instance (in this process or the next) finds every key its journal may need.
+    func finishKeyringWrites() {
+        keyringQueue.sync {}
+    }
+
     func reopenRecorder() throws -> (any FactRecorder)? {
         try reopen?()
     }

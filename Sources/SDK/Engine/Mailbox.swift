@@ -1,10 +1,5 @@
 import Dispatch
 import Locking
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The engine's inbox: a FIFO of messages fed from any thread and drained by the engine thread.
 /// Keeps the order of posts from any one thread.
@@ -22,7 +17,7 @@ final class Mailbox<Message: Sendable>: Sendable {
         /// Callers waiting in `postWaitingForRoom` for the taker to make room.
         var waitingForRoom = 0
         /// The thread that takes messages (the engine thread), once it has taken.
-        var taker: pthread_t?
+        var taker: UInt64?
         /// The most messages that ever waited at once.
         var highWater = 0
 
@@ -76,7 +71,7 @@ final class Mailbox<Message: Sendable>: Sendable {
             // to take it out of, and none to destroy after.
             let outcome = state.withLock(handing: consume pending) { state, message -> EnqueueOutcome in
                 guard !state.closed else { return .closed(message) }
-                if waitingForRoom && state.count >= capacity && !(state.taker.map { pthread_equal($0, pthread_self()) != 0 } ?? false) {
+                if waitingForRoom && state.count >= capacity && state.taker != CurrentThread.id {
                     state.waitingForRoom += 1
                     return .full(message)
                 }
@@ -117,7 +112,7 @@ final class Mailbox<Message: Sendable>: Sendable {
         let largest = 2 * capacity
         while true {
             let (taken, waiters, wanted) = state.withLock { state -> (Bool?, Int, Int) in
-                if state.taker == nil { state.taker = pthread_self() }
+                if state.taker == nil { state.taker = CurrentThread.id }
                 if !state.isEmpty {
                     let wanted = min(state.highWater, largest)
                     if batch.capacity < wanted { return (nil, 0, wanted) }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Journal
 import Locking
 import SDKCore
 
@@ -19,13 +20,28 @@ public final class Keyring: Sendable {
     /// The keyring file.
     public let path: String
     private let entries: Locked<[ProjectFingerprint: KeyringEntry]>
+    /// What each new file is given before anything is written to it, and who applies it (nil:
+    /// nothing beyond mode 0600).
+    private let attributes: (StoredItemAttributes, any StoredItemAttributeSetter)?
 
     /// Opens the keyring at `path`, loading it if the file exists. A missing file is an empty
     /// keyring (nothing is created until the first `store`). Throws `KeyringError` naming
     /// `path` when the file cannot be read, is corrupt, or has a newer format. The containing
     /// directory must exist before the first `store`.
-    public init(path: String) throws(KeyringError) {
+    public convenience init(path: String) throws(KeyringError) {
+        try self.init(path: path, attributes: nil, setter: nil)
+    }
+
+    /// Opens the keyring at `path` as ``init(path:)`` does; every file it writes later is given
+    /// `attributes` by `setter` (its protection class and backup exclusion) while still empty,
+    /// before it replaces the previous file.
+    package init(path: String, attributes: StoredItemAttributes?, setter: (any StoredItemAttributeSetter)?) throws(KeyringError) {
         self.path = path
+        if let attributes, let setter {
+            self.attributes = (attributes, setter)
+        } else {
+            self.attributes = nil
+        }
         let loaded: [ProjectFingerprint: KeyringEntry]
         if let data = try Self.contentsIfPresent(of: path) {
             loaded = try KeyringFile.decode(data, path: path)
@@ -104,8 +120,8 @@ extension Keyring {
         }
     }
 
-    /// Writes `entries` to `path + ".tmp"` (mode 0600), syncs it and renames it over `path`.
-    /// On failure the temporary file is removed and `path` is untouched.
+    /// Writes `entries` to `path + ".tmp"` (mode 0600, and the configured attributes), syncs it
+    /// and renames it over `path`. On failure the temporary file is removed and `path` is untouched.
     private func replaceFile(with entries: [ProjectFingerprint: KeyringEntry]) throws(KeyringError) {
         let bytes: Data
         do {
@@ -121,6 +137,17 @@ extension Keyring {
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .io(path: temporaryPath, operation: "create", code: errno)
+        }
+        // The protection class is set while the file is still empty: no key is ever written
+        // under a weaker one.
+        if let (attributes, setter) = attributes {
+            do {
+                try setter.apply(attributes, to: temporaryPath)
+            } catch {
+                close(descriptor)
+                unlink(temporaryPath)
+                throw .attributeRefused(error)
+            }
         }
         do {
             try Self.writeAndClose(bytes, to: descriptor, path: temporaryPath)
@@ -159,9 +186,10 @@ extension Keyring {
             }
         }
         if let failure { throw failure }
-        while fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            throw .io(path: path, operation: "fsync", code: errno)
+        // Ordered before the rename is enough here: the directory's sync after it makes both
+        // durable (on Apple platforms `F_FULLFSYNC` flushes the whole drive cache).
+        if let code = FileSync.ordered(of: descriptor) {
+            throw .io(path: path, operation: FileSync.orderedCall, code: code)
         }
         isOpen = false
         guard close(descriptor) == 0 else {
@@ -182,9 +210,8 @@ extension Keyring {
             throw .io(path: directory, operation: "open directory", code: errno)
         }
         defer { close(descriptor) }
-        while fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            throw .io(path: directory, operation: "fsync directory", code: errno)
+        if let code = FileSync.full(of: descriptor) {
+            throw .io(path: directory, operation: "\(FileSync.fullCall) directory", code: code)
         }
     }
 }

@@ -19,6 +19,9 @@ public enum KeyringError: Error, Sendable, Equatable {
     case fingerprintMismatch(given: ProjectFingerprint, ofKey: ProjectFingerprint)
     /// The keyring could not be encoded as JSON for the file at the path.
     case cannotEncode(path: String)
+    /// The system refused the protection class or backup exclusion the configuration asks for
+    /// (``SDKConfiguration/keyringProtection``): the error names the file and the attribute.
+    case attributeRefused(StoredItemAttributeError)
 }
 
 extension KeyringError: CustomStringConvertible {
@@ -34,6 +37,8 @@ extension KeyringError: CustomStringConvertible {
             "entry offered under fingerprint \(given), but its API key has fingerprint \(ofKey)"
         case .cannotEncode(let path):
             "keyring \(path): the entries could not be encoded as JSON"
+        case .attributeRefused(let error):
+            "keyring \(error)"
         }
     }
 }

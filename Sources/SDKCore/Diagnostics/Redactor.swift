@@ -6,11 +6,13 @@ import Journal
 /// "the same user" without seeing who.
 ///
 /// Kept as they are: project fingerprints, event names, message, campaign and template ids,
-/// commerce items' ids, names, prices and quantities (not their data fields), URLs.
+/// commerce items' ids, names, prices and quantities (not their data fields). URLs keep their
+/// scheme, host and path (``redact(url:)``); free text keeps the SDK's and the platform's own
+/// words (``redact(text:)``).
 ///
 /// Token kinds: `email`, `user`, `token`, `data` (data-field values, whatever their type),
-/// `body` (other strings of request bodies), `text` (quoted or address-like words in
-/// free-text reasons, which can echo a rejected argument).
+/// `body` (other strings of request bodies), `text` (words of free text not on the
+/// vocabulary, quoted passages, URLs' query values and fragments).
 package struct Redactor: Sendable {
     private let hash: any Tokenizer
 
@@ -79,6 +81,7 @@ package struct Redactor: Sendable {
             gap.reason = redact(text: gap.reason)
             return .journalGap(gap)
         case .linkResolved(var resolution):
+            resolution.destination = resolution.destination.map(redact(url:))
             resolution.failure = resolution.failure.map(redact(text:))
             return .linkResolved(resolution)
         case .moduleHookFinished(let hook, let problem):
@@ -93,6 +96,9 @@ package struct Redactor: Sendable {
         case .unknown(let kind, _):
             // Opaque to this build: it may hold anything, so nothing of it is kept.
             return .unknown(kind: kind, payload: [])
+        case .localDataErased(var erasure):
+            erasure.failure = erasure.failure.map(redact(text:))
+            return .localDataErased(erasure)
         case .durabilityConfirmed(var confirmation):
             confirmation.failure = confirmation.failure.map(redact(text:))
             return .durabilityConfirmed(confirmation)
@@ -103,7 +109,7 @@ package struct Redactor: Sendable {
         case .switchCancelled(let id, let reason):
             return .switchCancelled(switch: id, reason: redact(text: reason))
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
-            return .linkResolutionStarted(job: job, call: call, url: redact(text: url), project: project, generation: generation)
+            return .linkResolutionStarted(job: job, call: call, url: redact(url: url), project: project, generation: generation)
         case .staleResultRefused(let job, let what, let startedIn, let current):
             return .staleResultRefused(job: job, what: redact(text: what), startedIn: startedIn, current: current)
         case .engineStarted, .timerFired, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
@@ -129,7 +135,9 @@ package struct Redactor: Sendable {
         switch (kind, value) {
         case (.email, .text(let text)), (.userID, .text(let text)), (.pushToken, .text(let text)):
             return .text(text.map { token($0, kind.tokenKind ?? "text") })
-        case (.url, .text(let text)), (.link, .text(let text)), (.reason, .text(let text)):
+        case (.url, .text(let text)), (.link, .text(let text)):
+            return .text(text.map(redact(url:)))
+        case (.reason, .text(let text)):
             return .text(text.map(redact(text:)))
         case (.dataFields, .dataFields(let members)):
             return .dataFields(members.map(redact(data:)))
@@ -284,34 +292,6 @@ package struct Redactor: Sendable {
         }.joined(separator: "&")
     }
 
-    // MARK: - Free text
-
-    /// Reasons and errors echo arguments (`email 'x' is not an email address`): quoted
-    /// passages and words with an `@` become `text` tokens. A quote opens after a space (or at
-    /// the start) and closes before a space, punctuation or the end, so apostrophes inside
-    /// words (`project's`) stay as they are.
-    package func redact(text: String) -> String {
-        let characters = Array(text)
-        var output = ""
-        var index = 0
-        while index < characters.count {
-            let opens = characters[index] == "'" && (index == 0 || characters[index - 1].isWhitespace)
-            if opens, let close = (index + 1..<characters.count).first(where: { position in
-                characters[position] == "'" && (position + 1 == characters.count || characters[position + 1].isWhitespace
-                                                || ",.;:)!?".contains(characters[position + 1]))
-            }) {
-                output += "'" + token(String(characters[(index + 1)..<close]), "text") + "'"
-                index = close + 1
-            } else {
-                output.append(characters[index])
-                index += 1
-            }
-        }
-        return output.split(separator: " ", omittingEmptySubsequences: false).map { word in
-            word.contains("@") ? token(String(word), "text") : String(word)
-        }.joined(separator: " ")
-    }
-
     // MARK: - States
 
     package func redact(_ state: SDKState) -> SDKState {
@@ -337,8 +317,8 @@ package struct Redactor: Sendable {
     }
 }
 
-private extension String {
-    /// Tokens are `kind:hex`; in a query the colon is percent-encoded.
+extension String {
+    /// Tokens are `kind:hex`; in a URL the colon is percent-encoded.
     func replacingColons() -> String {
         split(separator: ":", omittingEmptySubsequences: false).joined(separator: "%3A")
     }

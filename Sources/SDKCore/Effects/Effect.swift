@@ -34,6 +34,9 @@ package enum Effect: Sendable, Hashable {
     /// Every completion of landing `switch` was dispatched: the next switch may start once
     /// they all returned.
     case armLanding(SwitchID)
+    /// Erase the journal (``PublicCall/eraseLocalData``, call `call`) and forget cached JWTs,
+    /// then report it as ``Fact/localDataErased(_:)``.
+    case eraseLocalData(call: CallID)
 }
 
 extension Effect {

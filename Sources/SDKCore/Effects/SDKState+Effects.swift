@@ -58,8 +58,10 @@ extension SDKState {
                 body(.abandonHook(hook))
             case .identityChanged(let email, let userID):
                 body(.identityChanged(user: UserIdentity(email: email, userID: userID)))
-            case .storageCleared(_, .identity):
+            case .storageCleared(_, .identity), .storageCleared(_, .personalData):
                 body(.identityChanged(user: nil))
+            case .callReceived(let received):
+                if case .eraseLocalData = received.call { body(.eraseLocalData(call: received.id)) }
             case .initialized(_, let generation):
                 body(.instanceStarted(generation: generation))
             case .linkResolutionStarted(let job, _, let url, _, _):
@@ -67,9 +69,9 @@ extension SDKState {
             case .linkResolved(let resolution):
                 linkDestination = resolution.destination
             // Facts that ask nothing of the world.
-            case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
+            case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
                  .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
-                 .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
+                 .localDataErased, .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
                  .unknownUserSessionCounted, .unknownUserEventsReleased, .staleResultRefused,
                  .taskQueued, .eventBatched, .taskCompleted, .authRefreshFinished, .journalGap,
                  .messagesStored, .storageCleared,

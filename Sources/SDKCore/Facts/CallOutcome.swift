@@ -47,4 +47,9 @@ public enum DiscardReason: Sendable, Hashable {
     /// already queued for it stays in the offline queue and is sent after the next launch
     /// (`replay audit` shows where it went); a call still held by a switch's gate is dropped.
     case shutdown
+    /// The user declined (``PublicCall/setConsent(granted:)``): the call made no request and
+    /// changed nothing; a request already queued was dropped when the user declined.
+    case consentDeclined
+    /// ``PublicCall/eraseLocalData`` deleted the queued request or the held call.
+    case erased
 }

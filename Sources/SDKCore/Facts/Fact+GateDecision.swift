@@ -10,7 +10,7 @@ extension Fact {
         case .eventBatched(_, _, nil): nil
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
              .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
-             .linkResolved, .networkReachable, .initialized, .callRejected, .identityChanged, .pushTokenChanged,
+             .linkResolved, .networkReachable, .localDataErased, .initialized, .callRejected, .identityChanged, .pushTokenChanged,
              .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserEventsReleased,
              .unknownUserSessionCounted, .taskQueued, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet,
              .callResolved, .callsResolved, .authRefreshRequested, .authRefreshFinished, .moduleEventDelivered,

@@ -9,7 +9,7 @@ extension Fact {
         case .callsResolved(_, let calls, let outcome): for call in calls { try body(call, outcome) }
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
              .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
-             .linkResolved, .networkReachable, .initialized, .gateDecided, .callRejected, .identityChanged,
+             .linkResolved, .networkReachable, .localDataErased, .initialized, .gateDecided, .callRejected, .identityChanged,
              .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
              .unknownUserEventsReleased, .unknownUserSessionCounted, .taskQueued, .eventBatched, .taskDispatched,
              .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested, .authRefreshFinished,

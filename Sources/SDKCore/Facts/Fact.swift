@@ -30,6 +30,8 @@ package enum Fact: Sendable, Hashable {
     indirect case linkResolved(LinkResolution)
     /// The app said the network is reachable again: deliveries waiting for a response go now.
     case networkReachable
+    /// The journal was erased (``PublicCall/eraseLocalData``): the first fact of what goes on.
+    case localDataErased(LocalDataErasure)
 
     // MARK: Decisions
 
@@ -136,4 +138,8 @@ package enum StorageScope: String, Sendable, Hashable {
     case projectScoped = "project-scoped"
     case inAppMessages = "in-app messages"
     case embeddedMessages = "embedded messages"
+    /// Everything personal the device holds for the live project: identity, push token,
+    /// attribution, unknown-user events and sessions, stored message ids
+    /// (``PublicCall/eraseLocalData``). Unlike a switch's clearing, later writes still land.
+    case personalData = "personal data"
 }

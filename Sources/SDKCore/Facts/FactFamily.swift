@@ -22,7 +22,7 @@ extension FactKind {
     var family: FactFamily {
         switch self {
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
-             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable:
+             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased:
             .input
         case .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
              .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,

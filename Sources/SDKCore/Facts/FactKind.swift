@@ -13,6 +13,7 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case engineStopping = 25
     case linkResolved = 26
     case networkReachable = 27
+    case localDataErased = 28
 
     case initialized = 32
     case gateDecided = 33

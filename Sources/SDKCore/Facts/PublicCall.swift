@@ -33,6 +33,11 @@ package enum PublicCall: Sendable, Hashable {
     /// A universal link the app was opened with: a tracked link is resolved into its
     /// destination and attribution.
     case handleUniversalLink(url: String)
+    /// The user agreed (`granted: true`) or declined: while declined, no request leaves and
+    /// every call but the control calls resolves at once as declined.
+    case setConsent(granted: Bool)
+    /// Deletes what the device recorded of the user (``Fact/localDataErased(_:)``).
+    case eraseLocalData
     /// A call whose arguments were over their limits (``CallLimits``), as the journal keeps it:
     /// its name and why it was rejected, not the arguments, which may be of any size.
     indirect case oversized(CallName, reason: String)
@@ -66,6 +71,8 @@ package enum PublicCall: Sendable, Hashable {
         case .setAttribution: .setAttribution
         case .flush: .flush
         case .handleUniversalLink: .handleUniversalLink
+        case .setConsent: .setConsent
+        case .eraseLocalData: .eraseLocalData
         case .oversized(let name, _): name
         }
     }
@@ -89,6 +96,7 @@ extension PublicCall {
         case embeddedFetch, embeddedReceived, embeddedClick
         case setAttribution, flush
         case handleUniversalLink
+        case setConsent, eraseLocalData
 
         /// How a call made while a switch runs is treated.
         package enum SwitchBehavior: Sendable {
@@ -96,7 +104,8 @@ extension PublicCall {
             case gated
             /// Run at once against the project the SDK is on (they carry that project's ids).
             case inline
-            /// Handled by the switch machinery itself (initialize, switchProject, flush).
+            /// Handled by the engine itself, never gated (initialize, switchProject, flush,
+            /// setConsent, eraseLocalData).
             case control
         }
 
@@ -128,6 +137,8 @@ extension PublicCall {
             case .setAttribution: .setAttribution
             case .flush: .flush
             case .handleUniversalLink: .handleUniversalLink
+            case .setConsent: .setConsent
+            case .eraseLocalData: .eraseLocalData
             }
         }
 
@@ -140,7 +151,7 @@ extension PublicCall {
             case .trackPushOpen, .handlePush, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
                  .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink:
                 .inline
-            case .initialize, .switchProject, .flush:
+            case .initialize, .switchProject, .flush, .setConsent, .eraseLocalData:
                 .control
             }
         }
@@ -155,7 +166,7 @@ extension PublicCall {
                  .embeddedFetch, .embeddedReceived, .embeddedClick:
                 .message
             case .setAttribution, .handleUniversalLink: .attribution
-            case .initialize, .switchProject, .flush: .control
+            case .initialize, .switchProject, .flush, .setConsent, .eraseLocalData: .control
             }
         }
     }
@@ -241,6 +252,10 @@ extension CallDeclaration {
         Argument("call", json: "oversized", field: 15, .callName, .required, text: .hidden),
         Argument("reason", json: "reason", field: 16, .reason, .defaulted, text: .oversized),
     ])
+    static let setConsent = CallDeclaration(.setConsent, tag: 28, arguments: [
+        Argument("granted", json: "granted", field: 17, .flag, .required, text: .choice(yes: "granted", no: "declined")),
+    ])
+    static let eraseLocalData = CallDeclaration(.eraseLocalData, tag: 29, )
 
     /// Every declaration, over-limit calls' last.
     package static let all: [CallDeclaration] = CallName.allCases.map(\.declaration) + [oversized]
@@ -273,7 +288,8 @@ extension PublicCall {
         case .updateCart(let items): [.items(items)]
         case .trackPurchase(let total, let items, let dataFields): [.amount(total), .items(items), .dataFields(dataFields)]
         case .track(let event, let dataFields): [.text(event), .dataFields(dataFields)]
-        case .disableDevice, .logoutUser, .embeddedFetch, .flush: []
+        case .disableDevice, .logoutUser, .embeddedFetch, .flush, .eraseLocalData: []
+        case .setConsent(let granted): [.flag(granted)]
         case .trackPushOpen(let open): [.pushOpen(open)]
         case .handlePush(let payload): [.dataFields(payload)]
         case .inAppFetch(let count): [.count(count)]
@@ -344,6 +360,8 @@ extension PublicCall {
         case .setAttribution: guard case .attribution(let info) = values[0] else { return nil }; self = .setAttribution(info)
         case .flush: self = .flush
         case .handleUniversalLink: guard let url = text(0) ?? nil else { return nil }; self = .handleUniversalLink(url: url)
+        case .setConsent: guard case .flag(let granted) = values[0] else { return nil }; self = .setConsent(granted: granted)
+        case .eraseLocalData: self = .eraseLocalData
         }
     }
 

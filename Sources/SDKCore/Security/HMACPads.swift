@@ -1,14 +1,12 @@
-import CCrypto
-
-/// HMAC-SHA256 (RFC 2104) as two libcrypto SHA-256 states taken after the key's inner and
-/// outer pads: a digest copies them (plain C structs) and feeds the message, then the inner
-/// hash, with no libcrypto context allocated, initialised or freed per digest. The same
+/// HMAC-SHA256 (RFC 2104) as two SHA-256 states (``SHA256State``) taken after the key's inner
+/// and outer pads: a digest copies them (plain C structs) and feeds the message, then the inner
+/// hash, with no context allocated, initialised or freed per digest. The same
 /// bytes as ``HMACContext`` under the same key (the key tests hold them to it).
 ///
 /// Holds what the key determines, so treat it like the key: never print or log it.
 struct HMACPads: Sendable {
-    private var inner = SHA256_CTX()
-    private var outer = SHA256_CTX()
+    private var inner = SHA256State()
+    private var outer = SHA256State()
     private static let blockLength = 64
 
     /// The pads of `key`, which is at most one SHA-256 block long (``KeyedHash`` hashes longer
@@ -17,11 +15,9 @@ struct HMACPads: Sendable {
         precondition(key.count <= Self.blockLength, "HMAC pads take a key of at most one block")
         var block = [UInt8](repeating: 0, count: Self.blockLength)
         block.replaceSubrange(0..<key.count, with: key)
-        func absorb(_ state: inout SHA256_CTX, _ pad: UInt8) {
+        func absorb(_ state: inout SHA256State, _ pad: UInt8) {
             let padded = block.map { $0 ^ pad }
-            let started = SHA256_Init(&state)
-            let updated = padded.withUnsafeBytes { SHA256_Update(&state, $0.baseAddress, $0.count) }
-            precondition(started == 1 && updated == 1, "libcrypto's SHA-256 failed")
+            padded.withUnsafeBytes { state.update($0) }
         }
         absorb(&inner, 0x36)
         absorb(&outer, 0x5c)
@@ -31,11 +27,10 @@ struct HMACPads: Sendable {
     func digest(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
         precondition(output.count >= SHA256.digestLength, "room for a digest")
         var state = inner
-        var finished = SHA256_Update(&state, input.baseAddress, input.count)
-        finished &= SHA256_Final(output.baseAddress, &state)
+        state.update(input)
+        state.finish(into: output)
         state = outer
-        finished &= SHA256_Update(&state, output.baseAddress, SHA256.digestLength)
-        finished &= SHA256_Final(output.baseAddress, &state)
-        precondition(finished == 1, "libcrypto's SHA-256 failed")
+        state.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: output[..<SHA256.digestLength])))
+        state.finish(into: output)
     }
 }

@@ -1,6 +1,5 @@
-import CCrypto
-
-/// HMAC-SHA256 (RFC 2104) under one secret key, computed by OpenSSL's libcrypto.
+/// HMAC-SHA256 (RFC 2104) under one secret key, computed by the system's crypto library
+/// (CommonCrypto on Apple platforms, OpenSSL's libcrypto on Linux: ``HMACContext``).
 ///
 /// Redacted exports replace personal values with `token(_:kind:)`: equal values give equal
 /// tokens under one key, so records stay linkable, while nobody without the key can tell which
@@ -20,28 +19,26 @@ package struct KeyedHash: Sendable {
     /// for redaction, since a short or guessable key lets anyone recompute the tokens.
     public init(key: [UInt8]) {
         // RFC 2104 hashes keys longer than the block size before use, so doing it here gives
-        // the same HMAC and keeps every key within libcrypto's `int` key length.
+        // the same HMAC and keeps every key within the libraries' key lengths.
         let blockKey = key.count > Self.blockLength ? SHA256.digest(key) : key
         context = HMACContext(key: blockKey)
         pads = HMACPads(key: blockKey)
     }
 
-    /// A keyed hash under 32 fresh bytes from libcrypto's random generator (`RAND_bytes`).
+    /// A keyed hash under 32 fresh bytes from the system's random generator (``SystemRandom``:
+    /// `SecRandomCopyBytes` on Apple platforms, libcrypto's `RAND_bytes` on Linux).
     /// Throws `CryptoError.randomBytesUnavailable` when the generator has no entropy source;
     /// it never falls back to weaker randomness.
     public static func random() throws(CryptoError) -> KeyedHash {
         var key = [UInt8](repeating: 0, count: 32)
-        let status = key.withUnsafeMutableBufferPointer { buffer in
-            RAND_bytes(buffer.baseAddress, Int32(buffer.count))
-        }
-        guard status == 1 else { throw .randomBytesUnavailable }
+        guard key.withUnsafeMutableBytes(SystemRandom.fill) else { throw .randomBytesUnavailable }
         return KeyedHash(key: key)
     }
 
     /// The 32-byte HMAC-SHA256 of `bytes` under this key.
     ///
-    /// Never fails for any input. It stops the process only if libcrypto itself cannot run (it
-    /// could not allocate its context), which no input can cause.
+    /// Never fails for any input. It stops the process only if the system's crypto itself cannot
+    /// run (it could not allocate its context), which no input can cause.
     public func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: SHA256.digestLength)
         output.withUnsafeMutableBufferPointer { digest in

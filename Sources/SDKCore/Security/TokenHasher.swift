@@ -1,5 +1,5 @@
 /// ``KeyedHash``'s tokens, the very same, each computed from the key's HMAC pads
-/// (``HMACPads``): no libcrypto context is allocated, started or freed per token, which would
+/// (``HMACPads``): no crypto context is allocated, started or freed per token, which would
 /// be most of a token's cost.
 ///
 /// Make one with ``KeyedHash/makeTokenHasher()``; a value, safe to use from any thread.

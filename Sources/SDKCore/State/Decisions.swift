@@ -204,6 +204,7 @@ extension SDKState {
             case .engineStopping: handleStop(&decisions)
             case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &decisions)
             case .networkReachable: handleNetworkReachable(&decisions)
+            case .localDataErased(let erasure): handleLocalDataErased(erasure, &decisions)
             // A call is decided above; the rest are not inputs (only what the world tells the SDK is one).
             case .callReceived,
                  .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
@@ -237,6 +238,9 @@ extension SDKState {
     /// A call over its limits is recorded as ``PublicCall/oversized(_:reason:)``: its name and
     /// why, never arguments too large for the journal.
     private mutating func decideCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
+        if consentDeclined && received.call.name.switchBehavior != .control {
+            return decideDeclinedCall(received, &decisions)
+        }
         decisions.prepare(prepareTrackBody(for: received, at: decisions.time), for: received.id)
         let problem = CallValidation.problem(in: received.call, measuredDataFields: decisions.preparedDataFields(of: received.id))
         if let problem, problem.isOverLimit {
@@ -247,6 +251,21 @@ extension SDKState {
         receiveCall(received, at: decisions.time)
         let slot = decisions.record(received: received, preparedBody: input.preparedBody)
         handleCall(received, problem: problem, &decisions)
+        decisions.fill(slot, with: .callReceived(received))
+    }
+
+    /// Decides a call made while the user declined: recorded without its personal and free-text
+    /// values (``PublicCall/withoutPersonalValues``), refused by the gate, resolved as declined.
+    private mutating func decideDeclinedCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
+        received.call = received.call.withoutPersonalValues
+        if let problem = CallValidation.problem(in: received.call, measuredDataFields: nil), problem.isOverLimit {
+            received.call = .oversized(received.call.name, reason: problem.reason)
+        }
+        time = decisions.time
+        receiveCall(received, at: decisions.time)
+        let slot = decisions.record(received: received, preparedBody: input.preparedBody)
+        emit(.gateDecided(call: received.id, decision: .refused), &decisions)
+        resolve(received.id, .discarded(.consentDeclined), &decisions)
         decisions.fill(slot, with: .callReceived(received))
     }
 

@@ -10,7 +10,7 @@ extension PublicCall {
              .registerToken, .disableDevice, .trackPushOpen, .handlePush,
              .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
              .embeddedFetch, .embeddedReceived, .embeddedClick,
-             .setAttribution, .handleUniversalLink, .flush,
+             .setAttribution, .handleUniversalLink, .flush, .setConsent, .eraseLocalData,
              .oversized:
             nil
         }

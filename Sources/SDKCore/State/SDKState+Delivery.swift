@@ -157,7 +157,7 @@ extension SDKState {
     /// after discarding the requests that waited past their age limit. Tasks of one project go
     /// out one at a time, in order.
     mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ decisions: inout Decisions) {
-        guard auth[project]?.refreshing == nil else { return }
+        guard auth[project]?.refreshing == nil, !consentDeclined else { return }
         expireOverdueTasks(of: project, &decisions)
         guard let head = taskOrder[project]?.first, let queued = tasks[head] else { return }
         switch queued.status {
@@ -216,6 +216,7 @@ extension SDKState {
     /// The app said the network is back: every project whose next request waits because its
     /// last attempt got no response sends it now, without waiting out its backoff.
     mutating func handleNetworkReachable(_ decisions: inout Decisions) {
+        guard !consentDeclined else { return }
         for project in taskOrder.keys.sorted() {
             guard auth[project]?.refreshing == nil, let head = taskOrder[project]?.first, let queued = tasks[head],
                   queued.waitsForNetwork, case .retrying(let next) = queued.status else {

@@ -43,6 +43,15 @@ extension SDKState {
                 inAppMessageIDs = []
             case .embeddedMessages:
                 embeddedMessageIDs = []
+            case .personalData:
+                email = nil
+                userID = nil
+                pushToken = nil
+                attribution = nil
+                heldEvents = []
+                unknownUserSessions = 0
+                inAppMessageIDs = []
+                embeddedMessageIDs = []
             }
         default:
             // A default is right: evolve(_:at:) sends only this family's facts here, and

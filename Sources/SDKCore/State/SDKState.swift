@@ -37,6 +37,9 @@ package struct SDKState: Sendable, Equatable {
     public var clearedProjects: Set<ProjectFingerprint> = []
     /// Whether an instance runs in this process (false from engine start until initialized).
     public var instanceRunning = false
+    /// Whether the user declined (``PublicCall/setConsent(granted:)``): no request leaves, and
+    /// calls other than the control calls resolve at once as declined.
+    public var consentDeclined = false
 
     // MARK: Delivery
 

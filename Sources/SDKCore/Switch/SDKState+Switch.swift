@@ -17,6 +17,10 @@ extension SDKState {
             initialize(received, project, &decisions)
         case .switchProject(let project):
             routeSwitch(received, to: project, &decisions)
+        case .setConsent(let granted):
+            changeConsent(granted: granted, received, &decisions)
+        case .eraseLocalData:
+            eraseLocalData(&decisions)
         default:
             // A default is right: execute(_:on:_:) sends only this family's calls here, and
             // CallName.family, which lists every call, gives a new call its family (and this function).

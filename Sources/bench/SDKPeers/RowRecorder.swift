@@ -15,6 +15,14 @@ extension RowRecorder {
     /// Peers have no segments: nothing to begin.
     func beginSegment(time: JournalTime, skippingThrough: UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
 
+    /// Peers keep every row: the benchmarks never run long enough for rows to age.
+    func removeRecords(olderThan maxAge: Duration, at time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {}
+
+    /// The benchmarks never erase.
+    func eraseAll(time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> JournalErasure {
+        throw JournalError.invalidOptions("a benchmark peer cannot erase its rows")
+    }
+
     /// Peers are never reopened after a failure: nothing was recovered, nothing is accounted.
     var recoveredThrough: UInt64 { 0 }
     func recordsHandedOut(after sequence: UInt64) -> HandedOutRecords? { nil }

@@ -7,7 +7,7 @@ struct AuditCommand: Command {
     static let name = "audit"
     static let summary = "every public call: live project, gate decision, where it went, how it ended"
     static let help = """
-        usage: replay audit [--project FP] [--call NAME] [--json] <journal>
+        usage: replay audit [--project FP] [--call NAME] [--json] [--jobs J] <journal>...
 
         One row per public call (callReceived): its sequence number, time, short id and name;
         the project the SDK was on when it was made; what the gate did (executed, queued and
@@ -24,9 +24,10 @@ struct AuditCommand: Command {
                          prefix of at least 4 hex digits, or the project's label, e.g. EU)
           --call NAME    only calls of this name, e.g. track, setEmail (repeatable)
           --json         one JSON object per call (NDJSON), then one {"summary": …}
+        \(JournalList.help(column: 17))
         """
 
-    let path: String
+    let journals: JournalList
     let project: ProjectFilter?
     let calls: Set<CallName>
     let json: Bool
@@ -42,11 +43,20 @@ struct AuditCommand: Command {
         }
         self.calls = calls
         json = arguments.flag("--json")
-        path = try arguments.positional("journal directory")
+        journals = try JournalList(arguments: &arguments)
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console))
+        if let path = journals.single { return try answer(path, console: console).status }
+        return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
+            try answer(path, console: console)
+        }
+    }
+
+    /// Audits one journal: its rows, then its summary.
+    func answer(_ path: String, console: Console) throws -> ManyJournals.Answer {
+        let reader = try JournalSource.open(path, console: console)
+        let walk = try JournalWalk(reader: reader)
         var shown: [String: Int] = [:]
         if !json { console.print(AuditRow.header) }
         let audit = CallAudit { row in
@@ -82,6 +92,10 @@ struct AuditCommand: Command {
                               + "\(counts.forCalls) for calls, \(counts.ownRequests) of the SDK's own")
             }
         }
-        return walk.stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
+        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        var tally = Tally([("calls", total), ("shown", shownTotal)])
+        for status in statuses { tally.add(status, shown[status] ?? 0) }
+        tally.add("requests_delivered", deliveries.reduce(0) { $0 + $1.value.forCalls + $1.value.ownRequests })
+        return ManyJournals.Answer(status: unreadable ? .findings : .ok, journalID: reader.journalID?.uuidString, tally: tally)
     }
 }

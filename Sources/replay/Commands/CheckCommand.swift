@@ -7,7 +7,7 @@ struct CheckCommand: Command {
     static let name = "check"
     static let summary = "verify the switch contract's invariants; exit 1 on any violation"
     static let help = """
-        usage: replay check [--json] <journal>
+        usage: replay check [--json] [--jobs J] <journal>...
 
         Checks, over the whole journal, the invariants of the switch contract:
 
@@ -16,7 +16,8 @@ struct CheckCommand: Command {
         Each violation is printed with the sequence numbers that prove it (look them up with
         `replay timeline --from SEQ`). Exit status: 0 when every rule holds, 1 otherwise.
 
-          --json   one JSON object: every rule with its violations
+          --json     one JSON object: every rule with its violations
+        \(JournalList.help(column: 13))
         """
 
     let journal: JournalArgument
@@ -26,7 +27,14 @@ struct CheckCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try journal.open(console: console)
+        try journal.run(Self.name, console: console) { [json = journal.json] path, console, _ in
+            try Self.answer(path, json: json, console: console)
+        }
+    }
+
+    /// Checks one journal and prints its findings.
+    static func answer(_ path: String, json: Bool, console: Console) throws -> ManyJournals.Answer {
+        let reader = try JournalArgument.open(path, console: console)
         let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
         let checker = ContractChecker()
         while let record = try walk.next() {
@@ -34,7 +42,7 @@ struct CheckCommand: Command {
         }
         console.clearProgress()
         checker.finish(state: walk.state)
-        if journal.json {
+        if json {
             console.print(JSONValue.object([
                 ("clean", .bool(checker.isClean)),
                 ("records", .integer(Int64(checker.records))),
@@ -65,6 +73,11 @@ struct CheckCommand: Command {
             console.print(checker.isClean ? "no violation" : "\(checker.counts.values.reduce(0, +)) violation(s)")
         }
         let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
-        return checker.isClean && !unreadable ? .ok : .findings
+        let violations = checker.counts.values.reduce(0, +)
+        var tally = Tally([("records", checker.records), ("clean_journals", checker.isClean ? 1 : 0),
+                           ("journals_with_violations", checker.isClean ? 0 : 1), ("violations", violations)])
+        for rule in ContractRule.allCases { tally.add("violations_" + rule.rawValue, checker.counts[rule] ?? 0) }
+        return ManyJournals.Answer(status: checker.isClean && !unreadable ? .ok : .findings, journalID: reader.journalID?.uuidString,
+                                   tally: tally)
     }
 }

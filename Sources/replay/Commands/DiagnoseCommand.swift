@@ -7,7 +7,7 @@ struct DiagnoseCommand: Command {
     static let name = "diagnose"
     static let summary = "per switch: routing, teardown steps, disable durability, held calls, result"
     static let help = """
-        usage: replay diagnose [--switch N] [--json] <journal>
+        usage: replay diagnose [--switch N] [--json] [--jobs J] <journal>...
 
         For every switch request: when it was requested (its switchRouted) and how it was
         routed (started, absorbed into another, enqueued, noop, initialization); each teardown
@@ -20,10 +20,12 @@ struct DiagnoseCommand: Command {
         Exit status: 0 when no switch shows an anomaly, 1 otherwise.
 
           --switch N   only switch N (as in s3, or just 3)
-          --json       one JSON array of switch reports
+          --json       one JSON array of switch reports (with several journals: one line per
+                       switch report, tagged with its journal)
+        \(JournalList.help(column: 15))
         """
 
-    let path: String
+    let journals: JournalList
     let only: UInt64?
     let json: Bool
 
@@ -32,18 +34,31 @@ struct DiagnoseCommand: Command {
             UInt64(text.hasPrefix("s") ? String(text.dropFirst()) : text)
         }
         json = arguments.flag("--json")
-        path = try arguments.positional("journal directory")
+        journals = try JournalList(arguments: &arguments)
     }
 
     func run(console: Console) throws -> ExitStatus {
+        if let path = journals.single { return try answer(path, console: console, many: false).status }
+        return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
+            try answer(path, console: console, many: true)
+        }
+    }
+
+    /// Diagnoses one journal's switches; with `many` and `--json`, one line per report (to be
+    /// tagged with the journal) instead of one array.
+    func answer(_ path: String, console: Console, many: Bool) throws -> ManyJournals.Answer {
         let reader = try JournalSource.open(path, console: console)
+        var withAnomalies = 0
         var anomalies = false
         var printed = 0
         // The JSON array is written report by report as each switch ends, so memory stays
         // bounded by the switches still open, not by the journal's length.
         let diagnosis = SwitchDiagnosis(only: only) { report in
             anomalies = anomalies || !report.anomalies.isEmpty
-            if json {
+            if !report.anomalies.isEmpty { withAnomalies += 1 }
+            if json && many {
+                console.print(report.json.serialized())
+            } else if json {
                 console.write((printed == 0 ? "[" : ",") + report.json.serialized())
             } else {
                 if printed > 0 { console.print() }
@@ -56,11 +71,12 @@ struct DiagnoseCommand: Command {
             walk.fold(record) { diagnosis.consume(record, before: $0) }
         }
         diagnosis.finish()
-        if json { console.print(printed == 0 ? "[]" : "]") }
+        if json && !many { console.print(printed == 0 ? "[]" : "]") }
         if printed == 0 && !json {
             console.print(only.map { "no switch s\($0) in this journal" } ?? "no switch in this journal")
         }
         let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
-        return anomalies || unreadable ? .findings : .ok
+        return ManyJournals.Answer(status: anomalies || unreadable ? .findings : .ok, journalID: reader.journalID?.uuidString,
+                                   tally: Tally([("switches", printed), ("switches_with_anomalies", withAnomalies)]))
     }
 }

@@ -7,7 +7,7 @@ struct InfoCommand: Command {
     static let name = "info"
     static let summary = "segments, records, time span, bytes and compression ratio"
     static let help = """
-        usage: replay info [--json] <journal>
+        usage: replay info [--json] [--jobs J] <journal>...
 
         Reads every record (verifying as it goes) and summarises the journal: its id and producer,
         segments, records, sequence range, time span, bytes on disk and the compression ratio
@@ -16,7 +16,8 @@ struct InfoCommand: Command {
         how many records could not be decoded. Exit status 1 when there is corruption or an
         undecodable record.
 
-          --json   one JSON object instead of the table
+          --json     one JSON object instead of the table
+        \(JournalList.help(column: 13))
         """
 
     let journal: JournalArgument
@@ -26,7 +27,14 @@ struct InfoCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let (reader, report) = try journal.openVerified(console: console, verb: "reading")
+        try journal.run(Self.name, console: console) { [json = journal.json] path, console, many in
+            try Self.answer(path, json: json, console: console, many: many)
+        }
+    }
+
+    /// Summarises one journal; with `many`, its JSON leaves the path to the tag.
+    static func answer(_ path: String, json: Bool, console: Console, many: Bool) throws -> ManyJournals.Answer {
+        let (reader, report) = try JournalArgument.openVerified(path, console: console, verb: "reading")
         let header = reader.segments.lazy.compactMap(\.header).last
         let census = report.unreadable == nil ? FactCensus.take(reader) : FactCensus()
         if let unreadable = report.unreadable { console.printError("replay info: \(unreadable)") }
@@ -36,9 +44,13 @@ struct InfoCommand: Command {
         if census.undecodable > 0 {
             console.printError("replay info: \(census.undecodable) record(s) could not be decoded as facts; `replay cat` shows which")
         }
-        if journal.json {
-            console.print(JSONValue.object([
-                ("journal", .string(journal.path)),
+        let answer = ManyJournals.Answer(status: status(report, census), journalID: reader.journalID?.uuidString, tally: Tally([
+            ("segments", report.segments), ("records", report.records), ("snapshots", report.snapshots),
+            ("file_bytes", report.fileBytes), ("record_bytes", report.recordBytes), ("corruption", report.corruption.count),
+            ("undecodable", census.undecodable),
+        ]))
+        if json {
+            console.print(JSONValue.object((many ? [] : [("journal", .string(path))]) + [
                 ("id", .optional(reader.journalID) { .string($0.uuidString) }),
                 ("producer", .optional(header?.producer) { .string($0) }),
                 ("format", .optional(header?.version) { .string($0.description) }),
@@ -58,10 +70,10 @@ struct InfoCommand: Command {
                 ("calls", .object(census.calls.map { ($0.name, .integer(Int64($0.count))) })),
                 ("undecodable", .integer(Int64(census.undecodable))),
             ]).serialized())
-            return Self.status(report, census)
+            return answer
         }
         var table = Table([.left, .left])
-        table.add(["journal", journal.path])
+        table.add(["journal", path])
         table.add(["id", reader.journalID?.uuidString ?? "-"])
         table.add(["producer", header?.producer ?? "-"])
         table.add(["format", header?.version.description ?? "-"])
@@ -94,7 +106,7 @@ struct InfoCommand: Command {
             }
             kinds.lines().forEach(console.print)
         }
-        return Self.status(report, census)
+        return answer
     }
 
     private static func status(_ report: VerificationReport, _ census: FactCensus) -> ExitStatus {

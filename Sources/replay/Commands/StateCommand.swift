@@ -33,9 +33,22 @@ struct StateCommand: Command {
         path = try arguments.positional("journal directory")
     }
 
+    /// The command for the journal at `path` at `moment` (what `replay serve` answers with).
+    init(path: String, moment: Moment, json: Bool) {
+        self.path = path
+        self.moment = moment
+        self.json = json
+    }
+
     func run(console: Console) throws -> ExitStatus {
         let walk = try JournalWalk(reader: try JournalSource.open(path, console: console, headers: .onDemand), start: .after(moment),
                                    onProgress: { console.progress("folding seq \($0)") })
+        return try Self.print(walk, moment: moment, json: json, console: console)
+    }
+
+    /// Prints the state `walk` has folded to, everything at or before `moment`: what `replay
+    /// state --at` prints (and `replay serve` sends, the same bytes).
+    static func print(_ walk: JournalWalk, moment: Moment, json: Bool, console: Console) throws -> ExitStatus {
         let ended = try walk.peek() == nil
         console.clearProgress()
         let document = StateDocument.make(walk.state)

@@ -6,7 +6,7 @@ struct VerifyCommand: Command {
     static let name = "verify"
     static let summary = "check every segment; exit 1 with the location of any corruption"
     static let help = """
-        usage: replay verify [--json] <journal>
+        usage: replay verify [--json] [--jobs J] <journal>...
 
         Checks every segment header, sync marker, block checksum, block check and record frame,
         and that sequence numbers run on without gaps between segments. Each problem is printed
@@ -17,7 +17,8 @@ struct VerifyCommand: Command {
 
         Exit status: 0 clean, 1 corruption found, 2 unreadable or usage error.
 
-          --json   one JSON object instead of text
+          --json     one JSON object instead of text
+        \(JournalList.help(column: 13))
         """
 
     let journal: JournalArgument
@@ -27,12 +28,22 @@ struct VerifyCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let report = try journal.openVerified(console: console, verb: "verifying").report
-        if let unreadable = report.unreadable {
-            console.printError("replay verify: \(unreadable)")
-            return .failure
+        try journal.run(Self.name, console: console) { [json = journal.json] path, console, many in
+            try Self.answer(path, json: json, console: console, many: many)
         }
-        if journal.json {
+    }
+
+    /// Verifies one journal and prints what it found; with `many`, an unreadable journal is
+    /// thrown (skipped), not reported.
+    static func answer(_ path: String, json: Bool, console: Console, many: Bool) throws -> ManyJournals.Answer {
+        let (reader, report) = try JournalArgument.openVerified(path, console: console, verb: "verifying")
+        let id = reader.journalID?.uuidString
+        if let unreadable = report.unreadable {
+            if many { throw ManyJournals.Skipped(problem: unreadable) }
+            console.printError("replay verify: \(unreadable)")
+            return ManyJournals.Answer(status: .failure, journalID: id, tally: Tally())
+        }
+        if json {
             console.print(JSONValue.object([
                 ("clean", .bool(report.isClean)),
                 ("segments", .integer(Int64(report.segments))),
@@ -58,7 +69,10 @@ struct VerifyCommand: Command {
                 console.print("torn tail: \(torn) (a crash mid-write; recovery truncates it)")
             }
         }
-        return report.isClean ? .ok : .findings
+        let tally = Tally([("segments", report.segments), ("records", report.records), ("clean_journals", report.isClean ? 1 : 0),
+                           ("corrupt_journals", report.isClean ? 0 : 1), ("corruption", report.corruption.count),
+                           ("torn_tails", report.tornTail == nil ? 0 : 1)])
+        return ManyJournals.Answer(status: report.isClean ? .ok : .findings, journalID: id, tally: tally)
     }
 
     static func json(_ damage: Damage) -> JSONValue {

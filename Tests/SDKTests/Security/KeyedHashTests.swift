@@ -2,7 +2,7 @@ import Testing
 import SDK
 
 extension SecurityTests {
-    @Suite("KeyedHash: libcrypto's HMAC-SHA256 and redaction tokens", .timeLimit(.minutes(3)))
+    @Suite("KeyedHash: the system's HMAC-SHA256 and redaction tokens", .timeLimit(.minutes(3)))
     struct KeyedHashTests {
         @Test("RFC 4231 test case 1: 20-byte key of 0x0b, \"Hi There\"")
         func rfc4231Case1() {

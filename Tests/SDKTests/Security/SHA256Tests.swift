@@ -2,7 +2,7 @@ import Testing
 import SDK
 
 extension SecurityTests {
-    @Suite("SHA256: libcrypto's SHA-256 against published vectors", .timeLimit(.minutes(3)))
+    @Suite("SHA256: the system's SHA-256 against published vectors", .timeLimit(.minutes(3)))
     struct SHA256Tests {
         @Test("FIPS 180-2 vectors: the empty string and \"abc\"")
         func publishedVectors() {

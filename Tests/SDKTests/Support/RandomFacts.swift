@@ -63,7 +63,7 @@ struct RandomFacts {
     }
 
     mutating func call() -> PublicCall {
-        switch int(0...26) {
+        switch int(0...28) {
         case 0: return .initialize(project())
         case 1: return .switchProject(project())
         case 2: return .setEmail(optionalString())
@@ -91,6 +91,8 @@ struct RandomFacts {
         case 23: return .setAttribution(bool() ? AttributionInfo(campaignID: 1, templateID: 2, messageID: string()) : nil)
         case 24: return .handleUniversalLink(url: "https://links.test/a/" + string())
         case 25: return .oversized(CallName.allCases[int(0...(CallName.allCases.count - 1))], reason: string())
+        case 26: return .setConsent(granted: bool())
+        case 27: return .eraseLocalData
         default: return .flush
         }
     }
@@ -102,7 +104,8 @@ struct RandomFacts {
 
     mutating func discard() -> DiscardReason {
         [.purgedByLogout, .purgedBySwitch(switchID()), .undeliveredAtSwitch(switchID()), .gateFull(capacity: int(0...9)),
-         .queueFull(capacity: int(0...9)), .shutdown, .expired(ageLimit: .milliseconds(int(0...999_999)))][int(0...6)]
+         .queueFull(capacity: int(0...9)), .shutdown, .expired(ageLimit: .milliseconds(int(0...999_999))), .consentDeclined,
+         .erased][int(0...8)]
     }
 
     mutating func event() -> ModuleEvent {
@@ -128,7 +131,7 @@ struct RandomFacts {
     }
 
     mutating func fact() -> Fact {
-        switch int(0...46) {
+        switch int(0...47) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
             gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5),
             bulkEventLimit: int(1...500), bulkByteLimit: int(1...99_999)),
@@ -187,6 +190,8 @@ struct RandomFacts {
         case 44: return .callsResolved(task: taskID(), calls: (0..<int(0...4)).map { _ in callID() },
                                        outcome: [.delivered(project: fingerprint(), status: 200), .applied(project: nil)][int(0...1)])
         case 45: return .networkReachable
+        case 47: return .localDataErased(LocalDataErasure(call: bool() ? callID() : nil, firstErased: next() % 99, lastErased: next() % 99,
+                                                          segments: next() % 9, bytes: next(), failure: optionalString()))
         case 46: return .retryScheduled(task: taskID(), attempt: int(1...9), due: time(),
                                         reason: bool() ? .noResponse(string()) : .serverBusy(string(), failures: int(1...5)))
         default: return .switchLanded(switch: switchID(), project: fingerprint(), result: bool() ? .switchedCleanly : .switchedWithWarnings,

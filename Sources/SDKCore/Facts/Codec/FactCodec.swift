@@ -19,6 +19,7 @@ package enum FactCodec {
         case .engineStopping: FactKind.engineStopping.rawValue
         case .linkResolved: FactKind.linkResolved.rawValue
         case .networkReachable: FactKind.networkReachable.rawValue
+        case .localDataErased: FactKind.localDataErased.rawValue
         case .journalGap: FactKind.journalGap.rawValue
         case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
         case .staleResultRefused: FactKind.staleResultRefused.rawValue

@@ -14,6 +14,7 @@ enum InputFactCodec {
         case .notificationReceived(let name): writer.string(1, name)
         case .engineStopping, .networkReachable: break
         case .linkResolved(let resolution): resolution.encode(to: &writer)
+        case .localDataErased(let erasure): erasure.encode(to: &writer)
         default:
             // Right: FactCodec hands this codec only its family's facts (``FactKind/family``, which
             // lists every kind); a new fact is added to its family's cases above.
@@ -50,6 +51,7 @@ enum InputFactCodec {
         case .engineStopping: return .engineStopping
         case .networkReachable: return .networkReachable
         case .linkResolved: return .linkResolved(try LinkResolution(from: &reader))
+        case .localDataErased: return .localDataErased(try LocalDataErasure(from: &reader))
         case .notificationReceived:
             let fields = try FieldsByNumber(&reader)
             return .notificationReceived(try fields.string(1) ?? "")

@@ -200,6 +200,8 @@ extension DiscardReason: FieldCodable {
         case .queueFull(let capacity): writer.unsigned(1, 5); writer.int(3, capacity)
         case .shutdown: writer.unsigned(1, 6)
         case .expired(let ageLimit): writer.unsigned(1, 7); writer.signed(4, ageLimit.wholeMilliseconds)
+        case .consentDeclined: writer.unsigned(1, 8)
+        case .erased: writer.unsigned(1, 9)
         }
     }
 
@@ -213,6 +215,8 @@ extension DiscardReason: FieldCodable {
         case 5: self = .queueFull(capacity: try fields.int(3) ?? 0)
         case 6: self = .shutdown
         case 7: self = .expired(ageLimit: .milliseconds(try fields.signed(4) ?? 0))
+        case 8: self = .consentDeclined
+        case 9: self = .erased
         default: throw fields.unknown("discard reason")
         }
     }

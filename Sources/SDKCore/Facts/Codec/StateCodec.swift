@@ -98,6 +98,8 @@ extension SDKState: FieldCodable {
         writer.message(28, switching)
         writer.signed(29, time.microsecondsSince1970)
         writer.messages(30, linkJobs.keys.sorted().map { LinkJobEntry(job: $0, link: linkJobs[$0]!) })
+        // Written only when declined: a state from before consent existed reads as granted.
+        if consentDeclined { writer.bool(31, true) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -154,6 +156,7 @@ extension SDKState: FieldCodable {
             case 30:
                 let entry: LinkJobEntry = try field.message()
                 linkJobs[entry.job] = entry.link
+            case 31: consentDeclined = try field.bool()
             default: break
             }
         }

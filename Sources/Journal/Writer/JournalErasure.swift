@@ -1,0 +1,24 @@
+/// What ``JournalWriter/eraseAll(time:snapshot:)`` deleted: every record the journal held, as a
+/// range of sequence numbers, and the segments and bytes they took.
+public struct JournalErasure: Sendable, Hashable {
+    /// The first record deleted (the oldest the journal still held).
+    public var firstSequence: UInt64
+    /// The last record deleted; below `firstSequence` when there was none.
+    public var lastSequence: UInt64
+    /// The segment files deleted.
+    public var segments: Int
+    /// The bytes those files took.
+    public var bytes: Int
+
+    public init(firstSequence: UInt64, lastSequence: UInt64, segments: Int, bytes: Int) {
+        self.firstSequence = firstSequence
+        self.lastSequence = lastSequence
+        self.segments = segments
+        self.bytes = bytes
+    }
+
+    /// How many records were deleted.
+    public var records: UInt64 {
+        lastSequence >= firstSequence ? lastSequence - firstSequence + 1 : 0
+    }
+}

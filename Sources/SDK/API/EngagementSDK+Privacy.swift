@@ -1,0 +1,48 @@
+import SDKCore
+
+extension EngagementSDK {
+    /// Records the user's choice: `.declined` stops every request to every project until
+    /// `.granted` again. Journaled, so it survives a relaunch (a new install starts granted).
+    ///
+    /// While declined:
+    /// - every call but `initialize`, `switchProject`, `flush`, `setConsent` and
+    ///   `eraseLocalData` resolves at once as `DiscardReason.consentDeclined`, changes nothing,
+    ///   and is journaled without its personal and free-text values (which arguments were
+    ///   given, data-field keys, ids; never emails, user ids, tokens, URLs, data values);
+    /// - declining drops the queued requests (`DiscardReason.consentDeclined`) except the
+    ///   disables of a device on a project it left, which wait and are sent once the user
+    ///   agrees again; a request already on the wire finishes;
+    /// - a switch still runs and lands (its disable of the outgoing device waits as above);
+    /// - the identity stays on the device: ``eraseLocalData(completion:)`` removes it.
+    ///
+    /// Never held by a switch. Outcome: `CallOutcome.applied(project:)` as soon as it is processed.
+    ///
+    /// Returns at once, in synchronous and `async` code alike; `completion`, if given, runs once
+    /// on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
+    /// `await sdk.outcome.setConsent(_:)` (``AwaitedCalls/setConsent(_:)``).
+    public func setConsent(_ consent: PrivacyConsent, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
+        submit(.setConsent(granted: consent == .granted), completion)
+    }
+
+    /// Deletes what the device recorded of the user and goes on with no identity: the journal's
+    /// segments and snapshots (everything recorded before this call), queued requests
+    /// (disables too, as `DiscardReason.erased`), the email, user id and push token, attribution,
+    /// events held for an unknown user, stored message ids and cached JWTs. The journal goes on in
+    /// a new segment whose first fact says when the erasure happened and how many records it
+    /// deleted, never what they held. Consent, the project and the keyring's API keys (not
+    /// personal) stay.
+    ///
+    /// Not erased: a request already on the wire (it finishes) and calls held by a switch in
+    /// progress (they run when it lands, with no identity).
+    ///
+    /// Never held by a switch. Outcome: `CallOutcome.applied(project:)` once the journal is
+    /// erased, or `CallFailure.rejected(_:)` saying why it could not be (the journal is out or
+    /// the disk refused).
+    ///
+    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
+    /// To await the outcome instead: `await sdk.outcome.eraseLocalData()`
+    /// (``AwaitedCalls/eraseLocalData()``).
+    public func eraseLocalData(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
+        submit(.eraseLocalData, completion)
+    }
+}

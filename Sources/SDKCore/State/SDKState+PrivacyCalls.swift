@@ -1,0 +1,39 @@
+import Journal
+
+extension SDKState {
+    /// `setConsent`: declining drops every queued request but disables (kept, and sent once the
+    /// user agrees again); no request leaves while declined. The identity and the events held
+    /// for an unknown user stay on the device (``PublicCall/eraseLocalData`` removes them). Agreeing again sends what waits. The choice itself was folded as the call was
+    /// received (``receiveCall(_:at:)``).
+    mutating func changeConsent(granted: Bool, _ received: ReceivedCall, _ decisions: inout Decisions) {
+        if granted {
+            for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) }
+        } else {
+            purgeQueue(keepingDisables: true, reason: .consentDeclined, projects: nil, &decisions)
+        }
+        resolve(received.id, .applied(project: live?.fingerprint), &decisions)
+    }
+
+    /// `eraseLocalData`: every queued request (disables too) is dropped and the device forgets
+    /// its user. The call stays pending until the journal is erased (an effect of the call's
+    /// fact) and ``Fact/localDataErased(_:)`` comes back.
+    mutating func eraseLocalData(_ decisions: inout Decisions) {
+        purgeQueue(keepingDisables: false, reason: .erased, projects: nil, &decisions)
+        if let live {
+            emit(.storageCleared(project: live.fingerprint, scope: .personalData), &decisions)
+        } else {
+            if email != nil || userID != nil { emit(.identityChanged(email: nil, userID: nil), &decisions) }
+            if pushToken != nil { emit(.pushTokenChanged(nil), &decisions) }
+        }
+    }
+
+    /// The journal was erased (or could not be): the `eraseLocalData` call resolves.
+    mutating func handleLocalDataErased(_ erasure: LocalDataErasure, _ decisions: inout Decisions) {
+        let outcome: CallOutcome = if let failure = erasure.failure {
+            .failed(.rejected("the journal could not be erased: \(failure)"))
+        } else {
+            .applied(project: live?.fingerprint)
+        }
+        resolve(erasure.call, outcome, &decisions)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Journal
+import ReplayKit
+
+/// `replay serve`: the report as a local web app that answers any moment of any served journal.
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "a local web app: any moment's state, diff, fact and audit row, many journals"
+    static let help = """
+        usage: replay serve [--port N] [--host ADDR] <journal>...
+
+        Serves the journals (directories, or folders of journal folders) on http://127.0.0.1:PORT/
+        and prints that address. Each journal's page is its HTML report, plus a scrubber over
+        the whole journal, stepping keys (Left/Right: previous/next fact; with Shift: call;
+        [ and ]: switch), search over every fact, and a journal picker when there are several.
+        Any moment's state, its diff from the moment before, its fact and its call's audit row
+        are computed on demand by the same fold and seek as `replay state --at` (the state is
+        the very bytes it prints). Runs until interrupted (Ctrl-C).
+
+        Nothing leaves the machine: it listens on the loopback interface only, answers requests
+        addressed to it by that address only, serves its fixed pages and endpoints only (no file
+        by its path) and the pages load nothing from elsewhere. Pages show the journals'
+        personal data as they are: serve a redacted export (`replay export --redact`) to show
+        it to someone else.
+
+          --port N      the port (default 0: a free one, chosen by the system)
+          --host ADDR   listen on ADDR instead of 127.0.0.1 (an IPv4 address, e.g. 0.0.0.0 for
+                        every interface): only when the page must be reached from elsewhere
+        """
+
+    let paths: [String]
+    let port: UInt16
+    let host: String
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        port = try arguments.option("--port", as: "a port number (0 to 65535)") { UInt16($0) } ?? 0
+        host = try arguments.option("--host") ?? "127.0.0.1"
+        var paths = [try arguments.positional("journal directory")]
+        while let more = arguments.optionalPositional() { paths.append(more) }
+        if paths.contains("-") { throw UsageError("serve reads journal directories, not standard input") }
+        self.paths = paths
+    }
+
+    /// The journals served and the server over them, listening (not yet accepting).
+    func listen(console: Console) throws -> (journals: ServedJournals, server: LoopbackServer) {
+        let expanded = FleetExport.journalPaths(paths)
+        // Each is opened once now, so a path that is not a journal is named before serving.
+        for path in expanded { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
+        let journals = ServedJournals(paths: expanded)
+        let server = try LoopbackServer(host: host, port: port) { journals.answer($0) }
+        return (journals, server)
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let (journals, server) = try listen(console: console)
+        if !LoopbackServer.isLoopback(host) {
+            console.printError("replay serve: listening on \(host), beyond this machine: anyone who reaches it reads these journals")
+        }
+        console.print("replay serve: \(journals.entries.count) journal(s) on \(server.url)")
+        for (index, entry) in journals.entries.enumerated() { console.print("  \(server.url)j/\(index)/  \(entry.path)") }
+        console.flush()
+        server.start()
+        // Until the process is interrupted; the server's threads answer.
+        while true { sleep(3600) }
+    }
+}

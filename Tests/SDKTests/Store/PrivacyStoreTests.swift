@@ -1,0 +1,130 @@
+import Simulation
+import Testing
+@testable import SDK
+
+/// Consent and erasure over the real `EngineShell` in the simulator's world (``EngineStore``):
+/// what leaves, what resolves how, what the journal keeps. No thread, no socket; facts asserted
+/// exactly.
+@Suite("Privacy (store)", .timeLimit(.minutes(1)))
+struct PrivacyStoreTests {
+    /// A received call or a decision (not what the world answered).
+    static func isCallOrDecision(_ fact: Fact) -> Bool {
+        if case .callReceived = fact { return true }
+        return FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == false
+    }
+
+    static func track(_ name: String, _ fields: [String: DataValue]? = nil) -> PublicCall { .track(event: name, dataFields: fields) }
+
+    @Test("declining drops the queued events, keeps nothing personal of later calls, sends nothing until agreed again")
+    func declineAndAgree() {
+        let store = SwitchContractStoreTests.onA()
+        store.setOffline(true)
+        let queued = store.call(Self.track("before", ["plan": "gold"]))
+        store.advance(byMilliseconds: 100)
+        _ = store.takeFacts()
+        let decline = store.call(.setConsent(granted: false))
+        #expect(store.outcomes[queued] == nil, "resolved on the callback queue")
+        store.runDue()
+        #expect(store.outcomes[decline] == .applied(project: store.fingerprint(.A)))
+        #expect(store.outcomes[queued] == .discarded(.consentDeclined))
+        store.expectFacts(where: Self.isCallOrDecision, [
+            "callReceived setConsent declined (call 00000004)",
+            "taskCompleted t1 discarded: the user declined consent",
+            "callResolved 00000003 discarded: the user declined consent",
+            "callResolved 00000004 applied on A",
+        ])
+
+        store.setOffline(false)
+        let email = store.call(.setEmail("grace@example.com"))
+        let tracked = store.call(Self.track("after", ["plan": "gold", "note": "private"]))
+        let click = store.call(.inAppClick(messageID: "m-1", url: "https://shop.example.com/offer?email=grace@example.com"))
+        store.settle()
+        store.expectFacts(where: { _ in true }, [
+            "callReceived setEmail \"\" (call 00000005)",
+            "gateDecided 00000005 refused",
+            "callResolved 00000005 discarded: the user declined consent",
+            "callReceived track \"after\" {note, plan} (call 00000006)",
+            "gateDecided 00000006 refused",
+            "callResolved 00000006 discarded: the user declined consent",
+            "callReceived inAppClick \"m-1\"  (call 00000007)",
+            "gateDecided 00000007 refused",
+            "callResolved 00000007 discarded: the user declined consent",
+        ])
+        for call in [email, tracked, click] { #expect(store.outcomes[call] == .discarded(.consentDeclined)) }
+        #expect(store.takeRequests().isEmpty, "no request leaves while declined")
+        #expect(store.state.email == "ada@example.com", "a declined call changes nothing")
+        #expect(!store.journaledRecords().joined().contains("grace"))
+
+        store.restart()
+        #expect(store.state.consentDeclined, "the choice is part of the fold: it survives a relaunch")
+        store.initialize(.A)
+        let whileRelaunched = store.call(Self.track("relaunched"))
+        store.settle()
+        #expect(store.outcomes[whileRelaunched] == .discarded(.consentDeclined))
+
+        let agree = store.call(.setConsent(granted: true))
+        let delivered = store.call(Self.track("agreed"))
+        store.settle()
+        #expect(store.outcomes[agree] == .applied(project: store.fingerprint(.A)))
+        #expect(store.outcomes[delivered] == .delivered(project: store.fingerprint(.A), status: 200))
+        #expect(store.takeRequests().map(\.path) == ["events/track"])
+        store.expectNoSimulationFailures()
+    }
+
+    @Test("a disable queued by a switch waits while declined and is sent once the user agrees again")
+    func disableWaitsForConsent() {
+        let store = SwitchContractStoreTests.onA()
+        store.call(.registerToken("push-token-1"))
+        store.settle()
+        _ = store.takeRequests()
+        store.call(.setConsent(granted: false))
+        let switched = store.switchProject(to: .B)
+        store.settle()
+        #expect(store.switchResults[switched] != nil, "the switch lands while declined")
+        #expect(store.takeRequests().isEmpty, "the outgoing device's disable waits")
+        #expect(store.state.tasks.values.contains { $0.task.isDisableDevice })
+        store.call(.setConsent(granted: true))
+        store.settle()
+        #expect(store.takeRequests().map { "\($0.project) \($0.path)" } == ["A users/disableDevice"])
+        store.expectNoSimulationFailures()
+    }
+
+    @Test("eraseLocalData deletes every record and the queue, forgets the user, and the journal goes on")
+    func erase() {
+        let store = SwitchContractStoreTests.onA()
+        store.call(.registerToken("push-token-1"))
+        store.settle()
+        store.setOffline(true)
+        let queued = store.call(Self.track("queued", ["plan": "gold"]))
+        store.advance(byMilliseconds: 100)
+        #expect(store.journaledRecords().joined().contains("ada@example.com"))
+        _ = store.takeFacts()
+
+        let erase = store.call(.eraseLocalData)
+        store.runDue()
+        #expect(store.outcomes[erase] == .applied(project: store.fingerprint(.A)))
+        #expect(store.outcomes[queued] == .discarded(.erased))
+        let facts = store.takeFacts()
+        #expect(facts.contains("storageCleared A personal data"))
+        #expect(facts.contains { $0.hasPrefix("localDataErased ") && $0.contains("record(s) (seq 1–") && $0.contains("erased on request") })
+        #expect(store.state.email == nil && store.state.userID == nil && store.state.pushToken == nil)
+        #expect(store.state.tasks.isEmpty)
+
+        store.advance(byMilliseconds: 10)
+        let journal = store.journaledRecords()
+        #expect(journal.first == "snapshot email=nil userId=nil", "the journal goes on from a snapshot without the user")
+        #expect(journal.dropFirst().first?.hasPrefix("localDataErased ") == true)
+        #expect(!journal.joined().contains("ada@example.com"))
+        #expect(!journal.joined().contains("push-token-1"))
+
+        store.setOffline(false)
+        store.call(.setEmail("grace@example.com"))
+        let after = store.call(Self.track("after"))
+        store.settle()
+        #expect(store.outcomes[after] == .delivered(project: store.fingerprint(.A), status: 200), "the SDK keeps running")
+        store.restart()
+        store.initialize(.A)
+        #expect(store.state.email == "grace@example.com", "what came after the erasure survives a relaunch")
+        store.expectNoSimulationFailures()
+    }
+}

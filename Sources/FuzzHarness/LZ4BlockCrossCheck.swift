@@ -1,7 +1,7 @@
 import CLZ4
 import Journal
 
-/// This package's LZ4 in Swift (what Apple platforms read and write journals with) held to
+/// This package's LZ4 in Swift (what iOS reads and writes journals with) held to
 /// liblz4 on hostile bytes: `fuzz-journal` hands every input to the decoder as one block after a
 /// dictionary, and to the compressor as content after the same dictionary.
 ///
@@ -48,7 +48,7 @@ package enum LZ4BlockCrossCheck {
         return checker.violations
     }
 
-    /// The Swift compressor (Apple platforms' writer) on `input` as a linked block after
+    /// The Swift compressor (iOS's writer) on `input` as a linked block after
     /// `dictionary`: liblz4, given exactly the input's size as room (which holds a block to the
     /// format's end-of-block rules), decodes it back to `input`.
     private static func checkCompressor(_ input: [UInt8], after dictionary: [UInt8], _ checker: inout InvariantChecker) {

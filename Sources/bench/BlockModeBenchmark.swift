@@ -3,7 +3,7 @@ import Foundation
 import Journal
 
 /// `bench lz4`: on a journal kept on disk, what independent blocks cost in size against linked
-/// ones, block for block, and what this package's LZ4 in Swift (Apple platforms' compressor and
+/// ones, block for block, and what this package's LZ4 in Swift (iOS's compressor and
 /// decoder) costs in size and time against liblz4's.
 ///
 /// It walks the segments' frames itself, decodes every block with liblz4, then compresses each
@@ -38,7 +38,7 @@ struct BlockModeBenchmark {
         var linkedBlockBytes = 0
         /// The same as independent blocks.
         var independentBlockBytes = 0
-        /// Linked blocks written by the Swift compressor (Apple platforms').
+        /// Linked blocks written by the Swift compressor (iOS's).
         var swiftLinkedBlockBytes = 0
         var compress: [(name: String, seconds: Double)] = []
         var blockContentMedian = 0

@@ -4,8 +4,8 @@ import TestSupport
 @testable import Journal
 
 /// Journals written with linked and with independent blocks, by liblz4 and by the Swift
-/// compressor (what Apple platforms write with), read through liblz4 and through the Swift
-/// decoder (what Apple platforms read with): the same records every way, the committed golden
+/// compressor (what iOS writes with), read through liblz4 and through the Swift
+/// decoder (what iOS reads with): the same records every way, the committed golden
 /// journals included.
 @Suite("Block modes and decoders: every journal reads the same every way", .timeLimit(.minutes(2)))
 struct BlockModeTests {

@@ -2,7 +2,7 @@
 /// Swift (``LZ4BlockDecoder``, ``SwiftLZ4Compressor``).
 ///
 /// Both read every frame of the format and write the same format. liblz4, faster, is the
-/// default where it is linked in (Linux); Swift is the only one elsewhere (Apple platforms), and
+/// default where it is linked in (Linux, macOS); Swift is the only one elsewhere (iOS), and
 /// tests on Linux run it on the same journals (`JournalReader.lz4Implementation`,
 /// `JournalOptions.lz4Implementation`).
 package enum LZ4Implementation: Sendable, Equatable {

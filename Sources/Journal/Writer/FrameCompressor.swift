@@ -8,7 +8,7 @@
 /// They are written here over a block compressor (``BlockCompressor``) because liblz4 1.9.4's
 /// frame API allocates and zeroes a 64 KiB buffer at the start of every frame
 /// (`LZ4F_compressEnd` forgets the one it had), a buffer these settings never use, and a frame
-/// ends every ~64 KiB; and because Apple platforms have no liblz4, where the blocks come from
+/// ends every ~64 KiB; and because iOS has no liblz4, where the blocks come from
 /// ``SwiftLZ4Compressor``.
 ///
 /// The groups of a frame come from one ``FrameBuffer``, contiguous and at stable addresses:

@@ -21,7 +21,7 @@ public struct JournalOptions: Sendable {
     /// says which in its descriptor and readers read both, so a journal may hold both kinds.
     public var blockMode = LZ4BlockMode.linked
     /// Whose LZ4 code compresses: liblz4 where it is linked in, this package's Swift elsewhere
-    /// (Apple platforms). Tests and benchmarks choose Swift on Linux too.
+    /// (iOS). Tests and benchmarks choose Swift on Linux too.
     package var lz4Implementation = LZ4Implementation.platformDefault
     /// A commit group is cut once it holds this many bytes, even below ``GroupCommit/maxRecords``.
     public var maxGroupBytes = 32 << 10

@@ -1,5 +1,5 @@
-/// An LZ4 block compressor in Swift: what writes linked blocks where there is no liblz4 (Apple
-/// platforms), so a journal there is as small as on Linux, and what tests on Linux run for it.
+/// An LZ4 block compressor in Swift: what writes linked blocks where there is no liblz4
+/// (iOS), so a journal there is as small as on Linux, and what tests on Linux run for it.
 ///
 /// The algorithm is liblz4's fast one at acceleration 1: a hash of each 4-byte sequence finds
 /// the last place it occurred (a table of 4,096 positions), a match is extended both ways, and

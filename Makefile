@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check portability-check unit-tests mutations docs-check readme-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -13,11 +13,19 @@ build: deps
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, reverts each engine-shell mechanism in turn and checks the thread-free tests catch it,
-# reads the Apple build for Linux-only code, checks the API documentation with docc, builds the
-# README's snippet as an app would, renders the demo's HTML report in headless Chromium and
-# drives `replay serve` in it, then the concurrency suites under ThreadSanitizer, a short smoke
-# of each fuzzer and the fleet SQL's cross-check on DuckDB.
-test: layers-check portability-check unit-tests mutations docs-check readme-check report-check serve-check tsan fuzz-smoke fleet-check
+# reads the Apple build for Linux-only code, builds the journal as iOS does (without liblz4),
+# checks the API documentation with docc, builds the README's snippet as an app would, renders
+# the demo's HTML report in headless Chromium and drives `replay serve` in it, then the
+# concurrency suites under ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's
+# cross-check on DuckDB.
+test: layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check report-check serve-check tsan fuzz-smoke fleet-check
+
+# The Journal built as iOS builds it, without liblz4 (every block through the journal's own LZ4
+# in Swift), in a package of its own under .build/nolz4-check, warnings as errors: a journal it
+# writes and every golden journal read alike through it and through replay, which uses liblz4
+# (scripts/journal-without-liblz4.sh). About 20 seconds.
+nolz4-check: deps
+	SWIFT=$(SWIFT) scripts/journal-without-liblz4.sh
 
 # Every target imports only the layers below it, and the pure core (SDKCore) does no I/O,
 # starts no thread and reads no clock (docs/ARCHITECTURE.md, "Targets").

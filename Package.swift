@@ -17,8 +17,8 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
-        // liblz4 from Debian's liblz4-dev (on a Mac, Homebrew's lz4): the frame API writes
-        // segments, the block API reads them. iOS has no liblz4: docs/FORMAT.md.
+        // liblz4 from Debian's liblz4-dev (on a Mac, Homebrew's lz4): its block API writes and
+        // reads the journal's LZ4 frames.
         .systemLibrary(
             name: "CLZ4",
             pkgConfig: "liblz4",
@@ -26,8 +26,10 @@ let package = Package(
         ),
         // One lock type for the whole package, visible to ThreadSanitizer.
         .target(name: "Locking"),
-        // A generic, crash-safe, compressed append-only log. Knows nothing of the SDK.
-        .target(name: "Journal", dependencies: ["CLZ4", "Locking"]),
+        // A generic, crash-safe, compressed append-only log. Knows nothing of the SDK. iOS has no
+        // liblz4: there the journal writes and reads the same frames with its own LZ4 in Swift
+        // (docs/FORMAT.md, "Linked blocks on every platform").
+        .target(name: "Journal", dependencies: [.target(name: "CLZ4", condition: .when(platforms: [.linux, .macOS])), "Locking"]),
         // OpenSSL's libcrypto from Debian's libssl-dev: SHA-256 fingerprints, HMAC redaction, random
         // keys, on Linux only. Apple platforms have no OpenSSL: they hash with CommonCrypto
         // (SDKCore's Security/, docs/PLATFORMS.md), so nothing an Apple build needs links it.

@@ -12,10 +12,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# The toolchain's own modules, allowed everywhere except where PURE says otherwise (Compression:
-# Apple's, the journal's LZ4 blocks where there is no liblz4).
+# The toolchain's own modules, allowed everywhere except where PURE says otherwise.
 SYSTEM = {"Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Darwin", "Synchronization",
-          "Testing", "XCTest", "CommonCrypto", "Security", "Compression"}
+          "Testing", "XCTest", "CommonCrypto", "Security"}
 
 # What each target may import from this package (the layers below it).
 ALLOWED = {

@@ -44,7 +44,7 @@ package enum FixtureJournal {
     /// a quarter of a second apart, with `snapshot` opening each segment.
     package static func writeRaw(to directory: String, storage: any JournalStorage = PosixStorage(), payloads: [[UInt8]],
                                 kinds: UInt32 = 3, segmentBytes: Int = 2048, snapshot: [UInt8] = Array("raw snapshot".utf8),
-                                blockMode: LZ4BlockMode = .platformDefault) throws {
+                                blockMode: LZ4BlockMode = .linked) throws {
         var options = options(storage: storage, segmentBytes: segmentBytes)
         options.blockMode = blockMode
         let writer = try JournalWriter(directory: directory, options: options, snapshot: nil)

@@ -80,7 +80,7 @@ package enum JournalReaderFuzzer {
         // The Swift block decoder (Apple platforms' reader) reads whatever liblz4 reads whole
         // exactly alike. (Where liblz4 stops it may read on: it is laxer about how blocks end.)
         var swiftReader = reader
-        swiftReader.blockDecoding = .swift
+        swiftReader.lz4Implementation = .swift
         let swift = trail { try swiftReader.records(mode: .strict) }
         if strictReadAll {
             checker.expect(swift.failure == nil && swift.count == strict.count && swift.combined == strict.combined,

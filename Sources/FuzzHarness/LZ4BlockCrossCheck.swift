@@ -1,14 +1,16 @@
 import CLZ4
 import Journal
 
-/// The Swift LZ4 block decoder (what Apple platforms read journals with) held to liblz4 on
-/// hostile bytes: `fuzz-journal` hands it every input as one block after a dictionary.
+/// This package's LZ4 in Swift (what iOS reads and writes journals with) held to
+/// liblz4 on hostile bytes: `fuzz-journal` hands every input to the decoder as one block after a
+/// dictionary, and to the compressor as content after the same dictionary.
 ///
 /// What must hold: whenever liblz4 decodes a block, the Swift decoder decodes it to the same
 /// bytes, except a block with a match at offset 0, which liblz4 1.9.4 accepts by copying bytes
 /// of its output buffer not yet written (the Swift decoder refuses it); and when the Swift
 /// decoder refuses a block, the byte it names is in the block. (It may decode blocks liblz4
-/// refuses: it does not hold blocks to the format's end-of-block rules.)
+/// refuses: it does not hold blocks to the format's end-of-block rules.) And liblz4 decodes
+/// what the Swift compressor writes back to its input.
 package enum LZ4BlockCrossCheck {
     /// Decodes `input` (after its first byte) with both decoders; returns the invariants broken.
     /// The first byte chooses the dictionary's length in 256-byte steps, up to the 64 KiB window.
@@ -42,7 +44,31 @@ package enum LZ4BlockCrossCheck {
                            "liblz4 decodes a block of \(block.count) bytes the Swift decoder refuses: \(error)")
             checker.expect((0...block.count).contains(error.offset), "the Swift decoder names byte \(error.offset) of a \(block.count)-byte block")
         }
+        checkCompressor(input, after: dictionary, &checker)
         return checker.violations
+    }
+
+    /// The Swift compressor (iOS's writer) on `input` as a linked block after
+    /// `dictionary`: liblz4, given exactly the input's size as room (which holds a block to the
+    /// format's end-of-block rules), decodes it back to `input`.
+    private static func checkCompressor(_ input: [UInt8], after dictionary: [UInt8], _ checker: inout InvariantChecker) {
+        guard !input.isEmpty else { return }
+        let content = dictionary + input
+        let compressor = SwiftLZ4Compressor(linksBlocks: true)
+        compressor.beginFrame()
+        var block = [UInt8](repeating: 0, count: content.count + content.count / 255 + 16)
+        let written = content.withUnsafeBytes { source in
+            block.withUnsafeMutableBytes { output in
+                if !dictionary.isEmpty {
+                    _ = compressor.compress(source.baseAddress!, count: dictionary.count, into: output.baseAddress!, capacity: output.count)
+                }
+                return compressor.compress(source.baseAddress! + dictionary.count, count: input.count, into: output.baseAddress!,
+                                           capacity: output.count)
+            }
+        }
+        checker.expect(written > 0, "the Swift compressor found no room for \(input.count) bytes in \(block.count)")
+        let decoded = liblz4(Array(block.prefix(written)), dictionary: dictionary, limit: input.count)
+        checker.expect(decoded == input, "liblz4 does not decode the Swift compressor's block of \(input.count) bytes back to them")
     }
 
     /// An input for ``run(_:)``: a 4 KiB dictionary, then records like a journal's compressed

@@ -2,13 +2,14 @@ import CLZ4
 import Foundation
 import Journal
 
-/// `bench lz4`: on a journal kept on disk, what independent blocks (Apple platforms' frames)
-/// cost in size against linked ones, block for block, and what the Swift block decoder (Apple
-/// platforms' reader) costs in time against liblz4's.
+/// `bench lz4`: on a journal kept on disk, what independent blocks cost in size against linked
+/// ones, block for block, and what this package's LZ4 in Swift (iOS's compressor and
+/// decoder) costs in size and time against liblz4's.
 ///
 /// It walks the segments' frames itself, decodes every block with liblz4, then compresses each
 /// block's content again twice from the same commit groups: linked (which must give back the
-/// stored blocks byte for byte: the walk read them right) and each block alone. The size cost is
+/// stored blocks byte for byte: the walk read them right), each block alone, and linked by the
+/// Swift compressor. The size cost is
 /// the second against the first, with everything else of the files unchanged. With
 /// `--records-per-block N` each frame's records are first cut into groups of N (each with its
 /// block check), as an app whose calls come seconds apart commits them: one input and its
@@ -37,6 +38,9 @@ struct BlockModeBenchmark {
         var linkedBlockBytes = 0
         /// The same as independent blocks.
         var independentBlockBytes = 0
+        /// Linked blocks written by the Swift compressor (iOS's).
+        var swiftLinkedBlockBytes = 0
+        var compress: [(name: String, seconds: Double)] = []
         var blockContentMedian = 0
         var decode: [(name: String, seconds: Double)] = []
         var scan: [(name: String, seconds: Double)] = []
@@ -50,6 +54,7 @@ struct BlockModeBenchmark {
         var content: Range<Int>
         var linked: [UInt8]?
         var independent: [UInt8]?
+        var swiftLinked: [UInt8]?
     }
 
     private struct Frame {
@@ -86,6 +91,7 @@ struct BlockModeBenchmark {
                 report.records += Self.records(in: frames[index].content[block.content]) - 1
                 report.linkedBlockBytes += 8 + (block.linked?.count ?? block.content.count)
                 report.independentBlockBytes += 8 + (block.independent?.count ?? block.content.count)
+                report.swiftLinkedBlockBytes += 8 + (block.swiftLinked?.count ?? block.content.count)
                 sizes.append(block.content.count)
             }
         }
@@ -95,6 +101,12 @@ struct BlockModeBenchmark {
         report.frames = frames.count
         report.blockContentMedian = sizes.sorted()[sizes.count / 2]
 
+        log("compressing every frame, linked, \(runs) runs each way")
+        report.compress = try [("liblz4, linked", false), ("Swift, linked", true)].map { name, swift in
+            var samples: [Double] = []
+            for _ in 0..<runs { samples.append(try Self.compressAll(frames, swift: swift)) }
+            return (name, percentile(samples, 0.5))
+        }
         log("decoding every block, \(runs) runs each way")
         report.decode = try [("liblz4, linked", false, true), ("Swift, linked", true, true),
                              ("liblz4, independent", false, false), ("Swift, independent", true, false)].map { name, swift, linked in
@@ -103,7 +115,7 @@ struct BlockModeBenchmark {
             return (name, percentile(samples, 0.5))
         }
         log("reading the journal through JournalReader, \(runs) runs each way")
-        report.scan = try [("liblz4", LZ4BlockDecoding.liblz4), ("Swift", .swift)].map { name, decoding in
+        report.scan = try [("liblz4", LZ4Implementation.liblz4), ("Swift", .swift)].map { name, decoding in
             var samples: [Double] = []
             for _ in 0..<runs { samples.append(try scan(decoding)) }
             return (name, percentile(samples, 0.5))
@@ -200,7 +212,50 @@ struct BlockModeBenchmark {
                 }
                 frame.blocks[index].independent = alone > 0 ? Array(output[0..<alone]) : nil
             }
+            let swift = SwiftLZ4Compressor(linksBlocks: true)
+            swift.beginFrame()
+            for index in frame.blocks.indices {
+                let range = frame.blocks[index].content
+                let written = output.withUnsafeMutableBytes {
+                    swift.compress(source.baseAddress! + range.lowerBound, count: range.count, into: $0.baseAddress!, capacity: range.count - 1)
+                }
+                frame.blocks[index].swiftLinked = written > 0 ? Array(output[0..<written]) : nil
+            }
         }
+    }
+
+    /// Seconds to compress every frame's blocks once as linked blocks, by liblz4's stream or by
+    /// the Swift compressor, each block into room one byte smaller than it (as the writer does);
+    /// throws unless the sizes are those of the first compression.
+    private static func compressAll(_ frames: [Frame], swift: Bool) throws -> Double {
+        guard let stream = LZ4_createStream() else { throw BenchmarkFailure(description: "liblz4 could not create a stream") }
+        defer { LZ4_freeStream(stream) }
+        let compressor = SwiftLZ4Compressor(linksBlocks: true)
+        var output = [UInt8](repeating: 0, count: frames.map(\.content.count).max()! + 16)
+        var seconds = 0.0
+        for frame in frames {
+            var sizes: [Int] = []
+            sizes.reserveCapacity(frame.blocks.count)
+            let stopwatch = Stopwatch()
+            frame.content.withUnsafeBytes { source in
+                output.withUnsafeMutableBytes { out in
+                    if swift { compressor.beginFrame() } else { LZ4_resetStream_fast(stream) }
+                    for block in frame.blocks {
+                        let from = source.baseAddress! + block.content.lowerBound
+                        let capacity = block.content.count - 1
+                        sizes.append(swift
+                            ? compressor.compress(from, count: block.content.count, into: out.baseAddress!, capacity: capacity)
+                            : Int(LZ4_compress_fast_continue(stream, from.assumingMemoryBound(to: CChar.self),
+                                                             out.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                                             Int32(block.content.count), Int32(capacity), 1)))
+                    }
+                }
+            }
+            seconds += stopwatch.seconds
+            let expected = frame.blocks.map { (swift ? $0.swiftLinked : $0.linked)?.count ?? 0 }
+            guard sizes == expected else { throw BenchmarkFailure(description: "compressing a frame again gave other sizes") }
+        }
+        return seconds
     }
 
     /// The number of records in a block's content (its block check included).
@@ -279,9 +334,9 @@ struct BlockModeBenchmark {
     }
 
     /// Seconds for a strict read of every record of the journal through `decoding`.
-    private func scan(_ decoding: LZ4BlockDecoding) throws -> Double {
+    private func scan(_ decoding: LZ4Implementation) throws -> Double {
         var reader = try JournalReader(directory: journal)
-        reader.blockDecoding = decoding
+        reader.lz4Implementation = decoding
         let stopwatch = Stopwatch()
         let cursor = try reader.records()
         var records = 0
@@ -302,10 +357,16 @@ enum BlockModeReportFormatter {
                 + "\(report.records) records, \(report.contentBytes) bytes decompressed (median block \(report.blockContentMedian) bytes)",
             "blocks as linked:       \(report.linkedBlockBytes) bytes, ratio \(Format.fixed(ratio(report.contentBytes, report.linkedBlockBytes), digits: 2))x",
             "blocks as independent:  \(report.independentBlockBytes) bytes, ratio \(Format.fixed(ratio(report.contentBytes, report.independentBlockBytes), digits: 2))x",
+            "linked, Swift's:        \(report.swiftLinkedBlockBytes) bytes, ratio \(Format.fixed(ratio(report.contentBytes, report.swiftLinkedBlockBytes), digits: 2))x",
             "segment files:          \(report.linkedFileBytes) bytes linked, \(report.independentFileBytes) independent (+"
                 + "\(Format.fixed(Double(report.independentFileBytes - report.linkedFileBytes) * 100 / Double(report.linkedFileBytes), digits: 1))%)",
-            "decode every block (median):",
+            "compress every block, linked (median):",
         ]
+        for (name, seconds) in report.compress {
+            lines.append("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(Format.fixed(seconds * 1000, digits: 2)) ms, "
+                         + "\(Format.fixed(megabytes / seconds, digits: 0)) MB/s")
+        }
+        lines.append("decode every block (median):")
         for (name, seconds) in report.decode {
             lines.append("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(Format.fixed(seconds * 1000, digits: 2)) ms, "
                          + "\(Format.fixed(megabytes / seconds, digits: 0)) MB/s decompressed")
@@ -319,12 +380,14 @@ enum BlockModeReportFormatter {
 
     static func json(_ report: BlockModeBenchmark.Report) -> String {
         let decode = report.decode.map { "\"\($0.name)\":\(Format.fixed($0.seconds, digits: 6))" }.joined(separator: ",")
+        let compress = report.compress.map { "\"\($0.name)\":\(Format.fixed($0.seconds, digits: 6))" }.joined(separator: ",")
         let scan = report.scan.map { "\"\($0.name)\":\(Format.fixed($0.seconds, digits: 6))" }.joined(separator: ",")
         return "{\"segments\":\(report.segments),\"file_bytes\":\(report.fileBytes),\"records_per_block\":\(report.recordsPerBlock.map(String.init) ?? "null"),"
             + "\"linked_file_bytes\":\(report.linkedFileBytes),\"independent_file_bytes\":\(report.independentFileBytes),"
             + "\"frames\":\(report.frames),\"blocks\":\(report.blocks),\"records\":\(report.records),\"content_bytes\":\(report.contentBytes),"
             + "\"linked_block_bytes\":\(report.linkedBlockBytes),\"independent_block_bytes\":\(report.independentBlockBytes),"
-            + "\"median_block_bytes\":\(report.blockContentMedian),\"decode_seconds\":{\(decode)},\"scan_seconds\":{\(scan)}}"
+            + "\"swift_linked_block_bytes\":\(report.swiftLinkedBlockBytes),\"median_block_bytes\":\(report.blockContentMedian),"
+            + "\"compress_seconds\":{\(compress)},\"decode_seconds\":{\(decode)},\"scan_seconds\":{\(scan)}}"
     }
 
     private static func ratio(_ content: Int, _ stored: Int) -> Double { Double(content) / Double(stored) }

@@ -31,9 +31,10 @@ let usage = """
                 clock), then the network back and networkBecameReachable(): the requests that
                 drain the backlog, in call order, the drain's wall time and resident memory
       lz4       on a kept journal of linked blocks (e.g. bench replay's DIR/journal): its blocks
-                compressed again each alone, as Apple platforms write them (the size cost), and
-                every block decoded by liblz4 and by the Swift decoder Apple platforms read with
-                (the time cost), then a strict read of the journal through each; with
+                compressed again each alone (independent blocks' size) and linked by the Swift
+                compressor iOS writes with (size and time against liblz4's), every
+                block decoded by liblz4 and by the Swift decoder iOS reads with, then
+                a strict read of the journal through each; with
                 --records-per-block N, each frame's records cut into blocks of N first
       --events N         offline: track calls made offline (default 16000)
       --minutes N        offline: minutes offline (default 30)

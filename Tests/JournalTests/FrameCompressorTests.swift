@@ -22,8 +22,9 @@ struct FrameCompressorTests {
     }()
 
     /// `groups` compressed as frames by `FrameCompressor`, a frame of `groupsPerFrame` groups at a time.
-    static func compressed(groupsPerFrame: Int, mode: LZ4BlockMode = .linked) throws -> [UInt8] {
-        let compressor = try FrameCompressor(mode: mode)
+    static func compressed(groupsPerFrame: Int, mode: LZ4BlockMode = .linked,
+                           implementation: LZ4Implementation = .liblz4) throws -> [UInt8] {
+        let compressor = try FrameCompressor(mode: mode, implementation: implementation)
         let output = StagingBuffer(capacity: 1 << 16)
         for frameGroups in stride(from: 0, to: groups.count, by: groupsPerFrame).map({ Array(groups[$0..<min($0 + groupsPerFrame, groups.count)]) }) {
             let frame = FrameBuffer(capacity: 1 << 16)
@@ -83,10 +84,10 @@ struct FrameCompressorTests {
         #expect(ours == (try Self.liblz4Frames(groupsPerFrame: groupsPerFrame, mode: mode)))
     }
 
-    @Test("its frames decode back to the groups, and an incompressible group is stored as it is",
-          arguments: [LZ4BlockMode.linked, .independent])
-    func decodesBack(mode: LZ4BlockMode) throws {
-        let bytes = try Self.compressed(groupsPerFrame: 6, mode: mode)
+    @Test("its frames decode back to the groups through liblz4's frame API, and an incompressible group is stored as it is",
+          arguments: [LZ4BlockMode.linked, .independent], [LZ4Implementation.liblz4, .swift])
+    func decodesBack(mode: LZ4BlockMode, implementation: LZ4Implementation) throws {
+        let bytes = try Self.compressed(groupsPerFrame: 6, mode: mode, implementation: implementation)
         #expect(Array(bytes[0..<7]) == FrameCompressor.header(for: mode))
         #expect(bytes[4] == (mode == .linked ? 0x50 : 0x70), "the descriptor says whether blocks are independent")
         var context: OpaquePointer?

@@ -159,8 +159,8 @@ struct LZ4BlockDecoderTests {
     }
 
     @Test("a decode window reads a long linked frame alike through both decoders, sliding its dictionary",
-          arguments: [LZ4BlockDecoding.liblz4, .swift])
-    func windowSlides(decoding: LZ4BlockDecoding) throws {
+          arguments: [LZ4Implementation.liblz4, .swift])
+    func windowSlides(decoding: LZ4Implementation) throws {
         let parts = (0..<30).flatMap { _ in LZ4Reference.inputs.map(\.bytes).filter { !$0.isEmpty && $0.count <= 20_000 } }
         let blocks = LZ4Reference.compressLinked(parts)
         // Room for one 64 KiB block and 256 KiB more: the window slides several times.

@@ -9,14 +9,14 @@ import CLZ4
 final class DecodeWindow {
     let capacity: Int
     /// The decoder compressed blocks go through.
-    let decoding: LZ4BlockDecoding
+    let decoding: LZ4Implementation
     private let storage: UnsafeMutableRawPointer
     /// Where the current frame's content starts in the buffer (its dictionary begins here).
     private var frameStart = 0
     /// The end of decoded content.
     private(set) var end = 0
 
-    init(maxBlockBytes: Int = SegmentFormat.maxBlockBytes, decoding: LZ4BlockDecoding = .platformDefault) {
+    init(maxBlockBytes: Int = SegmentFormat.maxBlockBytes, decoding: LZ4Implementation = .platformDefault) {
         capacity = maxBlockBytes + 4 * SegmentFormat.windowBytes
         self.decoding = decoding
         storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)

@@ -52,7 +52,7 @@ public struct JournalReader: Sendable {
     let readsHeadersOnDemand: Bool
     /// The LZ4 block decoder this reader's cursors use: liblz4 where it is linked in; tests and
     /// the fuzzer read the same journals through the Swift decoder too.
-    package var blockDecoding = LZ4BlockDecoding.platformDefault
+    package var lz4Implementation = LZ4Implementation.platformDefault
 
     /// Lists and checks the segments of `directory`.
     ///

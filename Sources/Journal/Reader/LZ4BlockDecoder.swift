@@ -1,5 +1,5 @@
 /// An LZ4 block decoder in Swift (lz4's `doc/lz4_Block_format.md`): what reads journals where
-/// there is no liblz4 (Apple platforms), and on Linux a second decoder checked against liblz4's.
+/// there is no liblz4 (iOS), and on Linux a second decoder checked against liblz4's.
 ///
 /// A block may copy from bytes decoded before it, its dictionary: in a frame of linked blocks,
 /// the previous 64 KiB of the frame's content. They sit right before the output, in the same

@@ -40,7 +40,7 @@ public final class RecordCursor {
 
     init(reader: JournalReader, firstSegment: Int, start: Start?, mode: JournalReader.ReadMode) {
         self.reader = reader
-        self.window = DecodeWindow(decoding: reader.blockDecoding)
+        self.window = DecodeWindow(decoding: reader.lz4Implementation)
         self.segmentIndex = firstSegment
         self.start = start
         self.mode = mode

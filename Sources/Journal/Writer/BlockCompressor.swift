@@ -1,6 +1,6 @@
 /// Compresses the blocks of one LZ4 frame, one at a time: what ``FrameCompressor`` puts in each
-/// block's data. Linked over liblz4's streaming API; independent over liblz4's block API on
-/// Linux and over Apple's Compression framework on Apple platforms.
+/// block's data. With liblz4 (``LinkedLZ4Compressor``, ``IndependentLZ4Compressor``) where it is
+/// linked in, in Swift (``SwiftLZ4Compressor``) elsewhere.
 protocol BlockCompressor: AnyObject {
     /// Whether a block may refer to the frame's earlier blocks.
     var linksBlocks: Bool { get }

@@ -8,7 +8,8 @@
 /// They are written here over a block compressor (``BlockCompressor``) because liblz4 1.9.4's
 /// frame API allocates and zeroes a 64 KiB buffer at the start of every frame
 /// (`LZ4F_compressEnd` forgets the one it had), a buffer these settings never use, and a frame
-/// ends every ~64 KiB; and because Apple platforms have no liblz4, only single blocks.
+/// ends every ~64 KiB; and because iOS has no liblz4, where the blocks come from
+/// ``SwiftLZ4Compressor``.
 ///
 /// The groups of a frame come from one ``FrameBuffer``, contiguous and at stable addresses:
 /// that is what lets linked blocks use earlier groups as the dictionary without copying them,
@@ -30,8 +31,8 @@ final class FrameCompressor: @unchecked Sendable { // only used under the commit
         return withUnsafeBytes(of: SegmentFormat.lz4FrameMagic.littleEndian) { Array($0) } + descriptor + [check]
     }
 
-    init(mode: LZ4BlockMode = .platformDefault) throws {
-        blocks = try mode.makeCompressor()
+    init(mode: LZ4BlockMode = .linked, implementation: LZ4Implementation = .platformDefault) throws {
+        blocks = try mode.makeCompressor(implementation)
         precondition(blocks.linksBlocks == (mode == .linked))
         header = Self.header(for: mode)
     }

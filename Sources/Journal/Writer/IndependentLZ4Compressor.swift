@@ -2,9 +2,8 @@
 import CLZ4
 
 /// Independent blocks over liblz4's block API (`LZ4_compress_fast_extState`, acceleration 1, as
-/// the linked compressor): each block alone, as Apple's Compression framework writes them
-/// (``AppleLZ4Compressor``). What Linux writes when asked for independent blocks, so the frames
-/// Apple platforms write are written and read by the tests here too.
+/// the linked compressor): each block alone. The same bytes as liblz4's frame API writes with
+/// `LZ4F_blockIndependent`.
 final class IndependentLZ4Compressor: BlockCompressor {
     /// liblz4's hash table, reinitialised by every call: allocated once rather than on the stack.
     private let state: UnsafeMutableRawPointer

@@ -17,10 +17,12 @@ public struct JournalOptions: Sendable {
     public var groupCommit = GroupCommit()
     /// A frame (and so a sync point) ends once it holds this many bytes of records.
     public var frameBytes = 64 << 10
-    /// Whether a frame's blocks are linked (smaller; needs liblz4) or independent (what Apple
-    /// platforms write, through the Compression framework). Each frame says which in its
-    /// descriptor, and readers read both, so a journal may hold frames of both kinds.
-    public var blockMode = LZ4BlockMode.platformDefault
+    /// Whether a frame's blocks are linked (the default: smaller) or independent. Each frame
+    /// says which in its descriptor and readers read both, so a journal may hold both kinds.
+    public var blockMode = LZ4BlockMode.linked
+    /// Whose LZ4 code compresses: liblz4 where it is linked in, this package's Swift elsewhere
+    /// (iOS). Tests and benchmarks choose Swift on Linux too.
+    package var lz4Implementation = LZ4Implementation.platformDefault
     /// A commit group is cut once it holds this many bytes, even below ``GroupCommit/maxRecords``.
     public var maxGroupBytes = 32 << 10
     /// With a group-commit thread, appends only encode records; that thread compresses and

@@ -52,8 +52,8 @@ public final class JournalWriter: Sendable {
         let (outcome, durable) = try WriterRecovery.open(directory: directory, options: options)
         let frameCapacity = options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
             + SegmentFormat.blockCheckBytes
-        let committer = Locked(CommitSink(compressor: try FrameCompressor(mode: options.blockMode), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
-        let helper = Locked(CommitSink(compressor: try FrameCompressor(mode: options.blockMode), staging: StagingBuffer(capacity: options.frameBytes + 4096)))
+        let committer = Locked(CommitSink(compressor: try FrameCompressor(mode: options.blockMode, implementation: options.lz4Implementation), staging: StagingBuffer(capacity: options.maxGroupBytes + 4096)))
+        let helper = Locked(CommitSink(compressor: try FrameCompressor(mode: options.blockMode, implementation: options.lz4Implementation), staging: StagingBuffer(capacity: options.frameBytes + 4096)))
         let last = outcome.nextSequence - 1
         let state = Locked(WriterState(
             directory: directory, options: options, journalID: outcome.journalID, snapshotProvider: snapshot,

@@ -1,23 +1,14 @@
 /// Whether the blocks of a record frame are linked or independent: the LZ4 frame descriptor's
 /// block-independence flag, which is how a segment tells its readers (docs/FORMAT.md). Readers
-/// read both on every platform.
+/// read both, whichever LZ4 code they run.
 public enum LZ4BlockMode: Sendable, Equatable {
-    /// Each block may copy from the previous 64 KiB of its frame: the smaller journal. Written
-    /// with liblz4's streaming block API, so only where liblz4 is linked in (Linux, a Mac with
-    /// Homebrew's lz4).
+    /// Each block may copy from the previous 64 KiB of its frame: what the writer writes unless
+    /// told otherwise, on every platform.
     case linked
-    /// Each block is compressed alone: larger (docs/FORMAT.md gives the cost), but any LZ4 block
-    /// compressor writes it, Apple's Compression framework included, so it needs no liblz4.
+    /// Each block is compressed alone, as any LZ4 block compressor can write it. Larger: up to
+    /// three times the bytes where commit groups are small (docs/FORMAT.md, "Linked blocks on
+    /// every platform").
     case independent
-
-    /// Linked where liblz4 is linked in, independent elsewhere (iOS).
-    public static var platformDefault: LZ4BlockMode {
-        #if canImport(CLZ4)
-        .linked
-        #else
-        .independent
-        #endif
-    }
 
     /// The frame descriptor's FLG byte for this mode: version 01, block checksums, and the
     /// block-independence bit when independent.
@@ -28,24 +19,15 @@ public enum LZ4BlockMode: Sendable, Equatable {
         }
     }
 
-    /// A compressor for this mode on this platform; throws for linked blocks where liblz4 is not
-    /// linked in.
-    func makeCompressor() throws -> any BlockCompressor {
-        switch self {
-        case .linked:
-            #if canImport(CLZ4)
-            return try LinkedLZ4Compressor()
-            #else
-            throw JournalError.invalidOptions("linked LZ4 blocks need liblz4, which this build does not link; use .independent")
-            #endif
-        case .independent:
-            #if canImport(Compression)
-            return AppleLZ4Compressor()
-            #elseif canImport(CLZ4)
-            return IndependentLZ4Compressor()
-            #else
-            throw JournalError.invalidOptions("this build has no LZ4 block compressor (neither liblz4 nor Apple's Compression)")
-            #endif
+    /// A compressor of this mode's blocks with `implementation`'s code.
+    func makeCompressor(_ implementation: LZ4Implementation) throws -> any BlockCompressor {
+        switch (self, implementation) {
+        #if canImport(CLZ4)
+        case (.linked, .liblz4): try LinkedLZ4Compressor()
+        case (.independent, .liblz4): IndependentLZ4Compressor()
+        #endif
+        case (.linked, .swift): SwiftLZ4Compressor(linksBlocks: true)
+        case (.independent, .swift): SwiftLZ4Compressor(linksBlocks: false)
         }
     }
 }

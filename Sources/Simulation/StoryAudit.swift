@@ -260,7 +260,8 @@ struct StoryAudit {
             if let call = task.call { releasing.remove(call) }
             queueGrew = true
         case .networkReachable:
-            for (project, order) in walk.state.taskOrder where walk.state.auth[project]?.refreshing == nil {
+            // While the user declined, nothing is sent, the network back or not.
+            for (project, order) in walk.state.taskOrder where walk.state.auth[project]?.refreshing == nil && !walk.state.consentDeclined {
                 if let head = order.first, let queued = walk.state.tasks[head], queued.waitsForNetwork,
                    case .retrying = queued.status {
                     waitingForNetwork[head] = sequence

@@ -189,11 +189,11 @@ struct SimulationTests {
     func diskFull() throws {
         var seeds: [UInt64] = []
         var seed: UInt64 = 1
-        while seeds.count < 40 && seed < 20_000 {
+        while seeds.count < 120 && seed < 60_000 {
             if StoryGenerator.story(seed: seed, length: 20).profile.diskFull > 0 { seeds.append(seed) }
             seed += 1
         }
-        #expect(seeds.count == 40)
+        #expect(seeds.count == 120)
         var withAbandoned: InMemoryStorage?
         for seed in seeds {
             var report = VerificationReport()

@@ -9,19 +9,21 @@ extension Redactor {
     /// keeps. Every other word, and every quoted passage (`'…'`, which echoes an argument),
     /// becomes a `text` token; spaces and punctuation around words stay, so the shape reads.
     package func redact(text: String) -> String {
-        Self.rewrite(text, replacing: { token($0, "text") }, url: { redact(url: $0) })
+        Self.rewrite(text, keepingTokens: true, replacing: { token($0, "text") }, url: { redact(url: $0) })
     }
 
     /// Free text with every word ``redact(text:)`` would make a token, quoted passages and URLs
     /// included, made `…`: its shape, with no key needed, the same in every copy. What a column
     /// that groups rows by a reason holds (`replay export --format ndjson`'s `outcome_reason`).
     package static func shape(of text: String) -> String {
-        rewrite(text, replacing: { _ in "…" }, url: { _ in "…" })
+        rewrite(text, keepingTokens: false, replacing: { _ in "…" }, url: { _ in "…" })
     }
 
-    /// `text` with each quoted passage and each word not kept (``keeps(_:)``) given to
-    /// `replacing`, and each URL to `url`.
-    private static func rewrite(_ text: String, replacing: (String) -> String, url: (String) -> String) -> String {
+    /// `text` with each quoted passage and each word not kept (``keeps(_:keepingTokens:)``) given
+    /// to `replacing`, and each URL to `url`. A token already made is kept when `keepingTokens`
+    /// (redacting a redacted text changes nothing); a shape makes it `…` like the word it hides.
+    private static func rewrite(_ text: String, keepingTokens: Bool, replacing: (String) -> String,
+                                url: (String) -> String) -> String {
         var output = ""
         var index = text.startIndex
         while index < text.endIndex {
@@ -38,7 +40,7 @@ extension Redactor {
             }
             var end = index
             while end < text.endIndex && !text[end].isWhitespace { end = text.index(after: end) }
-            output += rewrite(word: text[index..<end], replacing: replacing, url: url)
+            output += rewrite(word: text[index..<end], keepingTokens: keepingTokens, replacing: replacing, url: url)
             index = end
         }
         return output
@@ -80,7 +82,8 @@ extension Redactor {
 
     /// One word of free text: its leading and trailing punctuation kept, its core kept or made a
     /// token (``redact(text:)``).
-    private static func rewrite(word: Substring, replacing: (String) -> String, url: (String) -> String) -> String {
+    private static func rewrite(word: Substring, keepingTokens: Bool, replacing: (String) -> String,
+                                url: (String) -> String) -> String {
         let leading = word.prefix { "([{\"<".contains($0) }
         let afterLeading = word[leading.endIndex...]
         var coreEnd = afterLeading.endIndex
@@ -93,7 +96,7 @@ extension Redactor {
         let trailing = afterLeading[coreEnd...]
         guard !core.isEmpty else { return String(word) }
         if core.contains("://") { return leading + url(String(core)) + trailing }
-        if keeps(core) { return String(word) }
+        if keeps(core, keepingTokens: keepingTokens) { return String(word) }
         return leading + replacing(String(core)) + trailing
     }
 
@@ -112,9 +115,11 @@ extension Redactor {
         return nil
     }
 
-    /// Whether a word of free text is kept as it is (``redact(text:)``).
-    static func keeps(_ word: Substring) -> Bool {
-        if isShortNumber(word) || isShortID(word) || isFingerprint(word) || isToken(word) { return true }
+    /// Whether a word of free text is kept as it is (``redact(text:)``); a token already made
+    /// only when `keepingTokens`.
+    static func keeps(_ word: Substring, keepingTokens: Bool = true) -> Bool {
+        if isShortNumber(word) || isShortID(word) || isFingerprint(word) { return true }
+        if isToken(word) { return keepingTokens }
         var word = word.lowercased()[...]
         if word.hasSuffix("'s") { word = word.dropLast(2) }
         if word.hasSuffix("(s)") { word = word.dropLast(3) } else if word.hasSuffix("(s") { word = word.dropLast(2) }

@@ -1,0 +1,52 @@
+import Foundation
+import Journal
+import Sandbox
+import Testing
+@testable import SDK
+
+/// Consent and erasure through the public API, the real engine thread, URLSession and the
+/// loopback Sandbox (the store-level contract is `PrivacyStoreTests`).
+@Suite("Privacy (end to end)", .timeLimit(.minutes(1)))
+struct PrivacyTests {
+    @Test("declined: nothing reaches the Sandbox and calls say why; a relaunch stays declined; agreed again: delivered")
+    func consent() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        #expect(await sdk.outcome.setConsent(.declined) == .applied(project: harness.us.fingerprint))
+        #expect(await sdk.outcome.track("while-declined") == .discarded(.consentDeclined))
+        #expect(await sdk.outcome.setEmail("grace@example.com") == .discarded(.consentDeclined))
+        await sdk.settle()
+        #expect(harness.eventNames(receivedBy: "us").isEmpty)
+        sdk.shutdown()
+
+        let relaunched = try harness.restarted()
+        await relaunched.sdk.outcome.initialize(harness.us)
+        #expect(await relaunched.sdk.outcome.track("after-relaunch") == .discarded(.consentDeclined))
+        #expect(await relaunched.sdk.outcome.setConsent(.granted) == .applied(project: harness.us.fingerprint))
+        #expect(await relaunched.sdk.outcome.track("agreed") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(relaunched.eventNames(receivedBy: "us") == ["agreed"])
+        let journal = try relaunched.facts().map { "\($0.fact)" }.joined(separator: "\n")
+        #expect(!journal.contains("grace@example.com"), "a declined call is journaled without its values")
+        relaunched.sdk.shutdown()
+    }
+
+    @Test("eraseLocalData: the journal on disk no longer holds the user; the SDK goes on")
+    func erase() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        #expect(await sdk.outcome.track("before") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(await sdk.outcome.eraseLocalData() == .applied(project: harness.us.fingerprint))
+        #expect(await sdk.outcome.flush() == .applied(project: harness.us.fingerprint))
+        let facts = try harness.facts()
+        #expect(!facts.map { "\($0.fact)" }.joined().contains("ada@example.com"))
+        #expect(facts.contains { if case .localDataErased = $0.fact { true } else { false } })
+        #expect(sdk.engineView()?.state.email == nil)
+        await sdk.outcome.setEmail("grace@example.com")
+        #expect(await sdk.outcome.track("after") == .delivered(project: harness.us.fingerprint, status: 200))
+        sdk.shutdown()
+    }
+}

@@ -32,6 +32,27 @@ struct PrivacyTests {
         relaunched.sdk.shutdown()
     }
 
+    @Test("segments older than journalRetentionAge are deleted by age; what the state holds stays")
+    func retention() async throws {
+        let harness = try SDKHarness(retentionAge: .seconds(10 * 86_400))
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        await sdk.outcome.track("day-0")
+        harness.clock.advance(by: .seconds(6 * 86_400))
+        await sdk.outcome.track("day-6")
+        #expect(try harness.facts().contains { "\($0.fact)".contains("day-0") }, "nothing is older than the age yet")
+        harness.clock.advance(by: .seconds(11 * 86_400))
+        await sdk.outcome.track("day-17")
+        _ = await sdk.outcome.flush()
+        let facts = try harness.facts().map { "\($0.fact)" }
+        #expect(!facts.contains { $0.contains("day-0") }, "day 0 is older than 10 days: its segment is gone")
+        #expect(facts.contains { $0.contains("day-6") }, "day 6 is 11 days old, but its segment began anew at day 6: kept until all of it is older")
+        #expect(facts.contains { $0.contains("day-17") })
+        #expect(sdk.engineView()?.state.email == "ada@example.com", "the state the deleted records made is in the snapshot")
+        sdk.shutdown()
+    }
+
     @Test("eraseLocalData: the journal on disk no longer holds the user; the SDK goes on")
     func erase() async throws {
         let harness = try SDKHarness()

@@ -24,7 +24,8 @@ final class SDKHarness: Sendable {
          sandbox: SandboxBackend? = nil, clock: ManualClock? = nil, ids: SequentialIDs = SequentialIDs(),
          observer: (@Sendable (SDKState, UInt64) -> Void)? = nil, storage: any JournalStorage = PosixStorage(),
          callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false, knownProjects: [Project] = [],
-         transport: (any Transport)? = nil, segmentRecords: Int? = nil, groupCommit: GroupCommit? = nil) throws {
+         transport: (any Transport)? = nil, segmentRecords: Int? = nil, groupCommit: GroupCommit? = nil,
+         retentionAge: Duration? = .seconds(30 * 86_400)) throws {
         self.keepsDirectory = keepsDirectory
         let sandbox = try sandbox ?? SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
@@ -44,6 +45,7 @@ final class SDKHarness: Sendable {
         if let callbackQueue { configuration.callbackQueue = callbackQueue }
         if let segmentRecords { configuration.journalSegmentRecords = segmentRecords }
         if let groupCommit { configuration.groupCommit = groupCommit }
+        configuration.journalRetentionAge = retentionAge
         configuration.stateObserver = observer
         sdk = try EngagementSDK(configuration: configuration)
     }

@@ -5,6 +5,7 @@
 /// never kept, whoever wrote them. Compared in lower case.
 enum FreeTextVocabulary {
     static let words: Set<String> = [
+        "exhausted", "retries", "reachable", "unreachable", "declined", "consent", "erasure", "erased", "purged",
         "a", "abort", "aborted", "access", "account", "address", "addresses", "after", "again", "age", "all",
         "allocate", "allowed", "already", "also", "although", "always", "amount", "an", "and", "another", "answer",
         "answered", "any", "api", "api-key", "apns", "appalreadyrunning", "appear", "appears", "append",

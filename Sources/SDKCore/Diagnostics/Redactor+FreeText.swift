@@ -34,7 +34,8 @@ extension Redactor {
                 continue
             }
             if character == "'", let close = closingQuote(in: text, after: index) {
-                output += "'" + replacing(String(text[text.index(after: index)..<close])) + "'"
+                let quoted = text[text.index(after: index)..<close]
+                output += "'" + (keepingTokens && isToken(quoted) ? String(quoted) : replacing(String(quoted))) + "'"
                 index = text.index(after: close)
                 continue
             }
@@ -48,13 +49,16 @@ extension Redactor {
 
     /// A URL as a redacted copy keeps it: scheme, host and port, and path; the user info, each
     /// query value (its key kept), the fragment and any path segment with an `@` become tokens.
-    /// Text that is not a URL (no `scheme://`) is free text (``redact(text:)``).
+    /// A URL of another scheme than the web's (``keptSchemes``) is one token; text that is not a
+    /// URL (no `scheme://`) is free text (``redact(text:)``).
     package func redact(url: String) -> String {
-        guard let schemeEnd = url.range(of: "://"),
-              url[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
-              !url[..<schemeEnd.lowerBound].isEmpty else {
-            return redact(text: url)
+        guard let schemeEnd = url.range(of: "://") else {
+            // Free text; a word in it that looks like a URL but is not one is a token whole.
+            return Self.rewrite(url, keepingTokens: true, replacing: { token($0, "text") }, url: { token($0, "text") })
         }
+        // Only the web's schemes are kept: anything else before `://` (an app's own scheme, or
+        // words run together with one) may name someone, so the whole URL is one token.
+        guard Self.keptSchemes.contains(String(url[..<schemeEnd.lowerBound])) else { return token(url, "text") }
         var rest = url[schemeEnd.upperBound...]
         var fragment: Substring?
         if let hash = rest.firstIndex(of: "#") {
@@ -68,17 +72,24 @@ extension Redactor {
         }
         let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
         var authority = String(rest[..<authorityEnd])
-        if let at = authority.lastIndex(of: "@") {
+        if let at = authority.lastIndex(of: "@"), !Self.isToken(authority[..<at].replacingOccurrences(of: "%3A", with: ":")[...]) {
             authority = token(String(authority[..<at]), "text").replacingColons() + authority[at...]
         }
         let path = rest[authorityEnd...].split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.contains("@") ? token(String(segment), "text").replacingColons() : String(segment)
+            segment.contains("@") && !Self.isToken(segment.replacingOccurrences(of: "%3A", with: ":")[...])
+                ? token(String(segment), "text").replacingColons() : String(segment)
         }.joined(separator: "/")
         var redacted = url[..<schemeEnd.upperBound] + authority + path
         if let query { redacted += "?" + redact(query: String(query)) }
-        if let fragment { redacted += "#" + token(String(fragment), "text").replacingColons() }
+        if let fragment {
+            let kept = Self.isToken(fragment.replacingOccurrences(of: "%3A", with: ":")[...])
+            redacted += "#" + (kept ? String(fragment) : token(String(fragment), "text").replacingColons())
+        }
         return String(redacted)
     }
+
+    /// The URL schemes ``redact(url:)`` keeps, with the host and path after them.
+    static let keptSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
 
     /// One word of free text: its leading and trailing punctuation kept, its core kept or made a
     /// token (``redact(text:)``).
@@ -152,7 +163,7 @@ extension Redactor {
     }
 
     /// A token a redaction already made (`text:…`): redacting a redacted text changes nothing.
-    private static func isToken(_ word: Substring) -> Bool {
+    static func isToken(_ word: Substring) -> Bool {
         guard let colon = word.firstIndex(of: ":") else { return false }
         let hex = word[word.index(after: colon)...]
         return ["email", "user", "token", "data", "body", "text"].contains(String(word[..<colon]))

@@ -288,6 +288,8 @@ package struct Redactor: Sendable {
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let key = String(pair[..<equals])
             let value = String(pair[pair.index(after: equals)...])
+            // A token already (a redacted copy redacted again) stays as it is.
+            if Self.isToken(value.replacingOccurrences(of: "%3A", with: ":")[...]) { return String(pair) }
             return key + "=" + token(value, Self.kind(forKey: key)).replacingColons()
         }.joined(separator: "&")
     }

@@ -586,7 +586,6 @@ struct WriterState: Sendable {
     mutating func eraseAll(time: JournalTime, now: () -> UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> JournalErasure {
         try checkUsable()
         try checkSequenceAvailable()
-        let erasedBytes = retained.reduce(0) { $0 + $1.bytes }
         let erasedSegments = retained.count
         let firstSequence = retained.first?.baseSequence ?? nextSequence
         let lastSequence = nextSequence &- 1
@@ -596,6 +595,8 @@ struct WriterState: Sendable {
         try cutGroup()
         try writeQueuedIfCommitting()
         try synchronizeActiveFile()
+        // Counted once the old segment is sealed: what was still staged is in its size now.
+        let erasedBytes = retained.dropLast().reduce(0) { $0 + $1.bytes }
         removeOldestSegments(retained.count - 1)
         return JournalErasure(firstSequence: firstSequence, lastSequence: lastSequence, segments: erasedSegments, bytes: erasedBytes)
     }

@@ -25,15 +25,16 @@ extension EngagementSDK {
     }
 
     /// Deletes what the device recorded of the user and goes on with no identity: the journal's
-    /// segments and snapshots (everything recorded before this call), queued requests
-    /// (disables too, as `DiscardReason.erased`), the email, user id and push token, attribution,
+    /// segments and snapshots (everything recorded before this call), queued requests (disables
+    /// too) and the calls a switch in progress holds (both resolve as `DiscardReason.erased`),
+    /// the email, user id and push token, attribution,
     /// events held for an unknown user, stored message ids and cached JWTs. The journal goes on in
     /// a new segment whose first fact says when the erasure happened and how many records it
     /// deleted, never what they held. Consent, the project and the keyring's API keys (not
     /// personal) stay.
     ///
-    /// Not erased: a request already on the wire (it finishes) and calls held by a switch in
-    /// progress (they run when it lands, with no identity).
+    /// Not erased: a request already on the wire (it finishes, and its task leaves the state
+    /// then).
     ///
     /// Never held by a switch. Outcome: `CallOutcome.applied(project:)` once the journal is
     /// erased, or `CallFailure.rejected(_:)` saying why it could not be (the journal is out or

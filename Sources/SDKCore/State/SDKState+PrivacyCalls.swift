@@ -3,8 +3,9 @@ import Journal
 extension SDKState {
     /// `setConsent`: declining drops every queued request but disables (kept, and sent once the
     /// user agrees again); no request leaves while declined. The identity and the events held
-    /// for an unknown user stay on the device (``PublicCall/eraseLocalData`` removes them). Agreeing again sends what waits. The choice itself was folded as the call was
-    /// received (``receiveCall(_:at:)``).
+    /// for an unknown user stay on the device (``PublicCall/eraseLocalData`` removes them).
+    /// Agreeing again sends what waits. The choice itself was folded as the call was received
+    /// (``receiveCall(_:at:)``).
     mutating func changeConsent(granted: Bool, _ received: ReceivedCall, _ decisions: inout Decisions) {
         if granted {
             for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) }
@@ -14,11 +15,17 @@ extension SDKState {
         resolve(received.id, .applied(project: live?.fingerprint), &decisions)
     }
 
-    /// `eraseLocalData`: every queued request (disables too) is dropped and the device forgets
-    /// its user. The call stays pending until the journal is erased (an effect of the call's
+    /// `eraseLocalData`: every queued request (disables too) and every call a switch holds is
+    /// dropped, and the device forgets its user. The call stays pending until the journal is erased (an effect of the call's
     /// fact) and ``Fact/localDataErased(_:)`` comes back.
     mutating func eraseLocalData(_ decisions: inout Decisions) {
         purgeQueue(keepingDisables: false, reason: .erased, projects: nil, &decisions)
+        // Calls a switch holds carry their arguments into every snapshot: they go too, from the
+        // front, as at a shutdown.
+        for held in switching.gate {
+            emit(.gateDecided(call: held.call.id, decision: .refused), &decisions)
+            resolve(held.call.id, .discarded(.erased), &decisions)
+        }
         if let live {
             emit(.storageCleared(project: live.fingerprint, scope: .personalData), &decisions)
         } else {

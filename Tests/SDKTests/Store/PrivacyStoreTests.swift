@@ -127,4 +127,21 @@ struct PrivacyStoreTests {
         #expect(store.state.email == "grace@example.com", "what came after the erasure survives a relaunch")
         store.expectNoSimulationFailures()
     }
+
+    @Test("an erasure while a switch holds calls drops them too: their arguments leave the state and the journal")
+    func eraseDuringSwitch() {
+        let store = SwitchContractStoreTests.onA()
+        let switched = store.switchProject(to: .B)
+        let held = store.call(.setEmail("grace@example.com"))
+        #expect(store.state.switching.gate.count == 1, "held by the switch")
+        let erase = store.call(.eraseLocalData)
+        #expect(store.state.switching.gate.isEmpty)
+        store.settle()
+        #expect(store.outcomes[held] == .discarded(.erased))
+        #expect(store.outcomes[erase] != nil)
+        #expect(store.switchResults[switched] != nil, "the switch lands")
+        #expect(store.state.email == nil)
+        #expect(!store.journaledRecords().joined().contains("grace"))
+        store.expectNoSimulationFailures()
+    }
 }

@@ -126,7 +126,7 @@ extension EngineShell {
     /// instance starts; answers to requests made before are not kept either. (A user's token
     /// outlives an identity change within the instance: the requests made for that user, a
     /// logout's disable among them, still go with it.)
-    private func forgetTokens() {
+    func forgetTokens() {
         tokens.removeAll()
         tokenEpoch &+= 1
     }

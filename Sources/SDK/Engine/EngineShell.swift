@@ -36,6 +36,9 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// How long the journal keeps records (``SDKConfiguration/journalRetentionAge``); nil: only
     /// its byte budget bounds it.
     private let retentionAge: Duration?
+    /// How often (journal time, µs) the journal is asked to delete what aged out: a quarter of
+    /// the age, at most an hour.
+    private let retentionCheckMicroseconds: Int64
     /// When (journal time, µs) the journal is next asked to delete what aged out.
     private var nextRetentionCheck = Int64.min
     /// The records of the input being recorded, reused from input to input (its buffers keep
@@ -76,6 +79,9 @@ package final class EngineShell<Environment: EngineEnvironment> {
                  knownProjects: [Project], sdkVersion: String, retentionAge: Duration? = nil) {
         self.environment = environment
         self.retentionAge = retentionAge
+        let ageMicroseconds = retentionAge.map { $0.components.seconds.multipliedReportingOverflow(by: 1_000_000).partialValue
+            &+ $0.components.attoseconds / 1_000_000_000_000 } ?? 0
+        retentionCheckMicroseconds = max(min(ageMicroseconds / 4, EngineBounds.retentionCheckMicroseconds), 1)
         self.inbox = inbox
         self.recorder = recorder
         self.sdkVersion = sdkVersion
@@ -236,14 +242,11 @@ package final class EngineShell<Environment: EngineEnvironment> {
 
     // MARK: - Retention and erasure
 
-    /// Asks the journal to delete the segments older than ``retentionAge``; asked again a
-    /// quarter of that age later, at most an hour later.
+    /// Asks the journal to delete the segments older than ``retentionAge``; asked again
+    /// ``retentionCheckMicroseconds`` later.
     private func removeAgedRecords(at time: JournalTime) {
         guard let retentionAge, journalOutage == nil else { return }
-        let (seconds, attoseconds) = retentionAge.components
-        let ageMicroseconds = seconds.multipliedReportingOverflow(by: 1_000_000).partialValue &+ attoseconds / 1_000_000_000_000
-        let interval = min(ageMicroseconds / 4, EngineBounds.retentionCheckMicroseconds)
-        nextRetentionCheck = time.microsecondsSince1970 &+ max(interval, 1)
+        nextRetentionCheck = time.microsecondsSince1970 &+ retentionCheckMicroseconds
         do {
             try recorder.removeRecords(olderThan: retentionAge, at: time) { _ in StateCodec.encode(projected) }
         } catch JournalError.recordTooLarge {
@@ -257,8 +260,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// now (already without the user), every older one is deleted, cached JWTs are forgotten;
     /// then `localDataErased` says how much went, or why nothing did.
     func eraseLocalData(call: CallID) {
-        tokens.removeAll()
-        tokenEpoch &+= 1
+        forgetTokens()
         // Stamped with the time of the input that asked, the state's own: a relaunch that
         // restores this snapshot restores exactly the state the engine had.
         let time = lastTime

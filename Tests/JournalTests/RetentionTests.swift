@@ -46,6 +46,23 @@ struct RetentionTests {
         #expect(again == 0, "asked again at the same time, nothing more goes")
     }
 
+    @Test("a reopened journal reads its old segments' times from their headers when age retention first asks")
+    func reopened() throws {
+        let storage = InMemoryStorage()
+        var options = TestJournal.options(segmentBytes: 1024, storage: storage)
+        options.rotation = .onRequest
+        let first = try JournalWriter(directory: "/o", options: options, snapshot: TestJournal.snapshot)
+        try Self.appendDaily(first, days: 0..<400)
+        try first.close()
+        let writer = try JournalWriter(directory: "/o", options: options, snapshot: TestJournal.snapshot)
+        let removed = try writer.removeSegments(olderThan: .seconds(10 * 86_400), at: Self.at(day: 400), snapshot: TestJournal.snapshot)
+        _ = try writer.sync()
+        #expect(removed > 0)
+        let kept = TestJournal.applicationRecords(try JournalReader(directory: "/o", storage: storage).readAll().records)
+        for day in 390..<400 { #expect(kept.contains { $0.timestamp == Self.at(day: day) }, "day \(day) is younger than the age: kept") }
+        #expect(!kept.contains { $0.timestamp == Self.at(day: 0) })
+    }
+
     @Test("a quiet journal of one old segment is begun anew, then the old one ages out")
     func quietJournal() throws {
         let storage = InMemoryStorage()

@@ -238,17 +238,8 @@ enum WriterRecovery {
     private static func retainedSizes(
         _ segments: some Collection<JournalDirectory.Entry>, listing: JournalDirectory, storage: any JournalStorage
     ) throws -> [WriterState.RetainedSegment] {
-        try segments.map {
-            .init(baseSequence: $0.baseSequence, bytes: try storage.sizeOfFile(at: listing.path(of: $0.name)),
-                  baseTime: baseTime(of: $0, listing: listing, storage: storage))
-        }
-    }
-
-    /// The time in `entry`'s header; nil when it cannot be read.
-    private static func baseTime(of entry: JournalDirectory.Entry, listing: JournalDirectory, storage: any JournalStorage) -> JournalTime? {
-        guard let contents = try? storage.contents(of: listing.path(of: entry.name)),
-              let (header, _) = try? SegmentHeader.decode(from: contents.bytes) else { return nil }
-        return header.baseTime
+        // Base times are read only if age retention asks (`WriterState.baseTime(ofRetained:)`).
+        try segments.map { .init(baseSequence: $0.baseSequence, bytes: try storage.sizeOfFile(at: listing.path(of: $0.name)), baseTime: nil) }
     }
 
     private static func journalID(

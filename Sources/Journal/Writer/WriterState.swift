@@ -30,9 +30,11 @@ struct WriterState: Sendable {
     struct RetainedSegment {
         let baseSequence: UInt64
         var bytes: Int
-        /// The time of the segment's first record (its header's); nil when the header could not
-        /// be read, and then the segment is removed by bytes only.
-        let baseTime: JournalTime?
+        /// The time of the segment's first record (its header's): known for the segments this
+        /// writer made and the one it resumed; for older ones read from the header when age
+        /// retention first asks (``baseTime(ofRetained:)``). Nil while unknown, or when the header
+        /// cannot be read (then the segment goes by bytes only).
+        var baseTime: JournalTime?
     }
 
     let directory: String
@@ -545,6 +547,24 @@ struct WriterState: Sendable {
         if removedAny { try? options.storage.synchronizeDirectory(at: directory) }
     }
 
+    /// Writes what the active segment holds (a snapshot just begun) and makes it durable.
+    private mutating func makeActiveSegmentDurable() throws {
+        try cutGroup()
+        try writeQueuedIfCommitting()
+        try synchronizeActiveFile()
+    }
+
+    /// The base time of retained segment `index`, read from its header the first time it is
+    /// asked for (a journal reopened with old segments), then kept.
+    private mutating func baseTime(ofRetained index: Int) -> JournalTime? {
+        if let known = retained[index].baseTime { return known }
+        let path = directory + "/" + SegmentFormat.segmentFileName(baseSequence: retained[index].baseSequence)
+        guard let contents = try? options.storage.contents(of: path),
+              let (header, _) = try? SegmentHeader.decode(from: contents.bytes) else { return nil }
+        retained[index].baseTime = header.baseTime
+        return header.baseTime
+    }
+
     /// Deletes the `count` oldest retained segments and their index files.
     private mutating func removeOldestSegments(_ count: Int) {
         guard count > 0 else { return }
@@ -569,12 +589,10 @@ struct WriterState: Sendable {
            began.microsecondsSince1970 < time.microsecondsSince1970 &- ageMicroseconds / 2 {
             try checkSequenceAvailable()
             try startSegment(time: time, reason: .ageLimit, now: now, snapshot: provider)
-            try cutGroup()
-            try writeQueuedIfCommitting()
-            try synchronizeActiveFile()
+            try makeActiveSegmentDurable()
         }
         var expired = 0
-        while expired + 1 < retained.count, let nextBegan = retained[expired + 1].baseTime, nextBegan <= cutoff {
+        while expired + 1 < retained.count, let nextBegan = baseTime(ofRetained: expired + 1), nextBegan <= cutoff {
             expired += 1
         }
         removeOldestSegments(expired)
@@ -592,9 +610,7 @@ struct WriterState: Sendable {
         try startSegment(time: time, reason: .erasure, now: now, snapshot: provider)
         // The snapshot is durable before anything is deleted: a power loss in between leaves
         // the old records or the new snapshot, never neither.
-        try cutGroup()
-        try writeQueuedIfCommitting()
-        try synchronizeActiveFile()
+        try makeActiveSegmentDurable()
         // Counted once the old segment is sealed: what was still staged is in its size now.
         let erasedBytes = retained.dropLast().reduce(0) { $0 + $1.bytes }
         removeOldestSegments(retained.count - 1)

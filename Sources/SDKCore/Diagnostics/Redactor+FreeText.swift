@@ -72,17 +72,17 @@ extension Redactor {
         }
         let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
         var authority = String(rest[..<authorityEnd])
-        if let at = authority.lastIndex(of: "@"), !Self.isToken(authority[..<at].replacingOccurrences(of: "%3A", with: ":")[...]) {
+        if let at = authority.lastIndex(of: "@"), !Self.isEncodedToken(authority[..<at]) {
             authority = token(String(authority[..<at]), "text").replacingColons() + authority[at...]
         }
         let path = rest[authorityEnd...].split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.contains("@") && !Self.isToken(segment.replacingOccurrences(of: "%3A", with: ":")[...])
+            segment.contains("@") && !Self.isEncodedToken(segment)
                 ? token(String(segment), "text").replacingColons() : String(segment)
         }.joined(separator: "/")
         var redacted = url[..<schemeEnd.upperBound] + authority + path
         if let query { redacted += "?" + redact(query: String(query)) }
         if let fragment {
-            let kept = Self.isToken(fragment.replacingOccurrences(of: "%3A", with: ":")[...])
+            let kept = Self.isEncodedToken(fragment)
             redacted += "#" + (kept ? String(fragment) : token(String(fragment), "text").replacingColons())
         }
         return String(redacted)
@@ -168,6 +168,11 @@ extension Redactor {
         let hex = word[word.index(after: colon)...]
         return ["email", "user", "token", "data", "body", "text"].contains(String(word[..<colon]))
             && !hex.isEmpty && hex.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// A token inside a URL, its colon percent-encoded (``redact(url:)``, ``redact(query:)``).
+    static func isEncodedToken(_ text: Substring) -> Bool {
+        isToken(text.replacingOccurrences(of: "%3A", with: ":")[...])
     }
 
     /// The SDK's short ids: a letter and at most six digits (`t12`, `s3`).

@@ -289,7 +289,7 @@ package struct Redactor: Sendable {
             let key = String(pair[..<equals])
             let value = String(pair[pair.index(after: equals)...])
             // A token already (a redacted copy redacted again) stays as it is.
-            if Self.isToken(value.replacingOccurrences(of: "%3A", with: ":")[...]) { return String(pair) }
+            if Self.isEncodedToken(value[...]) { return String(pair) }
             return key + "=" + token(value, Self.kind(forKey: key)).replacingColons()
         }.joined(separator: "&")
     }

@@ -20,12 +20,9 @@ extension SDKState {
     /// fact) and ``Fact/localDataErased(_:)`` comes back.
     mutating func eraseLocalData(_ decisions: inout Decisions) {
         purgeQueue(keepingDisables: false, reason: .erased, projects: nil, &decisions)
-        // Calls a switch holds carry their arguments into every snapshot: they go too, from the
-        // front, as at a shutdown.
-        for held in switching.gate {
-            emit(.gateDecided(call: held.call.id, decision: .refused), &decisions)
-            resolve(held.call.id, .discarded(.erased), &decisions)
-        }
+        // Calls a switch holds carry their arguments into every snapshot: they go too, as at a
+        // shutdown.
+        releaseGate(as: .erased, &decisions)
         if let live {
             emit(.storageCleared(project: live.fingerprint, scope: .personalData), &decisions)
         } else {

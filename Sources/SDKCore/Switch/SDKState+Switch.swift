@@ -321,14 +321,20 @@ extension SDKState {
     /// completion will hear nothing more), queued switches are dropped (they never ran), and
     /// the gate lets its calls go. A switch in flight stays recorded: it finishes at the next
     /// launch. Queued tasks stay in the offline queue.
+    /// Lets every call the gate holds go, from the front (which is how `evolve` takes a refusal
+    /// out of the gate), each resolved as discarded for `reason`.
+    mutating func releaseGate(as reason: DiscardReason, _ decisions: inout Decisions) {
+        for held in switching.gate {
+            emit(.gateDecided(call: held.call.id, decision: .refused), &decisions)
+            resolve(held.call.id, .discarded(reason), &decisions)
+        }
+    }
+
     mutating func handleStop(_ decisions: inout Decisions) {
         for request in switching.queue {
             emit(.switchCancelled(switch: request.id, reason: "the SDK shut down before this switch began"), &decisions)
         }
-        for held in switching.gate {
-            emit(.gateDecided(call: held.call.id, decision: .refused), &decisions)
-            resolve(held.call.id, .discarded(.shutdown), &decisions)
-        }
+        releaseGate(as: .shutdown, &decisions)
         let pending = pendingCalls.sorted { ($0.value.madeAt, $0.key) < ($1.value.madeAt, $1.key) }.map(\.key)
         for call in pending { resolve(call, .discarded(.shutdown), &decisions) }
     }

@@ -12,123 +12,81 @@ package enum FactJSON {
     }
 
     /// Adds the members describing `fact` to `sink`, in order: what ``members(_:)-(Fact)`` holds.
+    /// Each declared field (``FactDeclaration``) in its JSON order, as its value shows.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ fact: Fact, into sink: inout Sink) {
-        switch fact {
-        case .engineStarted(let start):
-            sink.add("sdk_version", string: start.sdkVersion)
-            sink.add("restored", bool: start.restored)
-            sink.add("rules", rules(start.options))
-            sink.add("modules", .array(start.modules.map { .object([("name", .string($0.name)),
-                                                                     ("notifications", .array($0.notifications.map(JSONValue.string)))]) }))
-        case .callReceived(let received):
-            sink.add("call", call: received.id)
-            sink.add("caller", unsigned: received.caller)
-            sink.addObject("request") { write(received.call, into: &$0) }
-        case .transportCompleted(let completion):
-            sink.add("task", task: completion.task)
-            sink.add("attempt", integer: Int64(completion.attempt))
-            sink.addObject("outcome") { write(completion.outcome, into: &$0) }
-            if !completion.refusedEvents.isEmpty {
-                sink.add("refused_events", .array(completion.refusedEvents.map {
-                    .object([("index", .integer(Int64($0.index))), ("reason", .string($0.reason))])
-                }))
+        if case .unknown(let kind, let payload) = fact {
+            sink.add("unknown_kind", unsigned: UInt64(kind))
+            sink.add("bytes", opaquePayload: payload)
+            return
+        }
+        guard let declaration = fact.declaration, declaration.reordersJSON else {
+            fact.forEachField { field, value in write(value, of: field, into: &sink) }
+            return
+        }
+        var values: [FactFieldValue] = []
+        fact.forEachField { _, value in values.append(value) }
+        for index in declaration.jsonOrder { write(values[index], of: declaration.fields[index], into: &sink) }
+    }
+
+    /// Adds the members of one field of a fact: under the field's key, or, for a value made of
+    /// several parts (an input's payload, a retry's reason), the value's own members.
+    private static func write<Sink: JSONMemberSink & ~Copyable>(_ value: FactFieldValue, of field: FactField, into sink: inout Sink) {
+        let key = JSONKey(stringLiteral: field.key)
+        switch value {
+        case .number(let number): sink.add(key, unsigned: number)
+        case .attempt(let attempt): sink.add(key, integer: Int64(attempt))
+        case .microseconds(let microseconds): sink.add(key, integer: microseconds)
+        case .time(let time): sink.add(key, string: time.description)
+        case .text(let text):
+            switch field.text {
+            case .personal(let token)?: sink.add(key, personal: text, kind: token)
+            case .freeText?, .url?: sink.add(key, freeText: text)
+            case .name?, .identifier?, nil: sink.add(key, string: text)
             }
-            if completion.droppedMessageIDs > 0 { sink.add("dropped_message_ids", integer: Int64(completion.droppedMessageIDs)) }
-        case .timerFired(let purpose):
-            sink.add("timer", timer(purpose))
-        case .durabilityConfirmed(let confirmation):
-            sink.add("request", unsigned: confirmation.request)
-            sink.add("failure", freeText: confirmation.failure)
-        case .moduleHookCompleted(let completion):
-            sink.add("hook", unsigned: completion.hook)
-            sink.add("failure", freeText: completion.failure)
-        case .authTokenReceived(let receipt):
-            sink.add("request", unsigned: receipt.request)
-            sink.add("project", project: receipt.project)
-            sink.add("failure", freeText: receipt.failure)
-        case .callbacksDelivered(let id):
-            sink.add("switch", switch: id)
-        case .notificationReceived(let name):
-            sink.add("notification", string: name)
-        case .engineStopping, .networkReachable:
-            break
-        case .localDataErased(let erasure):
-            sink.add("call", .optional(erasure.call, callID))
-            sink.add("erased_records", unsigned: erasure.erasedRecords)
-            if erasure.erasedRecords > 0 {
-                sink.add("first_erased", unsigned: erasure.firstErased)
-                sink.add("last_erased", unsigned: erasure.lastErased)
+        case .texts(let texts):
+            switch field.text {
+            case .freeText?, .url?, .personal?: sink.add(key, freeTexts: texts)
+            case .name?, .identifier?, nil: sink.add(key, .array(texts.map(JSONValue.string)))
             }
-            sink.add("erased_segments", unsigned: erasure.segments)
-            sink.add("erased_bytes", unsigned: erasure.bytes)
-            sink.add("failure", freeText: erasure.failure)
-        case .linkResolved(let resolution):
-            sink.add("job", unsigned: resolution.job)
-            sink.add("destination", freeText: resolution.destination)
-            sink.add("attribution", .optional(resolution.attribution, attribution))
-            sink.add("failure", freeText: resolution.failure)
-        case .journalGap(let gap):
-            sink.add("lost_facts", unsigned: gap.lostFacts)
-            sink.add("from", string: gap.from.description)
-            sink.add("to", string: gap.to.description)
-            sink.add("reason", freeText: gap.reason)
-            if let first = gap.firstLostSequence { sink.add("first_lost_sequence", unsigned: first) }
-        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
-            sink.add("job", unsigned: job)
-            sink.add("call", call: call)
-            sink.add("url", freeText: url)
-            sink.add("project", project: project)
-            sink.add("generation", unsigned: generation)
-        case .staleResultRefused(let job, let what, let startedIn, let current):
-            sink.add("job", unsigned: job)
-            sink.add("what", freeText: what)
-            sink.add("started_in", unsigned: startedIn)
-            sink.add("current", unsigned: current)
-        case .switchCancelled(let id, let reason):
-            sink.add("switch", switch: id)
-            sink.add("reason", freeText: reason)
-        case .initialized(let project, let generation):
-            sink.add("project", projectRef(project))
-            sink.add("generation", unsigned: generation)
-        case .gateDecided(let call, let decision):
-            sink.add("call", call: call)
-            sink.addObject("decision") { write(decision, into: &$0) }
-        case .callRejected(let call, let reason):
-            sink.add("call", call: call)
-            sink.add("reason", freeText: reason)
-        case .identityChanged(let email, let userID):
-            sink.add("email", personal: email, kind: "email")
-            sink.add("user_id", personal: userID, kind: "user")
-        case .pushTokenChanged(let token):
-            sink.add("token", personal: token, kind: "token")
-        case .attributionChanged(let project, let info):
-            sink.add("project", project: project)
-            sink.add("attribution", .optional(info, attribution))
-        case .attributionRefused(let project, let reason):
-            sink.add("project", project: project)
-            sink.add("reason", freeText: reason)
-        case .unknownUserEventHeld(let project, let call, let event):
-            sink.add("project", project: project)
-            sink.add("call", call: call)
-            sink.addObject("event") { write(event, into: &$0) }
-        case .unknownUserEventsReleased(let project), .unknownUserSessionCounted(let project):
-            sink.add("project", project: project)
-        case .taskQueued(let queued):
-            sink.addObject("task") { write(queued, into: &$0) }
-        case .eventBatched(let id, let event, let executedOn):
-            sink.add("task", task: id)
+        case .call(let call): sink.add(key, call: call)
+        case .calls(let calls): sink.add(key, .array(calls.map(callID)))
+        case .task(let task): sink.add(key, task: task)
+        case .switchID(let id): sink.add(key, switch: id)
+        case .fingerprint(let project): sink.add(key, project: project)
+        case .executedOn(let project):
+            // The gate's decision, when it travels in an `eventBatched` (format 1.3): as a
+            // `gateDecided` writes it.
+            if let project { sink.addObject(key) { write(GateDecision.executed(project: project), into: &$0) } }
+        case .project(let project): sink.add(key, projectRef(project))
+        case .gateDecision(let decision): sink.addObject(key) { write(decision, into: &$0) }
+        case .callOutcome(let outcome): sink.addObject(key) { write(outcome, into: &$0) }
+        case .taskOutcome(let outcome): sink.addObject(key) { write(outcome, into: &$0) }
+        case .deliveryTask(let task): sink.addObject(key) { write(task, into: &$0) }
+        case .publicCall(let call): sink.addObject(key) { write(call, into: &$0) }
+        case .timer(let purpose): sink.add(key, timer(purpose))
+        case .routing(let routing): sink.add(key, self.routing(routing))
+        case .teardownStep(let step): sink.add(key, string: step.rawValue)
+        case .landing(let result): sink.add(key, string: Describe.result(result))
+        case .moduleEvent(let event): sink.add(key, moduleEvent(event))
+        case .durabilityWait(let wait): sink.add(key, durabilityWait(wait))
+        case .attribution(let info): sink.add(key, .optional(info, attribution))
+        case .messageKind(let kind): sink.add(key, string: kind.rawValue)
+        case .storageScope(let scope): sink.add(key, string: scope.rawValue)
+        case .stepOutcome(let outcome):
+            sink.addObject(key) { object in
+                switch outcome {
+                case .clean:
+                    object.add("outcome", string: "clean")
+                case .warning(let reason):
+                    object.add("outcome", string: "noisy")
+                    object.add("reason", freeText: reason)
+                }
+            }
+        case .batchedEvent(let event):
             sink.add("call", call: event.call)
             // None when the record carries the gate's decision (format 1.3): its call makes it.
             if !event.body.isEmpty { sink.add("body", body: event.body) }
-            // The gate's decision, when it travels here (format 1.3): as a gateDecided writes it.
-            if let project = executedOn { sink.addObject("decision") { write(GateDecision.executed(project: project), into: &$0) } }
-        case .taskDispatched(let id, let attempt):
-            sink.add("task", task: id)
-            sink.add("attempt", integer: Int64(attempt))
-        case .retryScheduled(let id, let attempt, let due, let reason):
-            sink.add("task", task: id)
-            sink.add("attempt", integer: Int64(attempt))
-            sink.add("due", string: due.description)
+        case .retryReason(let reason):
             switch reason {
             case .noResponse(let error):
                 sink.add("reason", string: "no_response")
@@ -138,81 +96,57 @@ package enum FactJSON {
                 sink.add("error", freeText: error)
                 sink.add("failures", integer: Int64(failures))
             }
-        case .taskCompleted(let id, let outcome):
-            sink.add("task", task: id)
-            sink.addObject("outcome") { write(outcome, into: &$0) }
-        case .timerSet(let purpose, let due):
-            sink.add("timer", timer(purpose))
-            sink.add("due", string: due.description)
-        case .callResolved(let call, let outcome):
-            sink.add("call", call: call)
-            sink.addObject("outcome") { write(outcome, into: &$0) }
-        case .callsResolved(let task, let calls, let outcome):
-            sink.add("task", task: task)
-            sink.add("calls", .array(calls.map(callID)))
-            sink.addObject("outcome") { write(outcome, into: &$0) }
-        case .authRefreshRequested(let project, let request):
-            sink.add("project", project: project)
-            sink.add("request", unsigned: request)
-        case .authRefreshFinished(let project, let request, let failure):
-            sink.add("project", project: project)
-            sink.add("request", unsigned: request)
-            sink.add("failure", freeText: failure)
-        case .moduleEventDelivered(let module, let event, let project, let generation):
-            sink.add("module", string: module)
-            sink.add("event", moduleEvent(event))
-            sink.add("project", project: project)
-            sink.add("generation", unsigned: generation)
-        case .moduleHookStarted(let hook, let module, let event):
-            sink.add("hook", unsigned: hook)
-            sink.add("module", string: module)
-            sink.add("event", moduleEvent(event))
-        case .moduleHookFinished(let hook, let problem):
-            sink.add("hook", unsigned: hook)
-            sink.add("problem", freeText: problem)
-        case .messagesStored(let kind, let project, let ids):
-            sink.add("messages", string: kind.rawValue)
-            sink.add("project", project: project)
-            sink.add("ids", .array(ids.map(JSONValue.string)))
-        case .storageCleared(let project, let scope):
-            sink.add("project", project: project)
-            sink.add("scope", string: scope.rawValue)
-        case .durabilityRequested(let request, let purpose):
-            sink.add("request", unsigned: request)
-            sink.add("purpose", durabilityWait(purpose))
-        case .switchRouted(let id, let call, let project, let routing):
-            sink.add("switch", switch: id)
-            sink.add("call", call: call)
-            sink.add("project", projectRef(project))
-            sink.add("routing", self.routing(routing))
-        case .switchStarted(let id, let from, let to):
-            sink.add("switch", switch: id)
-            sink.add("from", project: from)
-            sink.add("to", projectRef(to))
-        case .teardownStepBegan(let id, let step):
-            sink.add("switch", switch: id)
-            sink.add("step", string: step.rawValue)
-        case .teardownStepFinished(let id, let step, let outcome, let elapsed):
-            sink.add("switch", switch: id)
-            sink.add("step", string: step.rawValue)
-            sink.addObject("outcome") { object in
-                switch outcome {
-                case .clean:
-                    object.add("outcome", string: "clean")
-                case .warning(let reason):
-                    object.add("outcome", string: "noisy")
-                    object.add("reason", freeText: reason)
-                }
+        case .receivedCall(let received):
+            sink.add("call", call: received.id)
+            sink.add("caller", unsigned: received.caller)
+            sink.addObject("request") { write(received.call, into: &$0) }
+        case .engineStart(let start):
+            sink.add("sdk_version", string: start.sdkVersion)
+            sink.add("restored", bool: start.restored)
+            sink.add("rules", rules(start.options))
+            sink.add("modules", .array(start.modules.map { .object([("name", .string($0.name)),
+                                                                     ("notifications", .array($0.notifications.map(JSONValue.string)))]) }))
+        case .transportCompletion(let completion):
+            sink.add("task", task: completion.task)
+            sink.add("attempt", integer: Int64(completion.attempt))
+            sink.addObject("outcome") { write(completion.outcome, into: &$0) }
+            if !completion.refusedEvents.isEmpty {
+                sink.add("refused_events", .array(completion.refusedEvents.map {
+                    .object([("index", .integer(Int64($0.index))), ("reason", .string($0.reason))])
+                }))
             }
-            sink.add("elapsed_us", integer: elapsed)
-        case .switchLanded(let id, let project, let result, let reasons):
-            sink.add("switch", switch: id)
-            sink.add("project", project: project)
-            sink.add("result", string: Describe.result(result))
-            sink.add("reasons", freeTexts: reasons)
-        case .unknown(let kind, let payload):
-            sink.add("unknown_kind", unsigned: UInt64(kind))
-            sink.add("bytes", opaquePayload: payload)
+            if completion.droppedMessageIDs > 0 { sink.add("dropped_message_ids", integer: Int64(completion.droppedMessageIDs)) }
+        case .durabilityConfirmation(let confirmation):
+            sink.add("request", unsigned: confirmation.request)
+            sink.add("failure", freeText: confirmation.failure)
+        case .hookCompletion(let completion):
+            sink.add("hook", unsigned: completion.hook)
+            sink.add("failure", freeText: completion.failure)
+        case .authReceipt(let receipt):
+            sink.add("request", unsigned: receipt.request)
+            sink.add("project", project: receipt.project)
+            sink.add("failure", freeText: receipt.failure)
+        case .linkResolution(let resolution):
+            sink.add("job", unsigned: resolution.job)
+            sink.add("destination", freeText: resolution.destination)
+            sink.add("attribution", .optional(resolution.attribution, attribution))
+            sink.add("failure", freeText: resolution.failure)
+        case .erasure(let erasure):
+            sink.add("call", .optional(erasure.call, callID))
+            sink.add("erased_records", unsigned: erasure.erasedRecords)
+            if erasure.erasedRecords > 0 {
+                sink.add("first_erased", unsigned: erasure.firstErased)
+                sink.add("last_erased", unsigned: erasure.lastErased)
+            }
+            sink.add("erased_segments", unsigned: erasure.segments)
+            sink.add("erased_bytes", unsigned: erasure.bytes)
+            sink.add("failure", freeText: erasure.failure)
+        case .journalGap(let gap):
+            sink.add("lost_facts", unsigned: gap.lostFacts)
+            sink.add("from", string: gap.from.description)
+            sink.add("to", string: gap.to.description)
+            sink.add("reason", freeText: gap.reason)
+            if let first = gap.firstLostSequence { sink.add("first_lost_sequence", unsigned: first) }
         }
     }
 

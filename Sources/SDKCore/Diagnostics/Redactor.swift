@@ -36,88 +36,86 @@ package struct Redactor: Sendable {
 
     // MARK: - Facts
 
+    /// Each field as its declaration says (``FactField``): text by what it is, the SDK's
+    /// composite values by their own redaction, ids, numbers and projects kept. A fact of a kind
+    /// this build does not know may hold anything: nothing of it is kept.
     package func redact(_ fact: Fact) -> Fact {
-        switch fact {
-        case .callReceived(let received):
-            return .callReceived(redact(received))
-        case .gateDecided(let call, .queued(let id, let position, let received)):
-            return .gateDecided(call: call, decision: .queued(switch: id, position: position, call: redact(received)))
-        case .callRejected(let call, let reason):
-            return .callRejected(call: call, reason: redact(text: reason))
-        case .identityChanged(let email, let userID):
-            return .identityChanged(email: email.map { token($0, "email") }, userID: userID.map { token($0, "user") })
-        case .pushTokenChanged(let pushToken):
-            return .pushTokenChanged(pushToken.map { token($0, "token") })
-        case .attributionRefused(let project, let reason):
-            return .attributionRefused(project: project, reason: redact(text: reason))
-        case .unknownUserEventHeld(let project, let call, let event):
-            return .unknownUserEventHeld(project: project, call: call, event: redact(event))
-        case .taskQueued(let task):
-            return .taskQueued(redact(task))
-        case .eventBatched(let task, var event, let executedOn):
+        if case .unknown(let kind, _) = fact { return .unknown(kind: kind, payload: []) }
+        guard let declaration = fact.declaration, !declaration.isKeptWholeWhenRedacted else { return fact }
+        return fact.mapFields { field, value in redact(value, of: field) }
+    }
+
+    /// One field of a fact.
+    package func redact(_ value: FactFieldValue, of field: FactField) -> FactFieldValue {
+        switch value {
+        case .text(let text):
+            return .text(text.map { redact(text: $0, as: field.text) })
+        case .texts(let texts):
+            return .texts(texts.map { redact(text: $0, as: field.text) })
+        case .receivedCall(let received):
+            return .receivedCall(redact(received))
+        case .gateDecision(.queued(let id, let position, let received)):
+            return .gateDecision(.queued(switch: id, position: position, call: redact(received)))
+        case .publicCall(let call):
+            return .publicCall(redact(call))
+        case .deliveryTask(let task):
+            return .deliveryTask(redact(task))
+        case .batchedEvent(var event):
             event.body = redact(body: event.body)
-            return .eventBatched(task: task, event: event, executedOn: executedOn)
-        case .taskCompleted(let task, let outcome):
-            return .taskCompleted(task: task, outcome: redact(outcome))
-        case .callResolved(let call, let outcome):
-            return .callResolved(call: call, outcome: redact(outcome))
-        case .callsResolved(let task, let calls, let outcome):
-            return .callsResolved(task: task, calls: calls, outcome: redact(outcome))
-        case .transportCompleted(let completion):
-            let outcome: TransportOutcome = switch completion.outcome {
+            return .batchedEvent(event)
+        case .callOutcome(let outcome):
+            return .callOutcome(redact(outcome))
+        case .taskOutcome(let outcome):
+            return .taskOutcome(redact(outcome))
+        case .transportCompletion(var completion):
+            completion.outcome = switch completion.outcome {
             case .networkError(let reason): .networkError(redact(text: reason))
             case .response(let status, let code, let ids, let message):
                 .response(status: status, code: code, messageIDs: ids, message: message.map(redact(text:)))
             }
-            return .transportCompleted(TransportCompletion(task: completion.task, attempt: completion.attempt, outcome: outcome,
-                                                           refusedEvents: completion.refusedEvents, droppedMessageIDs: completion.droppedMessageIDs))
-        case .retryScheduled(let task, let attempt, let due, let reason):
-            let redacted: RetryReason = switch reason {
-            case .noResponse(let error): .noResponse(redact(text: error))
-            case .serverBusy(let error, let failures): .serverBusy(redact(text: error), failures: failures)
-            }
-            return .retryScheduled(task: task, attempt: attempt, due: due, reason: redacted)
+            return .transportCompletion(completion)
+        case .retryReason(.noResponse(let error)):
+            return .retryReason(.noResponse(redact(text: error)))
+        case .retryReason(.serverBusy(let error, let failures)):
+            return .retryReason(.serverBusy(redact(text: error), failures: failures))
+        case .stepOutcome(.warning(let reason)):
+            return .stepOutcome(.warning(redact(text: reason)))
         case .journalGap(var gap):
             gap.reason = redact(text: gap.reason)
             return .journalGap(gap)
-        case .linkResolved(var resolution):
+        case .linkResolution(var resolution):
             resolution.destination = resolution.destination.map(redact(url:))
             resolution.failure = resolution.failure.map(redact(text:))
-            return .linkResolved(resolution)
-        case .moduleHookFinished(let hook, let problem):
-            return .moduleHookFinished(hook: hook, problem: problem.map(redact(text:)))
-        case .moduleHookCompleted(let completion):
-            return .moduleHookCompleted(ModuleHookCompletion(hook: completion.hook, failure: completion.failure.map(redact(text:))))
-        case .authTokenReceived(let receipt):
-            return .authTokenReceived(AuthTokenReceipt(request: receipt.request, project: receipt.project,
-                                                       failure: receipt.failure.map(redact(text:))))
-        case .authRefreshFinished(let project, let request, let failure):
-            return .authRefreshFinished(project: project, request: request, failure: failure.map(redact(text:)))
-        case .unknown(let kind, _):
-            // Opaque to this build: it may hold anything, so nothing of it is kept.
-            return .unknown(kind: kind, payload: [])
-        case .localDataErased(var erasure):
+            return .linkResolution(resolution)
+        case .hookCompletion(var completion):
+            completion.failure = completion.failure.map(redact(text:))
+            return .hookCompletion(completion)
+        case .authReceipt(var receipt):
+            receipt.failure = receipt.failure.map(redact(text:))
+            return .authReceipt(receipt)
+        case .erasure(var erasure):
             erasure.failure = erasure.failure.map(redact(text:))
-            return .localDataErased(erasure)
-        case .durabilityConfirmed(var confirmation):
+            return .erasure(erasure)
+        case .durabilityConfirmation(var confirmation):
             confirmation.failure = confirmation.failure.map(redact(text:))
-            return .durabilityConfirmed(confirmation)
-        case .teardownStepFinished(let id, let step, .warning(let reason), let elapsed):
-            return .teardownStepFinished(switch: id, step: step, outcome: .warning(redact(text: reason)), elapsedMicroseconds: elapsed)
-        case .switchLanded(let id, let project, let result, let reasons):
-            return .switchLanded(switch: id, project: project, result: result, reasons: reasons.map(redact(text:)))
-        case .switchCancelled(let id, let reason):
-            return .switchCancelled(switch: id, reason: redact(text: reason))
-        case .linkResolutionStarted(let job, let call, let url, let project, let generation):
-            return .linkResolutionStarted(job: job, call: call, url: redact(url: url), project: project, generation: generation)
-        case .staleResultRefused(let job, let what, let startedIn, let current):
-            return .staleResultRefused(job: job, what: redact(text: what), startedIn: startedIn, current: current)
-        case .engineStarted, .timerFired, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
-             .initialized, .gateDecided, .attributionChanged, .unknownUserEventsReleased, .unknownUserSessionCounted,
-             .taskDispatched, .timerSet, .authRefreshRequested, .moduleEventDelivered, .moduleHookStarted, .messagesStored,
-             .storageCleared, .durabilityRequested, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished:
-            // Nothing personal: ids, projects, counts, times, the SDK's own names and rules.
-            return fact
+            return .durabilityConfirmation(confirmation)
+        case .number, .attempt, .microseconds, .time, .call, .calls, .task, .switchID, .fingerprint, .executedOn, .project,
+             .gateDecision, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleEvent, .durabilityWait,
+             .attribution, .messageKind, .storageScope, .engineStart:
+            // Nothing personal: ids, projects, counts, times, the SDK's own names and rules
+            // (a gate decision's held call is redacted above).
+            return value
+        }
+    }
+
+    /// A text field's value as its declared kind keeps it; a text of no declared kind is
+    /// taken as free text (the closed way).
+    private func redact(text: String, as kind: FactField.Text?) -> String {
+        switch kind {
+        case .personal(let token)?: self.token(text, token)
+        case .url?: redact(url: text)
+        case .freeText?, nil: redact(text: text)
+        case .name?, .identifier?: text
         }
     }
 

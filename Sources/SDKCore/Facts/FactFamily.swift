@@ -1,7 +1,6 @@
-/// The families facts are grouped in. A fact's family names the files that handle it: its
-/// codec (`<Family>FactCodec`) and how it changes the state (`SDKState.evolve<Family>`), so a
-/// new fact touches its family's files and the table in ``FactKind/family``, nothing else.
-enum FactFamily: Sendable, CaseIterable {
+/// The families facts are grouped in, declared with each kind (``FactDeclaration``). A fact's
+/// family names the file that folds it into the state (`SDKState+Evolve<Family>.swift`).
+package enum FactFamily: Sendable, CaseIterable {
     /// What the world told the SDK (kinds 16–31): public calls arriving, answers, timers,
     /// durability, lifecycle notices.
     case input
@@ -18,26 +17,8 @@ enum FactFamily: Sendable, CaseIterable {
 }
 
 extension FactKind {
-    /// The family of facts of this kind (the table every family dispatch reads).
-    var family: FactFamily {
-        switch self {
-        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
-             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased:
-            .input
-        case .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
-             .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
-             .linkResolutionStarted, .staleResultRefused:
-            .call
-        case .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
-             .authRefreshFinished, .durabilityRequested, .journalGap:
-            .delivery
-        case .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared:
-            .module
-        case .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
-             .switchCancelled:
-            .switch
-        }
-    }
+    /// The family of facts of this kind, as its declaration says.
+    var family: FactFamily { declaration.family }
 }
 
 extension Fact {

@@ -41,7 +41,7 @@ extension SDKState {
             linkJobs[resolution.job] = nil
         default:
             // A default is right: evolve(_:at:) sends only this family's facts here, and
-            // FactKind.family, which lists every kind, gives a new fact its family (and this function).
+            // Each kind's declaration gives it its family (and so this function).
             break
         }
     }

@@ -77,7 +77,7 @@ extension SDKState {
             switching.queue.removeAll { $0.id == id }
         default:
             // A default is right: evolve(_:at:) sends only this family's facts here, and
-            // FactKind.family, which lists every kind, gives a new fact its family (and this function).
+            // Each kind's declaration gives it its family (and so this function).
             break
         }
     }

@@ -59,12 +59,11 @@ package enum FactCodec {
         }
     }
 
-    /// The fact's payload bytes, written by its family's codec (``FactFamily``).
+    /// The fact's payload bytes: its declared fields (``FactDeclaration``), in number order.
     public static func payload(of fact: Fact) -> [UInt8] {
         if case .unknown(_, let payload) = fact { return payload }
-        guard let family = fact.family else { return [] }
         return FieldWriter.withScratch { writer in
-            codec(of: family).encode(fact, &writer)
+            encodeFields(of: fact, to: &writer)
             return writer.bytes
         }
     }
@@ -76,45 +75,9 @@ package enum FactCodec {
             batch.append(kind: kind, payload: payload)
             return
         }
-        guard let family = fact.family else {
-            batch.append(kind: kind(of: fact), payload: EmptyCollection())
-            return
-        }
         FieldWriter.withScratch { writer in
-            codec(of: family).encode(fact, &writer)
+            encodeFields(of: fact, to: &writer)
             batch.append(kind: kind(of: fact), payloadBytes: writer.written)
-        }
-    }
-
-    /// ``append(_:to:)`` of `.callReceived(received)`, encoded from the call itself (the
-    /// engine's busiest fact, whose call `decide` has at hand): the same record. For a `track`
-    /// call, `dataFieldsJSON` is its data fields' exact JSON when the caller wrote it already
-    /// (``TrackBody``), copied instead of written again.
-    static func append(callReceived received: ReceivedCall, dataFieldsJSON: UnsafeBufferPointer<UInt8>?, to batch: inout RecordBatch) {
-        FieldWriter.withScratch { writer in
-            InputFactCodec.encode(callReceived: received, dataFieldsJSON: dataFieldsJSON, to: &writer)
-            batch.append(kind: FactKind.callReceived.rawValue, payloadBytes: writer.written)
-        }
-    }
-
-    /// ``append(_:to:)`` of `.eventBatched(task:event:executedOn:)`, encoded from its parts (the
-    /// engine's busiest decision, which `decide` has at hand): the same record.
-    static func append(eventBatched task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?, to batch: inout RecordBatch) {
-        FieldWriter.withScratch { writer in
-            DeliveryFactCodec.encodeEventBatched(task: task, event: event, executedOn: executedOn, to: &writer)
-            batch.append(kind: FactKind.eventBatched.rawValue, payloadBytes: writer.written)
-        }
-    }
-
-    /// What a call held by the switch's gate counts against ``EngineRules/gateByteCapacity``:
-    /// its `callReceived` payload as format 1.2 wrote it (data fields as entries). A measure of
-    /// the call, not its record's size: the records' encoding changing must not change which
-    /// calls a full gate refuses, nor the gate's bytes in the snapshots of older journals.
-    static func gateBytes(of received: ReceivedCall) -> Int {
-        FieldWriter.withScratch { writer in
-            writer.writesDataObjectsAsJSON = false
-            InputFactCodec.encode(callReceived: received, dataFieldsJSON: nil, to: &writer)
-            return writer.count
         }
     }
 
@@ -132,9 +95,9 @@ package enum FactCodec {
 
     /// The fact of `kind` read in place from `bytes`; nil for a variant this build does not know.
     private static func decode(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) -> Result<Fact?, CodecError> {
-        var reader = FieldReader(bytes)
+        var source = RecordFieldSource(FieldReader(bytes))
         do throws(CodecError) {
-            return .success(try codec(of: kind.family).decode(kind, &reader))
+            return .success(try Fact(kind, reading: &source))
         } catch where error.isUnknownVariant {
             return .success(nil)
         } catch {
@@ -142,20 +105,8 @@ package enum FactCodec {
         }
     }
 
-    /// The encoder and decoder of one family's facts.
-    private struct FamilyCodec {
-        let encode: (Fact, inout FieldWriter) -> Void
-        let decode: (FactKind, inout FieldReader) throws(CodecError) -> Fact
-    }
-
-    /// The table: each family's codec (a new family adds a row; a new fact, none).
-    private static func codec(of family: FactFamily) -> FamilyCodec {
-        switch family {
-        case .input: FamilyCodec(encode: InputFactCodec.encode, decode: InputFactCodec.decode)
-        case .call: FamilyCodec(encode: CallFactCodec.encode, decode: CallFactCodec.decode)
-        case .delivery: FamilyCodec(encode: DeliveryFactCodec.encode, decode: DeliveryFactCodec.decode)
-        case .module: FamilyCodec(encode: ModuleFactCodec.encode, decode: ModuleFactCodec.decode)
-        case .switch: FamilyCodec(encode: SwitchFactCodec.encode, decode: SwitchFactCodec.decode)
-        }
+    /// Writes each declared field of `fact` (``Fact/forEachField(_:)``).
+    private static func encodeFields(of fact: Fact, to writer: inout FieldWriter) {
+        fact.forEachField { field, value in writer.write(value, as: field) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import FuzzHarness
 import Testing
 @testable import ReplayKit
@@ -28,6 +29,28 @@ struct FactJSONDeclarationTests {
             for argument in call.declaration.arguments {
                 if let key = argument.jsonKey { #expect(keys.contains(key.description), "\(call.name).\(argument.name)") }
             }
+        }
+    }
+
+    /// Facts of the kinds written directly, in every shape: each sample call received, each
+    /// gate decision, events joining a bulk with and without a body and a decision.
+    static var busiestFacts: [Fact] {
+        let call = CallID(UUID(uuidString: "00000000-0000-0000-0000-000000000007")!)
+        let project = ProjectFingerprint(hex: "0011223344556677")!
+        let received = SampleCalls.all.map { ReceivedCall(id: call, caller: 3, call: $0) }
+        let decisions: [GateDecision] = [.executed(project: project), .inline(project: project), .replayed(switch: SwitchID(2), project: project),
+                                         .refused] + received.prefix(3).map { .queued(switch: SwitchID(2), position: 1, call: $0) }
+        let events = [BatchedEvent(call: call, body: []), BatchedEvent(call: call, body: Array(#"{"eventName":"e"}"#.utf8))]
+        return received.map(Fact.callReceived) + decisions.map { .gateDecided(call: call, decision: $0) }
+            + events.flatMap { event in [nil, project].map { Fact.eventBatched(task: TaskID(4), event: event, executedOn: $0) } }
+    }
+
+    @Test("the busiest kinds' direct JSON is the JSON their declarations give; every kind renders")
+    func busiestFactsFastPath() {
+        for fact in Self.busiestFacts + SampleFacts.all {
+            #expect(FactJSON.members(fact).map(\.0) == JSONMemberTree.members { FactJSON.writeDeclared(fact, into: &$0) }.map(\.0))
+            #expect(JSONValue.object(FactJSON.members(fact)) == .object(JSONMemberTree.members { FactJSON.writeDeclared(fact, into: &$0) }),
+                    "\(FactCodec.kind(of: fact))")
         }
     }
 }

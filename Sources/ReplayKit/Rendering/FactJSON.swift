@@ -19,6 +19,7 @@ package enum FactJSON {
             sink.add("bytes", opaquePayload: payload)
             return
         }
+        if writeBusiest(fact, into: &sink) { return }
         guard let declaration = fact.declaration, declaration.reordersJSON else {
             fact.forEachField { field, value in write(value, of: field, into: &sink) }
             return
@@ -30,7 +31,7 @@ package enum FactJSON {
 
     /// Adds the members of one field of a fact: under the field's key, or, for a value made of
     /// several parts (an input's payload, a retry's reason), the value's own members.
-    private static func write<Sink: JSONMemberSink & ~Copyable>(_ value: FactFieldValue, of field: FactField, into sink: inout Sink) {
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ value: FactFieldValue, of field: FactField, into sink: inout Sink) {
         let key = JSONKey(stringLiteral: field.key)
         switch value {
         case .number(let number): sink.add(key, unsigned: number)
@@ -39,7 +40,7 @@ package enum FactJSON {
         case .time(let time): sink.add(key, string: time.description)
         case .text(let text):
             switch field.text {
-            case .personal(let token)?: sink.add(key, personal: text, kind: token)
+            case .personal(let token)?: sink.add(key, personal: text, kind: token.rawValue)
             case .freeText?, .url?: sink.add(key, freeText: text)
             case .name?, .identifier?, nil: sink.add(key, string: text)
             }
@@ -97,9 +98,7 @@ package enum FactJSON {
                 sink.add("failures", integer: Int64(failures))
             }
         case .receivedCall(let received):
-            sink.add("call", call: received.id)
-            sink.add("caller", unsigned: received.caller)
-            sink.addObject("request") { write(received.call, into: &$0) }
+            write(received, into: &sink)
         case .engineStart(let start):
             sink.add("sdk_version", string: start.sdkVersion)
             sink.add("restored", bool: start.restored)
@@ -148,6 +147,13 @@ package enum FactJSON {
             sink.add("reason", freeText: gap.reason)
             if let first = gap.firstLostSequence { sink.add("first_lost_sequence", unsigned: first) }
         }
+    }
+
+    /// The members of a received call: its id, its caller, and the call as `request`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ received: ReceivedCall, into sink: inout Sink) {
+        sink.add("call", call: received.id)
+        sink.add("caller", unsigned: received.caller)
+        sink.addObject("request") { write(received.call, into: &$0) }
     }
 
     /// `{"seq":…,"time":…,"kind":"…", …members}` for a decoded record. With `labels`, a fact's

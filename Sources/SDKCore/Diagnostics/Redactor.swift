@@ -41,12 +41,13 @@ package struct Redactor: Sendable {
     /// this build does not know may hold anything: nothing of it is kept.
     package func redact(_ fact: Fact) -> Fact {
         if case .unknown(let kind, _) = fact { return .unknown(kind: kind, payload: []) }
+        if let redacted = redactBusiest(fact) { return redacted }
         guard let declaration = fact.declaration, !declaration.isKeptWholeWhenRedacted else { return fact }
         return fact.mapFields { field, value in redact(value, of: field) }
     }
 
-    /// One field of a fact.
-    package func redact(_ value: FactFieldValue, of field: FactField) -> FactFieldValue {
+    /// One field of a fact: its redacted value, or nil when the value is kept as it is.
+    package func redact(_ value: FactFieldValue, of field: FactField) -> FactFieldValue? {
         switch value {
         case .text(let text):
             return .text(text.map { redact(text: $0, as: field.text) })
@@ -61,12 +62,13 @@ package struct Redactor: Sendable {
         case .deliveryTask(let task):
             return .deliveryTask(redact(task))
         case .batchedEvent(var event):
+            guard !event.body.isEmpty else { return nil }
             event.body = redact(body: event.body)
             return .batchedEvent(event)
-        case .callOutcome(let outcome):
-            return .callOutcome(redact(outcome))
-        case .taskOutcome(let outcome):
-            return .taskOutcome(redact(outcome))
+        case .callOutcome(.failed(let failure)):
+            return .callOutcome(.failed(redact(failure)))
+        case .taskOutcome(.failed(let failure)):
+            return .taskOutcome(.failed(redact(failure)))
         case .transportCompletion(var completion):
             completion.outcome = switch completion.outcome {
             case .networkError(let reason): .networkError(redact(text: reason))
@@ -100,11 +102,11 @@ package struct Redactor: Sendable {
             confirmation.failure = confirmation.failure.map(redact(text:))
             return .durabilityConfirmation(confirmation)
         case .number, .attempt, .microseconds, .time, .call, .calls, .task, .switchID, .fingerprint, .executedOn, .project,
-             .gateDecision, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleEvent, .durabilityWait,
-             .attribution, .messageKind, .storageScope, .engineStart:
+             .gateDecision, .callOutcome, .taskOutcome, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleEvent,
+             .durabilityWait, .attribution, .messageKind, .storageScope, .engineStart:
             // Nothing personal: ids, projects, counts, times, the SDK's own names and rules
-            // (a gate decision's held call is redacted above).
-            return value
+            // (a gate decision's held call and an outcome's failure are redacted above).
+            return nil
         }
     }
 
@@ -112,7 +114,7 @@ package struct Redactor: Sendable {
     /// taken as free text (the closed way).
     private func redact(text: String, as kind: FactField.Text?) -> String {
         switch kind {
-        case .personal(let token)?: self.token(text, token)
+        case .personal(let token)?: self.token(text, token.rawValue)
         case .url?: redact(url: text)
         case .freeText?, nil: redact(text: text)
         case .name?, .identifier?: text

@@ -16,116 +16,116 @@ extension FactDeclaration {
 
     // MARK: Inputs
 
-    static let engineStarted = FactDeclaration(.engineStarted, .input, [Field("engine", 0, .required, .structural)])
-    static let callReceived = FactDeclaration(.callReceived, .input, [Field("call", 0, .required, .personal)])
-    static let transportCompleted = FactDeclaration(.transportCompleted, .input, [Field("completion", 0, .required, .freeText)])
-    static let timerFired = FactDeclaration(.timerFired, .input, [Field("timer", 0, .required, .structural)])
-    static let durabilityConfirmed = FactDeclaration(.durabilityConfirmed, .input, [Field("confirmation", 0, .required, .freeText)])
-    static let moduleHookCompleted = FactDeclaration(.moduleHookCompleted, .input, [Field("completion", 0, .required, .freeText)])
-    static let authTokenReceived = FactDeclaration(.authTokenReceived, .input, [Field("receipt", 0, .required, .freeText)])
-    static let callbacksDelivered = FactDeclaration(.callbacksDelivered, .input, [Field("switch", 0, .required, .identifier)])
-    static let notificationReceived = FactDeclaration(.notificationReceived, .input, [Field("notification", 1, .defaulted, text: .name)])
-    static let engineStopping = FactDeclaration(.engineStopping, .input)
-    static let linkResolved = FactDeclaration(.linkResolved, .input, [Field("resolution", 0, .required, .freeText)])
-    static let networkReachable = FactDeclaration(.networkReachable, .input)
-    static let localDataErased = FactDeclaration(.localDataErased, .input, [Field("erasure", 0, .required, .freeText)])
+    package static let engineStarted = FactDeclaration(.engineStarted, .input, [Field("engine", 0, .required, .structural)])
+    package static let callReceived = FactDeclaration(.callReceived, .input, [Field("call", 0, .required, .personal)])
+    package static let transportCompleted = FactDeclaration(.transportCompleted, .input, [Field("completion", 0, .required, .freeText)])
+    package static let timerFired = FactDeclaration(.timerFired, .input, [Field("timer", 0, .required, .structural)])
+    package static let durabilityConfirmed = FactDeclaration(.durabilityConfirmed, .input, [Field("confirmation", 0, .required, .freeText)])
+    package static let moduleHookCompleted = FactDeclaration(.moduleHookCompleted, .input, [Field("completion", 0, .required, .freeText)])
+    package static let authTokenReceived = FactDeclaration(.authTokenReceived, .input, [Field("receipt", 0, .required, .freeText)])
+    package static let callbacksDelivered = FactDeclaration(.callbacksDelivered, .input, [Field("switch", 0, .required, .identifier)])
+    package static let notificationReceived = FactDeclaration(.notificationReceived, .input, [Field("notification", 1, .defaulted, text: .name)])
+    package static let engineStopping = FactDeclaration(.engineStopping, .input)
+    package static let linkResolved = FactDeclaration(.linkResolved, .input, [Field("resolution", 0, .required, .freeText)])
+    package static let networkReachable = FactDeclaration(.networkReachable, .input)
+    package static let localDataErased = FactDeclaration(.localDataErased, .input, [Field("erasure", 0, .required, .freeText)])
 
     // MARK: Call decisions
 
-    static let initialized = FactDeclaration(.initialized, .call, [
+    package static let initialized = FactDeclaration(.initialized, .call, [
         Field("project", 1, .required, .structural), Field("generation", 2, .defaulted, .structural),
     ])
-    static let callRejected = FactDeclaration(.callRejected, .call, [call, freeReason])
-    static let identityChanged = FactDeclaration(.identityChanged, .call, [
-        Field("email", 1, .optional, text: .personal(token: "email")), Field("user_id", 2, .optional, text: .personal(token: "user")),
+    package static let callRejected = FactDeclaration(.callRejected, .call, [call, freeReason])
+    package static let identityChanged = FactDeclaration(.identityChanged, .call, [
+        Field("email", 1, .optional, text: .personal(token: .email)), Field("user_id", 2, .optional, text: .personal(token: .user)),
     ])
-    static let pushTokenChanged = FactDeclaration(.pushTokenChanged, .call, [Field("token", 1, .optional, text: .personal(token: "token"))])
-    static let attributionChanged = FactDeclaration(.attributionChanged, .call, [
+    package static let pushTokenChanged = FactDeclaration(.pushTokenChanged, .call, [Field("token", 1, .optional, text: .personal(token: .token))])
+    package static let attributionChanged = FactDeclaration(.attributionChanged, .call, [
         projectFirst, Field("attribution", 2, .optional, .identifier),
     ])
-    static let attributionRefused = FactDeclaration(.attributionRefused, .call, [projectFirst, freeReason])
-    static let unknownUserEventHeld = FactDeclaration(.unknownUserEventHeld, .call, [
+    package static let attributionRefused = FactDeclaration(.attributionRefused, .call, [projectFirst, freeReason])
+    package static let unknownUserEventHeld = FactDeclaration(.unknownUserEventHeld, .call, [
         projectFirst, Field("call", 2, .required, .identifier), Field("event", 3, .required, .personal),
     ])
-    static let unknownUserSessionCounted = FactDeclaration(.unknownUserSessionCounted, .call, [projectFirst])
-    static let unknownUserEventsReleased = FactDeclaration(.unknownUserEventsReleased, .call, [projectFirst])
-    static let callResolved = FactDeclaration(.callResolved, .call, [call, Field("outcome", 2, .required, .freeText)])
-    static let callsResolved = FactDeclaration(.callsResolved, .call, [
+    package static let unknownUserSessionCounted = FactDeclaration(.unknownUserSessionCounted, .call, [projectFirst])
+    package static let unknownUserEventsReleased = FactDeclaration(.unknownUserEventsReleased, .call, [projectFirst])
+    package static let callResolved = FactDeclaration(.callResolved, .call, [call, Field("outcome", 2, .required, .freeText)])
+    package static let callsResolved = FactDeclaration(.callsResolved, .call, [
         task, Field("outcome", 2, .required, .freeText), Field("calls", 3, .repeated, .identifier),
     ], jsonOrder: [0, 2, 1])
-    static let linkResolutionStarted = FactDeclaration(.linkResolutionStarted, .call, [
+    package static let linkResolutionStarted = FactDeclaration(.linkResolutionStarted, .call, [
         Field("job", 1, .defaulted, .structural), Field("call", 2, .required, .identifier), Field("url", 3, .defaulted, text: .url),
         Field("project", 4, .required, .structural), Field("generation", 5, .defaulted, .structural),
     ])
-    static let staleResultRefused = FactDeclaration(.staleResultRefused, .call, [
+    package static let staleResultRefused = FactDeclaration(.staleResultRefused, .call, [
         Field("job", 1, .defaulted, .structural), Field("what", 2, .defaulted, text: .freeText),
         Field("started_in", 3, .defaulted, .structural), Field("current", 4, .defaulted, .structural),
     ])
 
     // MARK: Delivery decisions
 
-    static let taskQueued = FactDeclaration(.taskQueued, .delivery, [Field("task", 0, .required, .personal)])
-    static let eventBatched = FactDeclaration(.eventBatched, .delivery, [
+    package static let taskQueued = FactDeclaration(.taskQueued, .delivery, [Field("task", 0, .required, .personal)])
+    package static let eventBatched = FactDeclaration(.eventBatched, .delivery, [
         task, Field("event", 2, .required, .personal), Field("decision", 3, .optional, .structural),
     ])
-    static let taskDispatched = FactDeclaration(.taskDispatched, .delivery, [task, Field("attempt", 2, .defaulted, .structural)])
-    static let retryScheduled = FactDeclaration(.retryScheduled, .delivery, [
+    package static let taskDispatched = FactDeclaration(.taskDispatched, .delivery, [task, Field("attempt", 2, .defaulted, .structural)])
+    package static let retryScheduled = FactDeclaration(.retryScheduled, .delivery, [
         task, Field("attempt", 2, .defaulted, .structural), Field("due", 3, .defaulted, .structural),
         Field("reason", 4, .required, .freeText),
     ])
-    static let taskCompleted = FactDeclaration(.taskCompleted, .delivery, [task, Field("outcome", 2, .required, .freeText)])
-    static let timerSet = FactDeclaration(.timerSet, .delivery, [
+    package static let taskCompleted = FactDeclaration(.taskCompleted, .delivery, [task, Field("outcome", 2, .required, .freeText)])
+    package static let timerSet = FactDeclaration(.timerSet, .delivery, [
         Field("timer", 1, .required, .structural), Field("due", 2, .defaulted, .structural),
     ])
-    static let authRefreshRequested = FactDeclaration(.authRefreshRequested, .delivery, [
+    package static let authRefreshRequested = FactDeclaration(.authRefreshRequested, .delivery, [
         projectFirst, Field("request", 2, .defaulted, .structural),
     ])
-    static let authRefreshFinished = FactDeclaration(.authRefreshFinished, .delivery, [
+    package static let authRefreshFinished = FactDeclaration(.authRefreshFinished, .delivery, [
         projectFirst, Field("request", 2, .defaulted, .structural), Field("failure", 3, .optional, text: .freeText),
     ])
-    static let durabilityRequested = FactDeclaration(.durabilityRequested, .delivery, [
+    package static let durabilityRequested = FactDeclaration(.durabilityRequested, .delivery, [
         Field("request", 1, .defaulted, .structural), Field("purpose", 2, .required, .structural),
     ])
-    static let journalGap = FactDeclaration(.journalGap, .delivery, [Field("gap", 0, .required, .freeText)])
+    package static let journalGap = FactDeclaration(.journalGap, .delivery, [Field("gap", 0, .required, .freeText)])
 
     // MARK: Module decisions
 
-    static let moduleEventDelivered = FactDeclaration(.moduleEventDelivered, .module, [
+    package static let moduleEventDelivered = FactDeclaration(.moduleEventDelivered, .module, [
         Field("module", 1, .defaulted, text: .name), Field("event", 2, .required, .structural),
         Field("project", 3, .required, .structural), Field("generation", 4, .defaulted, .structural),
     ])
-    static let moduleHookStarted = FactDeclaration(.moduleHookStarted, .module, [
+    package static let moduleHookStarted = FactDeclaration(.moduleHookStarted, .module, [
         Field("hook", 1, .defaulted, .structural), Field("module", 2, .defaulted, text: .name), Field("event", 3, .required, .structural),
     ])
-    static let moduleHookFinished = FactDeclaration(.moduleHookFinished, .module, [
+    package static let moduleHookFinished = FactDeclaration(.moduleHookFinished, .module, [
         Field("hook", 1, .defaulted, .structural), Field("problem", 3, .optional, text: .freeText),
     ])
-    static let messagesStored = FactDeclaration(.messagesStored, .module, [
+    package static let messagesStored = FactDeclaration(.messagesStored, .module, [
         Field("messages", 1, .required, .structural), Field("project", 2, .required, .structural),
         Field("ids", 3, .repeated, text: .identifier),
     ])
-    static let storageCleared = FactDeclaration(.storageCleared, .module, [projectFirst, Field("scope", 2, .required, .structural)])
+    package static let storageCleared = FactDeclaration(.storageCleared, .module, [projectFirst, Field("scope", 2, .required, .structural)])
 
     // MARK: Switch decisions
 
-    static let gateDecided = FactDeclaration(.gateDecided, .switch, [call, Field("decision", 2, .required, .personal)])
-    static let switchRouted = FactDeclaration(.switchRouted, .switch, [
+    package static let gateDecided = FactDeclaration(.gateDecided, .switch, [call, Field("decision", 2, .required, .personal)])
+    package static let switchRouted = FactDeclaration(.switchRouted, .switch, [
         switchID, Field("call", 2, .required, .identifier), Field("project", 3, .required, .structural),
         Field("routing", 4, .required, .structural),
     ])
-    static let switchStarted = FactDeclaration(.switchStarted, .switch, [
+    package static let switchStarted = FactDeclaration(.switchStarted, .switch, [
         switchID, Field("from", 2, .optional, .structural), Field("to", 3, .required, .structural),
     ])
-    static let teardownStepBegan = FactDeclaration(.teardownStepBegan, .switch, [switchID, Field("step", 2, .required, .structural)])
-    static let teardownStepFinished = FactDeclaration(.teardownStepFinished, .switch, [
+    package static let teardownStepBegan = FactDeclaration(.teardownStepBegan, .switch, [switchID, Field("step", 2, .required, .structural)])
+    package static let teardownStepFinished = FactDeclaration(.teardownStepFinished, .switch, [
         switchID, Field("step", 2, .required, .structural), Field("outcome", 3, .required, .freeText),
         Field("elapsed_us", 4, .defaulted, .structural),
     ])
-    static let switchLanded = FactDeclaration(.switchLanded, .switch, [
+    package static let switchLanded = FactDeclaration(.switchLanded, .switch, [
         switchID, Field("project", 2, .required, .structural), Field("result", 3, .defaulted, .structural),
         Field("reasons", 4, .repeated, text: .freeText),
     ])
-    static let switchCancelled = FactDeclaration(.switchCancelled, .switch, [switchID, freeReason])
+    package static let switchCancelled = FactDeclaration(.switchCancelled, .switch, [switchID, freeReason])
 
     /// Every declaration, by kind.
     package static let all: [FactDeclaration] = FactKind.allCases.map(\.declaration)
@@ -195,6 +195,7 @@ extension Fact {
 
     /// Hands each field's value to `body`, in the order of the declaration's fields (an
     /// unknown kind has none).
+    @inlinable @inline(__always)
     package func forEachField(_ body: (FactField, FactFieldValue) -> Void) {
         // Fixed arities rather than a variadic list: encoding a fact must not allocate.
         func one(_ declaration: FactDeclaration, _ first: FactFieldValue) { body(declaration.fields[0], first) }

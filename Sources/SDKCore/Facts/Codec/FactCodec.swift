@@ -81,7 +81,7 @@ package enum FactCodec {
         }
     }
 
-    /// Decodes a record's payload as the fact of `kind`, with its family's codec.
+    /// Decodes a record's payload as the fact of `kind`, as its declaration lays it out.
     public static func decode(kind: UInt32, payload: some Collection<UInt8>) throws(CodecError) -> Fact {
         guard let known = FactKind(rawValue: kind) else { return .unknown(kind: kind, payload: Array(payload)) }
         let decoded = payload.withContiguousStorageIfAvailable { decode(known, UnsafeRawBufferPointer($0)) }
@@ -94,9 +94,10 @@ package enum FactCodec {
     }
 
     /// The fact of `kind` read in place from `bytes`; nil for a variant this build does not know.
-    private static func decode(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) -> Result<Fact?, CodecError> {
-        var source = RecordFieldSource(FieldReader(bytes))
+    static func decode(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) -> Result<Fact?, CodecError> {
         do throws(CodecError) {
+            if let fact = try decodeBusiest(kind, bytes) { return .success(fact) }
+            var source = RecordFieldSource(FieldReader(bytes))
             return .success(try Fact(kind, reading: &source))
         } catch where error.isUnknownVariant {
             return .success(nil)

@@ -38,7 +38,8 @@ struct RecordFieldSource: FactFieldSource {
 
     mutating func value<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value {
         if field.number == 0 { return try Value(from: &reader) }
-        return try fields().required(field.number, field.name)
+        guard let value: Value = try fields().message(field.number) else { throw missing(field.name) }
+        return value
     }
 
     mutating func optional<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value? {
@@ -69,23 +70,20 @@ struct RecordFieldSource: FactFieldSource {
 /// Field values already in hand, in the order of a declaration's fields (a fact taken apart
 /// with ``Fact/forEachField(_:)`` and changed: redaction).
 struct ValueFieldSource: FactFieldSource {
-    private let values: [FactFieldValue]
+    private let values: UnsafeBufferPointer<FactFieldValue>
     private let fields: [FactField]
 
-    init(_ values: [FactFieldValue], of declaration: FactDeclaration) {
+    /// `values` must stay valid while the source is read.
+    init(_ values: UnsafeBufferPointer<FactFieldValue>, of declaration: FactDeclaration) {
         self.values = values
         self.fields = declaration.fields
     }
 
-    private func stored(_ field: FactField) throws(CodecError) -> Any? {
-        guard let index = fields.firstIndex(where: { $0.number == field.number }), index < values.count else {
-            throw missing(field.name)
-        }
-        return values[index].stored
-    }
-
     private func typed<Value>(_ field: FactField, _ type: Value.Type = Value.self) throws(CodecError) -> Value {
-        guard let value = try stored(field) as? Value else { throw CodecError("field \(field.name) has another type", offset: 0) }
+        guard let index = fields.firstIndex(where: { $0.number == field.number }), index < values.count,
+              let value = values[index].typed(Value.self) else {
+            throw CodecError("field \(field.name) is missing or has another type", offset: 0)
+        }
         return value
     }
 
@@ -102,47 +100,49 @@ struct ValueFieldSource: FactFieldSource {
 }
 
 extension FactFieldValue {
-    /// The value as the fact holds it (a landing result as the number a record holds).
-    fileprivate var stored: Any? {
+    /// The value as the fact holds it, if it is a `Value` (a landing result as the number a
+    /// record holds). Each case casts its concrete type: specialized for a `Value`, the casts
+    /// are decided when compiling, and nothing is boxed.
+    fileprivate func typed<Value>(_ type: Value.Type) -> Value? {
         switch self {
-        case .number(let value): value
-        case .attempt(let value): value
-        case .microseconds(let value): value
-        case .time(let value): value
-        case .text(let value): value as Any
-        case .texts(let value): value
-        case .call(let value): value
-        case .calls(let value): value
-        case .task(let value): value
-        case .switchID(let value): value
-        case .fingerprint(let value), .executedOn(let value): value as Any
-        case .project(let value): value
-        case .gateDecision(let value): value
-        case .callOutcome(let value): value
-        case .taskOutcome(let value): value
-        case .deliveryTask(let value): value
-        case .receivedCall(let value): value
-        case .publicCall(let value): value
-        case .timer(let value): value
-        case .retryReason(let value): value
-        case .routing(let value): value
-        case .teardownStep(let value): value
-        case .stepOutcome(let value): value
-        case .landing(let value): value.landingCode
-        case .moduleEvent(let value): value
-        case .durabilityWait(let value): value
-        case .attribution(let value): value as Any
-        case .batchedEvent(let value): value
-        case .messageKind(let value): value
-        case .storageScope(let value): value
-        case .engineStart(let value): value
-        case .transportCompletion(let value): value
-        case .durabilityConfirmation(let value): value
-        case .hookCompletion(let value): value
-        case .authReceipt(let value): value
-        case .linkResolution(let value): value
-        case .erasure(let value): value
-        case .journalGap(let value): value
+        case .number(let value): value as? Value
+        case .attempt(let value): value as? Value
+        case .microseconds(let value): value as? Value
+        case .time(let value): value as? Value
+        case .text(let value): value as? Value
+        case .texts(let value): value as? Value
+        case .call(let value): value as? Value
+        case .calls(let value): value as? Value
+        case .task(let value): value as? Value
+        case .switchID(let value): value as? Value
+        case .fingerprint(let value), .executedOn(let value): value as? Value
+        case .project(let value): value as? Value
+        case .gateDecision(let value): value as? Value
+        case .callOutcome(let value): value as? Value
+        case .taskOutcome(let value): value as? Value
+        case .deliveryTask(let value): value as? Value
+        case .receivedCall(let value): value as? Value
+        case .publicCall(let value): value as? Value
+        case .timer(let value): value as? Value
+        case .retryReason(let value): value as? Value
+        case .routing(let value): value as? Value
+        case .teardownStep(let value): value as? Value
+        case .stepOutcome(let value): value as? Value
+        case .landing(let value): value.landingCode as? Value
+        case .moduleEvent(let value): value as? Value
+        case .durabilityWait(let value): value as? Value
+        case .attribution(let value): value as? Value
+        case .batchedEvent(let value): value as? Value
+        case .messageKind(let value): value as? Value
+        case .storageScope(let value): value as? Value
+        case .engineStart(let value): value as? Value
+        case .transportCompletion(let value): value as? Value
+        case .durabilityConfirmation(let value): value as? Value
+        case .hookCompletion(let value): value as? Value
+        case .authReceipt(let value): value as? Value
+        case .linkResolution(let value): value as? Value
+        case .erasure(let value): value as? Value
+        case .journalGap(let value): value as? Value
         }
     }
 }
@@ -151,22 +151,41 @@ extension Fact {
     /// The fact `declaration` declares, with `values` in its fields' order and shapes; nil
     /// when they do not fit it.
     package init?(_ declaration: FactDeclaration, values: [FactFieldValue]) {
+        guard let fact = values.withUnsafeBufferPointer({ Fact(declaration, valuesIn: $0) }) else { return nil }
+        self = fact
+    }
+
+    private init?(_ declaration: FactDeclaration, valuesIn values: UnsafeBufferPointer<FactFieldValue>) {
         var source = ValueFieldSource(values, of: declaration)
         guard let fact = try? Fact(declaration.kind, reading: &source) else { return nil }
         self = fact
     }
 
-    /// The same fact with each field's value replaced by `transform(field, value)` (values keep
-    /// their shapes: redaction). An unknown kind is returned as it is.
-    package func mapFields(_ transform: (FactField, FactFieldValue) -> FactFieldValue) -> Fact {
+    /// The same fact with each field's value replaced by `transform(field, value)` where it
+    /// gives one (nil: the value is kept); values keep their shapes (redaction). A fact none of
+    /// whose values changed, or of a kind this build does not know, is returned as it is.
+    package func mapFields(_ transform: (FactField, FactFieldValue) -> FactFieldValue?) -> Fact {
         guard let declaration else { return self }
-        var values: [FactFieldValue] = []
-        values.reserveCapacity(declaration.fields.count)
-        forEachField { field, value in values.append(transform(field, value)) }
-        guard let mapped = Fact(declaration, values: values) else {
-            preconditionFailure("\(declaration.kind): a transform changed a field's shape")
+        // The values are gathered on the stack: most facts a redaction walks keep every value.
+        return withUnsafeTemporaryAllocation(of: FactFieldValue.self, capacity: declaration.fields.count) { buffer in
+            var count = 0
+            var changed = false
+            forEachField { field, value in
+                if let mapped = transform(field, value) {
+                    (buffer.baseAddress! + count).initialize(to: mapped)
+                    changed = true
+                } else {
+                    (buffer.baseAddress! + count).initialize(to: value)
+                }
+                count += 1
+            }
+            defer { buffer.baseAddress!.deinitialize(count: count) }
+            guard changed else { return self }
+            guard let mapped = Fact(declaration, valuesIn: UnsafeBufferPointer(rebasing: buffer[..<count])) else {
+                preconditionFailure("\(declaration.kind): a transform changed a field's shape")
+            }
+            return mapped
         }
-        return mapped
     }
 }
 

@@ -14,7 +14,7 @@ package struct FactField: Sendable {
     }
 
     /// What a text field holds: decides what a redacted copy keeps of it.
-    package enum Text: Sendable, Hashable {
+    package enum Text: Sendable {
         /// A name of the SDK's or the app's own (a module, a notification): kept.
         case name
         /// Names a thing of the project (a message id): kept.
@@ -24,8 +24,15 @@ package struct FactField: Sendable {
         case freeText
         /// A URL: keeps scheme, host and path (``Redactor/redact(url:)``).
         case url
-        /// Personal: a keyed-hash token of this kind (`email`, `user`, `token`) stands for it.
-        case personal(token: String)
+        /// Personal: a keyed-hash token of this kind stands for it.
+        case personal(token: PersonalToken)
+    }
+
+    /// The kind of token a redacted copy gives a personal text.
+    package enum PersonalToken: String, Sendable {
+        case email
+        case user
+        case token
     }
 
     /// Its member in `replay`'s JSON, and the name decoding errors give it. A field whose

@@ -3,6 +3,9 @@ import Journal
 /// The value of one field of a fact (``FactField``), in the type the fact holds it in. The
 /// codec, `replay`'s JSON and the ``Redactor`` handle a fact field by field through these: a
 /// new case does not compile until each of them says what to do with it.
+///
+/// The values larger than a received call are boxed (`indirect`): a value is moved and copied
+/// as often as a fact's fields are walked, and the enum is as large as its largest unboxed case.
 package enum FactFieldValue: Sendable {
     // Numbers and times.
     /// A job, request, hook or instance number, a sequence number.
@@ -32,7 +35,7 @@ package enum FactFieldValue: Sendable {
     case gateDecision(GateDecision)
     case callOutcome(CallOutcome)
     case taskOutcome(TaskOutcome)
-    case deliveryTask(DeliveryTask)
+    indirect case deliveryTask(DeliveryTask)
     case receivedCall(ReceivedCall)
     case publicCall(PublicCall)
     case timer(TimerPurpose)
@@ -49,12 +52,12 @@ package enum FactFieldValue: Sendable {
     case storageScope(StorageScope)
 
     // Input payloads (a field numbered 0: the value is the whole record).
-    case engineStart(EngineStart)
-    case transportCompletion(TransportCompletion)
+    indirect case engineStart(EngineStart)
+    indirect case transportCompletion(TransportCompletion)
     case durabilityConfirmation(DurabilityConfirmation)
     case hookCompletion(ModuleHookCompletion)
     case authReceipt(AuthTokenReceipt)
-    case linkResolution(LinkResolution)
-    case erasure(LocalDataErasure)
+    indirect case linkResolution(LinkResolution)
+    indirect case erasure(LocalDataErasure)
     case journalGap(JournalGap)
 }

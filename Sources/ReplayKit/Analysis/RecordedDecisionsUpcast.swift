@@ -22,7 +22,8 @@ import SDK
 /// is always a bulk's. Before 1.3, an executed track's `gateDecided` was recorded first and
 /// everything after it as today; today holds it back until the call's next record and writes it
 /// on its own just before that record unless that record is the call's own `eventBatched`,
-/// which takes it, and whose body the call's record makes (so today's record has none).
+/// which takes it, and whose body the call's record makes (so today's record has none). The
+/// lift drops the body the older record carried: it is not compared, as a 1.3 journal's is not.
 ///
 /// And it leaves today's decisions as they are: today a delivered task with no refused event
 /// resolves its calls in one record, or in at most one `callResolved` when it has no batch, so

@@ -7,6 +7,9 @@ import SDK
 /// The fold always continues with the *recorded* facts, so one difference does not cascade
 /// into every later input. Streams: only the current input's decisions are held.
 ///
+/// A journal written before format 1.3 recorded some decisions in an older shape: they are
+/// compared as ``RecordedDecisionsUpcast`` lifts them to today's, and folded as written.
+///
 /// Two ways to drive it. ``consume(_:before:)`` decides each input on a copy of the state the
 /// caller keeps (the first change to the copy's tasks copies the whole dictionary).
 /// ``take(_:on:)`` folds a ``JournalWalk`` itself and decides each input on the walk's state in
@@ -20,6 +23,7 @@ package final class Recheck {
         var input: DecodedRecord
         /// Index of the first differing decision.
         var index: Int
+        /// The recorded decisions, in today's shape (``RecordedDecisionsUpcast``).
         var recorded: [(sequence: UInt64, fact: Fact)]
         var today: [Fact]
     }
@@ -121,8 +125,9 @@ package final class Recheck {
     }
 
     /// When the current input was decided in place: confirms the walk's state if its recorded
-    /// decisions are the produced ones at its time, else folds the state before it again and
-    /// folds the recorded records onto it. Then compares, as ``consume(_:before:)`` would.
+    /// decisions are the produced ones at its time, as written, else folds the state before it
+    /// again and folds the recorded records onto it (so a state is always the fold of the records
+    /// as written, lifted or not). Then compares, as ``consume(_:before:)`` would.
     private func settle(on walk: JournalWalk) throws {
         guard decidedInPlace, let (input, today) = current else { return }
         let records = held
@@ -168,6 +173,7 @@ package final class Recheck {
             return
         }
         checked += 1
+        let recorded = if case .fact(let fact) = input.content { RecordedDecisionsUpcast.lift(self.recorded, of: fact) } else { self.recorded }
         let count = max(today.count, recorded.count)
         guard let index = (0..<count).first(where: { index in
             index >= today.count || index >= recorded.count || today[index] != recorded[index].fact

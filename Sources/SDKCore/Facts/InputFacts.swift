@@ -68,16 +68,6 @@ public struct EngineRules: Sendable, Hashable {
     /// `disableDevice` excepted: it stops another project messaging this device). Seven days by
     /// default (docs/ARCHITECTURE.md, "Offline").
     public var deliveryAgeLimitMilliseconds: Int64
-    /// Whether the calls of a delivered bulk request are resolved by one `callsResolved`
-    /// record rather than one `callResolved` each (journal format 1.2). Always true for rules
-    /// the SDK makes; false for rules read from a journal written before 1.2, so that folding
-    /// such a journal (`replay recheck`) makes exactly the decisions it recorded.
-    package var resolvesBulkAtOnce = true
-    /// Whether the gate's `executed` decision for a `track` call whose event joins a bulk
-    /// travels in that `eventBatched` record instead of a `gateDecided` of its own (journal
-    /// format 1.3). Always true for rules the SDK makes; false for rules read from a journal
-    /// written before 1.3, so that `replay recheck` re-makes exactly the records it holds.
-    package var recordsGateWithBatchedEvent = true
 
     public init(gateCapacity: Int = 2_048, gateByteCapacity: Int = 256 << 10, queueCapacity: Int = 16_384,
                 queueByteCapacity: Int = 3_328 << 10, disableDurabilityBoundMilliseconds: Int64 = 2_000,

@@ -89,13 +89,11 @@ struct Decisions {
         facts.append(.eventBatched(task: task, event: bodiless, executedOn: held.project))
     }
 
-    /// ``record(_:)`` of `.callReceived(received)`: encoded from `received`,
-    /// with the data fields' JSON from `preparedBody` (the body prepared for it) when they read
-    /// back exactly from it.
-    ///
-    /// The fact's place in the list is held by a stand-in until ``fill(_:with:)`` puts the fact
-    /// there: its place is returned.
-    mutating func record(received: ReceivedCall, preparedBody: borrowing [UInt8]) -> Int {
+    /// ``record(_:)`` of `.callReceived(received)`, the input's own fact, first in the list: encoded
+    /// from `received`, with the data fields' JSON from `preparedBody` (the body prepared for it)
+    /// when they read back exactly from it. The fact listed shares the call's storage (its
+    /// arguments are retained, not copied), and the call goes on to be decided from `received`.
+    mutating func record(received: ReceivedCall, preparedBody: borrowing [UInt8]) {
         if encodes {
             if preparedCall == received.id, let range = preparedDataFields, preparedFidelity == .exact {
                 preparedBody.withUnsafeBufferPointer { body in
@@ -105,13 +103,7 @@ struct Decisions {
                 FactCodec.append(callReceived: received, dataFieldsJSON: nil, to: &records)
             }
         }
-        facts.append(.engineStopping)
-        return facts.count - 1
-    }
-
-    /// Puts `fact` in the place ``record(received:preparedBody:)`` held for it.
-    mutating func fill(_ slot: Int, with fact: consuming Fact) {
-        facts[slot] = fact
+        facts.append(.callReceived(received))
     }
 
     /// Notes what writing the body prepared for `call` found (nil: none was prepared).
@@ -162,7 +154,7 @@ extension SDKState {
     /// (emptied first, its storage kept), in order, each as it is decided: the same records
     /// as ``FactCodec/append(_:to:)`` of each fact makes afterwards, without copying the facts
     /// out of the list to encode them. The engine journals them as one batch. The input is
-    /// consumed: a received call, the busiest input, is moved into the list, not copied.
+    /// consumed: a received call, the busiest input, is moved out of it, not copied with it.
     package mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch) {
         decide(input, at: time, into: &facts, records: &records, encodes: true)
     }
@@ -183,9 +175,8 @@ extension SDKState {
         }
         let linkJob = if case .linkResolved(let resolution) = input { linkJobs[resolution.job] } else { LinkJob?.none }
         let stops = if case .engineStopping = input { true } else { false }
-        // The busiest input: its call is moved out of the input, applied and recorded from it,
-        // and moved into the list once decided (bound from the input, the call would be copied,
-        // and the input too, to be moved into the list).
+        // The busiest input: its call is moved out of the input, then applied and recorded from
+        // it (bound from the input, the call would be copied, and the input too).
         if case .callReceived = input {
             guard case .callReceived(let received) = consume input else { preconditionFailure() }
             decideCall(received, &decisions)
@@ -232,8 +223,7 @@ extension SDKState {
 
     /// Decides the input `.callReceived(received)`: applies and records it as ``emit(_:_:)``
     /// does, from the call itself (folding the fact and encoding it would each bind the call
-    /// again, copying it out of the fact), handles the call, then puts the fact in its place,
-    /// first in the list, moving the call into it.
+    /// again, copying it out of the fact), then handles the call.
     ///
     /// A call over its limits is recorded as ``PublicCall/oversized(_:reason:)``: its name and
     /// why, never arguments too large for the journal.
@@ -249,9 +239,8 @@ extension SDKState {
         }
         time = decisions.time
         receiveCall(received, at: decisions.time)
-        let slot = decisions.record(received: received, preparedBody: input.preparedBody)
+        decisions.record(received: received, preparedBody: input.preparedBody)
         handleCall(received, problem: problem, &decisions)
-        decisions.fill(slot, with: .callReceived(received))
     }
 
     /// Decides a call made while the user declined: recorded without its personal and free-text
@@ -263,10 +252,9 @@ extension SDKState {
         }
         time = decisions.time
         receiveCall(received, at: decisions.time)
-        let slot = decisions.record(received: received, preparedBody: input.preparedBody)
+        decisions.record(received: received, preparedBody: input.preparedBody)
         emit(.gateDecided(call: received.id, decision: .refused), &decisions)
         resolve(received.id, .discarded(.consentDeclined), &decisions)
-        decisions.fill(slot, with: .callReceived(received))
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.

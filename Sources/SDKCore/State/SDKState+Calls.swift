@@ -27,7 +27,7 @@ extension SDKState {
                 }
             } else {
                 let executed = Fact.gateDecided(call: received.id, decision: .executed(project: live.fingerprint))
-                if case .track = received.call, rules.recordsGateWithBatchedEvent {
+                if case .track = received.call {
                     // Applied now, recorded with the call's next decision: in its eventBatched
                     // when its event joins a bulk (one record for both), else on its own first.
                     evolve(executed, at: decisions.time)

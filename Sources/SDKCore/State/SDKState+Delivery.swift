@@ -289,7 +289,7 @@ extension SDKState {
         guard task.call != nil else { return }
         if refused.isEmpty {
             let outcome = CallOutcome.delivered(project: task.project, status: status)
-            if rules.resolvesBulkAtOnce && task.hasBatch {
+            if task.hasBatch {
                 resolveAll(of: task, outcome, &decisions)
             } else {
                 for call in task.calls { resolve(call, outcome, &decisions) }

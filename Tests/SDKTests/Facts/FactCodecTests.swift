@@ -247,17 +247,43 @@ struct BulkFactCodecTests {
         #expect(start.options.bulkEventLimit == EngineRules().bulkEventLimit)
     }
 
-    @Test("rules read from a journal before 1.2 resolve a delivered bulk's calls one record each; the SDK's own in one record")
-    func oldRulesResolveEachCall() throws {
-        // The golden 1.0 journal's rules lack field 11, as every 1.0 and 1.1 journal's do.
-        let old = try Self.goldenDemoRules()
-        #expect(old.first?.resolvesBulkAtOnce == false)
-        #expect(EngineRules().resolvesBulkAtOnce)
+    @Test("engine rules write fields 11 and 12 (the marks of 1.2 and 1.3) as every journal since 1.3 has them, and read alike with or without them")
+    func formatMarks() throws {
+        let rules = EngineRules(bulkEventLimit: 10)
+        let written = FieldWriter.withScratch { writer in
+            rules.encode(to: &writer)
+            return writer.bytes
+        }
+        func read(_ bytes: [UInt8]) throws -> EngineRules {
+            try bytes.withUnsafeBytes { buffer in
+                var reader = FieldReader(buffer)
+                return try EngineRules(from: &reader)
+            }
+        }
+        // Field 11, then field 12, each true: varint key (number << 3, a varint's wire type 0), then 1.
+        let marks: [UInt8] = [11 << 3, 1, 12 << 3, 1]
+        let at = try #require((0...(written.count - marks.count)).first { Array(written[$0..<($0 + marks.count)]) == marks },
+                              "\(written)")
+        #expect(try read(written) == rules)
+        // The same rules without the marks, as a journal before 1.2 wrote them: no rule is taken from them.
+        var withoutMarks = written
+        withoutMarks.removeSubrange(at..<(at + marks.count))
+        #expect(try read(withoutMarks) == rules)
+        // With them false, as no writer wrote them: read alike too.
+        var marksFalse = written
+        marksFalse[at + 1] = 0
+        marksFalse[at + 3] = 0
+        #expect(try read(marksFalse) == rules)
+    }
 
-        // The same bulk answered under each rule: a task of three calls, delivered.
-        func resolutions(resolvingAtOnce: Bool) -> [Fact] {
-            var rules = EngineRules(bulkEventLimit: 10)
-            rules.resolvesBulkAtOnce = resolvingAtOnce
+    @Test("a delivered bulk's calls are resolved by one callsResolved, whatever journal the rules were read from")
+    func bulkResolvedAtOnce() throws {
+        // The golden 1.0 journal's rules lack fields 11 and 12, as every journal's before 1.2 do.
+        var old = try #require(try Self.goldenDemoRules().first)
+        old.bulkEventLimit = 10
+
+        /// The decisions resolving calls when a task of three calls is delivered, under `rules`.
+        func resolving(under rules: EngineRules) -> [Fact] {
             let project = ProjectRef(fingerprint: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://us.test/api/",
                                      usesJWT: false, retry: RetryRules())
             var state = SDKState()
@@ -288,74 +314,73 @@ struct BulkFactCodecTests {
             #expect(state.pendingCalls.isEmpty, "every call resolved")
             return answered.filter { !$0.resolutions.isEmpty }
         }
-        let atOnce = resolutions(resolvingAtOnce: true)
-        let each = resolutions(resolvingAtOnce: false)
-        #expect(atOnce.contains { if case .callsResolved(_, let calls, _) = $0 { calls.count == 3 } else { false } }, "\(atOnce)")
-        #expect(each.allSatisfy { if case .callResolved = $0 { true } else { false } }, "\(each)")
-        #expect(atOnce.flatMap(\.resolutions).map(\.call) == each.flatMap(\.resolutions).map(\.call), "the same calls, in the same order")
+        let resolved = resolving(under: EngineRules(bulkEventLimit: 10))
+        #expect(resolving(under: old) == resolved)
+        #expect(resolved.count == 2, "the lone track's callResolved, then the bulk's callsResolved: \(resolved)")
+        guard case .callResolved(let alone, _) = resolved.first, case .callsResolved(_, let calls, _) = resolved.last else {
+            Issue.record("\(resolved)")
+            return
+        }
+        // The four tracks (calls 3 to 6), in call order.
+        #expect([alone] + calls == (3...6).map { CallID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, $0))) })
     }
 
-    @Test("1.3 rules: an executed track whose event joins a bulk records the gate's decision in its eventBatched; older rules, and every other path, a gateDecided")
+    @Test("an executed track whose event joins a bulk records the gate's decision in its eventBatched; every other path a gateDecided; the records before 1.3 fold to the same queue")
     func gateDecisionTravelsWithTheBatchedEvent() throws {
-        // The golden 1.0 journal's rules lack field 12, as every journal's before 1.3 do.
-        #expect(try Self.goldenDemoRules().first?.recordsGateWithBatchedEvent == false)
-        #expect(EngineRules().recordsGateWithBatchedEvent)
-
-        /// Each input's decisions, the state they leave, and the state their records fold to.
-        func decided(fusing: Bool) throws -> (facts: [[Fact]], state: SDKState, fold: SDKState) {
-            var rules = EngineRules(bulkEventLimit: 10)
-            rules.recordsGateWithBatchedEvent = fusing
-            let project = ProjectRef(fingerprint: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://us.test/api/",
-                                     usesJWT: false, retry: RetryRules())
-            var state = SDKState()
-            let time = JournalTime(microsecondsSince1970: 1_000_000)
-            var id: UInt8 = 0
-            func call(_ publicCall: PublicCall) -> Fact {
-                id += 1
-                return .callReceived(ReceivedCall(id: CallID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, id))), caller: 1, call: publicCall))
-            }
-            var all = state.decide(.engineStarted(EngineStart(sdkVersion: "t", restored: false, options: rules)), at: time)
-            all += state.decide(call(.initialize(project)), at: time)
-            // For an unknown user: held, its gate decision on its own, first.
-            let held = state.decide(call(.track(event: "anonymous", dataFields: nil)), at: time)
-            let identified = state.decide(call(.setEmail("ada@example.com")), at: time)
-            // The first track after it goes alone (the released event is on the wire); the next two join it.
-            let tracks = ["a", "b", "c"].map { state.decide(call(.track(event: $0, dataFields: ["n": 1, "text": "é\n"])), at: time) }
-            all += held + identified + tracks.flatMap { $0 }
-            // What replay folds: each record as read back from its bytes.
-            var fold = SDKState()
-            for fact in all { fold.evolve(try FactCodec.decode(kind: FactCodec.kind(of: fact), payload: FactCodec.payload(of: fact)), at: time) }
-            return ([held] + tracks, state, fold)
+        let rules = EngineRules(bulkEventLimit: 10)
+        let project = ProjectRef(fingerprint: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://us.test/api/",
+                                 usesJWT: false, retry: RetryRules())
+        var state = SDKState()
+        let time = JournalTime(microsecondsSince1970: 1_000_000)
+        var id: UInt8 = 0
+        func call(_ publicCall: PublicCall) -> Fact {
+            id += 1
+            return .callReceived(ReceivedCall(id: CallID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, id))), caller: 1, call: publicCall))
         }
-        let project = ProjectFingerprint(apiKey: "k")
+        var all = state.decide(.engineStarted(EngineStart(sdkVersion: "t", restored: false, options: rules)), at: time)
+        all += state.decide(call(.initialize(project)), at: time)
+        // For an unknown user: held, its gate decision on its own, first.
+        let held = state.decide(call(.track(event: "anonymous", dataFields: nil)), at: time)
+        let identified = state.decide(call(.setEmail("ada@example.com")), at: time)
+        // The first track after it goes alone (the released event is on the wire); the next two join it.
+        let tracks = ["a", "b", "c"].map { state.decide(call(.track(event: $0, dataFields: ["n": 1, "text": "é\n"])), at: time) }
+        all += held + identified + tracks.flatMap { $0 }
+
+        let fingerprint = project.fingerprint
         func kinds(_ facts: [Fact]) -> [FactKind?] { facts.map { FactKind(rawValue: FactCodec.kind(of: $0)) } }
-        let (fused, fusedState, fusedFold) = try decided(fusing: true)
-        let (separate, separateState, separateFold) = try decided(fusing: false)
-        // Held and alone: the same records under both rules.
-        for index in 0..<2 { #expect(fused[index] == separate[index]) }
-        #expect(kinds(fused[0]) == [.callReceived, .gateDecided, .unknownUserEventHeld, .callResolved])
-        #expect(kinds(fused[1]) == [.callReceived, .gateDecided, .taskQueued])
-        // Joining the bulk: one record for both under 1.3 rules, the decision first before.
-        for index in 2..<4 {
-            #expect(kinds(fused[index]) == [.callReceived, .eventBatched])
-            #expect(kinds(separate[index]) == [.callReceived, .gateDecided, .eventBatched])
-            guard case .eventBatched(let task, let event, let executedOn) = fused[index][1],
-                  case .eventBatched(task, let separateEvent, nil) = separate[index][2] else {
-                Issue.record("\(fused[index]) against \(separate[index])")
+        #expect(kinds(held) == [.callReceived, .gateDecided, .unknownUserEventHeld, .callResolved])
+        #expect(kinds(tracks[0]) == [.callReceived, .gateDecided, .taskQueued])
+        let bulk = try #require(state.tasks.values.first { $0.task.batch.count == 2 }?.task)
+        #expect(bulk.batch.allSatisfy { !$0.body.isEmpty })
+        // The records a journal before 1.3 held instead: the gate's decision first, then the event with its body.
+        var before13 = all
+        for joined in tracks[1...] {
+            // Joining the bulk: one record for both.
+            #expect(kinds(joined) == [.callReceived, .eventBatched])
+            guard case .eventBatched(let task, let event, let executedOn) = joined[1] else {
+                Issue.record("\(joined)")
                 continue
             }
-            #expect(executedOn == project)
+            #expect(task == bulk.id && executedOn == fingerprint)
             // No body in the record: the call makes it.
-            #expect(event.call == separateEvent.call && event.body.isEmpty && !separateEvent.body.isEmpty)
-            #expect(fused[index][1].gateDecision?.call == event.call && fused[index][1].gateDecision?.decision == .executed(project: project))
-            #expect(separate[index][1].gateDecision?.decision == .executed(project: project))
-            let record = try FactCodec.decode(kind: FactCodec.kind(of: fused[index][1]), payload: FactCodec.payload(of: fused[index][1]))
-            #expect(record == fused[index][1])
+            #expect(event.body.isEmpty)
+            #expect(joined[1].gateDecision?.call == event.call && joined[1].gateDecision?.decision == .executed(project: fingerprint))
+            let record = try FactCodec.decode(kind: FactCodec.kind(of: joined[1]), payload: FactCodec.payload(of: joined[1]))
+            #expect(record == joined[1])
+            let body = try #require(bulk.batch.first { $0.call == event.call }?.body)
+            let at = try #require(before13.firstIndex(of: joined[1]))
+            before13.replaceSubrange(at...at, with: [.gateDecided(call: event.call, decision: .executed(project: fingerprint)),
+                                                     .eventBatched(task: task, event: BatchedEvent(call: event.call, body: body), executedOn: nil)])
         }
-        // The same queue either way, bodies included, whether decided or folded from the records.
-        #expect(fusedState.tasks == separateState.tasks)
-        #expect(fusedFold.tasks == fusedState.tasks && separateFold.tasks == separateState.tasks)
-        #expect(fusedState.tasks.values.contains { $0.task.batch.count == 2 && $0.task.batch.allSatisfy { !$0.body.isEmpty } })
+        #expect(before13.count == all.count + 2)
+        // The same queue, bodies included, whether decided or folded from either journal's records.
+        func fold(_ facts: [Fact]) throws -> SDKState {
+            var fold = SDKState()
+            for fact in facts { fold.evolve(try FactCodec.decode(kind: FactCodec.kind(of: fact), payload: FactCodec.payload(of: fact)), at: time) }
+            return fold
+        }
+        #expect(try fold(all).tasks == state.tasks)
+        #expect(try fold(before13).tasks == state.tasks)
     }
 
     @Test("a task's batch is sent as one events/trackBulk body, in order")

@@ -33,8 +33,12 @@ extension EngineRules: FieldCodable {
         writer.signed(8, authProviderBoundMilliseconds)
         writer.int(9, bulkEventLimit)
         writer.int(10, bulkByteLimit)
-        if resolvesBulkAtOnce { writer.bool(11, true) }
-        if recordsGateWithBatchedEvent { writer.bool(12, true) }
+        // Fields 11 and 12 mark rules of format 1.2 (a delivered bulk resolved in one record) and
+        // 1.3 (an executed track's gate decision in its eventBatched): written as every journal
+        // since 1.3 has them. Readers take no rule from them: `replay recheck` lifts an older
+        // journal's decisions to today's shape instead (ReplayKit's `RecordedDecisionsUpcast`).
+        writer.bool(11, true)
+        writer.bool(12, true)
         writer.signed(13, deliveryAgeLimitMilliseconds)
     }
 
@@ -43,10 +47,6 @@ extension EngineRules: FieldCodable {
         // A journal written before bulk delivery sent every event alone: decisions folded from
         // it must not batch.
         bulkEventLimit = 1
-        // Nor did one written before 1.2 resolve a bulk's calls in one record, nor one written
-        // before 1.3 record an executed track's gate decision in its eventBatched.
-        resolvesBulkAtOnce = false
-        recordsGateWithBatchedEvent = false
         while let field = try reader.next() {
             switch field.number {
             case 1: gateCapacity = try field.int()
@@ -59,8 +59,8 @@ extension EngineRules: FieldCodable {
             case 8: authProviderBoundMilliseconds = try field.signed()
             case 9: bulkEventLimit = try field.int()
             case 10: bulkByteLimit = try field.int()
-            case 11: resolvesBulkAtOnce = try field.bool()
-            case 12: recordsGateWithBatchedEvent = try field.bool()
+            // The format marks of 1.2 and 1.3 (see `encode`): read, and checked to be booleans.
+            case 11, 12: _ = try field.bool()
             case 13: deliveryAgeLimitMilliseconds = try field.signed()
             default: break
             }

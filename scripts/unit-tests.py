@@ -3,8 +3,9 @@
 
 1. Lists the tests of the built test bundle with Swift Testing's event stream, which names each
    suite's and test's tags, and `swift test list`.
-2. The tests without the `.endToEnd` tag (on the test or on a suite around it) run in parallel:
-   `swift test --skip-build --parallel --skip <end-to-end>`.
+2. The tests without the `.endToEnd` tag (on the test or on a suite around it) run in parallel, as
+   many at once as there are cores (--width): `swift test --skip-build --parallel --skip
+   <end-to-end>` with SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH.
 3. The `.endToEnd` tests run one at a time: `swift test --skip-build --no-parallel --filter
    <end-to-end>` (docs/RELIABILITY.md, "Two layers").
 4. The check: each run's xUnit report names the tests that ran. A test that ran twice, a test of
@@ -18,7 +19,7 @@ fails, else 0. The reports stay in --out.
 `--self-test` feeds the check planted mistakes (a test run twice, one missing, one in the wrong
 layer, one unknown) and fails unless each is named.
 
-Usage: unit-tests.py [--swift SWIFT] [--out DIR] [--timeout SECONDS] [--layer both|parallel|serial]
+Usage: unit-tests.py [--swift SWIFT] [--out DIR] [--timeout SECONDS] [--width N] [--layer both|parallel|serial]
        unit-tests.py --self-test
 """
 import argparse
@@ -168,11 +169,12 @@ def check(listed, tags, parallel_run, serial_run):
     return problems
 
 
-def run(command, deadline, label):
+def run(command, deadline, label, environment=None):
     """Runs `command` with its output on ours, killing its process group at the deadline."""
     print(f"== {label}: {' '.join(command[:6])} ...", flush=True)
     started = time.monotonic()
-    process = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+    process = subprocess.Popen(command, cwd=ROOT, start_new_session=True,
+                               env=dict(os.environ, **(environment or {})))
     try:
         status = process.wait(timeout=max(1, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
@@ -207,8 +209,12 @@ def main(arguments):
     statuses = []
     layers = ("parallel", "serial") if arguments.layer == "both" else (arguments.layer,)
     if "parallel" in layers:
+        # As many tests at once as there are cores. Unbounded, Swift Testing starts every test at
+        # once and a test's time limit counts from then: under load, a suite of quick tests that
+        # waited a minute for a thread overran its limit without having run.
         statuses.append(run([arguments.swift, "test", "--skip-build", "--parallel", "--skip", pattern,
-                             "--xunit-output", reports["parallel"]], deadline, "parallel layer"))
+                             "--xunit-output", reports["parallel"]], deadline, f"parallel layer, {arguments.width} at once",
+                            {"SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH": str(arguments.width)}))
     if "serial" in layers:
         statuses.append(run([arguments.swift, "test", "--skip-build", "--no-parallel", "--filter", pattern,
                              "--xunit-output", reports["serial"]], deadline, "end-to-end layer"))
@@ -285,6 +291,8 @@ if __name__ == "__main__":
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "unit-tests"))
     parser.add_argument("--timeout", type=float, default=1200)
     parser.add_argument("--layer", choices=["both", "parallel", "serial"], default="both")
+    parser.add_argument("--width", type=int, default=len(os.sched_getaffinity(0)),
+                        help="tests run at once in the parallel layer (default: the cores this process may use)")
     parser.add_argument("--self-test", action="store_true")
     options = parser.parse_args()
     try:

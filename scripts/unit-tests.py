@@ -291,7 +291,8 @@ if __name__ == "__main__":
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "unit-tests"))
     parser.add_argument("--timeout", type=float, default=1200)
     parser.add_argument("--layer", choices=["both", "parallel", "serial"], default="both")
-    parser.add_argument("--width", type=int, default=len(os.sched_getaffinity(0)),
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    parser.add_argument("--width", type=int, default=cores,
                         help="tests run at once in the parallel layer (default: the cores this process may use)")
     parser.add_argument("--self-test", action="store_true")
     options = parser.parse_args()

@@ -6,7 +6,7 @@ import Testing
 import Locking
 import TestSupport
 
-@Suite("Writer: concurrency, group commit, rotation, retention", .timeLimit(.minutes(3)))
+@Suite("Writer: concurrency, group commit, rotation, retention", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct WriterTests {
     @Test("concurrent appenders: every record present once, each thread's records in its own order")
     func concurrentAppenders() throws {

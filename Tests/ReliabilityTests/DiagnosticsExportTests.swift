@@ -10,7 +10,7 @@ import TestSupport
 
 /// `exportDiagnostics(to:)`: the copy an app sends to support. It is made while the engine keeps
 /// working, reads with `replay`, stays within its budget and holds no secret.
-@Suite("Diagnostics export", .timeLimit(.minutes(10)))
+@Suite("Diagnostics export", .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct DiagnosticsExportTests {
     typealias Secrets = SecretsTests
 

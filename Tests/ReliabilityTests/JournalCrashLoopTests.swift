@@ -4,7 +4,7 @@ import Testing
 import Journal
 import TestSupport
 
-@Suite("Crash loop", .timeLimit(.minutes(10)))
+@Suite("Crash loop", .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct CrashLoopTests {
     /// How many kills: 50 by default (CI), more with JOURNAL_CRASH_ITERATIONS.
     static let iterations = ProcessInfo.processInfo.environment["JOURNAL_CRASH_ITERATIONS"].flatMap(Int.init) ?? 50

@@ -11,7 +11,7 @@ import replay
 
 /// The SDK in a child process, killed with SIGKILL at random moments through a long story with
 /// switches; each time a new process opens the same journal and carries on.
-@Suite("SDK crashes", .timeLimit(.minutes(10)))
+@Suite("SDK crashes", .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct SDKCrashTests {
     /// How many kills: 20 by default (CI), more with SDK_CRASH_ITERATIONS (`make reliability`).
     static let iterations = ProcessInfo.processInfo.environment["SDK_CRASH_ITERATIONS"].flatMap(Int.init) ?? 20

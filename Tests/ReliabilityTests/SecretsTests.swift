@@ -10,7 +10,7 @@ import replay
 /// What leaves the device holds no secret: API keys live only in the keyring, redacted exports
 /// hold none of the personal data that went in, files are private to the user, and a journal
 /// cannot make `replay` read anything but the files it was given.
-@Suite("Secrets", .timeLimit(.minutes(10)))
+@Suite("Secrets", .tags(.endToEnd), .timeLimit(.minutes(10)))
 struct SecretsTests {
     static let usKey = "sk-us-7d1f0c5e2b9a4410"
     static let euKey = "sk-eu-93ab44e10f6c2d87"

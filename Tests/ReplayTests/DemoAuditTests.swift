@@ -7,7 +7,7 @@ import TestSupport
 @testable import ReplayKit
 
 /// What `replay audit` reads from the demo's journal agrees with what the sandbox recorded.
-@Suite("the demo's audit agrees with the sandbox", .timeLimit(.minutes(3)))
+@Suite("the demo's audit agrees with the sandbox", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct DemoAuditTests {
     @Test("per project: as many requests delivered as the sandbox accepted, for the same endpoints")
     func auditMatchesSandbox() async throws {

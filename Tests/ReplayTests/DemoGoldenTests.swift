@@ -3,7 +3,7 @@ import Testing
 
 /// Every subcommand's output on the demo's journal, compared with golden files. The journal is
 /// the same on every run (the demo fixes the order of everything), so the outputs are too.
-@Suite("golden outputs on the demo journal", .timeLimit(.minutes(3)))
+@Suite("golden outputs on the demo journal", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct DemoGoldenTests {
     /// Runs `replay arguments… <journal>` and compares with the golden file `name`.
     private func expect(_ arguments: [String], status: Int32 = 0, matches name: String, input: [String] = [],

@@ -7,7 +7,7 @@ import Testing
 @testable import ReplayKit
 
 /// `replay export` over many journals, and the flat fleet columns every NDJSON row carries.
-@Suite("fleet export", .timeLimit(.minutes(3)))
+@Suite("fleet export", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct FleetExportTests {
     /// The rows of an NDJSON file, parsed.
     static func rows(_ path: String) throws -> [[String: Any]] {

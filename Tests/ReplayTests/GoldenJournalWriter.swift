@@ -10,7 +10,7 @@ import Testing
 /// The committed journals are never regenerated: they are what their format looked like when it
 /// shipped, and every later version must read them as they are. Each story writes the format of
 /// the code that runs it: the committed ones were written at the commits their READMEs name.
-@Suite("golden journal writer (GOLDEN_JOURNALS_WRITE=1 only, .timeLimit(.minutes(3)))", .serialized)
+@Suite("golden journal writer (GOLDEN_JOURNALS_WRITE=1 only, .timeLimit(.minutes(3)))", .tags(.endToEnd), .serialized)
 struct GoldenJournalWriter {
     static let enabled = ProcessInfo.processInfo.environment["GOLDEN_JOURNALS_WRITE"] == "1"
 

@@ -50,7 +50,7 @@ struct HostileJournalTests {
         return (directory, directory + "/" + (names.first ?? "segment-00000000000000000001.lz4"))
     }
 
-    @Test("the demo journal cut short at many places")
+    @Test("the demo journal cut short at many places", .tags(.endToEnd))
     func truncated() async throws {
         let (directory, segment) = try await demoCopy()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -61,7 +61,7 @@ struct HostileJournalTests {
         }
     }
 
-    @Test("flipped bytes inside the demo journal")
+    @Test("flipped bytes inside the demo journal", .tags(.endToEnd))
     func flipped() async throws {
         let (directory, segment) = try await demoCopy()
         defer { try? FileManager.default.removeItem(atPath: directory) }

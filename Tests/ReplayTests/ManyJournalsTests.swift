@@ -6,7 +6,7 @@ import Testing
 /// each journal's answer is exactly what the command prints for it alone (text under a
 /// heading; JSON lines tagged with the journal), a total follows, an unreadable journal is
 /// named and skipped, and `--jobs` changes nothing but the speed.
-@Suite("many journals per command", .timeLimit(.minutes(3)))
+@Suite("many journals per command", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct ManyJournalsTests {
     /// A folder holding two copies of the demo journal and one directory that is not a journal.
     private static func fleet() async throws -> (folder: String, journals: [String], broken: String) {

@@ -8,7 +8,7 @@ import Testing
 /// An NDJSON export writes a fact's members redacted straight from the fact
 /// (``JournalExport/writeRowMembers(_:redactedBy:to:)``): the bytes must be those of redacting
 /// the fact first and writing the redacted fact, for every kind of fact and every personal value.
-@Suite("rows written redacted", .timeLimit(.minutes(3)))
+@Suite("rows written redacted", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct RedactingRowTests {
     private static let hash = KeyedHash(key: Array("redacting rows, a test key".utf8))
 

@@ -4,7 +4,7 @@ import SDK
 import Testing
 @testable import ReplayKit
 
-@Suite("redacted exports", .timeLimit(.minutes(3)))
+@Suite("redacted exports", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct RedactionTests {
     private let redactor = Redactor(hash: KeyedHash(key: Array("a test key, not random".utf8)))
 

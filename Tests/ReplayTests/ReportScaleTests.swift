@@ -5,7 +5,7 @@ import Testing
 /// accounted for, and the page stays under 10 MB. `REPORT_SCALE_CALLS` sets the number of
 /// calls (default 4,000, past the mark limit); `REPORT_SCALE_KEEP=DIR` keeps the journal and
 /// the page there, for the measurement in docs/BENCHMARKS.md.
-@Suite("report of a long journal", .timeLimit(.minutes(3)))
+@Suite("report of a long journal", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct ReportScaleTests {
     @Test("ordinary calls fold into buckets, none is lost, and the page stays under 10 MB", .timeLimit(.minutes(30)))
     func longJournal() async throws {

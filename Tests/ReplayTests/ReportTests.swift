@@ -6,7 +6,7 @@ import Testing
 
 /// `replay report`: the data the page embeds (golden, for the demo journal), the page's
 /// self-containment, and the folding that keeps long journals' pages small.
-@Suite("HTML report", .timeLimit(.minutes(3)))
+@Suite("HTML report", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct ReportTests {
     /// The `<script id="report-data">` of a report page, parsed.
     static func embeddedData(_ html: String) throws -> [String: Any] {

@@ -9,7 +9,7 @@ import Testing
 /// --at` prints (every sequence of the demo journal, a sample of a long one), a call's moment
 /// carries its audit row as `replay audit --json` writes it, stepping lands on the next call and
 /// switch, search finds facts, and nothing but the served journals' endpoints is answered.
-@Suite("replay serve", .serialized, .timeLimit(.minutes(5)))
+@Suite("replay serve", .tags(.endToEnd), .serialized, .timeLimit(.minutes(5)))
 struct ServeTests {
     /// A server over `paths`, stopped when `body` returns.
     private static func serving<Result>(_ paths: [String], _ body: (LoopbackServer, ServedJournals) throws -> Result) throws -> Result {

@@ -7,7 +7,7 @@ import Testing
 @testable import Demo
 
 /// How `replay` reads a journal that a shutdown cut in the middle of a switch.
-@Suite("shutdown mid-switch, as replay reads it", .timeLimit(.minutes(2)))
+@Suite("shutdown mid-switch, as replay reads it", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct ShutdownJournalTests {
     @Test("check is clean; diagnose says which switch was cancelled, which was interrupted, which held call was let go; audit names the reason")
     func shutdownMidSwitch() async throws {

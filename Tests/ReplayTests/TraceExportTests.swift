@@ -3,7 +3,7 @@ import Testing
 
 /// `replay export --format trace` on the demo journal: the Chrome Trace Event format's rules
 /// (the JSON object form Perfetto UI and chrome://tracing open), and a golden file.
-@Suite("trace export", .timeLimit(.minutes(3)))
+@Suite("trace export", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct TraceExportTests {
     private func demoTrace() async throws -> (text: String, events: [[String: Any]], journal: String) {
         let journal = await DemoFixture.shared.journal().journal

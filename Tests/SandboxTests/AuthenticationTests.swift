@@ -2,7 +2,7 @@ import Foundation
 import Sandbox
 import Testing
 
-@Suite("Authentication", .timeLimit(.minutes(3)))
+@Suite("Authentication", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct AuthenticationTests {
     @Test func unknownKeyIsRejectedAndRecorded() async throws {
         let backend = try Fixture.makeBackend()

@@ -4,7 +4,7 @@ import Testing
 
 /// `events/trackBulk`: each event judged on its own, the answer's counts and lists, and the
 /// events a project received, alone or in bulk.
-@Suite("Bulk tracking", .timeLimit(.minutes(1)))
+@Suite("Bulk tracking", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct BulkTrackTests {
     private static func backend() throws -> SandboxBackend {
         try SandboxBackend(projects: [SandboxProject(name: "shop", apiKey: "shop-key", region: "us", disallowedEventNames: ["banned"])])

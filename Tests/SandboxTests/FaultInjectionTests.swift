@@ -2,7 +2,7 @@ import Foundation
 import Sandbox
 import Testing
 
-@Suite("Fault injection", .timeLimit(.minutes(3)))
+@Suite("Fault injection", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct FaultInjectionTests {
     @Test(arguments: [500, 503])
     func statusFaultAnswersOnceWithThatStatus(code: Int) async throws {

@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("HTTP/1.1 handling", .timeLimit(.minutes(3)))
+@Suite("HTTP/1.1 handling", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct HTTPProtocolTests {
     private static let track = RawHTTPConnection.request(
         "POST", "/us/api/events/track", headers: [("Api-Key", "us-key")], body: #"{"eventName":"open"}"#

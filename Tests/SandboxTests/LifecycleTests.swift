@@ -2,7 +2,7 @@ import Foundation
 import Sandbox
 import Testing
 
-@Suite("Server lifecycle", .timeLimit(.minutes(3)))
+@Suite("Server lifecycle", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct LifecycleTests {
     @Test func twoServersRunSideBySideOnDifferentPorts() async throws {
         let first = try Fixture.makeBackend()

@@ -2,7 +2,7 @@ import Foundation
 import Sandbox
 import Testing
 
-@Suite("Routing and recording", .timeLimit(.minutes(3)))
+@Suite("Routing and recording", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct RecordingTests {
     @Test func postIsRecordedWithHeadersBodyProjectAndRegion() async throws {
         let backend = try Fixture.makeBackend()

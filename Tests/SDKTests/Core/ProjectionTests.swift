@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 @testable import SDK
 
-@Suite("Projection, recheck and exactly-once over random stories", .timeLimit(.minutes(3)))
+@Suite("Projection, recheck and exactly-once over random stories", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct ProjectionTests {
     @Test("random calls with faults: live state equals a fresh fold at every input; decide reproduces every decision; every completion resolves once",
           arguments: [1, 2, 3, 4] as [UInt64])

@@ -6,7 +6,7 @@ import TestSupport
 @testable import SDK
 
 /// Issue item 4: "the callbacks ran" holds on any callback queue, a concurrent one included.
-@Suite("Edges: concurrent callback queues", .timeLimit(.minutes(1)))
+@Suite("Edges: concurrent callback queues", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct CallbackQueueTests {
     @Test("on a concurrent callback queue, a setEmail made from a switch's callback lands on the project that callback reported, not the next queued one")
     func callbackCallLandsOnItsProject() async throws {

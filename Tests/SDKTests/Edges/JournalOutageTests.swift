@@ -7,7 +7,7 @@ import Testing
 
 /// Issue item 11: a journal that fails comes back, and says what it missed (with the real
 /// engine thread and group-commit thread; the disk-full story is `EdgesStoreTests`).
-@Suite("Edges: a journal that fails comes back", .timeLimit(.minutes(1)))
+@Suite("Edges: a journal that fails comes back", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct JournalOutageTests {
     // MARK: - The gap is exact (docs/RELIABILITY.md, "A journal that fails")
 

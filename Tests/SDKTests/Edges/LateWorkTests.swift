@@ -7,7 +7,7 @@ import TestSupport
 
 /// Issue item 5, end to end: a tracked link resolved over URLSession by the Sandbox. That late work
 /// of an outgoing instance is refused is asserted fact by fact in `LateWorkStoreTests`.
-@Suite("Edges: late work of an outgoing instance", .timeLimit(.minutes(1)))
+@Suite("Edges: late work of an outgoing instance", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct LateWorkTests {
     static func link(_ harness: SDKHarness, code: String = "x1", project: String = "us") -> URL {
         harness.sandbox.setTrackedLink(TrackedLink(code: code, project: project, destination: "https://shop.example.com/offer/\(code)",

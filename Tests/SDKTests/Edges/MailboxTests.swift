@@ -4,7 +4,7 @@ import Testing
 
 /// The engine's inbox, taken the way the engine loop takes it: into one array whose buffer goes
 /// back and forth between the loop and the mailbox.
-@Suite("Edges: the engine's mailbox", .timeLimit(.minutes(1)))
+@Suite("Edges: the engine's mailbox", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct MailboxTests {
     @Test("taking into one array gets every message once, in each poster's order, and false once closed and drained")
     func takesEveryMessageInOrder() async {

@@ -5,7 +5,7 @@ import Testing
 @testable import SDK
 
 /// Issue item 6: relaunch edge cases, and a project as the pair of key and configuration.
-@Suite("Edges: relaunch and configuration", .timeLimit(.minutes(1)))
+@Suite("Edges: relaunch and configuration", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct RelaunchTests {
     /// A journal left on US with ada identified, and the SDK opened on it again (not initialized).
     /// The first harness owns the directory: keep it alive.

@@ -7,7 +7,7 @@ import TestSupport
 @testable import SDK
 
 /// Issue item 3: no completion is ever stranded, not at shutdown, not across a relaunch.
-@Suite("Edges: shutdown", .timeLimit(.minutes(1)))
+@Suite("Edges: shutdown", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct ShutdownTests {
     @Test("after shutdown every async form returns: a switch is notPerformed, calls are discarded(shutdown), settle returns")
     func callsAfterShutdownReturn() async throws {

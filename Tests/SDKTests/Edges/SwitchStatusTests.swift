@@ -7,7 +7,7 @@ import TestSupport
 @testable import SDK
 
 /// Issue item 10: what an app needs around a switch.
-@Suite("Edges: switch status, async initialize, bounded settle", .timeLimit(.minutes(1)))
+@Suite("Edges: switch status, async initialize, bounded settle", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct SwitchStatusTests {
     @Test("initialize has an async form that returns once the instance started")
     func asyncInitialize() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Issue item 2: a JWT belongs to one user on one project instance; the auth provider's
 /// answer is bounded in time.
-@Suite("Edges: JWTs per user and instance", .timeLimit(.minutes(1)))
+@Suite("Edges: JWTs per user and instance", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct TokenScopeTests {
     /// An app's auth provider that answers for whoever is signed in when it is asked, whichever
     /// user the SDK asks for.

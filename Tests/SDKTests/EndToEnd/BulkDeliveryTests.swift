@@ -7,7 +7,7 @@ import Testing
 
 /// Bursts of `track` calls: delivered in bulk requests, in call order, each call resolved on its
 /// own, the queue bounded in events.
-@Suite("Bulk delivery", .timeLimit(.minutes(3)))
+@Suite("Bulk delivery", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct BulkDeliveryTests {
     /// Outcomes by the index of the call that made them.
     final class Outcomes: Sendable {

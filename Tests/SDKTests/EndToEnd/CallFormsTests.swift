@@ -6,7 +6,7 @@ import Testing
 
 /// The two forms of a call: on the SDK it is synchronous and returns at once wherever it is made
 /// (in `async` code too, without `await`); on `sdk.outcome` it awaits the outcome.
-@Suite("Call forms: fire and forget, or await the outcome", .timeLimit(.minutes(1)))
+@Suite("Call forms: fire and forget, or await the outcome", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct CallFormsTests {
     @Test("in async code the plain call returns at once while its request is held; the awaited form returns once the project answered")
     func plainAndAwaited() async throws {

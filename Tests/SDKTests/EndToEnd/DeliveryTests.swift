@@ -7,7 +7,7 @@ import Testing
 /// Delivery end to end over URLSession and the Sandbox: keys and regions the real backend
 /// checks, JWT refresh, relaunches, bad input. Retries, failures and logout's purge are asserted
 /// fact by fact, without threads, in `DeliveryStoreTests`.
-@Suite("Delivery", .timeLimit(.minutes(3)))
+@Suite("Delivery", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct DeliveryTests {
     @Test("a wrong key is a 401 the SDK does not retry; the server's message is kept, the key it quotes is not")
     func wrongKey() async throws {

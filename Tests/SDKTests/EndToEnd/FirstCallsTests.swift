@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 @testable import SDK
 
-@Suite("End to end: first calls", .timeLimit(.minutes(3)))
+@Suite("End to end: first calls", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct FirstCallsTests {
     @Test("initialize, identify, track: the request reaches the right project with its key, headers and body")
     func trackReachesProject() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// The real engine over a journal whose storage loses power: only what was synced survives,
 /// followed by a clean, torn, zeroed or garbage tail; then a new SDK opens what is left.
-@Suite("Power loss", .timeLimit(.minutes(3)))
+@Suite("Power loss", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct PowerLossTests {
     @Test("a power loss mid-switch keeps every acknowledged call; the relaunch delivers each exactly once, keeps the disable, and the journal keeps the contract",
           arguments: [InMemoryStorage.LossTail.clean, .unsyncedPrefix(37), .zeros(4096), .garbage(900, seed: 7)])

@@ -6,7 +6,7 @@ import Testing
 
 /// Consent and erasure through the public API, the real engine thread, URLSession and the
 /// loopback Sandbox (the store-level contract is `PrivacyStoreTests`).
-@Suite("Privacy (end to end)", .timeLimit(.minutes(1)))
+@Suite("Privacy (end to end)", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct PrivacyTests {
     @Test("declined: nothing reaches the Sandbox and calls say why; a relaunch stays declined; agreed again: delivered")
     func consent() async throws {

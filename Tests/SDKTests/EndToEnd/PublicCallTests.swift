@@ -5,7 +5,7 @@ import Testing
 @testable import SDK
 
 /// Each public call, end to end: the right endpoint, headers and JSON body reach the right project.
-@Suite("Public calls end to end", .timeLimit(.minutes(3)))
+@Suite("Public calls end to end", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct PublicCallTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String

@@ -6,7 +6,7 @@ import Testing
 
 /// A burst keeps thousands of events queued: the segment due in its middle waits (up to twice
 /// its bounds) for a snapshot taken once the burst has drained.
-@Suite("Rotation during a burst", .timeLimit(.minutes(3)))
+@Suite("Rotation during a burst", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct RotationDuringBurstTests {
     /// The journal's snapshots: sequence and payload size.
     static func snapshots(in directory: String) throws -> [(sequence: UInt64, bytes: Int)] {

@@ -10,7 +10,7 @@ import TestSupport
 /// Bounded by construction: every argument has a limit, an oversized call is rejected at once
 /// naming its field and limit, the journal keeps recording, and answers from the server are
 /// bounded the same way.
-@Suite("Field: bounded by construction", .timeLimit(.minutes(1)))
+@Suite("Field: bounded by construction", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct BoundsTests {
     @Test("an updateCart with a 3 MiB item name is rejected at once naming the field; the next call is journaled and delivered")
     func oversizedCallIsRejected() async throws {

@@ -9,7 +9,7 @@ import TestSupport
 /// Late results stay in their instance: a message fetch answered after the outgoing project's
 /// reset is refused and journaled, never shown on the next project; a refused link result carries
 /// no destination.
-@Suite("Field: late results stay in their instance", .timeLimit(.minutes(1)))
+@Suite("Field: late results stay in their instance", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct LateResultsTests {
     @Test("messages of the outgoing project answered after the teardown reset them, while the teardown goes on, never reach the next project",
           arguments: [MessageKind.inApp, .embedded])

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Every call the SDK accepted ends in exactly one journaled outcome, and what it queued on its
 /// own behalf (a held event, the push token's re-registration) is never dropped without a record.
-@Suite("Field: nothing vanishes without a record", .timeLimit(.minutes(1)))
+@Suite("Field: nothing vanishes without a record", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct NothingVanishesTests {
     @Test("events held for an unknown user hold their room in the queue: identifying the user into a full queue sends them all")
     func heldEventsKeepTheirRoom() async throws {

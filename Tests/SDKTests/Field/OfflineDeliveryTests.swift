@@ -10,7 +10,7 @@ import TestSupport
 /// up; the queue waits, with a capped backoff, and resumes at once when the app says the
 /// network is back. Calls end otherwise only by an honest rule (the server's answer, the
 /// queue's bounds, a purge, the age limit).
-@Suite("Field: offline delivery", .timeLimit(.minutes(2)))
+@Suite("Field: offline delivery", .tags(.endToEnd), .timeLimit(.minutes(2)))
 struct OfflineDeliveryTests {
     /// Lets `duration` pass on the manual clock in steps, letting the SDK settle after each:
     /// every timer due meanwhile fires, in order.

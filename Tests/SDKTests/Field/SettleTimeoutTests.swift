@@ -7,7 +7,7 @@ import TestSupport
 @testable import SDK
 
 /// `settle(timeout:)` that times out leaves nothing behind.
-@Suite("Field: settle(timeout:)", .timeLimit(.minutes(1)))
+@Suite("Field: settle(timeout:)", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct SettleTimeoutTests {
     /// A transport that never answers: whatever the SDK sends stays in flight.
     final class SilentTransport: Transport {

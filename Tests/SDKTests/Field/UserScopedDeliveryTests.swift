@@ -9,7 +9,7 @@ import TestSupport
 
 /// Each event leaves under its own user: a task records the user it was made for, a bulk only
 /// gathers one user's events, and the JWT a request carries was issued for that user.
-@Suite("Field: each request for its own user", .timeLimit(.minutes(1)))
+@Suite("Field: each request for its own user", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct UserScopedDeliveryTests {
     /// A JWT project whose backend accepts a token only for requests made for its subject.
     static func jwtHarness() throws -> (SDKHarness, Project, Locked<[String]>) {

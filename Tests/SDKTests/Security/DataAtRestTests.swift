@@ -11,7 +11,7 @@ extension SecurityTests {
     /// makes: the journal's directory and files when an instance opens them, each keyring file
     /// before anything is written to it. A recording setter stands in for the platform's; the
     /// platform's own runs too, which on Linux is the documented no-op.
-    @Suite("Data at rest: protection classes and backup exclusion reach the journal and the keyring", .timeLimit(.minutes(1)))
+    @Suite("Data at rest: protection classes and backup exclusion reach the journal and the keyring", .tags(.endToEnd), .timeLimit(.minutes(1)))
     struct DataAtRestTests {
         /// One `apply` call: the path, what it was given, and the file as it was then.
         struct Applied: Sendable, Equatable {

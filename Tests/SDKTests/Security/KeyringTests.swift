@@ -228,7 +228,7 @@ extension SecurityTests {
             #expect(keyring.entry(for: Self.usEntry.fingerprint) == nil)
         }
 
-        @Test("concurrent stores from many threads all land, in memory and on disk")
+        @Test("concurrent stores from many threads all land, in memory and on disk", .tags(.endToEnd))
         func concurrentStores() throws {
             let directory = TemporaryDirectory()
             let path = directory.file("keyring.json")

@@ -5,7 +5,7 @@ import TestSupport
 @testable import SDK
 
 /// A burst of calls far beyond every bound, made while a switch is held open.
-@Suite("Overload", .timeLimit(.minutes(3)))
+@Suite("Overload", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct OverloadTests {
     /// 100,000 calls by default; `make reliability` makes it a million (OVERLOAD_CALLS).
     static let calls = ProcessInfo.processInfo.environment["OVERLOAD_CALLS"].flatMap(Int.init) ?? 100_000

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import SDK
 
-@Suite("Switch: basics", .timeLimit(.minutes(3)))
+@Suite("Switch: basics", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct SwitchBasicsTests {
     @Test("a switch disables the outgoing device, clears identity, lands on the new project and replays calls made meanwhile")
     func basicSwitch() async throws {

@@ -10,7 +10,7 @@ import TestSupport
 /// module of the app's own (the callback queue, modules that fail or never return, what a switch
 /// clears in the modules). The rules themselves are asserted fact by fact, without threads, in
 /// `SwitchContractStoreTests`. Each test fails without its rule.
-@Suite("Switch contract", .timeLimit(.minutes(3)))
+@Suite("Switch contract", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct SwitchContractTests {
     /// A harness whose switches hold open (a module waits in willSwitchProject) until released.
     static func heldHarness(rules: EngineRules = EngineRules()) throws -> (SDKHarness, ControlledModule) {

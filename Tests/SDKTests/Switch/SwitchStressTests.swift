@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 @testable import SDK
 
-@Suite("Switch stress", .timeLimit(.minutes(3)))
+@Suite("Switch stress", .tags(.endToEnd), .timeLimit(.minutes(3)))
 struct SwitchStressTests {
     @Test("threads make calls while random switches (repeats included) run: the journal alone shows every call went where the contract says")
     func stress() async throws {

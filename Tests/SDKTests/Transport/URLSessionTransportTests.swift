@@ -6,7 +6,7 @@ import Testing
 
 extension TransportTests {
     /// `URLSessionTransport` talking HTTP/1.1 to a real `SandboxBackend` on loopback.
-    @Suite("URLSessionTransport", .timeLimit(.minutes(3)))
+    @Suite("URLSessionTransport", .tags(.endToEnd), .timeLimit(.minutes(3)))
     struct URLSessionTransportTests {
         static let usProject = SandboxProject(name: "ios-app", apiKey: "us-key", region: "us")
         static let euProject = SandboxProject(name: "eu-app", apiKey: "eu-key", region: "eu")

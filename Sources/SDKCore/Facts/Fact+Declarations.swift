@@ -1,9 +1,10 @@
 import Journal
 
-// Each fact kind's declaration, and the one place a fact is taken apart into its fields and
-// put back together from them. A new fact adds its case to ``Fact``, its number to
-// ``FactKind``, its declaration below, and a line to ``Fact/forEachField(_:)`` and to
-// ``Fact/init(_:reading:)``; the codec, `replay`'s JSON and the redactor follow.
+// Each fact kind's declaration, and the one place a fact is numbered, taken apart into its
+// fields and put back together from them. A new fact adds its case to ``Fact``, its number to
+// ``FactKind``, and here its declaration and a line to each of ``Fact/kindNumber``,
+// ``Fact/forEachField(_:)`` and ``Fact/init(_:reading:)``; the codec, `replay`'s JSON and the
+// redactor follow.
 
 extension FactDeclaration {
     private typealias Field = FactField
@@ -190,6 +191,62 @@ extension FactKind {
 // MARK: - Fields
 
 extension Fact {
+    /// The fact's record kind (``FactKind``); an unknown fact's own.
+    package var kindNumber: UInt32 {
+        switch self {
+        case .engineStarted: FactKind.engineStarted.rawValue
+        case .callReceived: FactKind.callReceived.rawValue
+        case .transportCompleted: FactKind.transportCompleted.rawValue
+        case .timerFired: FactKind.timerFired.rawValue
+        case .durabilityConfirmed: FactKind.durabilityConfirmed.rawValue
+        case .moduleHookCompleted: FactKind.moduleHookCompleted.rawValue
+        case .authTokenReceived: FactKind.authTokenReceived.rawValue
+        case .callbacksDelivered: FactKind.callbacksDelivered.rawValue
+        case .notificationReceived: FactKind.notificationReceived.rawValue
+        case .engineStopping: FactKind.engineStopping.rawValue
+        case .linkResolved: FactKind.linkResolved.rawValue
+        case .networkReachable: FactKind.networkReachable.rawValue
+        case .localDataErased: FactKind.localDataErased.rawValue
+        case .journalGap: FactKind.journalGap.rawValue
+        case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
+        case .staleResultRefused: FactKind.staleResultRefused.rawValue
+        case .switchCancelled: FactKind.switchCancelled.rawValue
+        case .initialized: FactKind.initialized.rawValue
+        case .gateDecided: FactKind.gateDecided.rawValue
+        case .callRejected: FactKind.callRejected.rawValue
+        case .identityChanged: FactKind.identityChanged.rawValue
+        case .pushTokenChanged: FactKind.pushTokenChanged.rawValue
+        case .attributionChanged: FactKind.attributionChanged.rawValue
+        case .attributionRefused: FactKind.attributionRefused.rawValue
+        case .unknownUserEventHeld: FactKind.unknownUserEventHeld.rawValue
+        case .unknownUserSessionCounted: FactKind.unknownUserSessionCounted.rawValue
+        case .unknownUserEventsReleased: FactKind.unknownUserEventsReleased.rawValue
+        case .taskQueued: FactKind.taskQueued.rawValue
+        case .eventBatched: FactKind.eventBatched.rawValue
+        case .taskDispatched: FactKind.taskDispatched.rawValue
+        case .retryScheduled: FactKind.retryScheduled.rawValue
+        case .taskCompleted: FactKind.taskCompleted.rawValue
+        case .timerSet: FactKind.timerSet.rawValue
+        case .callResolved: FactKind.callResolved.rawValue
+        case .callsResolved: FactKind.callsResolved.rawValue
+        case .authRefreshRequested: FactKind.authRefreshRequested.rawValue
+        case .authRefreshFinished: FactKind.authRefreshFinished.rawValue
+        case .moduleEventDelivered: FactKind.moduleEventDelivered.rawValue
+        case .moduleHookStarted: FactKind.moduleHookStarted.rawValue
+        case .moduleHookFinished: FactKind.moduleHookFinished.rawValue
+        case .messagesStored: FactKind.messagesStored.rawValue
+        case .storageCleared: FactKind.storageCleared.rawValue
+        case .durabilityRequested: FactKind.durabilityRequested.rawValue
+        case .switchRouted: FactKind.switchRouted.rawValue
+        case .switchStarted: FactKind.switchStarted.rawValue
+        case .teardownStepBegan: FactKind.teardownStepBegan.rawValue
+        case .teardownStepFinished: FactKind.teardownStepFinished.rawValue
+        case .switchLanded: FactKind.switchLanded.rawValue
+        case .unknown(let kind, _): kind
+        }
+    }
+
+
     /// The fact's declaration; nil for a kind this build does not know.
     package var declaration: FactDeclaration? { FactKind(rawValue: FactCodec.kind(of: self))?.declaration }
 

@@ -42,25 +42,16 @@ extension FactCodec {
     @inline(__always)
     static func decodeBusiest(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) throws(CodecError) -> Fact? {
         var reader = FieldReader(bytes)
-        switch kind {
-        case .callReceived:
-            return .callReceived(try ReceivedCall(from: &reader))
-        case .gateDecided:
+        if kind == .callReceived { return .callReceived(try ReceivedCall(from: &reader)) }
+        if kind == .gateDecided {
             let fields = try FieldsByNumber(&reader)
             return .gateDecided(call: try fields.required(1, "call"), decision: try fields.required(2, "decision"))
-        case .eventBatched:
+        }
+        if kind == .eventBatched {
             let fields = try FieldsByNumber(&reader)
             return .eventBatched(task: try fields.required(1, "task"), event: try fields.required(2, "event"), executedOn: try fields.message(3))
-        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased,
-             .initialized, .callRejected, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
-             .unknownUserEventHeld, .unknownUserSessionCounted, .taskQueued, .taskDispatched, .taskCompleted, .timerSet,
-             .callResolved, .authRefreshRequested, .authRefreshFinished, .moduleEventDelivered, .moduleHookStarted,
-             .moduleHookFinished, .messagesStored, .storageCleared, .durabilityRequested, .unknownUserEventsReleased, .journalGap,
-             .linkResolutionStarted, .staleResultRefused, .callsResolved, .retryScheduled, .switchRouted, .switchStarted,
-             .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled:
-            return nil
         }
+        return nil
     }
 
     /// Writes the payload of `.callReceived(received)`; for a `track` call with

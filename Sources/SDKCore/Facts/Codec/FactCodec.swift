@@ -5,59 +5,8 @@ import Journal
 /// Decoding never traps: unknown kinds and unknown variants become ``Fact/unknown(kind:payload:)``
 /// (a newer SDK wrote them), malformed payloads throw ``CodecError`` with the offset.
 package enum FactCodec {
-    public static func kind(of fact: Fact) -> UInt32 {
-        switch fact {
-        case .engineStarted: FactKind.engineStarted.rawValue
-        case .callReceived: FactKind.callReceived.rawValue
-        case .transportCompleted: FactKind.transportCompleted.rawValue
-        case .timerFired: FactKind.timerFired.rawValue
-        case .durabilityConfirmed: FactKind.durabilityConfirmed.rawValue
-        case .moduleHookCompleted: FactKind.moduleHookCompleted.rawValue
-        case .authTokenReceived: FactKind.authTokenReceived.rawValue
-        case .callbacksDelivered: FactKind.callbacksDelivered.rawValue
-        case .notificationReceived: FactKind.notificationReceived.rawValue
-        case .engineStopping: FactKind.engineStopping.rawValue
-        case .linkResolved: FactKind.linkResolved.rawValue
-        case .networkReachable: FactKind.networkReachable.rawValue
-        case .localDataErased: FactKind.localDataErased.rawValue
-        case .journalGap: FactKind.journalGap.rawValue
-        case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
-        case .staleResultRefused: FactKind.staleResultRefused.rawValue
-        case .switchCancelled: FactKind.switchCancelled.rawValue
-        case .initialized: FactKind.initialized.rawValue
-        case .gateDecided: FactKind.gateDecided.rawValue
-        case .callRejected: FactKind.callRejected.rawValue
-        case .identityChanged: FactKind.identityChanged.rawValue
-        case .pushTokenChanged: FactKind.pushTokenChanged.rawValue
-        case .attributionChanged: FactKind.attributionChanged.rawValue
-        case .attributionRefused: FactKind.attributionRefused.rawValue
-        case .unknownUserEventHeld: FactKind.unknownUserEventHeld.rawValue
-        case .unknownUserSessionCounted: FactKind.unknownUserSessionCounted.rawValue
-        case .unknownUserEventsReleased: FactKind.unknownUserEventsReleased.rawValue
-        case .taskQueued: FactKind.taskQueued.rawValue
-        case .eventBatched: FactKind.eventBatched.rawValue
-        case .taskDispatched: FactKind.taskDispatched.rawValue
-        case .retryScheduled: FactKind.retryScheduled.rawValue
-        case .taskCompleted: FactKind.taskCompleted.rawValue
-        case .timerSet: FactKind.timerSet.rawValue
-        case .callResolved: FactKind.callResolved.rawValue
-        case .callsResolved: FactKind.callsResolved.rawValue
-        case .authRefreshRequested: FactKind.authRefreshRequested.rawValue
-        case .authRefreshFinished: FactKind.authRefreshFinished.rawValue
-        case .moduleEventDelivered: FactKind.moduleEventDelivered.rawValue
-        case .moduleHookStarted: FactKind.moduleHookStarted.rawValue
-        case .moduleHookFinished: FactKind.moduleHookFinished.rawValue
-        case .messagesStored: FactKind.messagesStored.rawValue
-        case .storageCleared: FactKind.storageCleared.rawValue
-        case .durabilityRequested: FactKind.durabilityRequested.rawValue
-        case .switchRouted: FactKind.switchRouted.rawValue
-        case .switchStarted: FactKind.switchStarted.rawValue
-        case .teardownStepBegan: FactKind.teardownStepBegan.rawValue
-        case .teardownStepFinished: FactKind.teardownStepFinished.rawValue
-        case .switchLanded: FactKind.switchLanded.rawValue
-        case .unknown(let kind, _): kind
-        }
-    }
+    /// The record kind of `fact` (``Fact/kindNumber``).
+    public static func kind(of fact: Fact) -> UInt32 { fact.kindNumber }
 
     /// The fact's payload bytes: its declared fields (``FactDeclaration``), in number order.
     public static func payload(of fact: Fact) -> [UInt8] {

@@ -3,7 +3,7 @@ import ReplayKit
 import SDK
 
 /// `replay check`: the switch contract's invariants over a journal.
-struct CheckCommand: Command {
+struct CheckCommand: JournalListCommand {
     static let name = "check"
     static let summary = "verify the switch contract's invariants; exit 1 on any violation"
     static let help = """
@@ -22,18 +22,8 @@ struct CheckCommand: Command {
 
     let journal: JournalArgument
 
-    init(arguments: inout Arguments) throws(UsageError) {
-        journal = try JournalArgument(arguments: &arguments)
-    }
-
-    func run(console: Console) throws -> ExitStatus {
-        try journal.run(Self.name, console: console) { [json = journal.json] path, console, _ in
-            try Self.answer(path, json: json, console: console)
-        }
-    }
-
     /// Checks one journal and prints its findings.
-    static func answer(_ path: String, json: Bool, console: Console) throws -> ManyJournals.Answer {
+    static func answer(_ path: String, json: Bool, console: Console, many: Bool) throws -> ManyJournals.Answer {
         let reader = try JournalArgument.open(path, console: console)
         let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
         let checker = ContractChecker()

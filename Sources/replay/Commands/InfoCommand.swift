@@ -3,7 +3,7 @@ import ReplayKit
 import SDK
 
 /// `replay info`: what a journal holds, at a glance.
-struct InfoCommand: Command {
+struct InfoCommand: JournalListCommand {
     static let name = "info"
     static let summary = "segments, records, time span, bytes and compression ratio"
     static let help = """
@@ -21,16 +21,6 @@ struct InfoCommand: Command {
         """
 
     let journal: JournalArgument
-
-    init(arguments: inout Arguments) throws(UsageError) {
-        journal = try JournalArgument(arguments: &arguments)
-    }
-
-    func run(console: Console) throws -> ExitStatus {
-        try journal.run(Self.name, console: console) { [json = journal.json] path, console, many in
-            try Self.answer(path, json: json, console: console, many: many)
-        }
-    }
 
     /// Summarises one journal; with `many`, its JSON leaves the path to the tag.
     static func answer(_ path: String, json: Bool, console: Console, many: Bool) throws -> ManyJournals.Answer {

@@ -2,7 +2,7 @@ import Journal
 import ReplayKit
 
 /// `replay verify`: checks every byte and locates what is wrong.
-struct VerifyCommand: Command {
+struct VerifyCommand: JournalListCommand {
     static let name = "verify"
     static let summary = "check every segment; exit 1 with the location of any corruption"
     static let help = """
@@ -22,16 +22,6 @@ struct VerifyCommand: Command {
         """
 
     let journal: JournalArgument
-
-    init(arguments: inout Arguments) throws(UsageError) {
-        journal = try JournalArgument(arguments: &arguments)
-    }
-
-    func run(console: Console) throws -> ExitStatus {
-        try journal.run(Self.name, console: console) { [json = journal.json] path, console, many in
-            try Self.answer(path, json: json, console: console, many: many)
-        }
-    }
 
     /// Verifies one journal and prints what it found; with `many`, an unreadable journal is
     /// thrown (skipped), not reported.

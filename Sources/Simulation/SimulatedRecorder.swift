@@ -113,7 +113,7 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
     }
 
     /// The pending group's bound passed: cut it and make it durable. A failed sync is reported
-    /// to the engine at once (`EngineEvent.journalFailed`), as the SDK's group-commit thread does.
+    /// to the engine at once (`EngineStimulus.journalFailed`), as the SDK's group-commit thread does.
     private func commitGroup() {
         groupCommitScheduled = false
         guard let process, !process.stopped, process.recorder === self, process.journalFailure == nil else { return }

@@ -95,13 +95,13 @@ package final class EngineShell<Environment: EngineEnvironment> {
         }
     }
 
-    /// Handles one event: an input is decided, journaled and its effects started; the others
+    /// Handles one stimulus: an input is decided, journaled and its effects started; the others
     /// end an effect.
     ///
-    /// Consumed: the engine loop moves each event out of its batch, and an input's fact and
+    /// Consumed: the engine loop moves each stimulus out of the mailbox's take, and an input's fact and
     /// attachment are handed on from it without another copy.
-    package func handle(_ event: consuming EngineEvent) {
-        switch consume event {
+    package func handle(_ stimulus: consuming EngineStimulus) {
+        switch consume stimulus {
         case .input(let fact, let attachment):
             handle(consume fact, consume attachment)
         case .timerDue(let purpose, let due):

@@ -264,7 +264,7 @@ extension CallOutcome: FieldCodable {
     }
 }
 
-extension ModuleEvent: FieldCodable {
+extension ModuleSignal: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
         case .initialize: writer.unsigned(1, 1)
@@ -287,7 +287,7 @@ extension ModuleEvent: FieldCodable {
         case 5: self = .deinitialize
         case 6: self = .willLogout
         case 7: self = .willSwitchProject(to: try fields.requiredMessage(3, "project"))
-        default: throw fields.unknown("module event")
+        default: throw fields.unknown("module signal")
         }
     }
 }

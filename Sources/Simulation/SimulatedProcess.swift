@@ -8,9 +8,9 @@ import SDK
 /// leave).
 ///
 /// Unchecked Sendable: the simulation is single-threaded. The closures it hands the engine
-/// (completions, timers) capture it, and they run only inside the world's event loop, on the
+/// (completions, timers) capture it, and they run only inside the world's loop, on the
 /// one thread that runs the story.
-final class SimulatedProcess: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
+final class SimulatedProcess: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's loop
     unowned let world: SimulationWorld
     /// Which launch of the app this is (events of older launches are dropped).
     let launch: Int

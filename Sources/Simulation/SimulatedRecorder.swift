@@ -9,7 +9,7 @@ import SDK
 /// decoded from its payload, into the process's shadow state.
 ///
 /// Unchecked Sendable: the simulation is single-threaded (see ``SimulatedProcess``).
-final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
+final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's loop
     let writer: JournalWriter
     private unowned let world: SimulationWorld
     private let launch: Int

@@ -4,7 +4,7 @@ import SDK
 /// A module that can be told to keep the SDK waiting in its `willSwitchProject` hook, so the
 /// demo can act in the moment between a teardown's clear steps and the new instance's start.
 ///
-/// Otherwise it does nothing: it hears its lifecycle events and returns.
+/// Otherwise it does nothing: it hears its lifecycle signals and returns.
 public final class PausableModule: SDKModule {
     public let info: ModuleInfo
     /// Counts the `willSwitchProject` hooks that were held.
@@ -15,10 +15,10 @@ public final class PausableModule: SDKModule {
         info = ModuleInfo(name: name, version: EngagementSDK.version)
     }
 
-    public func process(event: ModuleEvent, context: ModuleContext) throws {}
+    public func process(signal: ModuleSignal, context: ModuleContext) throws {}
 
-    public func processAwaited(event: ModuleEvent, context: ModuleContext) async throws {
-        guard case .willSwitchProject = event else { return }
+    public func processAwaited(signal: ModuleSignal, context: ModuleContext) async throws {
+        guard case .willSwitchProject = signal else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let held = state.withLock { state -> Bool in
                 guard state.armed else { return false }

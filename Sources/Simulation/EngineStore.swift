@@ -27,8 +27,8 @@ import SDK
 ///   checks the journal's projection too.
 ///
 /// Not for concurrent use: unchecked Sendable because the completions it hands the engine capture
-/// it, and they run only inside the world's event loop, on the thread that drives the store.
-package final class EngineStore: @unchecked Sendable { // single-threaded: completions run inside the world's event loop, on the test's thread
+/// it, and they run only inside the world's loop, on the thread that drives the store.
+package final class EngineStore: @unchecked Sendable { // single-threaded: completions run inside the world's loop, on the test's thread
     /// The projects a store's app can be on (the simulator's catalog): `A` in the US, `B` in the
     /// EU, `C` in the US with JWTs, `D` behind a custom base URL with JWTs.
     package enum ProjectName: String, CaseIterable, Sendable {
@@ -243,13 +243,13 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     }
 
     /// Runs the world until nothing is pending (every answer, timer, flush and completion),
-    /// at most `maximumEvents` events; false when it was still busy after them.
+    /// at most `maximumOccurrences` occurrences; false when it was still busy after them.
     @discardableResult
-    package func settle(maximumEvents: Int = 100_000) -> Bool {
-        let budget = world.eventsRun + maximumEvents
-        while let due = world.nextEventDue {
+    package func settle(maximumOccurrences: Int = 100_000) -> Bool {
+        let budget = world.occurrencesRun + maximumOccurrences
+        while let due = world.nextOccurrenceDue {
             world.advance(to: due)
-            if world.eventsRun > budget { return false }
+            if world.occurrencesRun > budget { return false }
         }
         drain()
         return true

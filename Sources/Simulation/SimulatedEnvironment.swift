@@ -11,7 +11,7 @@ import SDK
 /// one of its awaited hooks still runs is a shell bug the story reports.
 ///
 /// Unchecked Sendable: the simulation is single-threaded (see ``SimulatedProcess``).
-final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
+final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's loop
     private unowned let world: SimulationWorld
     private let launch: Int
     private let modules: Set<String>
@@ -105,21 +105,21 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
 
     func hasModule(_ name: String) -> Bool { modules.contains(name) }
 
-    /// The module handles `event`: it fails now and then (for the instance the event is for).
-    func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws {
-        checkNotInside(name, given: event)
-        if event == .reset { world.messagesResetting() }
+    /// The module handles `signal`: it fails now and then (for the instance the signal is for).
+    func process(_ signal: ModuleSignal, context: ModuleContext, module name: String) throws {
+        checkNotInside(name, given: signal)
+        if signal == .reset { world.messagesResetting() }
         if world.moduleFailureOverride?(context.generation) ?? world.chance(world.profile.moduleFailure) {
-            throw SimulatedFailure(description: "simulated failure handling \(event) (generation \(context.generation))")
+            throw SimulatedFailure(description: "simulated failure handling \(signal) (generation \(context.generation))")
         }
     }
 
     /// An awaited hook runs for a while on the virtual clock (maybe past its bound) and then
     /// returns, maybe failed; the module ignores the cancellation (the worst case for what
     /// waits behind it).
-    func startAwaitedHook(_ hook: UInt64, _ event: ModuleEvent, context: ModuleContext, module name: String,
+    func startAwaitedHook(_ hook: UInt64, _ signal: ModuleSignal, context: ModuleContext, module name: String,
                           returned: @escaping @Sendable (String?) -> Void) {
-        checkNotInside(name, given: "hook \(hook) (\(event))")
+        checkNotInside(name, given: "hook \(hook) (\(signal))")
         let fails = world.moduleFailureOverride?(context.generation) ?? world.chance(world.profile.moduleFailure)
         let failure: String? = fails ? "simulated failure of \(name) (generation \(context.generation))" : nil
         inside[name] = hook

@@ -8,9 +8,9 @@ import SDK
 /// leave).
 ///
 /// Unchecked Sendable: the simulation is single-threaded. The closures it hands the engine
-/// (completions, timers) capture it, and they run only inside the world's event loop, on the
+/// (completions, timers) capture it, and they run only inside the world's loop, on the
 /// one thread that runs the story.
-final class SimulatedProcess: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
+final class SimulatedProcess: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's loop
     unowned let world: SimulationWorld
     /// Which launch of the app this is (events of older launches are dropped).
     let launch: Int
@@ -21,7 +21,7 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
     /// Whether the app shut this process's SDK down.
     private(set) var stopped = false
 
-    private var mailbox: [EngineEvent] = []
+    private var mailbox: [EngineStimulus] = []
     private var mailboxHead = 0
 
     // Verification.
@@ -52,7 +52,7 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
         boundaries = [(writer.lastSequence, restored)]
         gapAnchor = writer.lastSequence
         let environment = SimulatedEnvironment(world: world, launch: launch, modules: modules)
-        let inbox = EngineInbox(post: { [unowned self] event in post(event) })
+        let inbox = EngineInbox(post: { [unowned self] stimulus in post(stimulus) })
         core = EngineShell(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: [],
                           sdkVersion: EngagementSDK.version)
         environment.process = self
@@ -67,18 +67,18 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
 
     // MARK: - The mailbox
 
-    func post(_ event: EngineEvent) {
+    func post(_ stimulus: EngineStimulus) {
         guard !stopped else { return }
-        mailbox.append(event)
+        mailbox.append(stimulus)
     }
 
-    /// Handles every event in the mailbox, including those its effects post meanwhile (the
+    /// Handles every stimulus in the mailbox, including those its effects post meanwhile (the
     /// engine thread's loop, run to idle).
     func drainMailbox() {
         while mailboxHead < mailbox.count {
-            let event = mailbox[mailboxHead]
+            let stimulus = mailbox[mailboxHead]
             mailboxHead += 1
-            core.handle(event)
+            core.handle(stimulus)
             if mailboxHead > 256 && mailboxHead * 2 > mailbox.count {
                 mailbox.removeFirst(mailboxHead)
                 mailboxHead = 0

@@ -9,7 +9,7 @@ import SDK
 /// decoded from its payload, into the process's shadow state.
 ///
 /// Unchecked Sendable: the simulation is single-threaded (see ``SimulatedProcess``).
-final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
+final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's loop
     let writer: JournalWriter
     private unowned let world: SimulationWorld
     private let launch: Int
@@ -76,11 +76,11 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
         return erasure
     }
 
-    func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
-        let last = try writer.appendBatch(batch, timestamp: timestamp)
+    func record(_ bundle: RecordBundle, timestamp: JournalTime) throws -> UInt64 {
+        let last = try writer.appendBundle(bundle, timestamp: timestamp)
         if let process {
-            for index in 0..<batch.count {
-                process.foldIntoShadow(kind: batch.kinds[index], payload: Array(batch.payloads[batch.payloadRange(index)]), at: timestamp)
+            for index in 0..<bundle.count {
+                process.foldIntoShadow(kind: bundle.kinds[index], payload: Array(bundle.payloads[bundle.payloadRange(index)]), at: timestamp)
             }
         }
         scheduleGroupCommitIfPending()
@@ -105,7 +105,7 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
     /// The group-commit thread's 2 ms bound, on the virtual clock: once a group is pending, it
     /// is cut and made durable 2 ms later. (With `FaultProfile.groupsCutInsideInputs` groups
     /// are also cut every 64 records, as the SDK's default; the journal still never cuts inside
-    /// one input's batch.)
+    /// one input's bundle.)
     private func scheduleGroupCommitIfPending() {
         guard !groupCommitScheduled, writer.lastSequence > writer.durableSequence else { return }
         groupCommitScheduled = true
@@ -113,7 +113,7 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
     }
 
     /// The pending group's bound passed: cut it and make it durable. A failed sync is reported
-    /// to the engine at once (`EngineEvent.journalFailed`), as the SDK's group-commit thread does.
+    /// to the engine at once (`EngineStimulus.journalFailed`), as the SDK's group-commit thread does.
     private func commitGroup() {
         groupCommitScheduled = false
         guard let process, !process.stopped, process.recorder === self, process.journalFailure == nil else { return }

@@ -4,15 +4,15 @@ import ReplayKit
 import SDK
 import SDKTesting
 
-/// The simulated world of one story: a virtual clock with its pending events, the device's
+/// The simulated world of one story: a virtual clock with its pending occurrences, the device's
 /// storage and keyring, the app process (a ``SimulatedProcess`` running the SDK's real
 /// `EngineShell`, replaced at each crash), the network and the ``SimulatedBackend``.
 /// Single-threaded and deterministic: everything random comes from the story's seed, nothing
 /// reads real time.
 ///
 /// Unchecked Sendable: single-threaded. The completions the simulated app hands the SDK capture
-/// the world, and they run only inside its event loop, on the one thread that runs the story.
-final class SimulationWorld: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's event loop
+/// the world, and they run only inside its loop, on the one thread that runs the story.
+final class SimulationWorld: @unchecked Sendable { // single-threaded: every closure handed to the engine runs inside the world's loop
     /// The caller id of the app's completion handlers (the callback queue's thread).
     static let callbackCaller: UInt64 = 100
     static let journalDirectory = "/device/journal"
@@ -21,7 +21,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
 
     let seed: UInt64
     private(set) var now = SimulationWorld.epoch
-    private var events = EventQueue()
+    private var occurrences = OccurrenceQueue()
     /// The faults in force (calm while a story's end drains).
     private(set) var profile: FaultProfile
     private var faults: SimulationRandom
@@ -39,7 +39,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// Whether message fetches' answers wait for a teardown's reset (``StoryStep/fetchAnswersAtReset(_:)``),
     /// and the answers waiting.
     private var holdsFetchAnswers = false
-    private var heldFetchAnswers: [WorldEvent] = []
+    private var heldFetchAnswers: [WorldOccurrence] = []
     /// The device's keyring: API keys by fingerprint; it survives crashes.
     var keyring: [ProjectFingerprint: String] = [:]
     private(set) var storage: FailingSyncStorage<InMemoryStorage>
@@ -76,7 +76,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// When the running process's journal failed (the live state then stops being a fold of
     /// it): the launch, why, and the state the journal had kept.
     private(set) var journalFailure: (launch: Int, reason: String, state: SDKState)?
-    private(set) var eventsRun = 0
+    private(set) var occurrencesRun = 0
     /// Known issues met, counted by explanation (not failures).
     private(set) var explained: [String: Int] = [:]
     /// Whether the running process opened a journal the previous one could not synchronize
@@ -108,25 +108,25 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         faults.chance(probability)
     }
 
-    func schedule(_ event: WorldEvent, at due: JournalTime) {
-        events.schedule(event, at: max(due, now))
+    func schedule(_ occurrence: WorldOccurrence, at due: JournalTime) {
+        occurrences.schedule(occurrence, at: max(due, now))
     }
 
-    func schedule(_ event: WorldEvent, after milliseconds: Int64) {
-        events.schedule(event, at: now.advancedSaturating(milliseconds: milliseconds))
+    func schedule(_ occurrence: WorldOccurrence, after milliseconds: Int64) {
+        occurrences.schedule(occurrence, at: now.advancedSaturating(milliseconds: milliseconds))
     }
 
-    /// When the next pending event is due (nil: nothing is pending).
-    var nextEventDue: JournalTime? { events.nextDue }
+    /// When the next pending occurrence is due (nil: nothing is pending).
+    var nextOccurrenceDue: JournalTime? { occurrences.nextDue }
 
-    /// Runs the engine and every event due up to `target`, then sets the clock there.
+    /// Runs the engine and every occurrence due up to `target`, then sets the clock there.
     func advance(to target: JournalTime) {
         while true {
             process?.drainMailbox()
-            guard let (due, event) = events.popDue(notAfter: target) else { break }
+            guard let (due, occurrence) = occurrences.popDue(notAfter: target) else { break }
             if due > now { now = due }
-            eventsRun += 1
-            run(event)
+            occurrencesRun += 1
+            run(occurrence)
         }
         process?.drainMailbox()
         if target > now { now = target }
@@ -134,30 +134,30 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
 
     /// The calm end of a story: no more faults; runs until nothing is pending (or reports that
     /// the world never settles).
-    func settle(maximumEvents: Int = 200_000) {
+    func settle(maximumOccurrences: Int = 200_000) {
         profile = profile.calmed()
         storage.repair()
         offline = false
         slowNetworkMilliseconds = 0
         holdFetchAnswersForReset(false)
-        let budget = eventsRun + maximumEvents
+        let budget = occurrencesRun + maximumOccurrences
         while true {
             process?.drainMailbox()
-            guard let due = events.nextDue else { break }
+            guard let due = occurrences.nextDue else { break }
             advance(to: due)
-            if eventsRun > budget {
-                report(.settle, "the world did not settle within \(maximumEvents) events after the story ended")
+            if occurrencesRun > budget {
+                report(.settle, "the world did not settle within \(maximumOccurrences) events after the story ended")
                 return
             }
         }
         process?.drainMailbox()
     }
 
-    private func run(_ event: WorldEvent) {
-        switch event {
+    private func run(_ occurrence: WorldOccurrence) {
+        switch occurrence {
         case .requestArrives(let request, let launch, let sentAt, let answerLost, let completion):
             let result = requestInterceptor?(request, now) ?? backend.process(request, at: now, profile: profile, random: &faults)
-            let answer = WorldEvent.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
+            let answer = WorldOccurrence.engine(launch: launch) { completion(answerLost ? .networkError("timed out") : result) }
             if holdsFetchAnswers && !answerLost && Self.messageFetchPaths.contains(request.path) {
                 if resetHasBegun {
                     schedule(answer, after: 0)
@@ -177,8 +177,8 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
             // The process's own: run below, when it is the launch they were scheduled for.
             break
         }
-        guard let process, event.launch == launch else { return }
-        switch event {
+        guard let process, occurrence.launch == launch else { return }
+        switch occurrence {
         case .engine(_, let action):
             action()
         case .callbackRuns:

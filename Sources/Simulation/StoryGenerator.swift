@@ -22,13 +22,13 @@ package struct StoryGenerator {
     private let projectCount = SimulatedProject.catalog.count
     private var messageNumber = 0
 
-    /// The story of `seed`, about `length` steps long (a chain may add a few); `tearsBatches`
+    /// The story of `seed`, about `length` steps long (a chain may add a few); `cutsGroupsInsideInputs`
     /// sets ``FaultProfile/groupsCutInsideInputs``.
-    package static func story(seed: UInt64, length: Int, tearsBatches: Bool = false) -> Story {
+    package static func story(seed: UInt64, length: Int, cutsGroupsInsideInputs: Bool = false) -> Story {
         var generator = StoryGenerator(random: SimulationRandom(seed: seed, stream: 1), field: SimulationRandom(seed: seed, stream: 4))
         var profileRandom = SimulationRandom(seed: seed, stream: 2)
         var profile = FaultProfile.draw(&profileRandom)
-        profile.groupsCutInsideInputs = tearsBatches
+        profile.groupsCutInsideInputs = cutsGroupsInsideInputs
         generator.opening()
         while generator.steps.count < length {
             if generator.field.chance(StoryGenerator.fieldOdds) {

@@ -24,9 +24,9 @@ struct AsyncCommitWriterTests {
             if !threaded { options.groupCommit.maxDelay = nil }
             let writer = try JournalWriter(directory: "/a", options: options, snapshot: TestJournal.snapshot)
             try TestJournal.appendRecords(writer, count: 500)
-            for batch in 0..<20 {
-                let records = (0..<(1 + batch % 5)).map { _ in (kind: UInt32(16), payload: TestJournal.payload(batch)) }
-                try writer.appendBatch(records, timestamp: TestJournal.time(500 + batch))
+            for bundle in 0..<20 {
+                let records = (0..<(1 + bundle % 5)).map { _ in (kind: UInt32(16), payload: TestJournal.payload(bundle)) }
+                try writer.appendBundle(records, timestamp: TestJournal.time(500 + bundle))
             }
             try writer.close()
             return Dictionary(uniqueKeysWithValues: storage.fileNames(in: "/a").map { ($0, storage.bytes(of: "/a/" + $0)!) })

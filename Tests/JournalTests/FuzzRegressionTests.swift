@@ -209,7 +209,7 @@ struct FuzzRegressionTests {
     /// fuzz-journal, crash 2 (the second one-hour run, after 10,246 inputs): a damaged segment
     /// made recovery resume two below `UInt64.max`. The append was checked against the sequence
     /// space, then the new segment's snapshot took the second-last number, and numbering the
-    /// record overflowed (a trap). Every record is now checked as it is numbered, and a batch is
+    /// record overflowed (a trap). Every record is now checked as it is numbered, and a bundle is
     /// refused whole when it does not fit.
     @Test("a snapshot that takes the last free sequence number leaves the append refused, not trapped")
     func snapshotTakesTheLastSequence() throws {
@@ -221,7 +221,7 @@ struct FuzzRegressionTests {
             _ = try writer.append(kind: 16, timestamp: JournalTime(microsecondsSince1970: 2), payload: [8])
         }
         #expect(throws: JournalError.self) {
-            _ = try writer.appendBatch([(kind: 16, payload: [9]), (kind: 17, payload: [10])], timestamp: JournalTime(microsecondsSince1970: 3))
+            _ = try writer.appendBundle([(kind: 16, payload: [9]), (kind: 17, payload: [10])], timestamp: JournalTime(microsecondsSince1970: 3))
         }
         try? writer.close()
     }

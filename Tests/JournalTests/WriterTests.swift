@@ -136,10 +136,10 @@ struct RotationOnRequestTests {
         let writer = try JournalWriter(directory: "/r", options: options, snapshot: nil)
         #expect(throws: JournalError.self) { try TestJournal.appendRecords(writer, count: 1) }
         var state = 0
-        for batch in 0..<40 {
-            try writer.rotateIfNeeded(time: TestJournal.time(batch * 5)) { request in Array("state=\(state) at \(request.sequence)".utf8) }
-            // A batch of five related records is never split by a rotation.
-            try TestJournal.appendRecords(writer, count: 5, startingAt: batch * 5)
+        for bundle in 0..<40 {
+            try writer.rotateIfNeeded(time: TestJournal.time(bundle * 5)) { request in Array("state=\(state) at \(request.sequence)".utf8) }
+            // A bundle of five related records is never split by a rotation.
+            try TestJournal.appendRecords(writer, count: 5, startingAt: bundle * 5)
             state += 5
         }
         try writer.close()
@@ -167,16 +167,16 @@ struct RotationOnRequestTests {
         options.segmentRecords = 32
         let writer = try JournalWriter(directory: "/b", options: options, snapshot: nil)
         var snapshots: [UInt64] = []
-        for batch in 0..<40 {
-            try writer.rotateIfNeeded(time: TestJournal.time(batch * 3)) { request in
+        for bundle in 0..<40 {
+            try writer.rotateIfNeeded(time: TestJournal.time(bundle * 3)) { request in
                 snapshots.append(request.sequence)
                 return Array("at \(request.sequence)".utf8)
             }
-            try TestJournal.appendRecords(writer, count: 3, startingAt: batch * 3)
+            try TestJournal.appendRecords(writer, count: 3, startingAt: bundle * 3)
         }
         try writer.close()
-        // A snapshot, then eleven batches of three: the first batch that reaches 32 records
-        // makes the rotation due, and the next batch begins a segment.
+        // A snapshot, then eleven bundles of three: the first bundle that reaches 32 records
+        // makes the rotation due, and the next bundle begins a segment.
         #expect(snapshots == [1, 35, 69, 103])
         let reader = try JournalReader(directory: "/b", storage: storage)
         #expect(reader.segments.map(\.baseSequence) == snapshots)
@@ -252,19 +252,19 @@ struct RotationWaitTests {
     }
 }
 
-@Suite("Writer: atomic batches", .timeLimit(.minutes(3)))
+@Suite("Writer: atomic bundles", .timeLimit(.minutes(3)))
 struct BatchTests {
-    @Test("a batch is never split: cut anywhere, the reader sees all of a batch or none of it")
+    @Test("a bundle is never split: cut anywhere, the reader sees all of a bundle or none of it")
     func batchesAreAtomic() throws {
         let storage = InMemoryStorage()
         let options = TestJournal.options(segmentBytes: 1 << 20, frameBytes: 1024, groupRecords: 4, storage: storage)
         let writer = try JournalWriter(directory: "/b", options: options, snapshot: TestJournal.snapshot)
-        var batches: [[UInt64]] = []
-        for batch in 0..<30 {
-            let size = 1 + batch % 7
-            let records = (0..<size).map { (kind: UInt32(16), payload: Array("b\(batch)-\($0)".utf8) + TestJournal.payload(batch)) }
-            let last = try writer.appendBatch(records, timestamp: TestJournal.time(batch))
-            batches.append(Array((last - UInt64(size) + 1)...last))
+        var bundles: [[UInt64]] = []
+        for bundle in 0..<30 {
+            let size = 1 + bundle % 7
+            let records = (0..<size).map { (kind: UInt32(16), payload: Array("b\(bundle)-\($0)".utf8) + TestJournal.payload(bundle)) }
+            let last = try writer.appendBundle(records, timestamp: TestJournal.time(bundle))
+            bundles.append(Array((last - UInt64(size) + 1)...last))
         }
         try writer.close()
         let name = try #require(storage.fileNames(in: "/b").first { $0.hasSuffix(".lz4") })
@@ -274,9 +274,9 @@ struct BatchTests {
             try copy.createDirectory(at: "/b")
             copy.setBytes(Array(bytes.prefix(cut)), of: "/b/" + name)
             let present = Set(try JournalReader(directory: "/b", storage: copy).readAll().records.map(\.sequence))
-            for batch in batches {
-                let kept = batch.filter(present.contains).count
-                #expect(kept == 0 || kept == batch.count, "cut at \(cut) split a batch")
+            for bundle in bundles {
+                let kept = bundle.filter(present.contains).count
+                #expect(kept == 0 || kept == bundle.count, "cut at \(cut) split a bundle")
             }
         }
     }

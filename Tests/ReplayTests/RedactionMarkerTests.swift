@@ -93,15 +93,15 @@ struct RedactionMarkerTests {
         for call in calls {
             number += 1
             let id = CallID(UUID(uuidString: String(format: "00000000-0000-4000-8000-%012llx", number))!)
-            var batch = RecordBatch()
-            FactCodec.append(.callReceived(ReceivedCall(id: id, caller: 1, call: call)), to: &batch)
-            _ = try writer.appendBatch(batch, timestamp: time)
+            var bundle = RecordBundle()
+            FactCodec.append(.callReceived(ReceivedCall(id: id, caller: 1, call: call)), to: &bundle)
+            _ = try writer.appendBundle(bundle, timestamp: time)
             time = time.advanced(byMilliseconds: 1)
         }
         for fact in facts {
-            var batch = RecordBatch()
-            FactCodec.append(fact, to: &batch)
-            _ = try writer.appendBatch(batch, timestamp: time)
+            var bundle = RecordBundle()
+            FactCodec.append(fact, to: &bundle)
+            _ = try writer.appendBundle(bundle, timestamp: time)
             time = time.advanced(byMilliseconds: 1)
         }
         try writer.sync()

@@ -11,9 +11,9 @@ import Testing
 @Suite("deterministic simulation", .timeLimit(.minutes(3)))
 struct SimulationTests {
     /// Runs one seed's story with every check, projection equality after every input included.
-    private static func run(seed: UInt64, steps: Int = 40, tearsBatches: Bool = false,
+    private static func run(seed: UInt64, steps: Int = 40, cutsGroupsInsideInputs: Bool = false,
                             journal: ((InMemoryStorage) -> Void)? = nil) -> StoryOutcome {
-        StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches), journal: journal)
+        StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, cutsGroupsInsideInputs: cutsGroupsInsideInputs), journal: journal)
     }
 
     private static func describe(_ outcome: StoryOutcome) -> Comment {
@@ -22,7 +22,7 @@ struct SimulationTests {
 
     @Test("300 seeded stories of 20 steps pass every check")
     func manySeeds() {
-        let tally = SeedBatch(firstSeed: 1, count: 300, steps: 20, jobs: 1, checksEveryInput: true).run()
+        let tally = SeedRange(firstSeed: 1, count: 300, steps: 20, jobs: 1, checksEveryInput: true).run()
         #expect(tally.stories == 300)
         #expect(tally.launches > 300, "stories crash and relaunch")
         #expect(tally.requestsReceived > 800, "stories reach the backend")
@@ -120,15 +120,15 @@ struct SimulationTests {
         }
     }
 
-    // MARK: - Torn batches (fixed)
+    // MARK: - Torn inputs (fixed)
 
     /// With the SDK's default group commit (a group every 64 records) a power loss used to keep
     /// the first part of one input's facts, a state that never existed (seed 117). The journal
-    /// now appends an input's facts as one atomic batch.
-    @Test("with groups cut every 64 records, a crash never tears an input's batch (regression, seed 117)")
-    func batchesAreNotTorn() {
+    /// now appends an input's facts as one atomic record bundle.
+    @Test("with groups cut every 64 records, a crash never tears an input's facts (regression, seed 117)")
+    func inputsAreNotTorn() {
         for seed: UInt64 in [117, 118, 119, 120] {
-            let outcome = Self.run(seed: seed, tearsBatches: true)
+            let outcome = Self.run(seed: seed, cutsGroupsInsideInputs: true)
             #expect(outcome.passed, Self.describe(outcome))
         }
     }
@@ -315,7 +315,7 @@ struct SimulationTests {
 
     // MARK: - The command
 
-    @Test("simulate: usage, one seed, a batch, JSON")
+    @Test("simulate: usage, one seed, a range of seeds, JSON")
     func command() {
         let help = ReplayHarness.run(["simulate", "--help"])
         #expect(help.status == 0 && help.out.contains("--from-seed"))
@@ -324,11 +324,11 @@ struct SimulationTests {
         let one = ReplayHarness.run(["simulate", "--seed", "3", "--steps", "12"])
         #expect(one.status == 0, Comment(rawValue: one.out))
         #expect(one.out.contains("every check passed") && one.out.contains("digest"))
-        let batch = ReplayHarness.run(["simulate", "--seeds", "20", "--from-seed", "500", "--steps", "10", "--json"])
-        #expect(batch.status == 0, Comment(rawValue: batch.out))
-        #expect(batch.out.contains("\"stories\":20") && batch.out.contains("\"failed\":0"))
+        let range = ReplayHarness.run(["simulate", "--seeds", "20", "--from-seed", "500", "--steps", "10", "--json"])
+        #expect(range.status == 0, Comment(rawValue: range.out))
+        #expect(range.out.contains("\"stories\":20") && range.out.contains("\"failed\":0"))
         let jobs = ReplayHarness.run(["simulate", "--seeds", "20", "--from-seed", "500", "--steps", "10", "--jobs", "2", "--json"])
-        #expect(jobs.out == batch.out, "the tally does not depend on how many threads ran it")
+        #expect(jobs.out == range.out, "the tally does not depend on how many threads ran it")
     }
 
     @Test("--keep writes each story's final journal as DIR/<seed>/, the same journal --seed --out writes")

@@ -1,9 +1,9 @@
-/// A ``RecordBatch``'s records seen through pointers into its storage: valid only inside the
-/// ``RecordBatch/withBorrowedRecords(_:)`` call that made it, and never stored.
+/// A ``RecordBundle``'s records seen through pointers into its storage: valid only inside the
+/// ``RecordBundle/withBorrowedRecords(_:)`` call that made it, and never stored.
 ///
-/// The writer reads a batch through this view, not through the batch: a batch handed on by
+/// The writer reads a bundle through this view, not through the bundle: a bundle handed on by
 /// value is copied (its three arrays retained, then released) wherever the compiler cannot
-/// prove a borrow suffices, and the engine appends a batch on every step.
+/// prove a borrow suffices, and the engine appends a bundle on every step.
 struct BorrowedRecords {
     /// The payloads, back to back, in record order.
     let payloads: UnsafeRawBufferPointer
@@ -22,8 +22,8 @@ struct BorrowedRecords {
     }
 }
 
-extension RecordBatch {
-    /// Calls `body` with the batch's records seen through pointers, valid during the call only.
+extension RecordBundle {
+    /// Calls `body` with the bundle's records seen through pointers, valid during the call only.
     func withBorrowedRecords<Result>(_ body: (BorrowedRecords) throws -> Result) rethrows -> Result {
         try payloadStorage.withUnsafeBytes { payloads in
             try kindStorage.withUnsafeBufferPointer { kinds in

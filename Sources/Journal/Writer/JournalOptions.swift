@@ -6,7 +6,7 @@ public struct JournalOptions: Sendable {
     /// owner puts the rotation off, twice this many: ``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)``).
     public var segmentBytes = 4 << 20
     /// A segment is also sealed once it holds this many records (nil: no bound), or twice this
-    /// many when its owner puts the rotation off, plus the records of the batch that reached the
+    /// many when its owner puts the rotation off, plus the records of the bundle that reached the
     /// bound: records are counted as they are appended. Readers that rebuild state start at a
     /// segment's snapshot, so this bounds how much they fold.
     public var segmentRecords: Int?
@@ -77,7 +77,7 @@ public enum Rotation: Sendable, Equatable {
     /// given at open. Right for appenders whose state is consistent between any two appends.
     case automatic
     /// Only when the owner calls ``JournalWriter/rotateIfNeeded(time:snapshotIsLarge:snapshot:)``,
-    /// at a moment it chooses (between two batches of related records). `append` never rotates:
+    /// at a moment it chooses (between two bundles of related records). `append` never rotates:
     /// a segment may pass its size bound by what is appended before the next call.
     case onRequest
 }

@@ -118,16 +118,16 @@ public final class JournalWriter: Sendable {
     /// a crash either all of them are in the journal or none is. Returns the last one's
     /// sequence number (the others precede it, in order). Same errors as a single append.
     @discardableResult
-    public func appendBatch(_ records: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
-        try appendBatch(RecordBatch(records), timestamp: timestamp)
+    public func appendBundle(_ records: [(kind: UInt32, payload: [UInt8])], timestamp: JournalTime) throws -> UInt64 {
+        try appendBundle(RecordBundle(records), timestamp: timestamp)
     }
 
-    /// Appends the records of `batch` the same way (one commit group, all or none after a
+    /// Appends the records of `bundle` the same way (one commit group, all or none after a
     /// crash, the same errors), copying each payload once, into the open frame.
     @discardableResult
-    public func appendBatch(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
-        try batch.withBorrowedRecords { records in
-            try appending { state, now in try state.appendBatch(records, timestamp: timestamp, now: now) }
+    public func appendBundle(_ bundle: RecordBundle, timestamp: JournalTime) throws -> UInt64 {
+        try bundle.withBorrowedRecords { records in
+            try appending { state, now in try state.appendBundle(records, timestamp: timestamp, now: now) }
         }
     }
 

@@ -159,22 +159,22 @@ struct WriterState: Sendable {
     }
 
     /// Appends records that a crash must never split: all of them go into one commit group
-    /// (one block), so a torn write loses the whole batch or none of it. Returns the last
-    /// record's sequence number. A batch larger than a block can hold is appended record by
-    /// record (and is then not atomic): the SDK's batches are far smaller.
-    mutating func appendBatch(_ batch: BorrowedRecords, timestamp: JournalTime, now: () -> UInt64?) throws -> UInt64 {
+    /// (one block), so a torn write loses the whole bundle or none of it. Returns the last
+    /// record's sequence number. A bundle larger than a block can hold is appended record by
+    /// record (and is then not atomic): the SDK's bundles are far smaller.
+    mutating func appendBundle(_ bundle: BorrowedRecords, timestamp: JournalTime, now: () -> UInt64?) throws -> UInt64 {
         try checkUsable()
-        var total = SegmentFormat.blockCheckBytes + batch.payloads.count
-        for index in 0..<batch.count {
-            let kind = batch.kinds[index]
+        var total = SegmentFormat.blockCheckBytes + bundle.payloads.count
+        for index in 0..<bundle.count {
+            let kind = bundle.kinds[index]
             guard kind >= SegmentFormat.firstApplicationKind else { throw JournalError.reservedKind(kind) }
-            try checkFits(kind: kind, payloadCount: batch.payload(index).count)
+            try checkFits(kind: kind, payloadCount: bundle.payload(index).count)
             total += 2 * Varint.maxLength + Varint.length(of: UInt64(kind))
         }
-        guard batch.count > 0 else { return lastSequence }
-        // The whole batch, and a snapshot before it, must fit below `UInt64.max`: a batch is
+        guard bundle.count > 0 else { return lastSequence }
+        // The whole bundle, and a snapshot before it, must fit below `UInt64.max`: a bundle is
         // refused whole rather than cut short.
-        guard UInt64.max - nextSequence > UInt64(batch.count) + 1 else { throw JournalError.sequenceSpaceExhausted }
+        guard UInt64.max - nextSequence > UInt64(bundle.count) + 1 else { throw JournalError.sequenceSpaceExhausted }
         if let reason = pendingSegmentStart ?? (!hasActiveSegment ? .newJournal : nil) {
             if let provider = snapshotProvider, options.rotation == .automatic || !hasActiveSegment {
                 try startSegment(time: timestamp, reason: reason, now: now, snapshot: provider)
@@ -183,21 +183,21 @@ struct WriterState: Sendable {
             }
         }
         let last: UInt64
-        if total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes, batch.count <= Int(options.maxRecordsPerFrame) {
-            // Room for the whole batch in the pending group, and in the frame.
+        if total <= SegmentFormat.maxBlockBytes - SegmentFormat.windowBytes, bundle.count <= Int(options.maxRecordsPerFrame) {
+            // Room for the whole bundle in the pending group, and in the frame.
             if pendingCount > 0 && (pendingBytes + total > options.maxGroupBytes
-                || Int(frameRecords) + pendingCount + batch.count > Int(options.maxRecordsPerFrame)) {
+                || Int(frameRecords) + pendingCount + bundle.count > Int(options.maxRecordsPerFrame)) {
                 try cutGroup()
             }
-            if Int(frameRecords) + batch.count > Int(options.maxRecordsPerFrame) { try endFrameIfOpen() }
+            if Int(frameRecords) + bundle.count > Int(options.maxRecordsPerFrame) { try endFrameIfOpen() }
             if frame.reserveRecord(total) == nil {
                 try cutGroup()
                 try endFrameIfOpen()
                 frame.ensureCapacity(total)
             }
             var sequence = lastSequence
-            for index in 0..<batch.count {
-                sequence = try encodeRecord(kind: batch.kinds[index], timestamp: timestamp, payload: batch.payload(index), now: now)
+            for index in 0..<bundle.count {
+                sequence = try encodeRecord(kind: bundle.kinds[index], timestamp: timestamp, payload: bundle.payload(index), now: now)
             }
             if pendingCount >= options.groupCommit.maxRecords || pendingBytes >= options.maxGroupBytes {
                 try cutGroup()
@@ -205,8 +205,8 @@ struct WriterState: Sendable {
             last = sequence
         } else {
             var sequence = lastSequence
-            for index in 0..<batch.count {
-                sequence = try encode(kind: batch.kinds[index], timestamp: timestamp, payload: batch.payload(index), now: now)
+            for index in 0..<bundle.count {
+                sequence = try encode(kind: bundle.kinds[index], timestamp: timestamp, payload: bundle.payload(index), now: now)
             }
             last = sequence
         }

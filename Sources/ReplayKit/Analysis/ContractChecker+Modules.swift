@@ -3,14 +3,14 @@ import SDK
 /// `module-order`: per module and generation, initialize before start, start once,
 /// deinitialize at most once, nothing after it.
 extension ContractChecker {
-    /// A module hears an event, or a hook of it starts.
+    /// A module hears a signal, or a hook of it starts.
     func checkModules(_ fact: Fact, at sequence: UInt64) {
         switch fact {
-        case .moduleEventDelivered(let module, let event, _, let generation):
-            checkModule(module, event, generation: generation, at: sequence)
-        case .moduleHookStarted(_, let module, let event):
+        case .moduleEventDelivered(let module, let signal, _, let generation):
+            checkModule(module, signal, generation: generation, at: sequence)
+        case .moduleHookStarted(_, let module, let signal):
             if let lifecycle = modules[module], lifecycle.deinitialized {
-                report(.moduleOrder, "module \(module) heard \(event.label) after its deinitialize (generation \(lifecycle.generation))", [sequence])
+                report(.moduleOrder, "module \(module) heard \(signal.label) after its deinitialize (generation \(lifecycle.generation))", [sequence])
             }
         default:
             // A default is right: check(_:at:state:) sends only the facts named above here (the
@@ -19,19 +19,19 @@ extension ContractChecker {
         }
     }
 
-    /// Checks one delivered event against the module's lifecycle so far.
-    func checkModule(_ module: String, _ event: ModuleEvent, generation: UInt64, at sequence: UInt64) {
+    /// Checks one delivered signal against the module's lifecycle so far.
+    func checkModule(_ module: String, _ signal: ModuleSignal, generation: UInt64, at sequence: UInt64) {
         var lifecycle = modules[module] ?? (generation, false, false, false)
         if generation < lifecycle.generation {
-            report(.moduleOrder, "module \(module) heard \(event.label) for generation \(generation) after generation \(lifecycle.generation) began", [sequence])
+            report(.moduleOrder, "module \(module) heard \(signal.label) for generation \(generation) after generation \(lifecycle.generation) began", [sequence])
             return
         }
         if generation > lifecycle.generation { lifecycle = (generation, false, false, false) }
-        let name = event.label
+        let name = signal.label
         if lifecycle.deinitialized {
             report(.moduleOrder, "module \(module) heard \(name) after its deinitialize (generation \(generation))", [sequence])
         }
-        switch event {
+        switch signal {
         case .initialize:
             if lifecycle.initialized { report(.moduleOrder, "module \(module) initialized twice in generation \(generation)", [sequence]) }
             lifecycle.initialized = true
@@ -41,7 +41,7 @@ extension ContractChecker {
             lifecycle.started = true
         case .deinitialize:
             lifecycle.deinitialized = true
-        // Every other event must come after initialize.
+        // Every other signal must come after initialize.
         case .notification, .reset, .willLogout, .willSwitchProject:
             if !lifecycle.initialized { report(.moduleOrder, "module \(module) heard \(name) before it was initialized (generation \(generation))", [sequence]) }
         }

@@ -68,7 +68,7 @@ package enum FactJSON {
         case .routing(let routing): sink.add(key, self.routing(routing))
         case .teardownStep(let step): sink.add(key, string: step.rawValue)
         case .landing(let result): sink.add(key, string: Describe.result(result))
-        case .moduleEvent(let event): sink.add(key, moduleEvent(event))
+        case .moduleSignal(let signal): sink.add(key, moduleSignal(signal))
         case .durabilityWait(let wait): sink.add(key, durabilityWait(wait))
         case .attribution(let info): sink.add(key, .optional(info, attribution))
         case .messageKind(let kind): sink.add(key, string: kind.rawValue)
@@ -493,11 +493,11 @@ package enum FactJSON {
         }
     }
 
-    static func moduleEvent(_ event: ModuleEvent) -> JSONValue {
-        switch event {
+    static func moduleSignal(_ signal: ModuleSignal) -> JSONValue {
+        switch signal {
         case .notification(let name): .string("notification:" + name)
         case .willSwitchProject(let to): .string("willSwitchProject:" + to.hex)
-        case .initialize, .start, .reset, .deinitialize, .willLogout: .string(event.label)
+        case .initialize, .start, .reset, .deinitialize, .willLogout: .string(signal.label)
         }
     }
 

@@ -140,7 +140,7 @@ package enum StateDocument {
                                    ("started", .bool(lifecycle.started)), ("deinitialized", .bool(lifecycle.deinitialized))]))
         } + state.hooks.keys.sorted().map { hook in
             let pending = state.hooks[hook]
-            return ("hook #\(hook)", .string("\(pending?.module ?? "?") \(pending.map { $0.event.label } ?? "?") since \(pending?.startedAt.description ?? "?")"))
+            return ("hook #\(hook)", .string("\(pending?.module ?? "?") \(pending.map { $0.signal.label } ?? "?") since \(pending?.startedAt.description ?? "?")"))
         })
     }
 

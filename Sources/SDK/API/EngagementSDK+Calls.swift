@@ -155,7 +155,7 @@ extension EngagementSDK {
 
     /// Logs the user out: disables the device, purges queued requests, forgets the user.
     ///
-    /// Modules hear `ModuleEvent.willLogout` (awaited on their own tasks, within their bound;
+    /// Modules hear `ModuleSignal.willLogout` (awaited on their own tasks, within their bound;
     /// this call does not wait for them). Queued requests other than disables resolve as
     /// `DiscardReason.purgedByLogout`; for a known user with a push token the SDK queues its own
     /// `users/disableDevice`. Gated: during a switch it is held, and runs against the new project

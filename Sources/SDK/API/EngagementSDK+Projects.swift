@@ -109,7 +109,7 @@ extension EngagementSDK {
     /// be made durable, and recording resumes, with a journaled gap, once a write succeeds again
     /// (retried after 1 s, doubling up to 60 s). Blocks the calling thread until every call made
     /// before it on that thread was processed. Never read it on the engine thread (a module's
-    /// ``SDKModule/process(event:context:)``): it would wait for itself. Nil after ``shutdown()``.
+    /// ``SDKModule/process(signal:context:)``): it would wait for itself. Nil after ``shutdown()``.
     public var journalFailure: String? { engineView()?.journalFailure }
 
     // MARK: - Reads (each sees every call made before it on the same thread)

@@ -25,7 +25,7 @@ import SDKCore
 ///   `CallFailure.rejected(_:)`, naming the argument.
 /// - **Getters see what came before.** A property read blocks the calling thread until every call
 ///   made before it on that thread was processed (a module reading on the engine thread sees the
-///   state as of the last batch of inputs). After ``shutdown()`` reads return the last state.
+///   state as of the last inputs it handled). After ``shutdown()`` reads return the last state.
 ///
 /// ## Outcomes
 ///
@@ -114,7 +114,7 @@ public final class EngagementSDK: Sendable {
         options.storage = configuration.journalStorage
         // The group-commit thread's failure reaches the engine at once, not at the next append.
         let mailbox = Mailbox<EngineMessage>()
-        options.backgroundFailureObserver = { error in mailbox.post(.event(.journalFailed(error.description))) }
+        options.backgroundFailureObserver = { error in mailbox.post(.stimulus(.journalFailed(error.description))) }
         let recorder: any FactRecorder
         let reopen: (@Sendable () throws -> any FactRecorder)?
         let restored: StateRestorer.Restored
@@ -241,7 +241,7 @@ public final class EngagementSDK: Sendable {
     func post(_ call: consuming PublicCall, _ attachment: consuming EngineAttachment) {
         let received = ReceivedCall(id: makeCallID(), caller: Self.currentThreadID(), call: consume call)
         // A closed mailbox hands the message back: its completion hears of the shutdown.
-        if case .event(.input(_, let attachment))? = mailbox.postWaitingForRoom(.input(.callReceived(consume received), consume attachment)) {
+        if case .stimulus(.input(_, let attachment))? = mailbox.postWaitingForRoom(.input(.callReceived(consume received), consume attachment)) {
             let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion
@@ -280,7 +280,7 @@ public final class EngagementSDK: Sendable {
     }
 
     /// Reads the state once every call made before on this thread was processed. On the engine
-    /// thread itself (a module's handler) it reads the state as of the last batch of inputs.
+    /// thread itself (a module's handler) it reads the state as of the last inputs it handled.
     func read<Value: Sendable>(_ body: @escaping @Sendable (PublishedView) -> Value) -> Value {
         if engineThread.withLock({ $0 }) != Self.currentThreadID() && !stopped.withLock({ $0 }) {
             let result = Locked<Value?>(nil)

@@ -40,11 +40,11 @@ package protocol EngineEnvironment: AnyObject {
 
     /// Whether a module of that name is installed.
     func hasModule(_ name: String) -> Bool
-    /// Hands `event` to module `name` and returns when it has (on the core's thread).
-    func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws
-    /// Starts module `name`'s awaited handling of `event` as hook `hook`; `returned` hears its
+    /// Hands `signal` to module `name` and returns when it has (on the core's thread).
+    func process(_ signal: ModuleSignal, context: ModuleContext, module name: String) throws
+    /// Starts module `name`'s awaited handling of `signal` as hook `hook`; `returned` hears its
     /// end (with its failure), however late.
-    func startAwaitedHook(_ hook: UInt64, _ event: ModuleEvent, context: ModuleContext, module name: String,
+    func startAwaitedHook(_ hook: UInt64, _ signal: ModuleSignal, context: ModuleContext, module name: String,
                           returned: @escaping @Sendable (String?) -> Void)
     /// The core stopped waiting for hook `hook` of module `name` (its bound passed).
     func abandonAwaitedHook(_ hook: UInt64, module name: String)

@@ -4,7 +4,7 @@ import Journal
 import Locking
 import SDKCore
 
-/// The engine thread: one serial mailbox, drained by one thread, that hands each event to the
+/// The engine thread: one serial mailbox, drained by one thread, that hands each stimulus to the
 /// ``EngineShell`` (which decides, journals and starts effects over a ``LiveEnvironment``),
 /// publishes what other threads read, and answers settle waiters and the stop.
 ///
@@ -30,7 +30,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
         self.published = published
         self.status = status
         let inbox = EngineInbox(
-            post: { mailbox.post(.event($0)) },
+            post: { mailbox.post(.stimulus($0)) },
             effectBegan: { activity.begin() },
             effectEnded: { if activity.end() { mailbox.post(.wake) } })
         core = EngineShell(environment: LiveEnvironment(configuration: configuration, keyring: keyring, reopenRecorder: reopenRecorder),
@@ -40,18 +40,18 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
 
     /// The thread's body: handle messages until stopped.
     func run() {
-        // One array for every batch: each take hands the last one's buffer back to the mailbox.
-        var batch: [EngineMessage] = []
-        while mailbox.takeAll(into: &batch) {
-            for index in batch.indices {
-                // Moved out of the batch (swapped with a message that holds nothing) instead of
-                // copied out of it and released again with the batch.
+        // One array for every take: each take hands the last one's buffer back to the mailbox.
+        var taken: [EngineMessage] = []
+        while mailbox.takeAll(into: &taken) {
+            for index in taken.indices {
+                // Moved out of the array (swapped with a message that holds nothing) instead of
+                // copied out of it and released again with the array.
                 var message = EngineMessage.wake
-                swap(&message, &batch[index])
+                swap(&message, &taken[index])
                 switch consume message {
-                case .event(let event):
+                case .stimulus(let stimulus):
                     // Consumed: handed on as it is, not copied for the core and released here.
-                    core.handle(consume event)
+                    core.handle(consume stimulus)
                 case .barrier(let body):
                     body(view)
                 case .wake:
@@ -61,7 +61,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                 case .forgetSettle(let id):
                     settleWaiters.removeAll { $0.id == id }
                 case .stop(let done):
-                    stop(leftover: batch[(index + 1)...], done: done)
+                    stop(leftover: taken[(index + 1)...], done: done)
                     return
                 }
             }
@@ -102,7 +102,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
         while let more = mailbox.takeAll() { messages += more }
         for message in messages {
             switch message {
-            case .event(.input(_, .completion(let completion?))), .event(.input(_, .project(_, let completion?))):
+            case .stimulus(.input(_, .completion(let completion?))), .stimulus(.input(_, .project(_, let completion?))):
                 configuration.callbackQueue.async { completion.deliverShutdown() }
             case .barrier(let body):
                 body(view)
@@ -110,8 +110,8 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                 settleWaiters.append((id, waiter))
             case .stop(let other):
                 other()
-            case .event, .wake, .forgetSettle:
-                // No caller waits on these: an event without a call's completion, a wake, a
+            case .stimulus, .wake, .forgetSettle:
+                // No caller waits on these: a stimulus without a call's completion, a wake, a
                 // settle withdrawn.
                 break
             }
@@ -123,7 +123,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
 }
 
 /// What getters called on the engine thread (from a module's handler) read: the state's public
-/// face after the last batch of inputs.
+/// face after the last inputs it handled.
 struct PublishedView: Sendable {
     var email: String?
     var userID: String?

@@ -1,11 +1,11 @@
 import Journal
 import SDKCore
 
-/// What the engine thread's mailbox holds: events for the ``EngineShell``, and the thread's own
+/// What the engine thread's mailbox holds: stimuli for the ``EngineShell``, and the thread's own
 /// business (reads, settling, stopping).
 enum EngineMessage: Sendable {
-    /// An event for the core.
-    case event(EngineEvent)
+    /// A stimulus for the shell.
+    case stimulus(EngineStimulus)
     /// Runs on the engine thread once every earlier message was handled (reads, settling).
     case barrier(@Sendable (EngineView) -> Void)
     /// Nothing to do but look around (an effect ended).
@@ -22,7 +22,7 @@ enum EngineMessage: Sendable {
 extension EngineMessage {
     /// An input for `decide` (what the public API posts).
     static func input(_ fact: consuming Fact, _ attachment: consuming EngineAttachment) -> EngineMessage {
-        .event(.input(fact, attachment))
+        .stimulus(.input(fact, attachment))
     }
 }
 

@@ -27,10 +27,10 @@ extension EngineShell {
             requestToken(for: project, request: request)
         case .requestDurability(let request):
             requestDurability(request)
-        case .deliverModuleEvent(let event, let module, let project, let generation):
-            moduleRunner.submit(.deliver(event, ModuleContext(project: project, generation: generation)), to: module, core: self)
-        case .runHook(let hook, let event, let module, let project, let generation):
-            moduleRunner.submit(.hook(hook, event, ModuleContext(project: project, generation: generation)), to: module, core: self)
+        case .deliverModuleSignal(let signal, let module, let project, let generation):
+            moduleRunner.submit(.deliver(signal, ModuleContext(project: project, generation: generation)), to: module, core: self)
+        case .runHook(let hook, let signal, let module, let project, let generation):
+            moduleRunner.submit(.hook(hook, signal, ModuleContext(project: project, generation: generation)), to: module, core: self)
         case .completeHookAtOnce(let hook):
             inbox.post(.input(.moduleHookCompleted(ModuleHookCompletion(hook: hook)), .none))
         case .abandonHook(let hook):

@@ -2,7 +2,7 @@ import Journal
 import SDKCore
 
 /// The engine without a thread: for each event it runs `decide`, appends the resulting facts to
-/// the journal as one batch, and starts the effects those facts ask for through its
+/// the journal as one bundle, and starts the effects those facts ask for through its
 /// ``EngineEnvironment``, whose results come back as events through its ``EngineInbox``.
 ///
 /// The SDK's ``EngineLoop`` runs it on the engine thread; the simulator runs the same core on a
@@ -43,7 +43,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
     private var nextRetentionCheck = Int64.min
     /// The records of the input being recorded, reused from input to input (its buffers keep
     /// their size, so recording allocates nothing once they have grown).
-    private var batch = RecordBatch()
+    private var bundle = RecordBundle()
     /// The facts of the input being handled, decided into the same array from input to input
     /// (they stay until the next input empties it).
     private var decided: [Fact] = []
@@ -95,13 +95,13 @@ package final class EngineShell<Environment: EngineEnvironment> {
         }
     }
 
-    /// Handles one event: an input is decided, journaled and its effects started; the others
+    /// Handles one stimulus: an input is decided, journaled and its effects started; the others
     /// end an effect.
     ///
-    /// Consumed: the engine loop moves each event out of its batch, and an input's fact and
+    /// Consumed: the engine loop moves each stimulus out of the mailbox's take, and an input's fact and
     /// attachment are handed on from it without another copy.
-    package func handle(_ event: consuming EngineEvent) {
-        switch consume event {
+    package func handle(_ stimulus: consuming EngineStimulus) {
+        switch consume stimulus {
         case .input(let fact, let attachment):
             handle(consume fact, consume attachment)
         case .timerDue(let purpose, let due):
@@ -167,11 +167,11 @@ package final class EngineShell<Environment: EngineEnvironment> {
         swap(&facts, &decided)
         // Filled as a local (one access to the property, not one per fact), then put back
         // with its storage for the next input.
-        var records = RecordBatch()
-        swap(&records, &batch)
+        var records = RecordBundle()
+        swap(&records, &bundle)
         projected.decide(consume input, at: time, into: &facts, records: &records)
         record(facts, records, at: time)
-        swap(&records, &batch)
+        swap(&records, &bundle)
         if environment.observesInputs {
             // The input is the first fact decided.
             environment.inputHandled(facts[0], facts: facts, state: projected, lastSequence: recordedSequence)
@@ -182,21 +182,21 @@ package final class EngineShell<Environment: EngineEnvironment> {
     }
 
     /// Appends an input and its decisions (`facts`, encoded as `records` by `decide`) as one
-    /// batch (a crash never keeps half of a decision); while the journal is out, counts them as
+    /// bundle (a crash never keeps half of a decision); while the journal is out, counts them as
     /// lost instead.
-    private func record(_ facts: [Fact], _ records: borrowing RecordBatch, at time: JournalTime) {
+    private func record(_ facts: [Fact], _ records: borrowing RecordBundle, at time: JournalTime) {
         if journalOutage == nil {
             do {
                 recordedSequence = try recorder.record(records, timestamp: time)
                 return
             } catch JournalError.recordTooLarge(let bytes, let limit) {
                 // One input's record, not the disk: the journal stays on (the writer refused
-                // the batch before numbering any of it).
+                // the bundle before numbering any of it).
                 recordTooLarge(facts, bytes: bytes, limit: limit, at: time)
                 return
             } catch {
                 beginOutage("\(error)", at: time)
-                // The writer may have numbered the batch (or part of it) before it failed: those
+                // The writer may have numbered the bundle (or part of it) before it failed: those
                 // records are the reopened journal's to hold or to lose, and counted then. The
                 // rest were never numbered. (Only this input's records, and the snapshot of a
                 // rotation it began, follow `recordedSequence`.)
@@ -230,7 +230,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
                 // the input's facts until then; the gap says so).
                 rotationRetryAfter = recordedSequence + EngineBounds.rotationRetryRecords
             }
-            var gapRecord = RecordBatch()
+            var gapRecord = RecordBundle()
             FactCodec.append(.journalGap(gap), to: &gapRecord)
             recordedSequence = try recorder.record(gapRecord, timestamp: time)
             projected.evolve(.journalGap(gap), at: time)
@@ -328,7 +328,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
             recorder = fresh
             try fresh.beginSegment(time: time, skippingThrough: current.numberedThrough) { _ in StateCodec.encode(projected) }
             let gap = current.gap(to: time)
-            var gapRecord = RecordBatch()
+            var gapRecord = RecordBundle()
             FactCodec.append(.journalGap(gap), to: &gapRecord)
             recordedSequence = try fresh.record(gapRecord, timestamp: time)
             // The live state is the fold of the journal: the gap is one of its facts too.

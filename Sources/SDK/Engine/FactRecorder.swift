@@ -24,9 +24,9 @@ package protocol FactRecorder: AnyObject, Sendable {
     /// Begins a new segment now with the snapshot `provider` returns (after an outage), past
     /// `skippingThrough`, the last sequence number an earlier recorder of the journal gave out.
     func beginSegment(time: JournalTime, skippingThrough: UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws
-    /// Records the facts of one input, encoded in `batch`, atomically (a crash keeps all of them
+    /// Records the facts of one input, encoded in `bundle`, atomically (a crash keeps all of them
     /// or none); returns the last one's sequence number.
-    func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64
+    func record(_ bundle: RecordBundle, timestamp: JournalTime) throws -> UInt64
     /// Deletes what is older than `maxAge` at `time`, beginning a new segment (with the snapshot
     /// `provider` returns) when the one being written grew old
     /// (``JournalWriter/removeSegments(olderThan:at:snapshot:)``).
@@ -47,8 +47,8 @@ extension JournalWriter: FactRecorder {
         try rotateIfNeeded(time: time, snapshotIsLarge: snapshotIsLarge, snapshot: provider)
     }
 
-    package func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
-        try appendBatch(batch, timestamp: timestamp)
+    package func record(_ bundle: RecordBundle, timestamp: JournalTime) throws -> UInt64 {
+        try appendBundle(bundle, timestamp: timestamp)
     }
 
     package func removeRecords(olderThan maxAge: Duration, at time: JournalTime, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {

@@ -108,17 +108,17 @@ final class LiveEnvironment: EngineEnvironment {
 
     func hasModule(_ name: String) -> Bool { modules[name] != nil }
 
-    func process(_ event: ModuleEvent, context: ModuleContext, module name: String) throws {
-        try modules[name]?.process(event: event, context: context)
+    func process(_ signal: ModuleSignal, context: ModuleContext, module name: String) throws {
+        try modules[name]?.process(signal: signal, context: context)
     }
 
-    func startAwaitedHook(_ hook: UInt64, _ event: ModuleEvent, context: ModuleContext, module name: String,
+    func startAwaitedHook(_ hook: UInt64, _ signal: ModuleSignal, context: ModuleContext, module name: String,
                           returned: @escaping @Sendable (String?) -> Void) {
         guard let module = modules[name] else { return returned(nil) }
         let task = Task {
             var failure: String?
             do {
-                try await module.processAwaited(event: event, context: context)
+                try await module.processAwaited(signal: signal, context: context)
             } catch {
                 failure = "\(error)"
             }

@@ -95,28 +95,28 @@ final class Mailbox<Message: Sendable>: Sendable {
 
     /// Takes every waiting message, blocking until there is one; nil once closed and drained.
     func takeAll() -> [Message]? {
-        var batch: [Message] = []
-        return takeAll(into: &batch) ? batch : nil
+        var buffer: [Message] = []
+        return takeAll(into: &buffer) ? buffer : nil
     }
 
-    /// Takes every waiting message into `batch`, blocking until there is one; false once closed
-    /// and drained. What `batch` held is dropped, and its buffer becomes the mailbox's own (the
+    /// Takes every waiting message into `buffer`, blocking until there is one; false once closed
+    /// and drained. What `buffer` held is dropped, and its storage becomes the mailbox's own (the
     /// two arrays are swapped): a taker that hands back the array it was given last takes
     /// without allocating. Copying the messages out instead left the mailbox's buffer shared,
-    /// so emptying it allocated a new one as large as the largest batch, on every take. The
+    /// so emptying it allocated a new one as large as the largest take, on every take. The
     /// buffer handed over has room for the most messages that ever waited (up to twice
     /// ``capacity``), made outside the lock: the mailbox need not grow it again, a doubling at a
     /// time, in the next burst. A buffer grown past twice ``capacity`` is let go rather than kept.
-    func takeAll(into batch: inout [Message]) -> Bool {
-        if batch.capacity > 2 * capacity { batch = [] } else { batch.removeAll(keepingCapacity: true) }
+    func takeAll(into buffer: inout [Message]) -> Bool {
+        if buffer.capacity > 2 * capacity { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
         let largest = 2 * capacity
         while true {
             let (taken, waiters, wanted) = state.withLock { state -> (Bool?, Int, Int) in
                 if state.taker == nil { state.taker = CurrentThread.id }
                 if !state.isEmpty {
                     let wanted = min(state.highWater, largest)
-                    if batch.capacity < wanted { return (nil, 0, wanted) }
-                    swap(&state.messages, &batch)
+                    if buffer.capacity < wanted { return (nil, 0, wanted) }
+                    swap(&state.messages, &buffer)
                     return (true, state.takeRoomWaiters(), 0)
                 }
                 if state.closed { return (false, state.takeRoomWaiters(), 0) }
@@ -126,7 +126,7 @@ final class Mailbox<Message: Sendable>: Sendable {
             for _ in 0..<waiters { room.signal() }
             if let taken { return taken }
             if wanted > 0 {
-                batch.reserveCapacity(wanted)
+                buffer.reserveCapacity(wanted)
                 continue
             }
             signal.wait()

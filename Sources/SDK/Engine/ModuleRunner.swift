@@ -1,22 +1,22 @@
 import SDKCore
 
-/// Runs the modules' work, in order, one module at a time each: synchronous events on the
+/// Runs the modules' work, in order, one module at a time each: synchronous signals on the
 /// core's thread, awaited hooks started through the environment.
 ///
 /// While an awaited hook of a module runs, later work for that module waits behind it, even
 /// when the hook overran its bound (it is then abandoned, and its late return is ignored by the
 /// engine): a released instance's hook never overlaps the next instance's `initialize` and
-/// `start`. A failure while handling an event counts against the instance (generation) the
-/// event was for, so an old instance's failure never shows up as a new instance's failed start.
+/// `start`. A failure while handling a signal counts against the instance (generation) the
+/// signal was for, so an old instance's failure never shows up as a new instance's failed start.
 ///
 /// Kept by the ``EngineShell``, on its thread.
 struct ModuleRunner {
     /// One piece of module work.
     enum Work {
-        /// Deliver an event without waiting (its failure is kept for the instance's start).
-        case deliver(ModuleEvent, ModuleContext)
-        /// Run hook `hook` for an event; its end comes back as `moduleHookCompleted`.
-        case hook(UInt64, ModuleEvent, ModuleContext)
+        /// Deliver a signal without waiting (its failure is kept for the instance's start).
+        case deliver(ModuleSignal, ModuleContext)
+        /// Run hook `hook` for a signal; its end comes back as `moduleHookCompleted`.
+        case hook(UInt64, ModuleSignal, ModuleContext)
     }
 
     private var waiting: [String: [Work]] = [:]
@@ -59,29 +59,29 @@ struct ModuleRunner {
     private mutating func run<Environment>(_ work: Work, _ name: String, core: EngineShell<Environment>) {
         let environment = core.environment
         switch work {
-        case .deliver(let event, let context):
+        case .deliver(let signal, let context):
             do {
-                try environment.process(event, context: context, module: name)
+                try environment.process(signal, context: context, module: name)
             } catch {
                 failures[name, default: [:]][context.generation] = "\(error)"
             }
-        case .hook(let hook, let event, let context) where event.isAwaited:
+        case .hook(let hook, let signal, let context) where signal.isAwaited:
             running[name] = hook
             let inbox = core.inbox
             inbox.effectBegan()
-            environment.startAwaitedHook(hook, event, context: context, module: name) { failure in
+            environment.startAwaitedHook(hook, signal, context: context, module: name) { failure in
                 inbox.post(.moduleHookReturned(module: name, hook: hook, failure: failure))
                 inbox.effectEnded()
             }
-        case .hook(let hook, let event, let context):
+        case .hook(let hook, let signal, let context):
             var failure: String?
-            if event == .start {
-                // The start reports what went wrong delivering this instance's events.
+            if signal == .start {
+                // The start reports what went wrong delivering this instance's signals.
                 failure = failures[name]?[context.generation]
                 failures[name] = failures[name]?.filter { $0.key > context.generation }
             } else {
                 do {
-                    try environment.process(event, context: context, module: name)
+                    try environment.process(signal, context: context, module: name)
                 } catch {
                     failure = "\(error)"
                 }

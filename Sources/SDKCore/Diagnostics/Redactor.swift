@@ -102,7 +102,7 @@ package struct Redactor: Sendable {
             confirmation.failure = confirmation.failure.map(redact(text:))
             return .durabilityConfirmation(confirmation)
         case .number, .attempt, .microseconds, .time, .call, .calls, .task, .switchID, .fingerprint, .executedOn, .project,
-             .gateDecision, .callOutcome, .taskOutcome, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleEvent,
+             .gateDecision, .callOutcome, .taskOutcome, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleSignal,
              .durabilityWait, .attribution, .messageKind, .storageScope, .engineStart:
             // Nothing personal: ids, projects, counts, times, the SDK's own names and rules
             // (a gate decision's held call and an outcome's failure are redacted above).

@@ -12,10 +12,10 @@ package enum Effect: Sendable, Hashable {
     case refreshToken(ProjectFingerprint, request: UInt64)
     /// Make everything journaled so far durable, then answer durability request `request`.
     case requestDurability(UInt64)
-    /// Hand `event` to module `module`, for the instance (`project`, `generation`).
-    case deliverModuleEvent(ModuleEvent, module: String, project: ProjectFingerprint, generation: UInt64)
-    /// Run hook `hook` of module `module` for `event`, for the instance (`project`, `generation`).
-    case runHook(UInt64, ModuleEvent, module: String, project: ProjectFingerprint, generation: UInt64)
+    /// Hand `signal` to module `module`, for the instance (`project`, `generation`).
+    case deliverModuleSignal(ModuleSignal, module: String, project: ProjectFingerprint, generation: UInt64)
+    /// Run hook `hook` of module `module` for `signal`, for the instance (`project`, `generation`).
+    case runHook(UInt64, ModuleSignal, module: String, project: ProjectFingerprint, generation: UInt64)
     /// Hook `hook` has no instance to run for: it completes at once.
     case completeHookAtOnce(UInt64)
     /// The journal finished hook `hook` (its bound passed, if it still runs): stop waiting for it.

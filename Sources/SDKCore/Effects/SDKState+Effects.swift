@@ -45,12 +45,12 @@ extension SDKState {
                 body(.requestDurability(request))
             case .authRefreshRequested(let project, let request):
                 body(.refreshToken(project, request: request))
-            case .moduleEventDelivered(let module, let event, let project, let generation):
-                body(.deliverModuleEvent(event, module: module, project: project, generation: generation))
-            case .moduleHookStarted(let hook, let module, let event):
+            case .moduleEventDelivered(let module, let signal, let project, let generation):
+                body(.deliverModuleSignal(signal, module: module, project: project, generation: generation))
+            case .moduleHookStarted(let hook, let module, let signal):
                 // Hooks run for the instance the SDK is on (or, mid-teardown, the one it leaves).
                 if let project = context.hookProject {
-                    body(.runHook(hook, event, module: module, project: project, generation: context.generation))
+                    body(.runHook(hook, signal, module: module, project: project, generation: context.generation))
                 } else {
                     body(.completeHookAtOnce(hook))
                 }

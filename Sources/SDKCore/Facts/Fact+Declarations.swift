@@ -312,9 +312,9 @@ extension Fact {
         case .authRefreshFinished(let project, let request, let failure):
             three(.authRefreshFinished, .fingerprint(project), .number(request), .text(failure))
         case .moduleEventDelivered(let module, let event, let project, let generation):
-            four(.moduleEventDelivered, .text(module), .moduleEvent(event), .fingerprint(project), .number(generation))
+            four(.moduleEventDelivered, .text(module), .moduleSignal(event), .fingerprint(project), .number(generation))
         case .moduleHookStarted(let hook, let module, let event):
-            three(.moduleHookStarted, .number(hook), .text(module), .moduleEvent(event))
+            three(.moduleHookStarted, .number(hook), .text(module), .moduleSignal(event))
         case .moduleHookFinished(let hook, let problem): two(.moduleHookFinished, .number(hook), .text(problem))
         case .messagesStored(let kind, let project, let ids): three(.messagesStored, .messageKind(kind), .fingerprint(project), .texts(ids))
         case .storageCleared(let project, let scope): two(.storageCleared, .fingerprint(project), .storageScope(scope))

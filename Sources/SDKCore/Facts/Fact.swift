@@ -74,8 +74,10 @@ package enum Fact: Sendable, Hashable {
     case authRefreshRequested(project: ProjectFingerprint, request: UInt64)
     /// An auth refresh ended; `failure` nil means a token arrived.
     indirect case authRefreshFinished(project: ProjectFingerprint, request: UInt64, failure: String?)
-    indirect case moduleEventDelivered(module: String, event: ModuleEvent, project: ProjectFingerprint, generation: UInt64)
-    indirect case moduleHookStarted(hook: UInt64, module: String, event: ModuleEvent)
+    /// A module was handed a lifecycle signal (the kind's name and its `event` member keep the
+    /// journal's first spelling: see ``ModuleSignal``).
+    indirect case moduleEventDelivered(module: String, event: ModuleSignal, project: ProjectFingerprint, generation: UInt64)
+    indirect case moduleHookStarted(hook: UInt64, module: String, event: ModuleSignal)
     /// A hook ended: in time and handled (`problem` nil), or with the problem (an overrun of its
     /// bound, or the module's own failure).
     case moduleHookFinished(hook: UInt64, problem: String?)

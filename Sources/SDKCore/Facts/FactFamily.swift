@@ -10,7 +10,7 @@ package enum FactFamily: Sendable, CaseIterable {
     /// The delivery queue and what it waits on: tasks, their timers, auth refreshes, the
     /// journal's durability and its gaps.
     case delivery
-    /// Modules: their lifecycle events and hooks, the messages they store, storage clears.
+    /// Modules: their lifecycle signals and hooks, the messages they store, storage clears.
     case module
     /// Switching (kinds 64–79, and the gate's decisions): routing, teardown, landing.
     case `switch`

@@ -7,7 +7,7 @@ struct Decisions {
     private(set) var facts: [Fact]
     /// The facts as journal records (``FactCodec/append(_:to:)``), each encoded as it is
     /// recorded, when the caller journals them (``encodes``); else left empty.
-    private(set) var records: RecordBatch
+    private(set) var records: RecordBundle
     /// Whether ``records`` are made.
     private let encodes: Bool
     /// The received `track` call whose body was built before the call is recorded, because it
@@ -27,7 +27,7 @@ struct Decisions {
 
     /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
     /// (emptied first too, its storage kept) when `encodes`.
-    init(time: JournalTime, storage: consuming [Fact] = [], records: consuming RecordBatch = RecordBatch(), encodes: Bool = false) {
+    init(time: JournalTime, storage: consuming [Fact] = [], records: consuming RecordBundle = RecordBundle(), encodes: Bool = false) {
         // Emptied as locals, then stored: emptied in place, the new value would be copied whole
         // (and the copy destroyed) once initialized.
         var facts = consume storage
@@ -48,7 +48,7 @@ struct Decisions {
     /// Hands the facts decided, and their records, over to `facts` and `records` (swapped:
     /// what those held stays behind, to be dropped with the decisions). Returned from a
     /// consuming method, the four arrays would be copied out and the originals released.
-    mutating func finish(into facts: inout [Fact], records: inout RecordBatch) {
+    mutating func finish(into facts: inout [Fact], records: inout RecordBundle) {
         swap(&facts, &self.facts)
         swap(&records, &self.records)
     }
@@ -146,26 +146,26 @@ extension SDKState {
     /// ``decide(_:at:)``, with the facts written into `facts` (emptied first, its buffer kept):
     /// the engine decides into one array from input to input instead of allocating one each time.
     package mutating func decide(_ input: Fact, at time: JournalTime, into facts: inout [Fact]) {
-        var records = RecordBatch()
+        var records = RecordBundle()
         decide(input, at: time, into: &facts, records: &records, encodes: false)
     }
 
     /// ``decide(_:at:into:)``, with the facts also encoded as journal records into `records`
     /// (emptied first, its storage kept), in order, each as it is decided: the same records
     /// as ``FactCodec/append(_:to:)`` of each fact makes afterwards, without copying the facts
-    /// out of the list to encode them. The engine journals them as one batch. The input is
+    /// out of the list to encode them. The engine journals them as one bundle. The input is
     /// consumed: a received call, the busiest input, is moved out of it, not copied with it.
-    package mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch) {
+    package mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBundle) {
         decide(input, at: time, into: &facts, records: &records, encodes: true)
     }
 
-    private mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBatch,
+    private mutating func decide(_ input: consuming Fact, at time: JournalTime, into facts: inout [Fact], records: inout RecordBundle,
                                  encodes: Bool) {
         var storage: [Fact] = []
         swap(&storage, &facts)
-        var batch = RecordBatch()
-        swap(&batch, &records)
-        var decisions = Decisions(time: time, storage: consume storage, records: consume batch, encodes: encodes)
+        var bundle = RecordBundle()
+        swap(&bundle, &records)
+        var decisions = Decisions(time: time, storage: consume storage, records: consume bundle, encodes: encodes)
         // What the input answers, looked up before the input itself is applied.
         let timerWasSet = if case .timerFired(let purpose) = input { timers[purpose] != nil } else { false }
         let durabilityPurpose = if case .durabilityConfirmed(let confirmation) = input {

@@ -357,7 +357,7 @@ extension SDKState {
             teardownBoundPassed(id, step, &decisions)
         case .moduleHookBound(let hook):
             guard let pending = hooks[hook] else { return }
-            emit(.moduleHookFinished(hook: hook, problem: "module \(pending.module) overran its \(rules.moduleHookBoundMilliseconds) ms bound on \(pending.event.label)"), &decisions)
+            emit(.moduleHookFinished(hook: hook, problem: "module \(pending.module) overran its \(rules.moduleHookBoundMilliseconds) ms bound on \(pending.signal.label)"), &decisions)
             hookFinished(&decisions)
         }
     }

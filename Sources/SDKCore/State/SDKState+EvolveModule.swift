@@ -2,22 +2,22 @@ import Journal
 
 extension SDKState {
     /// Applies a module fact (``FactFamily/module``; part of ``evolve(_:at:)``): lifecycle
-    /// events, hooks, the messages modules store, storage clears.
+    /// signals, hooks, the messages modules store, storage clears.
     mutating func evolveModule(_ fact: Fact, at time: JournalTime) {
         switch fact {
-        case .moduleEventDelivered(let module, let event, _, let generation):
+        case .moduleEventDelivered(let module, let signal, _, let generation):
             var lifecycle = modules[module] ?? ModuleLifecycle()
             if lifecycle.generation != generation { lifecycle = ModuleLifecycle(generation: generation) }
-            switch event {
+            switch signal {
             case .initialize: lifecycle.initialized = true
             case .start: lifecycle.started = true
             case .deinitialize: lifecycle.deinitialized = true
-            // Events that do not change the lifecycle flags.
+            // Signals that do not change the lifecycle flags.
             case .notification, .reset, .willLogout, .willSwitchProject: break
             }
             modules[module] = lifecycle
-        case .moduleHookStarted(let hook, let module, let event):
-            hooks[hook] = PendingHook(module: module, event: event, startedAt: time)
+        case .moduleHookStarted(let hook, let module, let signal):
+            hooks[hook] = PendingHook(module: module, signal: signal, startedAt: time)
             nextRequestNumber = max(nextRequestNumber, hook &+ 1)
         case .moduleHookFinished(let hook, let problem):
             if let problem, switching.inFlight?.step != nil { switching.inFlight?.stepProblems.append(problem) }

@@ -1,17 +1,17 @@
 import Journal
 
 extension SDKState {
-    /// Delivers an event to a module without waiting (journaled).
-    mutating func deliver(_ event: ModuleEvent, to module: String, _ decisions: inout Decisions) {
+    /// Delivers a signal to a module without waiting (journaled).
+    mutating func deliver(_ signal: ModuleSignal, to module: String, _ decisions: inout Decisions) {
         guard let live else { return }
-        emit(.moduleEventDelivered(module: module, event: event, project: live.fingerprint, generation: generation), &decisions)
+        emit(.moduleEventDelivered(module: module, event: signal, project: live.fingerprint, generation: generation), &decisions)
     }
 
-    /// Starts an awaited hook: the module handles `event`, and its completion (or its bound
+    /// Starts an awaited hook: the module handles `signal`, and its completion (or its bound
     /// passing first) comes back as an input.
-    mutating func startHook(_ module: String, _ event: ModuleEvent, _ decisions: inout Decisions) {
+    mutating func startHook(_ module: String, _ signal: ModuleSignal, _ decisions: inout Decisions) {
         let hook = takeRequestNumber()
-        emit(.moduleHookStarted(hook: hook, module: module, event: event), &decisions)
+        emit(.moduleHookStarted(hook: hook, module: module, event: signal), &decisions)
         let due = decisions.time.advanced(byMilliseconds: rules.moduleHookBoundMilliseconds)
         emit(.timerSet(.moduleHookBound(hook: hook), due: due), &decisions)
     }
@@ -28,7 +28,7 @@ extension SDKState {
 
     mutating func handleHookCompletion(_ completion: ModuleHookCompletion, _ decisions: inout Decisions) {
         guard let pending = hooks[completion.hook] else { return }   // already overran
-        let problem = completion.failure.map { "module \(pending.module) failed \(pending.event.label): \($0)" }
+        let problem = completion.failure.map { "module \(pending.module) failed \(pending.signal.label): \($0)" }
         emit(.moduleHookFinished(hook: completion.hook, problem: problem), &decisions)
         hookFinished(&decisions)
     }
@@ -38,7 +38,7 @@ extension SDKState {
         continueSwitchAfterHooks(&decisions)
     }
 
-    /// Whether any hook for `event` (or any event matching) is still running.
+    /// Whether any hook for `signal` (or any signal matching) is still running.
     func hooksPending(_ matches: (PendingHook) -> Bool) -> Bool {
         hooks.values.contains(where: matches)
     }

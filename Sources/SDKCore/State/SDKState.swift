@@ -177,7 +177,7 @@ package struct LinkJob: Sendable, Hashable {
 /// An awaited module hook in progress.
 package struct PendingHook: Sendable, Hashable {
     public var module: String
-    public var event: ModuleEvent
+    public var signal: ModuleSignal
     public var startedAt: JournalTime
 }
 

@@ -220,15 +220,15 @@ extension SDKState {
         switch step {
         case .resetInApp, .resetEmbedded:
             let module = step == .resetInApp ? BuiltInModuleName.inApp : BuiltInModuleName.embedded
-            if !hooksPending({ $0.module == module && $0.event == .reset }) { finishStep(stepOutcomeFromHooks, &decisions) }
+            if !hooksPending({ $0.module == module && $0.signal == .reset }) { finishStep(stepOutcomeFromHooks, &decisions) }
         case .releaseInstance:
-            if !hooksPending({ if case .willSwitchProject = $0.event { true } else { false } }) {
+            if !hooksPending({ if case .willSwitchProject = $0.signal { true } else { false } }) {
                 let outcome = stepOutcomeFromHooks
                 for module in moduleDescriptors { deliver(.deinitialize, to: module.name, &decisions) }
                 finishStep(outcome, &decisions)
             }
         case .startInstance:
-            if !hooksPending({ $0.event == .start }) { finishStep(stepOutcomeFromHooks, &decisions) }
+            if !hooksPending({ $0.signal == .start }) { finishStep(stepOutcomeFromHooks, &decisions) }
         // Steps that wait on no module hook.
         case .disablePush, .deliverPending, .purgeQueue, .clearIdentity, .clearProjectStorage:
             break

@@ -27,10 +27,10 @@ extension RowRecorder {
     var recoveredThrough: UInt64 { 0 }
     func recordsHandedOut(after sequence: UInt64) -> HandedOutRecords? { nil }
 
-    func record(_ batch: RecordBatch, timestamp: JournalTime) throws -> UInt64 {
+    func record(_ bundle: RecordBundle, timestamp: JournalTime) throws -> UInt64 {
         var last: UInt64 = 0
-        for index in 0..<batch.count {
-            last = try recordRow(kind: batch.kinds[index], timestamp: timestamp, payload: Array(batch.payloads[batch.payloadRange(index)]))
+        for index in 0..<bundle.count {
+            last = try recordRow(kind: bundle.kinds[index], timestamp: timestamp, payload: Array(bundle.payloads[bundle.payloadRange(index)]))
         }
         return last
     }

@@ -77,7 +77,7 @@ struct SimulateCommand: Command {
     let shrinks: Bool
     let json: Bool
     let output: String?
-    let tearsBatches: Bool
+    let cutsGroupsInsideInputs: Bool
     let everyInput: Bool
     let keep: String?
 
@@ -91,7 +91,7 @@ struct SimulateCommand: Command {
         shrinks = !arguments.flag("--no-shrink")
         json = arguments.flag("--json")
         output = try arguments.option("--out")
-        tearsBatches = arguments.flag("--tear-batches")
+        cutsGroupsInsideInputs = arguments.flag("--tear-batches")
         everyInput = arguments.flag("--every-input")
         keep = try arguments.option("--keep")
         if output != nil && single == nil { throw UsageError("--out needs --seed") }
@@ -100,11 +100,11 @@ struct SimulateCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         if let single { return try runOne(single, console: console) }
-        let batch = SeedBatch(firstSeed: firstSeed, count: seeds, steps: steps, jobs: jobs, tearsBatches: tearsBatches,
+        let range = SeedRange(firstSeed: firstSeed, count: seeds, steps: steps, jobs: jobs, cutsGroupsInsideInputs: cutsGroupsInsideInputs,
                               checksEveryInput: everyInput, keep: keep)
         if let keep { try Self.prepareKeep(keep) }
         if !json { console.print("simulate: seeds \(firstSeed)…\(firstSeed &+ UInt64(seeds - 1)), \(steps) steps each, \(jobs) job(s)") }
-        let tally = batch.run(progress: { console.progress("simulate: \(Format.count($0)) stories") })
+        let tally = range.run(progress: { console.progress("simulate: \(Format.count($0)) stories") })
         console.clearProgress()
         var reports: [JSONValue] = []
         for outcome in tally.failed {
@@ -148,7 +148,7 @@ struct SimulateCommand: Command {
     }
 
     private func runOne(_ seed: UInt64, console: Console) throws -> ExitStatus {
-        let story = StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches)
+        let story = StoryGenerator.story(seed: seed, length: steps, cutsGroupsInsideInputs: cutsGroupsInsideInputs)
         var trace: [String] = []
         var storage: InMemoryStorage?
         let outcome = StoryRunner.run(story, trace: { trace.append($0) }, journal: { storage = $0 })
@@ -178,7 +178,7 @@ struct SimulateCommand: Command {
 
     private func shrink(_ outcome: StoryOutcome) -> (story: Story, outcome: StoryOutcome?)? {
         guard let check = outcome.firstCheck else { return nil }
-        return StoryShrinker().shrink(StoryGenerator.story(seed: outcome.seed, length: steps, tearsBatches: tearsBatches), failing: check)
+        return StoryShrinker().shrink(StoryGenerator.story(seed: outcome.seed, length: steps, cutsGroupsInsideInputs: cutsGroupsInsideInputs), failing: check)
     }
 
     private func printFailure(_ outcome: StoryOutcome, shrunk: (story: Story, outcome: StoryOutcome?)?, console: Console) {

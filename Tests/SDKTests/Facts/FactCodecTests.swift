@@ -21,9 +21,9 @@ struct FactCodecTests {
         var random = RandomFacts(seed: 77)
         for _ in 0..<5_000 {
             guard case .callReceived(let received) = random.fact() else { continue }
-            var fromFact = RecordBatch()
+            var fromFact = RecordBundle()
             FactCodec.append(.callReceived(received), to: &fromFact)
-            var fromCall = RecordBatch()
+            var fromCall = RecordBundle()
             FactCodec.append(callReceived: received, dataFieldsJSON: nil, to: &fromCall)
             #expect(fromCall.kinds == fromFact.kinds && fromCall.payloads == fromFact.payloads && fromCall.ends == fromFact.ends)
         }
@@ -60,9 +60,9 @@ struct FactCodecTests {
         for _ in 0..<20_000 {
             guard case .eventBatched(let task, let event, let executedOn) = random.fact() else { continue }
             seen += 1
-            var fromFact = RecordBatch()
+            var fromFact = RecordBundle()
             FactCodec.append(.eventBatched(task: task, event: event, executedOn: executedOn), to: &fromFact)
-            var fromParts = RecordBatch()
+            var fromParts = RecordBundle()
             FactCodec.append(eventBatched: task, event: event, executedOn: executedOn, to: &fromParts)
             #expect(fromParts.kinds == fromFact.kinds && fromParts.payloads == fromFact.payloads)
         }
@@ -80,9 +80,9 @@ struct FactCodecTests {
             let body = RequestBody.writeTrackBody(event, dataFields: fields, identity: .init(email: "a@b.c", userID: nil),
                                                   createdAt: .integer(1), into: &bytes)
             #expect(bytes == RequestBody.trackBody(event, dataFields: fields, identity: .init(email: "a@b.c", userID: nil), createdAt: .integer(1)))
-            var fromFact = RecordBatch()
+            var fromFact = RecordBundle()
             FactCodec.append(.callReceived(received), to: &fromFact)
-            var fromBody = RecordBatch()
+            var fromBody = RecordBundle()
             if let range = body.dataFields, body.fidelity == .exact {
                 shared += 1
                 bytes.withUnsafeBufferPointer { bytes in

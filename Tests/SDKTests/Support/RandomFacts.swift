@@ -108,7 +108,7 @@ struct RandomFacts {
          .erased][int(0...8)]
     }
 
-    mutating func event() -> ModuleEvent {
+    mutating func event() -> ModuleSignal {
         [.initialize, .start, .notification(string()), .reset, .deinitialize, .willLogout, .willSwitchProject(to: fingerprint())][int(0...6)]
     }
 

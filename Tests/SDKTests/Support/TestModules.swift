@@ -4,7 +4,7 @@ import Locking
 import TestSupport
 @testable import SDK
 
-/// A module a test controls: its awaited events wait until released, and it can fail an event.
+/// A module a test controls: its awaited signals wait until released, and it can fail a signal.
 final class ControlledModule: SDKModule {
     struct Failure: Error, CustomStringConvertible {
         var description: String { "injected failure" }
@@ -12,27 +12,27 @@ final class ControlledModule: SDKModule {
 
     let info: ModuleInfo
     let notificationNames: [String] = []
-    private let failsOn: ModuleEvent?
+    private let failsOn: ModuleSignal?
     private let holdsAwaited: Bool
-    private let state = Locked<(heard: [(ModuleContext, ModuleEvent)], released: Bool, waiting: [CheckedContinuation<Void, Never>], held: Int)>(([], false, [], 0))
+    private let state = Locked<(heard: [(ModuleContext, ModuleSignal)], released: Bool, waiting: [CheckedContinuation<Void, Never>], held: Int)>(([], false, [], 0))
     private let heldSignal = Eventually<Int>()
-    /// Awaited events in progress, and the events delivered while one was (an overlap).
-    private let awaiting = Locked<(running: Int, overlapped: [ModuleEvent])>((0, []))
+    /// Awaited signals in progress, and the signals delivered while one was (an overlap).
+    private let awaiting = Locked<(running: Int, overlapped: [ModuleSignal])>((0, []))
 
-    init(name: String, failsOn: ModuleEvent? = nil, holdsAwaited: Bool = false) {
+    init(name: String, failsOn: ModuleSignal? = nil, holdsAwaited: Bool = false) {
         info = ModuleInfo(name: name, version: "test")
         self.failsOn = failsOn
         self.holdsAwaited = holdsAwaited
     }
 
-    func process(event: ModuleEvent, context: ModuleContext) throws {
-        state.withLock { $0.heard.append((context, event)) }
-        awaiting.withLock { if $0.running > 0 { $0.overlapped.append(event) } }
-        if event == failsOn { throw Failure() }
+    func process(signal: ModuleSignal, context: ModuleContext) throws {
+        state.withLock { $0.heard.append((context, signal)) }
+        awaiting.withLock { if $0.running > 0 { $0.overlapped.append(signal) } }
+        if signal == failsOn { throw Failure() }
     }
 
-    func processAwaited(event: ModuleEvent, context: ModuleContext) async throws {
-        state.withLock { $0.heard.append((context, event)) }
+    func processAwaited(signal: ModuleSignal, context: ModuleContext) async throws {
+        state.withLock { $0.heard.append((context, signal)) }
         awaiting.withLock { $0.running += 1 }
         defer { awaiting.withLock { $0.running -= 1 } }
         if holdsAwaited {
@@ -46,15 +46,15 @@ final class ControlledModule: SDKModule {
                 if resume { continuation.resume() } else { heldSignal.completion(held) }
             }
         }
-        if event == failsOn { throw Failure() }
+        if signal == failsOn { throw Failure() }
     }
 
-    /// Returns once an awaited event is being held.
+    /// Returns once an awaited signal is being held.
     func waitUntilHolding() async {
         _ = await heldSignal.value
     }
 
-    /// Lets every held (and future) awaited event finish.
+    /// Lets every held (and future) awaited signal finish.
     func release() {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.released = true
@@ -64,9 +64,9 @@ final class ControlledModule: SDKModule {
         for continuation in waiting { continuation.resume() }
     }
 
-    /// Every event heard, in order.
-    var heard: [(ModuleContext, ModuleEvent)] { state.withLock { $0.heard } }
+    /// Every signal heard, in order.
+    var heard: [(ModuleContext, ModuleSignal)] { state.withLock { $0.heard } }
 
-    /// Events delivered while one of this module's awaited events was still running.
-    var overlapped: [ModuleEvent] { awaiting.withLock { $0.overlapped } }
+    /// Signals delivered while one of this module's awaited signals was still running.
+    var overlapped: [ModuleSignal] { awaiting.withLock { $0.overlapped } }
 }

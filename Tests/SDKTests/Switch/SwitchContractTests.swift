@@ -60,8 +60,8 @@ struct SwitchContractTests {
 
         let instances = inApp.instances
         #expect(instances.map(\.project) == [harness.us.fingerprint, harness.eu.fingerprint])
-        #expect(inApp.events(for: instances[0]) == [.initialize, .start, .reset, .willSwitchProject(to: harness.eu.fingerprint), .deinitialize])
-        #expect(inApp.events(for: instances[1]) == [.initialize, .start])
+        #expect(inApp.signals(for: instances[0]) == [.initialize, .start, .reset, .willSwitchProject(to: harness.eu.fingerprint), .deinitialize])
+        #expect(inApp.signals(for: instances[1]) == [.initialize, .start])
         let state = try #require(sdk.engineView()?.state)
         #expect(state.heldEvents.isEmpty && state.unknownUserSessions == 0)
     }

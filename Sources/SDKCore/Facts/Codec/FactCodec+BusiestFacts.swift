@@ -8,19 +8,19 @@ extension FactCodec {
     /// engine's busiest fact, whose call `decide` has at hand): the same record. For a `track`
     /// call, `dataFieldsJSON` is its data fields' exact JSON when the caller wrote it already
     /// (``TrackBody``), copied instead of written again.
-    static func append(callReceived received: ReceivedCall, dataFieldsJSON: UnsafeBufferPointer<UInt8>?, to batch: inout RecordBatch) {
+    static func append(callReceived received: ReceivedCall, dataFieldsJSON: UnsafeBufferPointer<UInt8>?, to bundle: inout RecordBundle) {
         FieldWriter.withScratch { writer in
             encode(callReceived: received, dataFieldsJSON: dataFieldsJSON, to: &writer)
-            batch.append(kind: FactKind.callReceived.rawValue, payloadBytes: writer.written)
+            bundle.append(kind: FactKind.callReceived.rawValue, payloadBytes: writer.written)
         }
     }
 
     /// ``append(_:to:)`` of `.eventBatched(task:event:executedOn:)`, encoded from its parts (the
     /// engine's busiest decision, which `decide` has at hand): the same record.
-    static func append(eventBatched task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?, to batch: inout RecordBatch) {
+    static func append(eventBatched task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?, to bundle: inout RecordBundle) {
         FieldWriter.withScratch { writer in
             encodeEventBatched(task: task, event: event, executedOn: executedOn, to: &writer)
-            batch.append(kind: FactKind.eventBatched.rawValue, payloadBytes: writer.written)
+            bundle.append(kind: FactKind.eventBatched.rawValue, payloadBytes: writer.written)
         }
     }
 

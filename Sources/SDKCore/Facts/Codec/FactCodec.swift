@@ -17,16 +17,16 @@ package enum FactCodec {
         }
     }
 
-    /// Appends `fact` to `batch` as one record (its kind and payload), encoding the payload in
-    /// place after the batch's earlier records: the same bytes as ``payload(of:)``.
-    public static func append(_ fact: Fact, to batch: inout RecordBatch) {
+    /// Appends `fact` to `bundle` as one record (its kind and payload), encoding the payload in
+    /// place after the bundle's earlier records: the same bytes as ``payload(of:)``.
+    public static func append(_ fact: Fact, to bundle: inout RecordBundle) {
         if case .unknown(let kind, let payload) = fact {
-            batch.append(kind: kind, payload: payload)
+            bundle.append(kind: kind, payload: payload)
             return
         }
         FieldWriter.withScratch { writer in
             encodeFields(of: fact, to: &writer)
-            batch.append(kind: kind(of: fact), payloadBytes: writer.written)
+            bundle.append(kind: kind(of: fact), payloadBytes: writer.written)
         }
     }
 

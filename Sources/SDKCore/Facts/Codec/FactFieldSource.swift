@@ -129,7 +129,7 @@ extension FactFieldValue {
         case .teardownStep(let value): value as? Value
         case .stepOutcome(let value): value as? Value
         case .landing(let value): value.landingCode as? Value
-        case .moduleEvent(let value): value as? Value
+        case .moduleSignal(let value): value as? Value
         case .durabilityWait(let value): value as? Value
         case .attribution(let value): value as? Value
         case .batchedEvent(let value): value as? Value
@@ -223,7 +223,7 @@ extension FieldWriter {
         case .routing(let value): payloadOrMessage(number, value)
         case .teardownStep(let value): payloadOrMessage(number, value)
         case .stepOutcome(let value): payloadOrMessage(number, value)
-        case .moduleEvent(let value): payloadOrMessage(number, value)
+        case .moduleSignal(let value): payloadOrMessage(number, value)
         case .durabilityWait(let value): payloadOrMessage(number, value)
         case .engineStart(let value): payloadOrMessage(number, value)
         case .transportCompletion(let value): payloadOrMessage(number, value)

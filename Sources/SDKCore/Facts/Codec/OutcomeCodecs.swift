@@ -264,7 +264,7 @@ extension CallOutcome: FieldCodable {
     }
 }
 
-extension ModuleEvent: FieldCodable {
+extension ModuleSignal: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
         case .initialize: writer.unsigned(1, 1)

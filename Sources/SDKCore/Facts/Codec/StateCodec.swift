@@ -361,14 +361,13 @@ struct HookEntry: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.unsigned(1, hook)
         writer.string(2, pending.module)
-        writer.message(3, pending.event)
+        writer.message(3, pending.signal)
         writer.signed(4, pending.startedAt.microsecondsSince1970)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         let fields = try FieldsByNumber(&reader)
-        self.init(hook: try fields.unsigned(1) ?? 0, pending: PendingHook(
-            module: try fields.string(2) ?? "", event: try fields.required(3, "event"),
+        self.init(hook: try fields.unsigned(1) ?? 0, pending: PendingHook(            module: try fields.string(2) ?? "", signal: try fields.required(3, "event"),
             startedAt: JournalTime(microsecondsSince1970: try fields.signed(4) ?? 0)))
     }
 }

@@ -44,7 +44,7 @@ package enum FactFieldValue: Sendable {
     case teardownStep(TeardownStepKind)
     case stepOutcome(StepOutcome)
     case landing(SwitchResult)
-    case moduleEvent(ModuleEvent)
+    case moduleSignal(ModuleSignal)
     case durabilityWait(DurabilityWait)
     case attribution(AttributionInfo?)
     case batchedEvent(BatchedEvent)

@@ -1,10 +1,11 @@
 import Journal
 import SDKCore
 
-/// What the ``EngineShell`` handles, in the order its host hands them over: inputs for `decide`,
-/// and the ends of effects that are not facts (a timer fell due, a token to cache, a hook or a
-/// completion returned, time to record again).
-package enum EngineEvent: Sendable {
+/// A stimulus: what the ``EngineShell`` handles, in the order its host hands them over: inputs
+/// for `decide`, and the ends of effects that are not facts (a timer fell due, a token to
+/// cache, a hook or a completion returned, time to record again). The engine thread's mailbox
+/// carries stimuli inside EngineMessage, beside the thread's own business.
+package enum EngineStimulus: Sendable {
     /// An input for `decide`, with what must travel with it but never enter the journal.
     case input(Fact, EngineAttachment)
     /// A timer the engine set fell due; it becomes a `timerFired` input only if the state still
@@ -14,7 +15,7 @@ package enum EngineEvent: Sendable {
     /// it, and keep the token (never journaled) for its project and user unless the instance
     /// changed since it was asked for (`epoch`).
     ///
-    /// Boxed (`indirect`), as the other rare, large payloads: every event is moved through the
+    /// Boxed (`indirect`), as the other rare, large payloads: every stimulus is moved through the
     /// mailbox, and unboxed the largest case sized them all (219 bytes, where an input needs 80).
     indirect case tokenIssued(JWTKey, String, epoch: UInt64, request: TransportRequest, owner: EffectOwner,
                               completion: @Sendable (TransportResult) -> Void)
@@ -35,7 +36,7 @@ package enum EngineAttachment: Sendable {
     /// A public call's completion.
     case completion(CallCompletion?)
     /// `initialize` or `switchProject`: the project with its key and auth provider (boxed: see
-    /// ``EngineEvent/tokenIssued(_:_:epoch:request:owner:completion:)``).
+    /// ``EngineStimulus/tokenIssued(_:_:epoch:request:owner:completion:)``).
     indirect case project(Project, CallCompletion?)
     /// A fresh JWT from the auth provider for `user`, asked for under token epoch `epoch`.
     indirect case token(String, user: UserIdentity?, epoch: UInt64)

@@ -1,10 +1,11 @@
-/// The records of one atomic append (a ``JournalWriter`` batch), their payloads back to back
-/// in one buffer.
+/// A record bundle: the records of one atomic append (``JournalWriter/appendBundle(_:timestamp:)``),
+/// their payloads back to back in one buffer. A bundle never spans two commit groups (a commit
+/// group is the appends synced together).
 ///
-/// A producer that appends several small records per step fills one batch, appends it and
+/// A producer that appends several small records per step fills one bundle, appends it and
 /// empties it with ``removeAll()``, which keeps its storage: no array per record, and no
 /// allocation at all once the buffers have grown to the producer's usual step.
-public struct RecordBatch: Sendable {
+public struct RecordBundle: Sendable {
     /// The payloads, back to back, in record order.
     public var payloads: ArraySlice<UInt8> { payloadStorage[..<payloadCount] }
     /// Each record's kind, in order.
@@ -16,7 +17,7 @@ public struct RecordBatch: Sendable {
     // engine, several records per input) then appends and empties with the arrays' operations
     // specialized in place, not through unspecialized generic calls into this module. The
     // arrays keep their length once grown, and only their first `payloadCount` bytes and
-    // `recordCount` records are the batch's: emptying the batch, on every step, is setting two
+    // `recordCount` records are the bundle's: emptying the bundle, on every step, is setting two
     // counts, not emptying three arrays (which costs far more, even keeping their capacity).
     @usableFromInline var payloadStorage: [UInt8] = []
     @usableFromInline var payloadCount = 0
@@ -31,7 +32,7 @@ public struct RecordBatch: Sendable {
         for record in records { append(kind: record.kind, payload: record.payload) }
     }
 
-    /// How many records the batch holds.
+    /// How many records the bundle holds.
     @inlinable public var count: Int { recordCount }
 
     @inlinable public var isEmpty: Bool { recordCount == 0 }
@@ -48,7 +49,7 @@ public struct RecordBatch: Sendable {
 
     /// Appends a record of `kind` with a copy of the bytes `payload` points at: the producer's
     /// hot path (an encoder's scratch buffer), with no closure and nothing generic between the
-    /// bytes and the batch.
+    /// bytes and the bundle.
     @inlinable
     public mutating func append(kind: UInt32, payloadBytes payload: UnsafeBufferPointer<UInt8>) {
         let end = payloadCount + payload.count
@@ -88,7 +89,7 @@ public struct RecordBatch: Sendable {
         (index == 0 ? 0 : endStorage[index - 1])..<endStorage[index]
     }
 
-    /// Empties the batch, keeping its storage for the next one.
+    /// Empties the bundle, keeping its storage for the next one.
     @inlinable
     public mutating func removeAll() {
         payloadCount = 0

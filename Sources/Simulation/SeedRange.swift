@@ -5,30 +5,30 @@ import Locking
 /// Runs the stories of a range of seeds, on `jobs` threads (each takes every `jobs`-th seed), and
 /// gathers the figures and the failing outcomes. Each story runs in its own world, so threads
 /// share nothing but the tally.
-package struct SeedBatch: Sendable {
+package struct SeedRange: Sendable {
     var firstSeed: UInt64
     var count: Int
     var steps: Int
     var jobs: Int
     /// Whether commit groups are cut inside an input's facts (`FaultProfile.groupsCutInsideInputs`).
-    var tearsBatches = false
+    var cutsGroupsInsideInputs = false
     /// Whether projection equality is checked after every input (else at crashes and the end).
     var checksEveryInput = false
     /// Where to keep each story's final journal, as `KEEP/<seed>/` (nil: kept nowhere).
     var keep: String?
 
-    package init(firstSeed: UInt64, count: Int, steps: Int, jobs: Int, tearsBatches: Bool = false,
+    package init(firstSeed: UInt64, count: Int, steps: Int, jobs: Int, cutsGroupsInsideInputs: Bool = false,
                  checksEveryInput: Bool = false, keep: String? = nil) {
         self.firstSeed = firstSeed
         self.count = count
         self.steps = steps
         self.jobs = jobs
-        self.tearsBatches = tearsBatches
+        self.cutsGroupsInsideInputs = cutsGroupsInsideInputs
         self.checksEveryInput = checksEveryInput
         self.keep = keep
     }
 
-    /// What a batch found.
+    /// What the range's stories found.
     package struct Tally: Sendable {
         package var stories = 0
         package var records = 0
@@ -55,7 +55,7 @@ package struct SeedBatch: Sendable {
         }
     }
 
-    /// Runs the batch; `progress` hears the number of stories done every 1,000 (one job only).
+    /// Runs the range's stories; `progress` hears the number of stories done every 1,000 (one job only).
     package func run(progress: ((Int) -> Void)? = nil) -> Tally {
         let jobs = max(1, min(jobs, count))
         var result: Tally
@@ -80,7 +80,7 @@ package struct SeedBatch: Sendable {
         while index < count {
             let seed = firstSeed &+ UInt64(index)
             var kept: InMemoryStorage?
-            let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, tearsBatches: tearsBatches),
+            let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, cutsGroupsInsideInputs: cutsGroupsInsideInputs),
                                           checksEveryInput: checksEveryInput, journal: keep == nil ? nil : { kept = $0 })
             if let keep, let kept {
                 do { try StoryRunner.write(kept, to: keep + "/\(seed)") } catch { tally.unkept.append("\(keep)/\(seed): \(error)") }

@@ -1,6 +1,10 @@
-/// The lifecycle events a module receives, in this order for each instance: `initialize`, then
+/// The lifecycle signals a module receives, in this order for each instance: `initialize`, then
 /// `start` once, then any notifications and resets, then at most one `deinitialize`.
-public enum ModuleEvent: Sendable, Hashable {
+///
+/// Not an analytics event: the journal's record of a delivery keeps its historical name,
+/// `moduleEventDelivered`, with the member `event` (as does `moduleHookStarted`), because kind
+/// names and JSON members are format (docs/FORMAT.md).
+public enum ModuleSignal: Sendable, Hashable {
     case initialize
     case start
     /// A system notification the module asked for (by name), e.g. `foreground`.
@@ -13,7 +17,7 @@ public enum ModuleEvent: Sendable, Hashable {
     /// Awaited, with a bound: the instance is about to be released for a switch to `to`.
     case willSwitchProject(to: ProjectFingerprint)
 
-    /// Whether the SDK awaits the module's async handler for this event.
+    /// Whether the SDK awaits the module's async handler for this signal.
     public var isAwaited: Bool {
         switch self {
         case .willLogout, .willSwitchProject: true

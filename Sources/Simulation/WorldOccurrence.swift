@@ -1,10 +1,10 @@
 import Journal
 import SDK
 
-/// Something that happens in the simulated world at a virtual time. Events that answer the
+/// Something that happens in the simulated world at a virtual time. Occurrences that answer the
 /// process (timers, answers, hook ends, flushes, the callback queue) carry the launch they belong
 /// to and vanish if that process crashed; a request already on the wire reaches the backend anyway.
-enum WorldEvent {
+enum WorldOccurrence {
     /// Something the engine's environment scheduled (a timer, an answer, a hook's return, the
     /// disk finishing a flush, the group-commit bound): runs `action`.
     case engine(launch: Int, () -> Void)
@@ -17,8 +17,8 @@ enum WorldEvent {
     case diskRepaired
 }
 
-extension WorldEvent {
-    /// The launch whose process the event answers (0: none in particular).
+extension WorldOccurrence {
+    /// The launch whose process the occurrence answers (0: none in particular).
     var launch: Int {
         switch self {
         case .engine(let launch, _), .requestArrives(_, let launch, _, _, _), .callbackRuns(let launch):

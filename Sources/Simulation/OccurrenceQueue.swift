@@ -1,12 +1,12 @@
 import Journal
 
-/// The simulated world's pending events, ordered by virtual time and, at equal times, by the
+/// The simulated world's pending occurrences, ordered by virtual time and, at equal times, by the
 /// order they were scheduled (a binary min-heap).
-struct EventQueue {
+struct OccurrenceQueue {
     private struct Entry {
         var due: JournalTime
         var order: UInt64
-        var event: WorldEvent
+        var occurrence: WorldOccurrence
 
         func precedes(_ other: Entry) -> Bool {
             due != other.due ? due < other.due : order < other.order
@@ -18,11 +18,11 @@ struct EventQueue {
 
     var isEmpty: Bool { heap.isEmpty }
     var count: Int { heap.count }
-    /// When the earliest event is due.
+    /// When the earliest occurrence is due.
     var nextDue: JournalTime? { heap.first?.due }
 
-    mutating func schedule(_ event: WorldEvent, at due: JournalTime) {
-        heap.append(Entry(due: due, order: nextOrder, event: event))
+    mutating func schedule(_ occurrence: WorldOccurrence, at due: JournalTime) {
+        heap.append(Entry(due: due, order: nextOrder, occurrence: occurrence))
         nextOrder &+= 1
         var child = heap.count - 1
         while child > 0 {
@@ -33,8 +33,8 @@ struct EventQueue {
         }
     }
 
-    /// Removes and returns the earliest event if it is due at or before `time`.
-    mutating func popDue(notAfter time: JournalTime) -> (due: JournalTime, event: WorldEvent)? {
+    /// Removes and returns the earliest occurrence if it is due at or before `time`.
+    mutating func popDue(notAfter time: JournalTime) -> (due: JournalTime, occurrence: WorldOccurrence)? {
         guard let first = heap.first, first.due <= time else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {
@@ -51,6 +51,6 @@ struct EventQueue {
                 parent = smallest
             }
         }
-        return (first.due, first.event)
+        return (first.due, first.occurrence)
     }
 }

@@ -49,7 +49,7 @@ package struct FaultProfile: Sendable, Hashable {
     /// Whether the app plugs the built-in modules in (their hooks make teardown steps wait).
     package var withModules = true
     /// Whether the journal cuts commit groups every 64 records, as the SDK's default group
-    /// commit does (never inside one input's batch of facts). Off: groups are cut only by the
+    /// commit does (never inside one input's facts). Off: groups are cut only by the
     /// simulated 2 ms bound.
     var groupsCutInsideInputs = false
     /// Odds that the backend refuses one event of a bulk request (by its name) while accepting

@@ -146,7 +146,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
             guard let due = occurrences.nextDue else { break }
             advance(to: due)
             if occurrencesRun > budget {
-                report(.settle, "the world did not settle within \(maximumOccurrences) events after the story ended")
+                report(.settle, "the world did not settle within \(maximumOccurrences) occurrences after the story ended")
                 return
             }
         }

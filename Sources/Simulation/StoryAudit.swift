@@ -142,7 +142,7 @@ struct StoryAudit {
         }
         checker.finish(state: walk.state)
         recheck.finish()
-        finishBatch(walk.state)
+        finishInput(walk.state)
         checkEachResolvedOnce(walk.state)
         for rule in ContractRule.allCases {
             for violation in checker.violations[rule] ?? [] {
@@ -162,7 +162,7 @@ struct StoryAudit {
     private mutating func note(_ fact: Fact, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
         let isInput = FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true
         if isInput {
-            finishBatch(walk.state)
+            finishInput(walk.state)
             answeringLink = nil
             input = AuditedInput(fact)
             executing = if case .callReceived(let call) = fact { call.call.name } else { nil }
@@ -364,7 +364,7 @@ struct StoryAudit {
 
     /// The end of one input's decisions: every held event it released became a task (queued,
     /// batched, or refused by the full queue and journaled so).
-    private mutating func finishBatch(_ state: SDKState) {
+    private mutating func finishInput(_ state: SDKState) {
         if queueGrew { checkQueueBounds(state) }
         queueGrew = false
         for (task, sequence) in waitingForNetwork.sorted(by: { $0.key < $1.key }) {
@@ -669,7 +669,7 @@ struct StoryAudit {
     }
 }
 
-/// The input a batch of decisions answers, as the audit's rules read it.
+/// The input a run of decisions answers, as the audit's rules read it.
 private struct AuditedInput {
     var fact: Fact?
 

@@ -69,7 +69,7 @@ struct ReadAheadTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try JournalReader(directory: path)
         let all = direct(reader)
-        #expect(all.records.count > ReadAheadDecoder.batchSize * (ReadAheadDecoder.batchesAhead + 2))
+        #expect(all.records.count > ReadAheadDecoder.chunkSize * (ReadAheadDecoder.chunksAhead + 2))
         #expect(reader.segments.count > 3)
         let ahead = try readAhead(reader)
         #expect(same(ahead.records, all.records))

@@ -4,24 +4,24 @@ import SDK
 
 /// The walking half of an NDJSON export (``JournalExport``), on a thread of its own: it folds
 /// every record and writes the start of its row (`seq`, `time`, `kind` and the fleet columns,
-/// which need the state before the record), and hands the rows over in batches, in journal
+/// which need the state before the record), and hands the rows over in chunks, in journal
 /// order, to the thread that redacts each record and finishes its row. On two cores the fold
 /// and the redaction overlap.
 ///
 /// The rows come out exactly as the walk gives them on the calling thread; an error the walk
 /// throws comes out of ``next()`` after every row before it. Memory is bounded: at most
-/// ``batchesAhead`` batches of ``batchSize`` rows are ahead of the consumer. Dropping the walk
+/// ``chunksAhead`` chunks of ``chunkSize`` rows are ahead of the consumer. Dropping the walk
 /// early stops the thread and waits for it.
 final class ExportWalk {
-    /// Rows per hand-over (the lock is taken once per batch, not per row, and a thread that
-    /// waits for the other is woken once per batch: 1,024 rows wake it a quarter as often as
-    /// 256 would, for about 0.5 MiB of row starts a batch).
-    static let batchSize = 1024
-    /// Batches walked ahead of the consumer at most.
-    static let batchesAhead = 4
+    /// Rows per hand-over (the lock is taken once per chunk, not per row, and a thread that
+    /// waits for the other is woken once per chunk: 1,024 rows wake it a quarter as often as
+    /// 256 would, for about 0.5 MiB of row starts a chunk).
+    static let chunkSize = 1024
+    /// Chunks walked ahead of the consumer at most.
+    static let chunksAhead = 4
 
     /// Rows begun on the walking thread: each record, with where its row's start ends in `starts`.
-    struct Batch: Sendable {
+    struct Chunk: Sendable {
         /// The rows' starts, one after another, in the first ``startBytes`` bytes: the array's
         /// count is its room (the bytes past them are not initialized), so that each start is
         /// written in place, not copied in.
@@ -31,12 +31,12 @@ final class ExportWalk {
         /// Room a row's start is written into in place; a longer one is copied in from where it grew.
         private static let startRoom = 1 << 12
 
-        /// An empty batch with room for `rows` rows whose starts take about `startBytes`.
-        static func reserving(rows: Int, startBytes: Int) -> Batch {
-            var batch = Batch()
-            batch.starts = Self.room(max(startBytes, 2 * startRoom))
-            batch.rows.reserveCapacity(rows)
-            return batch
+        /// An empty chunk with room for `rows` rows whose starts take about `startBytes`.
+        static func reserving(rows: Int, startBytes: Int) -> Chunk {
+            var chunk = Chunk()
+            chunk.starts = Self.room(max(startBytes, 2 * startRoom))
+            chunk.rows.reserveCapacity(rows)
+            return chunk
         }
 
         private static func room(_ count: Int) -> [UInt8] {
@@ -75,7 +75,7 @@ final class ExportWalk {
     }
 
     private enum Item: Sendable {
-        case rows(Batch)
+        case rows(Chunk)
         case end
         case failure(HandedOverError)
     }
@@ -83,7 +83,7 @@ final class ExportWalk {
     /// What an unreadable record says in an export, in place of why it was unreadable.
     static let unreadableReason = "not readable by this build; left out of the export"
 
-    private let channel = BoundedChannel<Item>(capacity: ExportWalk.batchesAhead)
+    private let channel = BoundedChannel<Item>(capacity: ExportWalk.chunksAhead)
     private var ended = false
 
     /// Starts walking `reader` from its first retained record on a new thread.
@@ -100,15 +100,15 @@ final class ExportWalk {
         channel.close()
     }
 
-    /// The next batch of rows; nil after the last. Throws what the walk threw, in place.
-    func next() throws -> Batch? {
+    /// The next chunk of rows; nil after the last. Throws what the walk threw, in place.
+    func next() throws -> Chunk? {
         guard !ended, let item = channel.receive() else {
             ended = true
             return nil
         }
         switch item {
-        case .rows(let batch):
-            return batch
+        case .rows(let chunk):
+            return chunk
         case .end:
             ended = true
             return nil
@@ -118,10 +118,10 @@ final class ExportWalk {
         }
     }
 
-    /// Writes the start of `record`'s row into `batch`, given the walk's state before it.
+    /// Writes the start of `record`'s row into `chunk`, given the walk's state before it.
     private static func writeRowStart(of record: borrowing DecodedRecord, time: String, walk: JournalWalk,
-                                      columns: inout FleetColumns, into batch: inout Batch) {
-        batch.writeStart { start in
+                                      columns: inout FleetColumns, into chunk: inout Chunk) {
+        chunk.writeStart { start in
             walk.withState { state in
                 JournalExport.writeRowStart(record, time: time, columns: &columns, before: state, to: &start)
             }
@@ -133,7 +133,7 @@ final class ExportWalk {
         do {
             var columns = FleetColumns(reader: reader)
             let walk = try JournalWalk(reader: reader)
-            var batch = Batch.reserving(rows: batchSize, startBytes: 0)
+            var chunk = Chunk.reserving(rows: chunkSize, startBytes: 0)
             // The facts of one input share their time: its text is made once for them.
             var time: JournalTime?
             var timeText = ""
@@ -142,16 +142,16 @@ final class ExportWalk {
                     time = record.time
                     timeText = record.time.description
                 }
-                writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &batch)
+                writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &chunk)
                 walk.fold(record)
-                batch.append(consume record)
-                if batch.rows.count == batchSize {
-                    let startBytes = batch.startBytes
-                    guard channel.send(.rows(batch)) else { return }
-                    batch = Batch.reserving(rows: batchSize, startBytes: startBytes + startBytes / 4)
+                chunk.append(consume record)
+                if chunk.rows.count == chunkSize {
+                    let startBytes = chunk.startBytes
+                    guard channel.send(.rows(chunk)) else { return }
+                    chunk = Chunk.reserving(rows: chunkSize, startBytes: startBytes + startBytes / 4)
                 }
             }
-            if !batch.rows.isEmpty { guard channel.send(.rows(batch)) else { return } }
+            if !chunk.rows.isEmpty { guard channel.send(.rows(chunk)) else { return } }
             _ = channel.send(.end)
         } catch {
             _ = channel.send(.failure(HandedOverError(error: error)))

@@ -48,13 +48,13 @@ package struct JournalExport: Sendable {
                       progressPrefix: String = "") throws -> ExportSummary {
         var summary = ExportSummary()
         let walk = ExportWalk(reader: reader)
-        while let batch = try walk.next() {
-            // Each row's start is copied from the batch, where the walk wrote it, into the
+        while let chunk = try walk.next() {
+            // Each row's start is copied from the chunk, where the walk wrote it, into the
             // file's buffer, and its members written after it there; the records are read in
-            // place (lent, not copied out of the batch).
-            try batch.starts.withUnsafeBytes { starts in
-                try batch.rows.withUnsafeBufferPointer { rows in
-                    try file.writeLines(count: rows.count, start: { batch.start(of: $0, in: starts) }, rest: { index, row in
+            // place (lent, not copied out of the chunk).
+            try chunk.starts.withUnsafeBytes { starts in
+                try chunk.rows.withUnsafeBufferPointer { rows in
+                    try file.writeLines(count: rows.count, start: { chunk.start(of: $0, in: starts) }, rest: { index, row in
                         if case .unreadable = rows[index].record.content { summary.emptied += 1 }
                         Self.writeRowMembers(rows[index].record.content, redactedBy: redactor, to: &row)
                         summary.records += 1

@@ -5,24 +5,24 @@ import Journal
 /// them, so that on two cores decompressing and decoding the next records overlaps folding and
 /// checking the current ones.
 ///
-/// The reading thread decompresses every record; who decodes a batch balances itself: when the
-/// consumer has nothing left to take (it is waiting), the next batch goes to it undecoded (the
-/// payloads copied) and it decodes the batch itself; otherwise the reading thread decodes it.
+/// The reading thread decompresses every record; who decodes a chunk balances itself: when the
+/// consumer has nothing left to take (it is waiting), the next chunk goes to it undecoded (the
+/// payloads copied) and it decodes the chunk itself; otherwise the reading thread decodes it.
 /// Decoding is pure, so which thread decoded a record never shows.
 ///
 /// The records come out in journal order, exactly as a ``RecordCursor`` in strict mode and
 /// ``RecordDecoder`` would give them on the calling thread; an error the cursor throws comes out
 /// of ``next()`` after every record before it, where the cursor would have thrown it. Memory is
-/// bounded: at most ``batchesAhead`` batches of ``batchSize`` records are read ahead.
+/// bounded: at most ``chunksAhead`` chunks of ``chunkSize`` records are read ahead.
 /// Dropping the reader early (a walk that stops at a moment) stops the thread and waits for it.
 final class ReadAheadDecoder {
-    /// Records per hand-over (the lock is taken once per batch, not per record).
-    static let batchSize = 256
-    /// Batches read ahead of the consumer at most.
-    static let batchesAhead = 4
+    /// Records per hand-over (the lock is taken once per chunk, not per record).
+    static let chunkSize = 256
+    /// Chunks read ahead of the consumer at most.
+    static let chunksAhead = 4
 
     /// Records read but not decoded: their payloads one after the other in `bytes`.
-    private struct UndecodedBatch: Sendable {
+    private struct UndecodedChunk: Sendable {
         struct Entry: Sendable {
             var sequence: UInt64
             var time: JournalTime
@@ -38,20 +38,20 @@ final class ReadAheadDecoder {
         /// Decoded records, last first (reversed by the reading thread, which holds the only
         /// reference: reversing on the consumer's side would copy the shared array).
         case records([DecodedRecord])
-        case undecoded(UndecodedBatch)
+        case undecoded(UndecodedChunk)
         /// The journal ended, on a torn tail or not.
         case end(tornTail: Damage?)
         /// The cursor threw.
         case failure(HandedOverError)
     }
 
-    private let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.batchesAhead)
+    private let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.chunksAhead)
     private let decodesSnapshots: Bool
-    /// The current batch, last record first: each is moved out with `popLast()`, not copied.
+    /// The current chunk, last record first: each is moved out with `popLast()`, not copied.
     /// Its exclusive access is not checked at run time: only ``next()`` touches it, never
     /// with another access open, and the reader is not Sendable, so one thread at a time; the
     /// check would cost two per record.
-    @exclusivity(unchecked) private var batch: [DecodedRecord] = []
+    @exclusivity(unchecked) private var chunk: [DecodedRecord] = []
     private var ended = false
     /// The torn tail that ended the journal, once the consumer has reached the end.
     private(set) var tornTail: Damage?
@@ -73,17 +73,17 @@ final class ReadAheadDecoder {
 
     /// The next record; nil at the end of the journal. Throws what the cursor threw, in place.
     func next() throws -> DecodedRecord? {
-        while batch.isEmpty {
+        while chunk.isEmpty {
             guard !ended, let item = channel.receive() else {
                 ended = true
                 return nil
             }
             switch item {
             case .records(let records):
-                batch = records
+                chunk = records
             case .undecoded(let undecoded):
-                batch = Self.decode(undecoded, decodingSnapshots: decodesSnapshots)
-                batch.reverse()
+                chunk = Self.decode(undecoded, decodingSnapshots: decodesSnapshots)
+                chunk.reverse()
             case .end(let tail):
                 tornTail = tail
                 ended = true
@@ -93,10 +93,10 @@ final class ReadAheadDecoder {
                 throw thrown.error
             }
         }
-        return batch.popLast()
+        return chunk.popLast()
     }
 
-    private static func decode(_ undecoded: UndecodedBatch, decodingSnapshots: Bool) -> [DecodedRecord] {
+    private static func decode(_ undecoded: UndecodedChunk, decodingSnapshots: Bool) -> [DecodedRecord] {
         undecoded.bytes.withUnsafeBytes { bytes in
             var start = 0
             return undecoded.entries.map { entry in
@@ -112,14 +112,14 @@ final class ReadAheadDecoder {
                                 into channel: BoundedChannel<Item>) {
         defer { channel.finish() }
         var records: [DecodedRecord] = []
-        var undecoded = UndecodedBatch()
-        /// Whether the batch being read goes undecoded (decided when it starts).
+        var undecoded = UndecodedChunk()
+        /// Whether the chunk being read goes undecoded (decided when it starts).
         var handsOverUndecoded = false
         var count = 0
         func send() -> Bool {
             defer { count = 0 }
             if handsOverUndecoded {
-                defer { undecoded = UndecodedBatch() }
+                defer { undecoded = UndecodedChunk() }
                 return channel.send(.undecoded(undecoded))
             }
             defer { records = [] }
@@ -130,9 +130,9 @@ final class ReadAheadDecoder {
             let cursor = try reader.records(from: sequence)
             while let view = try cursor.nextView() {
                 if count == 0 {
-                    // The consumer waits for records: let it decode this batch itself.
+                    // The consumer waits for records: let it decode this chunk itself.
                     handsOverUndecoded = channel.isEmpty
-                    if !handsOverUndecoded { records.reserveCapacity(batchSize) }
+                    if !handsOverUndecoded { records.reserveCapacity(chunkSize) }
                 }
                 if handsOverUndecoded {
                     undecoded.bytes.append(contentsOf: view.payload)
@@ -142,7 +142,7 @@ final class ReadAheadDecoder {
                     records.append(RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots))
                 }
                 count += 1
-                if count == batchSize { guard send() else { return } }
+                if count == chunkSize { guard send() else { return } }
             }
             if count > 0 { guard send() else { return } }
             _ = channel.send(.end(tornTail: cursor.tornTail))

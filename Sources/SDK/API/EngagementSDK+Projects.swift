@@ -50,7 +50,7 @@ extension EngagementSDK {
     /// queued requests), or a landed switch still releasing its held calls.
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var switchStatus: SwitchStatus { read { $0.switchStatus } }
 
@@ -59,7 +59,7 @@ extension EngagementSDK {
     ///
     /// Blocks the calling thread as ``switchStatus`` does, so that the first status reflects every
     /// call made before on that thread (an awaited ``AwaitedCalls/initialize(_:)`` that returned
-    /// included). Statuses are published by the engine after each batch of inputs; the engine
+    /// included). Statuses are published by the engine after each take of inputs from the mailbox; the engine
     /// never waits for a reader. A reader that falls more than 256 statuses behind loses the
     /// oldest ones first (it always ends on the latest). Each call returns a new stream; any number may be open.
     public func switchStatusUpdates() -> AsyncStream<SwitchStatus> {
@@ -117,48 +117,48 @@ extension EngagementSDK {
     /// The user's email (nil when unknown or forgotten).
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var email: String? { read { $0.email } }
     /// The user's id (nil when unknown or forgotten).
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var userId: String? { read { $0.userID } }
     /// The attribution info of the project the SDK is on (nil when none, or after a switch cleared
     /// it).
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var attributionInfo: AttributionInfo? { read { $0.attribution } }
     /// The push token registered with the SDK (kept across logouts; a switch clears it with the
     /// identity).
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var pushToken: String? { read { $0.pushToken } }
     /// The fingerprint of the project the SDK is on (nil before initialization; during a switch,
     /// the outgoing project until the new instance starts).
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var liveProject: ProjectFingerprint? { read { $0.live } }
     /// The ids of the in-app messages fetched for the project the SDK is on (emptied when a switch
     /// resets in-app).
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var inAppMessageIDs: [String] { read { $0.inAppMessageIDs } }
     /// The ids of the embedded messages fetched for the project the SDK is on (emptied when a
     /// switch resets embedded).
     ///
     /// Blocks the calling thread until every call made before this read on that thread was
-    /// processed (on the engine thread, a module sees the state as of the last batch of inputs;
+    /// processed (on the engine thread, a module sees the state as of the last inputs it handled;
     /// after ``shutdown()``, the last state). Never waits for the network or a switch.
     public var embeddedMessageIDs: [String] { read { $0.embeddedMessageIDs } }
 }

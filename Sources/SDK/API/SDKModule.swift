@@ -14,7 +14,7 @@ import SDKCore
 /// - ``process(signal:context:)`` runs on the SDK's engine thread: return quickly, and never call
 ///   ``EngagementSDK/shutdown()`` or read ``EngagementSDK/journalFailure`` from it (they wait for
 ///   the engine thread, the one calling you). Public calls are allowed (on the engine thread they
-///   never wait), and so are the other properties, which there see the state as of the last batch
+///   never wait), and so are the other properties, which there see the state as of the last inputs
 ///   of inputs.
 /// - ``processAwaited(signal:context:)`` runs on a task of its own: it should finish within
 ///   `EngineRules.moduleHookBoundMilliseconds` and end when its task is cancelled.

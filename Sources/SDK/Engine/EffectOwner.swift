@@ -1,8 +1,8 @@
 
 /// Whom an effect acts for: a user and an instance (generation). A request is made for the user
 /// its task was made for; other effects act for the user the SDK was identified as at the fact
-/// that asked for them. Effects run after the whole batch of an input was decided, so a task
-/// dispatched before an `initialized` of the same batch still belongs to the old instance.
+/// that asked for them. Effects run after all of an input's decisions were made, so a task
+/// dispatched before an `initialized` of the same input still belongs to the old instance.
 package struct EffectOwner: Sendable, Hashable {
     package var user: UserIdentity?
     package var instance: UInt64

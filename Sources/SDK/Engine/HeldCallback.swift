@@ -3,7 +3,7 @@
 enum HeldCallback: Sendable {
     case body(@Sendable () -> Void)
     case delivery(CompletionDelivery)
-    /// What is left in a batch's slot once its callback was taken out to run.
+    /// What is left in a group's slot once its callback was taken out to run.
     case taken
 
     /// Runs the callback (on the callback queue); a taken slot does nothing.
@@ -20,7 +20,7 @@ enum HeldCallback: Sendable {
 ///
 /// `@unchecked Sendable`: the engine thread makes it and never touches it again once the work
 /// item holding it is queued; that work item, which runs once, is its only other user.
-final class HeldCallbackBatch: @unchecked Sendable { // made on the engine thread, then used only by the one work item that runs it
+final class HeldCallbackGroup: @unchecked Sendable { // made on the engine thread, then used only by the one work item that runs it
     private var callbacks: [HeldCallback]
 
     init(_ callbacks: [HeldCallback]) {

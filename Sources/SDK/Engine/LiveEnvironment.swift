@@ -23,13 +23,13 @@ final class LiveEnvironment: EngineEnvironment {
     /// this class's methods on the engine thread, and no access to either spans a call that could
     /// come back into this class.
     @exclusivity(unchecked) private var heldCallbacks: [HeldCallback] = []
-    /// The inbox of the held deliveries, once one is held: the batch counts as one effect
-    /// running, begun at the first delivery and ended once the whole batch ran.
+    /// The inbox of the held deliveries, once one is held: the group counts as one effect
+    /// running, begun at the first delivery and ended once the whole group ran.
     @exclusivity(unchecked) private var deliveriesInbox: EngineInbox?
-    /// How many completions the last batch handed over held: the room a new batch is given at
+    /// How many completions the last group handed over held: the room a new group is given at
     /// its first completion (an input that resolves a bulk request's calls holds hundreds, and
-    /// growing to them one doubling at a time would copy the batch nine times).
-    @exclusivity(unchecked) private var lastBatchCount = 0
+    /// growing to them one doubling at a time would copy the group nine times).
+    @exclusivity(unchecked) private var lastGroupCount = 0
 
     /// A held completion: a body, or a call's completion with what it reports (a value, with no
     /// closure allocated for it).
@@ -63,7 +63,7 @@ final class LiveEnvironment: EngineEnvironment {
     }
 
     /// Held with the input's other completions; the held deliveries count as one effect, from
-    /// the first of them until the batch they go in ran (one `effectBegan` and one
+    /// the first of them until the group they go in ran (one `effectBegan` and one
     /// `effectEnded` for a bulk answer's hundreds of completions, not one each).
     func runCompletion(_ delivery: consuming CompletionDelivery, inbox: EngineInbox) {
         if deliveriesInbox == nil {
@@ -76,7 +76,7 @@ final class LiveEnvironment: EngineEnvironment {
         // at run time; appended to a local, it is moved in.
         var held: [HeldCallback] = []
         swap(&held, &heldCallbacks)
-        if held.isEmpty && held.capacity < lastBatchCount { held.reserveCapacity(lastBatchCount) }
+        if held.isEmpty && held.capacity < lastGroupCount { held.reserveCapacity(lastGroupCount) }
         held.append(.delivery(delivery))
         swap(&held, &heldCallbacks)
     }
@@ -94,11 +94,11 @@ final class LiveEnvironment: EngineEnvironment {
             }
             fallthrough
         default:
-            lastBatchCount = heldCallbacks.count
-            let batch = HeldCallbackBatch(heldCallbacks)
+            lastGroupCount = heldCallbacks.count
+            let group = HeldCallbackGroup(heldCallbacks)
             heldCallbacks = []
             configuration.callbackQueue.async {
-                batch.runAll()
+                group.runAll()
                 inbox?.effectEnded()
             }
             return

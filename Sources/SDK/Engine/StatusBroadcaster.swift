@@ -1,7 +1,7 @@
 import Locking
 
 /// Hands each new ``SwitchStatus`` to every stream an app follows. The engine publishes after
-/// each batch of inputs; a subscriber first hears the status it subscribed with, then each
+/// each take of inputs from the mailbox; a subscriber first hears the status it subscribed with, then each
 /// status published that differs from the last one it heard.
 final class StatusBroadcaster: Sendable {
     private struct Subscriber {

@@ -59,9 +59,9 @@ struct SimulateCommand: Command {
           --keep DIR      write every story's final journal into DIR/<seed>/ (DIR is created,
                           or must be empty): a fleet of real journal directories for `replay
                           export` and fleet/run.py
-          --tear-batches  cut the journal's commit groups every 64 records, as the SDK's default
+          --cut-inputs    cut the journal's commit groups every 64 records, as the SDK's default
                           group commit does (a regression check: the journal never cuts inside
-                          one input's batch of facts, so a crash cannot tear it)
+                          one input's facts, so a crash cannot tear it)
           --every-input   check projection equality after every input in every story (always
                           done with --seed and while shrinking; otherwise at each crash and at
                           the end, which is about twice as fast)
@@ -91,7 +91,7 @@ struct SimulateCommand: Command {
         shrinks = !arguments.flag("--no-shrink")
         json = arguments.flag("--json")
         output = try arguments.option("--out")
-        cutsGroupsInsideInputs = arguments.flag("--tear-batches")
+        cutsGroupsInsideInputs = arguments.flag("--cut-inputs")
         everyInput = arguments.flag("--every-input")
         keep = try arguments.option("--keep")
         if output != nil && single == nil { throw UsageError("--out needs --seed") }

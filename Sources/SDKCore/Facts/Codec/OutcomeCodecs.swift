@@ -287,7 +287,7 @@ extension ModuleSignal: FieldCodable {
         case 5: self = .deinitialize
         case 6: self = .willLogout
         case 7: self = .willSwitchProject(to: try fields.requiredMessage(3, "project"))
-        default: throw fields.unknown("module event")
+        default: throw fields.unknown("module signal")
         }
     }
 }

@@ -1,4 +1,4 @@
-/// A record bundle: the records of one atomic append (``JournalWriter/appendBundle(_:timestamp:)``),
+/// A record bundle: the records of one atomic append (``JournalWriter``'s `appendBundle(_:timestamp:)`),
 /// their payloads back to back in one buffer. A bundle never spans two commit groups (a commit
 /// group is the appends synced together).
 ///

@@ -19,19 +19,10 @@ extension FactJSON {
         }
         if case .eventBatched(let task, let event, let executedOn) = fact {
             sink.add("task", task: task)
-            sink.add("call", call: event.call)
-            if !event.body.isEmpty { sink.add("body", body: event.body) }
-            if let project = executedOn { sink.addObject("decision") { write(GateDecision.executed(project: project), into: &$0) } }
+            write(event, into: &sink)
+            write(executedOn: executedOn, "decision", into: &sink)
             return true
         }
         return false
-    }
-
-    /// ``write(_:into:)-(Fact,_)`` as the fact's declaration lays it out, the busiest kinds too.
-    static func writeDeclared<Sink: JSONMemberSink & ~Copyable>(_ fact: Fact, into sink: inout Sink) {
-        guard let declaration = fact.declaration else { return write(fact, into: &sink) }
-        var values: [FactFieldValue] = []
-        fact.forEachField { _, value in values.append(value) }
-        for index in declaration.jsonOrder { write(values[index], of: declaration.fields[index], into: &sink) }
     }
 }

@@ -14,12 +14,19 @@ package enum FactJSON {
     /// Adds the members describing `fact` to `sink`, in order: what ``members(_:)-(Fact)`` holds.
     /// Each declared field (``FactDeclaration``) in its JSON order, as its value shows.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ fact: Fact, into sink: inout Sink) {
+        if writeBusiest(fact, into: &sink) { return }
+        writeDeclared(fact, into: &sink)
+    }
+
+    /// ``write(_:into:)-(Fact,_)`` as the fact's declaration lays it out (the busiest kinds too,
+    /// which ``writeBusiest(_:into:)`` writes directly): each field in its JSON order. A fact of
+    /// a kind this build does not know shows its kind and its payload's size.
+    static func writeDeclared<Sink: JSONMemberSink & ~Copyable>(_ fact: Fact, into sink: inout Sink) {
         if case .unknown(let kind, let payload) = fact {
             sink.add("unknown_kind", unsigned: UInt64(kind))
             sink.add("bytes", opaquePayload: payload)
             return
         }
-        if writeBusiest(fact, into: &sink) { return }
         guard let declaration = fact.declaration, declaration.reordersJSON else {
             fact.forEachField { field, value in write(value, of: field, into: &sink) }
             return
@@ -54,10 +61,7 @@ package enum FactJSON {
         case .task(let task): sink.add(key, task: task)
         case .switchID(let id): sink.add(key, switch: id)
         case .fingerprint(let project): sink.add(key, project: project)
-        case .executedOn(let project):
-            // The gate's decision, when it travels in an `eventBatched` (format 1.3): as a
-            // `gateDecided` writes it.
-            if let project { sink.addObject(key) { write(GateDecision.executed(project: project), into: &$0) } }
+        case .executedOn(let project): write(executedOn: project, key, into: &sink)
         case .project(let project): sink.add(key, projectRef(project))
         case .gateDecision(let decision): sink.addObject(key) { write(decision, into: &$0) }
         case .callOutcome(let outcome): sink.addObject(key) { write(outcome, into: &$0) }
@@ -73,20 +77,8 @@ package enum FactJSON {
         case .attribution(let info): sink.add(key, .optional(info, attribution))
         case .messageKind(let kind): sink.add(key, string: kind.rawValue)
         case .storageScope(let scope): sink.add(key, string: scope.rawValue)
-        case .stepOutcome(let outcome):
-            sink.addObject(key) { object in
-                switch outcome {
-                case .clean:
-                    object.add("outcome", string: "clean")
-                case .warning(let reason):
-                    object.add("outcome", string: "noisy")
-                    object.add("reason", freeText: reason)
-                }
-            }
-        case .batchedEvent(let event):
-            sink.add("call", call: event.call)
-            // None when the record carries the gate's decision (format 1.3): its call makes it.
-            if !event.body.isEmpty { sink.add("body", body: event.body) }
+        case .stepOutcome(let outcome): sink.addObject(key) { write(outcome, into: &$0) }
+        case .batchedEvent(let event): write(event, into: &sink)
         case .retryReason(let reason):
             switch reason {
             case .noResponse(let error):
@@ -476,10 +468,31 @@ package enum FactJSON {
     }
 
     static func stepOutcome(_ outcome: StepOutcome) -> JSONValue {
+        JSONMemberTree.object { write(outcome, into: &$0) }
+    }
+
+    /// Adds the members of ``stepOutcome(_:)`` to `sink`.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: StepOutcome, into sink: inout Sink) {
         switch outcome {
-        case .clean: .object([("outcome", .string("clean"))])
-        case .warning(let reason): .object([("outcome", .string("noisy")), ("reason", .string(reason))])
+        case .clean:
+            sink.add("outcome", string: "clean")
+        case .warning(let reason):
+            sink.add("outcome", string: "noisy")
+            sink.add("reason", freeText: reason)
         }
+    }
+
+    /// Adds the members of an event joining a bulk: its call, and its body unless the record
+    /// carries the gate's decision (format 1.3), where the input's call makes the body.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ event: BatchedEvent, into sink: inout Sink) {
+        sink.add("call", call: event.call)
+        if !event.body.isEmpty { sink.add("body", body: event.body) }
+    }
+
+    /// Adds the gate's decision when it travels in an `eventBatched` (format 1.3), as a
+    /// `gateDecided` writes it; nothing otherwise.
+    static func write<Sink: JSONMemberSink & ~Copyable>(executedOn project: ProjectFingerprint?, _ key: JSONKey, into sink: inout Sink) {
+        if let project { sink.addObject(key) { write(GateDecision.executed(project: project), into: &$0) } }
     }
 
     static func timer(_ timer: TimerPurpose) -> JSONValue {

@@ -7,20 +7,13 @@ extension Redactor {
     func redactBusiest(_ fact: Fact) -> Fact? {
         if case .callReceived(let received) = fact { return .callReceived(redact(received)) }
         if case .gateDecided(let call, let decision) = fact {
-            guard case .queued(let id, let position, let received) = decision else { return fact }
-            return .gateDecided(call: call, decision: .queued(switch: id, position: position, call: redact(received)))
+            guard let redacted = redact(decision) else { return fact }
+            return .gateDecided(call: call, decision: redacted)
         }
-        if case .eventBatched(let task, var event, let executedOn) = fact {
-            guard !event.body.isEmpty else { return fact }
-            event.body = redact(body: event.body)
-            return .eventBatched(task: task, event: event, executedOn: executedOn)
+        if case .eventBatched(let task, let event, let executedOn) = fact {
+            guard let redacted = redact(event) else { return fact }
+            return .eventBatched(task: task, event: redacted, executedOn: executedOn)
         }
         return nil
-    }
-
-    /// ``redact(_:)-(Fact)`` as the fact's declaration says, the busiest kinds too.
-    package func redactDeclared(_ fact: Fact) -> Fact {
-        if case .unknown(let kind, _) = fact { return .unknown(kind: kind, payload: []) }
-        return fact.mapFields { field, value in redact(value, of: field) }
     }
 }

@@ -40,8 +40,13 @@ package struct Redactor: Sendable {
     /// composite values by their own redaction, ids, numbers and projects kept. A fact of a kind
     /// this build does not know may hold anything: nothing of it is kept.
     package func redact(_ fact: Fact) -> Fact {
+        redactBusiest(fact) ?? redactDeclared(fact)
+    }
+
+    /// ``redact(_:)-(Fact)`` as the fact's declaration says (the busiest kinds too, which
+    /// ``redactBusiest(_:)`` redacts directly).
+    package func redactDeclared(_ fact: Fact) -> Fact {
         if case .unknown(let kind, _) = fact { return .unknown(kind: kind, payload: []) }
-        if let redacted = redactBusiest(fact) { return redacted }
         guard let declaration = fact.declaration, !declaration.isKeptWholeWhenRedacted else { return fact }
         return fact.mapFields { field, value in redact(value, of: field) }
     }
@@ -55,16 +60,14 @@ package struct Redactor: Sendable {
             return .texts(texts.map { redact(text: $0, as: field.text) })
         case .receivedCall(let received):
             return .receivedCall(redact(received))
-        case .gateDecision(.queued(let id, let position, let received)):
-            return .gateDecision(.queued(switch: id, position: position, call: redact(received)))
+        case .gateDecision(let decision):
+            return redact(decision).map(FactFieldValue.gateDecision)
         case .publicCall(let call):
             return .publicCall(redact(call))
         case .deliveryTask(let task):
             return .deliveryTask(redact(task))
-        case .batchedEvent(var event):
-            guard !event.body.isEmpty else { return nil }
-            event.body = redact(body: event.body)
-            return .batchedEvent(event)
+        case .batchedEvent(let event):
+            return redact(event).map(FactFieldValue.batchedEvent)
         case .callOutcome(.failed(let failure)):
             return .callOutcome(.failed(redact(failure)))
         case .taskOutcome(.failed(let failure)):
@@ -102,10 +105,10 @@ package struct Redactor: Sendable {
             confirmation.failure = confirmation.failure.map(redact(text:))
             return .durabilityConfirmation(confirmation)
         case .number, .attempt, .microseconds, .time, .call, .calls, .task, .switchID, .fingerprint, .executedOn, .project,
-             .gateDecision, .callOutcome, .taskOutcome, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleSignal,
+             .callOutcome, .taskOutcome, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleSignal,
              .durabilityWait, .attribution, .messageKind, .storageScope, .engineStart:
             // Nothing personal: ids, projects, counts, times, the SDK's own names and rules
-            // (a gate decision's held call and an outcome's failure are redacted above).
+            // (an outcome's failure is redacted above).
             return nil
         }
     }
@@ -188,6 +191,19 @@ package struct Redactor: Sendable {
         case nil: nil
         }
         return task
+    }
+
+    /// A gate decision with its held call redacted; nil for the decisions that hold none.
+    package func redact(_ decision: GateDecision) -> GateDecision? {
+        guard case .queued(let id, let position, let received) = decision else { return nil }
+        return .queued(switch: id, position: position, call: redact(received))
+    }
+
+    /// An event joining a bulk with its body redacted; nil for a bodiless one (its record
+    /// carries the gate's decision, and the input's call the body).
+    package func redact(_ event: BatchedEvent) -> BatchedEvent? {
+        guard !event.body.isEmpty else { return nil }
+        return BatchedEvent(call: event.call, body: redact(body: event.body))
     }
 
     package func redact(_ outcome: CallOutcome) -> CallOutcome {

@@ -406,7 +406,7 @@ extension Fact {
                                          elapsedMicroseconds: try source.signed(f[3]))
         case .switchLanded:
             self = .switchLanded(switch: try source.value(f[0]), project: try source.value(f[1]),
-                                 result: try source.number(f[2]) == SwitchResult.switchedCleanly.landingCode ? .switchedCleanly : .switchedWithWarnings,
+                                 result: SwitchResult(landingCode: try source.number(f[2])),
                                  reasons: try source.texts(f[3]))
         case .switchCancelled: self = .switchCancelled(switch: try source.value(f[0]), reason: try source.text(f[1]) ?? "")
         }

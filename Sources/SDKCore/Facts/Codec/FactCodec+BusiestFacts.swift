@@ -74,7 +74,7 @@ extension FactCodec {
     @inline(__always)
     private static func encodeEventBatched(task: TaskID, event: BatchedEvent, executedOn: ProjectFingerprint?, to writer: inout FieldWriter) {
         writer.message(1, task)
-        if event.body.isEmpty { writer.bodilessEvent(2, call: event.call) } else { writer.message(2, event) }
+        writer.batchedEvent(2, event)
         writer.message(3, executedOn)
     }
 }

@@ -43,7 +43,7 @@ package enum FactCodec {
     }
 
     /// The fact of `kind` read in place from `bytes`; nil for a variant this build does not know.
-    static func decode(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) -> Result<Fact?, CodecError> {
+    private static func decode(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) -> Result<Fact?, CodecError> {
         do throws(CodecError) {
             if let fact = try decodeBusiest(kind, bytes) { return .success(fact) }
             var source = RecordFieldSource(FieldReader(bytes))

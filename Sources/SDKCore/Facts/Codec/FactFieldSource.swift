@@ -38,8 +38,7 @@ struct RecordFieldSource: FactFieldSource {
 
     mutating func value<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value {
         if field.number == 0 { return try Value(from: &reader) }
-        guard let value: Value = try fields().message(field.number) else { throw missing(field.name) }
-        return value
+        return try fields().required(field.number, field.name)
     }
 
     mutating func optional<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value? {
@@ -208,8 +207,7 @@ extension FieldWriter {
         case .messageKind(let kind): string(number, kind.rawValue)
         case .storageScope(let scope): string(number, scope.rawValue)
         case .attribution(let value): message(number, value)
-        case .batchedEvent(let event):
-            if event.body.isEmpty { bodilessEvent(number, call: event.call) } else { message(number, event) }
+        case .batchedEvent(let event): batchedEvent(number, event)
         case .switchID(let value): payloadOrMessage(number, value)
         case .project(let value): payloadOrMessage(number, value)
         case .gateDecision(let value): payloadOrMessage(number, value)

@@ -162,6 +162,13 @@ struct FieldWriter: ~Copyable {
         }
     }
 
+    /// A batched event's message: a bodiless one (format 1.3's executed track that joins a bulk)
+    /// in one block (``bodilessEvent(_:call:)``), any other as its message.
+    @inline(__always)
+    mutating func batchedEvent(_ field: Int, _ event: BatchedEvent) {
+        if event.body.isEmpty { bodilessEvent(field, call: event.call) } else { message(field, event) }
+    }
+
     /// A task id's message (its number in field 1), written as one block: the same bytes as
     /// ``message(_:_:)-(_,some FieldCodable)`` of it.
     mutating func message(_ field: Int, _ value: TaskID) {

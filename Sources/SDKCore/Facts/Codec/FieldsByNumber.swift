@@ -82,8 +82,10 @@ struct FieldsByNumber {
     func message<Value: FieldCodable>(_ number: Int, _ type: Value.Type = Value.self) throws(CodecError) -> Value? {
         try last(number)?.message(Value.self)
     }
-    func required<Value: FieldCodable>(_ number: Int, _ name: String, _ type: Value.Type = Value.self) throws(CodecError) -> Value {
-        guard let value: Value = try message(number) else { throw missing(name) }
+    /// The last message numbered `number`; its absence is an error naming the field (the name
+    /// is made only then).
+    func required<Value: FieldCodable>(_ number: Int, _ name: @autoclosure () -> String, _ type: Value.Type = Value.self) throws(CodecError) -> Value {
+        guard let value: Value = try message(number) else { throw missing(name()) }
         return value
     }
 }

@@ -115,9 +115,18 @@ struct BlockModeBenchmark {
             return (name, percentile(samples, 0.5))
         }
         log("reading the journal through JournalReader, \(runs) runs each way")
+        // Every run of both decoders must read the same records, or its time is not reported.
+        var recordsRead: Int?
         report.scan = try [("liblz4", LZ4Implementation.liblz4), ("Swift", .swift)].map { name, decoding in
             var samples: [Double] = []
-            for _ in 0..<runs { samples.append(try scan(decoding)) }
+            for _ in 0..<runs {
+                let (seconds, records) = try scan(decoding)
+                guard recordsRead == nil || recordsRead == records else {
+                    throw BenchmarkFailure(description: "\(name) read \(records) records, another run \(recordsRead!)")
+                }
+                recordsRead = records
+                samples.append(seconds)
+            }
             return (name, percentile(samples, 0.5))
         }
         return report
@@ -334,7 +343,8 @@ struct BlockModeBenchmark {
     }
 
     /// Seconds for a strict read of every record of the journal through `decoding`.
-    private func scan(_ decoding: LZ4Implementation) throws -> Double {
+    /// Seconds to read every record with `decoding`, and how many it read.
+    private func scan(_ decoding: LZ4Implementation) throws -> (seconds: Double, records: Int) {
         var reader = try JournalReader(directory: journal)
         reader.lz4Implementation = decoding
         let stopwatch = Stopwatch()
@@ -343,7 +353,7 @@ struct BlockModeBenchmark {
         while try cursor.nextView() != nil { records += 1 }
         let seconds = stopwatch.seconds
         guard records > 0 else { throw BenchmarkFailure(description: "the journal read no record") }
-        return seconds
+        return (seconds, records)
     }
 }
 

@@ -96,7 +96,7 @@ package enum Describe {
 
     /// `7 days`, `36 hours`, `90 minutes`, `1500 ms`: the largest whole unit.
     static func duration(_ value: Duration) -> String {
-        let milliseconds = value.components.seconds * 1_000 + value.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = value.wholeMilliseconds
         for (unit, name) in [(86_400_000 as Int64, "day"), (3_600_000, "hour"), (60_000, "minute"), (1_000, "second")]
         where milliseconds >= unit && milliseconds % unit == 0 {
             let count = milliseconds / unit

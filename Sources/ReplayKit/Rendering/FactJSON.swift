@@ -389,7 +389,7 @@ package enum FactJSON {
             sink.add("discard", string: "erased")
         case .expired(let ageLimit):
             sink.add("discard", string: "expired")
-            sink.add("age_limit_ms", integer: ageLimit.components.seconds * 1_000 + ageLimit.components.attoseconds / 1_000_000_000_000_000)
+            sink.add("age_limit_ms", integer: ageLimit.wholeMilliseconds)
         }
     }
 

@@ -79,8 +79,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
                  knownProjects: [Project], sdkVersion: String, retentionAge: Duration? = nil) {
         self.environment = environment
         self.retentionAge = retentionAge
-        let ageMicroseconds = retentionAge.map { $0.components.seconds.multipliedReportingOverflow(by: 1_000_000).partialValue
-            &+ $0.components.attoseconds / 1_000_000_000_000 } ?? 0
+        let ageMicroseconds = retentionAge?.wholeMicroseconds ?? 0
         retentionCheckMicroseconds = max(min(ageMicroseconds / 4, EngineBounds.retentionCheckMicroseconds), 1)
         self.inbox = inbox
         self.recorder = recorder

@@ -145,9 +145,7 @@ extension JournalTime {
 
     /// This time plus `duration` (to the microsecond), saturating.
     package func advanced(by duration: Duration) -> JournalTime {
-        let (seconds, attoseconds) = duration.components
-        let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        return advanced(byMicroseconds: overflow ? (seconds > 0 ? .max : .min) : micros &+ attoseconds / 1_000_000_000_000)
+        advanced(byMicroseconds: duration.wholeMicroseconds)
     }
 
     /// This time plus `milliseconds`, saturating.

@@ -3,11 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "EngagementSDK",
-    // The floor the APIs used set (docs/PLATFORMS.md, "The floor"): `Atomic` (Synchronization:
-    // call ids, the journal writer's attention flag and group-commit thread) and
-    // `String(validating:as:)` (the journal's and the facts' text decoding) are iOS 18 and
-    // macOS 15; `Duration` and `Task.sleep(for:)` alone would allow iOS 16 and macOS 13.
-    platforms: [.iOS(.v18), .macOS(.v15)],
+    // The floor the APIs used set (docs/PLATFORMS.md, "The floor"): `Duration`, `Clock` and
+    // `Task.sleep(for:)` (iOS 16, macOS 13, tvOS 16, watchOS 9; visionOS from its first release).
+    // Nothing newer: the package's own lock stands in for `Atomic`, its UTF-8 validator for
+    // `String(validating:as:)`, and `make portability-check` refuses any API above this line.
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "SDK", targets: ["SDK"]),
         .library(name: "SDKTesting", targets: ["SDKTesting"]),
@@ -24,8 +24,10 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
-        // One lock type for the whole package, visible to ThreadSanitizer.
-        .target(name: "Locking"),
+        // C11 atomics for Locking's AtomicWord (Swift's `Atomic` is above the package's floor).
+        .target(name: "CAtomics"),
+        // One lock type for the whole package, visible to ThreadSanitizer, and an atomic word.
+        .target(name: "Locking", dependencies: ["CAtomics"]),
         // A generic, crash-safe, compressed append-only log. Knows nothing of the SDK. iOS has no
         // liblz4: there the journal writes and reads the same frames with its own LZ4 in Swift
         // (docs/FORMAT.md, "Linked blocks on every platform").
@@ -74,9 +76,11 @@ let package = Package(
                               // ...and what the static Foundation archives need that the modules'
                               // link entries do not name: CoreFoundation, ICU, FoundationNetworking's
                               // curl glue and the system's libcurl (there is no libcurl.so link to
-                              // name it by -lcurl; the dynamic build loads the same library).
+                              // name it by -lcurl; the dynamic build loads the same library), and
+                              // Synchronization, whose Mutex FoundationNetworking uses (no module
+                              // of ours imports it, to name it).
                               "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
-                              "-l_CFURLSessionInterface", "-Xlinker", "-l:libcurl.so.4",
+                              "-l_CFURLSessionInterface", "-lswiftSynchronization", "-Xlinker", "-l:libcurl.so.4",
                           ], .when(platforms: [.linux]))]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(

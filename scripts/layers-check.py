@@ -18,7 +18,7 @@ SYSTEM = {"Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Darwin", "
 
 # What each target may import from this package (the layers below it).
 ALLOWED = {
-    "CLZ4": set(), "CCrypto": set(), "CSQLite": set(), "Locking": set(), "CrashStory": set(),
+    "CLZ4": set(), "CCrypto": set(), "CSQLite": set(), "CAtomics": set(), "Locking": {"CAtomics"}, "CrashStory": set(),
     "Journal": {"CLZ4", "Locking"},
     "SDKCore": {"Journal", "CCrypto"},
     "SDK": {"SDKCore", "Journal", "Locking"},

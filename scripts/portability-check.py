@@ -8,9 +8,11 @@ No Xcode runs here, so this reads instead of compiling. In every target an app o
   `fdatasync`, `SOCK_CLOEXEC`, `MSG_NOSIGNAL`, `ENONET`, `UInt64(pthread_self())`, `epoll`, ...);
 - a sync call that means something else on each platform (`fsync`: on Apple platforms it does
   not reach the disk) outside a branch of `#if` that chose for its platform;
-- an API introduced above the package's `platforms:` floor (`Atomic`, `String(validating:as:)`,
-  `Duration`, ...), read from Package.swift against the table in FLOOR_APIS;
-- in Package.swift: no `platforms:`, an `unsafeFlags` without a `.when(platforms:)`, an
+- an API introduced above the package's `platforms:` floor on any of the five Apple platforms
+  (`Atomic`, `Mutex`, `String(validating:as:)`, `Int128`, `Duration`, ...), read from
+  Package.swift against the table in FLOOR_APIS;
+- in Package.swift: no `platforms:`, or one without a floor for each of iOS, macOS, tvOS, watchOS
+  and visionOS (undeclared, SwiftPM's oldest would apply), an `unsafeFlags` without a `.when(platforms:)`, an
   unconditional dependency on a Linux-only system library (CCrypto), a system library without a
   Homebrew provider.
 
@@ -18,9 +20,9 @@ A Linux branch is one whose condition names only Linux (`canImport(Glibc)`, `os(
 `canImport(CCrypto)`, `canImport(FoundationNetworking)`), or the `#else` of one that names only
 Apple platforms (`canImport(Darwin)`, `os(iOS)`, `canImport(CommonCrypto)`, ...).
 
-`--self-test` copies the package's sources to a temporary directory, plants Linux-only code and a
-lowered floor in it, and checks that this script fails there naming each planted line, and passes
-on the same code once guarded.
+`--self-test` copies the package's sources to a temporary directory, plants Linux-only code, uses
+of APIs above the floor and a lowered or partial floor in it, and checks that this script fails
+there naming each planted line, and passes on the same code once guarded.
 
 Usage: portability-check.py [--root DIR] [--self-test]
 """
@@ -76,22 +78,40 @@ PLATFORM_DECIDED = [
     (r"(?<![\w.])fsync\s*\(", "calls fsync outside a platform branch: on Apple platforms it does not reach the disk (FileSync: F_FULLFSYNC there)"),
 ]
 
-# APIs and the (iOS, macOS) versions that introduced them: used above the floor, they need
-# `@available` or a lower-floor replacement.
+# The Apple platforms the package declares, in Package.swift's spelling.
+PLATFORMS = ["iOS", "macOS", "tvOS", "watchOS", "visionOS"]
+# The versions that introduced what Swift 5.9 to 6.1 added to the standard library and its
+# companions (Synchronization, Observation), for each of PLATFORMS.
+SWIFT_6_0 = (18, 15, 18, 11, 2)
+SWIFT_5_9 = (17, 14, 17, 10, 1)
+SWIFT_5_7 = (16, 13, 16, 9, 1)
+SWIFT_6_2 = (26, 26, 26, 26, 26)
+
+# APIs and the (iOS, macOS, tvOS, watchOS, visionOS) versions that introduced them: used above
+# the floor, they need `@available` or a lower-floor replacement (docs/PLATFORMS.md, "The floor").
 FLOOR_APIS = [
-    (r"\bAtomic\s*<|\bimport\s+Synchronization\b", "Atomic (Synchronization)", (18, 15)),
-    (r"\bMutex\s*<", "Mutex (Synchronization)", (18, 15)),
-    (r"\bString\s*\(\s*validating\s*:", "String(validating:as:)", (18, 15)),
-    (r"\bU?Int128\b", "Int128/UInt128", (18, 15)),
-    (r"\bRangeSet\b", "RangeSet", (18, 15)),
-    (r"\bInlineArray\b", "InlineArray", (26, 26)),
-    (r"\bwithDiscardingTaskGroup\b|\bDiscardingTaskGroup\b", "discarding task groups", (17, 14)),
-    (r"@Observable\b|\bimport\s+Observation\b", "Observation", (17, 14)),
-    (r"\bDuration\b", "Duration", (16, 13)),
-    (r"\bTask\.sleep\s*\(\s*for\s*:|\bTask\.sleep\s*\(\s*until\s*:", "Task.sleep(for:)", (16, 13)),
-    (r"\bContinuousClock\b|\bSuspendingClock\b", "Clock", (16, 13)),
-    (r"\bRegex\b|\bwholeMatch\s*\(|\bfirstMatch\s*\(", "Regex", (16, 13)),
+    (r"\bAtomic\s*<|\bimport\s+Synchronization\b", "Atomic (Synchronization)", SWIFT_6_0),
+    (r"\bMutex\s*<", "Mutex (Synchronization)", SWIFT_6_0),
+    (r"\bString\s*\(\s*validating\s*:", "String(validating:as:)", SWIFT_6_0),
+    (r"\bU?Int128\b|\.attoseconds\b", "Int128/UInt128 (Duration.attoseconds among them)", SWIFT_6_0),
+    (r"\bRangeSet\b|\.indices\s*\(\s*where\s*:|\bremoveSubranges\s*\(|\bmoveSubranges\s*\(", "RangeSet", SWIFT_6_0),
+    (r"\bTaskExecutor\b|\bexecutorPreference\s*:|\bwithTaskExecutorPreference\b", "task executors", SWIFT_6_0),
+    (r"\.next\s*\(\s*isolation\s*:", "AsyncIteratorProtocol.next(isolation:)", SWIFT_6_0),
+    (r"\bwithDiscardingTaskGroup\b|\bwithThrowingDiscardingTaskGroup\b|\bDiscardingTaskGroup\b", "discarding task groups", SWIFT_5_9),
+    (r"@Observable\b|\bimport\s+Observation\b", "Observation", SWIFT_5_9),
+    (r"\bExecutorJob\b", "custom executors (ExecutorJob)", SWIFT_5_9),
+    (r"\bInlineArray\b", "InlineArray", SWIFT_6_2),
+    (r"\bTask\.immediate\b|\bTask\s*\(\s*name\s*:", "Task.immediate, Task(name:)", SWIFT_6_2),
+    (r"\bDuration\b", "Duration", SWIFT_5_7),
+    (r"\bTask\.sleep\s*\(\s*for\s*:|\bTask\.sleep\s*\(\s*until\s*:", "Task.sleep(for:)", SWIFT_5_7),
+    (r"\bContinuousClock\b|\bSuspendingClock\b", "Clock", SWIFT_5_7),
+    (r"\bRegex\b|\bwholeMatch\s*\(|\bfirstMatch\s*\(", "Regex", SWIFT_5_7),
 ]
+
+
+def versions(numbers):
+    """`iOS 18, macOS 15, ...` for a tuple in PLATFORMS' order."""
+    return ", ".join(f"{name} {number}" for name, number in zip(PLATFORMS, numbers))
 
 
 def blank_literals(source):
@@ -161,13 +181,19 @@ def regions(lines):
 
 
 def floor_of(package):
-    """The (iOS, macOS) major versions of Package.swift's `platforms:`, or None."""
+    """The major versions of Package.swift's `platforms:`, in PLATFORMS' order (None where a
+    platform is not declared), or None when there is no `platforms:`."""
     match = re.search(r"platforms\s*:\s*\[(.*?)\]", package, re.S)
     if not match:
         return None
-    ios = re.search(r"\.iOS\(\s*\.v(\d+)", match.group(1))
-    macos = re.search(r"\.macOS\(\s*\.v(\d+)", match.group(1))
-    return (int(ios.group(1)) if ios else 12, int(macos.group(1)) if macos else 10)
+    found = [re.search(r"\." + name + r"\(\s*\.v(\d+)", match.group(1)) for name in PLATFORMS]
+    return tuple(int(version.group(1)) if version else None for version in found)
+
+
+def above(introduced, floor):
+    """Whether an API introduced at `introduced` is missing somewhere the floor allows (an
+    undeclared platform's floor is SwiftPM's oldest, below everything here)."""
+    return any(floor_version is None or version > floor_version for version, floor_version in zip(introduced, floor))
 
 
 def check_swift(root, relative, floor, problems):
@@ -186,10 +212,15 @@ def check_swift(root, relative, floor, problems):
                 if re.search(pattern, code):
                     problems.append(f"{relative}:{number}: {message}")
         if floor and "linux" not in platforms:
-            for pattern, name, (ios, macos) in FLOOR_APIS:
-                if (ios > floor[0] or macos > floor[1]) and re.search(pattern, code):
-                    problems.append(f"{relative}:{number}: uses {name}, introduced in iOS {ios} and macOS {macos}, "
-                                    f"above the package's floor (iOS {floor[0]}, macOS {floor[1]})")
+            for pattern, name, introduced in FLOOR_APIS:
+                if above(introduced, floor) and re.search(pattern, code):
+                    problems.append(f"{relative}:{number}: uses {name}, introduced in {versions(introduced)}, "
+                                    f"above the package's floor ({declared(floor)})")
+
+
+def declared(floor):
+    """The floor as Package.swift declares it, e.g. `iOS 16, macOS 13, tvOS none, ...`."""
+    return ", ".join(f"{name} {number if number is not None else 'undeclared'}" for name, number in zip(PLATFORMS, floor))
 
 
 def check_shim(root, relative, problems):
@@ -222,8 +253,15 @@ def check_package(root, problems):
     def line_of(offset):
         return package.count("\n", 0, offset) + 1
 
-    if not floor_of(code):
+    floor = floor_of(code)
+    if not floor:
         problems.append("Package.swift:1: no `platforms:` floor (the APIs used set one: docs/PLATFORMS.md)")
+    else:
+        line = line_of(re.search(r"platforms\s*:", code).start())
+        for name, version in zip(PLATFORMS, floor):
+            if version is None:
+                problems.append(f"Package.swift:{line}: `platforms:` declares no floor for {name}: SwiftPM's oldest "
+                                f"would apply, below the APIs used (docs/PLATFORMS.md, \"The floor\")")
     for name, start, block in target_blocks(code):
         if block.lstrip().startswith(".systemLibrary"):
             if name in SHIMS and name not in LINUX_ONLY_LIBRARIES and ".brew(" not in block:
@@ -284,8 +322,9 @@ def run(root):
         for problem in problems:
             print("  " + problem)
         return 1
-    print("portability-check: %d files in %d targets guard every Linux-only call; Package.swift keeps Apple "
-          "builds free of Linux-only flags and libraries (floor iOS %d, macOS %d)" % (files, len(TARGETS + SHIMS), *floor))
+    print("portability-check: %d files in %d targets guard every Linux-only call and use nothing above the floor "
+          "(%s); Package.swift keeps Apple builds free of Linux-only flags and libraries"
+          % (files, len(TARGETS + SHIMS), declared(floor)))
     return 0
 
 
@@ -349,6 +388,57 @@ enum GuardedCalls {
 '''
 
 
+ABOVE_FLOOR = '''import Synchronization
+
+/// Planted by the self-test: each use below is of an API above the package's floor.
+final class PlantedAboveFloor: Sendable {
+    let count = Atomic<Int>(0)
+    let names = Mutex<[String]>([])
+
+    func text(_ bytes: [UInt8]) -> String? {
+        String(validating: bytes, as: UTF8.self)
+    }
+
+    func wide(_ value: Int64) -> Int128 { Int128(value) }
+
+    func run() async {
+        await withDiscardingTaskGroup { group in group.addTask {} }
+    }
+
+    // Comments and strings are not code: Atomic<Int>, String(validating: bytes, as: UTF8.self)
+    let note = "Mutex<Int> and Int128 in a string"
+}
+'''
+# The lines of ABOVE_FLOOR the check must name, and a word of what it must say.
+ABOVE_FLOOR_EXPECTED = {1: "Atomic", 5: "Atomic", 6: "Mutex", 9: "String(validating:as:)", 12: "Int128", 15: "discarding"}
+
+# The same uses where only Linux builds see them: not above any Apple floor.
+ABOVE_FLOOR_GUARDED = '''#if os(Linux)
+import Synchronization
+
+enum GuardedAboveFloor {
+    static let count = Atomic<Int>(0)
+    static func text(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
+}
+#endif
+'''
+
+
+def named_exactly(output, planted, expected):
+    """What is wrong with the check's `output` about the `planted` file: a line of `expected` not
+    named (or named without its word), or a line named that is no problem."""
+    failures = []
+    named = {}
+    for match in re.finditer(re.escape(planted) + r":(\d+):[^\n]*", output):
+        named[int(match.group(1))] = named.get(int(match.group(1)), "") + match.group(0)
+    for line, word in expected.items():
+        if line not in named or word.lower() not in named[line].lower():
+            failures.append(f"{planted}:{line} ({word}) is not named:\n{output}")
+    for line in set(named) - set(expected):
+        failures.append(f"{planted}:{line} is named but is no problem (a comment, a string):\n{output}")
+    return failures
+
+
 def self_test():
     failures = []
     with tempfile.TemporaryDirectory() as scratch:
@@ -377,31 +467,50 @@ def self_test():
         status, output = check()
         if status == 0:
             failures.append("the planted file passes:\n" + output)
-        named = {}
-        for match in re.finditer(re.escape(planted) + r":(\d+):[^\n]*", output):
-            named[int(match.group(1))] = named.get(int(match.group(1)), "") + match.group(0)
-        for line, word in PLANTED_EXPECTED.items():
-            if line not in named or word.lower() not in named[line].lower():
-                failures.append(f"{planted}:{line} ({word}) is not named:\n{output}")
-        for line in set(named) - set(PLANTED_EXPECTED):
-            failures.append(f"{planted}:{line} is named but is no problem (a comment, a string):\n{output}")
+        failures += named_exactly(output, planted, PLANTED_EXPECTED)
         if "GuardedCalls.swift" in output:
             failures.append("guarded calls are reported:\n" + output)
         os.remove(os.path.join(copy, planted))
 
+        # APIs above the floor: named where Apple builds see them, not where only Linux does.
+        above_floor = os.path.join("Sources", "SDK", "PlantedAboveFloor.swift")
+        with open(os.path.join(copy, above_floor), "w", encoding="utf-8") as handle:
+            handle.write(ABOVE_FLOOR)
+        with open(os.path.join(copy, "Sources", "Journal", "GuardedAboveFloor.swift"), "w", encoding="utf-8") as handle:
+            handle.write(ABOVE_FLOOR_GUARDED)
+        status, output = check()
+        if status == 0:
+            failures.append("the planted uses of APIs above the floor pass:\n" + output)
+        failures += named_exactly(output, above_floor, ABOVE_FLOOR_EXPECTED)
+        if not re.search(re.escape(above_floor) + r":5: uses Atomic \(Synchronization\), introduced in iOS 18, macOS 15, "
+                         r"tvOS 18, watchOS 11, visionOS 2, above the package's floor \(iOS 16, macOS 13", output):
+            failures.append("Atomic is not named with the versions that introduced it and the floor:\n" + output)
+        if "GuardedAboveFloor.swift" in output:
+            failures.append("uses of APIs above the floor in a Linux branch are reported:\n" + output)
+        if re.search(r"uses Duration", output):
+            failures.append("Duration is named at a floor of iOS 16 that has it:\n" + output)
+        os.remove(os.path.join(copy, above_floor))
+
         package_path = os.path.join(copy, "Package.swift")
         with open(package_path, encoding="utf-8") as handle:
             package = handle.read()
-        lowered = re.sub(r"platforms\s*:\s*\[[^\]]*\]", "platforms: [.iOS(.v16), .macOS(.v13)]", package, count=1)
+
+        def with_package(text):
+            with open(package_path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return check()
+
+        # A floor below Duration's (which the sources use), with Linux-only flags and libraries
+        # made unconditional.
+        lowered = re.sub(r"platforms\s*:\s*\[[^\]]*\]",
+                         "platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)]", package, count=1)
         lowered = lowered.replace(', .when(platforms: [.linux]))]),', ')]),', 1)
         lowered = re.sub(r'\.target\(name: "CCrypto", condition: \.when\(platforms: \[\.linux\]\)\)', '"CCrypto"', lowered)
         lowered = lowered.replace('.brew(["lz4"])', '.yum(["lz4-devel"])')
-        with open(package_path, "w", encoding="utf-8") as handle:
-            handle.write(lowered)
-        status, output = check()
+        status, output = with_package(lowered)
         expectations = {
-            "Atomic": r"Sources/Journal/.*:\d+: uses Atomic \(Synchronization\), introduced in iOS 18",
-            "String(validating:)": r"Sources/\w+/.*:\d+: uses String\(validating:as:\)",
+            "Duration": r"Sources/\w+/.*:\d+: uses Duration, introduced in iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, "
+                        r"above the package's floor \(iOS 15, macOS 12, tvOS 15, watchOS 8, visionOS 1\)",
             "unsafeFlags": r"Package\.swift:\d+: replay-main has unsafeFlags without",
             "CCrypto": r"Package\.swift:\d+: SDKCore depends on CCrypto",
             "brew": r"Package\.swift:\d+: system library CLZ4 has no Homebrew provider",
@@ -411,16 +520,24 @@ def self_test():
         for name, pattern in expectations.items():
             if not re.search(pattern, output):
                 failures.append(f"{name} is not named after lowering the floor:\n{output}")
-        if re.search(r"uses Duration", output):
-            failures.append("Duration is named at a floor of iOS 16 that has it:\n" + output)
+
+        # A floor that leaves platforms undeclared.
+        status, output = with_package(re.sub(r"platforms\s*:\s*\[[^\]]*\]", "platforms: [.iOS(.v16), .macOS(.v13)]",
+                                             package, count=1))
+        for name in ["tvOS", "watchOS", "visionOS"]:
+            if not re.search(r"Package\.swift:\d+: `platforms:` declares no floor for " + name, output):
+                failures.append(f"an undeclared {name} floor is not named:\n{output}")
+        if "no floor for iOS" in output or "no floor for macOS" in output:
+            failures.append("a declared floor is reported missing:\n" + output)
     if failures:
         print("portability-check --self-test: FAILED")
         for failure in failures:
             print("  " + failure.replace("\n", "\n    "))
         return 1
     print("portability-check --self-test: the check fails on planted Linux-only code (naming each of its %d lines), "
-          "on a floor below Atomic and on unconditional Linux flags and libraries, and passes on the same code guarded"
-          % len(PLANTED_EXPECTED))
+          "on planted uses of APIs above the floor (each of its %d), on a floor below Duration or missing a platform, "
+          "and on unconditional Linux flags and libraries, and passes on the same code guarded"
+          % (len(PLANTED_EXPECTED), len(ABOVE_FLOOR_EXPECTED)))
     return 0
 
 

@@ -15,17 +15,21 @@ import Journal
 ///   same records, and seeking to any of those records returns exactly the records from there;
 /// - after a writer opened a readable journal and appended a record, reading finds that record
 ///   last;
-/// - a journal liblz4 reads whole reads the same through the Swift block decoder, and the input
-///   as one LZ4 block decodes alike through both (``LZ4BlockCrossCheck``).
+/// - the journal reads the same through liblz4 and through the Swift block decoder, strictly
+///   and salvaging: the same records and the same damage; and the input as one LZ4 block
+///   decodes alike through both, or is refused alike (``LZ4BlockCrossCheck``);
+/// - the input as text is UTF-8 to the package's validator exactly when it is to the standard
+///   library's (``UTF8CrossCheck``).
 package enum JournalReaderFuzzer {
     static let directory = "/journal"
     /// Seeks read at most this many records: enough to compare, bounded in time.
     static let seekReadLimit = 256
 
     /// Runs one input; returns the invariants it broke. The input's bytes are also one LZ4
-    /// block for ``LZ4BlockCrossCheck``, whether or not they parse as a journal.
+    /// block for ``LZ4BlockCrossCheck`` and text for ``UTF8CrossCheck``, whether or not they
+    /// parse as a journal.
     package static func run(_ input: [UInt8]) -> [String] {
-        guard let parsed = JournalFuzzInput(input) else { return LZ4BlockCrossCheck.run(input) }
+        guard let parsed = JournalFuzzInput(input) else { return LZ4BlockCrossCheck.run(input) + UTF8CrossCheck.run(input) }
         let storage = InMemoryStorage()
         try? storage.createDirectory(at: directory)
         for file in parsed.files() { storage.setBytes(file.bytes, of: directory + "/" + file.name) }
@@ -33,7 +37,7 @@ package enum JournalReaderFuzzer {
         let readable = read(storage, seekSelector: parsed.seekSelector, &checker)
         recoverAndAppend(storage, checkingReadBack: readable, &checker)
         readAsOneStream(parsed.files(), &checker)
-        return checker.violations + LZ4BlockCrossCheck.run(input)
+        return checker.violations + LZ4BlockCrossCheck.run(input) + UTF8CrossCheck.run(input)
     }
 
     /// The journal's segment files concatenated, as `replay` reads them from standard input:
@@ -77,14 +81,17 @@ package enum JournalReaderFuzzer {
                            "strict read everything but verify found corruption: \(report.corruption)")
         }
         seek(reader, in: strict, selector: seekSelector, compare: strictReadAll, &checker)
-        // The Swift block decoder (Apple platforms' reader) reads whatever liblz4 reads whole
-        // exactly alike. (Where liblz4 stops it may read on: it is laxer about how blocks end.)
+        // The Swift block decoder (Apple platforms' reader) reads the journal exactly as liblz4
+        // does: the same records, and the same damage where either stops or skips.
         var swiftReader = reader
         swiftReader.lz4Implementation = .swift
-        let swift = trail { try swiftReader.records(mode: .strict) }
-        if strictReadAll {
-            checker.expect(swift.failure == nil && swift.count == strict.count && swift.combined == strict.combined,
-                           "liblz4 read \(strict.count) records cleanly, the Swift decoder \(swift.count) (\(swift.failure ?? "no error"))")
+        for (mode, viaLiblz4) in [(JournalReader.ReadMode.strict, strict), (.salvage, salvage)] {
+            let viaSwift = trail { try swiftReader.records(mode: mode) }
+            checker.expect(viaSwift.count == viaLiblz4.count && viaSwift.combined == viaLiblz4.combined
+                           && viaSwift.failure == viaLiblz4.failure && viaSwift.damage == viaLiblz4.damage,
+                           "\(mode): liblz4 read \(viaLiblz4.count) records (\(viaLiblz4.failure ?? "no error"); damage "
+                           + "\(viaLiblz4.damage)), the Swift decoder \(viaSwift.count) (\(viaSwift.failure ?? "no error"); "
+                           + "damage \(viaSwift.damage))")
         }
         return true
     }

@@ -2,17 +2,15 @@ import CLZ4
 import Journal
 
 /// This package's LZ4 in Swift (what iOS reads and writes journals with) held to
-/// liblz4 on hostile bytes: `fuzz-journal` hands every input to the decoder as one block after a
-/// dictionary, and to the compressor as content after the same dictionary.
+/// liblz4 on hostile bytes: `fuzz-journal` hands every input to the reader's two decoding paths
+/// as one block after a dictionary, and to the compressor as content after the same dictionary.
 ///
-/// What must hold: whenever liblz4 decodes a block, the Swift decoder decodes it to the same
-/// bytes, except a block with a match at offset 0, which liblz4 1.9.4 accepts by copying bytes
-/// of its output buffer not yet written (the Swift decoder refuses it); and when the Swift
-/// decoder refuses a block, the byte it names is in the block. (It may decode blocks liblz4
-/// refuses: it does not hold blocks to the format's end-of-block rules.) And liblz4 decodes
-/// what the Swift compressor writes back to its input.
+/// What must hold: the reader's liblz4 path (liblz4, then ``LZ4BlockRules``) and its Swift
+/// path (``LZ4BlockDecoder``) decode every block alike, to the same bytes, or both refuse it with
+/// the same error, which names a byte of the block; liblz4 refuses nothing the two decode; and
+/// liblz4 decodes what the Swift compressor writes back to its input.
 package enum LZ4BlockCrossCheck {
-    /// Decodes `input` (after its first byte) with both decoders; returns the invariants broken.
+    /// Decodes `input` (after its first byte) through both paths; returns the invariants broken.
     /// The first byte chooses the dictionary's length in 256-byte steps, up to the 64 KiB window.
     package static func run(_ input: [UInt8]) -> [String] {
         guard let first = input.first else { return [] }
@@ -21,31 +19,42 @@ package enum LZ4BlockCrossCheck {
         let block = Array(input.dropFirst())
         let limit = 4 * block.count + 64
         var checker = InvariantChecker()
-        let reference = liblz4(block, dictionary: dictionary, limit: limit)
-        var buffer = dictionary + [UInt8](repeating: 0, count: limit)
-        let decoded: Result<[UInt8], LZ4BlockError> = buffer.withUnsafeMutableBytes { output in
-            block.withUnsafeBytes { source in
-                do throws(LZ4BlockError) {
-                    let produced = try LZ4BlockDecoder.decode(source, into: output.baseAddress!, at: dictionary.count,
-                                                              dictionaryStart: 0, limit: limit)
-                    return .success(Array(output[dictionary.count..<(dictionary.count + produced)]))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
-        switch decoded {
-        case .success(let bytes):
-            if let reference {
-                checker.expect(bytes == reference, "the Swift decoder and liblz4 decode a block of \(block.count) bytes differently")
-            }
-        case .failure(let error):
-            checker.expect(reference == nil || hasMatchAtOffsetZero(block),
-                           "liblz4 decodes a block of \(block.count) bytes the Swift decoder refuses: \(error)")
-            checker.expect((0...block.count).contains(error.offset), "the Swift decoder names byte \(error.offset) of a \(block.count)-byte block")
+        let throughLiblz4 = readerDecode(block, dictionary: dictionary, limit: limit, decoding: .liblz4)
+        let throughSwift = readerDecode(block, dictionary: dictionary, limit: limit, decoding: .swift)
+        switch (throughLiblz4, throughSwift) {
+        case (.success(let viaLiblz4), .success(let viaSwift)):
+            checker.expect(viaLiblz4 == viaSwift, "liblz4 and the Swift decoder decode a block of \(block.count) bytes differently")
+            checker.expect(liblz4(block, dictionary: dictionary, limit: limit) == viaLiblz4,
+                           "the reader's liblz4 path decodes a block of \(block.count) bytes liblz4 does not")
+        case (.failure(let viaLiblz4), .failure(let viaSwift)):
+            checker.expect(viaLiblz4 == viaSwift, "liblz4 refuses a block of \(block.count) bytes with \"\(viaLiblz4)\", "
+                           + "the Swift decoder with \"\(viaSwift)\"")
+            checker.expect((0...block.count).contains(viaSwift.offset), "the Swift decoder names byte \(viaSwift.offset) of a \(block.count)-byte block")
+        case (.success, .failure(let error)):
+            checker.expect(false, "liblz4 decodes a block of \(block.count) bytes the Swift decoder refuses: \(error)")
+        case (.failure(let error), .success):
+            checker.expect(false, "the Swift decoder decodes a block of \(block.count) bytes liblz4 refuses: \(error)")
         }
         checkCompressor(input, after: dictionary, &checker)
         return checker.violations
+    }
+
+    /// What the journal reader decodes `block` to through `decoding`, in a frame of linked blocks
+    /// whose content so far is `dictionary`, producing at most `limit` bytes.
+    package static func readerDecode(_ block: [UInt8], dictionary: [UInt8], limit: Int,
+                                     decoding: LZ4Implementation) -> Result<[UInt8], LZ4BlockError> {
+        let window = DecodeWindow(maxBlockBytes: max(limit, SegmentFormat.windowBytes), decoding: decoding)
+        window.beginFrame()
+        // The dictionary as the frame's earlier content: a stored (uncompressed) block.
+        let stored = dictionary.withUnsafeBytes { bytes in
+            Result { () throws(LZ4BlockError) in try window.decode(block: bytes, compressed: false, linked: true, maxOutput: bytes.count) }
+        }
+        if case .failure(let error) = stored { return .failure(error) }
+        return block.withUnsafeBytes { bytes in
+            Result { () throws(LZ4BlockError) in
+                Array(window.bytes(try window.decode(block: bytes, compressed: true, linked: true, maxOutput: limit)))
+            }
+        }
     }
 
     /// The Swift compressor (iOS's writer) on `input` as a linked block after
@@ -105,30 +114,5 @@ package enum LZ4BlockCrossCheck {
             }
         }
         return produced < 0 ? nil : Array(buffer[dictionary.count..<(dictionary.count + Int(produced))])
-    }
-
-    /// Whether `block`, walked as liblz4 walks it, has a match at offset 0 before it ends.
-    package static func hasMatchAtOffsetZero(_ block: [UInt8]) -> Bool {
-        var position = 0
-        /// The length `base` extended by the bytes that follow (each adds, 255 means more).
-        func extended(_ base: Int) -> Int {
-            var length = base
-            while position < block.count {
-                length += Int(block[position])
-                position += 1
-                if block[position - 1] != 255 { break }
-            }
-            return length
-        }
-        while position < block.count {
-            let token = Int(block[position])
-            position += 1
-            position += token >> 4 == 15 ? extended(15) : token >> 4
-            guard position + 2 <= block.count else { return false }
-            if block[position] == 0 && block[position + 1] == 0 { return true }
-            position += 2
-            if token & 15 == 15 { _ = extended(15) }
-        }
-        return false
     }
 }

@@ -1,13 +1,16 @@
+import Foundation
 import FuzzHarness
 import Journal
 
 /// Seeds of the journal target: real segments written by ``JournalWriter`` (the fixture story,
 /// raw journals whose blocks are stored or compressed), in every shape ``JournalFuzzInput``
-/// knows, plus the damage a crash leaves (a torn tail, an open frame, a header alone).
+/// knows, plus the damage a crash leaves (a torn tail, an open frame, a header alone), and every
+/// input that once broke the target (the regression tests' fixtures, named `find-…`).
 enum JournalSeeds {
     typealias Seed = (name: String, bytes: [UInt8])
 
-    static func make() throws -> [Seed] {
+    /// `finds`: the directory of inputs that broke the target (`Tests/JournalTests/Fixtures/fuzz-journal`).
+    static func make(finds: String) throws -> [Seed] {
         var seeds: [Seed] = []
         let story = try journalFiles { try FixtureJournal.writeStory(to: $0, storage: $1) }
         let segments = story.filter { $0.name.hasSuffix(".lz4") }.map(\.bytes)
@@ -63,6 +66,14 @@ enum JournalSeeds {
         add("story-torn-tail", JournalFuzzInput(shape: .oneSegment, seekSelector: 50, content: Array(last[..<(last.count * 2 / 3)])))
         add("header-only", JournalFuzzInput(shape: .oneSegment, content: Array(last[..<headerLength(of: last)])))
         add("open-frame", JournalFuzzInput(shape: .oneSegment, seekSelector: 70, content: try openFrameSegment()))
+
+        // What broke the target once: damage of shapes no seed above has.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: finds))?.sorted() ?? []
+        guard !names.isEmpty else { throw CorpusError("no fuzz-journal finds in \(finds)") }
+        for name in names {
+            guard let bytes = FileManager.default.contents(atPath: finds + "/" + name) else { throw CorpusError("cannot read \(finds)/\(name)") }
+            seeds.append(("find-" + name, [UInt8](bytes)))
+        }
         return seeds
     }
 

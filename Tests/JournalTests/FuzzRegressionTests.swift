@@ -234,4 +234,31 @@ struct FuzzRegressionTests {
     func recordsNumberedPastTheLastSequence() throws {
         #expect(JournalReaderFuzzer.run(try Self.fixture("records-numbered-past-the-last-sequence")) == [])
     }
+
+    /// fuzz-journal, invariant 6 (a 20-minute run, after about 49,000 inputs): a block, checksums
+    /// repaired, holding a match at offset 0. liblz4 1.9.4 decodes it (as zeros; the block check,
+    /// repaired over that output, matched), so the journal read as
+    /// 8 records on Linux and as corruption through the Swift decoder (iOS). The reader now holds
+    /// liblz4's blocks to the format's rules too: corruption on both paths, in the same words.
+    @Test("a block with a match at offset 0 is the same corruption through liblz4 as through the Swift decoder",
+          arguments: [LZ4Implementation.liblz4, .swift])
+    func matchAtOffsetZero(decoding: LZ4Implementation) throws {
+        let input = try Self.fixture("match-at-offset-zero")
+        #expect(JournalReaderFuzzer.run(input) == [])
+
+        let storage = InMemoryStorage()
+        try storage.createDirectory(at: "/journal")
+        for file in try #require(JournalFuzzInput(input)?.files()) { storage.setBytes(file.bytes, of: "/journal/" + file.name) }
+        var reader = try JournalReader(directory: "/journal", storage: storage)
+        reader.lz4Implementation = decoding
+        let expected = Damage(kind: .corruption, segment: "segment-00000000000000000001.lz4", offset: 116, sequence: 1,
+                              reason: "block does not decode as LZ4 (at block byte 33: match offset 0)")
+        #expect(throws: JournalError.corrupted(expected)) {
+            let cursor = try reader.records(mode: .strict)
+            while try cursor.next() != nil {}
+        }
+        let report = reader.verify()
+        #expect(report.corruption.first == expected)
+        #expect(report.records == 0, "no record is made of the block's bytes")
+    }
 }

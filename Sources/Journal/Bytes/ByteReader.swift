@@ -114,7 +114,7 @@ public struct ByteReader: Sendable {
     public mutating func readString(limit: Int = .max) throws(Failure) -> String {
         let start = offset
         let raw = try readLengthPrefixed(limit: limit)
-        guard let string = String(validating: raw, as: UTF8.self) else {
+        guard let string = UTF8Validation.string(raw) else {
             throw Failure(reason: .invalidUTF8, offset: start)
         }
         return string

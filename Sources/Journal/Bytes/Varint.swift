@@ -60,6 +60,8 @@ public enum Varint {
     /// varint is longer than ten bytes or overflows 64 bits. Never reads outside `bytes`.
     @inlinable
     public static func load(from bytes: UnsafeRawBufferPointer, at offset: Int) -> (value: UInt64, next: Int)? {
+        // Most varints a journal holds (record lengths, kinds, small deltas) are one byte.
+        if offset < bytes.count, bytes[offset] < 0x80 { return (UInt64(bytes[offset]), offset + 1) }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var index = offset

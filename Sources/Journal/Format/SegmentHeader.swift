@@ -121,7 +121,7 @@ extension SegmentHeader {
             let maxRecordBytes = try reader.readUInt32()
             let producerLength = Int(try reader.readByte())
             let producerBytes = try reader.readBytes(producerLength)
-            guard let producer = String(validating: producerBytes, as: UTF8.self) else {
+            guard let producer = UTF8Validation.string(producerBytes) else {
                 throw DecodingError.malformed("producer is not UTF-8")
             }
             guard maxRecordsPerFrame > 0 else { throw DecodingError.malformed("maxRecordsPerFrame is 0") }

@@ -6,17 +6,17 @@ import CLZ4
 /// previous 64 KiB of the frame's content, so content is decoded contiguously and, when the
 /// buffer fills, only the last 64 KiB are kept (slid to the front). Its size is fixed, so a
 /// hostile file cannot make the reader allocate more.
-final class DecodeWindow {
-    let capacity: Int
+package final class DecodeWindow {
+    package let capacity: Int
     /// The decoder compressed blocks go through.
-    let decoding: LZ4Implementation
+    package let decoding: LZ4Implementation
     private let storage: UnsafeMutableRawPointer
     /// Where the current frame's content starts in the buffer (its dictionary begins here).
     private var frameStart = 0
     /// The end of decoded content.
     private(set) var end = 0
 
-    init(maxBlockBytes: Int = SegmentFormat.maxBlockBytes, decoding: LZ4Implementation = .platformDefault) {
+    package init(maxBlockBytes: Int = SegmentFormat.maxBlockBytes, decoding: LZ4Implementation = .platformDefault) {
         capacity = maxBlockBytes + 4 * SegmentFormat.windowBytes
         self.decoding = decoding
         storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
@@ -27,7 +27,7 @@ final class DecodeWindow {
     }
 
     /// Forgets the previous frame: the next block has no dictionary.
-    func beginFrame() {
+    package func beginFrame() {
         frameStart = 0
         end = 0
     }
@@ -35,7 +35,7 @@ final class DecodeWindow {
     /// Decodes one block of at most `maxOutput` bytes; returns the range of its content, or
     /// throws where the block is malformed. `linked` blocks may refer to the frame's earlier
     /// content.
-    func decode(block: UnsafeRawBufferPointer, compressed: Bool, linked: Bool, maxOutput: Int) throws(LZ4BlockError) -> Range<Int> {
+    package func decode(block: UnsafeRawBufferPointer, compressed: Bool, linked: Bool, maxOutput: Int) throws(LZ4BlockError) -> Range<Int> {
         precondition(maxOutput <= capacity - SegmentFormat.windowBytes)
         makeRoom(for: maxOutput, keepingDictionary: linked)
         let produced: Int
@@ -55,7 +55,7 @@ final class DecodeWindow {
     }
 
     /// The decoded bytes in `range`; valid until the next call to `decode`.
-    func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+    package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: storage + range.lowerBound, count: range.count)
     }
 
@@ -70,14 +70,34 @@ final class DecodeWindow {
                 (storage + end).assumingMemoryBound(to: CChar.self),
                 Int32(block.count), Int32(maxOutput),
                 UnsafePointer(dictionary.assumingMemoryBound(to: CChar.self)), Int32(dictionarySize)))
-            // liblz4 returns minus one minus the input position where it stopped.
-            guard produced >= 0 else { throw LZ4BlockError(offset: -produced - 1, reason: "liblz4 stops here") }
+            // liblz4 does not hold every block to the format's rules (LZ4BlockRules): a block
+            // it decodes that breaks them is refused, as the Swift decoder refuses it.
+            guard produced >= 0, LZ4BlockRules.hold(in: block) else {
+                // liblz4 returns minus one minus the input position where it stopped.
+                throw refusal(of: block, dictionarySize: dictionarySize, maxOutput: maxOutput,
+                              liblz4StoppedAt: produced < 0 ? -produced - 1 : nil)
+            }
             return produced
         #endif
         case .swift:
             return try LZ4BlockDecoder.decode(block, into: storage, at: end, dictionaryStart: end - dictionarySize, limit: maxOutput)
         }
     }
+
+    #if canImport(CLZ4)
+    /// Why a block liblz4's path refuses does not decode, in the Swift decoder's words (the
+    /// same on both paths; the block is damage, so the output it writes past `end` is never read).
+    private func refusal(of block: UnsafeRawBufferPointer, dictionarySize: Int, maxOutput: Int, liblz4StoppedAt: Int?) -> LZ4BlockError {
+        do throws(LZ4BlockError) {
+            _ = try LZ4BlockDecoder.decode(block, into: storage, at: end, dictionaryStart: end - dictionarySize, limit: maxOutput)
+        } catch {
+            return error
+        }
+        // Not reached while both keep the same rules (fuzz-journal holds them to it).
+        return liblz4StoppedAt.map { LZ4BlockError(offset: $0, reason: "liblz4 stops here") }
+            ?? LZ4BlockError(offset: 0, reason: "the block breaks the format's rules")
+    }
+    #endif
 
     private func makeRoom(for output: Int, keepingDictionary: Bool) {
         guard end + output > capacity else { return }

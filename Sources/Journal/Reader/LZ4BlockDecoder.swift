@@ -8,9 +8,11 @@
 /// Every length and offset is checked against what is left of the input, the output limit and
 /// the bytes before the output that may be copied, before a byte moves: a malformed block is an
 /// ``LZ4BlockError`` naming the block byte where the broken part begins, never a read or a write
-/// outside those ranges. It accepts every block liblz4's `LZ4_decompress_safe_usingDict` accepts,
-/// with the same output; it is laxer only about the format's end-of-block rules (the last five
-/// bytes are literals, the last match starts 12 bytes before the end), which no decoder needs.
+/// outside those ranges. It holds every block to the format's rules, the end of block
+/// conditions included (after the last match at least 5 literals, and the last match starting at
+/// least 12 bytes before the end: ``LZ4BlockRules``), so it decodes exactly the blocks the
+/// reader's liblz4 path decodes (liblz4's `LZ4_decompress_safe_usingDict`, then those rules),
+/// with the same output.
 package enum LZ4BlockDecoder {
     /// Decodes `block` into `buffer` from byte `start` on, producing at most `limit` bytes;
     /// `buffer[dictionaryStart..<start]` is the dictionary. Returns the number of bytes produced.
@@ -25,6 +27,8 @@ package enum LZ4BlockDecoder {
         let outputEnd = start + limit
         var inputPosition = 0
         var outputPosition = start
+        // The length of the last match so far (0: none yet), for the end of block conditions.
+        var lastMatch = 0
         while true {
             let sequenceStart = inputPosition
             let token = Int(input[inputPosition])
@@ -45,8 +49,19 @@ package enum LZ4BlockDecoder {
             (output + outputPosition).update(from: input + inputPosition, count: literals)
             inputPosition += literals
             outputPosition += literals
-            // The last sequence is literals only: the block ends with them.
-            if inputPosition == inputEnd { return outputPosition - start }
+            // The last sequence is literals only: the block ends with them, at least 5 after a
+            // match, and at least 12 bytes after the last match's start.
+            if inputPosition == inputEnd {
+                guard lastMatch == 0 || literals >= 5 else {
+                    throw LZ4BlockError(offset: sequenceStart, reason: "the block ends with \(literals) literals after its "
+                                        + "last match, not the 5 the format requires")
+                }
+                guard lastMatch == 0 || literals + lastMatch >= 12 else {
+                    throw LZ4BlockError(offset: sequenceStart, reason: "the last match starts \(literals + lastMatch) bytes "
+                                        + "before the block's end, not the 12 the format requires")
+                }
+                return outputPosition - start
+            }
 
             guard inputEnd - inputPosition >= 2 else {
                 throw LZ4BlockError(offset: inputPosition, reason: "a match offset is cut short by the block's end")
@@ -77,6 +92,7 @@ package enum LZ4BlockDecoder {
                 for index in 0..<length { destination[index] = source[index] }
             }
             outputPosition += length
+            lastMatch = length
             guard inputPosition < inputEnd else {
                 throw LZ4BlockError(offset: sequenceStart, reason: "the block ends with a match, not with literals")
             }

@@ -56,11 +56,12 @@ public final class RecordCursor {
     /// Strict mode throws ``JournalError/corrupted(_:)`` at corruption; salvage mode skips it.
     public func nextView() throws -> RecordView? {
         while true {
-            if decoder == nil {
+            // Stepped in place through optional chaining (comparing it with nil would copy it).
+            guard let step = decoder?.next() else {
                 guard try openNextSegment() else { return nil }
                 continue
             }
-            switch decoder!.next() {
+            switch step {
             case .record(let record):
                 expectedSequence = record.sequence + 1
                 if let start {

@@ -16,7 +16,7 @@ public protocol JournalStorage: Sendable {
     func sizeOfFile(at path: String) throws -> Int
     /// Maps or reads the whole file for reading.
     func contents(of path: String) throws -> any FileContents
-    /// Deletes a file.
+    /// Deletes a file; a file that does not exist is no error.
     func removeFile(at path: String) throws
     /// Makes the directory's entries (created, removed files) durable.
     func synchronizeDirectory(at path: String) throws

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// The background thread that cuts commit groups when their time bound passes and makes them
 /// durable, so appenders never wait for `fdatasync`.
@@ -10,12 +10,12 @@ import Synchronization
 /// closed); stopping never waits for it.
 final class GroupCommitThread: Sendable {
     private let wakeup = DispatchSemaphore(value: 0)
-    private let running = Atomic<Bool>(false)
+    private let running = Locked(false)
 
     func start(core: WriterCore) {
-        running.store(true, ordering: .sequentiallyConsistent)
+        running.withLock { $0 = true }
         let thread = Thread { [core, self] in
-            while self.running.load(ordering: .sequentiallyConsistent) {
+            while self.running.withLock({ $0 }) {
                 // nil: wait until woken; d: wait at most d.
                 if let wait = core.groupCommitRound() {
                     if wait > .zero {
@@ -38,7 +38,7 @@ final class GroupCommitThread: Sendable {
 
     /// Ends the loop after its current round.
     func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
+        running.withLock { $0 = false }
         wakeup.signal()
     }
 }

@@ -9,6 +9,12 @@ public struct JournalErasure: Sendable, Hashable {
     public var segments: Int
     /// The bytes those files took.
     public var bytes: Int
+    /// Segment files that could not be deleted (each tried twice), and their bytes: their records
+    /// are still on the disk, and the next erasure or retention tries them again.
+    public var segmentsLeft = 0
+    public var bytesLeft = 0
+    /// Why a file could not be deleted (the last error), or the deletions not made durable.
+    public var failure: String?
 
     public init(firstSequence: UInt64, lastSequence: UInt64, segments: Int, bytes: Int) {
         self.firstSequence = firstSequence
@@ -20,5 +26,28 @@ public struct JournalErasure: Sendable, Hashable {
     /// How many records were deleted.
     public var records: UInt64 {
         lastSequence >= firstSequence ? lastSequence - firstSequence + 1 : 0
+    }
+}
+
+/// What deleting old segments did (``WriterState``): what went and what stayed, and why.
+struct SegmentRemoval {
+    private(set) var segmentsDeleted = 0
+    private(set) var bytesDeleted = 0
+    private(set) var segmentsLeft = 0
+    private(set) var bytesLeft = 0
+    /// The last error of a file that stayed.
+    private(set) var failure: String?
+    /// Why the directory's deletions may not be durable.
+    var syncFailure: String?
+
+    mutating func deleted(_ bytes: Int) {
+        segmentsDeleted += 1
+        bytesDeleted += bytes
+    }
+
+    mutating func left(_ bytes: Int, because reason: String) {
+        segmentsLeft += 1
+        bytesLeft += bytes
+        failure = reason
     }
 }

@@ -536,15 +536,12 @@ struct WriterState: Sendable {
     private mutating func applyRetention() {
         guard let limit = options.retainedBytes else { return }
         var total = retained.reduce(0) { $0 + $1.bytes }
-        var removedAny = false
-        while total > limit, retained.count > 1 {
-            let oldest = retained.removeFirst()
-            total -= oldest.bytes
-            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.segmentFileName(baseSequence: oldest.baseSequence))
-            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.indexFileName(baseSequence: oldest.baseSequence))
-            removedAny = true
+        var count = 0
+        while total > limit, count + 1 < retained.count {
+            total -= retained[count].bytes
+            count += 1
         }
-        if removedAny { try? options.storage.synchronizeDirectory(at: directory) }
+        removeOldestSegments(count)
     }
 
     /// Writes what the active segment holds (a snapshot just begun) and makes it durable.
@@ -565,15 +562,54 @@ struct WriterState: Sendable {
         return header.baseTime
     }
 
-    /// Deletes the `count` oldest retained segments and their index files.
-    private mutating func removeOldestSegments(_ count: Int) {
-        guard count > 0 else { return }
+    /// Deletes the `count` oldest retained segments and their index files, each tried twice.
+    /// A segment whose file could not be deleted stays retained (the next retention or erasure
+    /// tries it again; a reader still reads it) and is counted in what is returned.
+    @discardableResult
+    private mutating func removeOldestSegments(_ count: Int) -> SegmentRemoval {
+        var removal = SegmentRemoval()
+        guard count > 0 else { return removal }
+        var kept: [RetainedSegment] = []
         for oldest in retained.prefix(count) {
-            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.segmentFileName(baseSequence: oldest.baseSequence))
-            try? options.storage.removeFile(at: directory + "/" + SegmentFormat.indexFileName(baseSequence: oldest.baseSequence))
+            let segment = directory + "/" + SegmentFormat.segmentFileName(baseSequence: oldest.baseSequence)
+            if let failure = removeFileTwice(segment) {
+                kept.append(oldest)
+                removal.left(oldest.bytes, because: failure)
+                continue
+            }
+            removal.deleted(oldest.bytes)
+            // An index is a cache: one left behind is rebuilt or ignored, never read as records.
+            _ = removeFileTwice(directory + "/" + SegmentFormat.indexFileName(baseSequence: oldest.baseSequence))
         }
-        retained.removeFirst(count)
-        try? options.storage.synchronizeDirectory(at: directory)
+        retained.replaceSubrange(0..<count, with: kept)
+        if let failure = removeDirectorySyncFailure() { removal.syncFailure = failure }
+        return removal
+    }
+
+    /// Removes the file at `path`, trying once more if the first attempt fails (a file already
+    /// gone is removed, ``JournalStorage/removeFile(at:)``). Nil when removed; the last error
+    /// otherwise.
+    private func removeFileTwice(_ path: String) -> String? {
+        var failure: String?
+        for _ in 0..<2 {
+            do {
+                try options.storage.removeFile(at: path)
+                return nil
+            } catch {
+                failure = "\(error)"
+            }
+        }
+        return failure
+    }
+
+    /// Makes the directory's deletions durable; nil when it did, the error otherwise.
+    private func removeDirectorySyncFailure() -> String? {
+        do {
+            try options.storage.synchronizeDirectory(at: directory)
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// Deletes every segment whose records all precede `cutoff`: a segment's records end before
@@ -612,9 +648,13 @@ struct WriterState: Sendable {
         // the old records or the new snapshot, never neither.
         try makeActiveSegmentDurable()
         // Counted once the old segment is sealed: what was still staged is in its size now.
-        let erasedBytes = retained.dropLast().reduce(0) { $0 + $1.bytes }
-        removeOldestSegments(retained.count - 1)
-        return JournalErasure(firstSequence: firstSequence, lastSequence: lastSequence, segments: erasedSegments, bytes: erasedBytes)
+        let removal = removeOldestSegments(retained.count - 1)
+        var erasure = JournalErasure(firstSequence: firstSequence, lastSequence: lastSequence,
+                                     segments: erasedSegments - removal.segmentsLeft, bytes: removal.bytesDeleted)
+        erasure.segmentsLeft = removal.segmentsLeft
+        erasure.bytesLeft = removal.bytesLeft
+        erasure.failure = removal.failure ?? removal.syncFailure.map { "the deletions may not be durable: \($0)" }
+        return erasure
     }
 
     // MARK: - Durability

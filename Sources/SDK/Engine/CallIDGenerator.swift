@@ -1,13 +1,14 @@
 import Foundation
+import Locking
 import SDKCore
-import Synchronization
 
 /// Makes call ids cheaply: a random 64-bit prefix drawn once per SDK instance, then a counter.
 /// Unique across instances and restarts (the prefix), and far cheaper than a random UUID per
 /// call on the caller's thread.
 public final class CallIDGenerator: Sendable {
     private let prefix: UInt64
-    private let counter = Atomic<UInt64>(0)
+    /// One atomic add per id, on the caller's thread.
+    private let counter = AtomicWord(0)
 
     public init() {
         let random = UUID().uuid
@@ -22,7 +23,7 @@ public final class CallIDGenerator: Sendable {
 
     /// The next id, as the call id it makes.
     package func nextCallID() -> CallID {
-        let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let count = counter.add(1)
         // The version-4 layout: version 4 in the high word's byte 6, variant 10 in the low
         // word's first byte; the two words, big-endian, are the 16 bytes.
         return CallID(high: prefix & ~0xF000 | 0x4000, low: count & ~(0xC0 << 56) | 0x80 << 56)

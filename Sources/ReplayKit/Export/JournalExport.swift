@@ -32,6 +32,10 @@ package struct JournalExport: Sendable {
         package var emptied = 0
         package var sequenceOffset: Int64 = 0
         package var droppedSnapshots = 0
+        /// Records over the copy's record limit once redacted: written in summary, or (facts
+        /// only) left out; a `journalGap` after each says so.
+        package var summarized = 0
+        package var leftOut = 0
 
         package init(records: Int = 0, emptied: Int = 0) {
             self.records = records
@@ -120,6 +124,7 @@ package struct JournalExport: Sendable {
         let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
         let writer = try JournalWriter(directory: output, options: options, snapshot: nil)
         var summary = ExportSummary()
+        var copy = RedactedCopyRecords(redactor: redactor, recordLimit: options.maxRecordBytes)
         let walk = try JournalWalk(reader: reader)
         var firstSequence: UInt64?
         while let record = try walk.next() {
@@ -131,20 +136,20 @@ package struct JournalExport: Sendable {
             case .snapshot(let state):
                 // The snapshot opens a copy segment when the current one is big enough; a fresh
                 // journal always opens with it.
-                let snapshot = StateCodec.encode(redactor.redact(state))
-                if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
-                else { summary.records += 1 }
+                try writeSnapshot(of: state, at: record.time, &copy, writer, &summary)
             case .fact(let fact):
-                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
-                let redacted = redactor.redact(fact)
-                try writer.append(kind: FactCodec.kind(of: redacted), timestamp: record.time, payload: FactCodec.payload(of: redacted))
+                try ensureStarted(writer, walk.state, &copy, at: record.time, &summary)
+                let (redacted, gap) = copy.records(for: fact, at: record.time)
+                try writer.append(kind: redacted.kind, timestamp: record.time, payload: redacted.payload)
                 summary.records += 1
+                if let gap {
+                    try writer.append(kind: gap.kind, timestamp: record.time, payload: gap.payload)
+                    summary.records += 1
+                }
             case .unreadable:
-                try ensureStarted(writer, walk.state, redactor, at: record.time, &summary)
+                try ensureStarted(writer, walk.state, &copy, at: record.time, &summary)
                 if record.isSnapshot {
-                    let snapshot = StateCodec.encode(redactor.redact(walk.state))
-                    if try !writer.rotateIfNeeded(time: record.time, snapshot: { _ in snapshot }) { summary.droppedSnapshots += 1 }
-                    else { summary.records += 1 }
+                    try writeSnapshot(of: walk.state, at: record.time, &copy, writer, &summary)
                 } else {
                     try writer.append(kind: record.kind, timestamp: record.time, payload: [UInt8]())
                     summary.records += 1
@@ -155,18 +160,40 @@ package struct JournalExport: Sendable {
             if summary.records % 4096 == 0 { console.progress("exported seq \(record.sequence)") }
         }
         try writer.close()
+        summary.summarized = copy.summarized
+        summary.leftOut = copy.leftOut
         return summary
+    }
+
+    /// Writes the redacted snapshot of `state` when it opens a segment of the copy (and the
+    /// gap after it when it is in summary); counts it dropped otherwise. Returns whether it was
+    /// written.
+    @discardableResult
+    private func writeSnapshot(of state: SDKState, at time: JournalTime, _ copy: inout RedactedCopyRecords, _ writer: JournalWriter,
+                               _ summary: inout ExportSummary) throws -> Bool {
+        let (snapshot, gap) = copy.snapshot(of: state, at: time)
+        guard try writer.rotateIfNeeded(time: time, snapshot: { _ in snapshot }) else {
+            summary.droppedSnapshots += 1
+            return false
+        }
+        summary.records += 1
+        if let gap {
+            try writer.append(kind: gap.kind, timestamp: time, payload: gap.payload)
+            summary.records += 1
+        }
+        return true
     }
 
     /// A copy must open with a snapshot: when the original's first record is not one, the
     /// state the walk starts from stands in.
-    private func ensureStarted(_ writer: JournalWriter, _ state: SDKState, _ redactor: Redactor, at time: JournalTime,
+    private func ensureStarted(_ writer: JournalWriter, _ state: SDKState, _ copy: inout RedactedCopyRecords, at time: JournalTime,
                                _ summary: inout ExportSummary) throws {
         guard writer.lastSequence == 0 else { return }
-        let snapshot = StateCodec.encode(redactor.redact(state))
-        if try writer.rotateIfNeeded(time: time, snapshot: { _ in snapshot }) {
-            summary.records += 1
-            summary.sequenceOffset -= 1
+        let records = summary.records
+        if try writeSnapshot(of: state, at: time, &copy, writer, &summary) {
+            summary.sequenceOffset -= Int64(summary.records - records)
+        } else {
+            summary.droppedSnapshots -= 1
         }
     }
 }

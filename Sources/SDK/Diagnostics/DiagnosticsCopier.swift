@@ -35,6 +35,9 @@ struct DiagnosticsCopier {
     private struct Written {
         var records = 0
         var emptied = 0
+        /// Records over the copy's record limit once redacted (``RedactedCopyRecords``).
+        var summarized = 0
+        var leftOut = 0
         var firstOriginalSequence: UInt64?
         var stoppedEarly: String?
     }
@@ -87,6 +90,18 @@ struct DiagnosticsCopier {
 
         var written = Written()
         var state: SDKState?
+        var records = RedactedCopyRecords(redactor: redactor, recordLimit: options.maxRecordBytes)
+        /// Writes the redacted snapshot of `snapshot` when it opens a segment of the copy, and
+        /// the gap after it when it is in summary.
+        func writeSnapshot(of snapshot: SDKState, at time: JournalTime) throws {
+            let (bytes, gap) = records.snapshot(of: snapshot, at: time)
+            guard try writer.rotateIfNeeded(time: time, snapshot: { _ in bytes }) else { return }
+            written.records += 1
+            if let gap {
+                try writer.append(kind: gap.kind, timestamp: time, payload: gap.payload)
+                written.records += 1
+            }
+        }
         do {
             let cursor = try reader.records(from: chosen[0].baseSequence, mode: .salvage)
             while let record = try nextRecord(cursor, &written) {
@@ -96,24 +111,27 @@ struct DiagnosticsCopier {
                     // replaced by the state folded so far.
                     let snapshot = (try? StateCodec.decode(record.payload)) ?? state ?? SDKState()
                     state = snapshot
-                    let bytes = StateCodec.encode(redactor.redact(snapshot))
-                    if try writer.rotateIfNeeded(time: record.timestamp, snapshot: { _ in bytes }) { written.records += 1 }
+                    try writeSnapshot(of: snapshot, at: record.timestamp)
                     continue
                 }
-                if writer.lastSequence == 0 {
-                    let bytes = StateCodec.encode(redactor.redact(state ?? SDKState()))
-                    if try writer.rotateIfNeeded(time: record.timestamp, snapshot: { _ in bytes }) { written.records += 1 }
-                }
+                if writer.lastSequence == 0 { try writeSnapshot(of: state ?? SDKState(), at: record.timestamp) }
                 if let fact = try? FactCodec.decode(kind: record.kind, payload: record.payload) {
                     state?.evolve(fact, at: record.timestamp)
-                    let redacted = redactor.redact(fact)
-                    try writer.append(kind: FactCodec.kind(of: redacted), timestamp: record.timestamp, payload: FactCodec.payload(of: redacted))
+                    let (redacted, gap) = records.records(for: fact, at: record.timestamp)
+                    try writer.append(kind: redacted.kind, timestamp: record.timestamp, payload: redacted.payload)
+                    written.records += 1
+                    if let gap {
+                        try writer.append(kind: gap.kind, timestamp: record.timestamp, payload: gap.payload)
+                        written.records += 1
+                    }
                 } else {
                     try writer.append(kind: record.kind, timestamp: record.timestamp, payload: [UInt8]())
                     written.emptied += 1
+                    written.records += 1
                 }
-                written.records += 1
             }
+            written.summarized = records.summarized
+            written.leftOut = records.leftOut
             try writer.close()
         } catch {
             try? writer.close()
@@ -144,6 +162,9 @@ struct DiagnosticsCopier {
             notes.append("\(leftOut.count) older segment(s) (\(leftOut.reduce(0) { $0 + $1.bytes }) bytes) did not fit the budget of \(byteBudget) bytes and were left out")
         }
         if written.emptied > 0 { notes.append("\(written.emptied) record(s) could not be decoded and were kept with an empty payload") }
+        if written.summarized + written.leftOut > 0 {
+            notes.append("\(written.summarized) record(s) were over the copy's record limit once redacted and were written in summary, \(written.leftOut) left out; a journalGap after each says so")
+        }
         if let stopped = written.stoppedEarly { notes.append(stopped) }
         if let note { notes.append(note) }
         let value = JSONValue.object([

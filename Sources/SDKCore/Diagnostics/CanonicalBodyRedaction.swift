@@ -46,7 +46,8 @@ struct CanonicalBodyRedaction: ~Copyable {
 
     /// One value, redacted as ``Redactor``'s tree walk redacts it: strings become tokens of the
     /// kind their key gives (or `data` under `dataFields`), every number and boolean under
-    /// `dataFields` becomes a `data` token of its JSON text, the rest (null included) is kept.
+    /// `dataFields` becomes a `data` token of its JSON text, the rest (null included) is kept;
+    /// a key that is not identifier-shaped becomes a token (``Redactor/keeps(key:)``).
     private mutating func value(key: UnsafeBufferPointer<UInt8>?, inData: Bool, depth: Int) throws(Refused) {
         guard depth < Self.maximumDepth, position < input.count else { throw Refused() }
         switch input[position] {
@@ -55,10 +56,16 @@ struct CanonicalBodyRedaction: ~Copyable {
             repeat {
                 let name = UnsafeBufferPointer(rebasing: input[try string()])
                 guard take(UInt8(ascii: ":")) else { throw Refused() }
-                output.append(UInt8(ascii: "\""))
-                output.append(UnsafeRawBufferPointer(name))
-                output.append("\":" as StaticString)
-                try value(key: name, inData: inData || name.hasSameBytes(as: "dataFields"), depth: depth + 1)
+                let inData = inData || name.hasSameBytes(as: "dataFields")
+                if IdentifierShape.isIdentifier(name) || FreeTextWords.isToken(name) {
+                    output.append(UInt8(ascii: "\""))
+                    output.append(UnsafeRawBufferPointer(name))
+                    output.append(UInt8(ascii: "\""))
+                } else {
+                    redactor.writeToken(utf8: name, inData ? "data" : "body", to: &output)
+                }
+                output.append(UInt8(ascii: ":"))
+                try value(key: name, inData: inData, depth: depth + 1)
             } while take(UInt8(ascii: ",")) && comma()
             try close(UInt8(ascii: "}"))
         case UInt8(ascii: "["):

@@ -2,9 +2,40 @@
 /// own reasons and messages (so what the SDK writes reads the same, but for the values it
 /// quotes) and of the errors the platform and servers commonly give. Every other word becomes a
 /// `text` token: a module's, a server's or a person's words that are not on this list are
-/// never kept, whoever wrote them. Compared in lower case.
+/// never kept, whoever wrote them.
+///
+/// Compared as written (``FreeTextWords/isVocabulary(_:)``): a word capitalized at its start is
+/// kept only when that spelling is listed (``asWritten``: the platform's sentence starts,
+/// acronyms and reason phrases), so a word that is also a name (`Will`, `May`, `Price`, `Link`)
+/// is kept in lower case only. `asWritten` holds no common first or last name
+/// (`FreeTextRedactionTests` checks it against its list of names).
 enum FreeTextVocabulary {
-    static let words: Set<String> = [
+    static let words: Set<String> = lowercase.union(asWritten)
+
+    /// Words as the platform and servers write them with capitals: the first word of an error's
+    /// sentence, HTTP reason phrases, acronyms, platform names.
+    static let asWritten: Set<String> = [
+        "A", "An", "The", "This", "No", "Not", "Too", "Many", "Requests", "Errors", "Events", "Could", "Couldn't", "Couldn’t", "Cannot", "Can't", "Unable",
+        "Invalid", "Unknown", "Unsupported", "Missing", "Bad", "Request", "Response", "Unauthorized", "Forbidden", "Found",
+        "Internal", "Server", "Error", "Errors", "Gateway", "Service", "Unavailable", "Timeout", "Conflict", "Payload", "Large",
+        "Unprocessable", "Entity", "Method", "Allowed", "Gone", "Precondition", "Failed", "Payment", "Required", "Acceptable",
+        "Length", "Implemented", "Version", "Supported", "Media", "Type", "Permission", "Connection", "Network", "Operation",
+        "Input", "Resource", "Software", "Host", "Broken", "Internet", "Domain", "Code", "International", "App", "Transport",
+        "Security", "User", "Project", "Event", "Rate", "Success", "File", "Disk", "Device", "Socket", "Address", "Value",
+        "Directory", "Protocol", "Message", "Interrupted", "Is", "Access", "Denied", "Authentication", "Authorization",
+        "Certificate", "Data", "Journal", "Module", "Timed", "Retry", "Retries", "Offline", "Temporarily", "Empty", "Expired",
+        "Limit", "Exceeded", "Token", "Body", "Name", "Email", "Unexpected", "Malformed",
+        "HTTP", "HTTPS", "JSON", "JWT", "API", "SDK", "DNS", "SSL", "TLS", "TCP", "UDP", "URL", "URLs", "URI", "UTF", "ID", "IDs",
+        "OK", "EOF", "POSIX", "EVP", "HMAC", "SHA", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "US", "EU", "IO",
+        "Linux", "Foundation", "FoundationNetworking", "CommonCrypto", "OpenSSL",
+        "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "ENETUNREACH", "ENETDOWN", "EHOSTUNREACH", "EHOSTDOWN",
+        "ENOSPC", "EACCES", "EPERM", "EIO", "ENOENT", "EEXIST", "EAGAIN", "EWOULDBLOCK", "EROFS", "EPIPE", "EMFILE", "ENFILE",
+        "EBADF", "EINTR", "EINVAL", "ENOMEM", "EDQUOT", "ENOTCONN", "EADDRINUSE", "ENOTDIR", "EISDIR", "ENAMETOOLONG",
+    ]
+
+    /// The SDK's and the platform's words in lower case; an identifier with capitals inside
+    /// (`willSwitchProject`, `URLError`, `BadParams`) is listed by its lower case.
+    private static let lowercase: Set<String> = [
         "exhausted", "retries", "reachable", "unreachable", "declined", "consent", "erasure", "erased", "purged",
         "a", "abort", "aborted", "access", "account", "address", "addresses", "after", "again", "age", "all",
         "allocate", "allowed", "already", "also", "although", "always", "amount", "an", "and", "another", "answer",
@@ -83,5 +114,20 @@ enum FreeTextVocabulary {
         "wasn't", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will",
         "willlogout", "willswitchproject", "wire", "with", "within", "without", "won't", "would", "write", "writer",
         "written", "wrong", "wrote", "yes", "yet",
+
+        // The platform's errors (URLSession, POSIX, HTTP reason phrases) and servers' codes.
+        "specified", "appears", "occurred", "completed", "loaded", "policy", "requires", "use", "roaming", "correct",
+        "exceeds", "connected", "established", "such", "permitted", "peer", "route", "broken", "pipe", "temporarily",
+        "software", "caused", "descriptor", "quota", "interrupted", "configured", "socket", "memory", "defined",
+        "protocol", "payment", "acceptable", "conflict", "gone", "precondition", "uri", "media", "unprocessable",
+        "entity", "implemented", "method", "expired", "success", "couldn’t", "can’t", "doesn’t", "isn’t", "wasn’t",
+        "won’t", "didn’t", "aren’t", "cancelled", "canceled", "timedout", "transport", "security", "international",
+        "app", "internet", "currently", "established", "reachability", "certificate", "secure", "hostname", "dns",
+        "zero", "badapikey", "badparams", "badjsonbody", "badauthorizationheader", "invalidjwtpayload",
+        "jwtuseridentifiersmismatched", "ratelimitexceeded", "genericerror", "databaseerror", "invalidemailaddresserror",
+        "nsurlerrordomain", "nsposixerrordomain", "nscocoaerrordomain", "nslocalizeddescription", "nsunderlyingerror",
+        "userinfo", "urlsession", "macos", "tvos", "watchos", "visionos", "posix", "errordomain", "expected", "change",
+        "changes", "instead", "longer", "correct", "attempted", "temporary", "permanently", "moved", "state", "summary",
+        "took", "stands", "free", "writing", "sending", "session", "sessions", "locked", "lock", "said",
     ]
 }

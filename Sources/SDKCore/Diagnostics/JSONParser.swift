@@ -1,3 +1,5 @@
+import Journal
+
 /// Parses JSON text into a ``JSONValue`` (objects keep their key order), for redacting request
 /// bodies. Depth is limited, and numbers keep their integer-ness.
 package struct JSONParser {
@@ -82,7 +84,7 @@ package struct JSONParser {
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: decoded, as: UTF8.self) else { throw Failure() }
+                guard let text = UTF8Validation.string(decoded) else { throw Failure() }
                 return text
             case UInt8(ascii: "\\"):
                 guard position < bytes.count else { throw Failure() }
@@ -126,7 +128,7 @@ package struct JSONParser {
         while position < bytes.count, JSONSyntax.isNumberByte(bytes[position]) { position += 1 }
         guard position > start else { throw Failure() }
         if let integer = Self.shortInteger(bytes[start..<position]) { return .integer(integer) }
-        guard let text = String(validating: bytes[start..<position], as: UTF8.self) else { throw Failure() }
+        guard let text = UTF8Validation.string(bytes[start..<position]) else { throw Failure() }
         if let integer = Int64(text) { return .integer(integer) }
         if let number = Double(text), number.isFinite { return .number(number) }
         throw Failure()
@@ -151,7 +153,7 @@ package struct JSONParser {
     /// is, anything else validated.
     private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
         bytes.withUnsafeBufferPointer { buffer in
-            buffer.allSatisfy { $0 < 0x80 } ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+            buffer.allSatisfy { $0 < 0x80 } ? String(decoding: buffer, as: UTF8.self) : UTF8Validation.string(buffer)
         }
     }
 

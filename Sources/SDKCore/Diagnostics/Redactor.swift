@@ -10,11 +10,14 @@ import Journal
 /// scheme, host and path (``redact(url:)``); free text keeps the SDK's and the platform's own
 /// words (``redact(text:)``).
 ///
-/// Token kinds: `email`, `user`, `token`, `data` (data-field values, whatever their type),
-/// `body` (other strings of request bodies), `text` (words of free text not on the
-/// vocabulary, quoted passages, URLs' query values and fragments).
+/// Token kinds: `email`, `user`, `token`, `data` (data-field values, whatever their type, and
+/// data-field keys that are not identifier-shaped), `body` (other strings of request bodies),
+/// `text` (words and numbers of free text not kept, quoted passages, URLs' path segments that
+/// are not structure, fragments and user info).
 package struct Redactor: Sendable {
     private let hash: any Tokenizer
+    /// Whether each personal or free-text value becomes one token whole (``summarizing``).
+    package private(set) var summarizes = false
 
     package init(hash: KeyedHash) {
         self.hash = hash
@@ -23,6 +26,17 @@ package struct Redactor: Sendable {
     /// A redactor whose tokens come from `tokens` (a cache in front of a ``KeyedHash``).
     package init(tokens: some Tokenizer) {
         self.hash = tokens
+    }
+
+    /// This redactor, with its tokens, redacting in summary: each free text, URL, query, request
+    /// body and data-field object becomes one token whole (a body one JSON string, data fields
+    /// one member whose key is the token), so that each value a record holds takes at most a
+    /// token's bytes. What a redacted copy writes for a record that full redaction makes larger
+    /// than a record may be (``RedactedCopyRecords``).
+    package var summarizing: Redactor {
+        var summary = self
+        summary.summarizes = true
+        return summary
     }
 
     package func token(_ value: String, _ kind: String) -> String {
@@ -77,12 +91,15 @@ package struct Redactor: Sendable {
             case .networkError(let reason): .networkError(redact(text: reason))
             case .response(let status, let code, let ids, let message):
                 .response(status: status, code: code, messageIDs: ids, message: message.map(redact(text:)))
+            case .notSent(let reason): .notSent(redact(reason))
             }
             return .transportCompletion(completion)
         case .retryReason(.noResponse(let error)):
             return .retryReason(.noResponse(redact(text: error)))
         case .retryReason(.serverBusy(let error, let failures)):
             return .retryReason(.serverBusy(redact(text: error), failures: failures))
+        case .retryReason(.notSent(let reason)):
+            return .retryReason(.notSent(redact(reason)))
         case .stepOutcome(.warning(let reason)):
             return .stepOutcome(.warning(redact(text: reason)))
         case .journalGap(var gap):
@@ -115,7 +132,7 @@ package struct Redactor: Sendable {
 
     /// A text field's value as its declared kind keeps it; a text of no declared kind is
     /// taken as free text (the closed way).
-    private func redact(text: String, as kind: FactField.Text?) -> String {
+    func redact(text: String, as kind: FactField.Text?) -> String {
         switch kind {
         case .personal(let token)?: self.token(text, token.rawValue)
         case .url?: redact(url: text)
@@ -163,9 +180,29 @@ package struct Redactor: Sendable {
         return item
     }
 
-    /// Every leaf becomes a `data` token (of its JSON text, so 2 and "2" differ); structure stays.
+    /// Every leaf becomes a `data` token (of its JSON text, so 2 and "2" differ); structure
+    /// stays. A key is kept when it is identifier-shaped (``IdentifierShape/isIdentifier(_:)``)
+    /// and becomes a `data` token otherwise, at every depth (``redact(dataKey:)``).
     package func redact(data members: [String: DataValue]) -> [String: DataValue] {
-        members.mapValues(redact(data:))
+        if summarizes {
+            guard !members.isEmpty else { return members }
+            return [token(DataValue.object(members).json(), "data"): .null]
+        }
+        var redacted = [String: DataValue](minimumCapacity: members.count)
+        for (key, value) in members { redacted[redact(dataKey: key)] = redact(data: value) }
+        return redacted
+    }
+
+    /// A data-field key as a redacted copy keeps it: as it is when identifier-shaped or a token
+    /// already made, a `data` token otherwise (a phone number, an address, a name with a space).
+    package func redact(dataKey key: String) -> String {
+        Self.keeps(key: key) ? key : token(key, "data")
+    }
+
+    /// Whether a key of data fields or of a request body is kept as it is by a redacted copy.
+    package static func keeps(key: String) -> Bool {
+        var key = key
+        return key.withUTF8 { IdentifierShape.isIdentifier($0) || FreeTextWords.isToken($0) }
     }
 
     package func redact(data value: DataValue) -> DataValue {
@@ -183,7 +220,9 @@ package struct Redactor: Sendable {
     package func redact(_ task: DeliveryTask) -> DeliveryTask {
         var task = task
         task.body = redact(body: task.body)
-        if task.hasBatch { task.replaceBatch(task.batch.map { BatchedEvent(call: $0.call, body: redact(body: $0.body)) }) }
+        if task.hasBatch {
+            task.replaceBatch(task.batch.map { BatchedEvent(call: $0.call, body: redact(body: $0.body)) }, queuedAt: task.batchQueuedAt)
+        }
         task.query = task.query.map(redact(query:))
         task.user = switch task.user {
         case .email(let email)?: .email(token(email, "email"))
@@ -216,11 +255,23 @@ package struct Redactor: Sendable {
         return outcome
     }
 
+    /// Why an attempt was not sent, with the provider's and the endpoint's words as free text.
+    package func redact(_ reason: NotSentReason) -> NotSentReason {
+        switch reason {
+        case .noToken(let said): .noToken(redact(text: said))
+        case .tokenRefused(let said): .tokenRefused(redact(text: said))
+        case .invalidEndpoint(let why): .invalidEndpoint(redact(text: why))
+        case .noAPIKey, .noAuthProvider: reason
+        }
+    }
+
     package func redact(_ failure: CallFailure) -> CallFailure {
         switch failure {
         case .rejected(let reason): .rejected(redact(text: reason))
         case .retriesExhausted(let reason): .retriesExhausted(redact(text: reason))
         case .authentication(let reason): .authentication(redact(text: reason))
+        case .linkNotResolved(let reason): .linkNotResolved(redact(text: reason))
+        case .notDurable(let reason): .notDurable(redact(text: reason))
         case .httpStatus(let status, let code, let message): .httpStatus(status, code: code, message: message.map(redact(text:)))
         case .notInitialized: failure
         }
@@ -228,12 +279,14 @@ package struct Redactor: Sendable {
 
     // MARK: - Request bodies and queries
 
-    /// The JSON body with every string value replaced (keys kept); the kind follows the key
+    /// The JSON body with every string value replaced, and every key that is not identifier-shaped
+    /// (``keeps(key:)``); the kind follows the key
     /// (`email`, `currentEmail`, `newEmail` → email; `userId`, `currentUserId` → user; `token`
     /// → token); everything under `dataFields` becomes data tokens. A body that is not JSON is
     /// replaced by one token.
     package func redact(body: [UInt8]) -> [UInt8] {
         guard !body.isEmpty else { return body }
+        if summarizes { return Array(JSONValue.string(token(String(decoding: body, as: UTF8.self), "body")).serialized().utf8) }
         return CanonicalBodyRedaction.redact(body, with: self) ?? redactParsing(body: body)
     }
 
@@ -257,9 +310,10 @@ package struct Redactor: Sendable {
             output.append(UInt8(ascii: "{"))
             for (index, (name, value)) in members.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(name, to: &output)
+                let inData = inData || name == "dataFields"
+                JSONValue.writeString(Self.keeps(key: name) ? name : token(name, inData ? "data" : "body"), to: &output)
                 output.append(UInt8(ascii: ":"))
-                writeRedacted(value, key: name, inData: inData || name == "dataFields", to: &output)
+                writeRedacted(value, key: name, inData: inData, to: &output)
             }
             output.append(UInt8(ascii: "}"))
         case .array(let elements):
@@ -298,46 +352,12 @@ package struct Redactor: Sendable {
         return key.utf8.withContiguousBytes { kind(forKeyBytes: $0) }
     }
 
-    /// `a=1&email=x` with every value replaced, keys kept.
-    package func redact(query: String) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let key = String(pair[..<equals])
-            let value = String(pair[pair.index(after: equals)...])
-            // A token already (a redacted copy redacted again) stays as it is.
-            if Self.isEncodedToken(value[...]) { return String(pair) }
-            return key + "=" + token(value, Self.kind(forKey: key)).replacingColons()
-        }.joined(separator: "&")
-    }
-
     // MARK: - States
 
+    /// The state as its declaration classifies each field (``SDKState/mapFields(_:)``): texts
+    /// by their kind, calls and requests as in facts, the fold's scratch emptied, the rest kept.
     package func redact(_ state: SDKState) -> SDKState {
-        var state = state
-        state.email = state.email.map { token($0, "email") }
-        state.userID = state.userID.map { token($0, "user") }
-        state.pushToken = state.pushToken.map { token($0, "token") }
-        for index in state.heldEvents.indices { state.heldEvents[index].event = redact(state.heldEvents[index].event) }
-        for (id, queued) in state.tasks { state.tasks[id]?.task = redact(queued.task) }
-        // Byte counts follow the redacted values, as a fold of the redacted facts computes them.
-        state.queueFootprint = state.tasks.values.reduce(0) { $0 + $1.task.footprint }
-        for index in state.switching.gate.indices {
-            let call = redact(state.switching.gate[index].call)
-            state.switching.gate[index].call = call
-            state.switching.gate[index].bytes = FactCodec.gateBytes(of: call)
-        }
-        state.switching.gateBytes = state.switching.gate.reduce(0) { $0 + $1.bytes }
-        if let run = state.switching.inFlight {
-            state.switching.inFlight?.warnings = run.warnings.map(redact(text:))
-            state.switching.inFlight?.stepProblems = run.stepProblems.map(redact(text:))
-        }
-        return state
-    }
-}
-
-extension String {
-    /// Tokens are `kind:hex`; in a URL the colon is percent-encoded.
-    func replacingColons() -> String {
-        split(separator: ":", omittingEmptySubsequences: false).joined(separator: "%3A")
+        var redaction = StateRedaction(redactor: self)
+        return state.mapFields(&redaction)
     }
 }

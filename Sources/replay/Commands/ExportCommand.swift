@@ -99,6 +99,9 @@ struct ExportCommand: Command {
         if summary.droppedSnapshots > 0 {
             console.printError("replay export: \(summary.droppedSnapshots) snapshot(s) fell inside a copy segment and were left out; later sequence numbers shift by one each")
         }
+        if summary.summarized + summary.leftOut > 0 {
+            console.printError("replay export: \(summary.summarized) record(s) were over the copy's record limit once redacted and were written in summary, \(summary.leftOut) left out; a journalGap after each says so (later sequence numbers shift by one each)")
+        }
         if summary.emptied > 0 {
             console.printError("replay export: \(summary.emptied) record(s) could not be read and were kept empty; the copy is incomplete")
         }

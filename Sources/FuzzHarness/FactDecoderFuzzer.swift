@@ -17,7 +17,10 @@ import SDK
 ///   facts may hold NaN, which is not equal to itself), with the kind it was decoded as;
 /// - `evolve` and `decide` accept it from whatever state the records before it built (a
 ///   snapshot record replaces that state), and `decide` leaves the state that folding its
-///   decisions with `evolve` gives, returning the input first;
+///   decisions with `evolve` gives, returning the input first (a received call in its journaled
+///   form, `SDKState.journaledForm(of:)`);
+/// - a received call's journaled form is a fixed point of `decide`, and decides as the call did
+///   (the same decisions, the same state);
 /// - every decision `decide` makes round-trips through the codec like a decoded fact (the
 ///   journal records them);
 /// - a snapshot decodes to a state whose encoding decodes to the same encoding, and so do the
@@ -104,17 +107,43 @@ package enum FactDecoderFuzzer {
     // MARK: - Checks
 
     private static func checkDecisions(of fact: Fact, at time: JournalTime, state: inout SDKState, _ checker: inout InvariantChecker) {
+        let before = state
         var folded = state
         let decisions = state.decide(fact, at: time)
         for decision in decisions { folded.evolve(decision, at: time) }
         let name = describe(FactCodec.kind(of: fact))
-        checker.expect(decisions.first.map { FactCodec.payload(of: $0) == FactCodec.payload(of: fact) } ?? false,
-                       "decide(\(name)) did not return its input first")
+        // A received call comes back in its journaled form (`SDKState.journaledForm(of:)`); any
+        // other input as it is.
+        var journaled = fact
+        if case .callReceived(var received) = fact {
+            received.call = before.journaledForm(of: received.call)
+            journaled = .callReceived(received)
+        }
+        checker.expect(decisions.first.map { FactCodec.payload(of: $0) == FactCodec.payload(of: journaled) } ?? false,
+                       "decide(\(name)) did not return its input first, in its journaled form")
         checker.expect(StateCodec.encode(folded) == StateCodec.encode(state),
                        "decide(\(name)) left a state other than the fold of its decisions")
         for decision in decisions.dropFirst() {
             checkRoundTrip(of: decision, decodedAs: nil, "a decision of decide(\(name))", &checker)
         }
+        if case .callReceived = fact {
+            checkJournaledForm(journaled, of: name, decided: decisions, leaving: state, before: before, at: time, &checker)
+        }
+    }
+
+    /// The journaled form of a received call is a fixed point, and decides as the call did: from
+    /// the state before the call, `decide(journaled)` returns `journaled` first, then the same
+    /// decisions, and leaves the same state. So what the journal records rechecks as decided.
+    private static func checkJournaledForm(_ journaled: Fact, of name: String, decided decisions: [Fact], leaving state: SDKState,
+                                           before: SDKState, at time: JournalTime, _ checker: inout InvariantChecker) {
+        var again = before
+        let redecided = again.decide(journaled, at: time)
+        checker.expect(redecided.first.map { FactCodec.payload(of: $0) == FactCodec.payload(of: journaled) } ?? false,
+                       "decide(\(name)) did not return a call in its journaled form unchanged (not a fixed point)")
+        checker.expect(redecided.map { FactCodec.payload(of: $0) } == decisions.map { FactCodec.payload(of: $0) },
+                       "decide(\(name)) of the call's journaled form decided otherwise than the call")
+        checker.expect(StateCodec.encode(again) == StateCodec.encode(state),
+                       "decide(\(name)) of the call's journaled form left another state than the call")
     }
 
     private static func checkRoundTrip(of fact: Fact, decodedAs expectedKind: UInt32?, _ what: String, _ checker: inout InvariantChecker) {

@@ -5,7 +5,7 @@ import SDK
 /// Seeds of the facts target: one encoded fact of every kind, every declared call's samples
 /// (``SampleCalls``), the fixture story in stretches
 /// (each after a snapshot of the state the story had reached), and snapshots of the empty and
-/// the final state.
+/// the final state; and every input that once broke an invariant (``FactRegressions``).
 enum FactSeeds {
     typealias Seed = (name: String, bytes: [UInt8])
     typealias Record = FactDecoderFuzzer.Record
@@ -35,6 +35,7 @@ enum FactSeeds {
         }
         seeds.append(("snapshot-empty", FactDecoderFuzzer.input([Record(snapshot: SDKState())])))
         seeds.append(("snapshot-story-end", FactDecoderFuzzer.input([Record(snapshot: state)])))
+        seeds += FactRegressions.all
         return seeds
     }
 }

@@ -41,6 +41,52 @@ struct RecheckTests {
         #expect(json.out.contains("\"recorded_seq\":\(wrong)"))
     }
 
+    @Test("a received call today's decide journals otherwise is a difference at the input itself (decision #0)")
+    func inputJournaledOtherwise() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try CraftedJournal(directory: path)
+        try journal.append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
+        try journal.append(.callReceived(J.received(1, .initialize(J.us))))
+        try journal.append(.initialized(project: J.us, generation: 1))
+        try journal.append(.callResolved(call: J.call(1), outcome: .applied(project: J.us.fingerprint)))
+        // Recorded whole by a decide that looked for a control character before the sizes: today
+        // the call is over its limit, and journaled by its name and reason only.
+        let whole = PublicCall.track(event: "bad\u{1}", dataFields: ["x": .string(String(repeating: "x", count: 20_000))])
+        let input = try journal.append(.callReceived(J.received(2, whole)))
+        try journal.append(.callRejected(call: J.call(2), reason: "eventName contains a control character"))
+        try journal.append(.callResolved(call: J.call(2), outcome: .failed(.rejected("eventName contains a control character"))))
+        try journal.close()
+
+        let run = ReplayHarness.run(["recheck", path])
+        #expect(run.status == 1)
+        #expect(run.out.contains("input seq \(input) at"))
+        #expect(run.out.contains("first difference at decision #0, the input: today's decide journals it otherwise"))
+        #expect(run.out.contains("today:    callReceived track (oversized: dataFields.x: 20,000 bytes, at most 16,384) (call 00000002)"),
+                "\(run.out)")
+        #expect(run.out.contains("recheck: 3 of 3 input(s) rechecked; 1 decide(s) differently"), "\(run.out)")
+        let json = ReplayHarness.run(["recheck", "--json", path])
+        #expect(json.out.contains("\"decision\":0"))
+    }
+
+    @Test("a journal decided while the user declined rechecks clean: its calls are in their journaled form, a fixed point")
+    func declinedJournalRechecksClean() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try CraftedJournal(directory: path)
+        try decided(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())), into: journal)
+        try decided(.callReceived(J.received(1, .initialize(J.us))), into: journal)
+        try decided(.callReceived(J.received(2, .setConsent(granted: false))), into: journal)
+        try decided(.callReceived(J.received(3, .updateUser(dataFields: ["city": "Lyon"], mergeNestedObjects: true))), into: journal)
+        try decided(.callReceived(J.received(4, .track(event: String(repeating: "e", count: 300), dataFields: ["plan": "gold"]))), into: journal)
+        try decided(.callReceived(J.received(5, .setEmail("ada@example.com"))), into: journal)
+        try journal.close()
+
+        let run = ReplayHarness.run(["recheck", path])
+        #expect(run.status == 0, "\(run.out)")
+        #expect(run.out.contains("every one decides as recorded"), "\(run.out)")
+    }
+
     @Test("inputs of kinds from a newer SDK are skipped, not failed")
     func unknownInputs() throws {
         let path = ReplayHarness.temporaryDirectory()

@@ -22,6 +22,18 @@ struct FuzzRegressionTests {
         #expect(FactDecoderFuzzer.run(input) == [])
     }
 
+    /// fuzz-facts, invariant 1 (a 20-minute run, 2026-12-06, stopped after 12 minutes and about
+    /// 1,455,000 inputs): a call received while the user declined came back without its personal
+    /// values, and the invariant expected it back as it was. `decide` returns a received call in its journaled
+    /// form (`SDKState.journaledForm(of:)`), a fixed point that decides as the call did; and a
+    /// journal's `oversized` call, received while declined, is no longer emptied of its reason.
+    @Test("a call received while the user declined comes back in its journaled form, a fixed point", arguments: FactRegressions.all.map(\.name))
+    func declinedCalls(name: String) throws {
+        let input = try #require(FactRegressions.all.first { $0.name == name }?.bytes)
+        #expect(input.count > 20)
+        #expect(FactDecoderFuzzer.run(input) == [])
+    }
+
     @Test("every seed of the facts corpus decodes, round-trips and folds clean")
     func seeds() {
         let seeds = FuzzCorpus.seeds(of: "facts", packageRoot: Self.packageRoot)

@@ -4,6 +4,11 @@ import SDK
 /// Feeds each recorded input through today's `SDKState.decide` (on the state folded from the
 /// recorded facts before it) and compares the decisions it makes with the recorded ones.
 ///
+/// `decide` returns a received call first in its journaled form (`SDKState.journaledForm(of:)`),
+/// a fixed point: a call the journal recorded comes back unchanged. One that does not (the
+/// journal was written under other limits, or by a `decide` that journaled it otherwise) is a
+/// difference too, reported at "decision #0", the input itself.
+///
 /// The fold always continues with the *recorded* facts, so one difference does not cascade
 /// into every later input. Streams: only the current input's decisions are held.
 ///
@@ -21,6 +26,9 @@ package final class Recheck {
     /// An input whose decisions today differ from the recorded ones.
     package struct Mismatch {
         var input: DecodedRecord
+        /// The input as today's `decide` journals it, when that is not the recorded input (a
+        /// received call today's rules would journal otherwise); nil when it is.
+        var inputToday: Fact?
         /// Index of the first differing decision.
         var index: Int
         /// The recorded decisions, in today's shape (``RecordedDecisionsUpcast``).
@@ -36,7 +44,7 @@ package final class Recheck {
     /// Inputs that could not be rechecked (unknown kinds, unreadable decisions).
     package private(set) var skipped = 0
 
-    private var current: (input: DecodedRecord, today: [Fact])?
+    private var current: (input: DecodedRecord, inputToday: Fact?, today: [Fact])?
     private var recorded: [(sequence: UInt64, fact: Fact)] = []
     private var currentIsUnverifiable = false
     /// ``take(_:on:)``: the current input was decided on the walk's state, and these records
@@ -78,7 +86,7 @@ package final class Recheck {
             }
             var replica = state
             let produced = replica.decide(fact, at: record.time)
-            current = (record, Array(produced.dropFirst()))
+            current = (record, Self.rewritten(fact, produced.first), Array(produced.dropFirst()))
         }
     }
 
@@ -101,7 +109,7 @@ package final class Recheck {
                 stateBeforeInput = walk.state
                 #endif
                 let produced = walk.decideInPlace(fact, at: record.time)
-                current = (record, Array(produced.dropFirst()))
+                current = (record, Self.rewritten(fact, produced.first), Array(produced.dropFirst()))
                 decidedInPlace = true
             }
             return
@@ -129,11 +137,11 @@ package final class Recheck {
     /// again and folds the recorded records onto it (so a state is always the fold of the records
     /// as written, lifted or not). Then compares, as ``consume(_:before:)`` would.
     private func settle(on walk: JournalWalk) throws {
-        guard decidedInPlace, let (input, today) = current else { return }
+        guard decidedInPlace, let (input, inputToday, today) = current else { return }
         let records = held
         decidedInPlace = false
         held = []
-        let alike = !currentIsUnverifiable && today.count == recorded.count
+        let alike = !currentIsUnverifiable && inputToday == nil && today.count == recorded.count
             && records.allSatisfy { $0.time == input.time }
             && zip(today, recorded).allSatisfy { $0 == $1.fact }
         if alike {
@@ -167,19 +175,35 @@ package final class Recheck {
             recorded = []
             currentIsUnverifiable = false
         }
-        guard let (input, today) = current else { return }
+        guard let (input, inputToday, today) = current else { return }
         if currentIsUnverifiable {
             skipped += 1
             return
         }
         checked += 1
         let recorded = if case .fact(let fact) = input.content { RecordedDecisionsUpcast.lift(self.recorded, of: fact) } else { self.recorded }
+        if let inputToday {
+            mismatchCount += 1
+            if mismatches.count < limit {
+                mismatches.append(Mismatch(input: input, inputToday: inputToday, index: 0, recorded: recorded, today: today))
+            }
+            return
+        }
         let count = max(today.count, recorded.count)
         guard let index = (0..<count).first(where: { index in
             index >= today.count || index >= recorded.count || today[index] != recorded[index].fact
         }) else { return }
         mismatchCount += 1
-        if mismatches.count < limit { mismatches.append(Mismatch(input: input, index: index, recorded: recorded, today: today)) }
+        if mismatches.count < limit { mismatches.append(Mismatch(input: input, inputToday: nil, index: index, recorded: recorded, today: today)) }
+    }
+
+    /// What today's `decide` returned first for `input` (`first`), when it is not `input` itself:
+    /// a received call it journals otherwise. Nil when they are alike (compared as encoded when
+    /// they differ as values: a call may hold NaN, which is not equal to itself).
+    private static func rewritten(_ input: Fact, _ first: Fact?) -> Fact? {
+        guard case .callReceived = input else { return nil }
+        guard let first else { return input }
+        return first == input || FactCodec.payload(of: first) == FactCodec.payload(of: input) ? nil : first
     }
 
     /// Whether records of `kind` are inputs (kinds 16–31; unknown ones included).
@@ -192,6 +216,13 @@ package final class Recheck {
 extension Recheck.Mismatch {
     package var lines: [String] {
         var lines = ["input seq \(input.sequence) at \(input.time): \(FactSummary.text(input))"]
+        if let inputToday {
+            lines.append("  first difference at decision #0, the input: today's decide journals it otherwise")
+            lines.append("    recorded: " + FactSummary.text(input))
+            lines.append("    today:    " + FactSummary.text(inputToday))
+            lines.append("  \(recorded.count) decision(s) recorded, \(today.count) today")
+            return lines
+        }
         let recordedFact = index < recorded.count ? recorded[index] : nil
         let todayFact = index < today.count ? today[index] : nil
         lines.append("  first difference at decision #\(index + 1)" + (recordedFact.map { " (recorded seq \($0.sequence))" } ?? ""))
@@ -202,6 +233,18 @@ extension Recheck.Mismatch {
     }
 
     package var json: JSONValue {
+        if let inputToday {
+            return .object([
+                ("input_seq", .unsigned(input.sequence)),
+                ("input", .string(FactSummary.text(input))),
+                ("decision", .integer(0)),
+                ("recorded_seq", .unsigned(input.sequence)),
+                ("recorded", .string(FactSummary.text(input))),
+                ("today", .string(FactSummary.text(inputToday))),
+                ("recorded_count", .integer(Int64(recorded.count))),
+                ("today_count", .integer(Int64(today.count))),
+            ])
+        }
         let recordedFact = index < recorded.count ? recorded[index] : nil
         let todayFact = index < today.count ? today[index] : nil
         return .object([

@@ -10,19 +10,40 @@ public struct Project: Sendable {
     /// configuration is another project for ``EngagementSDK/switchProject(to:completion:)``).
     public var config: ProjectConfig
     /// A name for people ("US", "EU brand B"): journaled beside the fingerprint (it is not a
-    /// secret) and shown by `replay`. Empty or whitespace-only labels are dropped.
-    public var label: String?
-    /// Labels longer than this many characters are cut.
-    public static let maxLabelLength = 128
+    /// secret) and shown by `replay`. Whenever it is set, it is trimmed of whitespace, cut to
+    /// ``maxLabelBytes`` bytes of UTF-8 (at a character boundary; a character too large for
+    /// them all is left out) and dropped when nothing is left.
+    public var label: String? {
+        didSet { label = Self.bounded(label) }
+    }
+    /// The most UTF-8 bytes of a label (`CallLimits.projectLabelBytes`): bytes, not characters,
+    /// since one character may be megabytes of combining marks.
+    public static let maxLabelBytes = CallLimits.projectLabelBytes
 
-    /// A project with this key, label and configuration; nil for an empty or whitespace-only key.
-    /// The label is trimmed and cut to ``maxLabelLength`` characters.
+    /// A project with this key, label and configuration; nil for an empty or whitespace-only key,
+    /// a key longer than `CallLimits.apiKeyBytes` bytes of UTF-8, or one with a control character
+    /// (it is sent as a header). The label is bounded as ``label`` says.
     public init?(apiKey: String, label: String? = nil, config: ProjectConfig = ProjectConfig()) {
-        guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, apiKey.utf8.count <= CallLimits.apiKeyBytes,
+              !apiKey.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
         self.apiKey = apiKey
         self.config = config
-        let trimmed = label?.trimmingCharacters(in: .whitespacesAndNewlines)
-        self.label = trimmed?.isEmpty == false ? trimmed.map { String($0.prefix(Self.maxLabelLength)) } : nil
+        self.label = Self.bounded(label)
+    }
+
+    /// `label` trimmed, cut to ``maxLabelBytes`` at a character boundary, nil when empty.
+    static func bounded(_ label: String?) -> String? {
+        guard let trimmed = label?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard trimmed.utf8.count > maxLabelBytes else { return trimmed }
+        var kept = Substring()
+        var bytes = 0
+        for character in trimmed {
+            bytes += character.utf8.count
+            if bytes > maxLabelBytes { break }
+            kept.append(character)
+        }
+        let cut = kept.trimmingCharacters(in: .whitespacesAndNewlines)
+        return cut.isEmpty ? nil : cut
     }
 
     /// A truncated SHA-256 of the key: what journals and exports carry instead of the key.

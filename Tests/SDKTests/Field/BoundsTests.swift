@@ -38,6 +38,84 @@ struct BoundsTests {
         #expect(calls.contains(.track(event: "after", dataFields: nil)))
     }
 
+    /// The largest record of the journal in `directory`, read strictly (no damage, no gap), and
+    /// the calls it received.
+    static func journaled(in directory: String) throws -> (largest: Int, calls: [PublicCall], gaps: Int) {
+        let cursor = try JournalReader(directory: directory + "/journal").records(mode: .strict)
+        var largest = 0
+        var calls: [PublicCall] = []
+        var gaps = 0
+        while let record = try cursor.next() {
+            guard !record.isSnapshot else { continue }
+            largest = max(largest, record.payload.count)
+            switch try FactCodec.decode(kind: record.kind, payload: record.payload) {
+            case .callReceived(let received): calls.append(received.call)
+            case .journalGap: gaps += 1
+            default: break
+            }
+        }
+        return (largest, calls, gaps)
+    }
+
+    @Test("a call over a limit and unusable otherwise (a control character, a NaN price) is rejected naming the size, journaled by its name and reason only; the journal records on")
+    func sizeIsCheckedFirst() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        let huge = String(repeating: "x", count: 3 << 20)
+        let tracked = await sdk.outcome.track("bad\u{1}", dataFields: ["x": .string(huge)])
+        #expect(tracked == .failed(.rejected("dataFields: 3,145,736 bytes of JSON, at most 65,536")))
+        let cart = await sdk.outcome.updateCart(items: [CommerceItem(id: "a", name: "first", price: .nan, quantity: 1),
+                                                        CommerceItem(id: "b", name: huge, price: 1, quantity: 1)])
+        #expect(cart == .failed(.rejected("items[1].name: 3,145,728 bytes, at most 1,024")))
+        // 5 MiB: past what one journal record holds, which made the call a journal gap.
+        let larger = await sdk.outcome.track("bad\u{1}", dataFields: ["x": .string(String(repeating: "y", count: 5 << 20))])
+        #expect(larger == .failed(.rejected("dataFields: 5,242,888 bytes of JSON, at most 65,536")))
+        #expect(await sdk.outcome.track("after") == .delivered(project: harness.us.fingerprint, status: 200))
+        #expect(sdk.journalFailure == nil, "the recorder stays on")
+        sdk.shutdown()
+        let journal = try Self.journaled(in: harness.directory)
+        #expect(journal.largest < 4_096, "no record carries the megabytes")
+        #expect(journal.gaps == 0)
+        #expect(journal.calls.contains(.oversized(.track, reason: "dataFields: 3,145,736 bytes of JSON, at most 65,536")))
+        #expect(journal.calls.contains(.oversized(.updateCart, reason: "items[1].name: 3,145,728 bytes, at most 1,024")))
+        #expect(journal.calls.contains(.oversized(.track, reason: "dataFields: 5,242,888 bytes of JSON, at most 65,536")))
+        #expect(journal.calls.last == .track(event: "after", dataFields: nil))
+    }
+
+    @Test("a project's label is bounded in bytes, a notification's name is journaled within its bound, retry rules out of range are rejected by name")
+    func everyDoorBounded() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        // One character of 3 MB: an "a" and a million combining acute accents.
+        let giant = "a" + String(repeating: "\u{301}", count: 1 << 20)
+        #expect(giant.count == 1)
+        var labelled = try #require(Project(apiKey: SDKHarness.usKey, label: "US " + giant, config: ProjectConfig(region: .us)))
+        #expect(labelled.label == "US", "the giant character does not fit the label's bytes: left out")
+        labelled.label = String(repeating: "é", count: 100)
+        #expect(labelled.label?.utf8.count == 128 && labelled.label?.count == 64, "cut at a character boundary")
+        labelled.label = giant
+        #expect(labelled.label == nil)
+        labelled.label = "US"
+        #expect(await sdk.outcome.initialize(labelled) == .applied(project: harness.us.fingerprint))
+        await sdk.outcome.setEmail("ada@example.com")
+        #expect(Project(apiKey: String(repeating: "k", count: CallLimits.apiKeyBytes + 1)) == nil)
+        #expect(Project(apiKey: "key\nInjected: header") == nil)
+
+        sdk.notify(String(repeating: "n", count: 3 << 20))
+        var spinning = ProjectConfig(region: .eu)
+        spinning.retryPolicy.maxDelayMilliseconds = 0
+        let switched = await sdk.outcome.initialize(try #require(Project(apiKey: SDKHarness.euKey, config: spinning)))
+        #expect(switched == .failed(.rejected("retryPolicy.maxDelayMilliseconds 0 is outside 1...86400000")))
+        #expect(await sdk.outcome.track("after") == .delivered(project: harness.us.fingerprint, status: 200))
+        sdk.shutdown()
+        let journal = try Self.journaled(in: harness.directory)
+        #expect(journal.largest < 4_096)
+        let notified = try harness.facts().compactMap { if case .notificationReceived(let name) = $0.fact { name } else { nil } }
+        #expect(notified.count == 1 && notified[0].utf8.count <= CallLimits.notificationNameBytes && notified[0].hasSuffix("…"))
+    }
+
     @Test("each argument's limit, named in its rejection", arguments: [
         (PublicCall.track(event: String(repeating: "e", count: 257), dataFields: nil), "eventName: 257 bytes, at most 256"),
         (.setEmail(String(repeating: "a", count: 250) + "@x.io"), "email: 255 bytes, at most 254"),

@@ -12,6 +12,8 @@ import sys
 E = "Sources/SDK/Engine/EngineShell.swift"
 FX = "Sources/SDK/Engine/EngineShell+Effects.swift"
 MR = "Sources/SDK/Engine/ModuleRunner.swift"
+JC = "Sources/SDK/Engine/JournalClock.swift"
+D = "Sources/SDKCore/State/SDKState+Delivery.swift"
 # name | file | old (must occur exactly once) | new
 M = [
  ("tokens-kept-across-instances", FX,
@@ -19,7 +21,7 @@ M = [
  ("late-token-cached", E,
   "            if epoch == tokenEpoch { tokens[key] = token }\n            environment.send", "            tokens[key] = token\n            environment.send"),
  ("provider-unbounded", FX,
-  "        environment.schedule(at: due) {\n            once.deliver(", "        if false { environment.schedule(at: due) {}}\n        _ = {\n            once.deliver("),
+  "        schedule(at: due) {\n            once.deliver(", "        if false { schedule(at: due) {}}\n        _ = {\n            once.deliver("),
  ("landing-callbacks-not-awaited", FX,
   "if landings[id]?.arm() == true { landingCallbacksDone(id) }", "if landings[id]?.arm() != nil { landingCallbacksDone(id) }"),
  ("module-overrun-not-waited", MR,
@@ -32,6 +34,19 @@ M = [
   "            projected.evolve(.journalGap(gap), at: time)\n            journalOutage = nil\n", "            journalOutage = nil\n"),
  ("timers-not-rearmed", E,
   "        for (purpose, due) in timers { schedule(purpose, at: due) }\n", ""),
+ ("ages-on-the-wall-clock", JC,
+  "        anchorTime.advanced(byMicroseconds: max(0, reading.monotonicMicroseconds &- anchorMonotonic))", "        reading.wall"),
+ ("aside-blocks-its-project", D,
+  "                guard queued.aside != nil else { return }\n                waitingAside.append(queued.task.user)", "                return"),
+ ("refusal-retried", D,
+  "        case .tokenRefused:\n            return fail(task, .authentication(Self.describe(reason, of: task)), &decisions)", "        case .tokenRefused:\n            break"),
+ ("refresh-budget-per-instance", D,
+  "            if queued.tokenRefreshes < retry.jwtRefreshBudget {", "            if (auth[task.project]?.refreshesUsed ?? 0) < retry.jwtRefreshBudget {"),
+ ("refresh-failure-fails-the-head", D,
+  "        if let failure = receipt.failure, let waiting = tokenWaiter(of: receipt.project), let queued = tasks[waiting],\n           case .awaitingToken(let next) = queued.status {\n            let reason: NotSentReason = receipt.refused ? .tokenRefused(failure) : .noToken(failure)\n            notSent(queued, after: next &- 1, reason, retry: projects[receipt.project]?.retry ?? RetryRules(), &decisions)\n        }",
+  "        if let failure = receipt.failure, let head = taskOrder[receipt.project]?.first, let queued = tasks[head] {\n            fail(queued.task, .authentication(\"the auth provider failed: \\(failure)\"), &decisions)\n        }"),
+ ("bulk-expires-whole", D,
+  "        return count == times.count ? .overdue : .someEvents(count)", "        return .overdue"),
  ("durability-waits-not-answered", E,
   "            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: journalOutage?.description)), .none))\n", ""),
 ]

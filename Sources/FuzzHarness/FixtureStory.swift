@@ -132,11 +132,11 @@ package struct FixtureStory {
         // Facts the fixture's world has no answer to.
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
              .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
-             .networkReachable, .localDataErased,
+             .networkReachable, .localDataErased, .clockJumped,
              .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
              .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
              .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskQueued, .eventBatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshFinished, .journalGap,
+             .taskQueued, .eventBatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshFinished, .journalGap,
              .moduleEventDelivered, .moduleHookFinished, .messagesStored, .storageCleared,
              .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchCancelled,
              .unknown:

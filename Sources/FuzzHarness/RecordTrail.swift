@@ -22,6 +22,8 @@ struct RecordTrail {
     private(set) var combined: UInt64 = 0
     /// What the cursor threw, if it stopped on an error rather than at the end.
     private(set) var failure: String?
+    /// The damage the cursor reported: each corruption it skipped, then the torn tail it ended on.
+    private(set) var damage: [Damage] = []
     /// Whether each record's sequence number was the previous one's plus one, or the first
     /// after numbers the cursor stepped over because a segment's header declared them
     /// abandoned (``RecordCursor/abandoned``).
@@ -37,6 +39,7 @@ struct RecordTrail {
         } catch {
             failure = "\(error)"
         }
+        damage = cursor.corruption + (cursor.tornTail.map { [$0] } ?? [])
     }
 
     /// A trail that never read anything because the cursor could not be made.

@@ -31,7 +31,8 @@ package enum SampleFacts {
         case .engineStarted:
             .engineStarted(EngineStart(sdkVersion: "0.1.0", restored: true,
                                        options: EngineRules(gateCapacity: 2, pendingEvents: .deliverToOutgoing(timeoutMilliseconds: 500)),
-                                       modules: [ModuleDescriptor(name: "inbox", notifications: ["foreground", "background"])]))
+                                       modules: [ModuleDescriptor(name: "inbox", notifications: ["foreground", "background"])],
+                                       clock: MonotonicReading(microseconds: 86_400_000_000, boot: 0x9e37_79b9_7f4a_7c15)))
         case .callReceived: .callReceived(received)
         case .transportCompleted:
             .transportCompleted(TransportCompletion(task: task, attempt: 2, outcome: .response(status: 200, code: "Success", messageIDs: ["m-1"]),
@@ -45,6 +46,8 @@ package enum SampleFacts {
         case .notificationReceived: .notificationReceived("foreground")
         case .engineStopping: .engineStopping
         case .networkReachable: .networkReachable
+        case .clockJumped: .clockJumped(wall: JournalTime(microsecondsSince1970: time.microsecondsSince1970 - 3_600_000_000),
+                                        jumpMicroseconds: -3_600_000_000)
         case .localDataErased:
             .localDataErased(LocalDataErasure(call: call, firstErased: 1, lastErased: 412, segments: 3, bytes: 1_048_576,
                                               failure: "disk full for ada@example.com"))
@@ -74,6 +77,8 @@ package enum SampleFacts {
             .retryScheduled(task: task, attempt: 4, due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 8_000_000),
                             reason: .serverBusy("HTTP 503", failures: 2))
         case .taskCompleted: .taskCompleted(task: task, outcome: .failed(.httpStatus(400, code: "BadParams", message: "eventName is missing")))
+        case .disableCoalesced: .disableCoalesced(task: task, call: call)
+        case .eventsExpired: .eventsExpired(task: task, calls: [call, CallID(CallIDGenerator.sequentialUUID(77))])
         case .timerSet: .timerSet(.retry(task, attempt: 2), due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 2_000_000))
         case .callResolved: .callResolved(call: call, outcome: .discarded(.undeliveredAtSwitch(switchID)))
         case .callsResolved:

@@ -9,6 +9,8 @@ import Locking
 ///   ``repair()`` (EIO, or the storage's own error).
 /// - ``fillDisk(halfWritten:)``: every write fails with ENOSPC until ``repair()``, after writing
 ///   the first half of its bytes (a write cut short) or none of them.
+/// - ``refuseRemovals(ofFilesEndingIn:times:)``: deleting a file fails (EACCES), as on a device
+///   whose file is held open or protected, a number of times.
 /// - a ``SyncHold``: every file's sync passes through it first, so a test can keep the
 ///   group-commit thread inside a sync (while the disk changes, or while appends go on).
 ///
@@ -42,6 +44,12 @@ public final class FailingSyncStorage<Base: JournalStorage>: JournalStorage {
         state.full.withLock { $0 = halfWritten ? .halfWritten : .refused }
     }
 
+    /// The next `times` attempts to delete a file whose name ends in `suffix` (`.lz4`, a
+    /// journal segment) fail with EACCES; the file stays.
+    public func refuseRemovals(ofFilesEndingIn suffix: String, times: Int) {
+        state.refusedRemovals.withLock { $0 = (suffix, times) }
+    }
+
     /// The disk works again: syncs and writes succeed.
     public func repair() {
         state.broken.withLock { $0 = nil }
@@ -64,7 +72,16 @@ public final class FailingSyncStorage<Base: JournalStorage>: JournalStorage {
     }
     public func sizeOfFile(at path: String) throws -> Int { try base.sizeOfFile(at: path) }
     public func contents(of path: String) throws -> any FileContents { try base.contents(of: path) }
-    public func removeFile(at path: String) throws { try base.removeFile(at: path) }
+    public func removeFile(at path: String) throws {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let refused = state.refusedRemovals.withLock { refusal -> Bool in
+            guard let current = refusal, current.times > 0, name.hasSuffix(current.suffix) else { return false }
+            refusal = (current.suffix, current.times - 1)
+            return true
+        }
+        if refused { throw JournalError.io(path: path, operation: "unlink", code: 13) }
+        try base.removeFile(at: path)
+    }
     public func synchronizeDirectory(at path: String) throws {
         if let error = state.broken.withLock({ $0 }) {
             if case JournalError.io(_, _, let code) = error { throw JournalError.io(path: path, operation: "fsync", code: code) }
@@ -101,6 +118,7 @@ final class FailingDisk: Sendable {
     let failNextSync = Locked(false)
     let broken = Locked<(any Error)?>(nil)
     let full = Locked<WriteFailure?>(nil)
+    let refusedRemovals = Locked<(suffix: String, times: Int)?>(nil)
     let hold: SyncHold?
 
     init(hold: SyncHold?) {

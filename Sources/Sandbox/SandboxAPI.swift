@@ -139,7 +139,7 @@ struct SandboxAPI: Sendable {
 
     /// Why the request's bearer token does not authenticate `project`, or nil when it does.
     private func jwtProblem(in request: HTTPRequest, project: SandboxProject) -> String? {
-        switch tokens.verify(Self.bearerToken(in: request.headers), projectName: project.name) {
+        switch tokens.verify(Self.bearerToken(in: request.headers), projectName: project.name, lifetime: project.jwtLifetime) {
         case .valid: nil
         case .missing: "missing bearer token"
         case .unrecognized: "unrecognized token"

@@ -24,17 +24,19 @@ public final class SandboxBackend: Sendable {
 
     private let rootURL: URL
     private let registry = ProjectRegistry()
-    private let tokens = JWTIssuer()
+    private let tokens: JWTIssuer
     private let faults = FaultQueue()
     private let log = RequestLog()
     private let server: HTTPServer
 
     /// Registers `projects`, binds 127.0.0.1 on a port the kernel chooses and starts serving: a
-    /// request sent once this returns is answered.
+    /// request sent once this returns is answered. `clock` is the time the backend's JWTs age by
+    /// (``SandboxProject/jwtLifetime``): a test on a manual clock passes that clock's wall time.
     ///
     /// - Throws: ``SandboxBackendError`` when two projects share a name or API key, or the socket
     ///   cannot be set up; no thread is left running then.
-    public init(projects: [SandboxProject] = []) throws(SandboxBackendError) {
+    public init(projects: [SandboxProject] = [], clock: @escaping @Sendable () -> Date = Date.init) throws(SandboxBackendError) {
+        tokens = JWTIssuer(clock: clock)
         for project in projects {
             try registry.register(project)
         }
@@ -114,6 +116,25 @@ public final class SandboxBackend: Sendable {
     /// Expires every token issued so far for `project`; tokens issued afterwards are valid.
     public func expireJWTs(project: String) {
         tokens.expireAll(projectName: project)
+    }
+
+    /// `subject` signs in to `project`'s auth server: ``requestJWT(project:subject:)`` mints
+    /// tokens for them until ``signOut(_:project:)``.
+    public func signIn(_ subject: String, project: String) {
+        tokens.setSignedIn(true, subject: subject, projectName: project)
+    }
+
+    /// `subject` signs out of `project`'s auth server: it refuses them tokens from now on (tokens
+    /// issued before keep their lifetime).
+    public func signOut(_ subject: String, project: String) {
+        tokens.setSignedIn(false, subject: subject, projectName: project)
+    }
+
+    /// What an app's auth server answers its auth provider: a fresh token for `subject`, or
+    /// nil when they are not signed in (``signIn(_:project:)``), as a server that mints tokens
+    /// only for the signed-in user does.
+    public func requestJWT(project: String, subject: String) -> String? {
+        tokens.token(projectName: project, subject: subject)
     }
 
     // MARK: - Served content

@@ -19,15 +19,21 @@ public struct SandboxProject: Sendable, Hashable {
     /// A request for another user is answered 401 `InvalidJwtPayload`. Off by default (tokens
     /// then authenticate the project only).
     public var jwtSubjectMustMatchUser: Bool
+    /// How long a token the project issues stays valid, on the backend's clock
+    /// (``SandboxBackend/init(projects:clock:)``): a request carrying an older one is answered
+    /// 401 `InvalidJwtPayload` "JWT token is expired", as an hourly-expiring platform does. Nil:
+    /// tokens expire only when ``SandboxBackend/expireJWTs(project:)`` says.
+    public var jwtLifetime: Duration?
 
-    /// Describes a project; register it with ``SandboxBackend/init(projects:)`` or ``SandboxBackend/register(_:)``.
+    /// Describes a project; register it with ``SandboxBackend/init(projects:clock:)`` or ``SandboxBackend/register(_:)``.
     public init(name: String, apiKey: String, region: String = "us", requiresJWT: Bool = false,
-                disallowedEventNames: Set<String> = [], jwtSubjectMustMatchUser: Bool = false) {
+                disallowedEventNames: Set<String> = [], jwtSubjectMustMatchUser: Bool = false, jwtLifetime: Duration? = nil) {
         self.name = name
         self.apiKey = apiKey
         self.region = region
         self.requiresJWT = requiresJWT
         self.disallowedEventNames = disallowedEventNames
         self.jwtSubjectMustMatchUser = jwtSubjectMustMatchUser
+        self.jwtLifetime = jwtLifetime
     }
 }

@@ -99,9 +99,11 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     /// the first ``takeFacts()`` returns.
     ///
     /// With `failingModules`, every module fails whatever it handles (each failure names the
-    /// instance, by generation, it failed for).
+    /// instance, by generation, it failed for). `checksEveryInput` compares the live state with
+    /// the fold of the journal after every input; a story of thousands of inputs (days offline)
+    /// checks at relaunches and at ``simulationFailures`` instead.
     package init(rules: EngineRules = EngineRules(), modules: Bool = true, failingModules: Bool = false, timing: Timing = Timing(),
-                 seed: UInt64 = 1) {
+                 seed: UInt64 = 1, checksEveryInput: Bool = true) {
         var profile = FaultProfile.calm
         profile.rules = rules
         profile.withModules = modules
@@ -113,7 +115,7 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         profile.linkLatencyMilliseconds = timing.linkMilliseconds...timing.linkMilliseconds
         profile.timeoutMilliseconds = timing.timeoutMilliseconds
         profile.callbackDelayMilliseconds = 0...0
-        world = SimulationWorld(seed: seed, profile: profile)
+        world = SimulationWorld(seed: seed, profile: profile, checksEveryInput: checksEveryInput)
         world.inputObserver = { [unowned self] facts, state in
             self.facts.append(contentsOf: facts)
             effects.append(contentsOf: state.effects(of: facts))
@@ -223,6 +225,13 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
 
     // MARK: - The clock
 
+    /// The device's wall clock jumps by `milliseconds`, forward or back (the user set the date):
+    /// the virtual clock, on which the journal's time and every timer run, does not move. The
+    /// engine notices at its next input.
+    package func jumpWallClock(byMilliseconds milliseconds: Int64) {
+        world.jumpWallClock(byMilliseconds: milliseconds)
+    }
+
     /// Now, on the virtual clock.
     package var now: JournalTime { world.now }
 
@@ -256,6 +265,14 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     }
 
     // MARK: - The backend
+
+    /// The app's auth server mints JWTs only for `users` from now on (nil: for anyone); for any
+    /// other user its provider fails, as signed out (`AuthProviderError.userSignedOut`) when
+    /// `refusesAsSignedOut`, else with an error that may pass.
+    package func authServerSignsIn(_ users: Set<String>?, refusesAsSignedOut: Bool = true) {
+        world.authSignedIn = users
+        world.authRefusesSignedOut = refusesAsSignedOut
+    }
 
     /// The next `times` requests to `path` (on `project`, or any) are answered `status` with
     /// `body`, instead of by the backend (which then never sees them).
@@ -321,6 +338,12 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         } catch {
             return ["unreadable: \(error)"]
         }
+    }
+
+    /// Writes the device's journal files into `directory` (created; must hold no segment), for
+    /// `replay` to read.
+    package func writeJournal(to directory: String) throws {
+        try StoryRunner.write(world.storage.memory, to: directory)
     }
 
     /// The facts journaled since the last take (the raw values).

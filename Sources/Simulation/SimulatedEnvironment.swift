@@ -29,10 +29,10 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
 
     // MARK: - Clock
 
-    func now() -> JournalTime { world.now }
+    func readClock() -> ClockReading { world.clockReading }
 
-    func schedule(at due: JournalTime, _ action: @escaping @Sendable () -> Void) {
-        world.schedule(.engine(launch: launch, action), at: due)
+    func schedule(atMonotonicMicroseconds due: Int64, _ action: @escaping @Sendable () -> Void) {
+        world.schedule(.engine(launch: launch, action), at: world.time(atMonotonicMicroseconds: due))
     }
 
     // MARK: - Network and auth

@@ -53,7 +53,9 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
         gapAnchor = writer.lastSequence
         let environment = SimulatedEnvironment(world: world, launch: launch, modules: modules)
         let inbox = EngineInbox(post: { [unowned self] stimulus in post(stimulus) })
-        core = EngineShell(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: [],
+        // The app lists its projects with their auth providers, as `SDKConfiguration.knownProjects`
+        // asks: a kept disable of a JWT project the SDK is no longer on can authenticate.
+        core = EngineShell(environment: environment, inbox: inbox, recorder: recorder, restored: restored, knownProjects: world.appProjects,
                           sdkVersion: EngagementSDK.version)
         environment.process = self
         recorder.process = self

@@ -21,6 +21,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
 
     let seed: UInt64
     private(set) var now = SimulationWorld.epoch
+    /// How far the device's wall clock reads from the world's time (µs): moved by the story's
+    /// clock jumps, never by time passing.
+    private(set) var wallClockOffsetMicroseconds: Int64 = 0
     private var occurrences = OccurrenceQueue()
     /// The faults in force (calm while a story's end drains).
     private(set) var profile: FaultProfile
@@ -29,7 +32,13 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// The catalog's projects as this story's app configures them (``FaultProfile/projectRetry``),
     /// and as it hands them to the SDK.
     let projects: [SimulatedProject]
-    private let appProjects: [Project]
+    /// The users the app's auth server mints JWTs for (nil: anyone), and whether it refuses the
+    /// others as signed out (``AuthProviderError/userSignedOut``) or fails for them in a way
+    /// that may pass.
+    var authSignedIn: Set<String>?
+    var authRefusesSignedOut = true
+    /// The catalog's projects as the app hands them to the SDK (with their keys and providers).
+    let appProjects: [Project]
     /// Whether the device is offline: every request and tracked link fails at once, with no
     /// response, until the network is back.
     private(set) var offline = false
@@ -116,6 +125,24 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         occurrences.schedule(occurrence, at: now.advancedSaturating(milliseconds: milliseconds))
     }
 
+    /// The device's clocks now: the monotonic one is the world's own time (one boot for the
+    /// whole story); the wall clock reads it plus the jumps the story made.
+    var clockReading: ClockReading {
+        ClockReading(wall: JournalTime(microsecondsSince1970: now.microsecondsSince1970 &+ wallClockOffsetMicroseconds),
+                     monotonicMicroseconds: now.microsecondsSince1970, boot: 1)
+    }
+
+    /// The device's wall clock jumps by `milliseconds` (either way): the user set the date, the
+    /// network corrected it. The world's time, and the monotonic clock, do not move.
+    func jumpWallClock(byMilliseconds milliseconds: Int64) {
+        wallClockOffsetMicroseconds &+= milliseconds &* 1_000
+    }
+
+    /// The world's time when the monotonic clock reads `monotonic` (µs).
+    func time(atMonotonicMicroseconds monotonic: Int64) -> JournalTime {
+        JournalTime(microsecondsSince1970: monotonic)
+    }
+
     /// When the next pending occurrence is due (nil: nothing is pending).
     var nextOccurrenceDue: JournalTime? { occurrences.nextDue }
 
@@ -196,9 +223,14 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     func askAuthProvider(project: ProjectFingerprint, user: String?, instance: UInt64, launch: Int, bound: Int64,
                          completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
         if profile.authLate > 0, chance(profile.authLate / 2) { return }
-        let answer: Result<String, any Error> = chance(profile.authFailure)
+        var answer: Result<String, any Error> = chance(profile.authFailure)
             ? .failure(SimulatedFailure(description: "simulated auth provider failure"))
             : .success(backend.issueToken(for: project, user: user, instance: instance))
+        // The app's auth server mints only for the users signed in to it.
+        if let signedIn = authSignedIn, let user, !signedIn.contains(user) {
+            answer = authRefusesSignedOut ? .failure(AuthProviderError.userSignedOut)
+                                          : .failure(SimulatedFailure(description: "simulated auth server: \(user) is not signed in"))
+        }
         var latency = draw(profile.authLatencyMilliseconds)
         if chance(profile.authLate) { latency = bound + draw(1...5_000) }
         schedule(.engine(launch: launch) { completion(answer) }, after: latency)

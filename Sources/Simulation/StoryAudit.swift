@@ -66,7 +66,6 @@ struct StoryAudit {
     private(set) var explained: [String: Int] = [:]
 
     /// Explained ways a disable may fail to reach its project.
-    static let disableWithoutAuthProvider = "disable of a JWT project failed after a relaunch: no auth provider (known design issue)"
     static let disableGaveUp = "disable gave up under injected faults (retries or JWT refresh budget spent)"
 
     init(world: SimulationWorld) {
@@ -81,19 +80,16 @@ struct StoryAudit {
     }
 
     /// Why a disable's failure is allowed: the SDK gave up as designed under the faults the
-    /// world injected, or it hit the known design issue that a relaunched SDK has no auth
-    /// provider for a JWT project it is no longer on. Nil: unexplained.
+    /// world injected. Nil: unexplained.
     static func explanation(of failure: CallFailure) -> String? {
         switch failure {
-        case .authentication(let reason) where reason.hasSuffix("no auth provider for the project"):
-            disableWithoutAuthProvider
         case .authentication(let reason) where reason.contains("refresh budget") || reason.contains("simulated auth provider failure")
             || reason.contains("did not answer within"):
             disableGaveUp
         case .retriesExhausted:
             disableGaveUp
-        case .authentication, .rejected, .notInitialized, .httpStatus:
-            // Not what the world injected, nor the known design issue.
+        case .authentication, .rejected, .notInitialized, .httpStatus, .linkNotResolved, .notDurable:
+            // Not what the world injected.
             nil
         }
     }
@@ -203,7 +199,7 @@ struct StoryAudit {
         case .gateDecided, .eventBatched:
             // The gate's decision: a gateDecided's, or the one an eventBatched carries (1.3).
             if case .eventBatched(let id, let event, _) = fact {
-                tasks[id]?.task.addToBatch(event)
+                tasks[id]?.task.addToBatch(event, at: time)
                 releasing.remove(event.call)
                 queueGrew = true
             }
@@ -270,16 +266,20 @@ struct StoryAudit {
         case .taskDispatched(let id, let attempt):
             waitingForNetwork[id] = nil
             // A request past its age limit is discarded when its turn comes, never sent (a
-            // disable never expires).
+            // disable never expires); an event's age is its own, a task's its oldest event's.
             let limit = walk.state.rules.deliveryAgeLimitMilliseconds
             if let task = tasks[id]?.task, !task.isDisableDevice {
-                let age = (time.microsecondsSince1970 - task.createdAt.microsecondsSince1970) / 1_000
+                let age = (time.microsecondsSince1970 - task.oldestEventQueuedAt.microsecondsSince1970) / 1_000
                 if age > limit {
                     report(.contract, "task \(id) was sent (attempt \(attempt)) \(age) ms after it was made, past the age limit of \(limit) ms (seq \(sequence))")
                 }
             }
         case .retryScheduled(let id, _, let due, let reason):
             checkRetry(id, due: due, reason: reason, sequence: sequence, time: time, walk: walk)
+        case .eventsExpired(let id, let calls):
+            tasks[id]?.task.removeExpiredEvents(calls)
+        case .disableCoalesced(let id, let call):
+            tasks[id]?.task.coalesce(call)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
             waitingForNetwork[id] = nil
@@ -311,7 +311,7 @@ struct StoryAudit {
             }
         // Facts the audit has no rule about.
         case .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived,
+             .callbacksDelivered, .notificationReceived, .clockJumped,
              .pushTokenChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .staleResultRefused,
              .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
              .moduleEventDelivered,
@@ -418,16 +418,17 @@ struct StoryAudit {
             report(.contract, "\(subject) failed (\(failure)), but \(why) (seq \(sequence))")
         }
         switch failure {
+        case .linkNotResolved:
+            // A tracked link whose resolution came back without a destination.
+            guard call != nil, case .linkResolved(let resolution)? = input.fact, resolution.failure != nil else {
+                return dishonest("no failed link resolution came with it")
+            }
+        case .notDurable:
+            // A flush whose journal could not be made durable (the disk failed).
+            guard call != nil, case .durabilityConfirmed(let confirmation)? = input.fact, confirmation.failure != nil else {
+                return dishonest("no failed durability came with it")
+            }
         case .retriesExhausted(let last):
-            if call != nil, case .linkResolved? = input.fact {
-                explained[Self.linkNotResolved, default: 0] += 1
-                return
-            }
-            // A flush whose journal could not be made durable (the disk failed) fails so.
-            if call != nil, case .durabilityConfirmed(let confirmation)? = input.fact, confirmation.failure != nil,
-               last.hasPrefix("journal not durable") {
-                return
-            }
             guard case .response(let status, _, _, _)? = answer, status == 429 || status >= 500 else {
                 return dishonest("its last attempt \(input.describeAnswer(for: task)): only 5xx/429 answers use a request up")
             }
@@ -447,14 +448,24 @@ struct StoryAudit {
         case .authentication(let reason):
             if reason.contains("refresh budget") {
                 guard case .response(401, _, _, _)? = answer else { return dishonest("no 401 came with it: it \(input.describeAnswer(for: task))") }
-            } else if reason.hasPrefix("the auth provider failed") {
-                guard case .authTokenReceived(let receipt)? = input.fact, receipt.failure != nil else {
-                    return dishonest("no failed answer of the auth provider came with it")
+            } else if reason.hasPrefix("the auth provider refused a JWT") {
+                // The provider said the user signed out, for the attempt or for its refresh.
+                let refused = if case .notSent(.tokenRefused)? = answer { true }
+                    else if case .authTokenReceived(let receipt)? = input.fact { receipt.refused } else { false }
+                if !refused { dishonest("the auth provider did not refuse a JWT for its user with it") }
+            } else if reason.hasPrefix("not sent within the age limit") {
+                // It waited aside (no JWT, no key, no provider) past the age limit.
+                guard let task, let queued = walk.state.tasks[task], let aside = queued.aside else {
+                    return dishonest("it did not wait aside")
                 }
+                let limit = walk.state.rules.deliveryAgeLimitMilliseconds * 1_000
+                let waited = walk.state.time.microsecondsSince1970 - min(aside.since, queued.task.createdAt).microsecondsSince1970
+                if waited < limit && !queued.task.isDisableDevice { dishonest("it waited aside \(waited / 1_000) ms only") }
             } else {
                 dishonest("no rule fails a request so")
             }
         case .rejected(let reason):
+            if call == nil, case .notSent(.invalidEndpoint)? = answer { return }
             guard let call else { return dishonest("only a call is rejected") }
             let known = rejections[call] == reason || Self.rejectionsWithoutValidation.contains { reason.hasPrefix($0) }
             if !known { dishonest("no callRejected and no rule names that reason") }
@@ -516,11 +527,22 @@ struct StoryAudit {
             break
         case (.serverBusy, .response(let status, _, _, _)?) where status == 429 || status >= 500:
             break
-        case (.noResponse, _), (.serverBusy, _):
+        case (.notSent(let reason), .notSent(let said)?) where reason == said:
+            break
+        case (.notSent(.noToken(let failure)), nil):
+            // A refresh the auth provider did not answer with a token.
+            guard case .authTokenReceived(let receipt)? = input.fact, receipt.failure == failure, !receipt.refused else {
+                report(.contract, "task \(id)'s retry says \(reason), but its attempt \(input.describeAnswer(for: id)) (seq \(sequence))")
+                return
+            }
+        case (.noResponse, _), (.serverBusy, _), (.notSent, _):
             // Any other answer disagrees with the reason.
             report(.contract, "task \(id)'s retry says \(reason), but its attempt \(input.describeAnswer(for: id)) (seq \(sequence))")
         }
         guard let project = tasks[id]?.task.project, let retry = walk.state.projects[project]?.retry else { return }
+        // A missing key or auth provider waits for an instance start, up to the age limit.
+        if case .notSent(.noAPIKey) = reason { return }
+        if case .notSent(.noAuthProvider) = reason { return }
         let wait = due.microsecondsSince1970 - time.microsecondsSince1970
         if wait > retry.maxDelayMilliseconds * 1_000 || wait < 0 {
             report(.contract, "task \(id)'s retry waits \(wait / 1_000) ms, past the project's longest backoff of \(retry.maxDelayMilliseconds) ms (seq \(sequence))")
@@ -532,7 +554,6 @@ struct StoryAudit {
         "no user identity", "no push token registered", "attribution refused", "the link resolved after the instance",
     ]
 
-    static let linkNotResolved = "a tracked link that could not be resolved failed at once (retriesExhausted, nothing retried)"
 
     /// Counts the calls pending in `state` as received (at `sequence`) where the journal no
     /// longer holds their `callReceived`.
@@ -690,6 +711,7 @@ private struct AuditedInput {
     func describeAnswer(for task: TaskID?) -> String {
         switch transportOutcome(for: task) {
         case .networkError(let error)?: "got no response (\(error))"
+        case .notSent(let reason)?: "was not sent (\(reason))"
         case .response(let status, let code, _, _)?: "was answered HTTP \(status)" + (code.map { " \($0)" } ?? "")
         case nil: "came with \(fact.map { FactSummary.text($0) } ?? "no input")"
         }

@@ -21,6 +21,8 @@ struct BlockModeBenchmark {
     var runs = 5
     /// Regroup each frame's records into blocks of this many; nil keeps the journal's groups.
     var recordsPerBlock: Int?
+    /// Only the strict reads, through this decoder (`--read-only`): what callgrind counts.
+    var readOnly: LZ4Implementation?
 
     struct Report {
         var segments = 0
@@ -65,6 +67,12 @@ struct BlockModeBenchmark {
     func run(log: (String) -> Void) throws -> Report {
         var report = Report()
         report.recordsPerBlock = recordsPerBlock
+        if let readOnly {
+            log("reading the journal through JournalReader, \(runs) runs")
+            let name = readOnly == .swift ? "Swift" : "liblz4"
+            (report.scan, report.records) = try scans([(name, readOnly)])
+            return report
+        }
         let names = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".lz4") }.sorted()
         guard !names.isEmpty else { throw BenchmarkFailure(description: "\(journal) holds no segment") }
         var frames: [Frame] = []
@@ -115,9 +123,16 @@ struct BlockModeBenchmark {
             return (name, percentile(samples, 0.5))
         }
         log("reading the journal through JournalReader, \(runs) runs each way")
-        // Every run of both decoders must read the same records, or its time is not reported.
+        report.scan = try scans([("liblz4", .liblz4), ("Swift", .swift)]).times
+        return report
+    }
+
+    /// The median time of ``runs`` strict reads through each decoder, and the records each read:
+    /// every run of every decoder must read the same records, or its time is not reported.
+    private func scans(_ decoders: [(name: String, decoding: LZ4Implementation)]) throws
+        -> (times: [(name: String, seconds: Double)], records: Int) {
         var recordsRead: Int?
-        report.scan = try [("liblz4", LZ4Implementation.liblz4), ("Swift", .swift)].map { name, decoding in
+        let times = try decoders.map { name, decoding in
             var samples: [Double] = []
             for _ in 0..<runs {
                 let (seconds, records) = try scan(decoding)
@@ -129,7 +144,7 @@ struct BlockModeBenchmark {
             }
             return (name, percentile(samples, 0.5))
         }
-        return report
+        return (times, recordsRead ?? 0)
     }
 
     /// The record frames of one segment, each block decoded with liblz4; how many are linked, and
@@ -342,8 +357,9 @@ struct BlockModeBenchmark {
         return seconds
     }
 
-    /// Seconds for a strict read of every record of the journal through `decoding`.
-    /// Seconds to read every record with `decoding`, and how many it read.
+    /// Seconds to read every record with `decoding` (a strict read), and how many it read. Never
+    /// inlined, so callgrind can count it alone (`--toggle-collect='*BlockModeBenchmarkV4scan*'`).
+    @inline(never)
     private func scan(_ decoding: LZ4Implementation) throws -> (seconds: Double, records: Int) {
         var reader = try JournalReader(directory: journal)
         reader.lz4Implementation = decoding
@@ -360,6 +376,12 @@ struct BlockModeBenchmark {
 /// `bench lz4`'s table and JSON.
 enum BlockModeReportFormatter {
     static func table(_ report: BlockModeBenchmark.Report) -> String {
+        guard report.blocks > 0 else {
+            // --read-only: the strict reads alone.
+            return (["strict read of \(report.records) records through JournalReader (median):"]
+                    + report.scan.map { "  \($0.name.padding(toLength: 22, withPad: " ", startingAt: 0))\(Format.fixed($0.seconds * 1000, digits: 2)) ms" })
+                .joined(separator: "\n")
+        }
         let megabytes = Double(report.contentBytes) / 1e6
         var lines = [
             "journal: \(report.segments) segments, \(report.fileBytes) bytes; \(report.frames) frames, \(report.blocks) blocks"

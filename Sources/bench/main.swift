@@ -12,7 +12,7 @@ let usage = """
            bench sdk --callgrind [--calls N] [--repeat N]
            bench replay [--records N] [--dir DIR | --journal PATH] [--replay PATH] [--moments N] [--runs N] [--json]
            bench offline [--events N] [--minutes N] [--json]
-           bench lz4 --journal DIR [--records-per-block N] [--runs N] [--json]
+           bench lz4 --journal DIR [--records-per-block N] [--read-only liblz4|swift] [--runs N] [--json]
 
       journal   the journal (buffered and durable) against JSON lines + fsync/64, SQLite WAL
                 with a transaction per 64 rows, and per-record LZ4; then a verified scan, random
@@ -35,7 +35,8 @@ let usage = """
                 compressor iOS writes with (size and time against liblz4's), every
                 block decoded by liblz4 and by the Swift decoder iOS reads with, then
                 a strict read of the journal through each; with
-                --records-per-block N, each frame's records cut into blocks of N first
+                --records-per-block N, each frame's records cut into blocks of N first; with
+                --read-only D, only the strict reads through decoder D (what callgrind counts)
       --events N         offline: track calls made offline (default 16000)
       --minutes N        offline: minutes offline (default 30)
       --records N        records in the side-by-side workload (default 500000; blocks: 200000;
@@ -232,6 +233,12 @@ case "lz4":
     var benchmark = BlockModeBenchmark(journal: journal)
     benchmark.runs = arguments.takeCount("--runs") ?? benchmark.runs
     benchmark.recordsPerBlock = arguments.takeCount("--records-per-block")
+    switch arguments.take("--read-only") {
+    case nil: break
+    case "liblz4": benchmark.readOnly = .liblz4
+    case "swift": benchmark.readOnly = .swift
+    case let other?: fail("--read-only takes liblz4 or swift, not \(other)\n\(usage)")
+    }
     guard arguments.remaining.isEmpty else { fail("unexpected arguments: \(arguments.remaining.joined(separator: " "))\n\(usage)") }
     do {
         let report = try benchmark.run(log: log)

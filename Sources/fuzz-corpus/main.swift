@@ -9,7 +9,8 @@ import FuzzHarness
 let root = CommandLine.arguments.dropFirst().first ?? "Fuzz"
 do {
     let corpus = CorpusWriter(root: root)
-    try corpus.write(target: "journal", JournalSeeds.make())
+    // The regression tests' fixtures, from the package root `root` is in.
+    try corpus.write(target: "journal", JournalSeeds.make(finds: root + "/../Tests/JournalTests/Fixtures/fuzz-journal"))
     try corpus.write(target: "facts", FactSeeds.make())
     try corpus.write(target: "replay", ReplaySeeds.make())
     try corpus.writeDictionary("journal.dict", JournalSeeds.dictionary())

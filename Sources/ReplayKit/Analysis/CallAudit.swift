@@ -102,12 +102,28 @@ package final class CallAudit {
                     if let index = row.tasks.lastIndex(where: { $0.id == id }) { row.tasks[index].outcome = outcome }
                 }
             }
+        case .disableCoalesced(let id, let call):
+            guard var carried = taskCalls[id] else { break }
+            carried.calls.append(call)
+            taskCalls[id] = carried
+            update(call, state) { $0.tasks.append(AuditRow.Task(id: id, project: carried.project, path: DeliveryTask.disableDevicePath)) }
+        case .eventsExpired(let id, let expired):
+            // Those calls' events left the task: its later outcome is no longer theirs.
+            guard var carried = taskCalls[id] else { break }
+            carried.calls.removeAll { expired.contains($0) }
+            taskCalls[id] = carried
+            let outcome = TaskOutcome.discarded(.expired(ageLimit: .milliseconds(state.rules.deliveryAgeLimitMilliseconds)))
+            for call in expired {
+                update(call, state) { row in
+                    if let index = row.tasks.lastIndex(where: { $0.id == id }) { row.tasks[index].outcome = outcome }
+                }
+            }
         case .callResolved, .callsResolved:
             fact.forEachResolution { call, outcome in resolve(call, outcome, record, state) }
         // Facts that change no call's row here (a gate decision is read above).
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
-             .localDataErased, .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
+             .localDataErased, .clockJumped, .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
              .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted,
              .staleResultRefused,
              .taskDispatched, .retryScheduled, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,

@@ -151,10 +151,10 @@ package final class ContractChecker {
         case .moduleEventDelivered, .moduleHookStarted: checkModules(fact, at: sequence)
         // Facts no rule reads.
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
+             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped,
              .callRejected, .identityChanged, .pushTokenChanged, .attributionRefused, .unknownUserEventHeld,
              .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskDispatched, .retryScheduled, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
+             .taskDispatched, .retryScheduled, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
              .moduleHookFinished, .messagesStored,
              .teardownStepBegan, .teardownStepFinished,
              .unknown: break

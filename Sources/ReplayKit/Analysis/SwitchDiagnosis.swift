@@ -144,13 +144,17 @@ package final class SwitchDiagnosis {
                 closeIfComplete(joined)
             }
             closeIfComplete(id)
+        case .clockJumped(let wall, let jump):
+            if let run = state.switching.inFlight {
+                update(run.id) { $0.clockJumps.append(SwitchReport.ClockJump(at: mark, jumpMicroseconds: jump, wall: wall)) }
+            }
         // Facts that say nothing about a switch (other timers and durability waits included).
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .moduleHookCompleted, .authTokenReceived,
              .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased,
              .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
              .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
              .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .durabilityRequested,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .durabilityRequested,
              .authRefreshRequested, .authRefreshFinished, .journalGap,
              .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
              .unknown:

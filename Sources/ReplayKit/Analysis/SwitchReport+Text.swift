@@ -54,6 +54,10 @@ extension SwitchReport {
         for (index, call) in inline.enumerated() {
             details.add([index == 0 ? "  inline calls" : "", "\(call.call) \(call.name) on \(labels.name(call.project)) at seq \(call.at.sequence)"])
         }
+        for (index, jump) in clockJumps.enumerated() {
+            details.add([index == 0 ? "  clock jumps" : "", "the device's clock jumped \(Describe.clockJump(microseconds: jump.jumpMicroseconds)) "
+                + "at seq \(jump.at.sequence) (it read \(jump.wall)); the steps' bounds run on the journal's time, which did not"])
+        }
         if let landed {
             let why = reasons.isEmpty ? "" : " because: " + reasons.joined(separator: "; ")
             details.add(["  landed", "\(landed.text) on \(labels.name(landedOn))" + (result.map { ": " + Describe.result($0) } ?? "") + why])
@@ -109,6 +113,12 @@ extension SwitchReport {
             .object([("call", FactJSON.callID(call.call)), ("name", .string(call.name)), ("at", call.at.json),
                      ("project", FactJSON.project(call.project))])
         })))
+        // Only where the clock jumped: reports of journals without a jump keep their members.
+        if !clockJumps.isEmpty {
+            members.append(("clock_jumps", .array(clockJumps.map { jump in
+                .object([("at", jump.at.json), ("jump_us", .integer(jump.jumpMicroseconds)), ("wall", .string(jump.wall.description))])
+            })))
+        }
         members += [
             ("landed", .optional(landed ?? carrierLanded) { $0.json }),
             ("landed_on", .optional(landedOn, FactJSON.project)),

@@ -42,6 +42,13 @@ package struct SwitchReport {
         var dropped: Mark?
     }
 
+    /// The device's wall clock jumped while the switch ran (the journal's time did not).
+    struct ClockJump {
+        var at: Mark
+        var jumpMicroseconds: Int64
+        var wall: JournalTime
+    }
+
     struct InlineCall {
         var call: CallID
         var name: String
@@ -63,6 +70,7 @@ package struct SwitchReport {
     var durability: Durability?
     var held: [HeldCall] = []
     var inline: [InlineCall] = []
+    var clockJumps: [ClockJump] = []
     var landed: Mark?
     var landedOn: ProjectFingerprint?
     var result: SwitchResult?

@@ -346,6 +346,10 @@ struct FleetColumns {
                 return Subject(call: state.tasks[id]?.task.call, task: id)
             case .taskCompleted(let id, let outcome):
                 return Subject(call: state.tasks[id]?.task.call, task: id, outcome: OutcomeWords(outcome))
+            case .eventsExpired(let id, _):
+                return Subject(task: id)
+            case .disableCoalesced(let id, let call):
+                return Subject(call: call, task: id)
             case .transportCompleted(let completion):
                 return Subject(call: state.tasks[completion.task]?.task.call, task: completion.task)
             case .timerSet(let timer, _), .timerFired(let timer):
@@ -358,7 +362,7 @@ struct FleetColumns {
                 return state.durabilityWaits[confirmation.request].map(purpose) ?? Subject()
             // Facts whose row names no call, task or switch.
             case .engineStarted, .moduleHookCompleted, .authTokenReceived, .notificationReceived, .engineStopping,
-                 .linkResolved, .networkReachable, .localDataErased,
+                 .linkResolved, .networkReachable, .localDataErased, .clockJumped,
                  .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
                  .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
                  .retryScheduled, .authRefreshRequested, .authRefreshFinished, .journalGap,

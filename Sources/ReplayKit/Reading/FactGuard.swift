@@ -144,6 +144,10 @@ enum FactGuard {
                 identifier(task.number, "task id")
                 self.attempt(attempt)
             case .taskCompleted(let task, _), .eventBatched(let task, _, _): identifier(task.number, "task id")
+            case .disableCoalesced(let task, _): identifier(task.number, "task id")
+            case .eventsExpired(let task, let calls):
+                identifier(task.number, "task id")
+                count(calls.count, "expired events")
             case .timerSet(let timer, let due):
                 check(timer)
                 time(due, "timer due time")
@@ -179,7 +183,7 @@ enum FactGuard {
                 time(gap.from, "gap start")
                 time(gap.to, "gap end")
             // Facts the guard has nothing to bound in.
-            case .notificationReceived, .engineStopping, .networkReachable, .localDataErased,
+            case .notificationReceived, .engineStopping, .networkReachable, .localDataErased, .clockJumped,
                  .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
                  .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
                  .retryScheduled,

@@ -105,11 +105,36 @@ package enum Describe {
         return "\(milliseconds) ms"
     }
 
+    /// A signed span of microseconds in its two largest units, for people: `+8 d 0 h`,
+    /// `-1 h 30 min`, `+2.5 s`.
+    static func clockJump(microseconds: Int64) -> String {
+        let sign = microseconds < 0 ? "-" : "+"
+        let magnitude = microseconds.magnitude
+        let seconds = magnitude / 1_000_000
+        let (days, hours, minutes) = (seconds / 86_400, seconds / 3_600 % 24, seconds / 60 % 60)
+        if days > 0 { return "\(sign)\(days) d \(hours) h" }
+        if hours > 0 { return "\(sign)\(hours) h \(minutes) min" }
+        if minutes > 0 { return "\(sign)\(minutes) min \(seconds % 60) s" }
+        return "\(sign)\(seconds).\(magnitude / 100_000 % 10) s"
+    }
+
     /// Why a task's next attempt waits.
     static func retryReason(_ reason: RetryReason) -> String {
         switch reason {
         case .noResponse(let error): "no response (\(error)): waits for the network"
         case .serverBusy(let error, let failures): "\(error) (\(failures) such answer(s))"
+        case .notSent(let why): "not sent (\(notSent(why))): waits aside, the rest of its project's queue goes on"
+        }
+    }
+
+    /// Why an attempt was never made.
+    static func notSent(_ reason: NotSentReason) -> String {
+        switch reason {
+        case .noToken(let said): "no JWT for its user: \(said)"
+        case .tokenRefused(let said): "the auth provider refused a JWT for its user: \(said)"
+        case .noAPIKey: "no API key for its project in the keyring"
+        case .noAuthProvider: "no auth provider for its project"
+        case .invalidEndpoint(let why): "invalid endpoint: \(why)"
         }
     }
 
@@ -125,6 +150,8 @@ package enum Describe {
             "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
         case .retriesExhausted(let reason): "retries exhausted: \(reason)"
         case .authentication(let reason): "authentication: \(reason)"
+        case .linkNotResolved(let reason): "link not resolved: \(reason)"
+        case .notDurable(let reason): "not durable: \(reason)"
         }
     }
 
@@ -240,6 +267,7 @@ package enum Describe {
             "HTTP \(status)" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
                 + (ids.isEmpty ? "" : ", \(ids.count) message(s)")
         case .networkError(let reason): "network error: \(reason)"
+        case .notSent(let reason): "not sent: \(notSent(reason))"
         }
     }
 

@@ -88,6 +88,9 @@ package enum FactJSON {
                 sink.add("reason", string: "server_busy")
                 sink.add("error", freeText: error)
                 sink.add("failures", integer: Int64(failures))
+            case .notSent(let why):
+                sink.add("reason", string: "not_sent")
+                write(why, into: &sink)
             }
         case .receivedCall(let received):
             write(received, into: &sink)
@@ -204,6 +207,7 @@ package enum FactJSON {
         let pending: JSONValue = switch rules.pendingEvents {
         case .purge: .string("purge")
         case .deliverToOutgoing(let timeout): .object([("deliver_to_outgoing_ms", .integer(timeout))])
+        case .keepForOutgoing: .string("keep_for_outgoing")
         }
         return .object([("gate_capacity", .integer(Int64(rules.gateCapacity))),
                         ("gate_byte_capacity", .integer(Int64(rules.gateByteCapacity))),
@@ -356,6 +360,12 @@ package enum FactJSON {
             sink.add("reason", freeText: reason)
         case .authentication(let reason):
             sink.add("failure", string: "authentication")
+            sink.add("reason", freeText: reason)
+        case .linkNotResolved(let reason):
+            sink.add("failure", string: "link_not_resolved")
+            sink.add("reason", freeText: reason)
+        case .notDurable(let reason):
+            sink.add("failure", string: "not_durable")
             sink.add("reason", freeText: reason)
         }
     }
@@ -535,6 +545,28 @@ package enum FactJSON {
             sink.add("message", freeText: message)
         case .networkError(let reason):
             sink.add("network_error", freeText: reason)
+        case .notSent(let reason):
+            write(reason, into: &sink)
+        }
+    }
+
+    /// Adds why an attempt was never made: `not_sent` (`no_token`, `token_refused`,
+    /// `no_api_key`, `no_auth_provider`, `invalid_endpoint`) and what was said.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ reason: NotSentReason, into sink: inout Sink) {
+        switch reason {
+        case .noToken(let said):
+            sink.add("not_sent", string: "no_token")
+            sink.add("error", freeText: said)
+        case .tokenRefused(let said):
+            sink.add("not_sent", string: "token_refused")
+            sink.add("error", freeText: said)
+        case .noAPIKey:
+            sink.add("not_sent", string: "no_api_key")
+        case .noAuthProvider:
+            sink.add("not_sent", string: "no_auth_provider")
+        case .invalidEndpoint(let why):
+            sink.add("not_sent", string: "invalid_endpoint")
+            sink.add("error", freeText: why)
         }
     }
 }

@@ -60,7 +60,8 @@ package enum FactProjects {
              .messagesStored(_, let project, _), .storageCleared(let project, _):
             return Mentions(project)
         case .taskQueued(let queued): return Mentions(queued.project)
-        case .taskDispatched(let id, _), .taskCompleted(let id, _), .eventBatched(let id, _, _): return task(id, state)
+        case .taskDispatched(let id, _), .taskCompleted(let id, _), .eventBatched(let id, _, _), .eventsExpired(let id, _),
+             .disableCoalesced(let id, _): return task(id, state)
         case .callResolved(let call, let outcome):
             switch outcome {
             case .delivered(let project, _): return Mentions(project)
@@ -86,7 +87,7 @@ package enum FactProjects {
         case .durabilityRequested(_, .teardownDisable(let id)): return switchProjects(id, state)
         // Facts that name no project: none to mention (a durability wait other than a teardown's included).
         case .engineStarted, .durabilityConfirmed, .moduleHookCompleted, .notificationReceived, .engineStopping,
-             .networkReachable, .localDataErased,
+             .networkReachable, .localDataErased, .clockJumped,
              .identityChanged, .pushTokenChanged, .staleResultRefused,
              .retryScheduled, .durabilityRequested, .journalGap,
              .moduleHookFinished,

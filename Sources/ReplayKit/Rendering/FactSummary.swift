@@ -58,10 +58,16 @@ package enum FactSummary {
         case .networkReachable:
             return "the app said the network is reachable"
         case .localDataErased(let erasure):
+            if let failure = erasure.failure, erasure.segmentsLeft > 0 {
+                return "\(erasure.segments) segment(s), \(erasure.bytes) bytes erased on request; \(failure)" + (erasure.call.map { " (call \($0))" } ?? "")
+            }
             if let failure = erasure.failure { return "the journal could not be erased: \(failure)" }
             let range = erasure.erasedRecords > 0 ? " (seq \(erasure.firstErased)–\(erasure.lastErased))" : ""
             return "\(erasure.erasedRecords) record(s)\(range) erased on request, \(erasure.segments) segment(s), \(erasure.bytes) bytes"
                 + (erasure.call.map { " (call \($0))" } ?? "")
+        case .clockJumped(let wall, let jump):
+            return "the device's clock jumped \(Describe.clockJump(microseconds: jump)): it reads \(wall); "
+                + "the journal's time runs on the monotonic clock and did not jump"
         case .linkResolved(let resolution):
             if let failure = resolution.failure { return "job #\(resolution.job) failed: \(failure)" }
             return "job #\(resolution.job) to \(resolution.destination ?? "nowhere")"
@@ -107,6 +113,10 @@ package enum FactSummary {
             return "\(task) attempt \(attempt) due \(due): \(Describe.retryReason(reason))"
         case .taskCompleted(let task, let outcome):
             return "\(task) \(Describe.taskOutcome(outcome))"
+        case .disableCoalesced(let task, let call):
+            return "call \(call) asks for the disable \(task) already queued: it resolves with it"
+        case .eventsExpired(let task, let calls):
+            return "\(task) goes on without the events of \(calls.map(\.description).joined(separator: ", ")): they waited past the age limit"
         case .timerSet(let timer, let due):
             return "\(Describe.timer(timer)) due \(due)"
         case .callResolved(let call, let outcome):

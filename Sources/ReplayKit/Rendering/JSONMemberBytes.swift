@@ -113,7 +113,8 @@ struct JSONMemberBytes: ~Copyable, JSONMemberSink {
     /// redactor.
     private mutating func addData(_ members: [String: DataValue]) {
         guard let redactor else { return FactJSON.write(data: members, into: &self) }
-        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+        guard !redactor.summarizes else { return FactJSON.write(data: redactor.redact(data: members), into: &self) }
+        for (name, value) in Self.redactedKeys(members, redactor) {
             if case .object(let nested) = value {
                 addObject(JSONKey(name)) { $0.addData(nested) }
             } else {
@@ -147,12 +148,18 @@ struct JSONMemberBytes: ~Copyable, JSONMemberSink {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, (name, member)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            for (index, (name, member)) in redactedKeys(members, redactor).enumerated() {
                 name.utf8.withContiguousBytes { JSONValue.writeMemberKey(wellFormedUTF8: $0, comma: index > 0, to: &output) }
                 writeRedacted(data: member, redactor, to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// The members with their keys redacted (``Redactor/redact(dataKey:)``), sorted by the
+    /// redacted key as the redacted fact's JSON sorts them.
+    private static func redactedKeys(_ members: [String: DataValue], _ redactor: Redactor) -> [(key: String, value: DataValue)] {
+        members.map { (key: redactor.redact(dataKey: $0.key), value: $0.value) }.sorted { $0.key < $1.key }
     }
 
     mutating func add(_ key: JSONKey, items: [CommerceItem]) {

@@ -39,11 +39,11 @@ package struct ProjectLabels {
             return project
         // Facts that carry no project configuration (fingerprints only, or none).
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased,
+             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased, .clockJumped,
              .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
              .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
              .linkResolutionStarted, .staleResultRefused,
-             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested,
+             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested,
              .authRefreshFinished, .durabilityRequested, .journalGap,
              .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
              .gateDecided, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled,

@@ -185,6 +185,10 @@ package enum ReportData {
             }
             for anomaly in report.anomalies { add("anomaly", "\(report.id): \(anomaly)", report.landed ?? report.started ?? report.requested) }
         }
+        for jump in timeline.clockJumps {
+            add("clock jumped", "the device's clock jumped \(Describe.clockJump(microseconds: jump.jumpMicroseconds)) (it read \(jump.wall)); "
+                + "the journal's times, ages and timers run on the monotonic clock and did not", jump.at)
+        }
         return warnings
     }
 }

@@ -50,6 +50,9 @@ package struct Timeline {
     var gateDepth = Counter()
     var queueDepth = Counter()
     var violations: [Violation] = []
+    /// Each jump of the device's wall clock (``Fact/clockJumped(wall:jumpMicroseconds:)``): where,
+    /// by how much, and what it read.
+    var clockJumps: [SwitchReport.ClockJump] = []
     package var violationCount = 0
     /// `StateDocument`s after the chosen sequences (see ``StateSampler``).
     package var states: [UInt64: JSONValue] = [:]

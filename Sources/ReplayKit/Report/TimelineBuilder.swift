@@ -56,6 +56,9 @@ package enum TimelineBuilder {
                 callOrdinal += 1
             case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
                 sampler.keep(walk.state, after: record.sequence)
+            case .clockJumped(let wall, let jump)?:
+                timeline.clockJumps.append(SwitchReport.ClockJump(at: SwitchReport.Mark(sequence: record.sequence, time: record.time),
+                                                                  jumpMicroseconds: jump, wall: wall))
             default:
                 // A default is right: only a call or a switch's milestone is a moment the report
                 // keeps the state at; any other record leaves the samples as they are.

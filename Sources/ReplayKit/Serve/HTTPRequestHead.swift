@@ -1,3 +1,5 @@
+import Journal
+
 /// The head of one HTTP/1.x request as ``LoopbackServer`` hands it on: the method, the path as
 /// sent (never percent-decoded, so a route matches only its own spelling) and the query's
 /// parameters (decoded).
@@ -66,7 +68,7 @@ package struct HTTPRequestHead: Sendable {
             default: bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return UTF8Validation.string(bytes)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

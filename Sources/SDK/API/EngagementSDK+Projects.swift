@@ -98,9 +98,10 @@ extension EngagementSDK {
     /// ``SDKModule/notificationNames``, in order with the calls made before it on this thread.
     ///
     /// Returns at once, without waiting for room in the mailbox; nothing reports back. Journaled;
-    /// ignored after ``shutdown()``.
+    /// ignored after ``shutdown()``. A name longer than `CallLimits.notificationNameBytes` bytes of
+    /// UTF-8 is journaled, and heard by the modules, cut to that many, ending in `…`.
     public func notify(_ name: String) {
-        mailboxPost(.notificationReceived(name))
+        mailboxPost(.notificationReceived(FreeText.bounded(name, limit: CallLimits.notificationNameBytes)))
     }
 
     /// Why the journal is not recording now, or nil when it is.

@@ -96,8 +96,11 @@ public final class EngagementSDK: Sendable {
     /// before ``initialize(_:completion:)``; a restored instance resumes delivering what was queued,
     /// and a switch a crash interrupted continues. Throws when the directory cannot be created, the
     /// keyring cannot be read, the journal cannot be opened or the system refuses a protection class or
-    /// backup exclusion (``StoredItemAttributeError``); nothing is started then.
+    /// backup exclusion (``StoredItemAttributeError``); nothing is started then. Before anything,
+    /// throws a ``ConfigurationError`` naming the first configuration value outside its range
+    /// (``SDKConfiguration/validate()``): nothing is created then.
     public init(configuration: SDKConfiguration) throws {
+        try configuration.validate()
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.storageDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -199,7 +202,7 @@ public final class EngagementSDK: Sendable {
     @discardableResult
     public func settle(timeout: Duration) async -> Bool {
         let clock = configuration.clock
-        let due = clock.now().advanced(by: timeout)
+        let due = clock.read().monotonicMicroseconds &+ timeout.wholeMicroseconds
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let once = OneShotCompletion<Bool> { continuation.resume(returning: $0) }
             let id = settleIDs.withLock { next in
@@ -213,7 +216,7 @@ public final class EngagementSDK: Sendable {
                 return
             }
             let mailbox = mailbox
-            clock.schedule(at: due) {
+            clock.schedule(atMonotonicMicroseconds: due) {
                 if once.deliver(false) { mailbox.post(.forgetSettle(id)) }
             }
         }
@@ -245,7 +248,7 @@ public final class EngagementSDK: Sendable {
             let completion: CallCompletion? = switch attachment {
             case .completion(let completion): completion
             case .project(_, let completion): completion
-            case .none, .token: nil
+            case .none, .token, .refusedToken: nil
             }
             if let completion { configuration.callbackQueue.async { completion.deliverShutdown() } }
         }

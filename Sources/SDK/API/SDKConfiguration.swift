@@ -37,25 +37,30 @@ public struct SDKConfiguration: Sendable {
     /// queue, completions decided apart may run at the same time. The SDK never waits for this
     /// queue, so a completion may call the SDK, blocking getters included.
     public var callbackQueue: DispatchQueue
-    /// Modules plugged into every instance, in the order they hear events.
+    /// Modules plugged into every instance, in the order they hear events: at most
+    /// `CallLimits.modules`, each named uniquely, its name, version and notification names
+    /// within `CallLimits` (``validate()``).
     public var modules: [any SDKModule]
     /// The engine's bounds: the switch gate, the delivery queue, how long teardown steps, module
-    /// hooks and the auth provider may take, what a switch does with queued events.
+    /// hooks and the auth provider may take, what a switch does with queued events. Each within
+    /// its range (``Ranges``): the gate's and the queue's at most their defaults.
     public var rules: EngineRules
     /// The base URL of each ``DataRegion`` (production by default; tests point them at a sandbox).
     public var regionEndpoints: RegionEndpoints
-    /// The journal's group commit; durable by default (fdatasync per 64 records or 2 ms).
+    /// The journal's group commit; durable by default (fdatasync per 64 records or 2 ms). At most
+    /// 65,536 records and an hour a group.
     public var groupCommit: GroupCommit
-    /// A journal segment is sealed, and the next begins with a snapshot, past this many bytes.
+    /// A journal segment is sealed, and the next begins with a snapshot, past this many bytes
+    /// (1 KiB to 1 GiB).
     public var journalSegmentBytes: Int
     /// A segment is sealed after this many facts too (with the few of the input that reached the
     /// bound), so a restart folds at most about this many on top of the latest snapshot. While a
     /// burst keeps the state large (a snapshot of over 64 KiB), a due segment waits for the state
     /// to drain, up to twice this many facts (and twice ``journalSegmentBytes``): a restart then
-    /// folds at most about twice this many.
+    /// folds at most about twice this many. 16 to 10,000,000.
     public var journalSegmentRecords: Int
     /// Whole old journal segments are deleted while the journal is larger than this (the segment
-    /// being written never is); nil keeps everything.
+    /// being written never is); nil keeps everything. At least ``journalSegmentBytes``, at most 1 TiB.
     public var journalRetainedBytes: Int?
     /// Whole journal segments whose records are all older than this are deleted, whatever the
     /// byte budget; nil keeps them for as long as ``journalRetainedBytes`` allows. 30 days by
@@ -63,7 +68,8 @@ public struct SDKConfiguration: Sendable {
     /// journal, short enough that personal data does not stay for months on a quiet device
     /// (a busy one reaches the byte budget first). No record younger than this is deleted; none
     /// stays more than about half of it longer (the segment being written is begun anew once it
-    /// is half this old, and the check runs at most an hour apart).
+    /// is half this old, and the check runs at most an hour apart). An hour to ten years (3,650
+    /// days): a shorter age would begin a segment at almost every input.
     public var journalRetentionAge: Duration?
     /// The journal's file operations (substitute to inject faults or simulate power loss).
     public var journalStorage: any JournalStorage
@@ -92,7 +98,7 @@ public struct SDKConfiguration: Sendable {
     /// the journal that names them.
     public var excludesKeyringFromBackup: Bool
     /// The version sent in requests and recorded in the journal (``EngagementSDK/version`` by
-    /// default).
+    /// default). 1 to `CallLimits.sdkVersionBytes` bytes, no control character: it is sent in a header.
     public var sdkVersion: String
     /// Sees the state and the last journal sequence after every input (tests compare it with a
     /// fresh fold of the journal). Runs on the engine thread; must be quick.

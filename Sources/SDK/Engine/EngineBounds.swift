@@ -11,6 +11,11 @@ enum EngineBounds {
     /// megabyte, costly to encode, hash and compress) is taken once the burst has drained
     /// instead. The steady state's snapshot is a few kilobytes.
     static let largeSnapshotBytes = 64 << 10
+    /// How far (µs) the wall clock may read from the journal's time plus the last known offset
+    /// before the difference is a jump (`clockJumped`): a second, far above what a clock
+    /// disciplined by NTP drifts from the monotonic one between two inputs, far below what a
+    /// person or a network setting the date changes.
+    static let clockJumpToleranceMicroseconds: Int64 = 1_000_000
     /// The most characters of a server's error message the journal keeps.
     static let serverMessageLimit = 300
 }

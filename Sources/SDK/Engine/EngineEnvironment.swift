@@ -14,10 +14,10 @@ import SDKCore
 /// (``requestToken(for:from:completion:)``: any number of times, the core takes the first), on
 /// any thread; nothing here calls back into the core synchronously.
 package protocol EngineEnvironment: AnyObject {
-    /// Now, on the SDK's clock.
-    func now() -> JournalTime
-    /// Runs `action` (on any thread) once the clock reaches `due`.
-    func schedule(at due: JournalTime, _ action: @escaping @Sendable () -> Void)
+    /// Both of the SDK's clocks, now (``SDKClock/read()``).
+    func readClock() -> ClockReading
+    /// Runs `action` (on any thread) once the monotonic clock reaches `due` (µs).
+    func schedule(atMonotonicMicroseconds due: Int64, _ action: @escaping @Sendable () -> Void)
 
     /// Sends an HTTP request made for `owner`; `completion` hears its result.
     func send(_ request: TransportRequest, for owner: EffectOwner, completion: @escaping @Sendable (TransportResult) -> Void)

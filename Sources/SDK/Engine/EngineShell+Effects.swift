@@ -68,49 +68,56 @@ extension EngineShell {
     private func send(_ id: TaskID, attempt: Int) {
         guard let task = projected.tasks[id]?.task else { return }
         let inbox = inbox
-        guard let key = apiKey(for: task.project) else {
-            inbox.post(.input(.transportCompleted(TransportCompletion(
-                task: id, attempt: attempt, outcome: .networkError("no API key for project \(task.project) in the keyring"))), .none))
-            return
+        func notSent(_ reason: NotSentReason) {
+            inbox.post(.input(.transportCompleted(TransportCompletion(task: id, attempt: attempt, outcome: .notSent(reason))), .none))
         }
-        guard var request = DeliveryExchange.request(for: task, apiKey: key, sentAt: environment.now(), sdkVersion: sdkVersion,
+        guard let key = apiKey(for: task.project) else { return notSent(.noAPIKey) }
+        guard var request = DeliveryExchange.request(for: task, apiKey: key, sentAt: environment.readClock().wall, sdkVersion: sdkVersion,
                                                      idempotencyKey: task.idempotencyKey(stream: recorder.streamID)) else {
-            inbox.post(.input(.transportCompleted(TransportCompletion(
-                task: id, attempt: attempt, outcome: .networkError("invalid endpoint \(task.endpoint)"))), .none))
-            return
+            return notSent(.invalidEndpoint(FreeText.bounded(task.endpoint)))
+        }
+        // No request without the JWT it needs: a cached one for the task's user, else one asked
+        // of the project's provider; without a provider the attempt is not made, and the core
+        // sets the task aside until one is given.
+        let jwt = JWTKey(project: task.project, user: task.user)
+        var token: String?
+        var provider: (any AuthProvider)?
+        if projected.projects[task.project]?.usesJWT == true {
+            token = tokens[jwt]
+            if token == nil {
+                guard let given = authProviders[task.project] else { return notSent(.noAuthProvider) }
+                provider = given
+            }
         }
         inbox.effectBegan()
+        let usesJWT = token != nil || provider != nil
         let finish: @Sendable (TransportResult) -> Void = { result in
-            inbox.finish(.input(.transportCompleted(DeliveryExchange.completion(of: result, task: task, attempt: attempt, apiKey: key)), .none))
+            let completion = DeliveryExchange.completion(of: result, task: task, attempt: attempt, apiKey: key)
+            // A JWT the project refused is dropped from the cache with the answer that refused it.
+            let refused = if usesJWT, case .response(401, "InvalidJwtPayload", _, _) = completion.outcome { true } else { false }
+            inbox.finish(.input(.transportCompleted(completion), refused ? .refusedToken(jwt) : .none))
         }
         // The request acts for the user its task was made for, whoever is signed in now.
         let owner = EffectOwner(user: task.user, instance: self.owner.instance)
-        guard projected.projects[task.project]?.usesJWT == true else {
+        guard let provider else {
+            if let token { request.headers.append((name: "Authorization", value: "Bearer \(token)")) }
             environment.send(request, for: owner, completion: finish)
             return
         }
-        let jwt = JWTKey(project: task.project, user: task.user)
-        if let token = tokens[jwt] {
-            request.headers.append((name: "Authorization", value: "Bearer \(token)"))
-            environment.send(request, for: owner, completion: finish)
-        } else if let provider = authProviders[task.project] {
-            let epoch = tokenEpoch
-            let unauthenticated = request
-            askProvider(provider, for: jwt, owner: owner) { result in
-                switch result {
-                case .success(let token):
-                    var request = unauthenticated
-                    request.headers.append((name: "Authorization", value: "Bearer \(token)"))
-                    // Sent from the engine's thread; the token is kept for the next request of
-                    // the same user, unless the instance changed meanwhile.
-                    inbox.post(.tokenIssued(jwt, token, epoch: epoch, request: request, owner: owner, completion: finish))
-                case .failure(let problem):
-                    // No request without the JWT it needs: the attempt fails and is retried.
-                    finish(.networkError("no JWT: \(problem.reason)"))
-                }
+        let epoch = tokenEpoch
+        let unauthenticated = request
+        askProvider(provider, for: jwt, owner: owner) { result in
+            switch result {
+            case .success(let token):
+                var request = unauthenticated
+                request.headers.append((name: "Authorization", value: "Bearer \(token)"))
+                // Sent from the engine's thread; the token is kept for the next request of
+                // the same user, unless the instance changed meanwhile.
+                inbox.post(.tokenIssued(jwt, token, epoch: epoch, request: request, owner: owner, completion: finish))
+            case .failure(let problem):
+                inbox.finish(.input(.transportCompleted(TransportCompletion(
+                    task: id, attempt: attempt, outcome: .notSent(problem.refused ? .tokenRefused(problem.reason) : .noToken(problem.reason)))), .none))
             }
-        } else {
-            environment.send(request, for: owner, completion: finish)
         }
     }
 
@@ -137,20 +144,22 @@ extension EngineShell {
                              _ answer: @escaping @Sendable (Result<String, ProviderProblem>) -> Void) {
         let bound = projected.rules.authProviderBoundMilliseconds
         let once = OneShotCompletion(answer)
-        let due = environment.now().advanced(byMilliseconds: bound)
+        let due = now().advanced(byMilliseconds: bound)
         // Asked first: a provider that answers at once is never beaten by its bound.
         environment.requestToken(for: jwt.project, from: provider, owner: owner) { result in
-            once.deliver(result.mapError { ProviderProblem(reason: FreeText.bounded("\($0)")) })
+            once.deliver(result.mapError { error in
+                ProviderProblem(reason: FreeText.bounded("\(error)"), refused: error as? AuthProviderError == .userSignedOut)
+            })
         }
-        environment.schedule(at: due) {
+        schedule(at: due) {
             once.deliver(.failure(ProviderProblem(reason: "the auth provider did not answer within \(bound) ms")))
         }
     }
 
-    /// A refresh after a 401: a fresh token for the user of the request that got it (the head
-    /// of the project's queue).
+    /// A refresh after a 401: a fresh token for the user of the request that got it (the one
+    /// now waiting for a token).
     private func requestToken(for project: ProjectFingerprint, request: UInt64) {
-        let user = projected.taskOrder[project]?.first.flatMap { projected.tasks[$0]?.task.user }
+        let user = projected.tokenWaiter(of: project).flatMap { projected.tasks[$0]?.task.user }
         let jwt = JWTKey(project: project, user: user)
         tokens[jwt] = nil
         let inbox = inbox
@@ -166,7 +175,8 @@ extension EngineShell {
                 inbox.finish(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: nil)),
                                     .token(token, user: user, epoch: epoch)))
             case .failure(let problem):
-                inbox.finish(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: problem.reason)), .none))
+                inbox.finish(.input(.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: problem.reason,
+                                                                        refused: problem.refused)), .none))
             }
         }
     }
@@ -214,7 +224,10 @@ extension EngineShell {
         guard let completion = takeCompletion(for: call) else { return }
         let switchResult: SwitchResult = switch outcome {
         case .discarded(.shutdown): interruptedSwitchCalls.contains(call) ? .interruptedByShutdown : .notPerformed
-        case .delivered, .applied, .failed, .discarded: landing?.result ?? .switchedCleanly
+        case .delivered, .applied: landing?.result ?? .switchedCleanly
+        // A switch rejected (its project's rules out of range) or dropped (an erasure emptied
+        // the gate holding it) never ran.
+        case .failed, .discarded: landing?.result ?? .notPerformed
         }
         let inbox = inbox
         guard let landingID = landing?.id else {
@@ -238,4 +251,6 @@ extension EngineShell {
 /// Why the auth provider gave no token.
 struct ProviderProblem: Error {
     var reason: String
+    /// Whether the provider said none can ever be had for the user (``AuthProviderError/userSignedOut``).
+    var refused = false
 }

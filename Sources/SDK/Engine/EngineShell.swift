@@ -31,6 +31,8 @@ package final class EngineShell<Environment: EngineEnvironment> {
     private(set) var recordedSequence: UInt64
     private(set) var journalOutage: JournalOutage?
     private var lastTime: JournalTime
+    /// The journal's time, read off the environment's monotonic clock.
+    private var clock: JournalClock
     /// A rotation whose snapshot was too large is tried again once this sequence is written.
     private var rotationRetryAfter: UInt64 = 0
     /// How long the journal keeps records (``SDKConfiguration/journalRetentionAge``); nil: only
@@ -88,6 +90,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
         owner = EffectOwner(user: UserIdentity(email: restored.email, userID: restored.userID), instance: restored.generation)
         recordedSequence = recorder.lastSequence
         lastTime = restored.time
+        clock = JournalClock(restored: restored, reading: environment.readClock())
         for project in knownProjects {
             keys[project.fingerprint] = project.apiKey
             if let provider = project.config.authProvider { authProviders[project.fingerprint] = provider }
@@ -115,9 +118,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
         case .retryJournal:
             resumeRecording()
         case .journalFailed(let reason):
-            let time = max(environment.now(), lastTime)
-            lastTime = time
-            beginOutage(reason, at: time)
+            beginOutage(reason, at: now())
         }
     }
 
@@ -146,9 +147,40 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// into the table): neither is copied.
     private func handle(_ input: consuming Fact, _ attachment: consuming EngineAttachment) {
         accept(attachment, for: input)
-        let starts = if case .engineStarted = input { true } else { false }
-        let time = max(environment.now(), lastTime)
+        let reading = environment.readClock()
+        let time = max(clock.time(at: reading), lastTime)
         lastTime = time
+        if case .engineStarted(var start) = input {
+            // The anchor a relaunch in the same boot carries the journal's time on from.
+            start.clock = MonotonicReading(microseconds: reading.monotonicMicroseconds, boot: reading.boot)
+            decide(.engineStarted(start), at: time)
+            resumeAfterStart()
+        } else {
+            decide(consume input, at: time)
+        }
+        // A wall clock that jumped is journaled after the input that noticed it (after the
+        // engine start at a launch): the journal's time did not jump with it.
+        if let jump = clock.jump(in: reading, at: time) {
+            decide(.clockJumped(wall: reading.wall, jumpMicroseconds: jump), at: time)
+            clock.follow(offsetMicroseconds: projected.clockOffsetMicroseconds)
+        }
+    }
+
+    /// The journal's time now (never before the last input's).
+    func now() -> JournalTime {
+        let time = max(clock.time(at: environment.readClock()), lastTime)
+        lastTime = time
+        return time
+    }
+
+    /// Schedules `action` once the journal's time reaches `due` (on the monotonic clock).
+    func schedule(at due: JournalTime, _ action: @escaping @Sendable () -> Void) {
+        environment.schedule(atMonotonicMicroseconds: clock.monotonicMicroseconds(at: due), action)
+    }
+
+    /// Decides `input` at `time`, records it with its decisions as one bundle and starts their
+    /// effects; a rotation or retention due goes first.
+    private func decide(_ input: consuming Fact, at time: JournalTime) {
         if journalOutage == nil && recordedSequence >= rotationRetryAfter {
             do {
                 try recorder.beginSegmentIfNeeded(time: time, snapshotIsLarge: { snapshotIsLarge }) { _ in StateCodec.encode(projected) }
@@ -177,7 +209,6 @@ package final class EngineShell<Environment: EngineEnvironment> {
         }
         runEffects(of: facts)
         swap(&facts, &decided)
-        if starts { resumeAfterStart() }
     }
 
     /// Appends an input and its decisions (`facts`, encoded as `records` by `decide`) as one
@@ -274,6 +305,12 @@ package final class EngineShell<Environment: EngineEnvironment> {
                 erasure.lastErased = erased.lastSequence
                 erasure.segments = UInt64(erased.segments)
                 erasure.bytes = UInt64(erased.bytes)
+                if erased.segmentsLeft > 0 {
+                    erasure.segmentsLeft = UInt64(erased.segmentsLeft)
+                    erasure.bytesLeft = UInt64(erased.bytesLeft)
+                    erasure.failure = "\(erased.segmentsLeft) segment(s) of \(erased.bytesLeft) bytes could not be deleted: "
+                        + (erased.failure ?? "no reason given")
+                }
             } catch {
                 erasure.failure = "\(error)"
             }
@@ -294,11 +331,11 @@ package final class EngineShell<Environment: EngineEnvironment> {
     private func scheduleJournalRetry() {
         guard var current = journalOutage, !current.retryScheduled else { return }
         current.retryScheduled = true
-        let due = max(environment.now(), lastTime).advanced(byMilliseconds: current.retryDelayMilliseconds)
+        let due = now().advanced(byMilliseconds: current.retryDelayMilliseconds)
         current.retryDelayMilliseconds = min(current.retryDelayMilliseconds * 2, JournalOutage.maximumRetryDelay)
         journalOutage = current
         let inbox = inbox
-        environment.schedule(at: due) { inbox.post(.retryJournal) }
+        schedule(at: due) { inbox.post(.retryJournal) }
     }
 
     /// Opens the journal again: a new segment whose snapshot is the state now, then a
@@ -310,8 +347,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
     private func resumeRecording() {
         guard var current = journalOutage else { return }
         current.retryScheduled = false
-        let time = max(environment.now(), lastTime)
-        lastTime = time
+        let time = now()
         try? recorder.close()
         current.numberedThrough = max(current.numberedThrough, recorder.lastSequence)
         journalOutage = current
@@ -355,6 +391,8 @@ package final class EngineShell<Environment: EngineEnvironment> {
             if let reference = received.call.carriedProject { remember(project, as: reference) }
         case .token(let token, let user, let epoch):
             if case .authTokenReceived(let receipt) = input, epoch == tokenEpoch { tokens[JWTKey(project: receipt.project, user: user)] = token }
+        case .refusedToken(let key):
+            tokens[key] = nil
         }
     }
 
@@ -415,6 +453,6 @@ package final class EngineShell<Environment: EngineEnvironment> {
 
     func schedule(_ purpose: TimerPurpose, at due: JournalTime) {
         let inbox = inbox
-        environment.schedule(at: due) { inbox.post(.timerDue(purpose, due)) }
+        schedule(at: due) { inbox.post(.timerDue(purpose, due)) }
     }
 }

@@ -40,6 +40,9 @@ package enum EngineAttachment: Sendable {
     indirect case project(Project, CallCompletion?)
     /// A fresh JWT from the auth provider for `user`, asked for under token epoch `epoch`.
     indirect case token(String, user: UserIdentity?, epoch: UInt64)
+    /// The project refused the JWT this exchange carried (401 `InvalidJwtPayload`): it is never
+    /// sent again (dropped from the cache whether or not a refresh follows).
+    indirect case refusedToken(JWTKey)
 }
 
 /// How a call's caller hears back.

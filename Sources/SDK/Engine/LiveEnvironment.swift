@@ -41,10 +41,10 @@ final class LiveEnvironment: EngineEnvironment {
         modules = Dictionary(configuration.modules.map { ($0.info.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    func now() -> JournalTime { configuration.clock.now() }
+    func readClock() -> ClockReading { configuration.clock.read() }
 
-    func schedule(at due: JournalTime, _ action: @escaping @Sendable () -> Void) {
-        configuration.clock.schedule(at: due, action)
+    func schedule(atMonotonicMicroseconds due: Int64, _ action: @escaping @Sendable () -> Void) {
+        configuration.clock.schedule(atMonotonicMicroseconds: due, action)
     }
 
     func send(_ request: TransportRequest, for owner: EffectOwner, completion: @escaping @Sendable (TransportResult) -> Void) {

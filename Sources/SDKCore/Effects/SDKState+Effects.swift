@@ -71,9 +71,9 @@ extension SDKState {
             // Facts that ask nothing of the world.
             case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
                  .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
-                 .localDataErased, .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
+                 .localDataErased, .clockJumped, .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
                  .unknownUserSessionCounted, .unknownUserEventsReleased, .staleResultRefused,
-                 .taskQueued, .eventBatched, .taskCompleted, .authRefreshFinished, .journalGap,
+                 .taskQueued, .eventBatched, .taskCompleted, .eventsExpired, .disableCoalesced, .authRefreshFinished, .journalGap,
                  .messagesStored, .storageCleared,
                  .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchCancelled,
                  .unknown:

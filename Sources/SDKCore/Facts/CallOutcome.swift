@@ -24,8 +24,15 @@ public enum CallFailure: Sendable, Hashable {
     /// last answer, e.g. `5 attempts; last: HTTP 503`. An attempt that got no answer at all is not
     /// counted: such a request waits for the network instead.
     case retriesExhausted(String)
-    /// The auth provider could not supply a usable JWT.
+    /// The project's credentials could not be had: the auth provider refused or could not supply
+    /// a usable JWT for the request's user, or the request waited aside past the age limit for a
+    /// token, an API key or an auth provider the app never gave (the reason says which).
     case authentication(String)
+    /// `handleUniversalLink`'s tracked link could not be resolved (no response came, or its host
+    /// did not answer with a redirect); it is not tried again: the app opens the link as it is.
+    case linkNotResolved(String)
+    /// `flush()`: the journal could not make what came before it durable (the disk's error).
+    case notDurable(String)
 }
 
 /// Why a call was discarded.

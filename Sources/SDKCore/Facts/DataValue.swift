@@ -39,6 +39,17 @@ extension DataValue {
         return "\(name.isEmpty ? "value" : name) \(reason)"
     }
 
+    /// Whether the value nests deeper than `depth` levels (itself the first). Walks at most
+    /// `depth + 1` levels, however deep the value is.
+    func nestsDeeper(than depth: Int) -> Bool {
+        guard depth > 0 else { return true }
+        switch self {
+        case .array(let elements): return elements.contains { $0.nestsDeeper(than: depth - 1) }
+        case .object(let members): return members.values.contains { $0.nestsDeeper(than: depth - 1) }
+        case .string, .integer, .number, .bool, .null: return false
+        }
+    }
+
     /// Whether ``firstProblem(depth:)`` finds one, walking members in any order.
     private func hasProblem(depth: Int) -> Bool {
         guard depth > 0 else { return true }

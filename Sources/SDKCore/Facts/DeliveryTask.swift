@@ -37,6 +37,16 @@ package struct DeliveryTask: Sendable, Hashable {
     private var batchBodies: [UInt8] = []
     /// Where each event's body ends in ``batchBodies``.
     private var batchEnds: [Int] = []
+    /// When each event of the batch joined the task (its call, or its release for an event held
+    /// for an unknown user): an event's age is its own, never its task's.
+    public private(set) var batchQueuedAt: [JournalTime] = []
+    /// Whether the task's own event (its `call`'s, `body`) waited past the age limit and left
+    /// it (``Fact/eventsExpired(task:calls:)``): the task goes on with its batch's younger
+    /// events, under the same `Idempotency-Key`.
+    public private(set) var leadExpired = false
+    /// Calls that asked for this same request while it waited (a repeated `disableDevice`,
+    /// ``Fact/disableCoalesced(task:call:)``): resolved with it.
+    public private(set) var coalescedCalls: [CallID] = []
 
     public init(id: TaskID, call: CallID?, project: ProjectFingerprint, region: String, endpoint: String, path: String,
                 method: Method, query: String?, body: [UInt8], createdAt: JournalTime, generation: UInt64? = nil,
@@ -85,17 +95,33 @@ package struct DeliveryTask: Sendable, Hashable {
         (index == 0 ? 0 : batchEnds[index - 1]) + 1..<batchEnds[index]
     }
 
-    /// The calls this task resolves, in call order: its own, then its batch's.
+    /// The calls this task resolves, in call order: its own (unless it expired), then its batch's.
     public var calls: [CallID] {
         var calls: [CallID] = []
         calls.reserveCapacity(1 + batchCalls.count)
-        if let call { calls.append(call) }
+        if let call, !leadExpired { calls.append(call) }
         calls.append(contentsOf: batchCalls)
+        calls.append(contentsOf: coalescedCalls)
         return calls
     }
 
     /// How many events (calls) the task carries: the delivery queue is bounded in events.
-    public var eventCount: Int { 1 + batchCalls.count }
+    public var eventCount: Int { (leadExpired ? 0 : 1) + batchCalls.count + coalescedCalls.count }
+
+    /// `call` asked for this same request: it resolves with the task.
+    public mutating func coalesce(_ call: CallID) {
+        coalescedCalls.append(call)
+    }
+
+    /// When the task's oldest event was queued: its own, or once that expired, its batch's first.
+    public var oldestEventQueuedAt: JournalTime {
+        leadExpired ? batchQueuedAt.first ?? createdAt : createdAt
+    }
+
+    /// When each event the task carries was queued, in the order of ``calls``.
+    public var eventsQueuedAt: [JournalTime] {
+        leadExpired ? batchQueuedAt : [createdAt] + batchQueuedAt
+    }
 
     /// The body bytes the task holds in the queue: its own and its batch's (what bounds a bulk
     /// request's size).
@@ -109,7 +135,7 @@ package struct DeliveryTask: Sendable, Hashable {
     /// queue's part of a snapshot (docs/ARCHITECTURE.md, "Bounds").
     public var footprint: Int {
         Self.footprint(bodyBytes: body.count, path: path, endpoint: endpoint, region: region, query: query, user: user)
-            + batchBodies.count + batchCalls.count * Self.eventAllowance
+            + batchBodies.count + (batchCalls.count + coalescedCalls.count) * Self.eventAllowance
     }
 
     /// The footprint of a task of these parts, without a batch.
@@ -123,21 +149,24 @@ package struct DeliveryTask: Sendable, Hashable {
     /// What a task adds to the queue's footprint besides its strings.
     public static let taskAllowance = 160
 
-    /// Adds an event to the batch (``Fact/eventBatched(task:event:executedOn:)``).
-    public mutating func addToBatch(_ event: BatchedEvent) {
-        event.body.withUnsafeBufferPointer { addToBatch(call: event.call, body: $0) }
+    /// Adds an event, queued at `time`, to the batch (``Fact/eventBatched(task:event:executedOn:)``).
+    public mutating func addToBatch(_ event: BatchedEvent, at time: JournalTime) {
+        event.body.withUnsafeBufferPointer { addToBatch(call: event.call, body: $0, at: time) }
     }
 
-    /// Adds the event of `call`, whose body `body` points at (copied). The first event of a
-    /// batch makes room for `roomForFirst` events of that many body bytes in all (an estimate:
-    /// the batch grows past it as it must).
-    public mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>, roomForFirst: (events: Int, bytes: Int) = (0, 0)) {
+    /// Adds the event of `call`, whose body `body` points at (copied), queued at `time`. The
+    /// first event of a batch makes room for `roomForFirst` events of that many body bytes in
+    /// all (an estimate: the batch grows past it as it must).
+    public mutating func addToBatch(call: CallID, body: UnsafeBufferPointer<UInt8>, at time: JournalTime,
+                                    roomForFirst: (events: Int, bytes: Int) = (0, 0)) {
         if batchCalls.isEmpty {
             batchCalls.reserveCapacity(roomForFirst.events)
             batchEnds.reserveCapacity(roomForFirst.events)
+            batchQueuedAt.reserveCapacity(roomForFirst.events)
             batchBodies.reserveCapacity(roomForFirst.bytes + roomForFirst.events)
         }
         batchCalls.append(call)
+        batchQueuedAt.append(time)
         let end = batchBodies.count + 1 + body.count
         // Grown by doubling: a batch past its room copies itself a few times, not once per event.
         if end > batchBodies.capacity { batchBodies.reserveCapacity(Swift.max(end, 2 * batchBodies.capacity)) }
@@ -146,16 +175,45 @@ package struct DeliveryTask: Sendable, Hashable {
         batchEnds.append(end)
     }
 
-    /// Replaces the batch (decoding, redaction).
-    public mutating func replaceBatch(_ events: [BatchedEvent]) {
+    /// Replaces the batch (decoding, redaction), each event queued at its time in `queuedAt`
+    /// (the task's creation where `queuedAt` has none: journals older than per-event ages).
+    public mutating func replaceBatch(_ events: [BatchedEvent], queuedAt: [JournalTime]) {
         batchCalls = []
         batchBodies = []
         batchEnds = []
-        for event in events { addToBatch(event) }
+        batchQueuedAt = []
+        for (index, event) in events.enumerated() {
+            addToBatch(event, at: queuedAt.indices.contains(index) ? queuedAt[index] : createdAt)
+        }
+    }
+
+    /// Removes the events of `calls` that waited past the age limit: the task's own first, then
+    /// a prefix of its batch (events wait in the order they were queued). A call the task does
+    /// not carry is ignored.
+    public mutating func removeExpiredEvents(_ calls: [CallID]) {
+        if let call, !leadExpired, calls.contains(call) {
+            leadExpired = true
+            body = []
+        }
+        var expired = 0
+        while expired < batchCalls.count && calls.contains(batchCalls[expired]) { expired += 1 }
+        guard expired > 0 else { return }
+        let cut = batchEnds[expired - 1]
+        let kept = batchEnds[expired...].map { $0 - cut }
+        batchBodies.removeFirst(cut)
+        batchEnds = Array(kept)
+        batchCalls.removeFirst(expired)
+        batchQueuedAt.removeFirst(expired)
+    }
+
+    /// Restores ``leadExpired`` (decoding a snapshot).
+    public mutating func markLeadExpired() {
+        leadExpired = true
+        body = []
     }
 
     /// The path the task is sent to: `events/trackBulk` once it carries a batch.
-    public var wirePath: String { hasBatch ? Self.bulkTrackPath : path }
+    public var wirePath: String { hasBatch || leadExpired ? Self.bulkTrackPath : path }
 
     /// Appends the JSON body the task is sent with (``writeWireBody(into:)``'s bytes).
     public func appendWireBody(to output: inout [UInt8]) {
@@ -166,7 +224,10 @@ package struct DeliveryTask: Sendable, Hashable {
 
     /// How many bytes ``writeWireBody(into:)`` writes.
     public var wireBodyCount: Int {
-        hasBatch ? Self.bulkPrefix.utf8CodeUnitCount + body.count + batchBodies.count + Self.bulkSuffix.utf8CodeUnitCount : body.count
+        guard hasBatch else { return body.count }
+        // Without its own event, the batch's first comma is left out.
+        let events = leadExpired ? batchBodies.count - 1 : body.count + batchBodies.count
+        return Self.bulkPrefix.utf8CodeUnitCount + events + Self.bulkSuffix.utf8CodeUnitCount
     }
 
     /// Writes the JSON body the task is sent with at the start of `output`, which holds at
@@ -185,18 +246,24 @@ package struct DeliveryTask: Sendable, Hashable {
             return
         }
         Self.bulkPrefix.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
-        body.withUnsafeBytes(write)
-        batchBodies.withUnsafeBytes(write)
+        if leadExpired {
+            batchBodies.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
+        } else {
+            body.withUnsafeBytes(write)
+            batchBodies.withUnsafeBytes(write)
+        }
         Self.bulkSuffix.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
     }
 
     private static let bulkPrefix: StaticString = #"{"events":["#
     private static let bulkSuffix: StaticString = "]}"
 
-    /// The body of the event at `index` (0: the task's own, then its batch's).
+    /// The body of the event at `index` of the request (0: the task's own, unless it expired,
+    /// then its batch's).
     public func eventBody(at index: Int) -> [UInt8]? {
-        if index == 0 { return body }
-        return batchCalls.indices.contains(index - 1) ? Array(batchBodies[batchBodyRange(index - 1)]) : nil
+        let batchIndex = leadExpired ? index : index - 1
+        if batchIndex < 0 { return body }
+        return batchCalls.indices.contains(batchIndex) ? Array(batchBodies[batchBodyRange(batchIndex)]) : nil
     }
 
     /// The `Idempotency-Key` its requests carry in the journal `stream`: the same for every

@@ -30,6 +30,9 @@ extension FactDeclaration {
     package static let linkResolved = FactDeclaration(.linkResolved, .input, [Field("resolution", 0, .required, .freeText)])
     package static let networkReachable = FactDeclaration(.networkReachable, .input)
     package static let localDataErased = FactDeclaration(.localDataErased, .input, [Field("erasure", 0, .required, .freeText)])
+    package static let clockJumped = FactDeclaration(.clockJumped, .input, [
+        Field("wall", 1, .defaulted, .structural), Field("jump_us", 2, .defaulted, .structural),
+    ])
 
     // MARK: Call decisions
 
@@ -75,6 +78,8 @@ extension FactDeclaration {
         Field("reason", 4, .required, .freeText),
     ])
     package static let taskCompleted = FactDeclaration(.taskCompleted, .delivery, [task, Field("outcome", 2, .required, .freeText)])
+    package static let eventsExpired = FactDeclaration(.eventsExpired, .delivery, [task, Field("calls", 2, .repeated, .identifier)])
+    package static let disableCoalesced = FactDeclaration(.disableCoalesced, .delivery, [task, Field("call", 2, .required, .identifier)])
     package static let timerSet = FactDeclaration(.timerSet, .delivery, [
         Field("timer", 1, .required, .structural), Field("due", 2, .defaulted, .structural),
     ])
@@ -149,6 +154,7 @@ extension FactKind {
         case .linkResolved: .linkResolved
         case .networkReachable: .networkReachable
         case .localDataErased: .localDataErased
+        case .clockJumped: .clockJumped
         case .initialized: .initialized
         case .gateDecided: .gateDecided
         case .callRejected: .callRejected
@@ -178,6 +184,8 @@ extension FactKind {
         case .eventBatched: .eventBatched
         case .callsResolved: .callsResolved
         case .retryScheduled: .retryScheduled
+        case .eventsExpired: .eventsExpired
+        case .disableCoalesced: .disableCoalesced
         case .switchRouted: .switchRouted
         case .switchStarted: .switchStarted
         case .teardownStepBegan: .teardownStepBegan
@@ -207,6 +215,7 @@ extension Fact {
         case .linkResolved: FactKind.linkResolved.rawValue
         case .networkReachable: FactKind.networkReachable.rawValue
         case .localDataErased: FactKind.localDataErased.rawValue
+        case .clockJumped: FactKind.clockJumped.rawValue
         case .journalGap: FactKind.journalGap.rawValue
         case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
         case .staleResultRefused: FactKind.staleResultRefused.rawValue
@@ -226,6 +235,8 @@ extension Fact {
         case .taskDispatched: FactKind.taskDispatched.rawValue
         case .retryScheduled: FactKind.retryScheduled.rawValue
         case .taskCompleted: FactKind.taskCompleted.rawValue
+        case .eventsExpired: FactKind.eventsExpired.rawValue
+        case .disableCoalesced: FactKind.disableCoalesced.rawValue
         case .timerSet: FactKind.timerSet.rawValue
         case .callResolved: FactKind.callResolved.rawValue
         case .callsResolved: FactKind.callsResolved.rawValue
@@ -287,6 +298,7 @@ extension Fact {
         case .engineStopping, .networkReachable, .unknown: break
         case .linkResolved(let resolution): one(.linkResolved, .linkResolution(resolution))
         case .localDataErased(let erasure): one(.localDataErased, .erasure(erasure))
+        case .clockJumped(let wall, let jump): two(.clockJumped, .time(wall), .microseconds(jump))
         case .initialized(let project, let generation): two(.initialized, .project(project), .number(generation))
         case .gateDecided(let call, let decision): two(.gateDecided, .call(call), .gateDecision(decision))
         case .callRejected(let call, let reason): two(.callRejected, .call(call), .text(reason))
@@ -305,6 +317,8 @@ extension Fact {
         case .retryScheduled(let task, let attempt, let due, let reason):
             four(.retryScheduled, .task(task), .attempt(attempt), .time(due), .retryReason(reason))
         case .taskCompleted(let task, let outcome): two(.taskCompleted, .task(task), .taskOutcome(outcome))
+        case .eventsExpired(let task, let calls): two(.eventsExpired, .task(task), .calls(calls))
+        case .disableCoalesced(let task, let call): two(.disableCoalesced, .task(task), .call(call))
         case .timerSet(let purpose, let due): two(.timerSet, .timer(purpose), .time(due))
         case .callResolved(let call, let outcome): two(.callResolved, .call(call), .callOutcome(outcome))
         case .callsResolved(let task, let calls, let outcome): three(.callsResolved, .task(task), .callOutcome(outcome), .calls(calls))
@@ -353,6 +367,7 @@ extension Fact {
         case .networkReachable: self = .networkReachable
         case .linkResolved: self = .linkResolved(try source.value(f[0]))
         case .localDataErased: self = .localDataErased(try source.value(f[0]))
+        case .clockJumped: self = .clockJumped(wall: try source.time(f[0]), jumpMicroseconds: try source.signed(f[1]))
         case .initialized: self = .initialized(project: try source.value(f[0]), generation: try source.number(f[1]))
         case .gateDecided: self = .gateDecided(call: try source.value(f[0]), decision: try source.value(f[1]))
         case .callRejected: self = .callRejected(call: try source.value(f[0]), reason: try source.text(f[1]) ?? "")
@@ -372,6 +387,8 @@ extension Fact {
             self = .retryScheduled(task: try source.value(f[0]), attempt: try source.attempt(f[1]), due: try source.time(f[2]),
                                    reason: try source.value(f[3]))
         case .taskCompleted: self = .taskCompleted(task: try source.value(f[0]), outcome: try source.value(f[1]))
+        case .eventsExpired: self = .eventsExpired(task: try source.value(f[0]), calls: try source.values(f[1]))
+        case .disableCoalesced: self = .disableCoalesced(task: try source.value(f[0]), call: try source.value(f[1]))
         case .timerSet: self = .timerSet(try source.value(f[0]), due: try source.time(f[1]))
         case .callResolved: self = .callResolved(call: try source.value(f[0]), outcome: try source.value(f[1]))
         case .callsResolved:

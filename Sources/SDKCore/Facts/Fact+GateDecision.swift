@@ -10,9 +10,9 @@ extension Fact {
         case .eventBatched(_, _, nil): nil
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
              .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
-             .linkResolved, .networkReachable, .localDataErased, .initialized, .callRejected, .identityChanged, .pushTokenChanged,
+             .linkResolved, .networkReachable, .localDataErased, .clockJumped, .initialized, .callRejected, .identityChanged, .pushTokenChanged,
              .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserEventsReleased,
-             .unknownUserSessionCounted, .taskQueued, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet,
+             .unknownUserSessionCounted, .taskQueued, .taskDispatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet,
              .callResolved, .callsResolved, .authRefreshRequested, .authRefreshFinished, .moduleEventDelivered,
              .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared, .durabilityRequested,
              .journalGap, .linkResolutionStarted, .staleResultRefused, .switchRouted, .switchStarted,

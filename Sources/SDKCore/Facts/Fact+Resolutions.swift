@@ -9,10 +9,10 @@ extension Fact {
         case .callsResolved(_, let calls, let outcome): for call in calls { try body(call, outcome) }
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
              .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
-             .linkResolved, .networkReachable, .localDataErased, .initialized, .gateDecided, .callRejected, .identityChanged,
+             .linkResolved, .networkReachable, .localDataErased, .clockJumped, .initialized, .gateDecided, .callRejected, .identityChanged,
              .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
              .unknownUserEventsReleased, .unknownUserSessionCounted, .taskQueued, .eventBatched, .taskDispatched,
-             .retryScheduled, .taskCompleted, .timerSet, .authRefreshRequested, .authRefreshFinished,
+             .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished,
              .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
              .durabilityRequested, .journalGap, .linkResolutionStarted, .staleResultRefused, .switchRouted,
              .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled, .unknown:

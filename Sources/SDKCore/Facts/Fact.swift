@@ -32,6 +32,12 @@ package enum Fact: Sendable, Hashable {
     case networkReachable
     /// The journal was erased (``PublicCall/eraseLocalData``): the first fact of what goes on.
     case localDataErased(LocalDataErasure)
+    /// The device's wall clock read `wall`, `jumpMicroseconds` away from what it read before
+    /// plus the time that passed (the user set the date, the network corrected it). The journal's
+    /// own time, the record's, runs on the monotonic clock and did not jump: nothing expires,
+    /// is deleted or waits because of it. From here on the wall clock reads the record's time
+    /// plus `wall`'s distance from it (``SDKState/clockOffsetMicroseconds``).
+    case clockJumped(wall: JournalTime, jumpMicroseconds: Int64)
 
     // MARK: Decisions
 
@@ -65,6 +71,15 @@ package enum Fact: Sendable, Hashable {
     /// Arms the timer ``TimerPurpose/retry(_:attempt:)``.
     indirect case retryScheduled(task: TaskID, attempt: Int, due: JournalTime, reason: RetryReason)
     case taskCompleted(task: TaskID, outcome: TaskOutcome)
+    /// The events of these calls, carried by `task`, waited past the age limit: they leave the
+    /// task (its own event first, then its batch's oldest), which goes on with its younger
+    /// events under the same `Idempotency-Key`. Each call is then resolved as expired. An event's
+    /// age is its own, never its task's.
+    indirect case eventsExpired(task: TaskID, calls: [CallID])
+    /// `call` asked for a disable of the device for the user and project `task` already
+    /// disables, and `task` is not on the wire yet: the call resolves with it (one pending
+    /// disable per project, user and device, however often the app asks).
+    case disableCoalesced(task: TaskID, call: CallID)
     case timerSet(TimerPurpose, due: JournalTime)
     case callResolved(call: CallID, outcome: CallOutcome)
     /// Every call a delivered bulk request carried, resolved with one outcome, in call order:

@@ -14,6 +14,7 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case linkResolved = 26
     case networkReachable = 27
     case localDataErased = 28
+    case clockJumped = 29
 
     case initialized = 32
     case gateDecided = 33
@@ -44,6 +45,8 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case eventBatched = 58
     case callsResolved = 59
     case retryScheduled = 60
+    case eventsExpired = 61
+    case disableCoalesced = 62
 
     case switchRouted = 64
     case switchStarted = 65

@@ -138,7 +138,7 @@ public struct SwitchID: Sendable, Hashable, Comparable, CustomStringConvertible 
 extension JournalTime {
     /// This time plus `microseconds`, saturating at the ends of the range (values from a damaged
     /// journal must never trap).
-    func advanced(byMicroseconds microseconds: Int64) -> JournalTime {
+    package func advanced(byMicroseconds microseconds: Int64) -> JournalTime {
         let (sum, overflow) = microsecondsSince1970.addingReportingOverflow(microseconds)
         return JournalTime(microsecondsSince1970: overflow ? (microseconds > 0 ? .max : .min) : sum)
     }

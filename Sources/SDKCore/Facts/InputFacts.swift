@@ -12,12 +12,17 @@ package struct EngineStart: Sendable, Hashable {
     public var options: EngineRules
     /// The modules plugged in, in the order they receive events.
     public var modules: [ModuleDescriptor]
+    /// The monotonic clock when the engine started, so that a relaunch in the same boot carries
+    /// the journal's time on exactly (nil in journals older than the two clocks).
+    public var clock: MonotonicReading?
 
-    public init(sdkVersion: String, restored: Bool, options: EngineRules, modules: [ModuleDescriptor] = []) {
+    public init(sdkVersion: String, restored: Bool, options: EngineRules, modules: [ModuleDescriptor] = [],
+                clock: MonotonicReading? = nil) {
         self.sdkVersion = sdkVersion
         self.restored = restored
         self.options = options
         self.modules = modules
+        self.clock = clock
     }
 }
 
@@ -32,17 +37,20 @@ package struct ModuleDescriptor: Sendable, Hashable {
     }
 }
 
-/// Engine-wide rules decisions depend on.
+/// Engine-wide rules decisions depend on. Each value has a range, checked when the SDK is made
+/// (`SDKConfiguration.Ranges`, a `ConfigurationError` naming the value otherwise): the gate's and
+/// the queue's capacities are positive and at most their defaults (what one snapshot record can
+/// hold), the bounds 1 ms to an hour, the delivery age limit a minute to a year.
 public struct EngineRules: Sendable, Hashable {
-    /// The most calls the gate holds during a switch (2,048 by default); more are rejected,
-    /// never dropped silently.
+    /// The most calls the gate holds during a switch (2,048 by default, and at most); more are
+    /// rejected, never dropped silently.
     public var gateCapacity: Int
-    /// The most bytes of call arguments the gate holds (256 KiB by default).
+    /// The most bytes of call arguments the gate holds (256 KiB by default, and at most).
     public var gateByteCapacity: Int
     /// The most events (calls) the delivery queue holds, in tasks and their batches, events held
-    /// for an unknown user included (16,384 by default).
+    /// for an unknown user included (16,384 by default, and at most).
     public var queueCapacity: Int
-    /// The most bytes the delivery queue takes (3.25 MiB by default): its requests' bodies,
+    /// The most bytes the delivery queue takes (3.25 MiB by default, and at most): its requests' bodies,
     /// addresses and users, with an allowance per task and per event for what the SDK keeps
     /// besides (`DeliveryTask.footprint`), events held for an unknown user included. With the gate's
     /// bound and ``CallLimits``, it keeps every state's snapshot under the journal's record limit
@@ -95,6 +103,11 @@ public enum PendingEventsRule: Sendable, Hashable {
     /// Try to deliver them to the outgoing project first, for at most this long; what is left
     /// is discarded and reported.
     case deliverToOutgoing(timeoutMilliseconds: Int64)
+    /// Keep them, aimed at the outgoing project as a kept disable is (its key from the keyring,
+    /// its region and endpoint, each request with its own user's JWT from that project's auth
+    /// provider), and deliver them whenever the network allows, within the age limit. Nothing
+    /// queued before the switch is lost to it; the switch does not wait for them.
+    case keepForOutgoing
 }
 
 /// A public call arrived in the mailbox.
@@ -138,6 +151,26 @@ package enum TransportOutcome: Sendable, Hashable {
     case response(status: Int, code: String?, messageIDs: [String], message: String? = nil)
     /// No response at all.
     case networkError(String)
+    /// Nothing was sent: the request could not be made (``NotSentReason``). Never a sign of the
+    /// network's state.
+    case notSent(NotSentReason)
+}
+
+/// Why an attempt never left the device.
+package enum NotSentReason: Sendable, Hashable {
+    /// The auth provider gave no JWT for the task's user: it failed, or did not answer within its
+    /// bound (the reason). It may give one later (it was offline, its server was down).
+    case noToken(String)
+    /// The auth provider said no JWT can ever be had for the task's user: they signed out
+    /// (`AuthProviderError.userSignedOut`). The reason is what it said.
+    case tokenRefused(String)
+    /// The keyring holds no API key for the task's project, and the app gave none in this process.
+    case noAPIKey
+    /// The task's project needs JWTs and the app gave no auth provider for it in this process
+    /// (not in `SDKConfiguration.knownProjects`, not with an `initialize` or `switchProject`).
+    case noAuthProvider
+    /// The task's endpoint does not make a URL (the reason).
+    case invalidEndpoint(String)
 }
 
 /// A timer the SDK set went off.
@@ -178,11 +211,15 @@ package struct AuthTokenReceipt: Sendable, Hashable {
     public var project: ProjectFingerprint
     /// Nil when a token arrived; the reason otherwise.
     public var failure: String?
+    /// Whether the provider said no token can ever be had for the user (they signed out), rather
+    /// than failing in a way that may pass.
+    public var refused: Bool
 
-    public init(request: UInt64, project: ProjectFingerprint, failure: String?) {
+    public init(request: UInt64, project: ProjectFingerprint, failure: String?, refused: Bool = false) {
         self.request = request
         self.project = project
         self.failure = failure
+        self.refused = refused
     }
 }
 

@@ -9,8 +9,13 @@ package struct LocalDataErasure: Sendable, Hashable {
     /// The journal's segment files deleted, and their bytes.
     public var segments: UInt64
     public var bytes: UInt64
-    /// Nil when the journal was erased; why not otherwise (the records are then still there).
+    /// Nil when the journal was erased; why not otherwise (the records are then still there,
+    /// all of them, or those of ``segmentsLeft``).
     public var failure: String?
+    /// Segment files that could not be deleted (each tried twice) and their bytes: their
+    /// records are still on the device.
+    public var segmentsLeft: UInt64 = 0
+    public var bytesLeft: UInt64 = 0
 
     public init(call: CallID?, firstErased: UInt64, lastErased: UInt64, segments: UInt64, bytes: UInt64, failure: String?) {
         self.call = call

@@ -91,7 +91,9 @@ extension ProjectRef: Hashable {
     }
 }
 
-/// How delivery retries, in numbers the journal can record.
+/// How delivery retries, in numbers the journal can record. Each value has a range
+/// (``attemptsRange``, ``delayRange``, ``jwtRefreshBudgetRange``): a project with a value
+/// outside it is refused by `initialize` and `switchProject`, naming the value.
 public struct RetryRules: Sendable, Hashable {
     /// How many 5xx or 429 answers a request may get before it fails
     /// (`CallFailure.retriesExhausted(_:)`). Attempts that got no response at all (offline,

@@ -377,3 +377,10 @@ extension PublicCall {
         return mapped
     }
 }
+
+extension PublicCall {
+    /// Whether the call is journaled as over a limit (``oversized(_:reason:)``).
+    var isOversized: Bool {
+        if case .oversized = self { true } else { false }
+    }
+}

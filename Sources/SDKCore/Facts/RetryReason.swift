@@ -8,6 +8,11 @@ package enum RetryReason: Sendable, Hashable {
     /// The project answered 5xx or 429 (`failures` times so far): retried with the same backoff
     /// until `RetryRules.maxAttempts` such answers.
     case serverBusy(String, failures: Int)
+    /// The attempt could not be made (no JWT for the task's user, no API key, no auth provider):
+    /// the task waits aside, its user's later tasks behind it, while the rest of its project's
+    /// queue goes on; it is tried again after the backoff, at once when the network comes back
+    /// or an instance starts, and fails with the reason once it waited aside for the age limit.
+    case notSent(NotSentReason)
 }
 
 extension RetryReason: FieldCodable {
@@ -15,6 +20,7 @@ extension RetryReason: FieldCodable {
         switch self {
         case .noResponse(let error): writer.unsigned(1, 1); writer.string(2, error)
         case .serverBusy(let error, let failures): writer.unsigned(1, 2); writer.string(2, error); writer.int(3, failures)
+        case .notSent(let reason): writer.unsigned(1, 3); writer.message(4, reason)
         }
     }
 
@@ -23,6 +29,8 @@ extension RetryReason: FieldCodable {
         switch fields.tag {
         case 1: self = .noResponse(try fields.string(2) ?? "")
         case 2: self = .serverBusy(try fields.string(2) ?? "", failures: try fields.int(3) ?? 0)
+        case 3:
+            self = .notSent(try fields.requiredMessage(4, "why the attempt was not sent"))
         default: throw fields.unknown("retry reason")
         }
     }

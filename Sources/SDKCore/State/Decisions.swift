@@ -196,12 +196,15 @@ extension SDKState {
             case .linkResolved(let resolution): handleLinkResolution(resolution, job: linkJob, &decisions)
             case .networkReachable: handleNetworkReachable(&decisions)
             case .localDataErased(let erasure): handleLocalDataErased(erasure, &decisions)
+            // The wall clock is for people: its jump changes no decision (the journal's time,
+            // which every age and timer reads, did not jump).
+            case .clockJumped: break
             // A call is decided above; the rest are not inputs (only what the world tells the SDK is one).
             case .callReceived,
                  .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
                  .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
                  .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-                 .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .timerSet,
+                 .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet,
                  .authRefreshRequested, .authRefreshFinished, .durabilityRequested, .journalGap,
                  .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
                  .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded,
@@ -225,31 +228,25 @@ extension SDKState {
     /// does, from the call itself (folding the fact and encoding it would each bind the call
     /// again, copying it out of the fact), then handles the call.
     ///
-    /// A call over its limits is recorded as ``PublicCall/oversized(_:reason:)``: its name and
-    /// why, never arguments too large for the journal.
+    /// The call is recorded and decided in its journaled form (``journaledForm(of:)``): a call
+    /// over its limits as ``PublicCall/oversized(_:reason:)``, its name and why, never arguments
+    /// too large for the journal; a call made while the user declined without its personal
+    /// values, refused by the gate and resolved as declined.
     private mutating func decideCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
-        if consentDeclined && received.call.name.switchBehavior != .control {
-            return decideDeclinedCall(received, &decisions)
-        }
+        if declines(received.call) { return decideDeclinedCall(received, &decisions) }
         decisions.prepare(prepareTrackBody(for: received, at: decisions.time), for: received.id)
         let problem = CallValidation.problem(in: received.call, measuredDataFields: decisions.preparedDataFields(of: received.id))
-        if let problem, problem.isOverLimit {
-            // One recorded oversized already (a journal rechecked) is made the same again.
-            received.call = .oversized(received.call.name, reason: problem.reason)
-        }
+        Self.replaceIfOverLimit(&received.call, problem)
         time = decisions.time
         receiveCall(received, at: decisions.time)
         decisions.record(received: received, preparedBody: input.preparedBody)
         handleCall(received, problem: problem, &decisions)
     }
 
-    /// Decides a call made while the user declined: recorded without its personal and free-text
-    /// values (``PublicCall/withoutPersonalValues``), refused by the gate, resolved as declined.
+    /// Decides a call made while the user declined: recorded in its declined form
+    /// (``declinedForm(of:)``), refused by the gate, resolved as declined.
     private mutating func decideDeclinedCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
-        received.call = received.call.withoutPersonalValues
-        if let problem = CallValidation.problem(in: received.call, measuredDataFields: nil), problem.isOverLimit {
-            received.call = .oversized(received.call.name, reason: problem.reason)
-        }
+        received.call = Self.declinedForm(of: received.call)
         time = decisions.time
         receiveCall(received, at: decisions.time)
         decisions.record(received: received, preparedBody: input.preparedBody)
@@ -277,13 +274,14 @@ extension SDKState {
     }
 
     private mutating func handleEngineStart(_ start: EngineStart, _ decisions: inout Decisions) {
-        // Resume delivery: requests that were on the wire go again, in order.
-        for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) }
+        // Resume delivery: requests that were on the wire go again, in order; those waiting
+        // aside are tried again (the app may give their key or provider in this process).
+        retryTasksAside(&decisions)
         // A switch cut short while it started its instance: the instance it had begun died with
         // the previous process, so it starts again here (the old start hooks are answered as
         // interrupted, which gives the step a warning).
         if let run = switching.inFlight, run.step == .startInstance, !instanceRunning {
-            emit(.initialized(project: run.to, generation: generation &+ 1), &decisions)
+            startInstance(on: run.to, &decisions)
             startModules(&decisions)
         }
         // A switch queued behind one whose callbacks the previous process never ran starts now.
@@ -294,7 +292,7 @@ extension SDKState {
         switch purpose {
         case .flush(let call):
             resolve(call, confirmation.failure == nil ? .applied(project: live?.fingerprint)
-                          : .failed(.retriesExhausted("journal not durable: \(confirmation.failure!)")), &decisions)
+                          : .failed(.notDurable(confirmation.failure!)), &decisions)
         case .teardownDisable(let id):
             disableBecameDurable(id, failure: confirmation.failure, &decisions)
         }

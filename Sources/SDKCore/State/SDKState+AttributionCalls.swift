@@ -43,7 +43,7 @@ extension SDKState {
             return
         }
         if let failure = resolution.failure {
-            resolve(job.call, .failed(.retriesExhausted("the link could not be resolved: \(failure)")), &decisions)
+            resolve(job.call, .failed(.linkNotResolved(failure)), &decisions)
         } else if let attribution = resolution.attribution, !writeAttribution(attribution, for: job.project, &decisions) {
             resolve(job.call, .failed(.rejected("attribution refused: the project's storage was cleared by a switch")), &decisions)
         } else {

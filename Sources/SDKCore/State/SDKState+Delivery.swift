@@ -51,12 +51,47 @@ extension SDKState {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return
         }
-        guard request.path == DeliveryTask.disableDevicePath || roomReserved
-                || queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
+        if request.path == DeliveryTask.disableDevicePath {
+            // One pending disable per project, user and device: a repeat is that disable.
+            if let queued = pendingDisable(request, for: user, on: project.fingerprint) {
+                if let id { emit(.disableCoalesced(task: queued, call: id), &decisions) }
+                return
+            }
+            // A disable stops another project messaging this device: the queue's bounds never
+            // refuse the first ``disableReserve`` of them, so a full queue cannot keep a switch
+            // or a logout from disabling; past them, one needs room like any request.
+            guard roomReserved || pendingDisables < Self.disableReserve
+                    || queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
+                refuse(request, call: id, user: user, on: project, &decisions)
+                return
+            }
+            queueTask(request, call: id, user: user, on: project, &decisions)
+            return
+        }
+        guard roomReserved || queueHasRoom(forEvents: 1, bytes: footprint(of: request, for: user, on: project)) else {
             refuse(request, call: id, user: user, on: project, &decisions)
             return
         }
         queueTask(request, call: id, user: user, on: project, &decisions)
+    }
+
+    /// How many disables the queue may hold past its bounds.
+    package static let disableReserve = 64
+
+    /// How many disables wait in the queue.
+    private var pendingDisables: Int {
+        tasks.values.count { $0.task.isDisableDevice }
+    }
+
+    /// The disable of the same device (the same body) for `user` on `project` that waits in the
+    /// queue, not yet on the wire, if any.
+    private func pendingDisable(_ request: RequestBody, for user: UserIdentity?, on project: ProjectFingerprint) -> TaskID? {
+        for id in taskOrder[project] ?? [] {
+            guard let queued = tasks[id], queued.task.isDisableDevice, !queued.isInFlight,
+                  queued.task.user == user, queued.task.body == request.body else { continue }
+            return id
+        }
+        return nil
     }
 
     /// A request the full delivery queue does not take. A call still pending hears it
@@ -153,86 +188,162 @@ extension SDKState {
             && queued.task.eventCount < eventLimit && queued.task.queuedBytes + bytes <= byteLimit && queued.task.user == user
     }
 
-    /// Sends the head of `project`'s queue if nothing of that project is on the wire or waiting,
-    /// after discarding the requests that waited past their age limit. Tasks of one project go
-    /// out one at a time, in order.
-    mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ decisions: inout Decisions) {
+    /// Sends the next request of `project` if nothing of that project is on the wire, after
+    /// discarding the requests that waited past their age limit. Tasks of one project go out one
+    /// at a time, in order, except that a task waiting aside (its last attempt could not be made:
+    /// ``QueuedTask/aside``) lets the tasks of other users pass; its own user's later tasks stay
+    /// behind it. `dueNow` says which tasks waiting for their retry timer go now anyway (the
+    /// network came back, an instance started).
+    mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ decisions: inout Decisions,
+                                 dueNow: (QueuedTask) -> Bool = { _ in false }) {
         guard auth[project]?.refreshing == nil, !consentDeclined else { return }
         expireOverdueTasks(of: project, &decisions)
-        guard let head = taskOrder[project]?.first, let queued = tasks[head] else { return }
-        switch queued.status {
-        case .queued:
-            emit(.taskDispatched(task: head, attempt: 1), &decisions)
-        case .retrying(let next) where timers[.retry(head, attempt: next)] == nil:
-            // Its timer is gone (a restart, or it fired): send it now.
-            emit(.taskDispatched(task: head, attempt: next), &decisions)
-        case .awaitingToken(let next):
-            emit(.taskDispatched(task: head, attempt: next), &decisions)
-        case .inFlight, .retrying:
-            break
+        // The task on the wire leads its project's order (``evolveDelivery``).
+        guard let order = taskOrder[project], let first = order.first, let lead = tasks[first] else { return }
+        if case .inFlight = lead.status { return }
+        // Users whose earlier task waits aside: their later tasks wait behind it.
+        var waitingAside: [UserIdentity?] = []
+        for id in order {
+            guard let queued = tasks[id] else { continue }
+            if !waitingAside.isEmpty && waitingAside.contains(queued.task.user) { continue }
+            switch queued.status {
+            case .queued:
+                emit(.taskDispatched(task: id, attempt: 1), &decisions)
+                return
+            case .awaitingToken(let next):
+                emit(.taskDispatched(task: id, attempt: next), &decisions)
+                return
+            case .retrying(let next):
+                // Its timer is gone (a restart, or it fired), or it goes now anyway: send it.
+                if timers[.retry(id, attempt: next)] == nil || dueNow(queued) {
+                    emit(.taskDispatched(task: id, attempt: next), &decisions)
+                    return
+                }
+                // A backoff after no response or a busy server: the whole project waits it out.
+                guard queued.aside != nil else { return }
+                waitingAside.append(queued.task.user)
+            case .inFlight:
+                return
+            }
         }
     }
 
-    /// Discards the tasks of `project` that waited longer than ``EngineRules/deliveryAgeLimitMilliseconds``
-    /// and are not on the wire, their calls with them (`expired`). Kept disables never expire:
-    /// each stops another project messaging this device. Tasks wait in the order they were
-    /// made, so the overdue ones come first: the look stops at the first task still in time.
+    /// Sends, where their project is idle, the tasks that wait aside and may be sendable now:
+    /// an instance started (the app gave projects with their keys and auth providers) or the
+    /// engine did (``SDKConfiguration.knownProjects``).
+    mutating func retryTasksAside(_ decisions: inout Decisions) {
+        for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) { $0.aside != nil } }
+    }
+
+    /// Ends the tasks of `project` that waited past the age limit
+    /// (``EngineRules/deliveryAgeLimitMilliseconds``) and are not on the wire, their calls with
+    /// them. An event's age is its own: a task whose oldest events are overdue loses them alone
+    /// (``Fact/eventsExpired(task:calls:)``) and goes on with the younger ones. A task that waits
+    /// aside fails once it has waited aside that long, or once it is that old, with the reason it
+    /// could not be sent; any other overdue task is discarded (`expired`). A kept disable that can
+    /// be sent never expires: it stops another project messaging this device. Tasks wait in the
+    /// order they were made, so the overdue ones come first: the look stops at the first task
+    /// still in time.
     private mutating func expireOverdueTasks(of project: ProjectFingerprint, _ decisions: inout Decisions) {
         guard let order = taskOrder[project] else { return }
         let (limit, overflow) = rules.deliveryAgeLimitMilliseconds.multipliedReportingOverflow(by: 1_000)
         // A task made before this time (µs) is overdue.
         let (latestOverdue, before) = decisions.time.microsecondsSince1970.subtractingReportingOverflow(limit)
         guard !overflow, !before else { return }
-        var overdue: [TaskID] = []
+        var overdue: [(TaskID, Expiry)] = []
         scan: for id in order {
             guard let index = tasks.index(forKey: id) else { continue }
             // Looked at in place: reading the task out of the dictionary would copy it.
-            switch Self.expiry(of: &tasks.values[index], latestOverdue: latestOverdue) {
-            case .overdue: overdue.append(id)
+            let expiry = Self.expiry(of: &tasks.values[index], latestOverdue: latestOverdue)
+            switch expiry {
+            case .overdue, .overdueAside, .someEvents: overdue.append((id, expiry))
             case .exempt: continue scan
             case .inTime: break scan
             }
+            if case .someEvents = expiry { break scan }
         }
         guard !overdue.isEmpty else { return }
         let reason = DiscardReason.expired(ageLimit: .milliseconds(rules.deliveryAgeLimitMilliseconds))
-        for id in overdue {
-            guard let calls = tasks[id]?.task.calls else { continue }
-            emit(.taskCompleted(task: id, outcome: .discarded(reason)), &decisions)
-            for call in calls { resolve(call, .discarded(reason), &decisions) }
+        for (id, expiry) in overdue {
+            guard let queued = tasks[id] else { continue }
+            switch expiry {
+            case .overdue:
+                emit(.taskCompleted(task: id, outcome: .discarded(reason)), &decisions)
+                for call in queued.task.calls { resolve(call, .discarded(reason), &decisions) }
+            case .overdueAside:
+                fail(queued.task, asideFailure(queued, waited: limit), &decisions)
+            case .someEvents(let count):
+                let expired = Array(queued.task.calls.prefix(count))
+                emit(.eventsExpired(task: id, calls: expired), &decisions)
+                for call in expired { resolve(call, .discarded(reason), &decisions) }
+            case .exempt, .inTime:
+                break
+            }
         }
     }
 
     private enum Expiry {
-        case overdue, exempt, inTime
+        /// Every event of the task is overdue: discarded.
+        case overdue
+        /// The task waited aside past the age limit: it fails with the reason.
+        case overdueAside
+        /// Its first `count` events are overdue, the rest in time.
+        case someEvents(Int)
+        case exempt, inTime
     }
 
-    /// Whether `queued` is overdue, made before `latestOverdue` (µs); one on the wire or
-    /// a disable is exempt. Inout so that the caller hands over the task where it lies.
+    /// Whether `queued` is overdue: made (or, for each event, queued) before `latestOverdue`
+    /// (µs), or waiting aside since before it; one on the wire, or a disable that can be sent,
+    /// is exempt. Inout so that the caller hands over the task where it lies.
     private static func expiry(of queued: inout QueuedTask, latestOverdue: Int64) -> Expiry {
-        if queued.isInFlight || queued.task.isDisableDevice { return .exempt }
-        return queued.task.createdAt.microsecondsSince1970 < latestOverdue ? .overdue : .inTime
+        if queued.isInFlight { return .exempt }
+        if let aside = queued.aside {
+            if aside.since.microsecondsSince1970 < latestOverdue { return .overdueAside }
+            if queued.task.isDisableDevice { return .exempt }
+            return queued.task.createdAt.microsecondsSince1970 < latestOverdue ? .overdueAside : .exempt
+        }
+        if queued.task.isDisableDevice { return .exempt }
+        // The task's oldest event is its own (or, once that expired, its batch's first).
+        guard queued.task.oldestEventQueuedAt.microsecondsSince1970 < latestOverdue else { return .inTime }
+        guard queued.task.hasBatch else { return .overdue }
+        let times = queued.task.eventsQueuedAt
+        let count = times.prefix { $0.microsecondsSince1970 < latestOverdue }.count
+        return count == times.count ? .overdue : .someEvents(count)
+    }
+
+    /// How a task that waited aside fails: with the reason it could not be sent.
+    private func asideFailure(_ queued: QueuedTask, waited limit: Int64) -> CallFailure {
+        let why = queued.aside.map { Self.describe($0.reason, of: queued.task) } ?? "it could not be sent"
+        return .authentication("not sent within the age limit of \(Duration.microseconds(limit).wholeMilliseconds / 1_000) s: \(why)")
+    }
+
+    /// Why a task's attempt could not be made, in words for its call's failure.
+    static func describe(_ reason: NotSentReason, of task: DeliveryTask) -> String {
+        switch reason {
+        case .noToken(let said): "no JWT for its user from the auth provider (\(said))"
+        case .tokenRefused(let said): "the auth provider refused a JWT for its user, who signed out (\(said))"
+        case .noAPIKey: "no API key for project \(task.project) in the keyring"
+        case .noAuthProvider:
+            "no auth provider for project \(task.project): an app gives it with initialize, switchProject or SDKConfiguration.knownProjects"
+        case .invalidEndpoint(let why): "its project's endpoint does not make a URL (\(why))"
+        }
     }
 
     /// The app said the network is back: every project whose next request waits because its
-    /// last attempt got no response sends it now, without waiting out its backoff.
+    /// last attempt got no response sends it now, without waiting out its backoff; a task
+    /// waiting aside for a JWT is tried again too (the auth provider may have been offline).
     mutating func handleNetworkReachable(_ decisions: inout Decisions) {
         guard !consentDeclined else { return }
         for project in taskOrder.keys.sorted() {
-            guard auth[project]?.refreshing == nil, let head = taskOrder[project]?.first, let queued = tasks[head],
-                  queued.waitsForNetwork, case .retrying(let next) = queued.status else {
-                dispatchIfIdle(project, &decisions)
-                continue
-            }
-            expireOverdueTasks(of: project, &decisions)
-            if taskOrder[project]?.first == head {
-                emit(.taskDispatched(task: head, attempt: next), &decisions)
-            } else {
-                dispatchIfIdle(project, &decisions)
+            dispatchIfIdle(project, &decisions) { queued in
+                if queued.waitsForNetwork { return true }
+                if case .noToken? = queued.aside?.reason { return true }
+                return false
             }
         }
     }
 
-    /// An exchange ended: deliver, retry, refresh the JWT, or fail.
+    /// An exchange ended: deliver, retry, refresh the JWT, set it aside, or fail.
     mutating func handleTransport(_ completion: TransportCompletion, _ decisions: inout Decisions) {
         guard let queued = tasks[completion.task], queued.status == .inFlight(attempt: completion.attempt) else { return }
         let task = queued.task
@@ -246,10 +357,12 @@ extension SDKState {
             }
             resolveEach(of: task, delivered: status, refused: completion.refusedEvents, &decisions)
         case .response(401, let code, _, _) where code == "InvalidJwtPayload" && project?.usesJWT == true:
-            if (auth[task.project]?.refreshesUsed ?? 0) < retry.jwtRefreshBudget {
+            // The budget bounds refreshes in a row for this request: every request starts with
+            // all of it, so a long-lived app with hourly tokens refreshes as often as it must.
+            if queued.tokenRefreshes < retry.jwtRefreshBudget {
                 emit(.authRefreshRequested(project: task.project, request: takeRequestNumber()), &decisions)
             } else {
-                fail(task, .authentication("JWT rejected and the refresh budget of \(retry.jwtRefreshBudget) is spent"), &decisions)
+                fail(task, .authentication("JWT rejected \(queued.tokenRefreshes + 1) times in a row: the refresh budget of \(retry.jwtRefreshBudget) for this request is spent"), &decisions)
             }
         case .response(let status, let code, _, let message) where status == 429 || status >= 500:
             let said = (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "")
@@ -264,9 +377,40 @@ extension SDKState {
         case .networkError(let reason):
             // No response: the request never uses its task up. The project's queue waits.
             scheduleRetry(task, after: completion.attempt, retry: retry, reason: .noResponse(reason), &decisions)
+        case .notSent(let reason):
+            notSent(queued, after: completion.attempt, reason, retry: retry, &decisions)
         }
         dispatchIfIdle(task.project, &decisions)
         taskFinishedDuringSwitch(task.project, &decisions)
+    }
+
+    /// An attempt of `queued` could not be made. What no later attempt can change fails the task
+    /// (the provider said its user signed out, its endpoint is not a URL); anything else sets it
+    /// aside: tried again after the backoff (a missing key or auth provider, only when an
+    /// instance starts, or its bound passes), failing once it waited aside for the age limit.
+    private mutating func notSent(_ queued: QueuedTask, after attempt: Int, _ reason: NotSentReason, retry: RetryRules,
+                                  _ decisions: inout Decisions) {
+        let task = queued.task
+        switch reason {
+        case .tokenRefused:
+            return fail(task, .authentication(Self.describe(reason, of: task)), &decisions)
+        case .invalidEndpoint:
+            return fail(task, .rejected(Self.describe(reason, of: task)), &decisions)
+        case .noToken, .noAPIKey, .noAuthProvider:
+            break
+        }
+        let since = queued.aside?.since ?? decisions.time
+        let (limit, overflow) = rules.deliveryAgeLimitMilliseconds.multipliedReportingOverflow(by: 1_000)
+        let deadline = overflow ? JournalTime(microsecondsSince1970: .max) : since.advanced(byMicroseconds: limit)
+        guard decisions.time < deadline else {
+            return fail(task, .authentication("not sent within the age limit: \(Self.describe(reason, of: task))"), &decisions)
+        }
+        let due: JournalTime = switch reason {
+        case .noToken: min(decisions.time.advanced(byMicroseconds: retry.delay(afterAttempt: attempt)), deadline)
+        // Nothing but the app can bring a key or a provider: an instance start tries again.
+        case .noAPIKey, .noAuthProvider, .tokenRefused, .invalidEndpoint: deadline
+        }
+        emit(.retryScheduled(task: task.id, attempt: attempt &+ 1, due: due, reason: .notSent(reason)), &decisions)
     }
 
     /// Sends `task` again after the backoff that follows attempt `attempt` (doubling, capped at
@@ -362,26 +506,38 @@ extension SDKState {
         }
     }
 
-    /// The auth provider answered: retry the waiting request with the new token, or fail it.
+    /// The auth provider answered a refresh: the request that waited for it goes with the new
+    /// token; without one, that request (and only it: a purge may have taken it meanwhile) is
+    /// failed if the provider said its user signed out, else set aside like any attempt that
+    /// found no JWT.
     mutating func handleAuthToken(_ receipt: AuthTokenReceipt, _ decisions: inout Decisions) {
         guard auth[receipt.project]?.refreshing == receipt.request else { return }
         emit(.authRefreshFinished(project: receipt.project, request: receipt.request, failure: receipt.failure), &decisions)
-        if let failure = receipt.failure, let head = taskOrder[receipt.project]?.first, let queued = tasks[head] {
-            fail(queued.task, .authentication("the auth provider failed: \(failure)"), &decisions)
+        if let failure = receipt.failure, let waiting = tokenWaiter(of: receipt.project), let queued = tasks[waiting],
+           case .awaitingToken(let next) = queued.status {
+            let reason: NotSentReason = receipt.refused ? .tokenRefused(failure) : .noToken(failure)
+            notSent(queued, after: next &- 1, reason, retry: projects[receipt.project]?.retry ?? RetryRules(), &decisions)
         }
         dispatchIfIdle(receipt.project, &decisions)
         taskFinishedDuringSwitch(receipt.project, &decisions)
     }
 
-    /// Discards queued tasks (not those on the wire), keeping disableDevice ones when asked.
-    /// `projects` limits the purge; nil purges every project's tasks. Only tasks numbered below
-    /// `before` go (a switch keeps what was made during its window).
+    /// The task of `project` that waits for a refreshed JWT (the one whose 401 asked for it):
+    /// at most one, since one task of a project is on the wire at a time.
+    package func tokenWaiter(of project: ProjectFingerprint) -> TaskID? {
+        taskOrder[project]?.first { if case .awaitingToken = tasks[$0]?.status { true } else { false } }
+    }
+
+    /// Discards queued tasks, keeping disableDevice ones when asked. A task on the wire goes
+    /// too only with `onTheWire` (an erasure: its answer, whatever it says, is then ignored,
+    /// and it is never sent again). `projects` limits the purge; nil purges every project's
+    /// tasks. Only tasks numbered below `before` go (a switch keeps what was made during its window).
     mutating func purgeQueue(keepingDisables: Bool, reason: DiscardReason, projects only: Set<ProjectFingerprint>?,
-                             before: UInt64 = .max, _ decisions: inout Decisions) {
+                             before: UInt64 = .max, onTheWire: Bool = false, _ decisions: inout Decisions) {
         let victims = tasks.values
             .filter { queued in
                 if keepingDisables && queued.task.isDisableDevice { return false }
-                if case .inFlight = queued.status { return false }
+                if case .inFlight = queued.status, !onTheWire { return false }
                 if queued.task.id.number >= before { return false }
                 return only.map { $0.contains(queued.task.project) } ?? true
             }

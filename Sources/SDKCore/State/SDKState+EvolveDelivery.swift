@@ -19,7 +19,15 @@ extension SDKState {
             let body = executedOn != nil && event.body.isEmpty ? receivedTrackBody(of: event.call, at: time) : event.body
             body.withUnsafeBufferPointer { addToBatch(call: event.call, body: $0, ofTaskAt: index) }
         case .taskDispatched(let id, let attempt):
-            tasks[id]?.status = .inFlight(attempt: attempt)
+            guard let index = tasks.index(forKey: id) else { break }
+            tasks.values[index].status = .inFlight(attempt: attempt)
+            // The task on the wire leads its project's order: tasks that wait aside (and their
+            // users' later tasks) stay behind it, so "is the project sending?" is its first task.
+            let project = tasks.values[index].task.project
+            if let position = taskOrder[project]?.firstIndex(of: id), position > 0 {
+                taskOrder[project]?.remove(at: position)
+                taskOrder[project]?.insert(id, at: 0)
+            }
             // Sent before its retry timer fired (the network came back): the timer is moot.
             if !timers.isEmpty { timers[.retry(id, attempt: attempt)] = nil }
         case .retryScheduled(let id, let attempt, let due, let reason):
@@ -29,12 +37,30 @@ extension SDKState {
             switch reason {
             case .noResponse:
                 tasks.values[index].waitsForNetwork = true
+                tasks.values[index].aside = nil
+                tasks.values[index].tokenRefreshes = 0
             case .serverBusy(_, let failures):
                 tasks.values[index].waitsForNetwork = false
                 tasks.values[index].serverFailures = failures
+                tasks.values[index].aside = nil
+                tasks.values[index].tokenRefreshes = 0
+            case .notSent(let why):
+                tasks.values[index].waitsForNetwork = false
+                tasks.values[index].aside = AsideWait(since: tasks.values[index].aside?.since ?? time, reason: why)
             }
         case .taskCompleted(let id, _):
             removeTask(id)
+        case .disableCoalesced(let id, let call):
+            guard tasks[id] != nil else { break }
+            tasks[id]?.task.coalesce(call)
+            queueFootprint += DeliveryTask.eventAllowance
+            queuedEvents += 1
+        case .eventsExpired(let id, let calls):
+            guard let index = tasks.index(forKey: id) else { break }
+            let before = (tasks.values[index].task.footprint, tasks.values[index].task.eventCount)
+            tasks.values[index].task.removeExpiredEvents(calls)
+            queueFootprint -= before.0 - tasks.values[index].task.footprint
+            queuedEvents -= before.1 - tasks.values[index].task.eventCount
         case .timerSet(let purpose, let due):
             timers[purpose] = due
             if case .retry(let id, let attempt) = purpose { tasks[id]?.status = .retrying(nextAttempt: attempt) }
@@ -43,7 +69,10 @@ extension SDKState {
             auth[project, default: AuthState()].refreshing = request
             nextRequestNumber = max(nextRequestNumber, request &+ 1)
             for id in taskOrder[project] ?? [] {
-                if case .inFlight(let attempt) = tasks[id]?.status { tasks[id]?.status = .awaitingToken(nextAttempt: attempt &+ 1) }
+                if case .inFlight(let attempt) = tasks[id]?.status {
+                    tasks[id]?.status = .awaitingToken(nextAttempt: attempt &+ 1)
+                    tasks[id]?.tokenRefreshes &+= 1
+                }
             }
         case .authRefreshFinished(let project, _, _):
             auth[project]?.refreshing = nil
@@ -67,7 +96,7 @@ extension SDKState {
         // The first event makes room for a whole bulk of events like it (within the bulk's byte
         // bound): a burst's batch then grows without copying itself over and over.
         let (events, bytes) = (rules.bulkEventLimit, min(rules.bulkByteLimit, body.count * rules.bulkEventLimit))
-        tasks.values[index].task.addToBatch(call: call, body: body, roomForFirst: (events, bytes))
+        tasks.values[index].task.addToBatch(call: call, body: body, at: time, roomForFirst: (events, bytes))
         queueFootprint += body.count + 1 + DeliveryTask.eventAllowance
         queuedEvents += 1
     }

@@ -9,6 +9,7 @@ extension SDKState {
             rules = start.options
             moduleDescriptors = start.modules
             sdkVersion = start.sdkVersion
+            clockAnchor = start.clock.map { ClockAnchor(monotonic: $0, time: time) }
             // Requests on the wire when the process ended never answered: they go again.
             for (id, queued) in tasks {
                 if case .inFlight(let attempt) = queued.status { tasks[id]?.status = .retrying(nextAttempt: attempt &+ 1) }
@@ -39,6 +40,8 @@ extension SDKState {
             break
         case .linkResolved(let resolution):
             linkJobs[resolution.job] = nil
+        case .clockJumped(let wall, _):
+            clockOffsetMicroseconds = wall.microsecondsSince1970 &- time.microsecondsSince1970
         default:
             // A default is right: evolve(_:at:) sends only this family's facts here, and
             // Each kind's declaration gives it its family (and so this function).

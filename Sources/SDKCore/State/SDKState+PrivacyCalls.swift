@@ -15,11 +15,14 @@ extension SDKState {
         resolve(received.id, .applied(project: live?.fingerprint), &decisions)
     }
 
-    /// `eraseLocalData`: every queued request (disables too) and every call a switch holds is
-    /// dropped, and the device forgets its user. The call stays pending until the journal is erased (an effect of the call's
-    /// fact) and ``Fact/localDataErased(_:)`` comes back.
+    /// `eraseLocalData`: every request (disables too) and every call a switch holds is dropped,
+    /// and the device forgets its user. A request on the wire goes at once too: its calls
+    /// resolve `discarded(erased)` (only a request the server already answered counts as
+    /// delivered), its task leaves the state, so no snapshot from here holds it, and whatever
+    /// its answer says, it is never sent again. The call stays pending until the journal is
+    /// erased (an effect of the call's fact) and ``Fact/localDataErased(_:)`` comes back.
     mutating func eraseLocalData(_ decisions: inout Decisions) {
-        purgeQueue(keepingDisables: false, reason: .erased, projects: nil, &decisions)
+        purgeQueue(keepingDisables: false, reason: .erased, projects: nil, onTheWire: true, &decisions)
         // Calls a switch holds carry their arguments into every snapshot: they go too, as at a
         // shutdown.
         releaseGate(as: .erased, &decisions)

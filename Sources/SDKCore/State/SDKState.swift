@@ -85,10 +85,26 @@ package struct SDKState: Sendable, Equatable {
 
     public var switching = SwitchState()
 
-    /// The time of the last fact applied.
+    /// The time of the last fact applied: the journal's time, which runs on the monotonic clock
+    /// (docs/ARCHITECTURE.md, "Two clocks").
     public var time = JournalTime(microsecondsSince1970: 0)
 
-    public init() {}
+    // MARK: Clocks
+
+    /// How far the device's wall clock reads from the journal's time (µs, wall minus journal):
+    /// 0 until the wall clock jumps (``Fact/clockJumped(wall:jumpMicroseconds:)``).
+    public var clockOffsetMicroseconds: Int64 = 0
+    /// The monotonic clock at the last engine start, and the journal's time then: a relaunch in
+    /// the same boot carries the journal's time on from here exactly.
+    public var clockAnchor: ClockAnchor?
+}
+
+extension SDKState {
+    /// The state before any fact. Here, not in the struct, so that the memberwise initializer
+    /// the field declaration names exists (SDKState+Fields.swift: a field added above is
+    /// declared there, with its privacy class); its unused argument sets it apart from the
+    /// no-argument initializer Swift makes.
+    public init(_ empty: Void = ()) {}
 }
 
 /// An event held for an unknown user. It holds its room in the delivery queue from the moment
@@ -131,6 +147,31 @@ package struct QueuedTask: Sendable, Hashable {
     /// Whether the task waits because its last attempt got no response (offline, refused,
     /// dropped, timed out): the app saying the network is back sends it at once.
     public var waitsForNetwork = false
+    /// Set while the task waits aside because its last attempt could not be made (no JWT for its
+    /// user, no API key, no auth provider): the rest of its project's queue goes on meanwhile.
+    public var aside: AsideWait?
+    /// How many fresh JWTs were asked for in a row for this request, after 401s: bounded by
+    /// `RetryRules.jwtRefreshBudget`, counted again from 0 once it gets another answer.
+    public var tokenRefreshes = 0
+
+    /// Whether the task waits aside for its retry timer (not yet due).
+    func waitsAside(timers: [TimerPurpose: JournalTime]) -> Bool {
+        guard aside != nil, case .retrying(let next) = status else { return false }
+        return timers[.retry(task.id, attempt: next)] != nil
+    }
+}
+
+/// Why, and since when, a task waits aside (``QueuedTask/aside``).
+package struct AsideWait: Sendable, Hashable {
+    /// When its first attempt that could not be made was answered: it waits aside at most the
+    /// age limit from here.
+    public var since: JournalTime
+    public var reason: NotSentReason
+
+    public init(since: JournalTime, reason: NotSentReason) {
+        self.since = since
+        self.reason = reason
+    }
 }
 
 /// A call made and not yet resolved.
@@ -140,6 +181,17 @@ package struct PendingCall: Sendable, Hashable {
     public var caller: UInt64
     /// The project the SDK was on when the call was made.
     public var projectAtCall: ProjectFingerprint?
+}
+
+/// A monotonic reading and the journal's time at that reading.
+package struct ClockAnchor: Sendable, Hashable {
+    public var monotonic: MonotonicReading
+    public var time: JournalTime
+
+    public init(monotonic: MonotonicReading, time: JournalTime) {
+        self.monotonic = monotonic
+        self.time = time
+    }
 }
 
 /// JWT refresh bookkeeping for one project's current instance.

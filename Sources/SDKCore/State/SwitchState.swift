@@ -18,8 +18,6 @@ package struct SwitchState: Sendable, Equatable {
     /// queue behind them. The next switch waits until the gate is empty.
     public var releasingHeldCalls: SwitchID?
 
-    public init() {}
-
     /// Whether calls that the gate holds must wait now: a switch runs, or a landed one is
     /// still releasing what it held.
     public var gateIsClosed: Bool { isSwitching || releasingHeldCalls != nil }
@@ -39,6 +37,12 @@ package struct SwitchState: Sendable, Equatable {
     public var requestedProject: ProjectRef? {
         queue.last?.project ?? inFlight?.to
     }
+}
+
+extension SwitchState {
+    /// No switch. Here, not in the struct, so that the memberwise initializer the field
+    /// declaration names exists (SDKState+Fields.swift).
+    public init(_ empty: Void = ()) {}
 }
 
 /// A call held behind the gate.

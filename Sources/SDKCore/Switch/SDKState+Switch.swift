@@ -33,12 +33,20 @@ extension SDKState {
     private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ decisions: inout Decisions) {
         let idle = !switching.isSwitching && switching.queue.isEmpty
         if !instanceRunning && idle && (live.map { $0.isSameProject(as: project) } ?? true) {
-            emit(.initialized(project: project, generation: generation &+ 1), &decisions)
+            startInstance(on: project, &decisions)
             startModules(&decisions)
             resolve(received.id, .applied(project: project.fingerprint), &decisions)
             return
         }
         routeSwitch(received, to: project, &decisions)
+    }
+
+    /// Starts a new instance on `project` (``Fact/initialized(project:generation:)``). The app
+    /// gave projects with their keys and auth providers: tasks waiting aside for them are tried
+    /// again.
+    mutating func startInstance(on project: ProjectRef, _ decisions: inout Decisions) {
+        emit(.initialized(project: project, generation: generation &+ 1), &decisions)
+        retryTasksAside(&decisions)
     }
 
     // MARK: - Routing
@@ -139,6 +147,8 @@ extension SDKState {
             }
         case .purgeQueue:
             guard let from else { return finishStep(.clean, &decisions) }
+            // Kept aimed at the outgoing project: delivered as the network allows, after the switch.
+            if case .keepForOutgoing = rules.pendingEvents { return finishStep(.clean, &decisions) }
             let reason: DiscardReason
             if case .deliverToOutgoing = rules.pendingEvents { reason = .undeliveredAtSwitch(run.id) } else { reason = .purgedBySwitch(run.id) }
             let undelivered = tasks.values.filter {
@@ -160,7 +170,7 @@ extension SDKState {
             guard instanceRunning, !moduleDescriptors.isEmpty else { return finishStep(.clean, &decisions) }
             for module in moduleDescriptors { startHook(module.name, .willSwitchProject(to: run.to.fingerprint), &decisions) }
         case .startInstance:
-            emit(.initialized(project: run.to, generation: generation &+ 1), &decisions)
+            startInstance(on: run.to, &decisions)
             if moduleDescriptors.isEmpty {
                 finishStep(.clean, &decisions)
             } else {

@@ -11,8 +11,9 @@ struct ProjectFilter: Sendable {
     let label: String
 
     init?(_ text: String) {
-        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !lowered.isEmpty, lowered.count <= Project.maxLabelLength else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let lowered = trimmed.lowercased()
+        guard !lowered.isEmpty, trimmed.utf8.count <= Project.maxLabelBytes else { return nil }
         prefix = (4...16).contains(lowered.count) && lowered.allSatisfy(\.isHexDigit) ? lowered : nil
         label = lowered
     }

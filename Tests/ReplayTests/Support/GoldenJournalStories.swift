@@ -3,7 +3,6 @@ import Journal
 import Locking
 import SDK
 import SDKTesting
-import Synchronization
 import TestSupport
 @testable import Demo
 
@@ -307,10 +306,10 @@ enum GoldenJournalStories {
             self.alpha = alpha
             self.beta = beta
             self.gamma = gamma
-            let counter = Atomic<UInt64>(0)
+            let counter = Locked<UInt64>(0)
             let configuration = SDKConfiguration(
                 storageDirectory: directory, clock: clock, transport: transport,
-                makeCallID: { CallIDGenerator.sequentialUUID(counter.wrappingAdd(1, ordering: .relaxed).newValue) },
+                makeCallID: { CallIDGenerator.sequentialUUID(counter.withLock { $0 += 1; return $0 }) },
                 modules: [module],
                 regionEndpoints: RegionEndpoints(us: us, eu: eu),
                 // No group-commit thread: groups are cut by size and flushes only, on the

@@ -48,7 +48,7 @@ struct SnapshotBoundTests {
 
     static func project(_ key: String) -> ProjectRef {
         let config = ProjectConfig(region: .custom(longEndpoint), retryPolicy: RetryRules())
-        return Project(apiKey: key, label: String(repeating: "L", count: Project.maxLabelLength), config: config)!
+        return Project(apiKey: key, label: String(repeating: "L", count: Project.maxLabelBytes), config: config)!
             .reference(endpoints: .production)
     }
 

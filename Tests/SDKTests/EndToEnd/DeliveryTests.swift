@@ -45,17 +45,18 @@ struct DeliveryTests {
         sandbox.expireJWTs(project: "secure")
         #expect(await harness.sdk.outcome.track("after-expiry") == .delivered(project: project.fingerprint, status: 200))
         #expect(issued.value == 2)
-        // An expiry the provider cannot cure: the budget (3 refreshes per instance) ends it.
+        // An expiry the provider cannot cure: the budget (3 refreshes in a row for one request)
+        // ends it; the earlier refresh, for another request, does not count against it.
         sandbox.inject(.jwtExpired, matching: .endpoint("events/track"), times: 10)
         guard case .failed(.authentication(let reason)) = await harness.sdk.outcome.track("doomed") else {
             Issue.record("expected an authentication failure")
             return
         }
         #expect(reason.contains("budget"))
-        #expect(issued.value == 4)
+        #expect(issued.value == 5)
     }
 
-    @Test("a JWT project's disable kept across a relaunch on another project authenticates with the provider of a known project; without it, it fails", arguments: [true, false])
+    @Test("a JWT project's disable kept across a relaunch on another project authenticates with the provider of a known project; without it, it waits aside and fails at the age limit, naming the missing provider", arguments: [true, false])
     func keptDisableAuthenticatesAfterRelaunch(known: Bool) async throws {
         let sandbox = try SandboxBackend(projects: [SandboxProject(name: "secure", apiKey: "jwt-key", region: "us", requiresJWT: true),
                                                     SandboxProject(name: "us", apiKey: SDKHarness.usKey, region: "us")])
@@ -80,6 +81,19 @@ struct DeliveryTests {
         await relaunched.sdk.settle()
         let disabled = sandbox.requests(project: "secure").filter { $0.endpoint == "users/disableDevice" && $0.outcome == .accepted }
         #expect(disabled.count == (known ? 1 : 0))
+        if !known {
+            // The relaunched SDK's own project is not held up: its requests go meanwhile.
+            await relaunched.sdk.outcome.setEmail("bob@example.com")
+            #expect(await relaunched.sdk.outcome.track("meanwhile") == .delivered(project: relaunched.us.fingerprint, status: 200))
+            relaunched.clock.advance(by: .seconds(7 * 86_400 + 60))
+            await relaunched.sdk.settle()
+            let failed = try relaunched.closedFacts().compactMap { fact -> String? in
+                if case .taskCompleted(_, .failed(.authentication(let reason))) = fact { reason } else { nil }
+            }
+            #expect(failed.count == 1)
+            #expect(failed.first.map { $0.hasPrefix("not sent within the age limit") && $0.contains("no auth provider for project") } == true,
+                    "\(failed)")
+        }
         relaunched.sdk.shutdown()
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import Journal
 import Sandbox
+import SDKTesting
 import Testing
+import TestSupport
 @testable import SDK
 
 /// Consent and erasure through the public API, the real engine thread, URLSession and the
@@ -68,6 +70,66 @@ struct PrivacyTests {
         #expect(sdk.engineView()?.state.email == nil)
         await sdk.outcome.setEmail("grace@example.com")
         #expect(await sdk.outcome.track("after") == .delivered(project: harness.us.fingerprint, status: 200))
+        sdk.shutdown()
+    }
+
+    @Test("eraseLocalData stops what is on the wire: the request's call is discarded as erased, no file keeps the user, and it is never sent again when it gets no response")
+    func eraseStopsTheWire() async throws {
+        let harness = try SDKHarness()
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        let hold = ResponseHold()
+        harness.sandbox.inject(.hold(hold), matching: .endpoint("events/track"))
+        let onTheWire = Eventually<CallOutcome>()
+        sdk.track("on-the-wire", dataFields: ["secret": "4111-plan-of-ada"], completion: onTheWire.completion)
+        #expect(await hold.waitUntilHeld(count: 1))
+        #expect(await sdk.outcome.eraseLocalData() == .applied(project: harness.us.fingerprint))
+        #expect(await onTheWire.value == .discarded(.erased), "not answered when the user was erased: not delivered")
+        #expect(await sdk.outcome.flush() == .applied(project: harness.us.fingerprint))
+        for name in try FileManager.default.subpathsOfDirectory(atPath: harness.directory) {
+            let path = harness.directory + "/" + name
+            guard let bytes = FileManager.default.contents(atPath: path) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(!text.contains("ada@example.com") && !text.contains("4111-plan-of-ada"), "\(name) keeps the erased user")
+        }
+        // The held request's connection is dropped: no response, and nothing is sent again.
+        harness.sandbox.removeAllFaults()
+        harness.sandbox.inject(.dropConnection, matching: .endpoint("events/track"))
+        hold.release()
+        await sdk.settle()
+        harness.clock.advance(by: .seconds(600))
+        await sdk.settle()
+        let tracks = harness.sandbox.requests().filter { $0.endpoint == "events/track" }
+        #expect(tracks.count == 1, "sent once, before the erasure: \(tracks.count)")
+        sdk.shutdown()
+    }
+
+    @Test("a segment that cannot be deleted (twice) is reported, in the fact and in the call's outcome, and a later erasure deletes it")
+    func eraseCountsWhatStays() async throws {
+        let storage = FailingSyncStorage(base: PosixStorage())
+        let harness = try SDKHarness(storage: storage, segmentRecords: 16)
+        let sdk = harness.sdk
+        await sdk.outcome.initialize(harness.us)
+        await sdk.outcome.setEmail("ada@example.com")
+        for index in 0..<40 { sdk.track("before-\(index)") }
+        await sdk.settle()
+        storage.refuseRemovals(ofFilesEndingIn: ".lz4", times: 2)
+        let erased = await sdk.outcome.eraseLocalData()
+        guard case .failed(.rejected(let reason)) = erased else {
+            Issue.record("expected the erasure to say what it could not delete, got \(erased); files: \(try FileManager.default.contentsOfDirectory(atPath: harness.directory + "/journal"))")
+            return
+        }
+        #expect(reason.contains("1 segment(s) of") && reason.contains("bytes could not be deleted"), "\(reason)")
+        #expect(await sdk.outcome.eraseLocalData() == .applied(project: harness.us.fingerprint), "tried again, and deleted")
+        #expect(await sdk.outcome.flush() == .applied(project: harness.us.fingerprint))
+        let erasures = try harness.facts().compactMap { entry -> LocalDataErasure? in
+            if case .localDataErased(let erasure) = entry.fact { erasure } else { nil }
+        }
+        #expect(erasures.count == 1 && erasures.first?.segmentsLeft == 0)
+        #expect(erasures.first.map { $0.segments == 2 } == true, "the segment left behind and the first erasure's: \(erasures)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: harness.directory + "/journal").filter { $0.hasSuffix(".lz4") }
+        #expect(left.count == 1, "only the segment the last erasure began: \(left)")
         sdk.shutdown()
     }
 }

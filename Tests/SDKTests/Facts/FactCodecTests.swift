@@ -392,7 +392,7 @@ struct BulkFactCodecTests {
         task.appendWireBody(to: &alone)
         #expect(task.wirePath == "events/track" && String(decoding: alone, as: UTF8.self) == #"{"eventName":"a"}"#)
         task.replaceBatch([BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"b"}"#.utf8)),
-                           BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"c"}"#.utf8))])
+                           BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"c"}"#.utf8))], queuedAt: [])
         var bulk: [UInt8] = []
         task.appendWireBody(to: &bulk)
         #expect(task.wirePath == "events/trackBulk")

@@ -71,7 +71,7 @@ struct EdgesStoreTests {
         store.expectNoSimulationFailures()
     }
 
-    @Test("an auth provider slower than its bound: the attempt ends at the bound without a response, journaled, and the request tries again")
+    @Test("an auth provider slower than its bound: the attempt is not made, journaled at the bound, and the request waits aside and tries again")
     func providerBounded() {
         var timing = EngineStore.Timing()
         timing.authMilliseconds = 15_000      // past the 10 s bound
@@ -81,10 +81,10 @@ struct EdgesStoreTests {
         store.expectFacts(where: \.isDelivery, [
             "taskQueued t1 POST events/track for C (us) for user ada@example.com (call 00000003)",
             "taskDispatched t1 attempt 1",
-            "transportCompleted t1 attempt 1: network error: no JWT: the auth provider did not answer within 10000 ms",
-            "retryScheduled t1 attempt 2 due t+12500ms: no response (no JWT: the auth provider did not answer within 10000 ms): waits for the network",
+            "transportCompleted t1 attempt 1: not sent: no JWT for its user: the auth provider did not answer within 10000 ms",
+            "retryScheduled t1 attempt 2 due t+12500ms: not sent (no JWT for its user: the auth provider did not answer within 10000 ms): waits aside, the rest of its project's queue goes on",
         ])
-        #expect(store.outcomes[call] == nil, "no response: the task waits and tries again")
+        #expect(store.outcomes[call] == nil, "no JWT yet: the task waits aside and tries again")
         store.expectRequests([])                 // nothing went out without its JWT
         store.expectNoSimulationFailures()
     }
@@ -210,7 +210,7 @@ struct EdgesStoreTests {
         let flush = store.call(.flush)
         store.advance(byMilliseconds: 500)
         #expect(store.outcomes[whileFull] == .delivered(project: store.fingerprint(.A), status: 200), "the SDK keeps working")
-        guard case .failed(.retriesExhausted(let reason))? = store.outcomes[flush] else {
+        guard case .failed(.notDurable(let reason))? = store.outcomes[flush] else {
             Issue.record("a flush during the outage must fail: \(String(describing: store.outcomes[flush]))")
             return
         }

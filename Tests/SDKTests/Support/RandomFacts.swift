@@ -122,7 +122,11 @@ struct RandomFacts {
                                 path: ["events/track", "users/disableDevice"][int(0...1)], method: bool() ? .get : .post, query: optionalString(),
                                 body: Array(string().utf8), createdAt: time(), generation: bool() ? next() % 9 : nil,
                                 user: [nil, .email(string()), .userID(string())][int(0...2)])
-        if int(0...3) == 0 { task.replaceBatch((0..<int(1...3)).map { _ in batchedEvent() }) }
+        if int(0...3) == 0 {
+            let events = (0..<int(1...3)).map { _ in batchedEvent() }
+            task.replaceBatch(events, queuedAt: events.map { _ in time() })
+            if bool() { task.removeExpiredEvents([task.call].compactMap { $0 }) }
+        }
         return task
     }
 
@@ -131,19 +135,21 @@ struct RandomFacts {
     }
 
     mutating func fact() -> Fact {
-        switch int(0...47) {
+        switch int(0...50) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
             gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5),
             bulkEventLimit: int(1...500), bulkByteLimit: int(1...99_999)),
-            modules: [ModuleDescriptor(name: string(), notifications: [string()])]))
+            modules: [ModuleDescriptor(name: string(), notifications: [string()])],
+            clock: bool() ? MonotonicReading(microseconds: Int64(int(0...1_000_000)), boot: bool() ? next() : nil) : nil))
         case 1: return .callReceived(ReceivedCall(id: callID(), caller: next(), call: call()))
         case 2: return .transportCompleted(TransportCompletion(task: taskID(), attempt: int(1...5), outcome: bool()
-            ? .response(status: int(100...599), code: optionalString(), messageIDs: [string()], message: optionalString()) : .networkError(string()),
+            ? .response(status: int(100...599), code: optionalString(), messageIDs: [string()], message: optionalString())
+            : bool() ? .networkError(string()) : .notSent(.noToken(string())),
             refusedEvents: bool() ? [] : [RefusedEvent(index: int(0...9), reason: string())], droppedMessageIDs: int(0...2)))
         case 3: return .timerFired(timer())
         case 4: return .durabilityConfirmed(DurabilityConfirmation(request: next() % 99, failure: optionalString()))
         case 5: return .moduleHookCompleted(ModuleHookCompletion(hook: next() % 99, failure: optionalString()))
-        case 6: return .authTokenReceived(AuthTokenReceipt(request: next() % 99, project: fingerprint(), failure: optionalString()))
+        case 6: return .authTokenReceived(AuthTokenReceipt(request: next() % 99, project: fingerprint(), failure: optionalString(), refused: bool()))
         case 7: return .callbacksDelivered(switchID())
         case 8: return .notificationReceived(string())
         case 9: return .initialized(project: project(), generation: next() % 9)
@@ -190,10 +196,15 @@ struct RandomFacts {
         case 44: return .callsResolved(task: taskID(), calls: (0..<int(0...4)).map { _ in callID() },
                                        outcome: [.delivered(project: fingerprint(), status: 200), .applied(project: nil)][int(0...1)])
         case 45: return .networkReachable
+        case 50: return .disableCoalesced(task: taskID(), call: callID())
+        case 49: return .eventsExpired(task: taskID(), calls: (0..<int(0...3)).map { _ in callID() })
+        case 48: return .clockJumped(wall: time(), jumpMicroseconds: Int64(int(0...1_000_000)) * (bool() ? 1 : -1_000))
         case 47: return .localDataErased(LocalDataErasure(call: bool() ? callID() : nil, firstErased: next() % 99, lastErased: next() % 99,
                                                           segments: next() % 9, bytes: next(), failure: optionalString()))
         case 46: return .retryScheduled(task: taskID(), attempt: int(1...9), due: time(),
-                                        reason: bool() ? .noResponse(string()) : .serverBusy(string(), failures: int(1...5)))
+                                        reason: [.noResponse(string()), .serverBusy(string(), failures: int(1...5)),
+                                                 .notSent([.noToken(string()), .tokenRefused(string()), .noAPIKey, .noAuthProvider,
+                                                           .invalidEndpoint(string())][int(0...4)])][int(0...2)])
         default: return .switchLanded(switch: switchID(), project: fingerprint(), result: bool() ? .switchedCleanly : .switchedWithWarnings,
                                       reasons: [string()])
         }

@@ -29,7 +29,8 @@ struct OverloadTests {
 
     @Test("a burst during a held switch: the gate holds its bound, the rest is rejected and journaled, memory stays bounded, the engine recovers")
     func burstDuringHeldSwitch() async throws {
-        let rules = EngineRules(gateCapacity: 4_096, queueCapacity: 100_000, queueByteCapacity: 64 << 20)
+        // The gate and the queue at their largest (`SDKConfiguration.Ranges`).
+        let rules = EngineRules(gateCapacity: SDKConfiguration.Ranges.gateCapacity.upperBound)
         let (harness, gate) = try SwitchContractTests.heldHarness(rules: rules)
         let sdk = harness.sdk
         await sdk.outcome.initialize(harness.us)
@@ -39,7 +40,7 @@ struct OverloadTests {
         await gate.waitUntilHolding()
         // The identity the held calls will carry to the new project (the switch clears the old one).
         sdk.setEmail("grace@example.com", completion: nil)
-        let held = 4_096 - 1
+        let held = rules.gateCapacity - 1
 
         let tally = Tally()
         let done = Eventually<Void>()
@@ -61,7 +62,7 @@ struct OverloadTests {
 
         // The gate is full and the switch still held: everything beyond the bound was refused.
         let view = try #require(sdk.engineView())
-        #expect(view.state.switching.gate.count == 4_096)
+        #expect(view.state.switching.gate.count == rules.gateCapacity)
         #expect(switched.current == nil)
 
         gate.release()
@@ -80,7 +81,7 @@ struct OverloadTests {
         // Every refusal is in the journal, naming the bound.
         let facts = try harness.closedFacts()
         let refusals = facts.filter { if case .gateDecided(_, .refused) = $0 { true } else { false } }.count
-        let gateFull = facts.filter { if case .callResolved(_, .discarded(.gateFull(capacity: 4_096))) = $0 { true } else { false } }.count
+        let gateFull = facts.filter { if case .callResolved(_, .discarded(.gateFull(capacity: rules.gateCapacity))) = $0 { true } else { false } }.count
         #expect(refusals == total - held)
         #expect(gateFull == total - held)
         let landing = try #require(facts.firstIndex { if case .switchLanded = $0 { true } else { false } })

@@ -8,6 +8,7 @@ extension PendingEventsRule: FieldCodable {
         switch self {
         case .purge: writer.unsigned(1, 1)
         case .deliverToOutgoing(let timeout): writer.unsigned(1, 2); writer.signed(2, timeout)
+        case .keepForOutgoing: writer.unsigned(1, 3)
         }
     }
 
@@ -16,6 +17,7 @@ extension PendingEventsRule: FieldCodable {
         switch fields.tag {
         case 1: self = .purge
         case 2: self = .deliverToOutgoing(timeoutMilliseconds: try fields.signed(2) ?? 0)
+        case 3: self = .keepForOutgoing
         default: throw fields.unknown("pending-events rule")
         }
     }
@@ -92,19 +94,28 @@ extension EngineStart: FieldCodable {
         writer.bool(2, restored)
         writer.message(3, options)
         writer.messages(4, modules)
+        if let clock {
+            writer.signed(5, clock.microseconds)
+            writer.unsigned(6, clock.boot)
+        }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         self.init(sdkVersion: "", restored: false, options: EngineRules())
+        var monotonic: Int64?
+        var boot: UInt64?
         while let field = try reader.next() {
             switch field.number {
             case 1: sdkVersion = try field.string()
             case 2: restored = try field.bool()
             case 3: options = try field.message()
             case 4: modules.append(try field.message())
+            case 5: monotonic = try field.signed()
+            case 6: boot = try field.unsigned()
             default: break
             }
         }
+        clock = monotonic.map { MonotonicReading(microseconds: $0, boot: boot) }
     }
 }
 
@@ -140,6 +151,8 @@ extension TransportOutcome: FieldCodable {
             writer.string(6, message)
         case .networkError(let reason):
             writer.unsigned(1, 2); writer.string(5, reason)
+        case .notSent(let reason):
+            writer.unsigned(1, 3); writer.message(7, reason)
         }
     }
 
@@ -149,6 +162,8 @@ extension TransportOutcome: FieldCodable {
         case 1: self = .response(status: try fields.int(2) ?? 0, code: try fields.string(3), messageIDs: try fields.strings(4),
                                  message: try fields.string(6))
         case 2: self = .networkError(try fields.string(5) ?? "")
+        case 3:
+            self = .notSent(try fields.requiredMessage(7, "why the attempt was not sent"))
         default: throw fields.unknown("transport outcome")
         }
     }
@@ -264,22 +279,25 @@ extension AuthTokenReceipt: FieldCodable {
         writer.unsigned(1, request)
         writer.message(2, project)
         writer.string(3, failure)
+        if refused { writer.bool(4, true) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
         var request: UInt64 = 0
         var project: ProjectFingerprint?
         var failure: String?
+        var refused = false
         while let field = try reader.next() {
             switch field.number {
             case 1: request = try field.unsigned()
             case 2: project = try field.message()
             case 3: failure = try field.string()
+            case 4: refused = try field.bool()
             default: break
             }
         }
         guard let project else { throw missing("project") }
-        self.init(request: request, project: project, failure: failure)
+        self.init(request: request, project: project, failure: failure, refused: refused)
     }
 }
 
@@ -312,5 +330,29 @@ extension JournalGap: FieldCodable {
         self.init(lostFacts: try fields.unsigned(1) ?? 0, from: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0),
                   to: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0), reason: try fields.string(4) ?? "",
                   firstLostSequence: try fields.unsigned(5))
+    }
+}
+
+extension NotSentReason: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        switch self {
+        case .noToken(let reason): writer.unsigned(1, 1); writer.string(2, reason)
+        case .tokenRefused(let reason): writer.unsigned(1, 2); writer.string(2, reason)
+        case .noAPIKey: writer.unsigned(1, 3)
+        case .noAuthProvider: writer.unsigned(1, 4)
+        case .invalidEndpoint(let reason): writer.unsigned(1, 5); writer.string(2, reason)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .noToken(try fields.string(2) ?? "")
+        case 2: self = .tokenRefused(try fields.string(2) ?? "")
+        case 3: self = .noAPIKey
+        case 4: self = .noAuthProvider
+        case 5: self = .invalidEndpoint(try fields.string(2) ?? "")
+        default: throw fields.unknown("reason an attempt was not sent")
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Journal
+
 /// Reads the JSON a data object is stored as since format 1.3 (``DataObject``, field 2) back
 /// into its members.
 ///
@@ -167,7 +169,7 @@ struct DataJSONReader {
                 let raw = UnsafeRawBufferPointer(rebasing: input[start..<position])
                 position += 1
                 if ascii { return String(decoding: raw, as: UTF8.self) }
-                guard let text = String(validating: raw, as: UTF8.self) else {
+                guard let text = UTF8Validation.string(raw) else {
                     position = start
                     throw failure("a string that is not UTF-8")
                 }
@@ -183,7 +185,7 @@ struct DataJSONReader {
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: decoded, as: UTF8.self) else {
+                guard let text = UTF8Validation.string(decoded) else {
                     position = start
                     throw failure("a string that is not UTF-8")
                 }

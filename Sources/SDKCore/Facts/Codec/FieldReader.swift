@@ -75,7 +75,7 @@ struct FieldReader {
             var ascii = true
             for byte in raw where byte >= 0x80 { ascii = false; break }
             if ascii { return String(decoding: raw, as: UTF8.self) }
-            guard let text = String(validating: raw, as: UTF8.self) else {
+            guard let text = UTF8Validation.string(raw) else {
                 throw CodecError("field \(number) is not UTF-8", offset: offset)
             }
             return text

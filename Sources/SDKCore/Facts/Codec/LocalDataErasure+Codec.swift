@@ -6,6 +6,10 @@ extension LocalDataErasure: FieldCodable {
         writer.unsigned(4, segments)
         writer.unsigned(5, bytes)
         writer.string(6, failure)
+        if segmentsLeft > 0 {
+            writer.unsigned(7, segmentsLeft)
+            writer.unsigned(8, bytesLeft)
+        }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -18,6 +22,8 @@ extension LocalDataErasure: FieldCodable {
             case 4: segments = try field.unsigned()
             case 5: bytes = try field.unsigned()
             case 6: failure = try field.string()
+            case 7: segmentsLeft = try field.unsigned()
+            case 8: bytesLeft = try field.unsigned()
             default: break
             }
         }

@@ -56,6 +56,11 @@ extension DeliveryTask: FieldCodable {
         // Always written, empty for no user: a task without the field is one written before
         // tasks named their user, whose user its request's body names.
         writer.message(13) { if let user { user.encode(to: &$0) } }
+        // Each batched event's time, as its distance from the task's creation (none in journals
+        // older than per-event ages, whose events read as queued with their task).
+        for time in batchQueuedAt { writer.signed(14, time.microsecondsSince1970 &- createdAt.microsecondsSince1970) }
+        if leadExpired { writer.bool(15, true) }
+        writer.messages(16, coalescedCalls)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -67,6 +72,9 @@ extension DeliveryTask: FieldCodable {
         var generation: UInt64?
         var batch: [BatchedEvent] = []
         var user: UserIdentity??
+        var queuedAfter: [Int64] = []
+        var leadExpired = false
+        var coalesced: [CallID] = []
         while let field = try reader.next() {
             switch field.number {
             case 1: id = try field.message()
@@ -82,6 +90,9 @@ extension DeliveryTask: FieldCodable {
             case 11: generation = try field.unsigned()
             case 12: batch.append(try field.message())
             case 13: user = .some(try field.message(OptionalUserIdentity.self).identity)
+            case 14: queuedAfter.append(try field.signed())
+            case 15: leadExpired = try field.bool()
+            case 16: coalesced.append(try field.message())
             default: break
             }
         }
@@ -89,7 +100,9 @@ extension DeliveryTask: FieldCodable {
         self.init(id: id, call: call, project: project, region: region, endpoint: endpoint, path: path, method: method,
                   query: query, body: body, createdAt: JournalTime(microsecondsSince1970: created), generation: generation,
                   user: user ?? DeliveryTask.userNamed(body: body, query: query))
-        replaceBatch(batch)
+        replaceBatch(batch, queuedAt: queuedAfter.map { JournalTime(microsecondsSince1970: created &+ $0) })
+        if leadExpired { markLeadExpired() }
+        for call in coalesced { coalesce(call) }
     }
 }
 
@@ -174,6 +187,8 @@ extension CallFailure: FieldCodable {
             writer.unsigned(1, 3); writer.int(3, status); writer.string(4, code); writer.string(5, message)
         case .retriesExhausted(let reason): writer.unsigned(1, 4); writer.string(2, reason)
         case .authentication(let reason): writer.unsigned(1, 5); writer.string(2, reason)
+        case .linkNotResolved(let reason): writer.unsigned(1, 6); writer.string(2, reason)
+        case .notDurable(let reason): writer.unsigned(1, 7); writer.string(2, reason)
         }
     }
 
@@ -185,6 +200,8 @@ extension CallFailure: FieldCodable {
         case 3: self = .httpStatus(try fields.int(3) ?? 0, code: try fields.string(4), message: try fields.string(5))
         case 4: self = .retriesExhausted(try fields.string(2) ?? "")
         case 5: self = .authentication(try fields.string(2) ?? "")
+        case 6: self = .linkNotResolved(try fields.string(2) ?? "")
+        case 7: self = .notDurable(try fields.string(2) ?? "")
         default: throw fields.unknown("failure")
         }
     }

@@ -100,6 +100,10 @@ extension SDKState: FieldCodable {
         writer.messages(30, linkJobs.keys.sorted().map { LinkJobEntry(job: $0, link: linkJobs[$0]!) })
         // Written only when declined: a state from before consent existed reads as granted.
         if consentDeclined { writer.bool(31, true) }
+        // Written only once the wall clock jumped, and once an engine start read the monotonic
+        // clock: a state from before the two clocks reads as never jumped, with no anchor.
+        if clockOffsetMicroseconds != 0 { writer.signed(32, clockOffsetMicroseconds) }
+        writer.message(33, clockAnchor)
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -157,6 +161,8 @@ extension SDKState: FieldCodable {
                 let entry: LinkJobEntry = try field.message()
                 linkJobs[entry.job] = entry.link
             case 31: consentDeclined = try field.bool()
+            case 32: clockOffsetMicroseconds = try field.signed()
+            case 33: clockAnchor = try field.message()
             default: break
             }
         }
@@ -188,6 +194,11 @@ extension QueuedTask: FieldCodable {
         }
         if serverFailures != 0 { writer.int(4, serverFailures) }
         if waitsForNetwork { writer.bool(5, true) }
+        if let aside {
+            writer.signed(6, aside.since.microsecondsSince1970)
+            writer.message(7, aside.reason)
+        }
+        if tokenRefreshes != 0 { writer.int(8, tokenRefreshes) }
     }
 
     init(from reader: inout FieldReader) throws(CodecError) {
@@ -200,8 +211,11 @@ extension QueuedTask: FieldCodable {
         case 1, nil: .queued
         case let other?: throw CodecError("unknown task status \(other)", offset: 0, unknownVariant: true)
         }
+        let asideSince = JournalTime(microsecondsSince1970: try fields.signed(6) ?? 0)
+        let asideReason: NotSentReason? = try fields.message(7)
         self.init(task: try fields.required(1, "task"), status: status, serverFailures: try fields.int(4) ?? 0,
-                  waitsForNetwork: try fields.bool(5))
+                  waitsForNetwork: try fields.bool(5), aside: asideReason.map { AsideWait(since: asideSince, reason: $0) },
+                  tokenRefreshes: try fields.int(8) ?? 0)
     }
 }
 
@@ -501,5 +515,19 @@ extension SwitchRun: FieldCodable {
         self.init(id: id, from: from, to: to, calls: calls, startedAt: JournalTime(microsecondsSince1970: started), step: step,
                   stepStartedAt: JournalTime(microsecondsSince1970: stepStarted), warnings: warnings, stepProblems: problems,
                   firstTaskOfWindow: window)
+    }
+}
+
+extension ClockAnchor: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.signed(1, monotonic.microseconds)
+        writer.unsigned(2, monotonic.boot)
+        writer.signed(3, time.microsecondsSince1970)
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try FieldsByNumber(&reader)
+        self.init(monotonic: MonotonicReading(microseconds: try fields.signed(1) ?? 0, boot: try fields.unsigned(2)),
+                  time: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0))
     }
 }

@@ -1,0 +1,216 @@
+import Journal
+import Simulation
+import Testing
+@testable import SDK
+
+/// What must happen, does: no task blocks another, token refreshes last, an event's age is its
+/// own, a failure ends only the task it was for. Over the real `EngineShell` in the simulator's
+/// world, facts asserted exactly where they are the point.
+@Suite("Liveness (store)", .timeLimit(.minutes(1)))
+struct LivenessStoreTests {
+    static func track(_ name: String) -> PublicCall { .track(event: name, dataFields: nil) }
+
+    /// On JWT project C, ada registered a push token, then logged out offline (her disable is
+    /// queued, waiting for the network); the app relaunched, bob signed in. The auth server
+    /// mints for bob only.
+    static func adaLoggedOutBobSignedIn(refusesAsSignedOut: Bool) -> EngineStore {
+        let store = EngineStore(rules: hour)
+        store.initialize(.C)
+        store.call(.setEmail("ada@example.com"))
+        store.call(.registerToken("ada-device"))
+        store.settle()
+        store.setOffline(true)
+        store.call(.logoutUser)
+        store.runDue()
+        store.restart()
+        store.authServerSignsIn(["bob@example.com"], refusesAsSignedOut: refusesAsSignedOut)
+        store.initialize(.C)
+        store.call(.setEmail("bob@example.com"))
+        store.setOffline(false)
+        store.networkBecameReachable()
+        _ = store.takeFacts()
+        _ = store.takeRequests()
+        return store
+    }
+
+    @Test("a signed-out user's disable the provider refuses fails at once, naming why; the signed-in user's 20 events are delivered meanwhile")
+    func refusedUserDoesNotBlock() {
+        let store = Self.adaLoggedOutBobSignedIn(refusesAsSignedOut: true)
+        let calls = (0..<20).map { store.call(Self.track("bob-\($0)")) }
+        store.advance(byMilliseconds: 1_000)
+        for call in calls { #expect(store.outcomes[call] == .delivered(project: store.fingerprint(.C), status: 200)) }
+        let failed = store.takeFactValues().compactMap { fact -> CallFailure? in
+            if case .taskCompleted(_, .failed(let failure)) = fact { failure } else { nil }
+        }
+        #expect(failed == [.authentication("the auth provider refused a JWT for its user, who signed out (userSignedOut)")],
+                "failed at once, never tried again")
+        store.settle()
+        #expect(store.requests.filter { $0.path == "users/disableDevice" }.isEmpty, "nothing went out for ada without her JWT")
+        store.expectNoSimulationFailures()
+    }
+
+    @Test("a provider that fails for a signed-out user in a way that may pass: her disable waits aside, bounded, while the signed-in user's events go; it fails at the age limit (an hour here)")
+    func failingProviderWaitsAside() {
+        let store = Self.adaLoggedOutBobSignedIn(refusesAsSignedOut: false)
+        let calls = (0..<20).map { store.call(Self.track("bob-\($0)")) }
+        store.advance(byMilliseconds: 60_000)
+        for call in calls { #expect(store.outcomes[call] == .delivered(project: store.fingerprint(.C), status: 200)) }
+        let aside = store.state.tasks.values.filter { $0.aside != nil }
+        #expect(aside.count == 1 && aside.first?.task.isDisableDevice == true, "ada's disable waits aside")
+        store.advance(byMilliseconds: 3_600_000 + 600_000)
+        store.settle()
+        let failures = store.takeFactValues().compactMap { fact -> CallFailure? in
+            if case .taskCompleted(_, .failed(let failure)) = fact { failure } else { nil }
+        }
+        guard case .authentication(let reason)? = failures.last else {
+            Issue.record("expected the disable to fail at the age limit, got \(failures)")
+            return
+        }
+        #expect(reason.hasPrefix("not sent within the age limit") && reason.contains("not signed in"), "\(reason)")
+        #expect(store.state.tasks.isEmpty)
+        store.expectNoSimulationFailures()
+    }
+
+    @Test("a failed refresh ends the request it was for, not the one at the head: ada's 401'd track purged by a logout, her disable is not failed by the provider's failure")
+    func failedRefreshEndsItsOwnRequest() {
+        var timing = EngineStore.Timing()
+        timing.authMilliseconds = 15_000   // every token comes too late: past the 10 s bound
+        let store = EdgesStoreTests.on(.C)
+        store.call(.registerToken("ada-device"))
+        store.settle()
+        // Now the provider is slow: the 401's refresh times out after the logout purged the track.
+        store.authServerSignsIn([], refusesAsSignedOut: false)
+        store.answer("events/track", status: 401, body: #"{"code":"InvalidJwtPayload","msg":"JWT token is expired"}"#)
+        let doomed = store.call(Self.track("refused"))
+        store.advance(byMilliseconds: 25)
+        store.call(.logoutUser)
+        store.advance(byMilliseconds: 20)
+        #expect(store.outcomes[doomed] == .discarded(.purgedByLogout))
+        let facts = store.takeFactValues().map(store.describe)
+        #expect(facts.contains { $0.hasPrefix("authRefreshFinished") && $0.contains("failed") }, "\(facts)")
+        #expect(!facts.contains { $0.hasPrefix("taskCompleted") && $0.contains("failed") },
+                "the refresh's failure ends no other task: \(facts.filter { $0.hasPrefix("taskCompleted") })")
+        #expect(store.state.tasks.values.contains { $0.task.isDisableDevice }, "the disable is still queued")
+        store.expectNoSimulationFailures()
+    }
+
+    /// An hour's age limit: the issue's week, scaled (t0, t0+1 min, t0+59 min, back at t0+62 min).
+    static let hour = EngineRules(deliveryAgeLimitMilliseconds: 3_600_000)
+
+    @Test("an event's age is its own: at t0, t0+1 min and t0+59 min offline (an hour's age limit), the network back at t0+62 min: the first two expire, the last is delivered")
+    func youngEventKeepsItsAge() {
+        let store = SwitchContractStoreTests.onA(rules: Self.hour)
+        store.setOffline(true)
+        let first = store.call(Self.track("t0"))
+        store.advance(byMilliseconds: 60_000)
+        let second = store.call(Self.track("t0+1min"))
+        store.advance(byMilliseconds: 58 * 60_000)
+        let young = store.call(Self.track("t0+59min"))
+        #expect(store.state.tasks.values.contains { $0.task.batchCalls.contains(young) }, "the young event joined the older one's bulk")
+        store.advance(byMilliseconds: 3 * 60_000)
+        store.setOffline(false)
+        store.networkBecameReachable()
+        store.settle()
+        let expired = DiscardReason.expired(ageLimit: .milliseconds(Self.hour.deliveryAgeLimitMilliseconds))
+        #expect(store.outcomes[first] == .discarded(expired))
+        #expect(store.outcomes[second] == .discarded(expired))
+        #expect(store.outcomes[young] == .delivered(project: store.fingerprint(.A), status: 200))
+        let sent = store.requests.filter { $0.path.hasPrefix("events/track") }.last
+        #expect(sent?.path == "events/trackBulk" && sent?.body.contains("t0+59min") == true && sent?.body.contains("t0+1min") == false,
+                "the bulk left without its expired events: \(String(describing: sent))")
+        #expect(store.takeFactValues().contains { if case .eventsExpired = $0 { true } else { false } })
+        store.expectNoSimulationFailures()
+    }
+
+    @Test("tokens that expire every hour, a track every 10 minutes for 6 hours: every event is delivered, each 401 refreshed once")
+    func hourlyTokensForSixHours() {
+        let store = EdgesStoreTests.on(.C)
+        var calls: [CallID] = []
+        for index in 0..<36 {
+            if index > 0 && index % 6 == 0 {
+                // The hour's token expires: the next request is answered 401 once.
+                store.answer("events/track", on: .C, status: 401, body: #"{"code":"InvalidJwtPayload","msg":"JWT token is expired"}"#)
+            }
+            calls.append(store.call(Self.track("tick-\(index)")))
+            store.advance(byMilliseconds: 600_000)
+        }
+        store.settle()
+        for call in calls { #expect(store.outcomes[call] == .delivered(project: store.fingerprint(.C), status: 200)) }
+        let refreshes = store.takeFactValues().filter { if case .authRefreshRequested = $0 { true } else { false } }
+        #expect(refreshes.count == 5)
+        store.expectNoSimulationFailures()
+    }
+}
+
+/// Erasure on the wire, disables coalesced, the outgoing backlog kept: the contract of each, on
+/// the store.
+@Suite("Edges of erasure, disables and switches (store)", .timeLimit(.minutes(1)))
+struct ErasureAndDisableStoreTests {
+    @Test("an erasure lets go of the request on the wire: its call resolves as erased at once, and its answer, when no response comes, sends nothing again")
+    func erasureStopsTheWire() {
+        let store = SwitchContractStoreTests.onA()
+        store.refuse("events/track")               // its attempt will get no response
+        let onTheWire = store.call(LivenessStoreTests.track("on-the-wire"))
+        store.advance(byMilliseconds: 5)           // on the wire, not answered yet
+        _ = store.takeFacts()
+        store.call(.eraseLocalData)
+        store.expectFacts(where: { fact in
+            switch fact {
+            case .taskCompleted, .callResolved, .callsResolved, .storageCleared: true
+            default: false
+            }
+        }, [
+            "taskCompleted t1 discarded: erased on request (eraseLocalData)",
+            "callResolved 00000003 discarded: erased on request (eraseLocalData)",
+            "storageCleared A personal data",
+            "callResolved 00000004 applied on A",
+        ])
+        store.settle()
+        #expect(store.outcomes[onTheWire] == .discarded(.erased))
+        #expect(store.state.tasks.isEmpty)
+        #expect(store.requests.filter { $0.path == "events/track" }.count == 1, "sent once, before the erasure")
+        store.expectNoSimulationFailures()
+    }
+
+    @Test("a disable asked for again and again offline is one request: each call resolves with it, the queue holds one task")
+    func disablesCoalesce() {
+        let store = SwitchContractStoreTests.onA()
+        store.call(.registerToken("ada-device"))
+        store.settle()
+        store.setOffline(true)
+        let first = store.call(.disableDevice)
+        store.advance(byMilliseconds: 100)          // its attempt got no response: it waits to retry
+        let calls = [first] + (1..<50).map { _ in store.call(.disableDevice) }
+        store.advance(byMilliseconds: 100)
+        #expect(store.state.tasks.values.filter { $0.task.isDisableDevice }.count == 1)
+        #expect(store.takeFactValues().filter { if case .disableCoalesced = $0 { true } else { false } }.count == 49)
+        store.setOffline(false)
+        store.networkBecameReachable()
+        store.settle()
+        for call in calls { #expect(store.outcomes[call] == .delivered(project: store.fingerprint(.A), status: 200)) }
+        #expect(store.requests.filter { $0.path == "users/disableDevice" }.count == 1)
+        store.expectNoSimulationFailures()
+    }
+
+    @Test("keepForOutgoing: events tracked offline on A before a switch to B stay aimed at A and reach it once the network is back")
+    func outgoingBacklogKept() {
+        let store = SwitchContractStoreTests.onA(rules: EngineRules(pendingEvents: .keepForOutgoing))
+        store.setOffline(true)
+        let purchase = store.call(.trackPurchase(total: 12, items: [CommerceItem(id: "sku-1", name: "Book", price: 12, quantity: 1)],
+                                                 dataFields: nil))
+        let tracked = store.call(LivenessStoreTests.track("offline-on-A"))
+        store.advance(byMilliseconds: 100)
+        let switched = store.switchProject(to: .B, then: [.setEmail("bea@example.com")])
+        store.advance(byMilliseconds: 5_000)
+        #expect(store.switchResults[switched] != nil, "the switch landed without waiting for them")
+        #expect(store.outcomes[purchase] == nil && store.outcomes[tracked] == nil, "kept, not purged")
+        store.setOffline(false)
+        store.networkBecameReachable()
+        store.settle()
+        #expect(store.outcomes[purchase] == .delivered(project: store.fingerprint(.A), status: 200))
+        #expect(store.outcomes[tracked] == .delivered(project: store.fingerprint(.A), status: 200))
+        let toA = store.requests.filter { $0.project == "A" }.map(\.path)
+        #expect(toA.contains("commerce/trackPurchase") && toA.contains { $0.hasPrefix("events/track") }, "\(toA)")
+        store.expectNoSimulationFailures()
+    }
+}

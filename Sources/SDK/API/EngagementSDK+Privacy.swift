@@ -33,12 +33,15 @@ extension EngagementSDK {
     /// deleted, never what they held. Consent, the project and the keyring's API keys (not
     /// personal) stay.
     ///
-    /// Not erased: a request already on the wire (it finishes, and its task leaves the state
-    /// then).
+    /// A request already on the wire is erased too: its task leaves the state and the disk now,
+    /// it is never sent again, and its answer, whatever it says, is ignored (its calls resolve
+    /// as `DiscardReason.erased`). Only a request the server answered before this call counts as
+    /// delivered.
     ///
     /// Never held by a switch. Outcome: `CallOutcome.applied(project:)` once the journal is
-    /// erased, or `CallFailure.rejected(_:)` saying why it could not be (the journal is out or
-    /// the disk refused).
+    /// erased, or `CallFailure.rejected(_:)` saying why it could not be (the journal is out, or
+    /// the disk refused to delete a segment even when asked twice: the reason counts the
+    /// segments and bytes left, never claiming them erased).
     ///
     /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
     /// To await the outcome instead: `await sdk.outcome.eraseLocalData()`

@@ -51,7 +51,7 @@ extension SDKConfiguration {
         try Self.check("journalSegmentRecords", journalSegmentRecords, within: Ranges.journalSegmentRecords)
         if let retained = journalRetainedBytes {
             try Self.check("journalRetainedBytes", retained, within: journalSegmentBytes...Ranges.journalRetainedBytesMaximum, unit: "bytes",
-                           allowed: "journalSegmentBytes (\(Self.grouped(journalSegmentBytes)))...\(Self.grouped(Ranges.journalRetainedBytesMaximum)) bytes, or nil")
+                           allowed: "journalSegmentBytes (\(DigitGrouping.grouped(journalSegmentBytes)))...\(DigitGrouping.grouped(Ranges.journalRetainedBytesMaximum)) bytes, or nil")
         }
         if let age = journalRetentionAge, !Ranges.journalRetentionAge.contains(age) {
             throw ConfigurationError(field: "journalRetentionAge", value: "\(age)", allowed: "1 hour...3,650 days, or nil")
@@ -120,30 +120,19 @@ extension SDKConfiguration {
                                                     allowed: String? = nil) throws(ConfigurationError) {
         guard !range.contains(value) else { return }
         let suffix = unit.isEmpty ? "" : " " + unit
-        throw ConfigurationError(field: field, value: grouped(value) + suffix,
-                                 allowed: allowed ?? "\(grouped(range.lowerBound))...\(grouped(range.upperBound))\(suffix)")
+        throw ConfigurationError(field: field, value: DigitGrouping.grouped(value) + suffix,
+                                 allowed: allowed ?? "\(DigitGrouping.grouped(range.lowerBound))...\(DigitGrouping.grouped(range.upperBound))\(suffix)")
     }
 
     /// A text the SDK journals or sends in a header: not empty (unless `allowsEmpty`), at most
     /// `limit` bytes of UTF-8, no control character.
     private static func checkText(_ field: String, _ text: String, limit: Int, allowsEmpty: Bool = false) throws(ConfigurationError) {
         let bytes = text.utf8.count
-        let allowed = "\(allowsEmpty ? 0 : 1)...\(grouped(limit)) bytes of UTF-8, no control character"
-        if bytes > limit { throw ConfigurationError(field: field, value: "\(grouped(bytes)) bytes", allowed: allowed) }
+        let allowed = "\(allowsEmpty ? 0 : 1)...\(DigitGrouping.grouped(limit)) bytes of UTF-8, no control character"
+        if bytes > limit { throw ConfigurationError(field: field, value: "\(DigitGrouping.grouped(bytes)) bytes", allowed: allowed) }
         if bytes == 0 && !allowsEmpty { throw ConfigurationError(field: field, value: "empty", allowed: allowed) }
         if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw ConfigurationError(field: field, value: "a text with a control character", allowed: allowed)
         }
-    }
-
-    /// `3145728` as `3,145,728`.
-    private static func grouped<Value: BinaryInteger>(_ value: Value) -> String {
-        let digits = String(value.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return value < 0 ? "-" + grouped : grouped
     }
 }

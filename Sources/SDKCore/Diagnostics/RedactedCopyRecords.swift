@@ -42,10 +42,10 @@ package struct RedactedCopyRecords {
         if fits(summary) {
             summarized += 1
             return (Record(kind: kind, payload: summary),
-                    gap(lost: 0, at: time, "the redacted \(name) record took \(CallProblem.grouped(payload.count)) bytes, over the copy's record limit of \(CallProblem.grouped(recordLimit)): it is written in summary, each personal or free-text value one token"))
+                    gap(lost: 0, at: time, "the redacted \(name) record took \(DigitGrouping.grouped(payload.count)) bytes, over the copy's record limit of \(DigitGrouping.grouped(recordLimit)): it is written in summary, each personal or free-text value one token"))
         }
         leftOut += 1
-        return (gap(lost: 1, at: time, "the redacted \(name) record took \(CallProblem.grouped(summary.count)) bytes in summary, over the copy's record limit of \(CallProblem.grouped(recordLimit)): it is left out"), nil)
+        return (gap(lost: 1, at: time, "the redacted \(name) record took \(DigitGrouping.grouped(summary.count)) bytes in summary, over the copy's record limit of \(DigitGrouping.grouped(recordLimit)): it is left out"), nil)
     }
 
     /// The snapshot of `state`, redacted, recorded at `time`, and the gap to write after it when
@@ -54,7 +54,7 @@ package struct RedactedCopyRecords {
         let payload = StateCodec.encode(redactor.redact(state))
         guard !fits(payload) else { return (payload, nil) }
         summarized += 1
-        let over = "the redacted snapshot took \(CallProblem.grouped(payload.count)) bytes, over the copy's record limit of \(CallProblem.grouped(recordLimit))"
+        let over = "the redacted snapshot took \(DigitGrouping.grouped(payload.count)) bytes, over the copy's record limit of \(DigitGrouping.grouped(recordLimit))"
         let summary = StateCodec.encode(redactor.summarizing.redact(state))
         if fits(summary) {
             return (summary, gap(lost: 0, at: time, over + ": it is written in summary, each personal or free-text value one token"))

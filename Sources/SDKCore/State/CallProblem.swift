@@ -15,21 +15,10 @@ struct CallProblem: Equatable {
 
     /// `field: 3,145,728 bytes, at most 1,024` (or another `unit`).
     static func overLimit(_ field: String, _ count: Int, _ unit: String, limit: Int) -> CallProblem {
-        CallProblem(reason: "\(field): \(grouped(count)) \(unit), at most \(grouped(limit))", isOverLimit: true)
+        CallProblem(reason: "\(field): \(DigitGrouping.grouped(count)) \(unit), at most \(DigitGrouping.grouped(limit))", isOverLimit: true)
     }
 
     static func invalid(_ reason: String) -> CallProblem {
         CallProblem(reason: reason, isOverLimit: false)
-    }
-
-    /// `3145728` as `3,145,728`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return value < 0 ? "-" + grouped : grouped
     }
 }

@@ -169,6 +169,28 @@ struct ServeTests {
         #expect(throws: ServeError.self) { try LoopbackServer(host: "example.com") { _ in .refusal(404, "") } }
     }
 
+    @Test("the Host check holds on every address: bound to every interface, a rebinding name gets 403; the loopback names and --allow-host names are answered")
+    func hostCheckOnEveryAddress() throws {
+        var arguments = Arguments(["--host", "0.0.0.0", "--allow-host", "Support-Box.local", "/j"])
+        let command = try ServeCommand(arguments: &arguments)
+        #expect(command.allowedHosts == ["Support-Box.local"])
+        let server = try LoopbackServer(host: command.host, port: 0, allowedHosts: command.allowedHosts) { _ in .text("ok") }
+        server.start()
+        defer { server.stop() }
+        let port = server.port
+        #expect(HTTPProbe.get("/", port: port, host: "rebind.example:\(port)").status == 403)
+        #expect(HTTPProbe.get("/", port: port, host: "rebind.example").status == 403)
+        #expect(HTTPProbe.get("/", port: port, host: "0.0.0.0:\(port)").status == 403)
+        #expect(HTTPProbe.get("/", port: port, host: "localhost:\(port + 1)").status == 403)
+        #expect(HTTPProbe.get("/", port: port, host: "localhost.:\(port)").status == 403)
+        #expect(HTTPProbe.get("/", port: port, host: "").status == 403)
+        let refused = HTTPProbe.get("/", port: port, host: "rebind.example:\(port)")
+        #expect(refused.body.contains("--allow-host"))
+        #expect(HTTPProbe.get("/", port: port, host: "127.0.0.1:\(port)").status == 200)
+        #expect(HTTPProbe.get("/", port: port, host: "LOCALHOST:\(port)").status == 200)
+        #expect(HTTPProbe.get("/", port: port, host: "support-box.local:\(port)").status == 200)
+    }
+
     @Test("a sample of a long journal's moments: the state is `replay state --at`'s, across its segments")
     func longJournalSample() async throws {
         let directory = ReplayHarness.temporaryDirectory()

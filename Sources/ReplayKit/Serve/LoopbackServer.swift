@@ -10,13 +10,19 @@ import Foundation
 /// Every request goes to the handler, which answers from a fixed table of routes: the server
 /// itself serves no file.
 ///
-/// When bound to the loopback interface it also refuses a request whose `Host` header names
-/// another host (a page elsewhere reaching it through a DNS name that resolves to 127.0.0.1).
+/// It refuses (403) any request whose `Host` header names a host it was not told about,
+/// whatever address it is bound to: a page elsewhere reaching it through a DNS name that
+/// resolves to this machine (DNS rebinding) gets nothing. The names it answers to are the
+/// loopback names, the address it is bound to (unless that is every interface, `0.0.0.0`) and
+/// the names it is given (``allowedHosts``), each with the port bound.
 package final class LoopbackServer: Sendable {
     /// The address bound, as given (`127.0.0.1` by default).
     package let host: String
     /// The port bound (the kernel's choice when 0 was asked for).
     package let port: UInt16
+    /// The names, lowercased, a request's `Host` header may give besides `127.0.0.1`,
+    /// `localhost` and ``host``.
+    package let allowedHosts: [String]
     private let descriptor: Int32
     private let handler: @Sendable (HTTPRequestHead) -> HTTPReply
     private let state = NSLock()
@@ -34,7 +40,8 @@ package final class LoopbackServer: Sendable {
     }
 
     /// Binds `host:port` (port 0: any free port) and listens; ``start()`` accepts.
-    package init(host: String = "127.0.0.1", port: UInt16 = 0, handler: @escaping @Sendable (HTTPRequestHead) -> HTTPReply) throws {
+    package init(host: String = "127.0.0.1", port: UInt16 = 0, allowedHosts: [String] = [],
+                 handler: @escaping @Sendable (HTTPRequestHead) -> HTTPReply) throws {
         var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
@@ -66,6 +73,7 @@ package final class LoopbackServer: Sendable {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         self.host = host
+        self.allowedHosts = allowedHosts.map { $0.lowercased() }
         self.port = UInt16(bigEndian: actual.sin_port)
         self.descriptor = descriptor
         self.handler = handler
@@ -161,13 +169,33 @@ package final class LoopbackServer: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .refusal(405, "only GET and HEAD are served")
         }
-        if Self.isLoopback(host) {
-            let allowed = ["127.0.0.1:\(port)", "localhost:\(port)", "\(host):\(port)"]
-            guard let named = request.headers["host"]?.lowercased(), allowed.contains(named) else {
-                return .refusal(403, "this server answers requests for \(host):\(port) only")
-            }
+        guard let named = request.headers["host"], answers(to: named) else {
+            let names = hostNames.map { "\($0):\(port)" }.joined(separator: ", ")
+            return .refusal(403, "this server answers requests for \(names) only (replay serve --allow-host NAME adds a name)")
         }
         return handler(request)
+    }
+
+    /// The names this server answers to, lowercased, without the port.
+    var hostNames: [String] {
+        var names = ["127.0.0.1", "localhost"]
+        for name in [host.lowercased()] + allowedHosts where name != "0.0.0.0" && !names.contains(name) { names.append(name) }
+        return names
+    }
+
+    /// Whether a `Host` header names this server: one of ``hostNames`` with the port bound (or
+    /// without a port, when the port is HTTP's default, 80).
+    func answers(to header: String) -> Bool {
+        let header = header.lowercased()
+        let name: Substring
+        if let colon = header.lastIndex(of: ":") {
+            guard header[header.index(after: colon)...] == Substring(String(port)) else { return false }
+            name = header[..<colon]
+        } else {
+            guard port == 80 else { return false }
+            name = Substring(header)
+        }
+        return hostNames.contains { $0 == name }
     }
 
     /// A request head read whole, or the reply that refuses it.

@@ -24,7 +24,8 @@ package struct ServedPage: Sendable {
             <input id="scrubber" type="range" min="0" max="0" value="0"><span id="scrub-seq">seq -</span>\
             <button id="next-fact" type="button" title="Right">fact &rarr;</button><button id="next-call" type="button" title="Shift+Right">call &rsaquo;</button><button id="next-switch" type="button" title="]">switch &raquo;</button>\
             <input id="fact-search" type="search" placeholder="search every fact (Enter)">\
-            <span class="hint">keys: &larr; &rarr; fact, Shift+&larr; &rarr; call, [ ] switch</span></div>
+            <span class="hint">keys: &larr; &rarr; fact, Shift+&larr; &rarr; call, [ ] switch</span>\
+            <span class="hint" id="share-hint">this page shows personal data as recorded; to share it, serve a redacted copy: <code>replay export --redact --format journal -o COPY JOURNAL</code>, then <code>replay serve COPY</code></span></div>
             <div id="fact-results"></div>
             """
     }

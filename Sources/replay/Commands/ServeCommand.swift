@@ -7,7 +7,7 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "a local web app: any moment's state, diff, fact and audit row, many journals"
     static let help = """
-        usage: replay serve [--port N] [--host ADDR] <journal>...
+        usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... <journal>...
 
         Serves the journals (directories, or folders of journal folders) on http://127.0.0.1:PORT/
         and prints that address. Each journal's page is its HTML report, plus a scrubber over
@@ -17,24 +17,31 @@ struct ServeCommand: Command {
         are computed on demand by the same fold and seek as `replay state --at` (the state is
         the very bytes it prints). Runs until interrupted (Ctrl-C).
 
-        Nothing leaves the machine: it listens on the loopback interface only, answers requests
-        addressed to it by that address only, serves its fixed pages and endpoints only (no file
-        by its path) and the pages load nothing from elsewhere. Pages show the journals'
-        personal data as they are: serve a redacted export (`replay export --redact`) to show
-        it to someone else.
+        Nothing leaves the machine: it listens on the loopback interface only, answers only
+        requests addressed to it as 127.0.0.1, localhost, the --host address or an --allow-host
+        name (a web page elsewhere that reaches it under another name, by DNS rebinding, gets
+        403), serves its fixed pages and endpoints only (no file by its path) and the pages load
+        nothing from elsewhere. Pages show the journals' personal data as they are: to show a
+        journal to someone else, serve a redacted copy of it instead:
+          replay export --redact --format journal -o COPY <journal>; replay serve COPY
 
           --port N      the port (default 0: a free one, chosen by the system)
           --host ADDR   listen on ADDR instead of 127.0.0.1 (an IPv4 address, e.g. 0.0.0.0 for
                         every interface): only when the page must be reached from elsewhere
+          --allow-host NAME
+                        answer requests addressed to NAME too (a machine's name or address
+                        others reach it by, e.g. support-box.local); repeatable
         """
 
     let paths: [String]
     let port: UInt16
     let host: String
+    let allowedHosts: [String]
 
     init(arguments: inout Arguments) throws(UsageError) {
         port = try arguments.option("--port", as: "a port number (0 to 65535)") { UInt16($0) } ?? 0
         host = try arguments.option("--host") ?? "127.0.0.1"
+        allowedHosts = try arguments.options("--allow-host")
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         if paths.contains("-") { throw UsageError("serve reads journal directories, not standard input") }
@@ -47,7 +54,7 @@ struct ServeCommand: Command {
         // Each is opened once now, so a path that is not a journal is named before serving.
         for path in expanded { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
         let journals = ServedJournals(paths: expanded)
-        let server = try LoopbackServer(host: host, port: port) { journals.answer($0) }
+        let server = try LoopbackServer(host: host, port: port, allowedHosts: allowedHosts) { journals.answer($0) }
         return (journals, server)
     }
 
@@ -55,6 +62,9 @@ struct ServeCommand: Command {
         let (journals, server) = try listen(console: console)
         if !LoopbackServer.isLoopback(host) {
             console.printError("replay serve: listening on \(host), beyond this machine: anyone who reaches it reads these journals")
+            if allowedHosts.isEmpty && host == "0.0.0.0" {
+                console.printError("replay serve: it answers only to 127.0.0.1 and localhost; --allow-host NAME for the name others reach it by")
+            }
         }
         console.print("replay serve: \(journals.entries.count) journal(s) on \(server.url)")
         for (index, entry) in journals.entries.enumerated() { console.print("  \(server.url)j/\(index)/  \(entry.path)") }

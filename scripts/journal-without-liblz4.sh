@@ -2,7 +2,7 @@
 # Builds the Journal target as iOS builds it, without liblz4 (Package.swift gives it CLZ4 only on
 # Linux and macOS), and checks that journals cross between the two builds both ways.
 #
-# A package of its own under .build/nolz4-check holds Journal's and Locking's sources (linked, not
+# A package of its own under .build/nolz4-check holds Journal's, Locking's and CAtomics' sources (linked, not
 # copied) and scripts/journal-without-liblz4/main.swift, and no CLZ4: every `#if canImport(CLZ4)`
 # takes its other branch, and the journal's own LZ4 in Swift writes and reads every block. It is
 # built with warnings as errors. The program writes a journal and reads it back, and reads every
@@ -19,6 +19,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$package/Sources/NoLZ4Check"
 ln -sfn "$root/Sources/Journal" "$package/Sources/Journal"
 ln -sfn "$root/Sources/Locking" "$package/Sources/Locking"
+ln -sfn "$root/Sources/CAtomics" "$package/Sources/CAtomics"
 cp scripts/journal-without-liblz4/main.swift "$package/Sources/NoLZ4Check/main.swift"
 cat > "$package/Package.swift" <<'MANIFEST'
 // swift-tools-version:6.0
@@ -27,7 +28,8 @@ import PackageDescription
 let package = Package(
     name: "NoLZ4Check",
     targets: [
-        .target(name: "Locking"),
+        .target(name: "CAtomics"),
+        .target(name: "Locking", dependencies: ["CAtomics"]),
         .target(name: "Journal", dependencies: ["Locking"]),
         .executableTarget(name: "NoLZ4Check", dependencies: ["Journal"]),
     ],

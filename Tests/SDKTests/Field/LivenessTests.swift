@@ -129,13 +129,16 @@ struct LivenessTests {
         let clock = ManualClock()
         let sandbox = try Self.sandbox(clock: clock)
         sandbox.signIn("ada@example.com", project: "secure")
-        // Answers at once until told to hold; then keeps each completion for the test to answer.
+        // Answers at once until told to hold; then keeps each completion for the test to answer,
+        // and says it was asked.
         let held = Locked((holding: false, completions: [@Sendable (Result<String, any Error>) -> Void]()))
+        let asked = Eventually<Bool>()
         let provider = ClosureAuthProvider(forUser: { user, completion in
             let hold = held.withLock { state -> Bool in
                 if state.holding { state.completions.append(completion) }
                 return state.holding
             }
+            if hold { asked.completion(true) }
             guard !hold else { return }
             if let user, let token = sandbox.requestJWT(project: "secure", subject: user.value) {
                 completion(.success(token))
@@ -153,11 +156,7 @@ struct LivenessTests {
         let refused = Eventually<CallOutcome>()
         harness.sdk.track("refused", completion: refused.completion)
         // The 401 comes back and the refresh asks the provider, which holds its answer.
-        var spins = 0
-        while held.withLock({ $0.completions.isEmpty }) && spins < 10_000_000 {
-            await Task.yield()
-            spins += 1
-        }
+        _ = await asked.value
         harness.sdk.logoutUser()
         #expect(await refused.value == .discarded(.purgedByLogout))
         for completion in held.withLock({ $0.completions }) {

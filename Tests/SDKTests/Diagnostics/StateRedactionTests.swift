@@ -157,6 +157,9 @@ struct StateRedactionTests {
             var bundle = RecordBundle()
             FactCodec.append(.networkReachable, to: &bundle)
             for _ in 0..<400 { _ = try writer.appendBundle(bundle, timestamp: time) }
+            // Written and synced, so the segment's size is known and its rotation due, however
+            // far behind the group-commit thread runs.
+            _ = try writer.sync()
             let snapshot = StateCodec.encode(random.state())
             _ = try writer.rotateIfNeeded(time: time, snapshot: { _ in snapshot })
             time = time.advanced(byMilliseconds: 1)

@@ -50,7 +50,9 @@ let package = Package(
         .target(name: "SDKTesting", dependencies: ["SDK", "SDKCore", "Journal", "Locking"]),
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
-        .target(name: "Sandbox", dependencies: ["Locking"]),
+        // Its receipt log names projects by key fingerprint: SHA-256 from the system's library
+        // (CommonCrypto on Apple platforms, OpenSSL's libcrypto on Linux), as SDKCore's.
+        .target(name: "Sandbox", dependencies: ["Locking", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // Reading journals taken off a device, the fold, rendering, the analyses (check, recheck,
         // audit, diagnose), export, the HTML report and the step session: what `replay` runs.
         .target(name: "ReplayKit", dependencies: ["Journal", "SDK"]),

@@ -22,7 +22,7 @@ ALLOWED = {
     "Journal": {"CLZ4", "Locking"},
     "SDKCore": {"Journal", "CCrypto"},
     "SDK": {"SDKCore", "Journal", "Locking"},
-    "Sandbox": {"Locking"},
+    "Sandbox": {"Locking", "CCrypto"},
     "SDKTesting": {"SDK", "SDKCore", "Journal", "Locking"},
     "ReplayKit": {"SDK", "SDKCore", "Journal", "Locking"},
     "Simulation": {"SDK", "SDKCore", "SDKTesting", "ReplayKit", "Journal", "Locking"},

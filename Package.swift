@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness", "SDKTesting", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "SDKTesting", "TestSupport"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "Simulation", "TestSupport"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "Simulation", "ReplayKit", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "SDKTesting", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "SDKTesting", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "ReplayKit", "Demo", "TestSupport"]),
     ],

@@ -287,6 +287,10 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         scripted.append((path, project, .networkError("connection refused"), times))
     }
 
+    /// The simulated backend's receipt log (docs/RECONCILE.md): a line per call it processed
+    /// (scripted answers never reach it).
+    package var receiptLog: [ReceiptLine] { world.backend.receiptLog() }
+
     /// Every request that reached the backend, in arrival order (answered by it or by a script).
     package var requests: [Request] { arrived }
 

@@ -9,13 +9,57 @@ struct BackendReceipt: Sendable {
     var project: ProjectFingerprint
     var path: String
     /// The URL's query (a fetch names its call there).
-    var query: String? = nil
+    var query: String?
+    /// The body as the journal's task holds it: the `callId` members the SDK put first in each
+    /// object on the wire (derived, never journaled) taken out, into ``callIDs``.
     var body: [UInt8]
+    /// The calls' ids on the wire, in the order of the body's objects (or the query's).
+    var callIDs: [WireCallID]
     var time: JournalTime
     /// The region whose endpoint received it.
-    var region: String = ""
+    var region: String
     /// The events of a bulk the answer refused, by name: the project did not take them.
     var refusedEventNames: [String] = []
+
+    init(idempotencyKey: String, project: ProjectFingerprint, path: String, query: String?, body wire: [UInt8], time: JournalTime,
+         region: String) {
+        self.idempotencyKey = idempotencyKey
+        self.project = project
+        self.path = path
+        self.query = query
+        (body, callIDs) = Self.splitCallIDs(wire)
+        for pair in (query ?? "").split(separator: "&") where pair.hasPrefix(DeliveryTask.callIDKey + "=") {
+            if let id = WireCallID(hex: pair.dropFirst(DeliveryTask.callIDKey.count + 1)) { callIDs.append(id) }
+        }
+        self.time = time
+        self.region = region
+    }
+
+    /// `wire` without the `"callId":"<32 hex digits>"` member that opens each of its objects
+    /// (and the comma after it), and those ids in order. Inside a JSON string a quote is
+    /// escaped, so `{"callId":"` only ever opens an object.
+    static func splitCallIDs(_ wire: [UInt8]) -> (body: [UInt8], ids: [WireCallID]) {
+        let opening = Array(#"{"callId":""#.utf8)
+        var body: [UInt8] = []
+        body.reserveCapacity(wire.count)
+        var ids: [WireCallID] = []
+        var index = 0
+        while index < wire.count {
+            let end = index + opening.count + WireCallID.hexCount
+            if wire[index] == UInt8(ascii: "{"), end < wire.count, wire[end] == UInt8(ascii: "\""),
+               wire[index..<index + opening.count].elementsEqual(opening),
+               let id = WireCallID(hex: String(decoding: wire[index + opening.count..<end], as: UTF8.self)) {
+                ids.append(id)
+                body.append(UInt8(ascii: "{"))
+                index = end + 1
+                if index < wire.count, wire[index] == UInt8(ascii: ",") { index += 1 }
+                continue
+            }
+            body.append(wire[index])
+            index += 1
+        }
+        return (body, ids)
+    }
 
     /// The receipt-log lines of the calls it carried (docs/RECONCILE.md), `duplicate` when
     /// `seen` (the calls the project took before, updated) already holds the call.
@@ -26,28 +70,22 @@ struct BackendReceipt: Sendable {
             lines.append(ReceiptLine(project: project, region: region, endpoint: path, callID: id, idempotencyKey: idempotencyKey,
                                      user: user, receivedAt: time, status: status, duplicate: duplicate))
         }
-        let users = SimulatedBackend.usersNamed(body: body, query: query).map(Self.text)
-        if let query {
-            for pair in query.split(separator: "&") where pair.hasPrefix(DeliveryTask.callIDKey + "=") {
-                if let id = WireCallID(hex: pair.dropFirst(DeliveryTask.callIDKey.count + 1)) { add(id, user: users.first, status: 200) }
+        let named = SimulatedBackend.usersNamed(body: body, query: query).first.map(Self.text)
+        if path == DeliveryTask.bulkTrackPath, case .array(let events)? = JSONParser.parse(body)?["events"] {
+            for (id, event) in zip(callIDs, events) {
+                let refused = event["eventName"]?.stringValue.map(refusedEventNames.contains) ?? false
+                add(id, user: Self.user(of: event) ?? named, status: refused ? 400 : 200)
             }
-        }
-        guard !body.isEmpty, let json = JSONParser.parse(body) else { return lines }
-        let objects: [JSONValue] = if path == DeliveryTask.bulkTrackPath, case .array(let events)? = json["events"] { events } else { [json] }
-        for object in objects {
-            guard let text = object[DeliveryTask.callIDKey]?.stringValue, let id = WireCallID(hex: text) else { continue }
-            let refused = object["eventName"]?.stringValue.map(refusedEventNames.contains) ?? false
-            add(id, user: Self.user(of: object) ?? users.first, status: refused ? 400 : 200)
+        } else {
+            for id in callIDs { add(id, user: named, status: 200) }
         }
         return lines
     }
 
-    /// The user an object names at its top or in its `user`, by email before id.
+    /// The user an object names at its top, by email before id.
     private static func user(of object: JSONValue) -> String? {
-        for holder in [object, object["user"]] {
-            if let email = holder?["email"]?.stringValue { return "email:" + email }
-            if let id = holder?["userId"]?.stringValue { return "userId:" + id }
-        }
+        if let email = object["email"]?.stringValue { return "email:" + email }
+        if let id = object["userId"]?.stringValue { return "userId:" + id }
         return nil
     }
 

@@ -238,3 +238,19 @@ struct ReconcileTests {
         #expect(!run.out.contains("lost ") && !run.out.contains("unjournaled "), "\(run.out)")
     }
 }
+
+/// The demo's journal against the receipt log its sandbox wrote beside it.
+@Suite("replay reconcile on the demo", .timeLimit(.minutes(2)))
+struct DemoReconcileTests {
+    @Test("the demo's journal and its sandbox's receipt log agree on every call, both switches' disables among them")
+    func demoAgrees() throws {
+        let directory = ReplayHarness.temporaryDirectory() + "/demo"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let demo = ReplayHarness.run(["demo", "--out", directory])
+        #expect(demo.status == 0, "\(demo.error)")
+        let run = ReplayHarness.run(["reconcile", "--all", directory, "--received", directory + "/received.ndjson"])
+        #expect(run.status == 0, "\(run.out)\(run.error)")
+        #expect(run.out.contains("11 call(s) in 1 journal(s), 11 receipt line(s) in 1 log(s): 0 elsewhere, 0 lost, 0 duplicate, 0 unconfirmed, 0 late, 0 unjournaled, 11 agreed"), "\(run.out)")
+        #expect(run.out.split(separator: "\n").filter { $0.contains("SDK's own") && $0.contains("users/disableDevice") }.count == 2)
+    }
+}

@@ -104,6 +104,7 @@ let package = Package(
         .executableTarget(name: "fuzz-journal", dependencies: ["FuzzHarness"]),
         .executableTarget(name: "fuzz-facts", dependencies: ["FuzzHarness"]),
         .executableTarget(name: "fuzz-replay", dependencies: ["FuzzHarness"]),
+        .executableTarget(name: "fuzz-receipts", dependencies: ["FuzzHarness"]),
         // Writes the seed corpora under Fuzz/Corpus (not a fuzzer: build it without sanitizers).
         .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay", "ReplayKit"]),
         // What the test targets share: a seeded generator, temporary directories, waiting for a

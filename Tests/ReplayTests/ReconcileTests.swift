@@ -1,4 +1,5 @@
 import Foundation
+import FuzzHarness
 import Journal
 import ReplayKit
 import Simulation
@@ -73,6 +74,8 @@ struct ReconcileTests {
         #expect(run.status == 0, "\(run.out)\(run.error)")
         #expect(run.out.contains("0 elsewhere, 0 lost, 0 duplicate, 0 unconfirmed, 0 late, 0 unjournaled, \(scene.lines.count) agreed"), "\(run.out)")
         #expect(scene.verdicts([log]) == ["agreed": scene.lines.count])
+        let json = scene.reconcile([log], json: true)
+        #expect(json.out.contains(#""not_judged":0,"holes":[]"#), "a whole journal has no hole: \(json.out)")
     }
 
     @Test("a backend that drops a call the journal says it delivered: lost, exit 1")
@@ -210,6 +213,24 @@ struct ReconcileTests {
         #expect(scene.verdicts([log]) == ["agreed": scene.lines.count], "the good lines are judged as if alone")
     }
 
+    @Test("audit --received shows each call's verdict in a column, the totals in its summary, and exits 1 on a loss")
+    func auditColumn() throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(atPath: scene.directory) }
+        let log = try scene.write(Array(scene.lines.dropLast()))
+        let run = ReplayHarness.run(["audit", "--call", "track", scene.journal, "--received", log])
+        #expect(run.status == 1, "\(run.error)")
+        let rows = run.out.split(separator: "\n")
+        #expect(rows.first?.hasSuffix("status  received") == true, "\(run.out)")
+        #expect(rows.filter { $0.contains(" track ") && $0.hasSuffix("  agreed") }.count == 3, "\(run.out)")
+        #expect(rows.filter { $0.contains(" track ") && $0.hasSuffix("  lost") }.count == 1, "\(run.out)")
+        #expect(run.out.contains("against the receipt logs: 0 elsewhere, 1 lost, 0 duplicate, 0 unconfirmed, 0 late, 3 agreed, 0 not judged"), "the totals are of the rows shown")
+        let json = ReplayHarness.run(["audit", "--json", "--call", "track", scene.journal, "--received", log])
+        #expect(json.out.split(separator: "\n").filter { $0.hasSuffix(#","received":"lost"}"#) }.count == 1, "\(json.out)")
+        let plain = ReplayHarness.run(["audit", scene.journal])
+        #expect(plain.status == 0 && !plain.out.contains("status  received") && !plain.out.contains("against the receipt logs"), "without --received, audit is as it was")
+    }
+
     @Test("a missing log is a failure naming it (exit 2); a journal without --received is a usage error")
     func unreadable() throws {
         let scene = try Scene()
@@ -252,5 +273,18 @@ struct DemoReconcileTests {
         #expect(run.status == 0, "\(run.out)\(run.error)")
         #expect(run.out.contains("11 call(s) in 1 journal(s), 11 receipt line(s) in 1 log(s): 0 elsewhere, 0 lost, 0 duplicate, 0 unconfirmed, 0 late, 0 unjournaled, 11 agreed"), "\(run.out)")
         #expect(run.out.split(separator: "\n").filter { $0.contains("SDK's own") && $0.contains("users/disableDevice") }.count == 2)
+    }
+}
+
+/// The receipt-log fuzz target's harness on its committed seeds.
+@Suite("receipt-log fuzz seeds", .timeLimit(.minutes(1)))
+struct ReceiptLogFuzzSeedTests {
+    @Test("every seed of the receipts corpus runs clean")
+    func seeds() {
+        let seeds = FuzzCorpus.seeds(of: "receipts", packageRoot: FuzzCorpus.packageRoot(fromTestFile: #filePath))
+        #expect(seeds.count >= 9)
+        for seed in seeds {
+            #expect(ReceiptLogFuzzer.run(seed.bytes) == [], "\(seed.name)")
+        }
     }
 }

@@ -165,7 +165,9 @@ package final class JournalReconciler {
             if let last, record.sequence > last.sequence + 1 {
                 addHole(number, from: last.time, to: record.time,
                         what: "records \(last.sequence + 1)…\(record.sequence - 1) are missing from \(path)")
-            } else if last == nil, record.sequence > 0 {
+            } else if last == nil, record.sequence > 1 {
+                // A journal's first record is number 1: a later first one means retention (or
+                // deletion) dropped those before it.
                 addHole(number, from: nil, to: record.time, what: "records before \(record.sequence) are not in \(path) (retention)")
             }
             last = (record.sequence, record.time)
@@ -320,6 +322,21 @@ package final class JournalReconciler {
         byVerdict[.unjournaled, default: []].append(contentsOf: unjournaled)
         return ReconcileVerdict.allCases.flatMap { byVerdict[$0] ?? [] }
     }
+
+    /// Each public call's verdict (calls of the SDK's own and unjournaled receipts left out),
+    /// and the calls not judged: what `replay audit --received` shows per call.
+    package func verdictsByCall() -> (verdicts: [CallID: ReconcileVerdict], notJudged: Set<CallID>) {
+        var verdicts: [CallID: ReconcileVerdict] = [:]
+        var notJudged: Set<CallID> = []
+        for call in calls {
+            guard let id = call.call else { continue }
+            if call.inGap != nil { notJudged.insert(id) } else { verdicts[id] = verdict(of: call) }
+        }
+        return (verdicts, notJudged)
+    }
+
+    /// The receipts no journal call explains (each an `unjournaled` row).
+    package var unjournaledCount: Int { unjournaled.count }
 
     /// The calls not judged because their outcome may lie in a hole.
     package var callsInHoles: [JournalCall] { calls.filter { $0.inGap != nil } }

@@ -13,7 +13,8 @@ package final class ReceiptLogReader {
         package var result: Result<ReceiptLine, ReceiptLineError>
     }
 
-    private let handle: FileHandle
+    /// Nil for a log read from memory (``init(bytes:)``).
+    private let handle: FileHandle?
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
@@ -31,8 +32,15 @@ package final class ReceiptLogReader {
         self.handle = handle
     }
 
+    /// Reads a log held in memory (the fuzz target's input), as a file of these bytes would be.
+    package init(bytes: [UInt8]) {
+        handle = nil
+        buffer = bytes
+        atEnd = true
+    }
+
     deinit {
-        try? handle.close()
+        try? handle?.close()
     }
 
     /// The next non-blank line, or nil at the end of the file. Throws only when the file
@@ -83,7 +91,7 @@ package final class ReceiptLogReader {
             }
             let chunk: Data?
             do {
-                chunk = try handle.read(upToCount: Self.chunkBytes)
+                chunk = try handle?.read(upToCount: Self.chunkBytes)
             } catch {
                 throw ReceiptLogError(path: "", problem: "cannot be read (\(error.localizedDescription))")
             }

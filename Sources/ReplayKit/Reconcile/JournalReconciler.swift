@@ -317,7 +317,8 @@ package final class JournalReconciler {
     package func rows() -> [Row] {
         var byVerdict: [ReconcileVerdict: [Row]] = [:]
         for call in calls where call.inGap == nil {
-            byVerdict[verdict(of: call), default: []].append(Row(verdict: verdict(of: call), call: call, receipts: call.receipts))
+            let verdict = verdict(of: call)
+            byVerdict[verdict, default: []].append(Row(verdict: verdict, call: call, receipts: call.receipts))
         }
         byVerdict[.unjournaled, default: []].append(contentsOf: unjournaled)
         return ReconcileVerdict.allCases.flatMap { byVerdict[$0] ?? [] }

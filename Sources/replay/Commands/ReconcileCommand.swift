@@ -30,7 +30,8 @@ struct ReconcileCommand: Command {
         standard error and skipped; the rest is judged. Exit 1 on any verdict but agreed, or on
         bad input; 2 when a journal or a log cannot be read at all.
 
-          --received F...  the receipt logs (one or more files; repeatable)
+          --received F...  the receipt logs: every argument after it up to the next option
+                           (so put it after the journals), or --received=F (repeatable)
           --clock-skew MS  a receipt up to MS milliseconds after the journal's outcome is not
                            late: the backend's clock and the device's differ (default 0)
           --all            list agreed calls too (text)

@@ -414,6 +414,27 @@ struct BulkFactCodecTests {
         #expect(rest.count == task.wireBodyCount)
     }
 
+    @Test("a fetch names its call in its query; a request of the SDK's own carries its task's id")
+    func wireQueryAndOwnRequests() {
+        let stream = UUID()
+        let call = CallID(UUID())
+        let fetch = DeliveryTask(id: TaskID(3), call: call, project: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://x/api/",
+                                 path: "inApp/getMessages", method: .get, query: "count=5&platform=iOS", body: [],
+                                 createdAt: JournalTime(microsecondsSince1970: 0))
+        #expect(fetch.wireQuery(stream: stream) == "count=5&platform=iOS&callId=" + WireCallID(stream: stream, call: call).hex)
+        #expect(fetch.wireBodyCount == 0)
+        let created = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+        let disable = DeliveryTask(id: TaskID(9), call: nil, project: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://x/api/",
+                                   path: DeliveryTask.disableDevicePath, method: .post, query: nil, body: Array(#"{"token":"t"}"#.utf8),
+                                   createdAt: created)
+        var body: [UInt8] = []
+        disable.appendWireBody(to: &body, stream: stream)
+        let own = WireCallID(stream: stream, task: TaskID(9), createdAt: created)
+        #expect(disable.wireCallIDs(stream: stream) == [own])
+        #expect(String(decoding: body, as: UTF8.self) == #"{"callId":""# + own.hex + #"","token":"t"}"#)
+        #expect(disable.wireQuery(stream: stream) == nil)
+    }
+
     @Test("a call's id on the wire is derived: the same for the same stream and call, 32 hex digits, read back")
     func wireCallID() {
         let stream = UUID(uuidString: "5EED0000-0000-4000-8000-000000000001")!

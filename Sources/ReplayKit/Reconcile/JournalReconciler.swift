@@ -39,15 +39,31 @@ package final class JournalReconciler {
         package var receipts: [Receipt] = []
     }
 
-    /// One receipt-log line, as kept for a call: what the verdict and its rendering need.
+
+    /// One receipt-log line, as kept for a call: what the verdict and its rendering need, in 32
+    /// bytes (a fleet's receipts are many).
     package struct Receipt: Sendable {
         package var project: ProjectFingerprint
-        package var status: Int?
-        package var duplicate: Bool
         package var receivedAt: JournalTime
-        /// Which receipt log (its index in ``receiptFiles``) and line.
-        package var file: Int
-        package var line: Int
+        private var storedStatus: Int16
+        private var storedFile: UInt32
+        private var storedLine: UInt32
+        package var duplicate: Bool
+
+        package init(project: ProjectFingerprint, status: Int?, duplicate: Bool, receivedAt: JournalTime, file: Int, line: Int) {
+            self.project = project
+            self.receivedAt = receivedAt
+            storedStatus = Int16(clamping: status ?? 0)
+            storedFile = UInt32(clamping: file)
+            storedLine = UInt32(clamping: line)
+            self.duplicate = duplicate
+        }
+
+        /// The HTTP status answered; nil when none was.
+        package var status: Int? { storedStatus == 0 ? nil : Int(storedStatus) }
+        /// Which receipt log (its index in ``receiptFiles``) and line (from 1; at most 2^32 - 1).
+        package var file: Int { Int(storedFile) }
+        package var line: Int { Int(storedLine) }
     }
 
     /// A verdict on one call, or on one receipt no journal call explains.
@@ -108,7 +124,30 @@ package final class JournalReconciler {
     /// Receipts in a hole of their journal, not judged: how many, per hole index.
     package private(set) var notJudgedReceipts: [(hole: Int, receipt: Receipt, callID: WireCallID)] = []
     package private(set) var labels = ProjectLabels()
-    private var calls: [JournalCall] = []
+    /// What is kept of a call: its ``JournalCall`` with strings and outcomes as indices into
+    /// tables and its first receipt inline (others in ``moreReceipts``): a fleet's calls are many.
+    private struct StoredCall {
+        var callID: WireCallID
+        var call: CallID?
+        var task: TaskID
+        var project: ProjectFingerprint
+        var queuedAt: JournalTime
+        var outcomeAt: JournalTime?
+        var receipt: Receipt?
+        var journal: UInt32
+        /// Index into ``outcomes`` plus one; 0 while pending.
+        var outcome: UInt32 = 0
+        /// Index into ``holes`` plus one; 0 when judged.
+        var hole: UInt32 = 0
+        var endpoint: UInt16
+        var dispatched = false
+    }
+    private var calls: [StoredCall] = []
+    private var moreReceipts: [Int: [Receipt]] = [:]
+    private var outcomes: [TaskOutcome] = []
+    private var outcomeIndex: [TaskOutcome: UInt32] = [:]
+    private var endpoints: [String] = []
+    private var endpointIndex: [String: UInt16] = [:]
     private var index: [WireCallID: Int] = [:]
     private var unjournaled: [Row] = []
     private var journalOfStream: [UUID: Int] = [:]
@@ -146,6 +185,8 @@ package final class JournalReconciler {
         var tasks: [TaskID: [Int]] = [:]
         var last: (sequence: UInt64, time: JournalTime)?
         var records = 0
+        // The age limit an expiry reports: the engine's, as its last start journaled it.
+        var ageLimit = Duration.milliseconds(EngineRules().deliveryAgeLimitMilliseconds)
         func register(_ task: DeliveryTask, at time: JournalTime) {
             // The calls in the order of ``DeliveryTask/wireCallIDs(stream:)``: the task's own
             // (none once it expired; nil for the SDK's own request), then its batch's.
@@ -179,6 +220,8 @@ package final class JournalReconciler {
                 continue
             case .fact(let fact):
                 switch fact {
+                case .engineStarted(let start):
+                    ageLimit = .milliseconds(start.options.deliveryAgeLimitMilliseconds)
                 case .taskQueued(let task):
                     register(task, at: record.time)
                 case .eventBatched(let id, let event, _):
@@ -190,15 +233,17 @@ package final class JournalReconciler {
                 case .taskDispatched(let id, _):
                     for position in tasks[id] ?? [] { calls[position].dispatched = true }
                 case .taskCompleted(let id, let outcome):
+                    let stored = intern(outcome)
                     for position in tasks.removeValue(forKey: id) ?? [] {
-                        calls[position].outcome = outcome
+                        calls[position].outcome = stored
                         calls[position].outcomeAt = record.time
                     }
                 case .eventsExpired(let id, let expired):
                     let ids = Set(expired.map { WireCallID(stream: stream, call: $0) })
+                    let stored = intern(.discarded(.expired(ageLimit: ageLimit)))
                     tasks[id] = tasks[id]?.filter { position in
                         guard ids.contains(calls[position].callID) else { return true }
-                        calls[position].outcome = .discarded(.expired(ageLimit: .zero))
+                        calls[position].outcome = stored
                         calls[position].outcomeAt = record.time
                         return false
                     }
@@ -221,12 +266,13 @@ package final class JournalReconciler {
         if let torn = walk.stream.tornTail {
             addHole(number, from: last?.time, to: JournalTime(microsecondsSince1970: .max), what: "the torn tail of \(path) (\(torn))")
         }
-        // A call still pending after a hole began may have its outcome in the hole.
-        for hole in holes where hole.journal == number {
+        // A call still pending at the end, queued before a hole ended, may have its outcome in
+        // the hole: not judged.
+        for (holeIndex, hole) in holes.enumerated() where hole.journal == number {
             for (_, positions) in tasks {
-                for position in positions where calls[position].outcome == nil && calls[position].inGap == nil
-                    && (hole.from.map { calls[position].queuedAt <= $0 } ?? true) {
-                    calls[position].inGap = hole.what
+                for position in positions where calls[position].outcome == 0 && calls[position].hole == 0
+                    && calls[position].queuedAt <= hole.to {
+                    calls[position].hole = UInt32(holeIndex + 1)
                 }
             }
         }
@@ -244,9 +290,41 @@ package final class JournalReconciler {
             calls[position].project = project
             return position
         }
-        calls.append(JournalCall(journal: journal, call: call, callID: id, task: task, project: project, endpoint: endpoint, queuedAt: time))
+        let endpointNumber: UInt16
+        if let known = endpointIndex[endpoint] {
+            endpointNumber = known
+        } else {
+            endpointNumber = UInt16(clamping: endpoints.count)
+            if endpoints.count <= Int(UInt16.max) {
+                endpoints.append(endpoint)
+                endpointIndex[endpoint] = endpointNumber
+            }
+        }
+        calls.append(StoredCall(callID: id, call: call, task: task, project: project, queuedAt: time, outcomeAt: nil, receipt: nil,
+                                journal: UInt32(journal), endpoint: endpointNumber))
         index[id] = calls.count - 1
         return calls.count - 1
+    }
+
+    /// The number ``StoredCall/outcome`` keeps for `outcome`.
+    private func intern(_ outcome: TaskOutcome) -> UInt32 {
+        if let known = outcomeIndex[outcome] { return known }
+        outcomes.append(outcome)
+        outcomeIndex[outcome] = UInt32(outcomes.count)
+        return UInt32(outcomes.count)
+    }
+
+    /// The call at `position` as the journal and the receipts tell it.
+    private func view(_ position: Int) -> JournalCall {
+        let stored = calls[position]
+        var receipts: [Receipt] = []
+        if let first = stored.receipt { receipts.append(first) }
+        receipts.append(contentsOf: moreReceipts[position] ?? [])
+        return JournalCall(journal: Int(stored.journal), call: stored.call, callID: stored.callID, task: stored.task, project: stored.project,
+                           endpoint: endpoints[min(Int(stored.endpoint), endpoints.count - 1)], queuedAt: stored.queuedAt,
+                           outcome: stored.outcome == 0 ? nil : outcomes[Int(stored.outcome) - 1], outcomeAt: stored.outcomeAt,
+                           dispatched: stored.dispatched, inGap: stored.hole == 0 ? nil : holes[Int(stored.hole) - 1].what,
+                           receipts: receipts)
     }
 
     private func addHole(_ journal: Int, from: JournalTime?, to: JournalTime, what: String) {
@@ -280,7 +358,7 @@ package final class JournalReconciler {
                                   receivedAt: receiptLine.receivedAt, file: file, line: line.number)
             if let position = index[receiptLine.callID] {
                 stats.matched += 1
-                calls[position].receipts.append(receipt)
+                if calls[position].receipt == nil { calls[position].receipt = receipt } else { moreReceipts[position, default: []].append(receipt) }
                 if !knownProjects.contains(receiptLine.project), unknownProjects.insert(receiptLine.project).inserted {
                     problem("\(path):\(line.number)", "project \(receiptLine.project.hex) is no project the journals sent to")
                 }
@@ -313,15 +391,26 @@ package final class JournalReconciler {
     // MARK: - Verdicts
 
     /// Every call's verdict (calls not judged left out) and every unjournaled receipt, worst
-    /// verdict first, then in journal order.
+    /// verdict first, then in journal order. ``forEachRow(_:)`` without the array.
     package func rows() -> [Row] {
-        var byVerdict: [ReconcileVerdict: [Row]] = [:]
-        for call in calls where call.inGap == nil {
-            let verdict = verdict(of: call)
-            byVerdict[verdict, default: []].append(Row(verdict: verdict, call: call, receipts: call.receipts))
+        var rows: [Row] = []
+        forEachRow { rows.append($0) }
+        return rows
+    }
+
+    /// Hands out what ``rows()`` holds, one row at a time (one pass over the calls per verdict,
+    /// nothing copied but the row at hand).
+    package func forEachRow(_ body: (Row) -> Void) {
+        for verdict in ReconcileVerdict.allCases {
+            if verdict == .unjournaled {
+                unjournaled.forEach(body)
+                continue
+            }
+            for position in calls.indices where calls[position].hole == 0 && self.verdict(at: position) == verdict {
+                let call = view(position)
+                body(Row(verdict: verdict, call: call, receipts: call.receipts))
+            }
         }
-        byVerdict[.unjournaled, default: []].append(contentsOf: unjournaled)
-        return ReconcileVerdict.allCases.flatMap { byVerdict[$0] ?? [] }
     }
 
     /// Each public call's verdict (calls of the SDK's own and unjournaled receipts left out),
@@ -329,9 +418,9 @@ package final class JournalReconciler {
     package func verdictsByCall() -> (verdicts: [CallID: ReconcileVerdict], notJudged: Set<CallID>) {
         var verdicts: [CallID: ReconcileVerdict] = [:]
         var notJudged: Set<CallID> = []
-        for call in calls {
-            guard let id = call.call else { continue }
-            if call.inGap != nil { notJudged.insert(id) } else { verdicts[id] = verdict(of: call) }
+        for position in calls.indices {
+            guard let id = calls[position].call else { continue }
+            if calls[position].hole != 0 { notJudged.insert(id) } else { verdicts[id] = verdict(at: position) }
         }
         return (verdicts, notJudged)
     }
@@ -340,20 +429,35 @@ package final class JournalReconciler {
     package var unjournaledCount: Int { unjournaled.count }
 
     /// The calls not judged because their outcome may lie in a hole.
-    package var callsInHoles: [JournalCall] { calls.filter { $0.inGap != nil } }
+    package var callsInHoles: [JournalCall] { calls.indices.filter { calls[$0].hole != 0 }.map(view) }
 
     /// How many calls the journals hold.
     package var callCount: Int { calls.count }
 
     /// The verdict on `call` by its receipts.
     package func verdict(of call: JournalCall) -> ReconcileVerdict {
-        if call.receipts.contains(where: { $0.project != call.project }) { return .elsewhere }
-        let held = call.receipts.filter { $0.status.map { (200..<300).contains($0) } ?? false }
         let delivered = if case .delivered? = call.outcome { true } else { false }
+        return Self.verdict(project: call.project, delivered: delivered, outcomeAt: call.outcomeAt, receipts: call.receipts,
+                            skew: clockSkewMicroseconds)
+    }
+
+    private func verdict(at position: Int) -> ReconcileVerdict {
+        let stored = calls[position]
+        let delivered = if stored.outcome != 0, case .delivered = outcomes[Int(stored.outcome) - 1] { true } else { false }
+        guard let first = stored.receipt else { return delivered ? .lost : .agreed }
+        let receipts = moreReceipts[position].map { [first] + $0 } ?? [first]
+        return Self.verdict(project: stored.project, delivered: delivered, outcomeAt: stored.outcomeAt, receipts: receipts,
+                            skew: clockSkewMicroseconds)
+    }
+
+    /// The rules of docs/RECONCILE.md, section 3.
+    private static func verdict(project: ProjectFingerprint, delivered: Bool, outcomeAt: JournalTime?, receipts: [Receipt],
+                                skew: Int64) -> ReconcileVerdict {
+        if receipts.contains(where: { $0.project != project }) { return .elsewhere }
+        let held = receipts.filter { $0.status.map { (200..<300).contains($0) } ?? false }
         if held.isEmpty { return delivered ? .lost : .agreed }
         if held.filter({ !$0.duplicate }).count > 1 { return .duplicate }
-        if let outcomeAt = call.outcomeAt,
-           held.contains(where: { $0.receivedAt.microsecondsSince1970 > outcomeAt.microsecondsSince1970 &+ clockSkewMicroseconds }) {
+        if let outcomeAt, held.contains(where: { $0.receivedAt.microsecondsSince1970 > outcomeAt.microsecondsSince1970 &+ skew }) {
             return .late
         }
         return delivered ? .agreed : .unconfirmed

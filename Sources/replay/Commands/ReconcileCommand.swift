@@ -74,16 +74,19 @@ struct ReconcileCommand: Command {
         }
         console.clearProgress()
         for problem in reconciler.problems { console.printError("replay \(Self.name): \(problem)") }
-        let rows = reconciler.rows()
         var totals: [ReconcileVerdict: Int] = [:]
         var perProject: [ProjectFingerprint: [ReconcileVerdict: Int]] = [:]
         let labels = reconciler.labels
-        for row in rows {
+        var listed = 0
+        // Row by row, as verdicts are found: the calls are not copied into a list first.
+        reconciler.forEachRow { row in
             totals[row.verdict, default: 0] += 1
             if let project = row.project { perProject[project, default: [:]][row.verdict, default: 0] += 1 }
             if json {
-                console.print(Self.json(row, reconciler).serialized())
+                let value = Self.json(row, reconciler)
+                console.printJSONLine { value.write(to: &$0) }
             } else if all || row.verdict != .agreed {
+                listed += 1
                 console.print(Self.line(row, reconciler))
             }
         }
@@ -107,7 +110,7 @@ struct ReconcileCommand: Command {
                 ("problems", .integer(Int64(reconciler.problems.count))),
             ]))]).serialized())
         } else {
-            if rows.contains(where: { all || $0.verdict != .agreed }) { console.print() }
+            if listed > 0 { console.print() }
             console.print("\(Format.count(reconciler.callCount)) call(s) in \(journals.count) journal(s), "
                           + "\(Format.count(reconciler.receiptFiles.reduce(0) { $0 + $1.lines })) receipt line(s) in \(receiptLogs.count) log(s): "
                           + ReconcileVerdict.allCases.map { "\(Format.count(totals[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
@@ -124,7 +127,7 @@ struct ReconcileCommand: Command {
                 for hole in reconciler.holes { console.print("  " + hole.what) }
             }
         }
-        let findings = rows.contains { $0.verdict != .agreed } || !reconciler.problems.isEmpty
+        let findings = totals.contains { $0.key != .agreed && $0.value > 0 } || !reconciler.problems.isEmpty
         return findings ? .findings : .ok
     }
 

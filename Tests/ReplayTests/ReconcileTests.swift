@@ -145,7 +145,7 @@ struct ReconcileTests {
         defer { try? FileManager.default.removeItem(atPath: scene.directory) }
         // The scripted 400 never reached the backend: the backend that did take it says so.
         let request = try #require(scene.store.requests.last { $0.body.contains(#""eventName":"refused""#) })
-        let id = try #require(request.body.split(separator: "\"").dropFirst(3).first.flatMap { WireCallID(hex: $0) })
+        let id = try #require(request.callIDs.first)
         var taken = scene.lines[0]
         taken.callID = id
         taken.endpoint = "events/track"

@@ -97,8 +97,10 @@ struct AuditCommand: Command {
             console.print(JSONValue.object([("summary", .object([
                 ("calls", .integer(Int64(total))),
                 ("shown", .object(statuses.map { ($0, .integer(Int64(shown[$0] ?? 0))) })),
-                ("received", received == nil ? .null : .object(Self.verdictNames.map { ($0, .integer(Int64(verdictCounts[$0] ?? 0))) }
-                                                               + [("unjournaled_receipts", .integer(Int64(received?.unjournaled ?? 0)))])),
+            ] + (received.map { received in [
+                ("received", .object(Self.verdictNames.map { ($0, .integer(Int64(verdictCounts[$0] ?? 0))) }
+                                     + [("unjournaled_receipts", .integer(Int64(received.unjournaled)))])),
+            ] } ?? []) + [
                 ("requests_delivered", .object(deliveries.map { project, counts in
                     (project.hex, .object([("label", audit.labels.json(project)), ("for_calls", .integer(Int64(counts.forCalls))),
                                            ("sdk_own", .integer(Int64(counts.ownRequests)))]))

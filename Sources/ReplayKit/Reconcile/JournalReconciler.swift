@@ -250,10 +250,23 @@ package final class JournalReconciler {
                 case .journalGap(let gap):
                     addHole(number, from: gap.from, to: gap.to,
                             what: "a gap of \(gap.lostFacts) fact(s) in \(path) (\(gap.reason))")
-                case .localDataErased(let erasure) where erasure.lastErased >= erasure.firstErased:
+                case .localDataErased(let erasure):
+                    guard erasure.lastErased >= erasure.firstErased else { break }
                     addHole(number, from: nil, to: record.time,
                             what: "records \(erasure.firstErased)…\(erasure.lastErased) of \(path) erased at \(record.time)")
-                default:
+                case .disableCoalesced:
+                    // The coalesced call rides on its task's own wire id: one request, one receipt.
+                    break
+                // Facts that neither put a call on the wire nor end one there (a task's outcome is
+                // its taskCompleted's; a call's resolution follows from it).
+                case .callReceived, .callRejected, .switchRouted, .callResolved, .callsResolved, .transportCompleted, .timerFired,
+                     .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived,
+                     .engineStopping, .linkResolved, .networkReachable, .clockJumped, .initialized, .identityChanged,
+                     .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
+                     .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused, .retryScheduled, .timerSet,
+                     .authRefreshRequested, .authRefreshFinished, .durabilityRequested, .moduleEventDelivered, .moduleHookStarted,
+                     .moduleHookFinished, .messagesStored, .storageCleared, .gateDecided, .switchStarted, .teardownStepBegan,
+                     .teardownStepFinished, .switchLanded, .switchCancelled, .unknown:
                     break
                 }
             }

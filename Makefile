@@ -176,7 +176,7 @@ simulate: deps
 
 # Fuzzing (docs/FUZZING.md): the libFuzzer targets, built with AddressSanitizer in their own
 # scratch directory, each run for FUZZ_SECONDS on a temporary copy of its committed corpus.
-FUZZ_TARGETS ?= journal facts replay
+FUZZ_TARGETS ?= journal facts replay receipts
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_SCRATCH ?= .build/fuzz

@@ -50,7 +50,9 @@ let package = Package(
         .target(name: "SDKTesting", dependencies: ["SDK", "SDKCore", "Journal", "Locking"]),
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
-        .target(name: "Sandbox", dependencies: ["Locking"]),
+        // Its receipt log names projects by key fingerprint: SHA-256 from the system's library
+        // (CommonCrypto on Apple platforms, OpenSSL's libcrypto on Linux), as SDKCore's.
+        .target(name: "Sandbox", dependencies: ["Locking", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // Reading journals taken off a device, the fold, rendering, the analyses (check, recheck,
         // audit, diagnose), export, the HTML report and the step session: what `replay` runs.
         .target(name: "ReplayKit", dependencies: ["Journal", "SDK"]),
@@ -102,6 +104,7 @@ let package = Package(
         .executableTarget(name: "fuzz-journal", dependencies: ["FuzzHarness"]),
         .executableTarget(name: "fuzz-facts", dependencies: ["FuzzHarness"]),
         .executableTarget(name: "fuzz-replay", dependencies: ["FuzzHarness"]),
+        .executableTarget(name: "fuzz-receipts", dependencies: ["FuzzHarness"]),
         // Writes the seed corpora under Fuzz/Corpus (not a fuzzer: build it without sanitizers).
         .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzHarness", "Journal", "SDK", "replay", "ReplayKit"]),
         // What the test targets share: a seeded generator, temporary directories, waiting for a
@@ -111,7 +114,7 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal", "CLZ4", "Locking", "FuzzHarness", "SDKTesting", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "SDKTesting", "TestSupport"]),
-        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "Simulation", "TestSupport"]),
+        .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "Simulation", "ReplayKit", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "SDKTesting", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "SDKTesting", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "ReplayKit", "Demo", "TestSupport"]),
     ],

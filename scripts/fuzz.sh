@@ -36,7 +36,8 @@ for target in "$@"; do
         journal) options=(-max_len=16384 "-dict=$root/Fuzz/journal.dict") ;;
         facts) options=(-max_len=4096) ;;
         replay) options=(-max_len=512 "-dict=$root/Fuzz/replay.dict") ;;
-        *) echo "fuzz: unknown target '$target' (journal, facts, replay)" >&2; exit 2 ;;
+        receipts) options=(-max_len=4096 "-dict=$root/Fuzz/receipts.dict") ;;
+        *) echo "fuzz: unknown target '$target' (journal, facts, replay, receipts)" >&2; exit 2 ;;
     esac
     binary=$bin/fuzz-$target
     [ -x "$binary" ] || { echo "fuzz: $binary is missing; run make fuzz-build" >&2; exit 2; }

@@ -22,7 +22,7 @@ ALLOWED = {
     "Journal": {"CLZ4", "Locking"},
     "SDKCore": {"Journal", "CCrypto"},
     "SDK": {"SDKCore", "Journal", "Locking"},
-    "Sandbox": {"Locking"},
+    "Sandbox": {"Locking", "CCrypto"},
     "SDKTesting": {"SDK", "SDKCore", "Journal", "Locking"},
     "ReplayKit": {"SDK", "SDKCore", "Journal", "Locking"},
     "Simulation": {"SDK", "SDKCore", "SDKTesting", "ReplayKit", "Journal", "Locking"},
@@ -32,12 +32,12 @@ ALLOWED = {
     "bench": {"Journal", "SDK", "SDKCore", "SDKTesting", "Locking", "CLZ4", "CSQLite", "Sandbox"},
     "crash-child": {"Journal", "SDK", "SDKCore", "CrashStory"},
     "FuzzHarness": {"Journal", "SDKCore", "SDK", "ReplayKit", "replay", "CLZ4"},
-    "fuzz-journal": {"FuzzHarness"}, "fuzz-facts": {"FuzzHarness"}, "fuzz-replay": {"FuzzHarness"},
+    "fuzz-journal": {"FuzzHarness"}, "fuzz-facts": {"FuzzHarness"}, "fuzz-replay": {"FuzzHarness"}, "fuzz-receipts": {"FuzzHarness"},
     "fuzz-corpus": {"FuzzHarness", "Journal", "SDK", "SDKCore", "ReplayKit", "replay"},
     "TestSupport": {"Locking"},
 }
 # Test targets may import anything below them; they are never imported.
-TESTS_MAY_IMPORT = set(ALLOWED) - {"replay-main", "fuzz-journal", "fuzz-facts", "fuzz-replay", "fuzz-corpus", "bench"}
+TESTS_MAY_IMPORT = set(ALLOWED) - {"replay-main", "fuzz-journal", "fuzz-facts", "fuzz-replay", "fuzz-receipts", "fuzz-corpus", "bench"}
 
 # The pure core: no thread, no clock, no I/O.
 PURE = "SDKCore"

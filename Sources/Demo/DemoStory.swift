@@ -33,6 +33,9 @@ package final class DemoStory {
     package struct Outcome: Sendable {
         /// The journal directory.
         package var journal: String
+        /// The sandbox's receipt log (docs/RECONCILE.md), written beside the journal's segments
+        /// in its directory: `replay reconcile JOURNAL --received JOURNAL/received.ndjson`.
+        package var receiptLog: String
         /// The projects by name (`us`, `eu`), with their fingerprints.
         package var projects: [(name: String, fingerprint: ProjectFingerprint)]
         /// The endpoints each sandbox project answered with a 2xx, in arrival order (a held
@@ -54,13 +57,16 @@ package final class DemoStory {
         }
     }
 
+    /// The receipt log's file name in the output directory.
+    package static let receiptLogName = "received.ndjson"
+
     static let usKey = "demo-us-key-0001"
     static let euKey = "demo-eu-key-0002"
     /// 2025-11-24T16:00:00Z.
     static let start = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
 
     private let sandbox: SandboxBackend
-    private let clock = ManualClock(start: DemoStory.start)
+    private let clock: ManualClock
     private let transport: LockstepTransport
     private let syncHold = SyncHold()
     private let module = PausableModule(name: BuiltInModules.push)
@@ -73,10 +79,13 @@ package final class DemoStory {
     private var heldPaths: Set<String> = []
 
     private init(workDirectory: String) throws {
+        let clock = ManualClock(start: DemoStory.start)
+        self.clock = clock
+        // The backend's clock is the story's: its receipt log's times and the journal's agree.
         sandbox = try SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
             SandboxProject(name: "eu", apiKey: Self.euKey, region: "eu"),
-        ])
+        ], clock: { Date(timeIntervalSince1970: Double(clock.wallClock.microsecondsSince1970) / 1_000_000) })
         guard let us = Project(apiKey: Self.usKey, label: "US", config: ProjectConfig(region: .us)),
               let eu = Project(apiKey: Self.euKey, label: "EU", config: ProjectConfig(region: .eu)) else {
             throw Failure.setup("the demo's API keys were refused")
@@ -111,11 +120,17 @@ package final class DemoStory {
         story.sdk.shutdown()
         story.transport.invalidate()
         try move(journalOf: work, to: output)
+        let receiptLog = output + "/" + receiptLogName
+        do {
+            try story.sandbox.writeReceiptLog(to: URL(fileURLWithPath: receiptLog))
+        } catch {
+            throw Failure.output("\(receiptLog): \(error.localizedDescription)")
+        }
         let received = Dictionary(uniqueKeysWithValues: ["us", "eu"].map { name in
             (name, story.sandbox.requests(project: name).filter { ($0.status ?? 0) / 100 == 2 }.compactMap(\.endpoint))
         })
         story.sandbox.shutdown()
-        return Outcome(journal: output, projects: [("us", story.us.fingerprint), ("eu", story.eu.fingerprint)],
+        return Outcome(journal: output, receiptLog: receiptLog, projects: [("us", story.us.fingerprint), ("eu", story.eu.fingerprint)],
                        received: received, switchResults: results)
     }
 

@@ -44,6 +44,7 @@ final class ConnectionHandler {
     /// Answers one parsed request. Returns whether the connection should stay open.
     private func serve(_ request: HTTPRequest) -> Bool {
         let arrivalIndex = log.reserveArrivalIndex()
+        let receivedAt = api.tokens.clock()
         let decision = api.decide(request)
 
         func record(status: Int?, outcome: ReceivedRequest.Outcome) {
@@ -53,7 +54,8 @@ final class ConnectionHandler {
                 decision: decision,
                 status: status,
                 outcome: outcome,
-                jwtSubject: api.tokens.subject(of: SandboxAPI.bearerToken(in: request.headers))
+                jwtSubject: api.tokens.subject(of: SandboxAPI.bearerToken(in: request.headers)),
+                receivedAt: receivedAt
             ))
         }
 

@@ -35,7 +35,8 @@ final class JWTIssuer: Sendable {
     }
 
     private let state = Locked(State())
-    private let clock: @Sendable () -> Date
+    /// The backend's clock (also the time its receipt log stamps).
+    let clock: @Sendable () -> Date
 
     /// An issuer whose tokens' ages are read off `clock`.
     init(clock: @escaping @Sendable () -> Date) {

@@ -49,6 +49,9 @@ public struct ReceivedRequest: Sendable, Equatable {
     public let outcome: Outcome
     /// The `sub` claim of the request's bearer token, when the sandbox issued it (valid or not).
     public let jwtSubject: String?
+    /// When the sandbox had parsed the request, by the backend's clock (the `clock` given to
+    /// ``SandboxBackend/init(projects:clock:)``).
+    public let receivedAt: Date
 
     /// The body decoded with `JSONSerialization` (fragments allowed), or nil when it is not JSON.
     public var json: Any? {
@@ -69,7 +72,8 @@ extension ReceivedRequest {
         decision: APIDecision,
         status: Int?,
         outcome: Outcome,
-        jwtSubject: String?
+        jwtSubject: String?,
+        receivedAt: Date
     ) {
         self.init(
             arrivalIndex: arrivalIndex,
@@ -85,7 +89,8 @@ extension ReceivedRequest {
             body: request.body,
             status: status,
             outcome: outcome,
-            jwtSubject: jwtSubject
+            jwtSubject: jwtSubject,
+            receivedAt: receivedAt
         )
     }
 }

@@ -194,6 +194,22 @@ public final class SandboxBackend: Sendable {
         log.entries.filter { $0.isAuthenticated && $0.projectName == project }
     }
 
+    /// The receipt log of every call the projects received so far (docs/RECONCILE.md): one NDJSON
+    /// line per call an authenticated request carried (its `callId`: each event of a bulk its
+    /// own line), in arrival order, with the project's key fingerprint (never the key), the
+    /// region, endpoint, idempotency key, the user the request named, when it arrived by the
+    /// backend's clock, the status answered (400 for a bulk event the project refused by name;
+    /// null when the connection was dropped) and whether it was a re-send the project dedupes.
+    /// What `replay reconcile --received` reads. A copy: requests recorded later do not change it.
+    public func receiptLog() -> String {
+        ReceiptLog.lines(of: log.entries, projects: registry.allProjects)
+    }
+
+    /// Writes ``receiptLog()`` to `url` (replaced if it exists).
+    public func writeReceiptLog(to url: URL) throws {
+        try Data(receiptLog().utf8).write(to: url, options: .atomic)
+    }
+
     /// Empties the request log. Requests still in flight are recorded when they finish.
     public func clearRequests() {
         log.clear()

@@ -60,10 +60,14 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     package struct Request: Sendable, CustomStringConvertible {
         package var project: String
         package var path: String
+        /// The body as the journal's task holds it: the `callId` each JSON object carried on the
+        /// wire is in ``callIDs`` (a fetch's, from its query, too).
         package var body: String
         package var time: JournalTime
         /// The `Authorization: Bearer` token, if any.
         package var token: String?
+        /// The calls' ids on the wire, in the order of the body's objects.
+        package var callIDs: [WireCallID] = []
 
         /// `B events/track {"email":…}`.
         package var description: String { "\(project) \(path) \(body)" }
@@ -287,6 +291,10 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         scripted.append((path, project, .networkError("connection refused"), times))
     }
 
+    /// The simulated backend's receipt log (docs/RECONCILE.md): a line per call it processed
+    /// (scripted answers never reach it).
+    package var receiptLog: [ReceiptLine] { world.backend.receiptLog() }
+
     /// Every request that reached the backend, in arrival order (answered by it or by a script).
     package var requests: [Request] { arrived }
 
@@ -298,8 +306,17 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
 
     private func intercept(_ request: SimulatedRequest, at time: JournalTime) -> TransportResult? {
         let project = world.projects.first { $0.apiKey == request.apiKey }
-        arrived.append(Request(project: project?.name ?? "?", path: request.path + (request.query.map { "?" + $0 } ?? ""),
-                               body: String(decoding: request.body, as: UTF8.self), time: time, token: request.token))
+        // Described as journaled: the wire's call ids (derived, never journaled) apart.
+        let (body, ids) = BackendReceipt.splitCallIDs(request.body)
+        var query = request.query
+        var queryIDs: [WireCallID] = []
+        if let parts = query?.split(separator: "&") {
+            queryIDs = parts.compactMap { $0.hasPrefix(DeliveryTask.callIDKey + "=") ? WireCallID(hex: $0.dropFirst(DeliveryTask.callIDKey.count + 1)) : nil }
+            let kept = parts.filter { !$0.hasPrefix(DeliveryTask.callIDKey + "=") }
+            query = kept.isEmpty ? nil : kept.joined(separator: "&")
+        }
+        arrived.append(Request(project: project?.name ?? "?", path: request.path + (query.map { "?" + $0 } ?? ""),
+                               body: String(decoding: body, as: UTF8.self), time: time, token: request.token, callIDs: ids + queryIDs))
         guard let index = scripted.firstIndex(where: { script in
             script.path == request.path && (script.project == nil || world.projects[script.project!.index].apiKey == request.apiKey)
         }) else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import ReplayKit
 import SDK
 
 /// The engagement platform, in process: it knows the catalog's projects by API key and region,
@@ -84,21 +85,32 @@ final class SimulatedBackend {
         }
         if random.chance(profile.serverError) { return .response(status: random.pick([500, 502, 503]), headers: [:], body: Data()) }
         if random.chance(profile.tooManyRequests) { return Self.answer(429, code: "RateLimitExceeded") }
-        receipts.append(BackendReceipt(idempotencyKey: request.idempotencyKey, project: project.fingerprint, path: request.path,
-                                       body: request.body, time: time))
+        var receipt = BackendReceipt(idempotencyKey: request.idempotencyKey, project: project.fingerprint, path: request.path,
+                                     query: request.query, body: request.body, time: time, region: project.region)
+        defer { receipts.append(receipt) }
         switch request.path {
         case "inApp/getMessages":
             return Self.answer(200, #"{"code":"Success","inAppMessages":[{"messageId":"ia-\#(project.name)-1"},{"messageId":"ia-\#(project.name)-2"}]}"#)
         case "embedded-messaging/messages":
             return Self.answer(200, #"{"code":"Success","placements":[{"embeddedMessages":[{"metadata":{"messageId":"em-\#(project.name)-1"}}]}]}"#)
         case DeliveryTask.bulkTrackPath:
-            return Self.bulkAnswer(to: request.body, refusing: random.chance(profile.eventRefusal), random: &random)
+            let (answer, refused) = Self.bulkAnswer(to: request.body, refusing: random.chance(profile.eventRefusal), random: &random)
+            receipt.refusedEventNames = refused
+            return answer
         default:
             return Self.success
         }
     }
 
     private static let success = answer(200, code: "Success")
+
+    /// The receipt log of every request processed (docs/RECONCILE.md): one line per call each
+    /// carried, in arrival order, as the Sandbox writes it and `replay reconcile` reads it. A
+    /// call a project took before is marked `duplicate` (the simulated backend stores it once).
+    func receiptLog() -> [ReceiptLine] {
+        var seen: [ProjectFingerprint: Set<WireCallID>] = [:]
+        return receipts.flatMap { receipt in receipt.receiptLines(seen: &seen[receipt.project, default: []]) }
+    }
 
     /// The distinct users a request names, in the order it names them: at the top of its body
     /// (`email`, `userId`), in its `user` (commerce), as the current user of an email change
@@ -135,14 +147,14 @@ final class SimulatedBackend {
     /// The answer to an `events/trackBulk` body: every event accepted, or, when `refusing`, the
     /// name of one event drawn from the body listed in `disallowedEventNames` (every event of
     /// that name refused).
-    private static func bulkAnswer(to body: [UInt8], refusing: Bool, random: inout SimulationRandom) -> TransportResult {
-        guard case .array(let events)? = JSONParser.parse(body)?["events"] else { return answer(400, code: "InvalidJsonBody") }
+    private static func bulkAnswer(to body: [UInt8], refusing: Bool, random: inout SimulationRandom) -> (TransportResult, refused: [String]) {
+        guard case .array(let events)? = JSONParser.parse(body)?["events"] else { return (answer(400, code: "InvalidJsonBody"), []) }
         let names = events.compactMap { $0["eventName"]?.stringValue }
         var refused: [String] = []
         if refusing, !names.isEmpty { refused = [random.pick(names)] }
         let failures = names.filter(refused.contains).count
         let list = refused.map { "\"\($0)\"" }.joined(separator: ",")
-        return answer(200, #"{"code":"Success","successCount":\#(events.count - failures),"failCount":\#(failures),"disallowedEventNames":[\#(list)],"invalidEmails":[],"invalidUserIds":[]}"#)
+        return (answer(200, #"{"code":"Success","successCount":\#(events.count - failures),"failCount":\#(failures),"disallowedEventNames":[\#(list)],"invalidEmails":[],"invalidUserIds":[]}"#), refused)
     }
 
     /// An answer with the API's `code` in its JSON body.

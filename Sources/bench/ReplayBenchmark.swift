@@ -64,6 +64,13 @@ struct ReplayBenchmark {
         /// Why the DuckDB peer did not run, when it did not.
         var duckdbSkipped: String?
         var duckdbCalls: Int?
+        /// The receipt log's lines (when bench wrote the journal, or found its log beside it).
+        var receiptLines: Int?
+    }
+
+    /// Where the receipt log of the journal at `journal` is kept: beside it.
+    static func receiptLog(ofJournal journal: String) -> String {
+        (journal as NSString).deletingLastPathComponent + "/received.ndjson"
     }
 
     func run(log: @Sendable (String) -> Void) async throws -> Report {
@@ -81,9 +88,12 @@ struct ReplayBenchmark {
             } else if let entries = try? FileManager.default.contentsOfDirectory(atPath: directory), !entries.isEmpty {
                 throw BenchError("--dir \(directory) is not empty (give a new directory, or --journal PATH to reuse a journal)")
             }
-            log("writing a journal of \(records) records with the SDK into \(path)")
+            log("writing a journal of \(records) records with the SDK into \(path), and its backend's receipt log")
             let stopwatch = Stopwatch()
-            let written = try await Self.writeJournal(storage: directory, records: records, switchEvery: switchEvery, log: log)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let recorder = try ReceiptRecorder(path: Self.receiptLog(ofJournal: path), regions: ["bench-us-key": "us", "bench-eu-key": "eu"])
+            let written = try await Self.writeJournal(storage: directory, records: records, switchEvery: switchEvery, receipts: recorder, log: log)
+            report.receiptLines = try recorder.close()
             report.writeSeconds = stopwatch.seconds
             report.calls = written.calls
             report.switches = written.switches
@@ -153,6 +163,48 @@ struct ReplayBenchmark {
             report.rows.append(row)
         }
         report.ndjsonBytes = ((try? FileManager.default.attributesOfItem(atPath: ndjson)[.size]) as? Int) ?? 0
+
+        // reconcile: the journal against its backend's receipt log, beside reading the log alone.
+        let receipts = Self.receiptLog(ofJournal: path)
+        if FileManager.default.fileExists(atPath: receipts) {
+            let lines = try report.receiptLines ?? Self.lineCount(receipts)
+            report.receiptLines = lines
+            log("replay reconcile against \(lines) receipt lines (\(runs == 1 ? "1 run" : "\(runs) runs")), and reading the log alone")
+            var row = Row(command: "reconcile --json", seconds: [], peakMiB: 0, statuses: [])
+            for _ in 0..<runs {
+                row.record(try Self.provenRun(replay, ["reconcile", "--json", path, "--received", receipts], output: output, scratch: scratch,
+                                              prove: { output in
+                    let summary = Self.lastLine(of: output)
+                    return summary.contains(#""agreed":\#(lines)}"#) && summary.contains(#""elsewhere":0,"lost":0,"duplicate":0"#)
+                        ? nil : "not all \(lines) receipts agreed: \(summary.prefix(300))"
+                }))
+            }
+            report.rows.append(row)
+            var reading = Row(command: "reading the receipt log (wc -l)", seconds: [], peakMiB: 0, statuses: [])
+            for _ in 0..<runs { reading.record(try ChildProcess.run("wc", ["-l", receipts])) }
+            report.rows.append(reading)
+            if report.duckdbSkipped == nil, FileManager.default.fileExists(atPath: ndjson) {
+                log("the peer: DuckDB, the same join over the NDJSON export and the receipt log")
+                let script = scratch + "/reconcile.py"
+                try Data(Self.duckdbReconcileScript.utf8).write(to: URL(fileURLWithPath: script))
+                let answer = scratch + "/reconcile.csv"
+                var peer = Row(command: "duckdb: reconcile export with receipt log (peer)", seconds: [], peakMiB: 0, statuses: [])
+                for _ in 0..<runs {
+                    try? FileManager.default.removeItem(atPath: answer)
+                    let run = try ChildProcess.run(python, [script, ndjson, receipts, answer], stdout: scratch + "/duckdb.out", stderr: scratch + "/stderr")
+                    let out = ((try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                    guard run.status == 0, run.signal == 0, out == "agreed=\(lines)" else {
+                        let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+                        throw BenchError("DuckDB's reconciliation did not agree on every one of \(lines) receipts: \(out) \(message.suffix(400))")
+                    }
+                    peer.record(run)
+                }
+                if let mine = report.rows.firstIndex(where: { $0.command == "reconcile --json" }) {
+                    report.rows[mine].ratioToDuckDB = report.rows[mine].median / peer.median
+                }
+                report.rows.append(peer)
+            }
+        }
 
         log("the peer: DuckDB, where did each call go, over the NDJSON export")
         let probe = try ChildProcess.run(python, ["-c", "import duckdb"], stderr: scratch + "/stderr")
@@ -232,6 +284,58 @@ struct ReplayBenchmark {
     print(written[0])
     """#
 
+    /// The peer's reconciliation, the join `replay reconcile` makes: each call a task carried
+    /// (from the NDJSON export), its wire id derived as docs/RECONCILE.md says (SHA-256 over
+    /// `call`, the journal id and the call id; `task`, the journal id, the task number and its
+    /// creation time for the SDK's own), joined with the receipt log, and a verdict from the
+    /// receipts and the task's outcome (`late` left out). Writes one row per call to a CSV file
+    /// and prints the verdicts' counts.
+    static let duckdbReconcileScript = #"""
+    import sys, duckdb
+    ndjson, receipts, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    q = lambda p: p.replace("'", "''")
+    db = duckdb.connect()
+    rows = "{'seq': 'BIGINT', 'kind': 'VARCHAR', 'journal_id': 'VARCHAR', 'call_id': 'VARCHAR', 'row_project': 'VARCHAR', 'task_id': 'BIGINT', 'outcome_status': 'VARCHAR', 'task': 'JSON'}"
+    db.execute(f"CREATE VIEW rows AS SELECT * FROM read_json('{q(ndjson)}', format = 'newline_delimited', columns = {rows})")
+    recs = "{'project': 'VARCHAR', 'call_id': 'VARCHAR', 'status': 'INTEGER', 'duplicate': 'BOOLEAN'}"
+    db.execute(f"CREATE VIEW receipts AS SELECT * FROM read_json('{q(receipts)}', format = 'newline_delimited', columns = {recs})")
+    query = """
+    WITH carried AS (
+        SELECT journal_id, call_id, task_id, seq, row_project, json_extract_string(task, '$.created_at') AS created_at, kind
+        FROM rows WHERE kind IN ('taskQueued', 'eventBatched')
+    ), sent AS (
+        SELECT journal_id, call_id, arg_max(task_id, seq) AS task_id, arg_max(row_project, seq) AS project,
+               CASE WHEN call_id IS NULL THEN NULL ELSE
+                 lower(substr(sha256(unhex('63616c6c' || replace(journal_id, '-', '') || replace(call_id, '-', ''))), 1, 32)) END AS wire_id
+        FROM carried WHERE call_id IS NOT NULL GROUP BY journal_id, call_id
+        UNION ALL
+        SELECT journal_id, NULL, task_id, row_project,
+               lower(substr(sha256(unhex('7461736b' || replace(journal_id, '-', '') || lpad(printf('%x', task_id), 16, '0')
+                 || lpad(printf('%x', epoch_us(created_at::TIMESTAMP)), 16, '0'))), 1, 32))
+        FROM carried WHERE call_id IS NULL AND kind = 'taskQueued'
+    ), completed AS (
+        SELECT journal_id, task_id, arg_max(outcome_status, seq) AS status FROM rows WHERE kind = 'taskCompleted' GROUP BY journal_id, task_id
+    ), judged AS (
+        SELECT s.wire_id, s.project, COALESCE(c.status, 'pending') AS status,
+               count(r.call_id) FILTER (WHERE r.status BETWEEN 200 AND 299) AS held,
+               count(r.call_id) FILTER (WHERE r.status BETWEEN 200 AND 299 AND NOT COALESCE(r.duplicate, false)) AS takings,
+               COALESCE(bool_or(r.project <> s.project), false) AS elsewhere
+        FROM sent s LEFT JOIN receipts r ON r.call_id = s.wire_id LEFT JOIN completed c USING (journal_id, task_id)
+        GROUP BY ALL
+    )
+    SELECT wire_id, project, status,
+           CASE WHEN elsewhere THEN 'elsewhere'
+                WHEN held = 0 AND status = 'delivered' THEN 'lost'
+                WHEN held = 0 THEN 'agreed'
+                WHEN takings > 1 THEN 'duplicate'
+                WHEN status = 'delivered' THEN 'agreed'
+                ELSE 'unconfirmed' END AS verdict
+    FROM judged
+    """
+    db.execute(f"COPY ({query}) TO '{q(out)}' (FORMAT CSV, HEADER)")
+    print(" ".join(f"{v}={n}" for v, n in db.execute(f"SELECT verdict, count(*) FROM read_csv('{q(out)}') GROUP BY verdict ORDER BY verdict").fetchall()))
+    """#
+
     /// How many calls `replay audit --json` wrote a row for (its last line is a summary).
     static func callRows(inAuditOutput path: String) -> Int {
         guard let data = FileManager.default.contents(atPath: path) else { return 0 }
@@ -303,9 +407,12 @@ struct ReplayBenchmark {
     /// once. The journal is the SDK's own writer, with the SDK's options, handed to it as its
     /// recorder so that its `lastSequence` says when `records` facts are written; nothing is
     /// retained away. Stops at the first settle past `records` (a few hundred more at most).
-    static func writeJournal(storage: String, records: Int, switchEvery: Int,
+    static func writeJournal(storage: String, records: Int, switchEvery: Int, receipts: ReceiptRecorder? = nil,
                              log: @Sendable (String) -> Void) async throws -> (records: Int, calls: Int, switches: Int) {
-        let transport = InProcessTransport { _ in .response(status: 200, headers: [:], body: Data(#"{"code":"Success"}"#.utf8)) }
+        let transport = InProcessTransport { request in
+            receipts?.record(request)
+            return .response(status: 200, headers: [:], body: Data(#"{"code":"Success"}"#.utf8))
+        }
         var configuration = SDKConfiguration(storageDirectory: storage, transport: transport, modules: [], journalRetainedBytes: nil)
         try FileManager.default.createDirectory(atPath: storage + "/journal", withIntermediateDirectories: true)
         var options = JournalOptions()

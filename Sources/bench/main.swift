@@ -26,7 +26,9 @@ let usage = """
       replay    writes an SDK journal of N records (the real SDK, with switches) or reuses one,
                 then times replay's commands over it, each as a child process (wall time and
                 peak memory): state --at at random moments, audit, check, recheck, diagnose,
-                export to NDJSON; and DuckDB answering "where did each call go" over the export
+                export to NDJSON; and DuckDB answering "where did each call go" over the export.
+                A journal it writes gets its backend's receipt log beside it (DIR/received.ndjson);
+                with one, reconcile against it, reading it alone, and DuckDB's same join
       offline   N track calls made while the network is off for some minutes (on a manual
                 clock), then the network back and networkBecameReachable(): the requests that
                 drain the backlog, in call order, the drain's wall time and resident memory

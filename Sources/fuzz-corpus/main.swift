@@ -13,8 +13,10 @@ do {
     try corpus.write(target: "journal", JournalSeeds.make(finds: root + "/../Tests/JournalTests/Fixtures/fuzz-journal"))
     try corpus.write(target: "facts", FactSeeds.make())
     try corpus.write(target: "replay", ReplaySeeds.make())
+    try corpus.write(target: "receipts", ReceiptSeeds.make())
     try corpus.writeDictionary("journal.dict", JournalSeeds.dictionary())
     try corpus.writeDictionary("replay.dict", ReplaySeeds.dictionary())
+    try corpus.writeDictionary("receipts.dict", ReceiptSeeds.dictionary())
     print("fuzz-corpus: wrote \(corpus.summary) under \(root)")
 } catch {
     FileHandle.standardError.write(Data("fuzz-corpus: \(error)\n".utf8))

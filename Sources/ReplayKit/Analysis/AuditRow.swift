@@ -11,7 +11,7 @@ package struct AuditRow {
         var outcome: TaskOutcome?
     }
 
-    var call: CallID
+    package var call: CallID
     package var name: CallName
     /// Where the call was received; nil when it was received before the retained journal.
     var received: (sequence: UInt64, time: JournalTime)?

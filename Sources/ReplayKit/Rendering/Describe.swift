@@ -178,7 +178,7 @@ package enum Describe {
         }
     }
 
-    static func taskOutcome(_ outcome: TaskOutcome) -> String {
+    package static func taskOutcome(_ outcome: TaskOutcome) -> String {
         switch outcome {
         case .delivered(let status): "delivered (\(status))"
         case .failed(let failure): "failed: " + self.failure(failure)

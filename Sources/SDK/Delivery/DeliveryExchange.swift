@@ -5,20 +5,22 @@ import SDKCore
 /// The HTTP side of delivery, as pure functions: the request a task is sent as, and what a
 /// response (or a tracked link's redirect) means to the core.
 enum DeliveryExchange {
-    /// The HTTP request for a task: its endpoint and path, the key, the platform's headers.
+    /// The HTTP request for a task sent from journal stream `stream`: its endpoint and path, the
+    /// key, the platform's headers, and each call's ``WireCallID`` (`callId` in each JSON object
+    /// of the body, or in a fetch's query) beside the task's `Idempotency-Key`.
     static func request(for task: DeliveryTask, apiKey: String, sentAt: JournalTime, sdkVersion: String,
-                        idempotencyKey: String) -> TransportRequest? {
+                        stream: UUID) -> TransportRequest? {
         var address = task.endpoint
         if !address.hasSuffix("/") { address += "/" }
         address += task.wirePath
-        if let query = task.query, !query.isEmpty { address += "?" + query }
+        if let query = task.wireQuery(stream: stream), !query.isEmpty { address += "?" + query }
         guard let url = URL(string: address) else { return nil }
         var headers: [(name: String, value: String)] = [
             ("Api-Key", apiKey),
             ("SDK-Version", sdkVersion),
             ("SDK-Platform", "Swift"),
             ("Sent-At", String(sentAt.microsecondsSince1970 / 1_000_000)),
-            ("Idempotency-Key", idempotencyKey),
+            ("Idempotency-Key", task.idempotencyKey(stream: stream)),
         ]
         if task.method == .post { headers.append(("Content-Type", "application/json")) }
         var body: Data?
@@ -27,7 +29,7 @@ enum DeliveryExchange {
             // kilobytes, and building it in an array first would copy every byte twice.
             let count = task.wireBodyCount
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
-            task.writeWireBody(into: bytes)
+            task.writeWireBody(into: bytes, stream: stream)
             body = Data(bytesNoCopy: bytes.baseAddress!, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         }
         return TransportRequest(method: task.method == .get ? .get : .post, url: url, headers: headers, body: body)

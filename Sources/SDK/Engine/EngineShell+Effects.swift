@@ -73,7 +73,7 @@ extension EngineShell {
         }
         guard let key = apiKey(for: task.project) else { return notSent(.noAPIKey) }
         guard var request = DeliveryExchange.request(for: task, apiKey: key, sentAt: environment.readClock().wall, sdkVersion: sdkVersion,
-                                                     idempotencyKey: task.idempotencyKey(stream: recorder.streamID)) else {
+                                                     stream: recorder.streamID) else {
             return notSent(.invalidEndpoint(FreeText.bounded(task.endpoint)))
         }
         // No request without the JWT it needs: a cached one for the task's user, else one asked

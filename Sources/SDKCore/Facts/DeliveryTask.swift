@@ -215,25 +215,70 @@ package struct DeliveryTask: Sendable, Hashable {
     /// The path the task is sent to: `events/trackBulk` once it carries a batch.
     public var wirePath: String { hasBatch || leadExpired ? Self.bulkTrackPath : path }
 
-    /// Appends the JSON body the task is sent with (``writeWireBody(into:)``'s bytes).
-    public func appendWireBody(to output: inout [UInt8]) {
+    /// Appends the JSON body the task is sent with in journal stream `stream`
+    /// (``writeWireBody(into:stream:)``'s bytes).
+    public func appendWireBody(to output: inout [UInt8], stream: UUID) {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: wireBodyCount))
-        output.withUnsafeMutableBytes { writeWireBody(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+        output.withUnsafeMutableBytes { writeWireBody(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]), stream: stream) }
     }
 
-    /// How many bytes ``writeWireBody(into:)`` writes.
+    /// The ids the task's request carries (``WireCallID``), in the order of the JSON objects
+    /// of its body: its own call's (unless it expired), then its batch's. A request of the
+    /// SDK's own carries its task's; calls coalesced into the task ride on the task's own id.
+    public func wireCallIDs(stream: UUID) -> [WireCallID] {
+        var ids: [WireCallID] = []
+        ids.reserveCapacity(1 + batchCalls.count)
+        if let call {
+            if !leadExpired { ids.append(WireCallID(stream: stream, call: call)) }
+        } else {
+            ids.append(WireCallID(stream: stream, task: id, createdAt: createdAt))
+        }
+        for call in batchCalls { ids.append(WireCallID(stream: stream, call: call)) }
+        return ids
+    }
+
+    /// The query the task is sent with in journal stream `stream`: its own, then its call's
+    /// `callId` (a fetch names its call there, having no body). Nil for a task without a query
+    /// that has a body.
+    public func wireQuery(stream: UUID) -> String? {
+        guard method == .get else { return query }
+        let id = Self.callIDKey + "=" + (wireCallIDs(stream: stream).first?.hex ?? "")
+        guard let query, !query.isEmpty else { return id }
+        return query + "&" + id
+    }
+
+    /// The member name of the id each call carries on the wire.
+    public static let callIDKey = "callId"
+
+    /// The bytes `"callId":"<32 hex digits>"` takes in an object (a comma after it not counted).
+    private static let callIDMemberCount = 10 + WireCallID.hexCount + 1
+
+    /// What naming its call adds to a JSON object's bytes: the member, and a comma unless the
+    /// object was empty. Nothing for bytes that are not an object.
+    private static func callIDRoom(_ object: UnsafeRawBufferPointer) -> Int {
+        guard object.count >= 2, object[0] == UInt8(ascii: "{") else { return 0 }
+        return callIDMemberCount + (object[1] == UInt8(ascii: "}") ? 0 : 1)
+    }
+
+    /// How many bytes ``writeWireBody(into:stream:)`` writes.
     public var wireBodyCount: Int {
-        guard hasBatch else { return body.count }
+        var room = 0
+        if !leadExpired { room += body.withUnsafeBytes(Self.callIDRoom) }
+        batchBodies.withUnsafeBytes { all in
+            for index in batchCalls.indices { room += Self.callIDRoom(UnsafeRawBufferPointer(rebasing: all[batchBodyRange(index)])) }
+        }
+        guard hasBatch else { return body.count + room }
         // Without its own event, the batch's first comma is left out.
         let events = leadExpired ? batchBodies.count - 1 : body.count + batchBodies.count
-        return Self.bulkPrefix.utf8CodeUnitCount + events + Self.bulkSuffix.utf8CodeUnitCount
+        return Self.bulkPrefix.utf8CodeUnitCount + events + room + Self.bulkSuffix.utf8CodeUnitCount
     }
 
-    /// Writes the JSON body the task is sent with at the start of `output`, which holds at
-    /// least ``wireBodyCount`` bytes: its own body, or, with a batch,
-    /// `{"events":[<its event>,<each batched event>]}`. Each part is copied once.
-    public func writeWireBody(into output: UnsafeMutableRawBufferPointer) {
+    /// Writes the JSON body the task is sent with in journal stream `stream` at the start of
+    /// `output`, which holds at least ``wireBodyCount`` bytes: its own body, or, with a batch,
+    /// `{"events":[<its event>,<each batched event>]}`, each object with its call's
+    /// `"callId"` (``wireCallIDs(stream:)``) as its first member. Each part is copied once.
+    public func writeWireBody(into output: UnsafeMutableRawBufferPointer, stream: UUID) {
         precondition(output.count >= wireBodyCount, "no room for the task's body")
         var offset = 0
         func write(_ part: UnsafeRawBufferPointer) {
@@ -241,18 +286,36 @@ package struct DeliveryTask: Sendable, Hashable {
             (output.baseAddress! + offset).copyMemory(from: source, byteCount: part.count)
             offset += part.count
         }
+        func write(_ text: StaticString) {
+            text.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
+        }
+        // An object with `"callId":"…"` put first: the rest of its members follow unchanged.
+        func write(_ object: UnsafeRawBufferPointer, id: WireCallID) {
+            guard Self.callIDRoom(object) > 0 else { return write(object) }
+            write(#"{"callId":""#)
+            id.writeHex(into: UnsafeMutableRawBufferPointer(rebasing: output[offset...]))
+            offset += WireCallID.hexCount
+            write(object[1] == UInt8(ascii: "}") ? "\"" : "\",")
+            write(UnsafeRawBufferPointer(rebasing: object.dropFirst()))
+        }
+        let ids = wireCallIDs(stream: stream)
         guard hasBatch else {
-            body.withUnsafeBytes(write)
+            if leadExpired || ids.isEmpty { body.withUnsafeBytes(write) } else { body.withUnsafeBytes { write($0, id: ids[0]) } }
             return
         }
-        Self.bulkPrefix.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
-        if leadExpired {
-            batchBodies.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0.dropFirst())) }
-        } else {
-            body.withUnsafeBytes(write)
-            batchBodies.withUnsafeBytes(write)
+        write(Self.bulkPrefix)
+        var next = 0
+        if !leadExpired {
+            body.withUnsafeBytes { write($0, id: ids[0]) }
+            next = 1
         }
-        Self.bulkSuffix.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
+        batchBodies.withUnsafeBytes { all in
+            for index in batchCalls.indices {
+                if index > 0 || !leadExpired { write(",") }
+                write(UnsafeRawBufferPointer(rebasing: all[batchBodyRange(index)]), id: ids[next + index])
+            }
+        }
+        write(Self.bulkSuffix)
     }
 
     private static let bulkPrefix: StaticString = #"{"events":["#

@@ -2,6 +2,9 @@ import Journal
 
 /// The HTTP request a public call becomes: pure, built from the call, the identity it is made
 /// under and its time. Bodies follow the engagement platform's REST API; JSON keys are sorted.
+/// This is the body the journal records; on the wire each JSON object also opens with its
+/// call's `callId` (``WireCallID``, added by ``DeliveryTask/writeWireBody(into:stream:)``,
+/// docs/RECONCILE.md).
 struct RequestBody: Equatable {
     var path: String
     var method: DeliveryTask.Method

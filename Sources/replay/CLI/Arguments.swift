@@ -56,6 +56,32 @@ struct Arguments {
         return values
     }
 
+    /// Removes and returns every value of an option that takes a list (`--name A B C`, up to the
+    /// next option or `--`; repeatable, and `--name=A` too), in order.
+    mutating func optionList(_ name: String) throws(UsageError) -> [String] {
+        var values: [String] = []
+        var index = 0
+        while index < (positionalsOnlyAfter ?? remaining.count) {
+            let argument = remaining[index]
+            if argument.hasPrefix(name + "=") {
+                values.append(String(argument.dropFirst(name.count + 1)))
+                remove(at: index)
+            } else if argument == name {
+                remove(at: index)
+                var taken = 0
+                while index < (positionalsOnlyAfter ?? remaining.count), !(remaining[index].hasPrefix("-") && remaining[index] != "-") {
+                    values.append(remaining[index])
+                    remove(at: index)
+                    taken += 1
+                }
+                guard taken > 0 else { throw UsageError("\(name) needs at least one value") }
+            } else {
+                index += 1
+            }
+        }
+        return values
+    }
+
     /// Removes and returns an option's value parsed by `parse`, which returns nil to reject it.
     mutating func option<Value>(_ name: String, as kind: String, _ parse: (String) -> Value?) throws(UsageError) -> Value? {
         guard let text = try option(name) else { return nil }

@@ -6,7 +6,7 @@ import SDK
 package enum ReplayCommandLine {
     static let commands: [any Command.Type] = [
         DemoCommand.self, InfoCommand.self, VerifyCommand.self, CatCommand.self, TimelineCommand.self,
-        StateCommand.self, DiffCommand.self, AuditCommand.self, DiagnoseCommand.self, CheckCommand.self, RecheckCommand.self,
+        StateCommand.self, DiffCommand.self, AuditCommand.self, ReconcileCommand.self, DiagnoseCommand.self, CheckCommand.self, RecheckCommand.self,
         ExportCommand.self, ReportCommand.self, StepCommand.self, ServeCommand.self, SimulateCommand.self, CompletionCommand.self,
     ]
 

@@ -7,7 +7,7 @@ struct AuditCommand: Command {
     static let name = "audit"
     static let summary = "every public call: live project, gate decision, where it went, how it ended"
     static let help = """
-        usage: replay audit [--project FP] [--call NAME] [--json] [--jobs J] <journal>...
+        usage: replay audit [--project FP] [--call NAME] [--json] [--jobs J] <journal>... [--received <file>...]
 
         One row per public call (callReceived): its sequence number, time, short id and name;
         the project the SDK was on when it was made; what the gate did (executed, queued and
@@ -24,6 +24,10 @@ struct AuditCommand: Command {
                          prefix of at least 4 hex digits, or the project's label, e.g. EU)
           --call NAME    only calls of this name, e.g. track, setEmail (repeatable)
           --json         one JSON object per call (NDJSON), then one {"summary": …}
+          --received F...  backends' receipt logs (docs/RECONCILE.md): each row gains what
+                         `replay reconcile` says of its call (agreed, lost, duplicate,
+                         elsewhere, unconfirmed, late; `-` for a call never sent, `not judged`
+                         in a gap), the summary the totals; exit 1 on anything but agreed
         \(JournalList.help(column: 17))
         """
 
@@ -31,8 +35,10 @@ struct AuditCommand: Command {
     let project: ProjectFilter?
     let calls: Set<CallName>
     let json: Bool
+    let receiptLogs: [String]
 
     init(arguments: inout Arguments) throws(UsageError) {
+        receiptLogs = try arguments.optionList("--received")
         project = try arguments.option("--project", as: ProjectFilter.expectation, ProjectFilter.init)
         var calls = Set<CallName>()
         for name in try arguments.options("--call") {
@@ -58,13 +64,26 @@ struct AuditCommand: Command {
         let reader = try JournalSource.open(path, console: console)
         let walk = try JournalWalk(reader: reader)
         var shown: [String: Int] = [:]
-        if !json { console.print(AuditRow.header) }
+        let received = try receiptVerdicts(path, console: console)
+        var verdictCounts: [String: Int] = [:]
+        if !json { console.print(AuditRow.header + (received == nil ? "" : "  received")) }
         let audit = CallAudit { row in
             guard calls.isEmpty || calls.contains(row.name) else { return }
             if let project, !(row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
                 && !(row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false) { return }
             shown[row.status, default: 0] += 1
-            if json { console.printJSONLine { row.writeJSON(to: &$0) } } else { console.print(row.line) }
+            guard let received else {
+                if json { console.printJSONLine { row.writeJSON(to: &$0) } } else { console.print(row.line) }
+                return
+            }
+            let verdict = received.verdicts[row.call]?.rawValue ?? (received.notJudged.contains(row.call) ? "not judged" : "-")
+            verdictCounts[verdict, default: 0] += 1
+            if json {
+                guard case .object(let members) = row.json else { return }
+                console.print(JSONValue.object(members + [("received", verdict == "-" ? .null : .string(verdict))]).serialized())
+            } else {
+                console.print(row.line + "  " + verdict)
+            }
         }
         while let record = try walk.next() {
             walk.fold(record) { audit.consume(record, before: $0) }
@@ -78,6 +97,10 @@ struct AuditCommand: Command {
             console.print(JSONValue.object([("summary", .object([
                 ("calls", .integer(Int64(total))),
                 ("shown", .object(statuses.map { ($0, .integer(Int64(shown[$0] ?? 0))) })),
+            ] + (received.map { received in [
+                ("received", .object(Self.verdictNames.map { ($0, .integer(Int64(verdictCounts[$0] ?? 0))) }
+                                     + [("unjournaled_receipts", .integer(Int64(received.unjournaled)))])),
+            ] } ?? []) + [
                 ("requests_delivered", .object(deliveries.map { project, counts in
                     (project.hex, .object([("label", audit.labels.json(project)), ("for_calls", .integer(Int64(counts.forCalls))),
                                            ("sdk_own", .integer(Int64(counts.ownRequests)))]))
@@ -91,11 +114,48 @@ struct AuditCommand: Command {
                 console.print("\(audit.labels.name(project)) received \(counts.forCalls + counts.ownRequests) request(s): "
                               + "\(counts.forCalls) for calls, \(counts.ownRequests) of the SDK's own")
             }
+            if let received {
+                console.print("against the receipt logs: " + Self.verdictNames.map { "\(verdictCounts[$0] ?? 0) \($0)" }.joined(separator: ", ")
+                              + "; \(received.unjournaled) receipt(s) no call explains (replay reconcile lists them)")
+            }
         }
         let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
         var tally = Tally([("calls", total), ("shown", shownTotal)])
         for status in statuses { tally.add(status, shown[status] ?? 0) }
         tally.add("requests_delivered", deliveries.reduce(0) { $0 + $1.value.forCalls + $1.value.ownRequests })
-        return ManyJournals.Answer(status: unreadable ? .findings : .ok, journalID: reader.journalID?.uuidString, tally: tally)
+        var disagreed = false
+        if let received {
+            for name in Self.verdictNames { tally.add("received_" + name.replacingOccurrences(of: " ", with: "_"), verdictCounts[name] ?? 0) }
+            disagreed = Self.verdictNames.contains { $0 != "agreed" && $0 != "not judged" && (verdictCounts[$0] ?? 0) > 0 }
+                || received.unjournaled > 0 || received.problems
+        }
+        return ManyJournals.Answer(status: unreadable || disagreed ? .findings : .ok, journalID: reader.journalID?.uuidString, tally: tally)
     }
+
+    /// The verdict words a row can show with `--received`, worst first.
+    static let verdictNames = ReconcileVerdict.allCases.filter { $0 != .unjournaled }.map(\.rawValue) + ["not judged"]
+
+    /// What the receipt logs say of each call of the journal at `path` (`replay reconcile`'s
+    /// verdicts), or nil without `--received`. Bad input is named on standard error.
+    private func receiptVerdicts(_ path: String, console: Console) throws
+        -> (verdicts: [CallID: ReconcileVerdict], notJudged: Set<CallID>, unjournaled: Int, problems: Bool)? {
+        guard !receiptLogs.isEmpty else { return nil }
+        let reconciler = JournalReconciler()
+        try reconciler.addJournal(path: path, reader: try JournalSource.open(path, console: console))
+        for log in receiptLogs {
+            do throws(ReceiptLogError) {
+                try reconciler.addReceipts(path: log)
+            } catch {
+                throw ReceiptLogUnreadable(description: error.description)
+            }
+        }
+        for problem in reconciler.problems { console.printError("replay \(Self.name): \(problem)") }
+        let (verdicts, notJudged) = reconciler.verdictsByCall()
+        return (verdicts, notJudged, reconciler.unjournaledCount, !reconciler.problems.isEmpty)
+    }
+}
+
+/// A receipt log `replay audit --received` could not read at all.
+struct ReceiptLogUnreadable: Error, CustomStringConvertible {
+    var description: String
 }

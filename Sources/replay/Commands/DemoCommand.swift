@@ -17,7 +17,9 @@ struct DemoCommand: Command {
         on the wire, with calls made during the switch and a push opened mid-switch; refuses a
         late attribution write after the clear; then switches back to US while the journal is
         slow to make the disable durable. The journal is written to DIR and is the same on every
-        run (but for its id). Then it prints the diagnosis of each switch and commands to try.
+        run (but for its id); the sandbox's receipt log (what each project received, one line
+        per call, docs/RECONCILE.md) beside it as DIR/received.ndjson, for `replay reconcile`.
+        Then it prints the diagnosis of each switch and commands to try.
 
           --out DIR   where to write the journal (created; must be empty); default: a new
                       temporary directory
@@ -39,6 +41,7 @@ struct DemoCommand: Command {
         if json {
             console.print(JSONValue.object([
                 ("journal", .string(outcome.journal)),
+                ("receipt_log", .string(outcome.receiptLog)),
                 ("projects", .object(outcome.projects.map { ($0.name, .string($0.fingerprint.hex)) })),
                 ("switch_results", .array(outcome.switchResults.map { .string(Describe.result($0)) })),
                 ("received", .object(outcome.received.keys.sorted().map { name in
@@ -52,6 +55,7 @@ struct DemoCommand: Command {
         for (name, fingerprint) in outcome.projects { console.print("  project \(name.uppercased()) is \(fingerprint)") }
         console.print()
         console.print("journal: \(outcome.journal)")
+        console.print("what the sandbox's projects received: \(outcome.receiptLog)")
         console.print()
         let diagnosis = try SwitchDiagnosis.run(reader: reader, only: nil)
         for line in SwitchDiagnosis.lines(diagnosis.reports) { console.print(line) }
@@ -62,6 +66,7 @@ struct DemoCommand: Command {
                         "export --redact --format ndjson -o redacted.ndjson", "export --redact --format trace -o trace.json"] {
             console.print("  replay \(command) \(outcome.journal)")
         }
+        console.print("  replay reconcile \(outcome.journal) --received \(outcome.receiptLog)")
         return .ok
     }
 }

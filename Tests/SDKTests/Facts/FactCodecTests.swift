@@ -383,20 +383,69 @@ struct BulkFactCodecTests {
         #expect(try fold(before13).tasks == state.tasks)
     }
 
-    @Test("a task's batch is sent as one events/trackBulk body, in order")
+    @Test("a task's batch is sent as one events/trackBulk body, in order, each event with its call's id")
     func wireBody() {
-        var task = DeliveryTask(id: TaskID(1), call: CallID(UUID()), project: ProjectFingerprint(apiKey: "k"), region: "us",
+        let stream = UUID()
+        let calls = [CallID(UUID()), CallID(UUID()), CallID(UUID())]
+        let ids = calls.map { WireCallID(stream: stream, call: $0).hex }
+        var task = DeliveryTask(id: TaskID(1), call: calls[0], project: ProjectFingerprint(apiKey: "k"), region: "us",
                                 endpoint: "https://x/api/", path: "events/track", method: .post, query: nil,
                                 body: Array(#"{"eventName":"a"}"#.utf8), createdAt: JournalTime(microsecondsSince1970: 0))
         var alone: [UInt8] = []
-        task.appendWireBody(to: &alone)
-        #expect(task.wirePath == "events/track" && String(decoding: alone, as: UTF8.self) == #"{"eventName":"a"}"#)
-        task.replaceBatch([BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"b"}"#.utf8)),
-                           BatchedEvent(call: CallID(UUID()), body: Array(#"{"eventName":"c"}"#.utf8))], queuedAt: [])
+        task.appendWireBody(to: &alone, stream: stream)
+        #expect(task.wirePath == "events/track")
+        #expect(String(decoding: alone, as: UTF8.self) == #"{"callId":"\#(ids[0])","eventName":"a"}"#)
+        task.replaceBatch([BatchedEvent(call: calls[1], body: Array(#"{"eventName":"b"}"#.utf8)),
+                           BatchedEvent(call: calls[2], body: Array(#"{}"#.utf8))], queuedAt: [])
         var bulk: [UInt8] = []
-        task.appendWireBody(to: &bulk)
+        task.appendWireBody(to: &bulk, stream: stream)
         #expect(task.wirePath == "events/trackBulk")
-        #expect(String(decoding: bulk, as: UTF8.self) == #"{"events":[{"eventName":"a"},{"eventName":"b"},{"eventName":"c"}]}"#)
-        #expect(task.calls.count == 3 && task.eventCount == 3 && task.queuedBytes == bulk.count - 15)
+        #expect(String(decoding: bulk, as: UTF8.self)
+                == #"{"events":[{"callId":"\#(ids[0])","eventName":"a"},{"callId":"\#(ids[1])","eventName":"b"},{"callId":"\#(ids[2])"}]}"#)
+        #expect(bulk.count == task.wireBodyCount)
+        #expect(task.calls.count == 3 && task.eventCount == 3 && task.queuedBytes == bulk.count - 15 - 3 * 43 - 2)
+        #expect(task.wireCallIDs(stream: stream).map(\.hex) == ids)
+        // Another stream, other ids: the same call ids on two installs never meet at a backend.
+        #expect(task.wireCallIDs(stream: UUID()).map(\.hex) != ids)
+        task.removeExpiredEvents([calls[0]])
+        var rest: [UInt8] = []
+        task.appendWireBody(to: &rest, stream: stream)
+        #expect(String(decoding: rest, as: UTF8.self) == #"{"events":[{"callId":"\#(ids[1])","eventName":"b"},{"callId":"\#(ids[2])"}]}"#)
+        #expect(rest.count == task.wireBodyCount)
+    }
+
+    @Test("a fetch names its call in its query; a request of the SDK's own carries its task's id")
+    func wireQueryAndOwnRequests() {
+        let stream = UUID()
+        let call = CallID(UUID())
+        let fetch = DeliveryTask(id: TaskID(3), call: call, project: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://x/api/",
+                                 path: "inApp/getMessages", method: .get, query: "count=5&platform=iOS", body: [],
+                                 createdAt: JournalTime(microsecondsSince1970: 0))
+        #expect(fetch.wireQuery(stream: stream) == "count=5&platform=iOS&callId=" + WireCallID(stream: stream, call: call).hex)
+        #expect(fetch.wireBodyCount == 0)
+        let created = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+        let disable = DeliveryTask(id: TaskID(9), call: nil, project: ProjectFingerprint(apiKey: "k"), region: "us", endpoint: "https://x/api/",
+                                   path: DeliveryTask.disableDevicePath, method: .post, query: nil, body: Array(#"{"token":"t"}"#.utf8),
+                                   createdAt: created)
+        var body: [UInt8] = []
+        disable.appendWireBody(to: &body, stream: stream)
+        let own = WireCallID(stream: stream, task: TaskID(9), createdAt: created)
+        #expect(disable.wireCallIDs(stream: stream) == [own])
+        #expect(String(decoding: body, as: UTF8.self) == #"{"callId":""# + own.hex + #"","token":"t"}"#)
+        #expect(disable.wireQuery(stream: stream) == nil)
+    }
+
+    @Test("a call's id on the wire is derived: the same for the same stream and call, 32 hex digits, read back")
+    func wireCallID() {
+        let stream = UUID(uuidString: "5EED0000-0000-4000-8000-000000000001")!
+        let call = CallID(UUID(uuidString: "00000000-0000-4000-8000-000000000007")!)
+        let id = WireCallID(stream: stream, call: call)
+        #expect(id == WireCallID(stream: stream, call: call))
+        #expect(id.hex.count == 32 && id.hex.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(WireCallID(hex: id.hex) == id)
+        #expect(WireCallID(hex: id.hex.uppercased()) == nil && WireCallID(hex: "abc") == nil)
+        #expect(!id.hex.contains("5eed") || !id.hex.contains("0007"), "the id does not spell the stream or the call")
+        let own = WireCallID(stream: stream, task: TaskID(7), createdAt: JournalTime(microsecondsSince1970: 1))
+        #expect(own != id && own == WireCallID(stream: stream, task: TaskID(7), createdAt: JournalTime(microsecondsSince1970: 1)))
     }
 }

@@ -1,0 +1,185 @@
+import Foundation
+import Journal
+import ReplayKit
+import SDK
+
+/// `replay reconcile`: each call the journals hold against what the projects received.
+struct ReconcileCommand: Command {
+    static let name = "reconcile"
+    static let summary = "every call against the backends' receipt logs: agreed, lost, duplicate, elsewhere, …"
+    static let help = """
+        usage: replay reconcile [--json] [--all] [--clock-skew MS] <journal>... --received <file>...
+
+        Matches what the journals say each project received with what the projects say they
+        received (receipt logs: NDJSON, one line per call received, docs/RECONCILE.md), call
+        by call, by the id each call carries on the wire (`callId`). One verdict per call:
+
+          elsewhere    another project than the journal names received it (listed first)
+          lost         the journal says delivered; the project has no receipt of it
+          duplicate    the project took it more than once
+          unconfirmed  the journal says failed, discarded or pending; the project has it
+          late         the project received it after the journal's outcome
+          unjournaled  a receipt of a journal's stream that no journal call explains
+          agreed       both sides tell the same story
+
+        Text lists every verdict but agreed (--all lists those too), worst first, then totals
+        per verdict and per project; --json prints one object per call, then a summary. Gaps,
+        erased ranges and what retention dropped are named; a call or receipt that falls in one
+        is not judged, never counted as lost. Bad input (a malformed line, an unknown project,
+        another device's log, an unreadable record) is named by file and line or sequence on
+        standard error and skipped; the rest is judged. Exit 1 on any verdict but agreed, or on
+        bad input; 2 when a journal or a log cannot be read at all.
+
+          --received F...  the receipt logs: every argument after it up to the next option
+                           (so put it after the journals), or --received=F (repeatable)
+          --clock-skew MS  a receipt up to MS milliseconds after the journal's outcome is not
+                           late: the backend's clock and the device's differ (default 0)
+          --all            list agreed calls too (text)
+          --json           one JSON object per call (NDJSON), then one {"summary": …}
+        """
+
+    let journals: [String]
+    let receiptLogs: [String]
+    let json: Bool
+    let all: Bool
+    let clockSkewMicroseconds: Int64
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        receiptLogs = try arguments.optionList("--received")
+        guard !receiptLogs.isEmpty else { throw UsageError("--received needs at least one receipt log") }
+        clockSkewMicroseconds = try arguments.option("--clock-skew", as: "milliseconds (0 or more)") { Int64($0).flatMap { $0 >= 0 && $0 < Int64.max / 1000 ? $0 * 1000 : nil } } ?? 0
+        json = arguments.flag("--json")
+        all = arguments.flag("--all")
+        var paths = [try arguments.positional("journal directory")]
+        while let more = arguments.optionalPositional() { paths.append(more) }
+        journals = FleetExport.journalPaths(paths)
+    }
+
+    func run(console: Console) throws -> ExitStatus {
+        let reconciler = JournalReconciler(clockSkewMicroseconds: clockSkewMicroseconds)
+        for path in journals {
+            console.progress("reading \(path)")
+            let reader = try JournalSource.open(path, console: console)
+            try reconciler.addJournal(path: path, reader: reader)
+        }
+        for path in receiptLogs {
+            console.progress("matching \(path)")
+            do throws(ReceiptLogError) {
+                try reconciler.addReceipts(path: path)
+            } catch {
+                console.clearProgress()
+                console.printError("replay \(Self.name): \(error.path.isEmpty ? path + ": " + error.problem : error.description)")
+                return .failure
+            }
+        }
+        console.clearProgress()
+        for problem in reconciler.problems { console.printError("replay \(Self.name): \(problem)") }
+        var totals: [ReconcileVerdict: Int] = [:]
+        var perProject: [ProjectFingerprint: [ReconcileVerdict: Int]] = [:]
+        let labels = reconciler.labels
+        var listed = 0
+        // Row by row, as verdicts are found: the calls are not copied into a list first.
+        reconciler.forEachRow { row in
+            totals[row.verdict, default: 0] += 1
+            if let project = row.project { perProject[project, default: [:]][row.verdict, default: 0] += 1 }
+            if json {
+                let value = Self.json(row, reconciler)
+                console.printJSONLine { value.write(to: &$0) }
+            } else if all || row.verdict != .agreed {
+                listed += 1
+                console.print(Self.line(row, reconciler))
+            }
+        }
+        let notJudged = reconciler.callsInHoles.count + reconciler.notJudgedReceipts.count
+        if json {
+            console.print(JSONValue.object([("summary", .object([
+                ("calls", .integer(Int64(reconciler.callCount))),
+                ("verdicts", .object(ReconcileVerdict.allCases.map { ($0.rawValue, .integer(Int64(totals[$0] ?? 0))) })),
+                ("projects", .object(perProject.sorted { $0.key < $1.key }.map { project, counts in
+                    (project.hex, .object([("label", labels.json(project))]
+                                          + ReconcileVerdict.allCases.map { ($0.rawValue, .integer(Int64(counts[$0] ?? 0))) }))
+                })),
+                ("not_judged", .integer(Int64(notJudged))),
+                ("holes", .array(reconciler.holes.map { .string($0.what) })),
+                ("receipt_logs", .array(reconciler.receiptFiles.map { file in
+                    .object([("path", .string(file.path)), ("lines", .integer(Int64(file.lines))),
+                             ("matched", .integer(Int64(file.matched))), ("unjournaled", .integer(Int64(file.unjournaled))),
+                             ("not_judged", .integer(Int64(file.notJudged))), ("other_installs", .integer(Int64(file.foreign))),
+                             ("malformed", .integer(Int64(file.malformed)))])
+                })),
+                ("problems", .integer(Int64(reconciler.problems.count))),
+            ]))]).serialized())
+        } else {
+            if listed > 0 { console.print() }
+            console.print("\(Format.count(reconciler.callCount)) call(s) in \(journals.count) journal(s), "
+                          + "\(Format.count(reconciler.receiptFiles.reduce(0) { $0 + $1.lines })) receipt line(s) in \(receiptLogs.count) log(s): "
+                          + ReconcileVerdict.allCases.map { "\(Format.count(totals[$0] ?? 0)) \($0.rawValue)" }.joined(separator: ", "))
+            for (project, counts) in perProject.sorted(by: { $0.key < $1.key }) {
+                console.print("  \(labels.name(project)): "
+                              + ReconcileVerdict.allCases.filter { counts[$0] != nil }.map { "\(Format.count(counts[$0]!)) \($0.rawValue)" }.joined(separator: ", "))
+            }
+            for file in reconciler.receiptFiles where file.foreign > 0 {
+                console.print("  \(file.path): \(Format.count(file.foreign)) receipt(s) of other installs, not judged")
+            }
+            if notJudged > 0 {
+                console.print("not judged: \(reconciler.callsInHoles.count) call(s) and \(reconciler.notJudgedReceipts.count) receipt(s) "
+                              + "in gaps, erased ranges or before retention:")
+                for hole in reconciler.holes { console.print("  " + hole.what) }
+            }
+        }
+        let findings = totals.contains { $0.key != .agreed && $0.value > 0 } || !reconciler.problems.isEmpty
+        return findings ? .findings : .ok
+    }
+
+    /// One row as a line of text.
+    private static func line(_ row: JournalReconciler.Row, _ reconciler: JournalReconciler) -> String {
+        let labels = reconciler.labels
+        var parts = [row.verdict.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)]
+        if let call = row.call {
+            parts.append(call.callID.hex.prefix(12) + "")
+            parts.append(call.call.map { "call \($0)" } ?? "SDK's own")
+            parts.append("\(call.task) \(call.endpoint) to \(labels.name(call.project)):")
+            parts.append(call.outcome.map { "journal \(Describe.taskOutcome($0))" + (call.outcomeAt.map { " at \($0)" } ?? "") } ?? "journal pending")
+        } else {
+            parts.append(row.receiptCallID.map { $0.hex.prefix(12) + "" } ?? "-")
+            parts.append("no call in \(row.journal.map { reconciler.journals[$0].path } ?? "any journal"): \(row.endpoint ?? "?")")
+        }
+        let receipts = row.receipts.map { receipt in
+            "\(labels.name(receipt.project)) \(receipt.status.map(String.init) ?? "no answer")\(receipt.duplicate ? " (re-send)" : "") at \(receipt.receivedAt) "
+                + "(\(reconciler.receiptFiles[receipt.file].path):\(receipt.line))"
+        }
+        parts.append("| received: " + (receipts.isEmpty ? "none" : receipts.joined(separator: "; ")))
+        return parts.joined(separator: " ")
+    }
+
+    /// One row as a JSON object.
+    private static func json(_ row: JournalReconciler.Row, _ reconciler: JournalReconciler) -> JSONValue {
+        let labels = reconciler.labels
+        var members: [(String, JSONValue)] = [("verdict", .string(row.verdict.rawValue))]
+        if let call = row.call {
+            members += [
+                ("journal", .string(reconciler.journals[call.journal].path)),
+                ("call_id", .string(call.callID.hex)),
+                ("call", call.call.map { .string($0.uuid.uuidString.lowercased()) } ?? .null),
+                ("task", .integer(Int64(call.task.number))),
+                ("endpoint", .string(call.endpoint)),
+                ("project", .string(call.project.hex)), ("label", labels.json(call.project)),
+                ("journal_outcome", call.outcome.map { .string(Describe.taskOutcome($0)) } ?? .string("pending")),
+                ("outcome_at", call.outcomeAt.map { .string($0.description) } ?? .null),
+            ]
+        } else {
+            members += [
+                ("journal", row.journal.map { .string(reconciler.journals[$0].path) } ?? .null),
+                ("call_id", row.receiptCallID.map { .string($0.hex) } ?? .null),
+                ("endpoint", row.endpoint.map(JSONValue.string) ?? .null),
+            ]
+        }
+        members.append(("receipts", .array(row.receipts.map { receipt in
+            .object([("project", .string(receipt.project.hex)), ("label", labels.json(receipt.project)),
+                     ("status", receipt.status.map { .integer(Int64($0)) } ?? .null), ("duplicate", .bool(receipt.duplicate)),
+                     ("received_at", .string(receipt.receivedAt.description)),
+                     ("file", .string(reconciler.receiptFiles[receipt.file].path)), ("line", .integer(Int64(receipt.line)))])
+        })))
+        return .object(members)
+    }
+}

@@ -107,7 +107,7 @@ serve-check: deps
 # own scratch directory, one test at a time (as unit-tests, and under TSan parallel runs took
 # 69 s against 47 s and starved held requests into timeouts). Any report fails the run (TSan's
 # exit code).
-TSAN_SUITES ?= DiagnosticsExportTests|PrivacyTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|RotationWaitTests|RotationDuringBurstTests|RecordBundleTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests|OfflineDeliveryTests|UserScopedDeliveryTests|NothingVanishesTests|LateResultsTests|BoundsTests|SettleTimeoutTests|CallFormsTests|ManyJournalsTests|ServeTests/(everyDemoSequence|refusals|pages|search|auditRowsAndSteps|folder)
+TSAN_SUITES ?= DiagnosticsExportTests|PrivacyTests|SwitchStressTests|SwitchContractTests|SwitchBasicsTests|OverloadTests|DeliveryTests|PublicCallTests|KeyringTests|WriterTests|RotationOnRequestTests|RotationWaitTests|RotationDuringBurstTests|RecordBundleTests|TransportTests|HTTPProtocolTests|ShutdownTests|CallbackQueueTests|TokenScopeTests|SwitchStatusTests|JournalOutageTests|LateWorkTests|ReadAheadTests|FleetExportTests|RedactionTests|OfflineDeliveryTests|UserScopedDeliveryTests|NothingVanishesTests|LateResultsTests|BoundsTests|SettleTimeoutTests|CallFormsTests|ManyJournalsTests|ServeTests/(everyDemoSequence|refusals|pages|search|auditRowsAndSteps|folder|holdsUnderSiege|overloadIs503|singleFlight)
 TSAN_SCRATCH ?= .build/tsan
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)

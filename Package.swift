@@ -48,14 +48,19 @@ let package = Package(
         // What tests need to drive the SDK exactly (a manual clock, sequential ids, storage that
         // holds or fails a sync, a lockstep transport, a module that pauses): apps' tests too.
         .target(name: "SDKTesting", dependencies: ["SDK", "SDKCore", "Journal", "Locking"]),
+        // The loopback HTTP/1.1 server under the Sandbox and `replay serve`: IPv4 and IPv6
+        // loopback, one poller thread for idle and slow connections, a bounded pool of workers and
+        // backlog (503 beyond), deadlines for a whole request and for writing its answer, limits
+        // on head and body, clean shutdown. What a request means is its handler's business.
+        .target(name: "LoopbackHTTP", dependencies: ["Locking"]),
         // A loopback HTTP backend that checks keys per project and region, records what each
         // project received and injects faults. Tests, the demo and the benchmarks use it.
         // Its receipt log names projects by key fingerprint: SHA-256 from the system's library
         // (CommonCrypto on Apple platforms, OpenSSL's libcrypto on Linux), as SDKCore's.
-        .target(name: "Sandbox", dependencies: ["Locking", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
+        .target(name: "Sandbox", dependencies: ["LoopbackHTTP", "Locking", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // Reading journals taken off a device, the fold, rendering, the analyses (check, recheck,
         // audit, diagnose), export, the HTML report and the step session: what `replay` runs.
-        .target(name: "ReplayKit", dependencies: ["Journal", "SDK"]),
+        .target(name: "ReplayKit", dependencies: ["Journal", "SDK", "LoopbackHTTP"]),
         // Seeded random stories over the real EngineShell, with a simulated environment, backend
         // and disk (`replay simulate`). Test doubles: not part of ReplayKit.
         .target(name: "Simulation", dependencies: ["Journal", "SDK", "SDKTesting", "ReplayKit", "Locking"]),
@@ -115,7 +120,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Locking", "SDKTesting", "TestSupport"]),
         .testTarget(name: "SDKTests", dependencies: ["SDK", "SDKCore", "SDKTesting", "Journal", "Sandbox", "Locking", "FuzzHarness", "Simulation", "ReplayKit", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "SDKTesting", "Sandbox", "FuzzHarness", "Locking", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["replay", "ReplayKit", "Simulation", "Demo", "Journal", "SDK", "SDKCore", "SDKTesting", "Sandbox", "FuzzHarness", "Locking", "LoopbackHTTP", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SDK", "SDKTesting", "Journal", "Sandbox", "Locking", "CrashStory", "crash-child", "replay", "ReplayKit", "Demo", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

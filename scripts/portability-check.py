@@ -37,7 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The targets an app (SDK, SDKTesting, Sandbox, Journal) or a Mac build of `replay` needs, and the
 # C shims they use.
-TARGETS = ["SDK", "SDKCore", "Journal", "Locking", "Sandbox", "SDKTesting", "ReplayKit", "replay",
+TARGETS = ["SDK", "SDKCore", "Journal", "Locking", "LoopbackHTTP", "Sandbox", "SDKTesting", "ReplayKit", "replay",
            "replay-main", "Simulation", "Demo"]
 SHIMS = ["CLZ4", "CCrypto"]
 # System libraries only Linux builds use: a dependency on one must be conditional.

@@ -1,48 +1,38 @@
 import Foundation
+import LoopbackHTTP
 
-/// Serves the requests of one connection, on that connection's thread, until the client closes,
-/// asks for `Connection: close`, sends something unparseable, or the server shuts down.
+/// Answers one request of a connection, on a worker of the loopback server: reads it (its body
+/// within the request's deadline), decides, waits out a delay or a hold, and returns the
+/// response for the server to write. The connection stays open unless the client asks for
+/// `Connection: close`, sends something unparseable, or the server shuts down.
 ///
 /// Each request is recorded in the log before its response is written or its connection dropped.
-final class ConnectionHandler {
-    private let socket: ClientSocket
-    private let api: SandboxAPI
-    private let log: RequestLog
-    private let lifecycle: ServerLifecycle
-    private let limits: HTTPLimits
-    private var parser: HTTPRequestParser
+struct ConnectionHandler: Sendable {
+    let api: SandboxAPI
+    let log: RequestLog
+    let lifecycle: ServerLifecycle
+    let limits: HTTPLimits
 
-    init(socket: ClientSocket, api: SandboxAPI, log: RequestLog, lifecycle: ServerLifecycle, limits: HTTPLimits) {
-        self.socket = socket
-        self.api = api
-        self.log = log
-        self.lifecycle = lifecycle
-        self.limits = limits
-        self.parser = HTTPRequestParser(channel: socket, limits: limits)
+    /// Reads and answers the connection's next request.
+    func respond(on connection: LoopbackConnection) -> ConnectionOutcome {
+        guard !lifecycle.isShuttingDown else { return .close }
+        var parser = HTTPRequestParser(channel: connection, limits: limits)
+        let request: HTTPRequest
+        do throws(HTTPParseError) {
+            guard let next = try parser.nextRequest() else { return .close }
+            request = next
+        } catch {
+            // Answers an unparseable request when the connection still works; the server then
+            // closes it gracefully.
+            guard let response = error.response else { return .close }
+            return .respond(response.serialized(keepAlive: false), keepOpen: false)
+        }
+        connection.unread(parser.unparsedBytes)
+        return serve(request)
     }
 
-    /// Serves requests until the connection ends, then closes the socket.
-    func run() {
-        socket.configure(idleTimeout: limits.idleTimeout)
-        defer {
-            lifecycle.retireConnection(socket.descriptor)
-            socket.close()
-        }
-        while !lifecycle.isShuttingDown {
-            let request: HTTPRequest
-            do throws(HTTPParseError) {
-                guard let next = try parser.nextRequest() else { return }
-                request = next
-            } catch {
-                reject(error)
-                return
-            }
-            guard serve(request) else { return }
-        }
-    }
-
-    /// Answers one parsed request. Returns whether the connection should stay open.
-    private func serve(_ request: HTTPRequest) -> Bool {
+    /// Answers one parsed request.
+    private func serve(_ request: HTTPRequest) -> ConnectionOutcome {
         let arrivalIndex = log.reserveArrivalIndex()
         let receivedAt = api.tokens.clock()
         let decision = api.decide(request)
@@ -72,28 +62,16 @@ final class ConnectionHandler {
             gate.stopHolding(signal)
         case .never:
             record(status: nil, outcome: decision.outcome)
-            return false
+            return .close
         }
         guard mayRespond else {
             record(status: nil, outcome: .dropped)
-            return false
+            return .close
         }
 
         let keepAlive = request.wantsKeepAlive && !lifecycle.isShuttingDown
         record(status: decision.response.status, outcome: decision.outcome)
         let bytes = decision.response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD")
-        do {
-            try socket.send(bytes)
-        } catch {
-            return false
-        }
-        return keepAlive
-    }
-
-    /// Answers an unparseable request (when the connection still works) and prepares a graceful close.
-    private func reject(_ error: HTTPParseError) {
-        guard let response = error.response else { return }
-        try? socket.send(response.serialized(keepAlive: false))
-        socket.finishWritingAndDrain(limit: 1024 * 1024, timeout: .seconds(2))
+        return .respond(bytes, keepOpen: keepAlive)
     }
 }

@@ -1,4 +1,5 @@
 import Journal
+import LoopbackHTTP
 
 /// The head of one HTTP/1.x request as ``LoopbackServer`` hands it on: the method, the path as
 /// sent (never percent-decoded, so a route matches only its own spelling) and the query's
@@ -9,7 +10,7 @@ package struct HTTPRequestHead: Sendable {
     package var path: String
     /// The query's parameters, percent-decoded (`+` is a space); the last of a repeated name.
     package var query: [String: String]
-    /// Header names lowercased, values trimmed; the last of a repeated name.
+    /// Header names lowercased, values trimmed; a repeated name's values joined with ", ".
     package var headers: [String: String]
 
     package init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:]) {
@@ -24,35 +25,19 @@ package struct HTTPRequestHead: Sendable {
         case malformed(String)
     }
 
-    /// Parses the bytes of a request head (up to and without the blank line).
-    package static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> HTTPRequestHead {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)[...]
-        guard let requestLine = lines.popFirst() else { throw .malformed("empty request") }
-        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { throw .malformed("not an HTTP/1.x request line") }
-        let target = parts[1]
-        guard target.hasPrefix("/"), !target.contains("#") else { throw .malformed("the target must be a path") }
-        var headers: [String: String] = [:]
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw .malformed("a header line without a colon") }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
-        }
-        let path: Substring
+    /// The head of a request the loopback core read: the path as sent, the query decoded.
+    /// Throws when the target carries a fragment or its query is not valid percent-encoded UTF-8.
+    package init(_ request: HTTPRequest) throws(ParseError) {
+        guard !request.target.contains("#") else { throw .malformed("the target must be a path") }
         var query: [String: String] = [:]
-        if let mark = target.firstIndex(of: "?") {
-            path = target[..<mark]
-            for pair in target[target.index(after: mark)...].split(separator: "&") {
-                let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let name = decode(halves[0]), let value = decode(halves.count > 1 ? halves[1] : "") else {
-                    throw .malformed("a query parameter that is not valid percent-encoded UTF-8")
-                }
-                query[name] = value
+        for pair in (request.query ?? "").split(separator: "&") {
+            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(halves[0]), let value = Self.decode(halves.count > 1 ? halves[1] : "") else {
+                throw .malformed("a query parameter that is not valid percent-encoded UTF-8")
             }
-        } else {
-            path = target
+            query[name] = value
         }
-        return HTTPRequestHead(method: String(parts[0]), path: String(path), query: query, headers: headers)
+        self.init(method: request.method, path: request.path, query: query, headers: request.headers.dictionary)
     }
 
     /// `text` percent-decoded (`+` a space); nil when an escape is malformed or the bytes are not UTF-8.
@@ -78,11 +63,5 @@ package struct HTTPRequestHead: Sendable {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters(in characters: String) -> String {
-        String(drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
     }
 }

@@ -1,166 +1,132 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Foundation
+import LoopbackHTTP
+import Locking
 
-/// A small HTTP/1.1 server for `replay serve`: bound to 127.0.0.1 unless told otherwise, one
-/// thread per connection, one request per connection (`Connection: close`), GET and HEAD only.
-/// Every request goes to the handler, which answers from a fixed table of routes: the server
-/// itself serves no file.
+/// The HTTP/1.1 server of `replay serve`, over the loopback core (``LoopbackHTTPServer``): bound
+/// to 127.0.0.1 and ::1 unless told otherwise, one request per connection (`Connection: close`),
+/// GET and HEAD only. Every request goes to the handler, which answers from a fixed table of
+/// routes: the server itself serves no file.
+///
+/// It holds by design: a connection that sends nothing or trickles its head costs a descriptor
+/// and no thread, and is closed at its deadline or when a newer connection needs its place; a
+/// client that never reads its answer holds no worker; at most ``HTTPLimits/workers`` requests
+/// are answered at once and a request beyond the backlog gets 503 at once (``serveLimits``).
 ///
 /// It refuses (403) any request whose `Host` header names a host it was not told about,
 /// whatever address it is bound to: a page elsewhere reaching it through a DNS name that
 /// resolves to this machine (DNS rebinding) gets nothing. The names it answers to are the
-/// loopback names, the address it is bound to (unless that is every interface, `0.0.0.0`) and
-/// the names it is given (``allowedHosts``), each with the port bound.
+/// loopback names, the address it is bound to (unless that is every interface, `0.0.0.0` or
+/// `::`) and the names it is given (``allowedHosts``), each with the port bound.
 package final class LoopbackServer: Sendable {
-    /// The address bound, as given (`127.0.0.1` by default).
+    /// The address bound, as given (`127.0.0.1` by default, with `::1` beside it).
     package let host: String
     /// The port bound (the kernel's choice when 0 was asked for).
     package let port: UInt16
     /// The names, lowercased, a request's `Host` header may give besides `127.0.0.1`,
     /// `localhost` and ``host``.
     package let allowedHosts: [String]
-    private let descriptor: Int32
     private let handler: @Sendable (HTTPRequestHead) -> HTTPReply
-    private let state = NSLock()
-    // Guarded by `state`: whether the descriptor is still open.
-    nonisolated(unsafe) private var isOpen = true
+    private let core: Locked<LoopbackHTTPServer?>
 
     /// The largest request head read (the server answers 431 past it).
     static let maxHeadBytes = 16 * 1024
-    /// How long a connection may take to send its request head.
-    static let receiveTimeoutSeconds = 10
 
-    /// Whether `host` is an IPv4 loopback address.
-    package static func isLoopback(_ host: String) -> Bool {
-        host.hasPrefix("127.")
+    /// The limits `replay serve` runs with: a head within 16 KiB and 10 s of its first byte, no
+    /// body, 10 s to the first byte, 30 s to write an answer, 8 requests answered at once (each
+    /// may fold a journal) and 128 waiting, 4,096 connections (or three quarters of the
+    /// descriptor limit).
+    package static var serveLimits: HTTPLimits {
+        var limits = HTTPLimits()
+        limits.maxHeaderSectionBytes = maxHeadBytes
+        limits.maxBodyBytes = 0
+        limits.idleTimeout = .seconds(10)
+        limits.requestTimeout = .seconds(10)
+        limits.sendTimeout = .seconds(30)
+        limits.workers = 8
+        limits.backlog = 128
+        limits.maxConnections = 4_096
+        // The handler folds journals: the stack of a command's main thread, not 512 KiB.
+        limits.workerStackBytes = 8 << 20
+        return limits
     }
 
-    /// Binds `host:port` (port 0: any free port) and listens; ``start()`` accepts.
-    package init(host: String = "127.0.0.1", port: UInt16 = 0, allowedHosts: [String] = [],
+    /// Whether `host` is a loopback address (`127.x.x.x`, `::1`).
+    package static func isLoopback(_ host: String) -> Bool {
+        host.hasPrefix("127.") || host == "::1"
+    }
+
+    /// Binds `host:port` (port 0: any free port; the default host binds `::1` too, where the
+    /// machine has IPv6) and listens; ``start()`` serves.
+    package init(host: String = "127.0.0.1", port: UInt16 = 0, allowedHosts: [String] = [], limits: HTTPLimits = serveLimits,
                  handler: @escaping @Sendable (HTTPRequestHead) -> HTTPReply) throws {
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        let streamType = SOCK_STREAM
-        #else
-        let streamType = Int32(SOCK_STREAM.rawValue)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            throw ServeError.badAddress(host)
-        }
-        let descriptor = socket(AF_INET, streamType, 0)
-        guard descriptor >= 0 else { throw ServeError.system("socket", errno) }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        var yes: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw ServeError.system(bound == 0 ? "listen" : "bind to \(host):\(port)", code)
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
+        guard LoopbackHTTPServer.isAddressLiteral(host) else { throw ServeError.badAddress(host) }
         self.host = host
         self.allowedHosts = allowedHosts.map { $0.lowercased() }
-        self.port = UInt16(bigEndian: actual.sin_port)
-        self.descriptor = descriptor
         self.handler = handler
+        let core = Locked<LoopbackHTTPServer?>(nil)
+        self.core = core
+        // The core's handler, set once this server is whole (it answers through `self`).
+        let respond = Locked<(@Sendable (LoopbackConnection) -> ConnectionOutcome)?>(nil)
+        let overloaded = HTTPReply.refusal(503, "replay serve is answering as many requests as it can; try again").serialized()
+        let server: LoopbackHTTPServer
+        do throws(SocketError) {
+            server = try LoopbackHTTPServer(addresses: [host], optionalAddresses: host == "127.0.0.1" ? ["::1"] : [], port: port,
+                                            limits: limits, overloaded: overloaded) { connection in
+                respond.withLock { $0 }?(connection) ?? .close
+            }
+        } catch {
+            throw ServeError.system(error.operation, error.code)
+        }
+        self.port = server.port
+        core.withLock { $0 = server }
+        respond.withLock { $0 = { [weak self] connection in self?.respond(on: connection, limits: limits) ?? .close } }
     }
 
     /// The page's address: `http://127.0.0.1:PORT/`.
-    package var url: String { "http://\(host):\(port)/" }
+    package var url: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
 
-    /// Accepts connections on a thread of its own until ``stop()``.
+    /// The addresses bound (`127.0.0.1` and `::1` by default).
+    package var addresses: [String] { core.withLock { $0?.addresses ?? [] } }
+
+    /// Starts answering, on the core's threads, until ``stop()``.
     package func start() {
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        core.withLock { $0 }?.start()
     }
 
-    /// Stops accepting and closes the listening socket (requests under way finish).
+    /// Stops: closes the listening sockets and every connection, and waits for the server's threads.
     package func stop() {
-        state.lock()
-        defer { state.unlock() }
-        guard isOpen else { return }
-        isOpen = false
-        _ = shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
+        core.withLock { $0 }?.shutdown()
     }
 
-    private func acceptLoop() {
-        while true {
-            let client = accept(descriptor, nil, nil)
-            if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                state.lock()
-                let open = isOpen
-                state.unlock()
-                if open, errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
-                    usleep(50_000)
-                    continue
-                }
-                return
-            }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            let thread = Thread { [self] in serve(client) }
-            // The handler folds journals: the stack of a command's main thread, not 512 KiB.
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-    }
-
-    /// Reads one request head from `client`, answers it and closes the connection.
-    private func serve(_ client: Int32) {
-        defer { close(client) }
-        #if canImport(Darwin)
-        var noSignal: Int32 = 1
-        _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var timeout = timeval(tv_sec: Self.receiveTimeoutSeconds, tv_usec: 0)
-        _ = setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    /// Reads one request off `connection` and answers it; the connection then closes.
+    private func respond(on connection: LoopbackConnection, limits: HTTPLimits) -> ConnectionOutcome {
+        var parser = HTTPRequestParser(channel: connection, limits: limits)
         let reply: HTTPReply
         var headOnly = false
-        switch readHead(client) {
-        case .refused(let refusal):
-            reply = refusal
-        case .head(let bytes):
+        do throws(HTTPParseError) {
+            guard let request = try parser.nextRequest() else { return .close }
+            headOnly = request.method == "HEAD"
             do {
-                let request = try HTTPRequestHead.parse(bytes)
-                headOnly = request.method == "HEAD"
-                reply = answer(request)
+                reply = answer(try HTTPRequestHead(request))
             } catch {
                 reply = .refusal(400, "bad request: \(error)")
             }
+        } catch {
+            guard let refusal = Self.refusal(error) else { return .close }
+            reply = refusal
         }
-        send(reply.serialized(headOnly: headOnly), to: client)
-        linger(client)
+        return .respond(reply.serialized(headOnly: headOnly), keepOpen: false)
     }
 
-    /// Closes the sending side and reads what the client still sends (a head refused midway)
-    /// until it closes, for at most a second and a mebibyte: closing with unread bytes would
-    /// reset the connection, and the client could lose the answer.
-    private func linger(_ client: Int32) {
-        _ = shutdown(client, Int32(SHUT_WR))
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        _ = setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        var drained = 0
-        while drained < 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            drained += count
+    /// The answer to a request that could not be read, or nil when the connection is gone.
+    static func refusal(_ error: HTTPParseError) -> HTTPReply? {
+        switch error {
+        case .connectionClosed, .transport: nil
+        case .malformedRequestLine: .refusal(400, "bad request: not an HTTP/1.x request line with a path")
+        case .malformedHeader: .refusal(400, "bad request: a malformed header line")
+        case .invalidContentLength, .conflictingFraming, .malformedChunkedBody: .refusal(400, "bad request: a malformed body framing")
+        case .unsupportedTransferEncoding: .refusal(501, "only the chunked transfer coding is understood")
+        case .headerSectionTooLarge: .refusal(431, "the request head is over \(maxHeadBytes) bytes")
+        case .bodyTooLarge: .refusal(413, "requests carry no body here")
         }
     }
 
@@ -178,8 +144,9 @@ package final class LoopbackServer: Sendable {
 
     /// The names this server answers to, lowercased, without the port.
     var hostNames: [String] {
-        var names = ["127.0.0.1", "localhost"]
-        for name in [host.lowercased()] + allowedHosts where name != "0.0.0.0" && !names.contains(name) { names.append(name) }
+        var names = ["127.0.0.1", "localhost", "[::1]"]
+        let bound = host.contains(":") ? "[\(host.lowercased())]" : host.lowercased()
+        for name in [bound] + allowedHosts where name != "0.0.0.0" && name != "[::]" && !names.contains(name) { names.append(name) }
         return names
     }
 
@@ -196,56 +163,5 @@ package final class LoopbackServer: Sendable {
             name = Substring(header)
         }
         return hostNames.contains { $0 == name }
-    }
-
-    /// A request head read whole, or the reply that refuses it.
-    private enum HeadRead {
-        case head([UInt8])
-        case refused(HTTPReply)
-    }
-
-    private func readHead(_ client: Int32) -> HeadRead {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return .refused(.refusal(408, "the request head did not arrive")) }
-            let searchFrom = max(0, bytes.count - 3)
-            bytes.append(contentsOf: chunk[..<count])
-            let end = Self.headEnd(bytes, from: searchFrom)
-            if (end ?? bytes.count) > Self.maxHeadBytes { return .refused(.refusal(431, "the request head is over \(Self.maxHeadBytes) bytes")) }
-            if let end { return .head(Array(bytes[..<end])) }
-        }
-    }
-
-    /// Where the blank line ending the head begins, searching from `start`.
-    static func headEnd(_ bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        var index = start
-        while index + 3 < bytes.count {
-            if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    private func send(_ bytes: [UInt8], to client: Int32) {
-        #if canImport(Darwin)
-        let flags: Int32 = 0
-        #else
-        let flags = Int32(MSG_NOSIGNAL)
-        #endif
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let sent = Foundation.send(client, buffer.baseAddress! + offset, buffer.count - offset, flags)
-                if sent < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += sent
-            }
-        }
     }
 }

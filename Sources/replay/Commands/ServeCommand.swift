@@ -10,7 +10,7 @@ struct ServeCommand: Command {
         usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... <journal>...
 
         Serves the journals (directories, or folders of journal folders) on http://127.0.0.1:PORT/
-        and prints that address. Each journal's page is its HTML report, plus a scrubber over
+        (and http://[::1]:PORT/ where the machine has IPv6) and prints that address. Each journal's page is its HTML report, plus a scrubber over
         the whole journal, stepping keys (Left/Right: previous/next fact; with Shift: call;
         [ and ]: switch), search over every fact, and a journal picker when there are several.
         Any moment's state, its diff from the moment before, its fact and its call's audit row
@@ -18,7 +18,7 @@ struct ServeCommand: Command {
         the very bytes it prints). Runs until interrupted (Ctrl-C).
 
         Nothing leaves the machine: it listens on the loopback interface only, answers only
-        requests addressed to it as 127.0.0.1, localhost, the --host address or an --allow-host
+        requests addressed to it as 127.0.0.1, [::1], localhost, the --host address or an --allow-host
         name (a web page elsewhere that reaches it under another name, by DNS rebinding, gets
         403), serves its fixed pages and endpoints only (no file by its path) and the pages load
         nothing from elsewhere. Pages show the journals' personal data as they are: to show a
@@ -26,8 +26,9 @@ struct ServeCommand: Command {
           replay export --redact --format journal -o COPY <journal>; replay serve COPY
 
           --port N      the port (default 0: a free one, chosen by the system)
-          --host ADDR   listen on ADDR instead of 127.0.0.1 (an IPv4 address, e.g. 0.0.0.0 for
-                        every interface): only when the page must be reached from elsewhere
+          --host ADDR   listen on ADDR instead of 127.0.0.1 and ::1 (an IPv4 or IPv6 address,
+                        e.g. 0.0.0.0 for every interface): only when the page must be reached
+                        from elsewhere
           --allow-host NAME
                         answer requests addressed to NAME too (a machine's name or address
                         others reach it by, e.g. support-box.local); repeatable
@@ -62,7 +63,7 @@ struct ServeCommand: Command {
         let (journals, server) = try listen(console: console)
         if !LoopbackServer.isLoopback(host) {
             console.printError("replay serve: listening on \(host), beyond this machine: anyone who reaches it reads these journals")
-            if allowedHosts.isEmpty && host == "0.0.0.0" {
+            if allowedHosts.isEmpty && (host == "0.0.0.0" || host == "::") {
                 console.printError("replay serve: it answers only to 127.0.0.1 and localhost; --allow-host NAME for the name others reach it by")
             }
         }

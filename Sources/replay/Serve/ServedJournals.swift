@@ -18,10 +18,10 @@ final class ServedJournals: Sendable {
     }
 
     let entries: [Entry]
-    private let lock = NSLock()
-    // Guarded by `lock`: what is made once per journal and kept.
-    nonisolated(unsafe) private var pages: [Int: String] = [:]
-    nonisolated(unsafe) private var indexes: [Int: MomentIndex] = [:]
+    /// Each journal's page and moment index, made once (by the first request that needs it,
+    /// the others asking at the same time wait for it) and kept.
+    let pages = SingleFlight<Int, String>()
+    let indexes = SingleFlight<Int, MomentIndex>()
 
     init(paths: [String]) {
         var taken: [String: Int] = [:]
@@ -123,23 +123,21 @@ final class ServedJournals: Sendable {
         return .json(try FactSearch.json(reader: reader, query: query["q"] ?? "", from: from))
     }
 
-    /// The journal's page, made on first request (one pass, as `replay report`) and kept.
+    /// The journal's page, made once (one pass, as `replay report`) and kept.
     private func page(_ journal: Int) throws -> String {
-        if let page = lock.withLock({ pages[journal] }) { return page }
-        let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
-        let timeline = try TimelineBuilder.build(reader: reader)
-        let page = ReportPage.html(data: ReportData.make(timeline), title: entries[journal].name,
+        try pages.value(for: journal) {
+            let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
+            let timeline = try TimelineBuilder.build(reader: reader)
+            return ReportPage.html(data: ReportData.make(timeline), title: entries[journal].name,
                                    served: ServedPage(journal: journal, journals: entries.map(\.name)))
-        lock.withLock { pages[journal] = page }
-        return page
+        }
     }
 
-    /// The journal's calls and switches by sequence number, made on first need and kept.
+    /// The journal's calls and switches by sequence number, made once and kept.
     func momentIndex(_ journal: Int) throws -> MomentIndex {
-        if let index = lock.withLock({ indexes[journal] }) { return index }
-        let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
-        let index = try MomentIndex.build(reader)
-        lock.withLock { indexes[journal] = index }
-        return index
+        try indexes.value(for: journal) {
+            let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
+            return try MomentIndex.build(reader)
+        }
     }
 }

@@ -10,22 +10,65 @@ import Glibc
 /// raising `SIGPIPE` per call (`MSG_NOSIGNAL`); Apple platforms have neither, so there the
 /// descriptor is marked `FD_CLOEXEC` right after it is made and `SO_NOSIGPIPE` is set on it once.
 /// The C functions are named by module because the socket types have methods of the same names.
-enum SystemSocket {
+package enum SystemSocket {
     /// `how` for ``shutdown(_:_:)``: no more sends.
     static let stopWriting = Int32(SHUT_WR)
     /// `how` for ``shutdown(_:_:)``: no more sends or receives.
     static let stopBoth = Int32(SHUT_RDWR)
 
-    /// A new TCP/IPv4 socket, close-on-exec and never raising `SIGPIPE`; -1 with `errno` set on
-    /// failure.
-    static func makeTCP() -> Int32 {
+    /// A new TCP socket of `family` (`AF_INET` or `AF_INET6`), close-on-exec and never raising
+    /// `SIGPIPE`; -1 with `errno` set on failure.
+    static func makeTCP(family: Int32 = AF_INET) -> Int32 {
         #if canImport(Darwin)
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(family, SOCK_STREAM, 0)
         if descriptor >= 0 { prepareAccepted(descriptor) }
         return descriptor
         #else
-        return socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #endif
+    }
+
+    /// Makes `descriptor` non-blocking: its reads and writes then wait in ``wait(for:on:until:)``,
+    /// which has a deadline. Returns whether it worked.
+    @discardableResult
+    static func makeNonBlocking(_ descriptor: Int32) -> Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
+    }
+
+    /// Waits until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`) or `deadline` passes.
+    /// Returns false on the deadline; true when ready, closed by the peer or in error (the next
+    /// call on it says which). Interrupted waits resume.
+    static func wait(for events: Int32, on descriptor: Int32, until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let milliseconds = Self.milliseconds(until: deadline)
+            if milliseconds == 0 { return false }
+            var entry = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+            let result = poll(&entry, 1, Int32(milliseconds))
+            if result > 0 { return true }
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 { return true }
+        }
+    }
+
+    /// Milliseconds from now to `deadline`, rounded up and at most a minute (0 once it passed).
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int {
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        guard seconds < 60 else { return 60_000 }
+        return Int(seconds) * 1_000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
+    /// A pipe whose ends are close-on-exec and non-blocking: the poller's wake-up line.
+    static func makeWakePipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            makeNonBlocking(end)
+        }
+        return (ends[0], ends[1])
     }
 
     /// Makes a descriptor `accept` returned close-on-exec (`accept4` is not exported to Swift) and,
@@ -96,5 +139,26 @@ enum SystemSocket {
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
+    }
+
+    /// Sets the length field Apple's IPv6 socket addresses carry (Linux's have none).
+    static func setLength(of address: inout sockaddr_in6) {
+        #if canImport(Darwin)
+        address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+        #endif
+    }
+
+    /// The process's soft limit on open descriptors, or nil when unlimited or unknown.
+    static func descriptorLimit() -> Int? {
+        var limit = rlimit()
+        #if canImport(Darwin)
+        let resource = RLIMIT_NOFILE
+        #else
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #endif
+        // RLIM_INFINITY is all ones: past any count worth lowering a limit to.
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        let current = Int(clamping: limit.rlim_cur)
+        return current < Int(Int32.max) ? current : nil
     }
 }

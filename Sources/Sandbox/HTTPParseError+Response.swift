@@ -1,19 +1,6 @@
-/// Why a request could not be read off a connection.
-enum HTTPParseError: Error, Equatable {
-    /// The peer closed the connection in the middle of a request.
-    case connectionClosed
-    /// A socket call failed or timed out.
-    case transport(SocketError)
-    case malformedRequestLine
-    case malformedHeader
-    case invalidContentLength
-    /// Both `Content-Length` and `Transfer-Encoding` were present.
-    case conflictingFraming
-    case unsupportedTransferEncoding
-    case malformedChunkedBody
-    case headerSectionTooLarge
-    case bodyTooLarge
+import LoopbackHTTP
 
+extension HTTPParseError {
     /// The error response to send before closing, or nil when the connection is already unusable.
     var response: HTTPResponse? {
         switch self {

@@ -6,9 +6,9 @@ import Foundation
 /// `Expect: 100-continue` before reading a body, and enforces ``HTTPLimits``. It never reads
 /// beyond the limits: an oversized head or body is reported as an error as soon as it is detected.
 /// Bytes received past the end of one request are kept for the next (pipelining).
-struct HTTPRequestParser {
+package struct HTTPRequestParser {
     /// How a request's body is delimited.
-    enum BodyFraming: Equatable {
+    package enum BodyFraming: Equatable {
         case none
         case contentLength(Int)
         case chunked
@@ -23,13 +23,19 @@ struct HTTPRequestParser {
     private let limits: HTTPLimits
     private var buffer: [UInt8] = []
 
-    init(channel: any ByteChannel, limits: HTTPLimits = .standard) {
+    package init(channel: any ByteChannel, limits: HTTPLimits = .standard) {
         self.channel = channel
         self.limits = limits
     }
 
+    /// The bytes received past the last request read (the start of a pipelined one), which the
+    /// connection keeps for the next parser.
+    package var unparsedBytes: [UInt8] {
+        buffer
+    }
+
     /// Reads the next request, or returns nil when the peer closed the connection between requests.
-    mutating func nextRequest() throws(HTTPParseError) -> HTTPRequest? {
+    package mutating func nextRequest() throws(HTTPParseError) -> HTTPRequest? {
         guard let head = try readHead() else { return nil }
         var request = try Self.parseHead(head)
         let framing = try Self.bodyFraming(of: request.headers)
@@ -162,7 +168,7 @@ struct HTTPRequestParser {
 extension HTTPRequestParser {
     /// Parses a request head (request line and header fields separated by CRLF, without the
     /// terminating blank line). The returned request has an empty body.
-    static func parseHead(_ head: [UInt8]) throws(HTTPParseError) -> HTTPRequest {
+    package static func parseHead(_ head: [UInt8]) throws(HTTPParseError) -> HTTPRequest {
         var lines = head.split(separator: [13, 10])
         guard !lines.isEmpty else { throw .malformedRequestLine }
         let requestLine = lines.removeFirst()
@@ -192,7 +198,7 @@ extension HTTPRequestParser {
     }
 
     /// Decides how the body is delimited, rejecting ambiguous or unsupported framing.
-    static func bodyFraming(of headers: HTTPHeaders) throws(HTTPParseError) -> BodyFraming {
+    package static func bodyFraming(of headers: HTTPHeaders) throws(HTTPParseError) -> BodyFraming {
         let transferCodings = headers.tokens("transfer-encoding")
         let contentLength = headers["content-length"]
         if headers["transfer-encoding"] != nil {
@@ -214,7 +220,7 @@ extension HTTPRequestParser {
     }
 
     /// Parses `chunk-size [; extensions]`.
-    static func chunkSize(from line: [UInt8]) throws(HTTPParseError) -> Int {
+    package static func chunkSize(from line: [UInt8]) throws(HTTPParseError) -> Int {
         let sizeField = line.prefix { $0 != UInt8(ascii: ";") }.trimmingHTTPWhitespace()
         guard (1...15).contains(sizeField.count),
               sizeField.allSatisfy(isHexDigit),

@@ -4,29 +4,32 @@ import Foundation
 ///
 /// Names are stored lowercased; repeated fields are kept in order and combined with `", "`
 /// when read through the subscript, as HTTP allows for list-valued fields.
-struct HTTPHeaders: Sendable, Equatable {
+package struct HTTPHeaders: Sendable, Equatable {
     /// A single header field as received (name lowercased, value trimmed).
-    struct Field: Sendable, Equatable {
-        let name: String
-        let value: String
+    package struct Field: Sendable, Equatable {
+        package let name: String
+        package let value: String
     }
 
-    private(set) var fields: [Field] = []
+    package private(set) var fields: [Field] = []
+
+    /// No fields.
+    package init() {}
 
     /// Appends a field; `name` is lowercased.
-    mutating func append(name: String, value: String) {
+    package mutating func append(name: String, value: String) {
         fields.append(Field(name: name.lowercased(), value: value))
     }
 
     /// The combined value of every field called `name` (any case), or nil when there is none.
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         let lowercasedName = name.lowercased()
         let values = fields.lazy.filter { $0.name == lowercasedName }.map(\.value)
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
     /// The comma-separated elements of the field called `name`, trimmed and lowercased.
-    func tokens(_ name: String) -> [String] {
+    package func tokens(_ name: String) -> [String] {
         guard let value = self[name] else { return [] }
         return value
             .split(separator: ",")
@@ -35,7 +38,7 @@ struct HTTPHeaders: Sendable, Equatable {
     }
 
     /// Every field as lowercased name to combined value.
-    var dictionary: [String: String] {
+    package var dictionary: [String: String] {
         fields.reduce(into: [:]) { result, field in
             if let existing = result[field.name] {
                 result[field.name] = existing + ", " + field.value

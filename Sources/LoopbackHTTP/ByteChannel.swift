@@ -1,7 +1,7 @@
 /// A bidirectional byte stream the HTTP parser reads requests from and writes interim responses to.
 ///
-/// Implemented by ``ClientSocket``; tests substitute an in-memory channel.
-protocol ByteChannel: AnyObject {
+/// Implemented by ``LoopbackConnection``; tests substitute an in-memory channel.
+package protocol ByteChannel: AnyObject {
     /// Returns between 1 and `maxBytes` bytes, or an empty array once the peer has closed its side.
     func receive(maxBytes: Int) throws(SocketError) -> [UInt8]
 

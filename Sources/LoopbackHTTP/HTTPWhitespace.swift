@@ -2,5 +2,5 @@ import Foundation
 
 extension CharacterSet {
     /// HTTP's optional whitespace: space and horizontal tab.
-    static let httpWhitespace = CharacterSet(charactersIn: " \t")
+    package static let httpWhitespace = CharacterSet(charactersIn: " \t")
 }

@@ -5,9 +5,9 @@ import Glibc
 #endif
 
 /// Thin wrappers around `setsockopt` for the handful of options the server uses.
-enum SocketOptions {
+package enum SocketOptions {
     /// Turns on a boolean option such as `SO_REUSEADDR` or `TCP_NODELAY`.
-    static func enable(_ option: Int32, level: Int32 = SOL_SOCKET, on descriptor: Int32) throws(SocketError) {
+    package static func enable(_ option: Int32, level: Int32 = SOL_SOCKET, on descriptor: Int32) throws(SocketError) {
         var enabled: Int32 = 1
         let result = setsockopt(descriptor, level, option, &enabled, socklen_t(MemoryLayout<Int32>.size))
         guard result == 0 else { throw .lastError("setsockopt") }
@@ -15,7 +15,7 @@ enum SocketOptions {
 
     /// Sets a time-valued option such as `SO_RCVTIMEO`; non-positive durations are rounded up to 1 ms
     /// because a zero timeout means "wait forever" to the kernel.
-    static func setTimeout(_ option: Int32, to duration: Duration, on descriptor: Int32) throws(SocketError) {
+    package static func setTimeout(_ option: Int32, to duration: Duration, on descriptor: Int32) throws(SocketError) {
         let (seconds, attoseconds) = duration.components
         let microseconds = max(0, attoseconds / 1_000_000_000_000)
         var value = timeval(tv_sec: .init(max(0, seconds)), tv_usec: .init(microseconds))

@@ -22,6 +22,9 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.low = low
     }
 
+    /// Its 16 bytes as two big-endian words.
+    package var words: (high: UInt64, low: UInt64) { (high, low) }
+
     /// The id made of its 16 bytes, in order (``withBytes(_:)``); nil unless there are 16.
     init?(bytes: UnsafeRawBufferPointer) {
         guard bytes.count == 16 else { return nil }

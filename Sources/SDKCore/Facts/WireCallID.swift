@@ -6,11 +6,12 @@ import Journal
 /// project's receipt log be matched with the journal call by call (`replay reconcile`,
 /// docs/RECONCILE.md).
 ///
-/// Derived, never stored: the first 16 bytes of SHA-256 over a domain word, the journal's
-/// stream id and the call's id (or, for a request of the SDK's own, its task's number and
-/// creation time, as its idempotency key is). So it is the same on every attempt and after a
-/// relaunch, costs the journal no byte, and reveals nothing of the user or of the stream (a
-/// backend cannot tell two installs' calls apart by it, nor read a call's id out of it).
+/// Derived, never stored: the call's id mixed under the journal's stream id (for a request of
+/// the SDK's own, its task's number and creation time, as its idempotency key is), by a
+/// bijection per stream. So it is the same on every attempt and after a relaunch, costs the
+/// journal no byte and a few dozen instructions a call, is unique within a journal, and tells
+/// a backend nothing it is not already sent: the `Idempotency-Key` carries the stream and call
+/// ids themselves, and neither names the user. It is not a secret, and not a hash.
 package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The 16 bytes as two big-endian words.
     package let high: UInt64
@@ -26,22 +27,37 @@ package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// The id of `call`'s request (or its event in a bulk) in journal stream `stream`.
     package init(stream: UUID, call: CallID) {
-        var input = [UInt8](repeating: 0, count: 4 + 16 + 16)
-        input[0] = UInt8(ascii: "c"); input[1] = UInt8(ascii: "a"); input[2] = UInt8(ascii: "l"); input[3] = UInt8(ascii: "l")
-        Self.put(stream, into: &input, at: 4)
-        call.withBytes { bytes in for index in 0..<16 { input[20 + index] = bytes[index] } }
-        self.init(digestOf: input)
+        let (high, low) = call.words
+        self.init(stream: stream, high: high, low: low)
     }
 
     /// The id of a request of the SDK's own (no call: a switch's disableDevice, a token
-    /// re-registration): task `task` made at `createdAt` in stream `stream`.
+    /// re-registration): task `task` made at `createdAt` in stream `stream`. Its top bit set keeps
+    /// it apart from the sequential call ids of tests and the demo; a random call id meets it
+    /// with the odds of a 128-bit collision.
     package init(stream: UUID, task: TaskID, createdAt: JournalTime) {
-        var input = [UInt8](repeating: 0, count: 4 + 16 + 8 + 8)
-        input[0] = UInt8(ascii: "t"); input[1] = UInt8(ascii: "a"); input[2] = UInt8(ascii: "s"); input[3] = UInt8(ascii: "k")
-        Self.put(stream, into: &input, at: 4)
-        withUnsafeBytes(of: task.number.bigEndian) { for index in 0..<8 { input[20 + index] = $0[index] } }
-        withUnsafeBytes(of: createdAt.microsecondsSince1970.bigEndian) { for index in 0..<8 { input[28 + index] = $0[index] } }
-        self.init(digestOf: input)
+        self.init(stream: stream, high: task.number | 1 << 63,
+                  low: UInt64(bitPattern: createdAt.microsecondsSince1970))
+    }
+
+    /// `(high, low)` mixed under `stream`: a bijection of the 128 bits for each stream, so two
+    /// calls of one journal never share an id, and calls of different journals (whose call ids
+    /// may repeat: sequential ids in tests and the demo) get unrelated ones.
+    private init(stream: UUID, high: UInt64, low: UInt64) {
+        let (streamHigh, streamLow) = withUnsafeBytes(of: stream.uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+        let mixedHigh = Self.mix(streamHigh ^ high ^ (low << 29 | low >> 35))
+        self.init(high: mixedHigh, low: Self.mix(streamLow ^ low ^ mixedHigh))
+    }
+
+    /// SplitMix64's finalizer: a bijection of 64-bit words that spreads every input bit over the
+    /// output.
+    private static func mix(_ word: UInt64) -> UInt64 {
+        var z = word
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     /// The id spelled by `hex`, its 32-character lowercase form, or nil for any other text.
@@ -61,21 +77,6 @@ package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertib
         self.init(high: words.0, low: words.1)
     }
 
-    private init(digestOf input: [UInt8]) {
-        let digest = SHA256.digest(input)
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for index in 0..<8 {
-            high = high << 8 | UInt64(digest[index])
-            low = low << 8 | UInt64(digest[8 + index])
-        }
-        self.init(high: high, low: low)
-    }
-
-    private static func put(_ uuid: UUID, into bytes: inout [UInt8], at offset: Int) {
-        withUnsafeBytes(of: uuid.uuid) { for index in 0..<16 { bytes[offset + index] = $0[index] } }
-    }
-
     /// The 32 lowercase hex digits.
     package var hex: String {
         String(unsafeUninitializedCapacity: Self.hexCount) { text in
@@ -87,20 +88,23 @@ package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Writes the 32 hex digits at the start of `output` (room for them).
     package func writeHex(into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count >= Self.hexCount, "room for a call id")
-        withUnsafeBytes(of: high.bigEndian) { high in
-            withUnsafeBytes(of: low.bigEndian) { low in
-                for index in 0..<8 {
-                    output[2 * index] = Self.digit(high[index] >> 4)
-                    output[2 * index + 1] = Self.digit(high[index] & 0x0F)
-                    output[16 + 2 * index] = Self.digit(low[index] >> 4)
-                    output[16 + 2 * index + 1] = Self.digit(low[index] & 0x0F)
-                }
-            }
-        }
+        output.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: high >> 32)).bigEndian, toByteOffset: 0, as: UInt64.self)
+        output.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: high)).bigEndian, toByteOffset: 8, as: UInt64.self)
+        output.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: low >> 32)).bigEndian, toByteOffset: 16, as: UInt64.self)
+        output.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: low)).bigEndian, toByteOffset: 24, as: UInt64.self)
     }
 
-    private static func digit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    /// The 8 lowercase hex digits of `word` as the bytes of a 64-bit word, most significant
+    /// digit in its most significant byte: each nibble spread to a byte, then turned to its
+    /// digit in all eight bytes at once.
+    private static func hexDigits(_ word: UInt32) -> UInt64 {
+        var spread = UInt64(word)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        spread = (spread | spread << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // 1 in each byte whose nibble is 10 or more, which then skips from '9' + 1 to 'a'.
+        let letters = (spread &+ 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101
+        return spread &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
     }
 
     package static func < (lhs: WireCallID, rhs: WireCallID) -> Bool {

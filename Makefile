@@ -37,9 +37,15 @@ layers-check: deps
 # Linux branch of `#if`, nothing used is above Package.swift's `platforms:` floor, and Apple builds
 # get no Linux-only linker flag or library. Then the check's own test: planted Linux-only code in
 # a temporary copy must fail it, naming each line, and the same code guarded must pass.
+# The SDK's privacy manifest too (scripts/privacy-manifest-check.py): a valid property list the SDK
+# target ships as a resource, declaring every required-reason API (file timestamps, boot time, disk
+# space, UserDefaults, keyboards) the targets an app links call; its self-test plants an
+# undeclared call, a dropped resource and a malformed list.
 portability-check: deps
 	python3 scripts/portability-check.py
 	python3 scripts/portability-check.py --self-test
+	python3 scripts/privacy-manifest-check.py
+	python3 scripts/privacy-manifest-check.py --self-test
 
 # The unit suite in two layers (scripts/unit-tests.py; docs/RELIABILITY.md, "Two layers"). The
 # tests without the `.endToEnd` tag (pure core, codecs, the journal's API, replay over files, the

@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check dependency-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -14,11 +14,12 @@ build: deps
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, reverts each engine-shell mechanism in turn and checks the thread-free tests catch it,
 # reads the Apple build for Linux-only code, builds the journal as iOS does (without liblz4),
-# checks the API documentation with docc, builds the README's snippet as an app would, renders
+# checks the API documentation with docc, builds and runs the README's snippet as an app that
+# depends on this package by URL and version would (no unsafeFlags in what it links), renders
 # the demo's HTML report in headless Chromium and drives `replay serve` in it, then the
 # concurrency suites under ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's
 # cross-check on DuckDB.
-test: layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check report-check serve-check tsan fuzz-smoke fleet-check
+test: layers-check portability-check nolz4-check unit-tests mutations docs-check dependency-check report-check serve-check tsan fuzz-smoke fleet-check
 
 # The Journal built as iOS builds it, without liblz4 (every block through the journal's own LZ4
 # in Swift), in a package of its own under .build/nolz4-check, warnings as errors: a journal it
@@ -90,6 +91,16 @@ docs-check: deps
 # and build directory stay in .build/readme-check: a rerun builds only what changed.
 readme-check: deps
 	scripts/readme-snippet-check.sh
+
+# The same snippet in an app that depends on this package as apps do, by URL and version: a
+# bare git repository of HEAD (commit first) tagged with EngagementSDK.version, resolved with
+# `exact:`, built with -warnings-as-errors, then run to its end against a loopback Sandbox (the
+# awaited track delivered, the switch landed, the link resolved); fails if any target the SDK
+# product links uses unsafeFlags (scripts/unsafe-flags-check.py, with its self-test). It covers
+# readme-check, so `make test` runs only this one: one build of the snippet, not two. About
+# 100 s from nothing here, 4 s when HEAD did not change (.build/dependency-check).
+dependency-check: deps
+	scripts/readme-snippet-check.sh --by-version
 
 # The demo journal's `replay report` in headless Chromium (scripts/report-check.sh): no console
 # or script error, the demo's lanes and switch windows in the DOM, a deep link, a non-blank

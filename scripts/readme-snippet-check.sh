@@ -199,5 +199,12 @@ fi
 # Nothing an app links uses unsafeFlags: the SDK product's targets, read from the checkout
 # SwiftPM resolved.
 checkout=$(find "$out/build/checkouts" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+# What was built is HEAD, not a clone SwiftPM cached from an earlier run whose tag pointed elsewhere.
+built=$(git -C "$checkout" rev-parse HEAD)
+if [ "$built" != "$head" ]; then
+    echo "$name: SwiftPM resolved $version to $built, not HEAD ($head)" >&2
+    exit 1
+fi
 swift package --package-path "$checkout" dump-package > "$out/manifest.json"
 python3 scripts/unsafe-flags-check.py "$out/manifest.json" SDK
+python3 scripts/unsafe-flags-check.py --self-test "$out/manifest.json"

@@ -63,8 +63,12 @@ if $by_version; then
     git init --quiet --bare "$remote"
     git push --quiet "$remote" "$head:refs/heads/main"
     git --git-dir "$remote" tag "$version" "$head"
-    # A tag that moved since the last run (a new HEAD) is resolved again, not taken from the pins.
-    rm -f "$package/Package.resolved"
+    # A tag that moved since the last run (a new HEAD) is resolved again, not taken from the pins,
+    # the workspace's state or a cached clone (SwiftPM does not fetch a moved tag): the dependency
+    # is checked out afresh, which rebuilds it.
+    if [ "$(cat "$out/head" 2>/dev/null)" != "$head" ]; then
+        rm -rf "$package/Package.resolved" "$out/build/checkouts" "$out/build/repositories" "$out/build/workspace-state.json"
+    fi
     dependency=".package(url: \"file://$remote\", exact: \"$version\")"
     products='.product(name: "SDK", package: "EngagementSDK"), .product(name: "Sandbox", package: "EngagementSDK")'
     echo "$name: $remote at $version (HEAD $head)"
@@ -180,7 +184,9 @@ SWIFT
 echo "$name: building the snippet of $readme as an app's package ($package)"
 log="$out/build.log"
 start=$(date +%s)
-if swift build --package-path "$package" --scratch-path "$out/build" -Xswiftc -warnings-as-errors > "$log" 2>&1; then
+cache=""
+if $by_version; then cache=--disable-dependency-cache; fi
+if swift build --package-path "$package" --scratch-path "$out/build" $cache -Xswiftc -warnings-as-errors > "$log" 2>&1; then
     echo "$name: the README's snippet compiles without a warning as an app's own package ($(( $(date +%s) - start )) s)"
 else
     echo "$name: the README's snippet does not compile without a warning as an app's own package:" >&2
@@ -205,6 +211,7 @@ if [ "$built" != "$head" ]; then
     echo "$name: SwiftPM resolved $version to $built, not HEAD ($head)" >&2
     exit 1
 fi
+echo "$head" > "$out/head"
 swift package --package-path "$checkout" dump-package > "$out/manifest.json"
 python3 scripts/unsafe-flags-check.py "$out/manifest.json" SDK
 python3 scripts/unsafe-flags-check.py --self-test "$out/manifest.json"

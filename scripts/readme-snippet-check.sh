@@ -64,10 +64,10 @@ if $by_version; then
     git push --quiet "$remote" "$head:refs/heads/main"
     git --git-dir "$remote" tag "$version" "$head"
     # A tag that moved since the last run (a new HEAD) is resolved again, not taken from the pins,
-    # the workspace's state or a cached clone (SwiftPM does not fetch a moved tag): the dependency
-    # is checked out afresh, which rebuilds it.
+    # the workspace's state, its build plan or a cached clone (SwiftPM does not fetch a moved
+    # tag): the build directory starts afresh. A fresh checkout rebuilds the dependency anyway.
     if [ "$(cat "$out/head" 2>/dev/null)" != "$head" ]; then
-        rm -rf "$package/Package.resolved" "$out/build/checkouts" "$out/build/repositories" "$out/build/workspace-state.json"
+        rm -rf "$package/Package.resolved" "$out/build"
     fi
     dependency=".package(url: \"file://$remote\", exact: \"$version\")"
     products='.product(name: "SDK", package: "EngagementSDK"), .product(name: "Sandbox", package: "EngagementSDK")'

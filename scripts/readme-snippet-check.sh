@@ -196,6 +196,13 @@ else
 fi
 $by_version || exit 0
 
+# The app's build carries the SDK's privacy manifest in the SDK target's resource bundle.
+bundled="$out/build/debug/EngagementSDK_SDK.resources/PrivacyInfo.xcprivacy"
+if ! cmp -s "$bundled" Sources/SDK/Resources/PrivacyInfo.xcprivacy; then
+    echo "$name: the app's build has no copy of the SDK's privacy manifest at $bundled" >&2
+    exit 1
+fi
+
 # The run: the snippet, start to end, against the loopback backend (bounded: a hang fails).
 if ! timeout 120 "$out/build/debug/ReadmeApp"; then
     echo "$name: the README's snippet did not run to its end (its package: $package)" >&2

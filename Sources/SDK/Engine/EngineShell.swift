@@ -71,6 +71,10 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// Landings whose completions are still running in the app's code.
     var landings: [SwitchID: LandingCallbacks] = [:]
     var moduleRunner = ModuleRunner()
+    /// The background time the SDK holds, if any (``EngineShell+Background.swift``).
+    var background: BackgroundSession?
+    /// Background tasks begun in this process: the last one's number.
+    var backgroundTasksBegun: UInt64 = 0
     /// Whom the effect being started acts for (``EffectOwner``): the restored state's user and
     /// instance, then kept up to date fact by fact by the `identityChanged` and
     /// `instanceStarted` effects.
@@ -119,7 +123,20 @@ package final class EngineShell<Environment: EngineEnvironment> {
             resumeRecording()
         case .journalFailed(let reason):
             beginOutage(reason, at: now())
+        case .enteredBackground(let time):
+            enterBackground(time)
+        case .enteredForeground:
+            if background != nil { endBackgroundTask(.foreground) }
+        case .backgroundJournalFlushed(let task, let failure):
+            backgroundJournalFlushed(task: task, failure: failure)
+        case .backgroundDeadline(let task):
+            if background?.task == task { endBackgroundTask(.deadline) }
+        case .backgroundTimeExpired(let task):
+            backgroundTimeExpired(task: task)
         }
+        // Background time is given back as soon as its flush is done (one branch per stimulus
+        // otherwise).
+        if background != nil { endBackgroundTaskIfFlushed() }
     }
 
     /// Whether a snapshot of the state now would be large (``EngineBounds/largeSnapshotBytes``),
@@ -137,6 +154,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// closes. The host answers whatever was posted after the stop.
     package func stop() {
         interruptedSwitchCalls = Set(projected.switching.inFlight?.calls ?? [])
+        if background != nil { endBackgroundTask(.shutdown) }
         handle(.engineStopping, .none)
         try? recorder.close()
     }
@@ -145,7 +163,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
 
     /// Consumes `input` (moved into the decided facts) and `attachment` (its completion moved
     /// into the table): neither is copied.
-    private func handle(_ input: consuming Fact, _ attachment: consuming EngineAttachment) {
+    func handle(_ input: consuming Fact, _ attachment: consuming EngineAttachment) {
         accept(attachment, for: input)
         let reading = environment.readClock()
         let time = max(clock.time(at: reading), lastTime)
@@ -180,7 +198,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
 
     /// Decides `input` at `time`, records it with its decisions as one bundle and starts their
     /// effects; a rotation or retention due goes first.
-    private func decide(_ input: consuming Fact, at time: JournalTime) {
+    func decide(_ input: consuming Fact, at time: JournalTime) {
         if journalOutage == nil && recordedSequence >= rotationRetryAfter {
             do {
                 try recorder.beginSegmentIfNeeded(time: time, snapshotIsLarge: { snapshotIsLarge }) { _ in StateCodec.encode(projected) }

@@ -118,7 +118,7 @@ package enum Describe {
         case .backgroundFlushFinished(let task, let queued, let left, let failure):
             let durable = failure.map { "the journal NOT known durable (\($0))" } ?? "the journal durable"
             let sent = left == 0 ? "nothing left to send" : "\(left) request(s) still waiting"
-            return "task \(task) flushed: \(durable), \(queued) request(s) queued at the start, \(sent)"
+            return "task \(task)'s flush: \(durable), \(queued) request(s) queued at the start, \(sent)"
         case .backgroundTaskEnded(let task, let reason):
             let why = switch reason {
             case .flushed: "its flush was done"

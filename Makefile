@@ -71,10 +71,11 @@ unit-tests: deps
 
 # Each mechanism of the engine shell (scripts/shell-mutations.py: the token epoch, the provider's
 # bound, landing callbacks, module overruns and failures, the interrupted switch, the gap's fold,
-# timers and durability waits after a relaunch) reverted in turn in this working tree, the tests
-# rebuilt incrementally and the EngineStore suites run: every mutation must make one of them
-# fail, and a mutation that no longer applies fails too. The sources are restored after each one.
-# About two minutes here (ten incremental builds of one file); `scripts/shell-mutations.sh
+# timers and durability waits after a relaunch, background time given back once its flush is
+# done) reverted in turn in this working tree, the tests rebuilt incrementally and the
+# EngineStore suites run: every mutation must make one of them fail, and a mutation that no
+# longer applies fails too. The sources are restored after each one. About two minutes here
+# (incremental builds of one file each); `scripts/shell-mutations.sh
 # --simulate` runs the simulator against each instead (slow).
 mutations: deps
 	$(SWIFT) build --build-tests

@@ -43,7 +43,7 @@ extension FactDeclaration {
         Field("failure", 4, .optional, text: .freeText),
     ])
     package static let backgroundTaskEnded = FactDeclaration(.backgroundTaskEnded, .input, [
-        backgroundTask, Field("reason", 2, .required, text: .name),
+        backgroundTask, Field("reason", 2, .required, .structural),
     ])
 
     // MARK: Call decisions
@@ -323,7 +323,7 @@ extension Fact {
         case .backgroundTaskExpired(let task): one(.backgroundTaskExpired, .number(task))
         case .backgroundFlushFinished(let task, let queued, let left, let failure):
             four(.backgroundFlushFinished, .number(task), .number(queued), .number(left), .text(failure))
-        case .backgroundTaskEnded(let task, let reason): two(.backgroundTaskEnded, .number(task), .text(reason.rawValue))
+        case .backgroundTaskEnded(let task, let reason): two(.backgroundTaskEnded, .number(task), .backgroundTaskEnd(reason))
         case .initialized(let project, let generation): two(.initialized, .project(project), .number(generation))
         case .gateDecided(let call, let decision): two(.gateDecided, .call(call), .gateDecision(decision))
         case .callRejected(let call, let reason): two(.callRejected, .call(call), .text(reason))

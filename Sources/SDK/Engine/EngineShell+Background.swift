@@ -15,7 +15,7 @@ extension EngineShell {
         let budget = max(0, time.budget.wholeMicroseconds)
         let queued = UInt64(projected.tasks.count)
         background = BackgroundSession(task: task, time: time, queued: queued)
-        handle(.backgroundTaskBegan(task: task, budgetMicroseconds: budget), .none)
+        handleBackground(.backgroundTaskBegan(task: task, budgetMicroseconds: budget))
         let inbox = inbox
         if !time.onExpire({ inbox.post(.backgroundTimeExpired(task: task)) }) {
             return backgroundTimeExpired(task: task)
@@ -44,7 +44,7 @@ extension EngineShell {
     /// The system took the time back: journaled, then the time is given back at once.
     func backgroundTimeExpired(task: UInt64) {
         guard background?.task == task else { return }
-        handle(.backgroundTaskExpired(task: task), .none)
+        handleBackground(.backgroundTaskExpired(task: task))
         endBackgroundTask(.expired)
     }
 
@@ -64,9 +64,9 @@ extension EngineShell {
         case ""?: nil
         case let failure?: failure
         }
-        handle(.backgroundFlushFinished(task: session.task, queued: session.queued, left: unsentRequests, failure: failure), .none)
+        handleBackground(.backgroundFlushFinished(task: session.task, queued: session.queued, left: unsentRequests, failure: failure))
         session.time.end()
-        handle(.backgroundTaskEnded(task: session.task, reason: reason), .none)
+        handleBackground(.backgroundTaskEnded(task: session.task, reason: reason))
     }
 
     /// Requests still to send: queued, in a backoff or on the wire, not waiting aside.

@@ -71,8 +71,10 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// Landings whose completions are still running in the app's code.
     var landings: [SwitchID: LandingCallbacks] = [:]
     var moduleRunner = ModuleRunner()
-    /// The background time the SDK holds, if any (``EngineShell+Background.swift``).
-    var background: BackgroundSession?
+    /// The background time the SDK holds, if any (`EngineShell+Background.swift`). Read after
+    /// every stimulus: not checked for exclusivity at run time (only this core touches it, on its
+    /// host's one thread, and nothing it calls while it is being changed reaches back to it).
+    @exclusivity(unchecked) var background: BackgroundSession?
     /// Background tasks begun in this process: the last one's number.
     var backgroundTasksBegun: UInt64 = 0
     /// Whom the effect being started acts for (``EffectOwner``): the restored state's user and
@@ -161,9 +163,14 @@ package final class EngineShell<Environment: EngineEnvironment> {
 
     // MARK: - Inputs
 
+    /// Decides one of the background task's input facts (`EngineShell+Background.swift`).
+    func handleBackground(_ input: Fact) {
+        handle(input, .none)
+    }
+
     /// Consumes `input` (moved into the decided facts) and `attachment` (its completion moved
     /// into the table): neither is copied.
-    func handle(_ input: consuming Fact, _ attachment: consuming EngineAttachment) {
+    private func handle(_ input: consuming Fact, _ attachment: consuming EngineAttachment) {
         accept(attachment, for: input)
         let reading = environment.readClock()
         let time = max(clock.time(at: reading), lastTime)
@@ -198,7 +205,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
 
     /// Decides `input` at `time`, records it with its decisions as one bundle and starts their
     /// effects; a rotation or retention due goes first.
-    func decide(_ input: consuming Fact, at time: JournalTime) {
+    private func decide(_ input: consuming Fact, at time: JournalTime) {
         if journalOutage == nil && recordedSequence >= rotationRetryAfter {
             do {
                 try recorder.beginSegmentIfNeeded(time: time, snapshotIsLarge: { snapshotIsLarge }) { _ in StateCodec.encode(projected) }

@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check dependency-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -14,11 +14,12 @@ build: deps
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, reverts each engine-shell mechanism in turn and checks the thread-free tests catch it,
 # reads the Apple build for Linux-only code, builds the journal as iOS does (without liblz4),
-# checks the API documentation with docc, builds the README's snippet as an app would, renders
+# checks the API documentation with docc, builds and runs the README's snippet as an app that
+# depends on this package by URL and version would (no unsafeFlags in what it links), renders
 # the demo's HTML report in headless Chromium and drives `replay serve` in it, then the
 # concurrency suites under ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's
 # cross-check on DuckDB.
-test: layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check report-check serve-check tsan fuzz-smoke fleet-check
+test: layers-check portability-check nolz4-check unit-tests mutations docs-check dependency-check report-check serve-check tsan fuzz-smoke fleet-check
 
 # The Journal built as iOS builds it, without liblz4 (every block through the journal's own LZ4
 # in Swift), in a package of its own under .build/nolz4-check, warnings as errors: a journal it
@@ -37,9 +38,15 @@ layers-check: deps
 # Linux branch of `#if`, nothing used is above Package.swift's `platforms:` floor, and Apple builds
 # get no Linux-only linker flag or library. Then the check's own test: planted Linux-only code in
 # a temporary copy must fail it, naming each line, and the same code guarded must pass.
+# The SDK's privacy manifest too (scripts/privacy-manifest-check.py): a valid property list the SDK
+# target ships as a resource, declaring every required-reason API (file timestamps, boot time, disk
+# space, UserDefaults, keyboards) the targets an app links call; its self-test plants an
+# undeclared call, a dropped resource and a malformed list.
 portability-check: deps
 	python3 scripts/portability-check.py
 	python3 scripts/portability-check.py --self-test
+	python3 scripts/privacy-manifest-check.py
+	python3 scripts/privacy-manifest-check.py --self-test
 
 # The unit suite in two layers (scripts/unit-tests.py; docs/RELIABILITY.md, "Two layers"). The
 # tests without the `.endToEnd` tag (pure core, codecs, the journal's API, replay over files, the
@@ -64,10 +71,11 @@ unit-tests: deps
 
 # Each mechanism of the engine shell (scripts/shell-mutations.py: the token epoch, the provider's
 # bound, landing callbacks, module overruns and failures, the interrupted switch, the gap's fold,
-# timers and durability waits after a relaunch) reverted in turn in this working tree, the tests
-# rebuilt incrementally and the EngineStore suites run: every mutation must make one of them
-# fail, and a mutation that no longer applies fails too. The sources are restored after each one.
-# About two minutes here (ten incremental builds of one file); `scripts/shell-mutations.sh
+# timers and durability waits after a relaunch, background time given back once its flush is
+# done) reverted in turn in this working tree, the tests rebuilt incrementally and the
+# EngineStore suites run: every mutation must make one of them fail, and a mutation that no
+# longer applies fails too. The sources are restored after each one. About two minutes here
+# (incremental builds of one file each); `scripts/shell-mutations.sh
 # --simulate` runs the simulator against each instead (slow).
 mutations: deps
 	$(SWIFT) build --build-tests
@@ -84,6 +92,16 @@ docs-check: deps
 # and build directory stay in .build/readme-check: a rerun builds only what changed.
 readme-check: deps
 	scripts/readme-snippet-check.sh
+
+# The same snippet in an app that depends on this package as apps do, by URL and version: a
+# bare git repository of HEAD (commit first) tagged with EngagementSDK.version, resolved with
+# `exact:`, built with -warnings-as-errors, then run to its end against a loopback Sandbox (the
+# awaited track delivered, the switch landed, the link resolved); fails if any target the SDK
+# product links uses unsafeFlags (scripts/unsafe-flags-check.py, with its self-test). It covers
+# readme-check, so `make test` runs only this one: one build of the snippet, not two. About
+# 100 s from nothing here, 4 s when HEAD did not change (.build/dependency-check).
+dependency-check: deps
+	scripts/readme-snippet-check.sh --by-version
 
 # The demo journal's `replay report` in headless Chromium (scripts/report-check.sh): no console
 # or script error, the demo's lanes and switch windows in the DOM, a deep link, a non-blank

@@ -44,7 +44,10 @@ let package = Package(
         // no clock, no I/O.
         .target(name: "SDKCore", dependencies: ["Journal", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // What apps link: the public API, the engine, delivery, modules, keyring, diagnostics export.
-        .target(name: "SDK", dependencies: ["SDKCore", "Journal", "Locking"]),
+        // Its privacy manifest (docs/PLATFORMS.md, "The privacy manifest") is copied into the
+        // target's resource bundle as is, where App Store tooling reads it.
+        .target(name: "SDK", dependencies: ["SDKCore", "Journal", "Locking"],
+                resources: [.copy("Resources/PrivacyInfo.xcprivacy")]),
         // What tests need to drive the SDK exactly (a manual clock, sequential ids, storage that
         // holds or fails a sync, a lockstep transport, a module that pauses): apps' tests too.
         .target(name: "SDKTesting", dependencies: ["SDK", "SDKCore", "Journal", "Locking"]),

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The toolchain's own modules, allowed everywhere except where PURE says otherwise.
 SYSTEM = {"Foundation", "FoundationNetworking", "Dispatch", "Glibc", "Darwin", "Synchronization",
-          "Testing", "XCTest", "CommonCrypto", "Security"}
+          "Testing", "XCTest", "CommonCrypto", "Security", "UIKit"}
 
 # What each target may import from this package (the layers below it).
 ALLOWED = {
@@ -42,7 +42,7 @@ TESTS_MAY_IMPORT = set(ALLOWED) - {"replay-main", "fuzz-journal", "fuzz-facts", 
 
 # The pure core: no thread, no clock, no I/O.
 PURE = "SDKCore"
-PURE_FORBIDDEN_MODULES = {"Dispatch", "FoundationNetworking", "Glibc", "Darwin", "Synchronization", "Locking"}
+PURE_FORBIDDEN_MODULES = {"Dispatch", "FoundationNetworking", "Glibc", "Darwin", "Synchronization", "Locking", "UIKit"}
 PURE_FORBIDDEN_NAMES = re.compile(r"\b(Date\(\)|Date\.now|DispatchQueue|DispatchTime|Thread\b|Task\s*\{|Task\.detached|"
                                   r"FileManager|FileHandle|URLSession|ProcessInfo|clock_gettime|gettimeofday|"
                                   r"fopen|open\(|ContinuousClock|SuspendingClock)")

@@ -47,6 +47,8 @@ M = [
   "        if let failure = receipt.failure, let head = taskOrder[receipt.project]?.first, let queued = tasks[head] {\n            fail(queued.task, .authentication(\"the auth provider failed: \\(failure)\"), &decisions)\n        }"),
  ("bulk-expires-whole", D,
   "        return count == times.count ? .overdue : .someEvents(count)", "        return .overdue"),
+ ("background-time-held-after-its-flush", E,
+  "        if background != nil { endBackgroundTaskIfFlushed() }\n", ""),
  ("durability-waits-not-answered", E,
   "            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: journalOutage?.description)), .none))\n", ""),
 ]

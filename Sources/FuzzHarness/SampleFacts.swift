@@ -46,6 +46,10 @@ package enum SampleFacts {
         case .notificationReceived: .notificationReceived("foreground")
         case .engineStopping: .engineStopping
         case .networkReachable: .networkReachable
+        case .backgroundTaskBegan: .backgroundTaskBegan(task: 1, budgetMicroseconds: 29_500_000)
+        case .backgroundTaskExpired: .backgroundTaskExpired(task: 2)
+        case .backgroundFlushFinished: .backgroundFlushFinished(task: 1, queued: 3, left: 1, failure: "disk full for ada@example.com")
+        case .backgroundTaskEnded: .backgroundTaskEnded(task: 1, reason: .deadline)
         case .clockJumped: .clockJumped(wall: JournalTime(microsecondsSince1970: time.microsecondsSince1970 - 3_600_000_000),
                                         jumpMicroseconds: -3_600_000_000)
         case .localDataErased:

@@ -311,7 +311,7 @@ struct StoryAudit {
             }
         // Facts the audit has no rule about.
         case .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .clockJumped,
+             .callbacksDelivered, .notificationReceived, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
              .pushTokenChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .staleResultRefused,
              .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
              .moduleEventDelivered,

@@ -93,7 +93,7 @@ struct RecheckTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let journal = try CraftedJournal(directory: path)
         try journal.append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
-        try journal.appendRaw(kind: 30, payload: [1, 2, 3])
+        try journal.appendRaw(kind: 90, payload: [1, 2, 3])   // inputs are 16–31 and 80–95
         try journal.close()
         let run = ReplayHarness.run(["recheck", path])
         #expect(run.status == 0, "\(run.out)")

@@ -206,10 +206,10 @@ package final class Recheck {
         return first == input || FactCodec.payload(of: first) == FactCodec.payload(of: input) ? nil : first
     }
 
-    /// Whether records of `kind` are inputs (kinds 16–31; unknown ones included).
+    /// Whether records of `kind` are inputs (kinds 16–31 and 80–95; unknown ones included).
     static func isInput(kind: UInt32) -> Bool {
         if let known = FactKind(rawValue: kind) { return known.isInput }
-        return kind >= SegmentFormat.firstApplicationKind && kind < 32
+        return kind >= SegmentFormat.firstApplicationKind && FactKind.isInput(kind)
     }
 }
 

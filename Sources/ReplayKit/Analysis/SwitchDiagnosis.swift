@@ -148,6 +148,10 @@ package final class SwitchDiagnosis {
             if let run = state.switching.inFlight {
                 update(run.id) { $0.clockJumps.append(SwitchReport.ClockJump(at: mark, jumpMicroseconds: jump, wall: wall)) }
             }
+        case .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded:
+            if let run = state.switching.inFlight, let text = Describe.background(fact) {
+                update(run.id) { $0.background.append((mark, text)) }
+            }
         // Facts that say nothing about a switch (other timers and durability waits included).
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .moduleHookCompleted, .authTokenReceived,
              .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased,

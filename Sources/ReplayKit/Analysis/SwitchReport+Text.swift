@@ -58,6 +58,9 @@ extension SwitchReport {
             details.add([index == 0 ? "  clock jumps" : "", "the device's clock jumped \(Describe.clockJump(microseconds: jump.jumpMicroseconds)) "
                 + "at seq \(jump.at.sequence) (it read \(jump.wall)); the steps' bounds run on the journal's time, which did not"])
         }
+        for (index, note) in background.enumerated() {
+            details.add([index == 0 ? "  background" : "", "seq \(note.at.sequence): \(note.text)"])
+        }
         if let landed {
             let why = reasons.isEmpty ? "" : " because: " + reasons.joined(separator: "; ")
             details.add(["  landed", "\(landed.text) on \(labels.name(landedOn))" + (result.map { ": " + Describe.result($0) } ?? "") + why])
@@ -118,6 +121,10 @@ extension SwitchReport {
             members.append(("clock_jumps", .array(clockJumps.map { jump in
                 .object([("at", jump.at.json), ("jump_us", .integer(jump.jumpMicroseconds)), ("wall", .string(jump.wall.description))])
             })))
+        }
+        // Only where the app went to the background during the switch.
+        if !background.isEmpty {
+            members.append(("background", .array(background.map { note in .object([("at", note.at.json), ("text", .string(note.text))]) })))
         }
         members += [
             ("landed", .optional(landed ?? carrierLanded) { $0.json }),

@@ -71,6 +71,8 @@ package struct SwitchReport {
     var held: [HeldCall] = []
     var inline: [InlineCall] = []
     var clockJumps: [ClockJump] = []
+    /// What the app's background tasks did while the switch ran (``Describe/background(_:)``).
+    var background: [(at: Mark, text: String)] = []
     var landed: Mark?
     var landedOn: ProjectFingerprint?
     var result: SwitchResult?

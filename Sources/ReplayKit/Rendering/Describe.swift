@@ -105,6 +105,41 @@ package enum Describe {
         return "\(milliseconds) ms"
     }
 
+    /// A background task's fact in words (`replay timeline`, `diagnose`, the report); nil for any
+    /// other fact.
+    static func background(_ fact: Fact) -> String? {
+        switch fact {
+        case .backgroundTaskBegan(let task, let budget):
+            return budget > 0
+                ? "the app went to the background: task \(task) granted \(seconds(budget)) to make the journal durable and send what waits"
+                : "the app went to the background: task \(task), no time granted; making the journal durable and sending what waits"
+        case .backgroundTaskExpired(let task):
+            return "the system took task \(task)'s time back before the SDK ended it"
+        case .backgroundFlushFinished(let task, let queued, let left, let failure):
+            let durable = failure.map { "the journal NOT known durable (\($0))" } ?? "the journal durable"
+            let sent = left == 0 ? "nothing left to send" : "\(left) request(s) still waiting"
+            return "task \(task)'s flush: \(durable), \(queued) request(s) queued at the start, \(sent)"
+        case .backgroundTaskEnded(let task, let reason):
+            let why = switch reason {
+            case .flushed: "its flush was done"
+            case .deadline: "its budget was about to run out"
+            case .expired: "the system took its time back"
+            case .foreground: "the app came back to the foreground"
+            case .shutdown: "the SDK shut down"
+            }
+            return "task \(task) given back to the system: \(why)"
+        default:
+            // A default is right: this describes the background task's facts only.
+            return nil
+        }
+    }
+
+    /// `2.5 s`, `30 s`: a span of microseconds in seconds, to a tenth.
+    static func seconds(_ microseconds: Int64) -> String {
+        let tenths = microseconds / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+
     /// A signed span of microseconds in its two largest units, for people: `+8 d 0 h`,
     /// `-1 h 30 min`, `+2.5 s`.
     static func clockJump(microseconds: Int64) -> String {

@@ -77,6 +77,7 @@ package enum FactJSON {
         case .attribution(let info): sink.add(key, .optional(info, attribution))
         case .messageKind(let kind): sink.add(key, string: kind.rawValue)
         case .storageScope(let scope): sink.add(key, string: scope.rawValue)
+        case .backgroundTaskEnd(let reason): sink.add(key, string: reason.rawValue)
         case .stepOutcome(let outcome): sink.addObject(key) { write(outcome, into: &$0) }
         case .batchedEvent(let event): write(event, into: &sink)
         case .retryReason(let reason):

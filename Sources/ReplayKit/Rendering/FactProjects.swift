@@ -87,7 +87,7 @@ package enum FactProjects {
         case .durabilityRequested(_, .teardownDisable(let id)): return switchProjects(id, state)
         // Facts that name no project: none to mention (a durability wait other than a teardown's included).
         case .engineStarted, .durabilityConfirmed, .moduleHookCompleted, .notificationReceived, .engineStopping,
-             .networkReachable, .localDataErased, .clockJumped,
+             .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
              .identityChanged, .pushTokenChanged, .staleResultRefused,
              .retryScheduled, .durabilityRequested, .journalGap,
              .moduleHookFinished,

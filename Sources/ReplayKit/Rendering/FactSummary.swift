@@ -65,6 +65,8 @@ package enum FactSummary {
             let range = erasure.erasedRecords > 0 ? " (seq \(erasure.firstErased)–\(erasure.lastErased))" : ""
             return "\(erasure.erasedRecords) record(s)\(range) erased on request, \(erasure.segments) segment(s), \(erasure.bytes) bytes"
                 + (erasure.call.map { " (call \($0))" } ?? "")
+        case .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded:
+            return Describe.background(fact) ?? ""
         case .clockJumped(let wall, let jump):
             return "the device's clock jumped \(Describe.clockJump(microseconds: jump)): it reads \(wall); "
                 + "the journal's time runs on the monotonic clock and did not jump"

@@ -189,6 +189,7 @@ package enum ReportData {
             add("clock jumped", "the device's clock jumped \(Describe.clockJump(microseconds: jump.jumpMicroseconds)) (it read \(jump.wall)); "
                 + "the journal's times, ages and timers run on the monotonic clock and did not", jump.at)
         }
+        for note in timeline.background { add(note.kind, note.text, note.at) }
         return warnings
     }
 }

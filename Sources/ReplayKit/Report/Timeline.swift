@@ -53,6 +53,8 @@ package struct Timeline {
     /// Each jump of the device's wall clock (``Fact/clockJumped(wall:jumpMicroseconds:)``): where,
     /// by how much, and what it read.
     var clockJumps: [SwitchReport.ClockJump] = []
+    /// The background tasks' facts (``Describe/background(_:)``): the kind's name, the text, where.
+    var background: [(kind: String, text: String, at: SwitchReport.Mark)] = []
     package var violationCount = 0
     /// `StateDocument`s after the chosen sequences (see ``StateSampler``).
     package var states: [UInt64: JSONValue] = [:]

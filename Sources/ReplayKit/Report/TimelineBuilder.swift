@@ -56,6 +56,9 @@ package enum TimelineBuilder {
                 callOrdinal += 1
             case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
                 sampler.keep(walk.state, after: record.sequence)
+            case let fact? where Describe.background(fact) != nil:
+                timeline.background.append((FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "background",
+                                            Describe.background(fact) ?? "", SwitchReport.Mark(sequence: record.sequence, time: record.time)))
             case .clockJumped(let wall, let jump)?:
                 timeline.clockJumps.append(SwitchReport.ClockJump(at: SwitchReport.Mark(sequence: record.sequence, time: record.time),
                                                                   jumpMicroseconds: jump, wall: wall))

@@ -282,6 +282,12 @@ public final class EngagementSDK: Sendable {
         mailbox.post(.input(input, .none))
     }
 
+    /// Posts a stimulus that is not an input (the app's phase); false after the shutdown.
+    @discardableResult
+    func mailboxPost(stimulus: EngineStimulus) -> Bool {
+        mailbox.post(.stimulus(stimulus))
+    }
+
     /// Reads the state once every call made before on this thread was processed. On the engine
     /// thread itself (a module's handler) it reads the state as of the last inputs it handled.
     func read<Value: Sendable>(_ body: @escaping @Sendable (PublishedView) -> Value) -> Value {

@@ -71,6 +71,12 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// Landings whose completions are still running in the app's code.
     var landings: [SwitchID: LandingCallbacks] = [:]
     var moduleRunner = ModuleRunner()
+    /// The background time the SDK holds, if any (`EngineShell+Background.swift`). Read after
+    /// every stimulus: not checked for exclusivity at run time (only this core touches it, on its
+    /// host's one thread, and nothing it calls while it is being changed reaches back to it).
+    @exclusivity(unchecked) var background: BackgroundSession?
+    /// Background tasks begun in this process: the last one's number.
+    var backgroundTasksBegun: UInt64 = 0
     /// Whom the effect being started acts for (``EffectOwner``): the restored state's user and
     /// instance, then kept up to date fact by fact by the `identityChanged` and
     /// `instanceStarted` effects.
@@ -119,7 +125,20 @@ package final class EngineShell<Environment: EngineEnvironment> {
             resumeRecording()
         case .journalFailed(let reason):
             beginOutage(reason, at: now())
+        case .enteredBackground(let time):
+            enterBackground(time)
+        case .enteredForeground:
+            if background != nil { endBackgroundTask(.foreground) }
+        case .backgroundJournalFlushed(let task, let failure):
+            backgroundJournalFlushed(task: task, failure: failure)
+        case .backgroundDeadline(let task):
+            if background?.task == task { endBackgroundTask(.deadline) }
+        case .backgroundTimeExpired(let task):
+            backgroundTimeExpired(task: task)
         }
+        // Background time is given back as soon as its flush is done (one branch per stimulus
+        // otherwise).
+        if background != nil { endBackgroundTaskIfFlushed() }
     }
 
     /// Whether a snapshot of the state now would be large (``EngineBounds/largeSnapshotBytes``),
@@ -137,11 +156,17 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// closes. The host answers whatever was posted after the stop.
     package func stop() {
         interruptedSwitchCalls = Set(projected.switching.inFlight?.calls ?? [])
+        if background != nil { endBackgroundTask(.shutdown) }
         handle(.engineStopping, .none)
         try? recorder.close()
     }
 
     // MARK: - Inputs
+
+    /// Decides one of the background task's input facts (`EngineShell+Background.swift`).
+    func handleBackground(_ input: Fact) {
+        handle(input, .none)
+    }
 
     /// Consumes `input` (moved into the decided facts) and `attachment` (its completion moved
     /// into the table): neither is copied.

@@ -28,6 +28,18 @@ package enum EngineStimulus: Sendable {
     /// The journal failed outside an append (its group-commit thread could not sync): the
     /// engine goes on in memory until it records again, as when an append fails.
     case journalFailed(String)
+    /// The app went to the background with this much time to finish work
+    /// (``EngagementSDK/applicationDidEnterBackground(_:)``).
+    case enteredBackground(BackgroundTime)
+    /// The app is coming back to the foreground (``EngagementSDK/applicationWillEnterForeground()``).
+    case enteredForeground
+    /// The flush background task `task` asked for returned: everything recorded before it is
+    /// durable, or `failure` says why not.
+    case backgroundJournalFlushed(task: UInt64, failure: String?)
+    /// Background task `task`'s budget, less the margin, ran out.
+    case backgroundDeadline(task: UInt64)
+    /// The system took background task `task`'s time back (``BackgroundTime/expire()``).
+    case backgroundTimeExpired(task: UInt64)
 }
 
 /// Things an input carries that the journal must never hold.

@@ -123,7 +123,7 @@ package struct Redactor: Sendable {
             return .durabilityConfirmation(confirmation)
         case .number, .attempt, .microseconds, .time, .call, .calls, .task, .switchID, .fingerprint, .executedOn, .project,
              .callOutcome, .taskOutcome, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleSignal,
-             .durabilityWait, .attribution, .messageKind, .storageScope, .engineStart:
+             .durabilityWait, .attribution, .messageKind, .storageScope, .backgroundTaskEnd, .engineStart:
             // Nothing personal: ids, projects, counts, times, the SDK's own names and rules
             // (an outcome's failure is redacted above).
             return nil

@@ -71,7 +71,8 @@ extension SDKState {
             // Facts that ask nothing of the world.
             case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
                  .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
-                 .localDataErased, .clockJumped, .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
+                 .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+                 .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
                  .unknownUserSessionCounted, .unknownUserEventsReleased, .staleResultRefused,
                  .taskQueued, .eventBatched, .taskCompleted, .eventsExpired, .disableCoalesced, .authRefreshFinished, .journalGap,
                  .messagesStored, .storageCleared,

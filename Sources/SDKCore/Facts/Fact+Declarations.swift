@@ -33,6 +33,18 @@ extension FactDeclaration {
     package static let clockJumped = FactDeclaration(.clockJumped, .input, [
         Field("wall", 1, .defaulted, .structural), Field("jump_us", 2, .defaulted, .structural),
     ])
+    private static let backgroundTask = Field("task", 1, .defaulted, .structural)
+    package static let backgroundTaskBegan = FactDeclaration(.backgroundTaskBegan, .input, [
+        backgroundTask, Field("budget_us", 2, .defaulted, .structural),
+    ])
+    package static let backgroundTaskExpired = FactDeclaration(.backgroundTaskExpired, .input, [backgroundTask])
+    package static let backgroundFlushFinished = FactDeclaration(.backgroundFlushFinished, .input, [
+        backgroundTask, Field("queued", 2, .defaulted, .structural), Field("left", 3, .defaulted, .structural),
+        Field("failure", 4, .optional, text: .freeText),
+    ])
+    package static let backgroundTaskEnded = FactDeclaration(.backgroundTaskEnded, .input, [
+        backgroundTask, Field("reason", 2, .required, .structural),
+    ])
 
     // MARK: Call decisions
 
@@ -155,6 +167,10 @@ extension FactKind {
         case .networkReachable: .networkReachable
         case .localDataErased: .localDataErased
         case .clockJumped: .clockJumped
+        case .backgroundTaskBegan: .backgroundTaskBegan
+        case .backgroundTaskExpired: .backgroundTaskExpired
+        case .backgroundFlushFinished: .backgroundFlushFinished
+        case .backgroundTaskEnded: .backgroundTaskEnded
         case .initialized: .initialized
         case .gateDecided: .gateDecided
         case .callRejected: .callRejected
@@ -216,6 +232,10 @@ extension Fact {
         case .networkReachable: FactKind.networkReachable.rawValue
         case .localDataErased: FactKind.localDataErased.rawValue
         case .clockJumped: FactKind.clockJumped.rawValue
+        case .backgroundTaskBegan: FactKind.backgroundTaskBegan.rawValue
+        case .backgroundTaskExpired: FactKind.backgroundTaskExpired.rawValue
+        case .backgroundFlushFinished: FactKind.backgroundFlushFinished.rawValue
+        case .backgroundTaskEnded: FactKind.backgroundTaskEnded.rawValue
         case .journalGap: FactKind.journalGap.rawValue
         case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
         case .staleResultRefused: FactKind.staleResultRefused.rawValue
@@ -299,6 +319,11 @@ extension Fact {
         case .linkResolved(let resolution): one(.linkResolved, .linkResolution(resolution))
         case .localDataErased(let erasure): one(.localDataErased, .erasure(erasure))
         case .clockJumped(let wall, let jump): two(.clockJumped, .time(wall), .microseconds(jump))
+        case .backgroundTaskBegan(let task, let budget): two(.backgroundTaskBegan, .number(task), .microseconds(budget))
+        case .backgroundTaskExpired(let task): one(.backgroundTaskExpired, .number(task))
+        case .backgroundFlushFinished(let task, let queued, let left, let failure):
+            four(.backgroundFlushFinished, .number(task), .number(queued), .number(left), .text(failure))
+        case .backgroundTaskEnded(let task, let reason): two(.backgroundTaskEnded, .number(task), .backgroundTaskEnd(reason))
         case .initialized(let project, let generation): two(.initialized, .project(project), .number(generation))
         case .gateDecided(let call, let decision): two(.gateDecided, .call(call), .gateDecision(decision))
         case .callRejected(let call, let reason): two(.callRejected, .call(call), .text(reason))
@@ -368,6 +393,12 @@ extension Fact {
         case .linkResolved: self = .linkResolved(try source.value(f[0]))
         case .localDataErased: self = .localDataErased(try source.value(f[0]))
         case .clockJumped: self = .clockJumped(wall: try source.time(f[0]), jumpMicroseconds: try source.signed(f[1]))
+        case .backgroundTaskBegan: self = .backgroundTaskBegan(task: try source.number(f[0]), budgetMicroseconds: try source.signed(f[1]))
+        case .backgroundTaskExpired: self = .backgroundTaskExpired(task: try source.number(f[0]))
+        case .backgroundFlushFinished:
+            self = .backgroundFlushFinished(task: try source.number(f[0]), queued: try source.number(f[1]), left: try source.number(f[2]),
+                                            failure: try source.text(f[3]))
+        case .backgroundTaskEnded: self = .backgroundTaskEnded(task: try source.number(f[0]), reason: try source.choice(f[1]))
         case .initialized: self = .initialized(project: try source.value(f[0]), generation: try source.number(f[1]))
         case .gateDecided: self = .gateDecided(call: try source.value(f[0]), decision: try source.value(f[1]))
         case .callRejected: self = .callRejected(call: try source.value(f[0]), reason: try source.text(f[1]) ?? "")

@@ -38,6 +38,20 @@ package enum Fact: Sendable, Hashable {
     /// is deleted or waits because of it. From here on the wall clock reads the record's time
     /// plus `wall`'s distance from it (``SDKState/clockOffsetMicroseconds``).
     case clockJumped(wall: JournalTime, jumpMicroseconds: Int64)
+    /// The app went to the background and the system granted background task `task` (numbered
+    /// from 1 in each process) for `budgetMicroseconds` (0: none granted). The journal is made
+    /// durable and what waits to be sent goes now; the task ends when both are done, before its
+    /// budget runs out, or when the app comes back.
+    case backgroundTaskBegan(task: UInt64, budgetMicroseconds: Int64)
+    /// The system took background task `task` back before the SDK ended it (its expiration
+    /// handler ran): what was not sent by then waits for the next launch or foreground.
+    case backgroundTaskExpired(task: UInt64)
+    /// What background task `task`'s flush came to: of the `queued` requests waiting when it
+    /// began, `left` were still waiting (or on the wire) at its end; `failure` says why the
+    /// journal is not known to be durable (nil: everything recorded before the task began is).
+    case backgroundFlushFinished(task: UInt64, queued: UInt64, left: UInt64, failure: String?)
+    /// The SDK gave background task `task` back to the system, and why then.
+    case backgroundTaskEnded(task: UInt64, reason: BackgroundTaskEnd)
 
     // MARK: Decisions
 

@@ -1,5 +1,6 @@
 /// The journal record kind of each fact. These numbers are part of the journal format: never
-/// reuse or renumber one. Kinds 16–31 are inputs, 32–63 decisions, 64–79 switch decisions.
+/// reuse or renumber one. Kinds 16–31 and 80–95 are inputs, 32–63 decisions, 64–79 switch
+/// decisions.
 package enum FactKind: UInt32, Sendable, CaseIterable {
     case engineStarted = 16
     case callReceived = 17
@@ -15,6 +16,8 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case networkReachable = 27
     case localDataErased = 28
     case clockJumped = 29
+    case backgroundTaskBegan = 30
+    case backgroundTaskExpired = 31
 
     case initialized = 32
     case gateDecided = 33
@@ -55,8 +58,15 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     case switchLanded = 68
     case switchCancelled = 69
 
+    // Inputs again: 16–31 ran out.
+    case backgroundFlushFinished = 80
+    case backgroundTaskEnded = 81
+
     /// Whether facts of this kind are inputs (what the world told the SDK) rather than decisions.
-    public var isInput: Bool { rawValue < 32 }
+    public var isInput: Bool { Self.isInput(rawValue) }
+
+    /// Whether a record kind is an input's, known to this build or not (16–31, 80–95).
+    public static func isInput(_ kind: UInt32) -> Bool { kind < 32 || (80..<96).contains(kind) }
 
     /// The kind's name as `replay` prints it.
     public var name: String { Self.names[Int(rawValue)] }

@@ -199,6 +199,10 @@ extension SDKState {
             // The wall clock is for people: its jump changes no decision (the journal's time,
             // which every age and timer reads, did not jump).
             case .clockJumped: break
+            // Entering the background: what waits for the network goes now, within the task's
+            // budget. The task's other facts report what the shell did and decide nothing.
+            case .backgroundTaskBegan: handleNetworkReachable(&decisions)
+            case .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded: break
             // A call is decided above; the rest are not inputs (only what the world tells the SDK is one).
             case .callReceived,
                  .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,

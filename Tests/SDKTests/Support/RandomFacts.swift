@@ -135,7 +135,7 @@ struct RandomFacts {
     }
 
     mutating func fact() -> Fact {
-        switch int(0...50) {
+        switch int(0...54) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
             gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5),
             bulkEventLimit: int(1...500), bulkByteLimit: int(1...99_999)),
@@ -196,6 +196,10 @@ struct RandomFacts {
         case 44: return .callsResolved(task: taskID(), calls: (0..<int(0...4)).map { _ in callID() },
                                        outcome: [.delivered(project: fingerprint(), status: 200), .applied(project: nil)][int(0...1)])
         case 45: return .networkReachable
+        case 51: return .backgroundTaskBegan(task: next() % 9, budgetMicroseconds: Int64(int(0...30_000_000)))
+        case 52: return .backgroundTaskExpired(task: next() % 9)
+        case 53: return .backgroundFlushFinished(task: next() % 9, queued: next() % 99, left: next() % 99, failure: optionalString())
+        case 54: return .backgroundTaskEnded(task: next() % 9, reason: BackgroundTaskEnd.allCases[int(0...4)])
         case 50: return .disableCoalesced(task: taskID(), call: callID())
         case 49: return .eventsExpired(task: taskID(), calls: (0..<int(0...3)).map { _ in callID() })
         case 48: return .clockJumped(wall: time(), jumpMicroseconds: Int64(int(0...1_000_000)) * (bool() ? 1 : -1_000))

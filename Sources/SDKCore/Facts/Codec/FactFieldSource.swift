@@ -134,6 +134,7 @@ extension FactFieldValue {
         case .batchedEvent(let value): value as? Value
         case .messageKind(let value): value as? Value
         case .storageScope(let value): value as? Value
+        case .backgroundTaskEnd(let value): value as? Value
         case .engineStart(let value): value as? Value
         case .transportCompletion(let value): value as? Value
         case .durabilityConfirmation(let value): value as? Value
@@ -206,6 +207,7 @@ extension FieldWriter {
         case .landing(let result): unsigned(number, result.landingCode)
         case .messageKind(let kind): string(number, kind.rawValue)
         case .storageScope(let scope): string(number, scope.rawValue)
+        case .backgroundTaskEnd(let reason): string(number, reason.rawValue)
         case .attribution(let value): message(number, value)
         case .batchedEvent(let event): batchedEvent(number, event)
         case .switchID(let value): payloadOrMessage(number, value)

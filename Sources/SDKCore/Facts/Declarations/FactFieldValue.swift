@@ -50,6 +50,7 @@ package enum FactFieldValue: Sendable {
     case batchedEvent(BatchedEvent)
     case messageKind(MessageKind)
     case storageScope(StorageScope)
+    case backgroundTaskEnd(BackgroundTaskEnd)
 
     // Input payloads (a field numbered 0: the value is the whole record).
     indirect case engineStart(EngineStart)

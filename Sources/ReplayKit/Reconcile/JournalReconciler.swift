@@ -157,7 +157,8 @@ package final class JournalReconciler {
                 // its taskCompleted's; a call's resolution follows from it).
                 case .callReceived, .callRejected, .switchRouted, .callResolved, .callsResolved, .transportCompleted, .timerFired,
                      .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived,
-                     .engineStopping, .linkResolved, .networkReachable, .clockJumped, .initialized, .identityChanged,
+                     .engineStopping, .linkResolved, .networkReachable, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired,
+                     .backgroundFlushFinished, .backgroundTaskEnded, .initialized, .identityChanged,
                      .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
                      .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused, .retryScheduled, .timerSet,
                      .authRefreshRequested, .authRefreshFinished, .durabilityRequested, .moduleEventDelivered, .moduleHookStarted,

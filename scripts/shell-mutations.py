@@ -14,6 +14,7 @@ FX = "Sources/SDK/Engine/EngineShell+Effects.swift"
 MR = "Sources/SDK/Engine/ModuleRunner.swift"
 JC = "Sources/SDK/Engine/JournalClock.swift"
 D = "Sources/SDKCore/State/SDKState+Delivery.swift"
+PC = "Sources/SDKCore/State/SDKState+PrivacyCalls.swift"
 # name | file | old (must occur exactly once) | new
 M = [
  ("tokens-kept-across-instances", FX,
@@ -47,6 +48,10 @@ M = [
   "        if let failure = receipt.failure, let head = taskOrder[receipt.project]?.first, let queued = tasks[head] {\n            fail(queued.task, .authentication(\"the auth provider failed: \\(failure)\"), &decisions)\n        }"),
  ("bulk-expires-whole", D,
   "        return count == times.count ? .overdue : .someEvents(count)", "        return .overdue"),
+ ("disables-not-coalesced", D,
+  "            if let queued = pendingDisable(request, for: user, on: project.fingerprint) {", "            if false, let queued = pendingDisable(request, for: user, on: project.fingerprint) {"),
+ ("erasure-spares-the-wire", PC,
+  "        purgeQueue(keepingDisables: false, reason: .erased, projects: nil, onTheWire: true, &decisions)", "        purgeQueue(keepingDisables: false, reason: .erased, projects: nil, onTheWire: false, &decisions)"),
  ("durability-waits-not-answered", E,
   "            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: journalOutage?.description)), .none))\n", ""),
 ]

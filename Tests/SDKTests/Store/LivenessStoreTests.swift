@@ -192,6 +192,57 @@ struct ErasureAndDisableStoreTests {
         store.expectNoSimulationFailures()
     }
 
+    /// Found by the simulator's liveness checks (seeds 466, 567 and 417 of the issue-42 world):
+    /// a `disableDevice` coalesced into a logout's disable never resolved (the delivered task
+    /// had no call of its own), and several coalesced calls resolved one record each, which
+    /// `replay recheck` read as a bulk's.
+    @Test("disables the app asks for while a logout's disable of the same device waits resolve with it, in one record")
+    func coalescedIntoLogoutsDisable() {
+        let store = SwitchContractStoreTests.onA()
+        store.call(.registerToken("ada-device"))
+        store.settle()
+        store.setOffline(true)
+        store.call(.logoutUser)                     // queues ada's disable (the SDK's own: no call)
+        store.advance(byMilliseconds: 100)          // its attempt got no response: it waits to retry
+        store.call(.setEmail("ada@example.com"))
+        let calls = [store.call(.disableDevice), store.call(.disableDevice)]
+        #expect(store.state.tasks.values.filter { $0.task.isDisableDevice }.count == 1)
+        _ = store.takeFacts()
+        store.setOffline(false)
+        store.networkBecameReachable()
+        store.settle()
+        for call in calls { #expect(store.outcomes[call] == .delivered(project: store.fingerprint(.A), status: 200)) }
+        let resolutions = store.takeFactValues().filter { fact in
+            switch fact {
+            case .callResolved(let call, _): calls.contains(call)
+            case .callsResolved(_, let resolved, _): resolved == calls
+            default: false
+            }
+        }
+        #expect(resolutions.count == 1, "one callsResolved for both: \(resolutions)")
+        store.expectNoSimulationFailures()
+    }
+
+    /// Found by the simulator's privacy check (seed 961 of the issue-42 world): a request that
+    /// waited for its JWT when the user declined left when the JWT came.
+    @Test("a request waiting for its JWT when the user declines does not leave when the JWT comes; it goes once the user agrees again")
+    func declinedWhileTheJWTIsAskedFor() {
+        let store = EngineStore()
+        store.initialize(.C)
+        store.call(.setEmail("ada@example.com"))
+        store.settle()
+        _ = store.takeRequests()
+        let tracked = store.call(LivenessStoreTests.track("before-declining"))   // dispatched: its JWT is asked for
+        store.call(.setConsent(granted: false))
+        store.advance(byMilliseconds: 60_000)
+        #expect(store.requests.filter { $0.path.hasPrefix("events/track") }.isEmpty, "nothing left while declined")
+        #expect(store.outcomes[tracked] == nil, "it waits for consent")
+        store.call(.setConsent(granted: true))
+        store.settle()
+        #expect(store.outcomes[tracked] == .delivered(project: store.fingerprint(.C), status: 200))
+        store.expectNoSimulationFailures()
+    }
+
     @Test("keepForOutgoing: events tracked offline on A before a switch to B stay aimed at A and reach it once the network is back")
     func outgoingBacklogKept() {
         let store = SwitchContractStoreTests.onA(rules: EngineRules(pendingEvents: .keepForOutgoing))

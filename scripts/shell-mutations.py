@@ -20,7 +20,7 @@ M = [
  ("tokens-kept-across-instances", FX,
   "            owner.instance = generation\n            forgetTokens()\n", "            owner.instance = generation\n"),
  ("late-token-cached", E,
-  "            if epoch == tokenEpoch { tokens[key] = token }\n            environment.send", "            tokens[key] = token\n            environment.send"),
+  "            if epoch == tokenEpoch { tokens[key] = token }\n            // While the JWT", "            tokens[key] = token\n            // While the JWT"),
  ("provider-unbounded", FX,
   "        schedule(at: due) {\n            once.deliver(", "        if false { schedule(at: due) {}}\n        _ = {\n            once.deliver("),
  ("landing-callbacks-not-awaited", FX,

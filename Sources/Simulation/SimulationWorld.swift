@@ -166,9 +166,18 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     var nextOccurrenceDue: JournalTime? { occurrences.nextDue }
 
     /// Runs the engine and every occurrence due up to `target`, then sets the clock there.
+    ///
+    /// Liveness: a world that runs ``occurrenceBudget`` occurrences in one story is busy doing
+    /// nothing (a timer that fires and is set again at the same instant, a retry that never
+    /// waits): the story reports it and drops what is pending, so it ends.
     func advance(to target: JournalTime) {
         while true {
             process?.drainMailbox()
+            if occurrencesRun >= Self.occurrenceBudget {
+                report(.liveness, "the world ran \(occurrencesRun) occurrences by \(now) (the story's budget): something never stops happening")
+                occurrences = OccurrenceQueue()
+                break
+            }
             guard let (due, occurrence) = occurrences.popDue(notAfter: target) else { break }
             if due > now { now = due }
             occurrencesRun += 1
@@ -216,6 +225,11 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         }
         process?.drainMailbox()
     }
+
+    /// How many occurrences one story may run: two million (the longest the generator draws,
+    /// a process alive for three days with hourly tokens, or a task aside for a week at the
+    /// SDK's default backoff, run a few ten thousand).
+    static let occurrenceBudget = 2_000_000
 
     /// How long past the age limit the calm end may take to settle (ms): a day.
     static let settleSlackMilliseconds: Int64 = 86_400_000

@@ -66,6 +66,8 @@ struct StoryAudit {
     private var replayedIntoEmptyQueue: Set<CallID> = []
     private var lastStart: UInt64 = 0
     private(set) var records = 0
+    /// The calls of tasks that failed after waiting aside past the age limit (each fails so too).
+    private var failedAside: Set<CallID> = []
     /// When each call's event (or request) joined the queue (journal time): its age is its own.
     private var queuedAt: [CallID: JournalTime] = [:]
     /// Documented outcomes met that are not deliveries, counted by their documentation.
@@ -428,7 +430,8 @@ struct StoryAudit {
         var disableBytes = 0
         var waitingDisables: Set<DisableKey> = []
         for queued in state.tasks.values where queued.task.isDisableDevice {
-            disables += 1
+            // A disable counts an event for itself and one for each call coalesced into it.
+            disables += queued.task.eventCount
             disableBytes += queued.task.footprint
             // One disable not yet sent waits per project, user and device: a repeat is
             // coalesced into it. (One sent that came back to retry may wait beside it.)
@@ -439,13 +442,9 @@ struct StoryAudit {
                 break
             }
         }
-        // Past the reserve, a disable takes room like any request.
         let events = state.queuedEvents + state.heldEvents.count
-        if disables > SDKState.disableReserve && events > state.rules.queueCapacity + SDKState.disableReserve {
-            report(.liveness, "the delivery queue holds \(disables) disables and \(events) event(s) in all, past its bound of \(state.rules.queueCapacity) and the \(SDKState.disableReserve) disables it reserves (at \(state.time))")
-        }
         if events > state.rules.queueCapacity + disables {
-            report(.contract, "the delivery queue holds \(state.queuedEvents) event(s) and keeps room for \(state.heldEvents.count) held, past its bound of \(state.rules.queueCapacity) (and \(disables) disable(s)) (at \(state.time))")
+            report(.contract, "the delivery queue holds \(state.queuedEvents) event(s) and keeps room for \(state.heldEvents.count) held, past its bound of \(state.rules.queueCapacity) (and \(disables) of disables) (at \(state.time))")
         }
         let bytes = state.queueFootprint + (state.heldEvents.isEmpty ? 0 : state.heldEventsReservation)
         if bytes > state.rules.queueByteCapacity + disableBytes {
@@ -506,13 +505,18 @@ struct StoryAudit {
                     else if case .authTokenReceived(let receipt)? = input.fact { receipt.refused } else { false }
                 if !refused { dishonest("the auth provider did not refuse a JWT for its user with it") }
             } else if reason.hasPrefix("not sent within the age limit") {
-                // It waited aside (no JWT, no key, no provider) past the age limit.
-                guard let task, let queued = walk.state.tasks[task], let aside = queued.aside else {
-                    return dishonest("it did not wait aside")
+                // It waited aside (no JWT, no key, no provider) past the age limit; a call
+                // fails so with its task.
+                if let call, failedAside.contains(call) { return }
+                // The bound counts from when the task was made (or went aside, if earlier).
+                guard let task, let queued = walk.state.tasks[task] else {
+                    return dishonest("it was not queued")
                 }
+                failedAside.formUnion(queued.task.calls)
                 let limit = walk.state.rules.deliveryAgeLimitMilliseconds * 1_000
-                let waited = walk.state.time.microsecondsSince1970 - min(aside.since, queued.task.createdAt).microsecondsSince1970
-                if waited < limit && !queued.task.isDisableDevice { dishonest("it waited aside \(waited / 1_000) ms only") }
+                let since = min(queued.aside?.since ?? queued.task.createdAt, queued.task.createdAt)
+                let waited = walk.state.time.microsecondsSince1970 - since.microsecondsSince1970
+                if waited < limit { dishonest("it waited \(waited / 1_000) ms only") }
             } else {
                 dishonest("no rule fails a request so")
             }

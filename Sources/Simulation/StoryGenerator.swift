@@ -343,7 +343,12 @@ package struct StoryGenerator {
         if random.chance(0.5) { tracking() }
         call(.sdk(.logoutUser))
         if random.chance(0.4) { steps.append(.crash(tail: .clean, afterMilliseconds: random.int64(300...3_000), relaunchOn: jwt)) }
-        steps.append(.authServer(signedIn: ["user\(signedIn)@sim.test"], refuses: true))
+        // Refused (userSignedOut), or failed in a way that may pass: then the signed-out user's
+        // tasks wait aside until the age limit, tried again at the SDK's default backoff (the
+        // catalog's 8-second one would make it 75,000 attempts).
+        let refuses = random.chance(0.6)
+        if !refuses { longOffline = true }
+        steps.append(.authServer(signedIn: ["user\(signedIn)@sim.test"], refuses: refuses))
         call(.sdk(.setEmail("user\(signedIn)@sim.test")))
         if offline {
             steps.append(.wait(milliseconds: random.int64(1...120_000)))

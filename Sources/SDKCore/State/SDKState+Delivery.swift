@@ -399,7 +399,9 @@ extension SDKState {
         case .noToken, .noAPIKey, .noAuthProvider:
             break
         }
-        let since = queued.aside?.since ?? decisions.time
+        // Aside at most the age limit from when the task was made: tasks of one user wait aside
+        // behind each other, and each must not wait it anew.
+        let since = min(queued.aside?.since ?? decisions.time, task.createdAt)
         let (limit, overflow) = rules.deliveryAgeLimitMilliseconds.multipliedReportingOverflow(by: 1_000)
         let deadline = overflow ? JournalTime(microsecondsSince1970: .max) : since.advanced(byMicroseconds: limit)
         guard decisions.time < deadline else {

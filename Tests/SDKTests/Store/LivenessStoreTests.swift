@@ -223,6 +223,25 @@ struct ErasureAndDisableStoreTests {
         store.expectNoSimulationFailures()
     }
 
+    /// Found by the simulator's liveness check (seed 19056 of the issue-42 world): a user's
+    /// tasks wait aside behind each other, and each waited the whole age limit from its own
+    /// first attempt, so a disable queued behind its user's registration ended after two.
+    @Test("tasks of a user no JWT can be had for wait aside at most the age limit from when each was made, not one after another")
+    func asideBoundedFromMaking() {
+        let store = EngineStore(rules: LivenessStoreTests.hour)
+        store.initialize(.C)
+        store.call(.setEmail("ada@example.com"))
+        store.settle()
+        store.authServerSignsIn([], refusesAsSignedOut: false)
+        let registered = store.call(.registerToken("ada-device"))
+        let disabled = store.call(.disableDevice)      // waits behind her registration (a disable never expires)
+        store.advance(byMilliseconds: 3_600_000 + 600_000)
+        #expect(store.outcomes[registered] != nil, "the registration ended within the age limit")
+        #expect(store.outcomes[disabled] != nil, "so did the disable that waited behind it")
+        #expect(store.state.tasks.isEmpty)
+        store.expectNoSimulationFailures()
+    }
+
     /// Found by the simulator's privacy check (seed 961 of the issue-42 world): a request that
     /// waited for its JWT when the user declined left when the JWT came.
     @Test("a request waiting for its JWT when the user declines does not leave when the JWT comes; it goes once the user agrees again")

@@ -41,8 +41,16 @@ for name in ${@:-$default}; do
     left=$((budget - (start - from)))
     [ "$chunk" -gt "$left" ] && chunk=$left
     began=$(date +%s)
-    out=$(.build/release/replay simulate --from-seed "$start" --seeds "$chunk" --steps "$steps" --jobs "$jobs" --no-shrink 2>&1)
+    # A chunk whose story never ends (a livelock the world's budgets do not see) is stopped
+    # at the time left, and named.
+    out=$(timeout $((seconds - spent + 30)) .build/release/replay simulate --from-seed "$start" --seeds "$chunk" --steps "$steps" --jobs "$jobs" --no-shrink 2>&1)
+    code=$?
     spent=$((spent + $(date +%s) - began))
+    if [ "$code" = 124 ]; then
+      found="$start-$((start + chunk - 1))"
+      line="(timed out: a story of these seeds never ended)"
+      break
+    fi
     found=$(echo "$out" | grep -oE "^seed [0-9]+ FAILED" | grep -oE "[0-9]+" | sort -n | head -1)
     if [ -n "$found" ]; then
       line=$(echo "$out" | grep -A1 "^seed $found FAILED" | tail -1 | sed -E 's/^ +//')
@@ -52,7 +60,10 @@ for name in ${@:-$default}; do
     [ "$chunk" -lt 20000 ] && chunk=$((chunk * 2))
   done
   if [ -n "$found" ]; then
-    echo "$name | $found | ${line:0:160} | $((found - from + 1)) (of a chunk of $chunk) | $spent"
+    case "$found" in
+      *-*) echo "$name | seeds $found | $line | - | $spent" ;;
+      *) echo "$name | $found | ${line:0:160} | $((found - from + 1)) (of a chunk of $chunk) | $spent" ;;
+    esac
   else
     echo "$name | none | - | $((start - from)) | $spent"
   fi

@@ -179,7 +179,16 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
                 break
             }
             guard let (due, occurrence) = occurrences.popDue(notAfter: target) else { break }
-            if due > now { now = due }
+            if due > now {
+                now = due
+                occurrencesThisInstant = 0
+            }
+            occurrencesThisInstant += 1
+            if occurrencesThisInstant == Self.instantBudget {
+                report(.liveness, "the world ran \(Self.instantBudget) occurrences at \(now) without time moving: something happens again and again at one instant")
+                occurrences = OccurrenceQueue()
+                break
+            }
             occurrencesRun += 1
             run(occurrence)
         }
@@ -230,6 +239,10 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// a process alive for three days with hourly tokens, or a task aside for a week at the
     /// SDK's default backoff, run a few ten thousand).
     static let occurrenceBudget = 2_000_000
+    /// How many occurrences may run at one instant of the world's time (a picker tapped two
+    /// hundred times runs a few thousand).
+    static let instantBudget = 100_000
+    private var occurrencesThisInstant = 0
 
     /// How long past the age limit the calm end may take to settle (ms): a day.
     static let settleSlackMilliseconds: Int64 = 86_400_000

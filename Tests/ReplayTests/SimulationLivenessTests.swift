@@ -89,6 +89,15 @@ struct SimulationLivenessTests {
         #expect(outcome.passed, Self.describe(outcome))
     }
 
+    /// The first seed (10 steps) that finds each of issue 42's and 43's fixes reverted
+    /// (`scripts/mutation-seeds.sh`, docs/RELIABILITY.md): on the real code each passes.
+    @Test("the seeds that find each reverted liveness or privacy fix pass on the real code",
+          arguments: [54, 377, 464, 1031, 265, 355, 260] as [UInt64])
+    func mutationSeedsPass(seed: UInt64) {
+        let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: 10), checksEveryInput: false)
+        #expect(outcome.passed, Self.describe(outcome))
+    }
+
     /// The first seeds (10 steps) whose story holds a step `matches` accepts.
     static func seeds(count: Int, where matches: (StoryStep) -> Bool) -> [UInt64] {
         var found: [UInt64] = []

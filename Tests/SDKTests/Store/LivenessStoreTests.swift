@@ -242,6 +242,29 @@ struct ErasureAndDisableStoreTests {
         store.expectNoSimulationFailures()
     }
 
+    /// Found by the simulator's liveness run (seed 91804 of the issue-42 world): an erasure
+    /// while a landed switch still replayed its held calls let the gate go, but the switch
+    /// queued behind never started, and its call never resolved.
+    @Test("an erasure while a landed switch replays its held calls lets the switches queued behind it go on")
+    func erasureReleasesTheSwitchQueue() {
+        let store = SwitchContractStoreTests.onA(rules: EngineRules(queueCapacity: 1))
+        store.setOffline(true)
+        store.call(LivenessStoreTests.track("fills-the-queue"))
+        let toB = store.switchProject(to: .B)
+        store.call(LivenessStoreTests.track("held-1"))
+        store.call(LivenessStoreTests.track("held-2"))
+        store.call(LivenessStoreTests.track("held-3"))
+        let toC = store.switchProject(to: .C)
+        store.advance(byMilliseconds: 5_000)
+        #expect(store.switchResults[toB] != nil, "the first switch landed")
+        store.call(.eraseLocalData)
+        store.setOffline(false)
+        store.settle()
+        #expect(store.switchResults[toC] != nil, "the switch queued behind it landed")
+        #expect(store.state.pendingCalls.isEmpty)
+        store.expectNoSimulationFailures()
+    }
+
     /// Found by the simulator's privacy check (seed 961 of the issue-42 world): a request that
     /// waited for its JWT when the user declined left when the JWT came.
     @Test("a request waiting for its JWT when the user declines does not leave when the JWT comes; it goes once the user agrees again")

@@ -14,12 +14,13 @@ FX = "Sources/SDK/Engine/EngineShell+Effects.swift"
 MR = "Sources/SDK/Engine/ModuleRunner.swift"
 JC = "Sources/SDK/Engine/JournalClock.swift"
 D = "Sources/SDKCore/State/SDKState+Delivery.swift"
+PC = "Sources/SDKCore/State/SDKState+PrivacyCalls.swift"
 # name | file | old (must occur exactly once) | new
 M = [
  ("tokens-kept-across-instances", FX,
   "            owner.instance = generation\n            forgetTokens()\n", "            owner.instance = generation\n"),
  ("late-token-cached", E,
-  "            if epoch == tokenEpoch { tokens[key] = token }\n            environment.send", "            tokens[key] = token\n            environment.send"),
+  "            if epoch == tokenEpoch { tokens[key] = token }\n            // While the JWT", "            tokens[key] = token\n            // While the JWT"),
  ("provider-unbounded", FX,
   "        schedule(at: due) {\n            once.deliver(", "        if false { schedule(at: due) {}}\n        _ = {\n            once.deliver("),
  ("landing-callbacks-not-awaited", FX,
@@ -49,6 +50,10 @@ M = [
   "        return count == times.count ? .overdue : .someEvents(count)", "        return .overdue"),
  ("background-time-held-after-its-flush", E,
   "        if background != nil { endBackgroundTaskIfFlushed() }\n", ""),
+ ("disables-not-coalesced", D,
+  "            if let queued = pendingDisable(request, for: user, on: project.fingerprint) {", "            if false, let queued = pendingDisable(request, for: user, on: project.fingerprint) {"),
+ ("erasure-spares-the-wire", PC,
+  "        purgeQueue(keepingDisables: false, reason: .erased, projects: nil, onTheWire: true, &decisions)", "        purgeQueue(keepingDisables: false, reason: .erased, projects: nil, onTheWire: false, &decisions)"),
  ("durability-waits-not-answered", E,
   "            inbox.post(.input(.durabilityConfirmed(DurabilityConfirmation(request: request, failure: journalOutage?.description)), .none))\n", ""),
 ]

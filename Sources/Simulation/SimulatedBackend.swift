@@ -24,10 +24,16 @@ final class SimulatedBackend {
         projectsByKey = Dictionary(projects.map { ($0.apiKey, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// A token the backend accepts for `project` until its tokens expire, issued for `user` (the
+    /// How long a JWT is accepted after it was issued (ms; 0: until ``expireTokens(of:)``).
+    var tokenLifetimeMilliseconds: Int64 = 0
+
+    /// A token the backend accepts for `project` until its tokens expire (or, with a
+    /// ``tokenLifetimeMilliseconds``, until that long after `time`), issued for `user` (the
     /// identity the app was on when it asked) on SDK instance `instance`.
-    func issueToken(for project: ProjectFingerprint, user: String?, instance: UInt64) -> String {
-        validPrefix(project) + "|" + (user ?? "-") + "|" + String(instance)
+    func issueToken(for project: ProjectFingerprint, user: String?, instance: UInt64, at time: JournalTime) -> String {
+        let token = validPrefix(project) + "|" + (user ?? "-") + "|" + String(instance)
+        guard tokenLifetimeMilliseconds > 0 else { return token }
+        return token + "|" + String(time.microsecondsSince1970 / 1_000 + tokenLifetimeMilliseconds)
     }
 
     private func validPrefix(_ project: ProjectFingerprint) -> String {
@@ -66,7 +72,11 @@ final class SimulatedBackend {
             if random.chance(profile.tokenExpiry) { expireTokens(of: project.fingerprint) }
             guard let token = request.token else { return Self.answer(401, code: "InvalidJwtPayload") }
             let parts = token.split(separator: "|", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0] == validPrefix(project.fingerprint) else {
+            guard parts.count == 3 || parts.count == 4, parts[0] == validPrefix(project.fingerprint) else {
+                return Self.answer(401, code: "InvalidJwtPayload")
+            }
+            // A token issued with a lifetime names when it expires.
+            if parts.count == 4, let expires = Int64(parts[3]), time.microsecondsSince1970 / 1_000 >= expires {
                 return Self.answer(401, code: "InvalidJwtPayload")
             }
             // A JWT belongs to one user on one instance: one issued for another is a token that

@@ -75,12 +75,20 @@ final class SimulatedProcess: @unchecked Sendable { // single-threaded: every cl
     }
 
     /// Handles every stimulus in the mailbox, including those its effects post meanwhile (the
-    /// engine thread's loop, run to idle).
+    /// engine thread's loop, run to idle). Liveness: an engine that never runs idle (its effects
+    /// post stimuli without end at one instant) is reported after a million, and what is left
+    /// in its mailbox dropped, so the story ends.
     func drainMailbox() {
+        var handled = 0
         while mailboxHead < mailbox.count {
             let stimulus = mailbox[mailboxHead]
             mailboxHead += 1
             core.handle(stimulus)
+            handled += 1
+            if handled == 1_000_000 {
+                world.report(.liveness, "launch \(launch): the engine handled a million stimuli at \(world.now) without running idle")
+                break
+            }
             if mailboxHead > 256 && mailboxHead * 2 > mailbox.count {
                 mailbox.removeFirst(mailboxHead)
                 mailboxHead = 0

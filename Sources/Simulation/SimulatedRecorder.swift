@@ -78,6 +78,7 @@ final class SimulatedRecorder: FactRecorder, @unchecked Sendable { // single-thr
 
     func record(_ bundle: RecordBundle, timestamp: JournalTime) throws -> UInt64 {
         let last = try writer.appendBundle(bundle, timestamp: timestamp)
+        world.noteJournalTime(timestamp)
         if let process {
             for index in 0..<bundle.count {
                 process.foldIntoShadow(kind: bundle.kinds[index], payload: Array(bundle.payloads[bundle.payloadRange(index)]), at: timestamp)

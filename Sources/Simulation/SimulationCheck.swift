@@ -12,4 +12,10 @@ package enum SimulationCheck: String, Sendable, CaseIterable {
     case settle
     /// The journal survives crashes: durable records are kept, the restart reads it.
     case journal
+    /// What must happen does: once the network stays up and consent is given, every task ends
+    /// within its bound (``StoryAudit/calmDeliveryBound`` for a user a token can be had for),
+    /// nothing waits forever, and the state keeps its bounds.
+    case liveness
+    /// Nothing leaves for an erased user once the erasure settled, nor while consent is declined.
+    case privacy
 }

@@ -45,6 +45,8 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// While above zero, each request sent is held on the wire up to this much longer (drawn
     /// per request), as on a slow network.
     private(set) var slowNetworkMilliseconds: Int64 = 0
+    /// Whether every answer to a request that reached the backend is lost on its way back.
+    private(set) var lossyNetwork = false
     /// Whether message fetches' answers wait for a teardown's reset (``StoryStep/fetchAnswersAtReset(_:)``),
     /// and the answers waiting.
     private var holdsFetchAnswers = false
@@ -88,6 +90,22 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private(set) var occurrencesRun = 0
     /// Known issues met, counted by explanation (not failures).
     private(set) var explained: [String: Int] = [:]
+    /// When the calm end began (the network up for good, consent given, no fault): the liveness
+    /// bounds count from here.
+    private(set) var calmFrom: JournalTime?
+    /// The world's time when each journal timestamp (µs) was first recorded: the audit measures
+    /// its bounds on the world's clock, which no wall-clock jump moves.
+    private(set) var worldTimeOfJournal: [Int64: JournalTime] = [:]
+    /// When each call made was made, and when its completion first ran (world time).
+    private(set) var callTimes: [CallID: (made: JournalTime, completed: JournalTime?)] = [:]
+    /// Every request sent (its idempotency key and a digest of its body), and those an erasure
+    /// settled over: none of these may leave again.
+    private var sentRequests: Set<SentRequest> = []
+    private var erasedRequests: Set<SentRequest> = []
+    /// For each erasure asked for and not settled: what had been sent when the app asked.
+    private var sentBeforeErasure: [CallID: Set<SentRequest>] = [:]
+    /// A defect planted in the engine's environment, to show that a check finds it.
+    let plantedDefect: PlantedDefect?
     /// Whether the running process opened a journal the previous one could not synchronize
     /// (it shut down during a journal outage): the bytes it recovered had never been made
     /// durable, so its recovery must have made them so.
@@ -97,8 +115,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private var switchTargets: [CallID: ProjectFingerprint] = [:]
     private(set) var reactionTargets: [CallID: (switch: CallID, project: ProjectFingerprint)] = [:]
 
-    init(seed: UInt64, profile: FaultProfile, checksEveryInput: Bool = true) {
+    init(seed: UInt64, profile: FaultProfile, checksEveryInput: Bool = true, plantedDefect: PlantedDefect? = nil) {
         self.seed = seed
+        self.plantedDefect = plantedDefect
         self.profile = profile
         projects = SimulatedProject.catalog.map { $0.configured(retry: profile.projectRetry) }
         appProjects = projects.map(\.project)
@@ -147,11 +166,29 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     var nextOccurrenceDue: JournalTime? { occurrences.nextDue }
 
     /// Runs the engine and every occurrence due up to `target`, then sets the clock there.
+    ///
+    /// Liveness: a world that runs ``occurrenceBudget`` occurrences in one story is busy doing
+    /// nothing (a timer that fires and is set again at the same instant, a retry that never
+    /// waits): the story reports it and drops what is pending, so it ends.
     func advance(to target: JournalTime) {
         while true {
             process?.drainMailbox()
+            if occurrencesRun >= Self.occurrenceBudget {
+                report(.liveness, "the world ran \(occurrencesRun) occurrences by \(now) (the story's budget): something never stops happening")
+                occurrences = OccurrenceQueue()
+                break
+            }
             guard let (due, occurrence) = occurrences.popDue(notAfter: target) else { break }
-            if due > now { now = due }
+            if due > now {
+                now = due
+                occurrencesThisInstant = 0
+            }
+            occurrencesThisInstant += 1
+            if occurrencesThisInstant == Self.instantBudget {
+                report(.liveness, "the world ran \(Self.instantBudget) occurrences at \(now) without time moving: something happens again and again at one instant")
+                occurrences = OccurrenceQueue()
+                break
+            }
             occurrencesRun += 1
             run(occurrence)
         }
@@ -161,16 +198,34 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
 
     /// The calm end of a story: no more faults; runs until nothing is pending (or reports that
     /// the world never settles).
+    ///
+    /// Liveness: nothing waits forever. Whatever is left must end within the age limit (plus
+    /// ``settleSlackMilliseconds``) of the calm end; past it the world stops and says what waits.
     func settle(maximumOccurrences: Int = 200_000) {
         profile = profile.calmed()
         storage.repair()
         offline = false
         slowNetworkMilliseconds = 0
+        lossyNetwork = false
         holdFetchAnswersForReset(false)
+        calmFrom = now
+        let ageLimit = process?.state.rules.deliveryAgeLimitMilliseconds ?? EngineRules().deliveryAgeLimitMilliseconds
+        let deadline = now.advancedSaturating(milliseconds: ageLimit + Self.settleSlackMilliseconds)
         let budget = occurrencesRun + maximumOccurrences
         while true {
             process?.drainMailbox()
             guard let due = occurrences.nextDue else { break }
+            if due > deadline {
+                let state = process?.state
+                let waiting = state.map { state in
+                    state.tasks.values.sorted { $0.task.id < $1.task.id }.prefix(3)
+                        .map { "\($0.task.id) \($0.task.path) (\($0.status)\($0.aside.map { ", aside: \($0.reason)" } ?? ""))" }
+                        .joined(separator: "; ")
+                } ?? ""
+                report(.liveness, "something still waits \((deadline.microsecondsSince1970 - calmFrom!.microsecondsSince1970) / 3_600_000_000) h after the calm end (the age limit and a day): "
+                       + "\(state?.tasks.count ?? 0) task(s) queued" + (waiting.isEmpty ? "" : ": " + waiting))
+                return
+            }
             advance(to: due)
             if occurrencesRun > budget {
                 report(.settle, "the world did not settle within \(maximumOccurrences) occurrences after the story ended")
@@ -178,6 +233,29 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
             }
         }
         process?.drainMailbox()
+    }
+
+    /// How many occurrences one story may run: two million (the longest the generator draws,
+    /// a process alive for three days with hourly tokens, or a task aside for a week at the
+    /// SDK's default backoff, run a few ten thousand).
+    static let occurrenceBudget = 2_000_000
+    /// How many occurrences may run at one instant of the world's time (a picker tapped two
+    /// hundred times runs a few thousand).
+    static let instantBudget = 100_000
+    private var occurrencesThisInstant = 0
+
+    /// How long past the age limit the calm end may take to settle (ms): a day.
+    static let settleSlackMilliseconds: Int64 = 86_400_000
+
+    /// A journal record was written at `timestamp` now.
+    func noteJournalTime(_ timestamp: JournalTime) {
+        if worldTimeOfJournal[timestamp.microsecondsSince1970] == nil { worldTimeOfJournal[timestamp.microsecondsSince1970] = now }
+    }
+
+    /// The world's time when the journal wrote a record stamped `time` (the stamp itself if
+    /// none was written so, e.g. one a crash lost).
+    func worldTime(ofJournal time: JournalTime) -> JournalTime {
+        worldTimeOfJournal[time.microsecondsSince1970] ?? time
     }
 
     private func run(_ occurrence: WorldOccurrence) {
@@ -225,7 +303,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         if profile.authLate > 0, chance(profile.authLate / 2) { return }
         var answer: Result<String, any Error> = chance(profile.authFailure)
             ? .failure(SimulatedFailure(description: "simulated auth provider failure"))
-            : .success(backend.issueToken(for: project, user: user, instance: instance))
+            : .success(backend.issueToken(for: project, user: user, instance: instance, at: now))
         // The app's auth server mints only for the users signed in to it.
         if let signedIn = authSignedIn, let user, !signedIn.contains(user) {
             answer = authRefusesSignedOut ? .failure(AuthProviderError.userSignedOut)
@@ -282,6 +360,11 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         self.offline = offline
     }
 
+    /// Answers to requests on the wire are lost from now on (on), or come back (off).
+    func setLossyNetwork(_ on: Bool) {
+        lossyNetwork = on
+    }
+
     /// Requests sent from now on are held on the wire up to `milliseconds` longer (0: no longer).
     func setSlowNetwork(milliseconds: Int64) {
         slowNetworkMilliseconds = max(0, milliseconds)
@@ -327,6 +410,16 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     /// lost on the way, or reaches the backend (whose answer may be lost); the client hears back
     /// after the latency (longer on a slow network) or its timeout.
     func transmit(_ request: SimulatedRequest, launch: Int, completion: @escaping @Sendable (TransportResult) -> Void) {
+        checkPrivacy(of: request)
+        if case .repeatsRequests? = plantedDefect {
+            // A transport that sends each request again on its own a minute later.
+            schedule(.engine(launch: launch) { [self] in
+                checkPrivacy(of: request)
+                if !offline { schedule(.requestArrives(request, launch: 0, sentAt: now, answerLost: true, completion: { _ in }), after: 1) }
+            }, after: 60_000)
+        }
+        var completion = completion
+        if case .answersLost(let path)? = plantedDefect, request.path == path { completion = { _ in } }
         if offline {
             schedule(.engine(launch: launch) { completion(.networkError(Self.offlineError)) }, after: 0)
             return
@@ -341,9 +434,32 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         } else if chance(profile.lostBeforeBackend) {
             schedule(.engine(launch: launch) { completion(.networkError("timed out")) }, after: profile.timeoutMilliseconds)
         } else {
-            schedule(.requestArrives(request, launch: launch, sentAt: now, answerLost: chance(profile.lostAfterBackend), completion: completion),
+            schedule(.requestArrives(request, launch: launch, sentAt: now, answerLost: chance(profile.lostAfterBackend) || lossyNetwork, completion: completion),
                      after: latency)
         }
+    }
+
+    /// Privacy on the wire: no request leaves while the user declined, and none that an erasure
+    /// settled over leaves again.
+    private func checkPrivacy(of request: SimulatedRequest) {
+        if process?.state.consentDeclined == true {
+            report(.privacy, "launch \(launch): \(request.path) (idempotency key \(request.idempotencyKey)) left while the user had declined, at \(now)")
+        }
+        // A request leaves only for a task the SDK holds (an erasure let go of the rest).
+        if let process, !process.state.tasks.values.contains(where: { $0.task.idempotencyKey(stream: process.writer.journalID) == request.idempotencyKey }) {
+            report(.privacy, "launch \(launch): \(request.path) (idempotency key \(request.idempotencyKey)) left at \(now) for a task the SDK no longer holds")
+        }
+        let sent = SentRequest(request)
+        if erasedRequests.contains(sent) {
+            report(.privacy, "launch \(launch): \(request.path) (idempotency key \(request.idempotencyKey)) left again at \(now), after an erasure settled over it")
+        }
+        sentRequests.insert(sent)
+    }
+
+    /// An erasure settled (its completion ran): nothing sent before the app asked for it may
+    /// leave again (what was sent since is for tasks made after it).
+    private func erasureSettled(_ call: CallID) {
+        if let before = sentBeforeErasure.removeValue(forKey: call) { erasedRequests.formUnion(before) }
     }
 
     // MARK: - The app
@@ -464,6 +580,8 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
             received = (publicCall, .completion(heard))
         }
         callsMade[id] = (launch, received.0.name, 0)
+        callTimes[id] = (now, nil)
+        if case .sdk(.eraseLocalData) = call { sentBeforeErasure[id] = sentRequests }
         process.post(.input(.callReceived(ReceivedCall(id: id, caller: caller, call: received.0)), received.1))
         return id
     }
@@ -528,6 +646,8 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
         }
         if made.completions > 0 { report(.settle, "the completion of call \(call) (\(made.name.rawValue)) ran more than once") }
         callsMade[call]?.completions += 1
+        if callTimes[call]?.completed == nil { callTimes[call]?.completed = now }
+        if made.name == .eraseLocalData { erasureSettled(call) }
     }
 
     /// A switch call's completion ran: its result is kept for the audit (which compares it with

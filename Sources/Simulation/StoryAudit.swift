@@ -14,6 +14,10 @@ struct StoryAudit {
     private struct TaskRecord {
         var task: DeliveryTask
         var outcome: TaskOutcome?
+        /// When its outcome was journaled (journal time).
+        var completedAt: JournalTime?
+        /// The 401 answers it got in a row (since its last no-response or 5xx/429 retry).
+        var rejectedTokens = 0
     }
 
     private var tasks: [TaskID: TaskRecord] = [:]
@@ -62,11 +66,27 @@ struct StoryAudit {
     private var replayedIntoEmptyQueue: Set<CallID> = []
     private var lastStart: UInt64 = 0
     private(set) var records = 0
-    /// Outcomes the contract allows, or known design issues, counted by explanation.
+    /// The calls of tasks that failed after waiting aside past the age limit (each fails so too).
+    private var failedAside: Set<CallID> = []
+    /// When each call's event (or request) joined the queue (journal time): its age is its own.
+    private var queuedAt: [CallID: JournalTime] = [:]
+    /// Documented outcomes met that are not deliveries, counted by their documentation.
     private(set) var explained: [String: Int] = [:]
 
-    /// Explained ways a disable may fail to reach its project.
-    static let disableGaveUp = "disable gave up under injected faults (retries or JWT refresh budget spent)"
+    /// A disable that ends failed under the faults the world injected, by a documented rule
+    /// (docs/ARCHITECTURE.md, "When a task cannot be sent"; docs/RELIABILITY.md).
+    static let disableGaveUp = "documented: a disable failed by its rule under injected faults (5xx/429 retries spent, the auth provider failing or late, the JWT refresh budget spent)"
+
+    /// A signed-out user's disable the app's auth server refuses (`userSignedOut`): it fails at
+    /// once, naming why, and blocks nothing (docs/ARCHITECTURE.md).
+    static let disableRefused = "documented: a signed-out user's disable failed at once, the auth provider refusing her a JWT (userSignedOut)"
+    /// A disable that waited aside (no JWT, key or provider could be had) past the age limit.
+    static let disableAsideTooLong = "documented: a disable waited aside past the age limit and failed (not sent within the age limit)"
+
+    /// Liveness: once the network stays up and consent is given (the calm end), a task of a user
+    /// a token can be had for, or one the auth provider refuses, ends within this (ms): the
+    /// longest backoff (5 minutes), a request's timeout and a refresh, with room to spare.
+    static let calmDeliveryBound: Int64 = 10 * 60_000
 
     init(world: SimulationWorld) {
         self.world = world
@@ -83,6 +103,10 @@ struct StoryAudit {
     /// world injected. Nil: unexplained.
     static func explanation(of failure: CallFailure) -> String? {
         switch failure {
+        case .authentication(let reason) where reason.hasPrefix("the auth provider refused a JWT"):
+            disableRefused
+        case .authentication(let reason) where reason.hasPrefix("not sent within the age limit"):
+            disableAsideTooLong
         case .authentication(let reason) where reason.contains("refresh budget") || reason.contains("simulated auth provider failure")
             || reason.contains("did not answer within"):
             disableGaveUp
@@ -151,6 +175,7 @@ struct StoryAudit {
         }
         checkProjection(fold: walk.state, live: engine)
         checkSettled(walk.state)
+        checkCalmEnd(walk.state)
         checkBackend(journalID: reader.journalID)
         checkCrashes(journalID: reader.journalID)
     }
@@ -200,6 +225,7 @@ struct StoryAudit {
             // The gate's decision: a gateDecided's, or the one an eventBatched carries (1.3).
             if case .eventBatched(let id, let event, _) = fact {
                 tasks[id]?.task.addToBatch(event, at: time)
+                queuedAt[event.call] = time
                 releasing.remove(event.call)
                 queueGrew = true
             }
@@ -253,6 +279,7 @@ struct StoryAudit {
             fact.forEachResolution { call, outcome in noteResolution(of: call, outcome, sequence: sequence, time: time, walk: walk) }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
+            if let call = task.call { queuedAt[call] = time }
             if let call = task.call { releasing.remove(call) }
             queueGrew = true
         case .networkReachable:
@@ -276,12 +303,18 @@ struct StoryAudit {
             }
         case .retryScheduled(let id, _, let due, let reason):
             checkRetry(id, due: due, reason: reason, sequence: sequence, time: time, walk: walk)
+            switch reason {
+            case .noResponse, .serverBusy: tasks[id]?.rejectedTokens = 0
+            case .notSent: break
+            }
         case .eventsExpired(let id, let calls):
             tasks[id]?.task.removeExpiredEvents(calls)
+            for call in calls { checkOwnAge(call, expiredAt: time, sequence: sequence, walk: walk) }
         case .disableCoalesced(let id, let call):
             tasks[id]?.task.coalesce(call)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
+            tasks[id]?.completedAt = time
             waitingForNetwork[id] = nil
             checkTaskOutcome(id, outcome, sequence: sequence, time: time, walk: walk)
         case .unknownUserEventsReleased:
@@ -309,8 +342,10 @@ struct StoryAudit {
             if messagesReset.contains("\(project) \(kind.rawValue)") {
                 report(.contract, "\(kind.rawValue) messages were stored for \(project) after the switch leaving it reset them (seq \(sequence))")
             }
+        case .transportCompleted(let completion):
+            if case .response(401, "InvalidJwtPayload"?, _, _) = completion.outcome { tasks[completion.task]?.rejectedTokens += 1 }
         // Facts the audit has no rule about.
-        case .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
+        case .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
              .pushTokenChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .staleResultRefused,
              .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
@@ -393,13 +428,23 @@ struct StoryAudit {
     private mutating func checkQueueBounds(_ state: SDKState) {
         var disables = 0
         var disableBytes = 0
+        var waitingDisables: Set<DisableKey> = []
         for queued in state.tasks.values where queued.task.isDisableDevice {
-            disables += 1
+            // A disable counts an event for itself and one for each call coalesced into it.
+            disables += queued.task.eventCount
             disableBytes += queued.task.footprint
+            // One disable not yet sent waits per project, user and device: a repeat is
+            // coalesced into it. (One sent that came back to retry may wait beside it.)
+            guard case .queued = queued.status else { continue }
+            let key = DisableKey(project: queued.task.project, user: queued.task.user, body: queued.task.body)
+            if !waitingDisables.insert(key).inserted {
+                report(.liveness, "two disables of one device for \(queued.task.user.map(\.description) ?? "no user") wait in \(queued.task.project)'s queue (\(queued.task.id) and another): a repeat must be coalesced (at \(state.time))")
+                break
+            }
         }
         let events = state.queuedEvents + state.heldEvents.count
         if events > state.rules.queueCapacity + disables {
-            report(.contract, "the delivery queue holds \(state.queuedEvents) event(s) and keeps room for \(state.heldEvents.count) held, past its bound of \(state.rules.queueCapacity) (and \(disables) disable(s)) (at \(state.time))")
+            report(.contract, "the delivery queue holds \(state.queuedEvents) event(s) and keeps room for \(state.heldEvents.count) held, past its bound of \(state.rules.queueCapacity) (and \(disables) of disables) (at \(state.time))")
         }
         let bytes = state.queueFootprint + (state.heldEvents.isEmpty ? 0 : state.heldEventsReservation)
         if bytes > state.rules.queueByteCapacity + disableBytes {
@@ -448,19 +493,30 @@ struct StoryAudit {
         case .authentication(let reason):
             if reason.contains("refresh budget") {
                 guard case .response(401, _, _, _)? = answer else { return dishonest("no 401 came with it: it \(input.describeAnswer(for: task))") }
+                // The budget bounds refreshes in a row for one request: it is spent only by
+                // that request's own 401s, one more than the budget.
+                if let task, let record = tasks[task], let budget = walk.state.projects[record.task.project]?.retry.jwtRefreshBudget,
+                   record.rejectedTokens <= budget {
+                    report(.liveness, "task \(task) (\(record.task.path)) failed (\(failure)) after \(record.rejectedTokens) rejected JWT(s) of its own: the refresh budget of \(budget) bounds one request's refreshes in a row (seq \(sequence))")
+                }
             } else if reason.hasPrefix("the auth provider refused a JWT") {
                 // The provider said the user signed out, for the attempt or for its refresh.
                 let refused = if case .notSent(.tokenRefused)? = answer { true }
                     else if case .authTokenReceived(let receipt)? = input.fact { receipt.refused } else { false }
                 if !refused { dishonest("the auth provider did not refuse a JWT for its user with it") }
             } else if reason.hasPrefix("not sent within the age limit") {
-                // It waited aside (no JWT, no key, no provider) past the age limit.
-                guard let task, let queued = walk.state.tasks[task], let aside = queued.aside else {
-                    return dishonest("it did not wait aside")
+                // It waited aside (no JWT, no key, no provider) past the age limit; a call
+                // fails so with its task.
+                if let call, failedAside.contains(call) { return }
+                // The bound counts from when the task was made (or went aside, if earlier).
+                guard let task, let queued = walk.state.tasks[task] else {
+                    return dishonest("it was not queued")
                 }
+                failedAside.formUnion(queued.task.calls)
                 let limit = walk.state.rules.deliveryAgeLimitMilliseconds * 1_000
-                let waited = walk.state.time.microsecondsSince1970 - min(aside.since, queued.task.createdAt).microsecondsSince1970
-                if waited < limit && !queued.task.isDisableDevice { dishonest("it waited aside \(waited / 1_000) ms only") }
+                let since = min(queued.aside?.since ?? queued.task.createdAt, queued.task.createdAt)
+                let waited = walk.state.time.microsecondsSince1970 - since.microsecondsSince1970
+                if waited < limit { dishonest("it waited \(waited / 1_000) ms only") }
             } else {
                 dishonest("no rule fails a request so")
             }
@@ -505,10 +561,12 @@ struct StoryAudit {
             }
         case .expired(let limit):
             if limit != .milliseconds(rules.deliveryAgeLimitMilliseconds) { dishonest("the age limit is \(rules.deliveryAgeLimitMilliseconds) ms") }
+            if let call { checkOwnAge(call, expiredAt: time, sequence: sequence, walk: walk) }
             guard let task, let made = tasks[task]?.task else { return }
             let age = time.microsecondsSince1970 - made.createdAt.microsecondsSince1970
             if made.isDisableDevice { dishonest("a disable never expires") }
             if age <= rules.deliveryAgeLimitMilliseconds * 1_000 { dishonest("it waited \(age / 1_000) ms only") }
+            if call == nil { for each in made.calls { checkOwnAge(each, expiredAt: time, sequence: sequence, walk: walk) } }
         case .shutdown:
             if call == nil || input.fact != .engineStopping { dishonest("the SDK was not shutting down") }
         case .consentDeclined:
@@ -579,6 +637,64 @@ struct StoryAudit {
         for (call, entry) in received.sorted(by: { $0.key < $1.key })
         where resolutions[call] == nil && state.pendingCall(call) == nil && !settledInGap.contains(call) {
             report(.settle, "call \(call) (\(entry.name.rawValue), seq \(entry.sequence)) has no resolution in the journal and is not pending")
+        }
+    }
+
+    // MARK: - Liveness
+
+    /// An event (or request) expired at its own age, on the world's clock: no wall-clock jump
+    /// and no older event of its bulk may make it expire young.
+    private mutating func checkOwnAge(_ call: CallID, expiredAt time: JournalTime, sequence: UInt64, walk: JournalWalk) {
+        guard let joined = queuedAt[call] else { return }
+        let limit = walk.state.rules.deliveryAgeLimitMilliseconds
+        let age = (world.worldTime(ofJournal: time).microsecondsSince1970 - world.worldTime(ofJournal: joined).microsecondsSince1970) / 1_000
+        if age < limit {
+            report(.liveness, "call \(call) expired \(age) ms after it was queued (on the device's monotonic clock), before the age limit of \(limit) ms (seq \(sequence))")
+        }
+    }
+
+    /// Whether the app's auth server mints a JWT for `user` on `project` at the story's end.
+    private func tokenCanBeHad(for user: UserIdentity?, on project: ProjectFingerprint) -> Bool {
+        guard world.projects.first(where: { $0.fingerprint == project })?.usesJWT == true,
+              let signedIn = world.authSignedIn, let user else { return true }
+        return signedIn.contains(user.value)
+    }
+
+    /// From the calm end on (network up for good, consent given, no fault), every task ends
+    /// within its bound on the world's clock: ``calmDeliveryBound`` for a user a token can be
+    /// had for (never failed: delivered, or discarded by the app's own calls or its age) or one
+    /// the auth provider refuses
+    /// (failed at once); the age limit and a day for one whose provider keeps failing (it waits
+    /// aside, then fails). None waits forever.
+    private mutating func checkCalmEnd(_ state: SDKState) {
+        guard let calm = world.calmFrom, world.process?.journalFailure == nil else { return }
+        let ageLimit = world.process?.state.rules.deliveryAgeLimitMilliseconds ?? EngineRules().deliveryAgeLimitMilliseconds
+        var reported = 0
+        for (id, record) in tasks.sorted(by: { $0.key < $1.key }) {
+            let ended = record.completedAt.map { world.worldTime(ofJournal: $0) }
+            if let ended, ended < calm { continue }
+            let task = record.task
+            let obtainable = tokenCanBeHad(for: task.user, on: task.project)
+            let bound = obtainable || world.authRefusesSignedOut ? Self.calmDeliveryBound : ageLimit + SimulationWorld.settleSlackMilliseconds
+            let start = max(calm, world.worldTime(ofJournal: task.createdAt))
+            let who = "task \(id) (\(task.path) for \(task.user.map(\.description) ?? "no user") on \(task.project))"
+            guard let ended, let outcome = record.outcome else {
+                // Ended in a journal gap, or erased with the records before the erasure.
+                if state.tasks[id] == nil { continue }
+                if reported < 5 { report(.liveness, "\(who) never ended after the calm end") }
+                reported += 1
+                continue
+            }
+            let took = (ended.microsecondsSince1970 - start.microsecondsSince1970) / 1_000
+            if took > bound {
+                if reported < 5 { report(.liveness, "\(who) ended \(outcome) \(took / 1_000) s after the network stayed up with consent given, past its bound of \(bound / 1_000) s") }
+                reported += 1
+            }
+            // Discarded it may be, by the app's own calls (a switch, a logout) or its age;
+            // failed it may not: nothing failed it but the SDK.
+            guard obtainable, case .failed(let failure) = outcome else { continue }
+            if reported < 5 { report(.liveness, "\(who) ended failed (\(failure)) after the calm end, though the network stayed up, consent was given and a token could be had for its user") }
+            reported += 1
         }
     }
 
@@ -716,4 +832,11 @@ private struct AuditedInput {
         case nil: "came with \(fact.map { FactSummary.text($0) } ?? "no input")"
         }
     }
+}
+
+/// A disable as coalescing tells it apart: its project, user and body (the device).
+private struct DisableKey: Hashable {
+    var project: ProjectFingerprint
+    var user: UserIdentity?
+    var body: [UInt8]
 }

@@ -284,12 +284,187 @@ package struct StoryGenerator {
     private mutating func fieldStep() {
         swap(&random, &field)
         defer { swap(&random, &field) }
-        switch random.int(0...19) {
+        switch random.int(0...31) {
         case 0..<8: offlinePeriod()
         case 8..<13: callAtItsLimit()
         case 13..<17: jwtIdentityWithQueuedEvents()
-        default: fetchesDuringTeardown()
+        case 17..<20: fetchesDuringTeardown()
+        case 20..<22: wallClockJump()
+        case 22..<25: signedInUserOnly()
+        case 25: livesForDays()
+        case 26, 27: invalidAndOversized()
+        case 28: disableStorm()
+        case 29, 30: erasureOrDeclineOnTheWire()
+        default: agingBulk()
         }
+    }
+
+    /// The device's wall clock jumps, either way, by a minute to forty days, often while events
+    /// wait offline: nothing may expire early, and no timer may wait the jump out.
+    private mutating func wallClockJump() {
+        let minute: Int64 = 60_000
+        let day: Int64 = 86_400_000
+        let jump: Int64 = switch random.int(0...3) {
+        case 0: random.int64(minute...(60 * minute)) * (random.chance(0.5) ? 1 : -1)
+        case 1: random.int64((60 * minute)...day) * (random.chance(0.5) ? 1 : -1)
+        case 2: random.int64((7 * day)...(40 * day))
+        default: -random.int64(day...(30 * day))
+        }
+        let offline = random.chance(0.6)
+        if offline { steps.append(.offline) }
+        if random.chance(0.8) { tracking() }
+        if random.chance(0.3) { burst() }
+        if random.chance(0.5) { steps.append(.wait(milliseconds: random.int64(1...120_000))) }
+        steps.append(.jumpWallClock(milliseconds: jump))
+        if random.chance(0.5) { tracking() }
+        if offline {
+            steps.append(.wait(milliseconds: random.int64(1...600_000)))
+            longOffline = true
+            steps.append(.online)
+            if random.chance(0.7) { steps.append(.networkReachable) }
+        }
+        if random.chance(0.3) { steps.append(.jumpWallClock(milliseconds: -jump)) }
+    }
+
+    /// On a JWT project the app's auth server mints only for the user signed in to it: a user
+    /// who signed out (her disable, her events queued offline, a relaunch that drops the token
+    /// cache) is refused, or failed in a way that may pass; the signed-in user's events must go
+    /// meanwhile.
+    private mutating func signedInUserOnly() {
+        let jwt = random.pick([2, 3])
+        let gone = random.int(1...3)
+        let signedIn = gone % 3 + 1
+        call(.switchProject(project: jwt, inCallback: nil))
+        call(.sdk(.setEmail("user\(gone)@sim.test")))
+        if random.chance(0.8) { call(.sdk(.registerToken("token-\(random.int(1...3))"))) }
+        if random.chance(0.5) { tracking() }
+        let offline = random.chance(0.7)
+        if offline { steps.append(.offline) }
+        if random.chance(0.5) { tracking() }
+        call(.sdk(.logoutUser))
+        if random.chance(0.4) { steps.append(.crash(tail: .clean, afterMilliseconds: random.int64(300...3_000), relaunchOn: jwt)) }
+        // Refused (userSignedOut), or failed in a way that may pass: then the signed-out user's
+        // tasks wait aside until the age limit, tried again at the SDK's default backoff (the
+        // catalog's 8-second one would make it 75,000 attempts).
+        let refuses = random.chance(0.6)
+        if !refuses { longOffline = true }
+        steps.append(.authServer(signedIn: ["user\(signedIn)@sim.test"], refuses: refuses))
+        call(.sdk(.setEmail("user\(signedIn)@sim.test")))
+        if offline {
+            steps.append(.wait(milliseconds: random.int64(1...120_000)))
+            steps.append(.online)
+            if random.chance(0.7) { steps.append(.networkReachable) }
+        }
+        for _ in 0..<random.int(1...4) { queuedTracks() }
+        steps.append(.wait(milliseconds: random.int64(1...600_000)))
+        if random.chance(0.4) { steps.append(.authServer(signedIn: nil, refuses: true)) }
+    }
+
+    /// A process that lives for hours or days on a JWT project whose tokens expire hourly,
+    /// tracking every ten minutes to an hour: it refreshes as often as it must and delivers
+    /// every event.
+    private mutating func livesForDays() {
+        let minute: Int64 = 60_000
+        let jwt = random.pick([2, 3])
+        steps.append(.tokenLifetime(milliseconds: 60 * minute))
+        call(.switchProject(project: jwt, inCallback: .setEmail("user\(random.int(1...3))@sim.test")))
+        call(.sdk(.setEmail("user\(random.int(1...3))@sim.test")))
+        let hours = random.chance(0.8) ? random.int64(4...12) : random.int64(24...72)
+        let every = random.int64(10...60) * minute
+        var elapsed: Int64 = 0
+        while elapsed < hours * 60 * minute {
+            call(.sdk(.track(event: random.pick(["viewed", "liked", "shared"]), dataFields: nil)))
+            let wait = every + random.int64(0...minute)
+            steps.append(.wait(milliseconds: wait))
+            elapsed += wait
+            if random.chance(0.02) { steps.append(.jumpWallClock(milliseconds: random.int64(-3_600_000...3_600_000))) }
+        }
+        if random.chance(0.5) { steps.append(.tokenLifetime(milliseconds: 0)) }
+    }
+
+    /// A call whose arguments are invalid and over their limits at once: it is refused as
+    /// oversized, journaled as its name and the reason, never whole.
+    private mutating func invalidAndOversized() {
+        func text(_ count: Int) -> String { String(repeating: "x", count: count) }
+        let call: PublicCall = switch random.int(0...4) {
+        case 0: .track(event: "bad\u{1}", dataFields: ["x": .string(text(CallLimits.dataStringBytes + random.int(1...4_096)))])
+        case 1: .updateCart(items: [CommerceItem(id: "sku-1", name: "item", price: .infinity, quantity: 1),
+                                    CommerceItem(id: "sku-2", name: text(CallLimits.itemNameBytes + random.int(1...4_096)), price: 5, quantity: 1)])
+        case 2: .trackPurchase(total: -.infinity, items: [CommerceItem(id: "", name: text(CallLimits.itemNameBytes + 1), price: 5, quantity: -1)], dataFields: nil)
+        case 3: .updateUser(dataFields: ["": .string(text(CallLimits.dataStringBytes + 1)), "ok": .integer(1)], mergeNestedObjects: false)
+        default: .track(event: "", dataFields: [text(CallLimits.dataKeyBytes + 1): .string(text(CallLimits.dataStringBytes + 1))])
+        }
+        self.call(.sdk(call))
+    }
+
+    /// Login and logout churn, often offline: a storm of disables (for one to three users, or
+    /// dozens). One disable waits per project and user; the queue keeps its bounds.
+    private mutating func disableStorm() {
+        call(.switchProject(project: anyProject(), inCallback: nil))
+        call(.sdk(.registerToken("token-\(random.int(1...3))")))
+        let offline = random.chance(0.8)
+        if offline { steps.append(.offline) }
+        let many = random.chance(0.2)
+        for round in 0..<(many ? random.int(20...90) : random.int(3...15)) {
+            call(.sdk(.setEmail(many ? "storm\(round)@sim.test" : "user\(random.int(1...3))@sim.test")))
+            if random.chance(0.2) { call(.sdk(.registerToken("token-\(random.int(1...3))"))) }
+            call(.sdk(random.chance(0.8) ? .logoutUser : .disableDevice))
+            if random.chance(0.1) { call(.sdk(.disableDevice)) }
+            if random.chance(0.2) { steps.append(.wait(milliseconds: random.int64(1...5_000))) }
+        }
+        if offline {
+            steps.append(.wait(milliseconds: random.int64(1...600_000)))
+            longOffline = true
+            steps.append(.online)
+            if random.chance(0.7) { steps.append(.networkReachable) }
+        }
+    }
+
+    /// Requests on the wire (held by a slow network, their answers often lost) when the app
+    /// erases what the device recorded, or the user declines: nothing that was on the wire
+    /// leaves again for the erased user, nothing leaves while declined.
+    private mutating func erasureOrDeclineOnTheWire() {
+        if random.chance(0.7) { call(.sdk(.setEmail("user\(random.int(1...3))@sim.test"))) }
+        let lossy = random.chance(0.6)
+        if lossy { steps.append(.lossyNetwork(true)) }
+        steps.append(.slowNetwork(milliseconds: random.int64(1_000...8_000)))
+        queuedTracks()
+        if random.chance(0.3) { call(.sdk(.registerToken("token-\(random.int(1...3))"))) }
+        steps.append(.wait(milliseconds: random.int64(1...800)))
+        switch random.int(0...3) {
+        case 0, 1:
+            call(.sdk(.eraseLocalData))
+        case 2:
+            call(.sdk(.setConsent(granted: false)))
+            if random.chance(0.5) { tracking() }
+            if random.chance(0.5) { call(.sdk(.eraseLocalData)) }
+        default:
+            call(.sdk(.setConsent(granted: false)))
+            if random.chance(0.5) { call(.sdk(.logoutUser)) }
+            steps.append(.wait(milliseconds: random.int64(1...60_000)))
+            call(.sdk(.setConsent(granted: true)))
+        }
+        steps.append(.wait(milliseconds: random.int64(1...120_000)))
+        if lossy { steps.append(.lossyNetwork(false)) }
+        steps.append(.slowNetwork(milliseconds: 0))
+    }
+
+    /// Events of one user queued offline days apart: the young ones join the old one's bulk,
+    /// and each expires at its own age, never at the bulk's.
+    private mutating func agingBulk() {
+        let hour: Int64 = 3_600_000
+        steps.append(.offline)
+        longOffline = true
+        let caller = random.int(1...3)
+        let track = { (name: String) in StoryStep.call(caller: caller, .sdk(.track(event: name, dataFields: nil)), engineKeepsUp: true) }
+        steps.append(track("viewed"))
+        steps.append(.wait(milliseconds: random.int64(1...120_000)))
+        steps.append(track("liked"))
+        steps.append(.wait(milliseconds: 7 * 24 * hour - random.int64(hour...(20 * hour))))
+        steps.append(track("shared"))
+        steps.append(.wait(milliseconds: random.int64((21 * hour)...(30 * hour))))
+        steps.append(.online)
+        if random.chance(0.8) { steps.append(.networkReachable) }
     }
 
     /// The device goes offline: every request fails at once with no response and the queue

@@ -7,9 +7,10 @@ import SDK
 package enum StoryRunner {
     /// Runs `story`; `trace` hears each step as it is taken; `journal` receives the device's
     /// storage at the end (to write the journal out).
-    package static func run(_ story: Story, checksEveryInput: Bool = true, trace: ((String) -> Void)? = nil,
+    /// `plantedDefect` breaks the engine's environment on purpose (a test of the checks).
+    package static func run(_ story: Story, checksEveryInput: Bool = true, plantedDefect: PlantedDefect? = nil, trace: ((String) -> Void)? = nil,
                     journal: ((InMemoryStorage) -> Void)? = nil) -> StoryOutcome {
-        let world = SimulationWorld(seed: story.seed, profile: story.profile, checksEveryInput: checksEveryInput)
+        let world = SimulationWorld(seed: story.seed, profile: story.profile, checksEveryInput: checksEveryInput, plantedDefect: plantedDefect)
         world.startProcess()
         for (index, step) in story.steps.enumerated() {
             trace?("\(index + 1). [\(world.now.description)] \(step)")
@@ -54,6 +55,15 @@ package enum StoryRunner {
             world.setSlowNetwork(milliseconds: milliseconds)
         case .fetchAnswersAtReset(let on):
             world.holdFetchAnswersForReset(on)
+        case .jumpWallClock(let milliseconds):
+            world.jumpWallClock(byMilliseconds: milliseconds)
+        case .authServer(let signedIn, let refuses):
+            world.authSignedIn = signedIn.map(Set.init)
+            world.authRefusesSignedOut = refuses
+        case .tokenLifetime(let milliseconds):
+            world.backend.tokenLifetimeMilliseconds = milliseconds
+        case .lossyNetwork(let on):
+            world.setLossyNetwork(on)
         }
     }
 

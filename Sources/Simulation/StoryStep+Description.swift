@@ -27,6 +27,15 @@ extension StoryStep: CustomStringConvertible {
             milliseconds > 0 ? "the network gets slow: requests held up to \(milliseconds) ms longer" : "the network is fast again"
         case .fetchAnswersAtReset(let on):
             on ? "message fetches are answered when a teardown resets messages" : "message fetches are answered as they come"
+        case .jumpWallClock(let milliseconds):
+            "the device's wall clock jumps \(milliseconds >= 0 ? "ahead" : "back") by \(milliseconds.magnitude) ms"
+        case .authServer(let signedIn, let refuses):
+            signedIn.map { "the auth server mints JWTs only for " + ($0.isEmpty ? "nobody" : $0.joined(separator: ", "))
+                + (refuses ? " (it refuses the others as signed out)" : " (it fails for the others)") } ?? "the auth server mints JWTs for anyone"
+        case .tokenLifetime(let milliseconds):
+            milliseconds > 0 ? "JWTs expire \(milliseconds) ms after they are issued" : "JWTs last until the backend expires them"
+        case .lossyNetwork(let on):
+            on ? "every answer is lost on its way back" : "answers come back again"
         }
     }
 

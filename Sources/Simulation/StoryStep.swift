@@ -35,4 +35,17 @@ package enum StoryStep: Sendable, Hashable {
     /// its reset, and comes back while the module handles it (an answer that comes once the
     /// reset has begun comes at once): the worst moment for it. Off: the answers still held go.
     case fetchAnswersAtReset(Bool)
+    /// The device's wall clock jumps by `milliseconds`, either way (the user sets the date, the
+    /// network corrects it); the monotonic clock and the world's time do not move.
+    case jumpWallClock(milliseconds: Int64)
+    /// The app's auth server mints JWTs only for `signedIn` (nil: for anyone); for another
+    /// user it refuses (``AuthProviderError/userSignedOut``) when `refuses`, else it fails in a
+    /// way that may pass.
+    case authServer(signedIn: [String]?, refuses: Bool)
+    /// The backend accepts a JWT for `milliseconds` after it was issued (0: until the backend
+    /// expires its project's tokens): hourly tokens.
+    case tokenLifetime(milliseconds: Int64)
+    /// While on, the answer to every request that reaches the backend is lost on its way back
+    /// (the client times out): a request on the wire gets no response.
+    case lossyNetwork(Bool)
 }

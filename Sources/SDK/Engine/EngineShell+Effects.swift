@@ -113,7 +113,7 @@ extension EngineShell {
                 request.headers.append((name: "Authorization", value: "Bearer \(token)"))
                 // Sent from the engine's thread; the token is kept for the next request of
                 // the same user, unless the instance changed meanwhile.
-                inbox.post(.tokenIssued(jwt, token, epoch: epoch, request: request, owner: owner, completion: finish))
+                inbox.post(.tokenIssued(jwt, token, epoch: epoch, task: id, request: request, owner: owner, completion: finish))
             case .failure(let problem):
                 inbox.finish(.input(.transportCompleted(TransportCompletion(
                     task: id, attempt: attempt, outcome: .notSent(problem.refused ? .tokenRefused(problem.reason) : .noToken(problem.reason)))), .none))

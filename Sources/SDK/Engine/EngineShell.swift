@@ -114,8 +114,14 @@ package final class EngineShell<Environment: EngineEnvironment> {
             handle(consume fact, consume attachment)
         case .timerDue(let purpose, let due):
             if projected.timers[purpose] == due { handle(.timerFired(purpose), .none) }
-        case .tokenIssued(let key, let token, let epoch, let request, let owner, let completion):
+        case .tokenIssued(let key, let token, let epoch, let task, let request, let owner, let completion):
             if epoch == tokenEpoch { tokens[key] = token }
+            // While the JWT was asked for, the user may have declined, or an erasure let go of
+            // the task: nothing leaves then. The attempt ends with no response (a task still
+            // queued waits for consent; an erased one's answer is ignored).
+            guard projected.tasks[task] != nil, !projected.consentDeclined else {
+                return completion(.networkError("not sent: the user declined, or the task was erased, while its JWT was asked for"))
+            }
             environment.send(request, for: owner, completion: completion)
         case .moduleHookReturned(let module, let hook, let failure):
             moduleRunner.hookReturned(module: module, hook: hook, failure: failure, core: self)

@@ -17,7 +17,7 @@ package enum EngineStimulus: Sendable {
     ///
     /// Boxed (`indirect`), as the other rare, large payloads: every stimulus is moved through the
     /// mailbox, and unboxed the largest case sized them all (219 bytes, where an input needs 80).
-    indirect case tokenIssued(JWTKey, String, epoch: UInt64, request: TransportRequest, owner: EffectOwner,
+    indirect case tokenIssued(JWTKey, String, epoch: UInt64, task: TaskID, request: TransportRequest, owner: EffectOwner,
                               completion: @Sendable (TransportResult) -> Void)
     /// A module's awaited hook returned (maybe after its bound): its module may run its next work.
     case moduleHookReturned(module: String, hook: UInt64, failure: String?)
@@ -48,7 +48,7 @@ package enum EngineAttachment: Sendable {
     /// A public call's completion.
     case completion(CallCompletion?)
     /// `initialize` or `switchProject`: the project with its key and auth provider (boxed: see
-    /// ``EngineStimulus/tokenIssued(_:_:epoch:request:owner:completion:)``).
+    /// ``EngineStimulus/tokenIssued(_:_:epoch:task:request:owner:completion:)``).
     indirect case project(Project, CallCompletion?)
     /// A fresh JWT from the auth provider for `user`, asked for under token epoch `epoch`.
     indirect case token(String, user: UserIdentity?, epoch: UInt64)

@@ -399,7 +399,9 @@ extension SDKState {
         case .noToken, .noAPIKey, .noAuthProvider:
             break
         }
-        let since = queued.aside?.since ?? decisions.time
+        // Aside at most the age limit from when the task was made: tasks of one user wait aside
+        // behind each other, and each must not wait it anew.
+        let since = min(queued.aside?.since ?? decisions.time, task.createdAt)
         let (limit, overflow) = rules.deliveryAgeLimitMilliseconds.multipliedReportingOverflow(by: 1_000)
         let deadline = overflow ? JournalTime(microsecondsSince1970: .max) : since.advanced(byMicroseconds: limit)
         guard decisions.time < deadline else {
@@ -427,13 +429,14 @@ extension SDKState {
     }
 
     /// Resolves every call a delivered task carried: delivered, except the events the answer
-    /// refused, which fail alone (in call order either way).
+    /// refused, which fail alone (in call order either way). A disable's calls coalesced into it
+    /// resolve with it, in one record, also when the SDK made the disable itself (a logout's).
     private mutating func resolveEach(of task: DeliveryTask, delivered status: Int, refused: [RefusedEvent],
                                       _ decisions: inout Decisions) {
-        guard task.call != nil else { return }
+        guard task.call != nil || !task.coalescedCalls.isEmpty else { return }
         if refused.isEmpty {
             let outcome = CallOutcome.delivered(project: task.project, status: status)
-            if task.hasBatch {
+            if task.hasBatch || !task.coalescedCalls.isEmpty {
                 resolveAll(of: task, outcome, &decisions)
             } else {
                 for call in task.calls { resolve(call, outcome, &decisions) }
@@ -462,6 +465,7 @@ extension SDKState {
         }
         if let call = task.call { take(call) }
         for call in task.batchCalls { take(call) }
+        for call in task.coalescedCalls { take(call) }
         guard let first = resolved.first else { return }
         time = decisions.time
         if resolved.count == 1 {

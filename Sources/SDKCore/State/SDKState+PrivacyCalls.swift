@@ -26,6 +26,9 @@ extension SDKState {
         // Calls a switch holds carry their arguments into every snapshot: they go too, as at a
         // shutdown.
         releaseGate(as: .erased, &decisions)
+        // A landed switch that was still replaying its held calls is done with them: the
+        // switches queued behind it go on.
+        startNextSwitchIfReady(&decisions)
         if let live {
             emit(.storageCleared(project: live.fingerprint, scope: .personalData), &decisions)
         } else {

@@ -192,6 +192,99 @@ struct ErasureAndDisableStoreTests {
         store.expectNoSimulationFailures()
     }
 
+    /// Found by the simulator's liveness checks (seeds 466, 567 and 417 of the issue-42 world):
+    /// a `disableDevice` coalesced into a logout's disable never resolved (the delivered task
+    /// had no call of its own), and several coalesced calls resolved one record each, which
+    /// `replay recheck` read as a bulk's.
+    @Test("disables the app asks for while a logout's disable of the same device waits resolve with it, in one record")
+    func coalescedIntoLogoutsDisable() {
+        let store = SwitchContractStoreTests.onA()
+        store.call(.registerToken("ada-device"))
+        store.settle()
+        store.setOffline(true)
+        store.call(.logoutUser)                     // queues ada's disable (the SDK's own: no call)
+        store.advance(byMilliseconds: 100)          // its attempt got no response: it waits to retry
+        store.call(.setEmail("ada@example.com"))
+        let calls = [store.call(.disableDevice), store.call(.disableDevice)]
+        #expect(store.state.tasks.values.filter { $0.task.isDisableDevice }.count == 1)
+        _ = store.takeFacts()
+        store.setOffline(false)
+        store.networkBecameReachable()
+        store.settle()
+        for call in calls { #expect(store.outcomes[call] == .delivered(project: store.fingerprint(.A), status: 200)) }
+        let resolutions = store.takeFactValues().filter { fact in
+            switch fact {
+            case .callResolved(let call, _): calls.contains(call)
+            case .callsResolved(_, let resolved, _): resolved == calls
+            default: false
+            }
+        }
+        #expect(resolutions.count == 1, "one callsResolved for both: \(resolutions)")
+        store.expectNoSimulationFailures()
+    }
+
+    /// Found by the simulator's liveness check (seed 19056 of the issue-42 world): a user's
+    /// tasks wait aside behind each other, and each waited the whole age limit from its own
+    /// first attempt, so a disable queued behind its user's registration ended after two.
+    @Test("tasks of a user no JWT can be had for wait aside at most the age limit from when each was made, not one after another")
+    func asideBoundedFromMaking() {
+        let store = EngineStore(rules: LivenessStoreTests.hour)
+        store.initialize(.C)
+        store.call(.setEmail("ada@example.com"))
+        store.settle()
+        store.authServerSignsIn([], refusesAsSignedOut: false)
+        let registered = store.call(.registerToken("ada-device"))
+        let disabled = store.call(.disableDevice)      // waits behind her registration (a disable never expires)
+        store.advance(byMilliseconds: 3_600_000 + 600_000)
+        #expect(store.outcomes[registered] != nil, "the registration ended within the age limit")
+        #expect(store.outcomes[disabled] != nil, "so did the disable that waited behind it")
+        #expect(store.state.tasks.isEmpty)
+        store.expectNoSimulationFailures()
+    }
+
+    /// Found by the simulator's liveness run (seed 91804 of the issue-42 world): an erasure
+    /// while a landed switch still replayed its held calls let the gate go, but the switch
+    /// queued behind never started, and its call never resolved.
+    @Test("an erasure while a landed switch replays its held calls lets the switches queued behind it go on")
+    func erasureReleasesTheSwitchQueue() {
+        let store = SwitchContractStoreTests.onA(rules: EngineRules(queueCapacity: 1))
+        store.setOffline(true)
+        store.call(LivenessStoreTests.track("fills-the-queue"))
+        let toB = store.switchProject(to: .B)
+        store.call(LivenessStoreTests.track("held-1"))
+        store.call(LivenessStoreTests.track("held-2"))
+        store.call(LivenessStoreTests.track("held-3"))
+        let toC = store.switchProject(to: .C)
+        store.advance(byMilliseconds: 5_000)
+        #expect(store.switchResults[toB] != nil, "the first switch landed")
+        store.call(.eraseLocalData)
+        store.setOffline(false)
+        store.settle()
+        #expect(store.switchResults[toC] != nil, "the switch queued behind it landed")
+        #expect(store.state.pendingCalls.isEmpty)
+        store.expectNoSimulationFailures()
+    }
+
+    /// Found by the simulator's privacy check (seed 961 of the issue-42 world): a request that
+    /// waited for its JWT when the user declined left when the JWT came.
+    @Test("a request waiting for its JWT when the user declines does not leave when the JWT comes; it goes once the user agrees again")
+    func declinedWhileTheJWTIsAskedFor() {
+        let store = EngineStore()
+        store.initialize(.C)
+        store.call(.setEmail("ada@example.com"))
+        store.settle()
+        _ = store.takeRequests()
+        let tracked = store.call(LivenessStoreTests.track("before-declining"))   // dispatched: its JWT is asked for
+        store.call(.setConsent(granted: false))
+        store.advance(byMilliseconds: 60_000)
+        #expect(store.requests.filter { $0.path.hasPrefix("events/track") }.isEmpty, "nothing left while declined")
+        #expect(store.outcomes[tracked] == nil, "it waits for consent")
+        store.call(.setConsent(granted: true))
+        store.settle()
+        #expect(store.outcomes[tracked] == .delivered(project: store.fingerprint(.C), status: 200))
+        store.expectNoSimulationFailures()
+    }
+
     @Test("keepForOutgoing: events tracked offline on A before a switch to B stay aimed at A and reach it once the network is back")
     func outgoingBacklogKept() {
         let store = SwitchContractStoreTests.onA(rules: EngineRules(pendingEvents: .keepForOutgoing))

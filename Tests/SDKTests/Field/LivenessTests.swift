@@ -129,14 +129,17 @@ struct LivenessTests {
         let clock = ManualClock()
         let sandbox = try Self.sandbox(clock: clock)
         sandbox.signIn("ada@example.com", project: "secure")
-        // Answers at once until told to hold; then keeps each completion for the test to answer,
-        // and says it was asked.
+        // Answers at once, except the first request after it is told to hold (the refresh): that
+        // completion is kept for the test to answer, and it says it was asked. Later requests (ada's
+        // disable after the logout) are answered at once, whenever they come.
         let held = Locked((holding: false, completions: [@Sendable (Result<String, any Error>) -> Void]()))
         let asked = Eventually<Bool>()
         let provider = ClosureAuthProvider(forUser: { user, completion in
             let hold = held.withLock { state -> Bool in
-                if state.holding { state.completions.append(completion) }
-                return state.holding
+                guard state.holding else { return false }
+                state.holding = false
+                state.completions.append(completion)
+                return true
             }
             if hold { asked.completion(true) }
             guard !hold else { return }
@@ -162,7 +165,6 @@ struct LivenessTests {
         for completion in held.withLock({ $0.completions }) {
             completion(.failure(URLError(.notConnectedToInternet)))
         }
-        held.withLock { $0.holding = false }
         await harness.sdk.settle()
         let facts = try harness.closedFacts()
         #expect(facts.contains { if case .authRefreshFinished(_, _, .some) = $0 { true } else { false } }, "the refresh failed")

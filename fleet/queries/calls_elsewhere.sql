@@ -11,7 +11,8 @@ WITH received AS (
     WHERE kind = 'callResolved' AND outcome_status IN ('delivered', 'applied') AND row_project IS NOT NULL
     UNION ALL
     -- A delivered bulk's calls resolve in one callsResolved row (format 1.2), which names
-    -- their task: the task's taskQueued and eventBatched rows name each call.
+    -- their task: the task's taskQueued and eventBatched rows name each call, and a disable
+    -- coalesced into a pending one is named by its disableCoalesced row.
     -- But not every call a task carries is one its callsResolved resolves: it lists only the
     -- calls still pending. An event held for an unknown user (unknownUserEventHeld) resolves
     -- its call as applied at once, in a callResolved of its own; when the user becomes known
@@ -24,7 +25,7 @@ WITH received AS (
     SELECT b.journal_id, c.call_id, b.row_project AS project
     FROM fleet b
     JOIN fleet c ON c.journal_id = b.journal_id AND c.task_id = b.task_id
-                AND c.kind IN ('taskQueued', 'eventBatched') AND c.call_id IS NOT NULL
+                AND c.kind IN ('taskQueued', 'eventBatched', 'disableCoalesced') AND c.call_id IS NOT NULL
     WHERE b.kind = 'callsResolved' AND b.outcome_status IN ('delivered', 'applied') AND b.row_project IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM fleet own
                       WHERE own.kind = 'callResolved' AND own.journal_id = c.journal_id AND own.call_id = c.call_id)

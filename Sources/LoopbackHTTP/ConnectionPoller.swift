@@ -9,6 +9,7 @@ import Glibc
 ///
 /// `@unchecked Sendable`: its state is touched by the poller thread only (by ``closeEverything()``
 /// only when that thread never started), and handed to it once, when the thread starts.
+// @unchecked Sendable is safe: only the poller thread touches its state (see above).
 final class ConnectionPoller: @unchecked Sendable {
     private let listeners: [ListeningSocket]
     private let wakeRead: Int32

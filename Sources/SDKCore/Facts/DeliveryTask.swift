@@ -279,8 +279,9 @@ package struct DeliveryTask: Sendable, Hashable {
     /// `{"events":[<its event>,<each batched event>]}`, each object with its call's
     /// `"callId"` (``wireCallIDs(stream:)``) as its first member. Each part is copied once.
     public func writeWireBody(into output: UnsafeMutableRawBufferPointer, stream: UUID) {
-        precondition(output.count >= wireBodyCount, "no room for the task's body")
-        var writer = WireBodyWriter(cursor: output.baseAddress!)
+        // Each part is checked against the room given as it is written: the caller sized it with
+        // ``wireBodyCount``, which is not counted again here.
+        var writer = WireBodyWriter(cursor: output.baseAddress!, end: output.baseAddress! + output.count)
         let ids = wireCallIDs(stream: stream)
         guard hasBatch else {
             if leadExpired || ids.isEmpty { body.withUnsafeBytes { writer.put($0) } } else { body.withUnsafeBytes { writer.put($0, id: ids[0]) } }
@@ -338,13 +339,19 @@ package enum TaskOutcome: Sendable, Hashable {
     case discarded(DiscardReason)
 }
 
-/// Writes a request's wire body part after part at a cursor, with room checked beforehand
-/// (``DeliveryTask/wireBodyCount``): a value, so its moves need no runtime exclusivity check.
+/// Writes a request's wire body part after part at a cursor, never past `end`: a value, so its
+/// moves need no runtime exclusivity check.
 private struct WireBodyWriter {
     var cursor: UnsafeMutableRawPointer
+    let end: UnsafeMutableRawPointer
+
+    private func ensureRoom(_ count: Int) {
+        precondition(end - cursor >= count, "no room for the task's body")
+    }
 
     mutating func put(_ part: UnsafeRawBufferPointer) {
         guard let source = part.baseAddress, part.count > 0 else { return }
+        ensureRoom(part.count)
         cursor.copyMemory(from: source, byteCount: part.count)
         cursor += part.count
     }
@@ -356,6 +363,7 @@ private struct WireBodyWriter {
     /// A JSON object with `"callId":"…"` put first: the rest of its members follow unchanged.
     mutating func put(_ object: UnsafeRawBufferPointer, id: WireCallID) {
         guard DeliveryTask.callIDRoom(object) > 0 else { return put(object) }
+        ensureRoom(11 + WireCallID.hexCount + 2) // `{"callId":"`, the digits, `"` and a comma, stored directly
         // `{"callId":"` as one 8-byte store and three bytes: this runs once per event sent.
         cursor.storeBytes(of: UInt64(0x6449_6C6C_6163_227B).littleEndian, as: UInt64.self)
         cursor.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 8, as: UInt8.self)

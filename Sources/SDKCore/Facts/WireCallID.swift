@@ -9,7 +9,7 @@ import Journal
 /// Derived, never stored: the call's id mixed under the journal's stream id (for a request of
 /// the SDK's own, its task's number and creation time, as its idempotency key is), by a
 /// bijection per stream. So it is the same on every attempt and after a relaunch, costs the
-/// journal no byte and a few dozen instructions a call, is unique within a journal, and tells
+/// journal no byte and the request a few arithmetic operations a call, is unique within a journal, and tells
 /// a backend nothing it is not already sent: the `Idempotency-Key` carries the stream and call
 /// ids themselves, and neither names the user. It is not a secret, and not a hash.
 package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertible {

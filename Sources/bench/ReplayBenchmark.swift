@@ -181,7 +181,15 @@ struct ReplayBenchmark {
             }
             report.rows.append(row)
             var reading = Row(command: "reading the receipt log (wc -l)", seconds: [], peakMiB: 0, statuses: [])
-            for _ in 0..<runs { reading.record(try ChildProcess.run("wc", ["-l", receipts])) }
+            for _ in 0..<runs {
+                // Counted as read only when it counted every line.
+                let run = try ChildProcess.run("wc", ["-l", receipts], stdout: scratch + "/wc.out", stderr: scratch + "/stderr")
+                let counted = Self.firstLine(of: scratch + "/wc.out").split(separator: " ").first.flatMap { Int($0) }
+                guard run.status == 0, run.signal == 0, counted == lines else {
+                    throw BenchError("wc -l read \(counted.map(String.init) ?? "nothing") of the receipt log's \(lines) lines")
+                }
+                reading.record(run)
+            }
             report.rows.append(reading)
             if report.duckdbSkipped == nil, FileManager.default.fileExists(atPath: ndjson) {
                 log("the peer: DuckDB, the same join over the NDJSON export and the receipt log")

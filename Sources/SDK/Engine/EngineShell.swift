@@ -191,9 +191,8 @@ package final class EngineShell<Environment: EngineEnvironment> {
         }
         // A wall clock that jumped is journaled after the input that noticed it (after the
         // engine start at a launch): the journal's time did not jump with it.
-        if let jump = clock.jump(in: reading, at: time) {
+        if let jump = clock.jump(in: reading, at: time, offset: projected.clockOffsetMicroseconds) {
             decide(.clockJumped(wall: reading.wall, jumpMicroseconds: jump), at: time)
-            clock.follow(offsetMicroseconds: projected.clockOffsetMicroseconds)
         }
     }
 

@@ -13,12 +13,9 @@ struct JournalClock {
     /// The monotonic clock (µs) and the journal's time at the anchor.
     private var anchorMonotonic: Int64
     private var anchorTime: JournalTime
-    /// The wall clock minus the journal's time, µs, as last journaled.
-    private(set) var offsetMicroseconds: Int64
 
     /// The clock of an engine over `restored`, at `reading`.
     init(restored: SDKState, reading: ClockReading) {
-        offsetMicroseconds = restored.clockOffsetMicroseconds
         let monotonic = MonotonicReading(microseconds: reading.monotonicMicroseconds, boot: reading.boot)
         let carried: Int64 = if let anchor = restored.clockAnchor, anchor.monotonic.sameBoot(as: monotonic) {
             anchor.time.microsecondsSince1970 &+ (monotonic.microseconds &- anchor.monotonic.microseconds)
@@ -41,14 +38,10 @@ struct JournalClock {
     }
 
     /// How far (µs) `reading`'s wall clock jumped: its distance from the journal's time `time`
-    /// plus the last known offset, when that is over the tolerance; nil otherwise.
-    func jump(in reading: ClockReading, at time: JournalTime) -> Int64? {
-        let jump = reading.wall.microsecondsSince1970 &- (time.microsecondsSince1970 &+ offsetMicroseconds)
+    /// plus `offset`, the last one journaled (``SDKState/clockOffsetMicroseconds``), when that is
+    /// over the tolerance; nil otherwise.
+    func jump(in reading: ClockReading, at time: JournalTime, offset: Int64) -> Int64? {
+        let jump = reading.wall.microsecondsSince1970 &- (time.microsecondsSince1970 &+ offset)
         return jump.magnitude > EngineBounds.clockJumpToleranceMicroseconds.magnitude ? jump : nil
-    }
-
-    /// The offset the journal now holds (after a `clockJumped` was folded).
-    mutating func follow(offsetMicroseconds offset: Int64) {
-        offsetMicroseconds = offset
     }
 }

@@ -10,20 +10,13 @@ import Testing
 struct BackgroundRenderingTests {
     @Test("timeline, diagnose and the report show a background task that ran during a switch and was taken back by the system")
     func timelineDiagnoseReport() throws {
-        let store = EngineStore()
-        store.initialize(.A)
-        store.call(.setEmail("ada@example.com"))
-        store.call(.registerToken("token-1"))
-        store.settle()
-        store.switchProject(to: .B)
-        let time = BackgroundTime(budget: .seconds(30)) {}
-        store.enterBackground(time)
-        time.expire()
-        store.settle()
-        let directory = ReplayHarness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try store.writeJournal(to: directory + "/journal")
-        let journal = directory + "/journal"
+        let story = try SwitchStoryJournal { store in
+            let time = BackgroundTime(budget: .seconds(30)) {}
+            store.enterBackground(time)
+            time.expire()
+        }
+        defer { story.remove() }
+        let journal = story.journal
 
         let timeline = ReplayHarness.run(["timeline", journal])
         #expect(timeline.status == 0, "\(timeline.error)")
@@ -42,7 +35,7 @@ struct BackgroundRenderingTests {
         let json = ReplayHarness.run(["diagnose", "--switch", "1", "--json", journal])
         #expect(json.out.contains(#""background":[{"at":"#), "\(json.out)")
 
-        let page = directory + "/report.html"
+        let page = story.directory + "/report.html"
         let report = ReplayHarness.run(["report", "-o", page, journal])
         #expect(report.status == 0, "\(report.error)")
         let html = try String(contentsOfFile: page, encoding: .utf8)

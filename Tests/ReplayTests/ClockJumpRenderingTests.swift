@@ -9,18 +9,11 @@ import Testing
 struct ClockJumpRenderingTests {
     @Test("timeline, diagnose and the report show the device's clock set back an hour during a switch")
     func timelineAndDiagnose() throws {
-        let store = EngineStore()
-        store.initialize(.A)
-        store.call(.setEmail("ada@example.com"))
-        store.call(.registerToken("token-1"))
-        store.settle()
-        store.switchProject(to: .B)
-        store.jumpWallClock(byMilliseconds: -3_600_000)
-        store.settle()
-        let directory = ReplayHarness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try store.writeJournal(to: directory + "/journal")
-        let journal = directory + "/journal"
+        let story = try SwitchStoryJournal { store in
+            store.jumpWallClock(byMilliseconds: -3_600_000)
+        }
+        defer { story.remove() }
+        let journal = story.journal
 
         let timeline = ReplayHarness.run(["timeline", "--kind", "clockJumped", journal])
         #expect(timeline.status == 0, "\(timeline.error)")
@@ -35,7 +28,7 @@ struct ClockJumpRenderingTests {
         #expect(json.out.contains(#""clock_jumps":[{"at":"#), "\(json.out)")
         #expect(json.out.contains(#""jump_us":-3600"#))
 
-        let page = directory + "/report.html"
+        let page = story.directory + "/report.html"
         let report = ReplayHarness.run(["report", "-o", page, journal])
         #expect(report.status == 0, "\(report.error)")
         let html = try String(contentsOfFile: page, encoding: .utf8)

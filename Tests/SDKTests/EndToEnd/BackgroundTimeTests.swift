@@ -28,11 +28,8 @@ struct BackgroundTimeTests {
 
     @Test("what waited offline goes when the app enters the background; the time is given back once it is delivered and durable")
     func waitingRequestsGoInTheBackground() async throws {
-        let (harness, network) = try SDKHarness.withSwitchableNetwork()
+        let (harness, network) = try await SDKHarness.adaOnUSGoneOffline()
         let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        network.goOffline()
         let outcomes = (0..<3).map { _ in Eventually<CallOutcome>() }
         for (index, outcome) in outcomes.enumerated() { sdk.track("made-offline-\(index)", completion: outcome.completion) }
         await OfflineDeliveryTests.pass(.seconds(60), in: 6, harness)
@@ -58,11 +55,8 @@ struct BackgroundTimeTests {
 
     @Test("still offline: given back 5 s before the budget ends, on the manual clock; the next grant is task 2; expiry is journaled")
     func deadlineThenExpiry() async throws {
-        let (harness, network) = try SDKHarness.withSwitchableNetwork()
+        let (harness, _) = try await SDKHarness.adaOnUSGoneOffline()
         let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        network.goOffline()
         sdk.track("made-offline")
         await sdk.settle()
         let (first, firstEnds) = Self.time(seconds: 10)

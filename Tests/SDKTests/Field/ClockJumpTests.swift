@@ -24,11 +24,8 @@ struct ClockJumpTests {
 
     @Test("the date set 8 days ahead while offline: nothing queued expires, everything is delivered once the network is back, and the jump is journaled")
     func forwardJumpExpiresNothing() async throws {
-        let (harness, network) = try SDKHarness.withSwitchableNetwork()
+        let (harness, network) = try await SDKHarness.adaOnUSGoneOffline()
         let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        network.goOffline()
         let outcomes = (0..<3).map { _ in Eventually<CallOutcome>() }
         for (index, outcome) in outcomes.enumerated() { sdk.track("offline-\(index)", completion: outcome.completion) }
         await OfflineDeliveryTests.pass(.seconds(60), in: 6, harness)
@@ -51,11 +48,8 @@ struct ClockJumpTests {
 
     @Test("the date set back a day: a retry due in a second goes a second later, not a day later")
     func backwardJumpStallsNoTimer() async throws {
-        let (harness, network) = try SDKHarness.withSwitchableNetwork()
+        let (harness, network) = try await SDKHarness.adaOnUSGoneOffline()
         let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        network.goOffline()
         let outcome = Eventually<CallOutcome>()
         sdk.track("made-offline", completion: outcome.completion)
         await sdk.settle()

@@ -102,11 +102,8 @@ struct LivenessTests {
 
     @Test("an event's age is its own: tracks at t0, t0+1 min and t0+6 d 23 h offline, the network back at t0+7 d 2 min: the first two expire, the last is delivered")
     func youngEventKeepsItsAge() async throws {
-        let (harness, network) = try SDKHarness.withSwitchableNetwork()
+        let (harness, network) = try await SDKHarness.adaOnUSGoneOffline()
         let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        network.goOffline()
         let first = Eventually<CallOutcome>(), second = Eventually<CallOutcome>(), young = Eventually<CallOutcome>()
         sdk.track("t0", completion: first.completion)
         await OfflineDeliveryTests.pass(.seconds(60), in: 2, harness)

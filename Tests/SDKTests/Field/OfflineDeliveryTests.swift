@@ -24,11 +24,8 @@ struct OfflineDeliveryTests {
 
     @Test("thirty minutes offline: every call made offline reaches its project, in call order, for its own user, once the network is back")
     func thirtyMinutesOffline() async throws {
-        let (harness, network) = try SDKHarness.withSwitchableNetwork()
+        let (harness, network) = try await SDKHarness.adaOnUSGoneOffline()
         let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        network.goOffline()
         var outcomes: [Eventually<CallOutcome>] = []
         func track(_ name: String) {
             let outcome = Eventually<CallOutcome>()
@@ -58,11 +55,8 @@ struct OfflineDeliveryTests {
 
     @Test("network back before the backoff ends: networkBecameReachable() sends the waiting request at once; each wait is journaled with its reason")
     func reachableResumesAtOnce() async throws {
-        let (harness, network) = try SDKHarness.withSwitchableNetwork()
+        let (harness, network) = try await SDKHarness.adaOnUSGoneOffline()
         let sdk = harness.sdk
-        await sdk.outcome.initialize(harness.us)
-        await sdk.outcome.setEmail("ada@example.com")
-        network.goOffline()
         let outcome = Eventually<CallOutcome>()
         sdk.track("made-offline", completion: outcome.completion)
         await Self.pass(.seconds(20 * 60), in: 40, harness)   // the backoff reached its 5-minute cap

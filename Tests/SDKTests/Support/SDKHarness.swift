@@ -122,4 +122,14 @@ extension SDKHarness {
         let network = SwitchableNetwork(base: PatientTransport(base: URLSessionTransport()))
         return (try SDKHarness(rules: rules, transport: network), network)
     }
+
+    /// The offline tests' start: ada signed in on project "us" (both calls answered), then the
+    /// network gone.
+    static func adaOnUSGoneOffline(rules: EngineRules = EngineRules()) async throws -> (SDKHarness, SwitchableNetwork) {
+        let (harness, network) = try withSwitchableNetwork(rules: rules)
+        await harness.sdk.outcome.initialize(harness.us)
+        await harness.sdk.outcome.setEmail("ada@example.com")
+        network.goOffline()
+        return (harness, network)
+    }
 }

@@ -38,10 +38,7 @@ struct CheckTests {
 
     /// The start every crafted journal shares: the engine, then the SDK on US.
     private static func onUS(_ journal: CraftedJournal) throws {
-        try journal.append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
-        try journal.append(.callReceived(J.received(1, .initialize(J.us))))
-        try journal.append(.initialized(project: J.us, generation: 1))
-        try journal.append(.callResolved(call: J.call(1), outcome: .applied(project: J.us.fingerprint)))
+        try journal.appendLaunchOnUS()
     }
 
     /// A switch to EU that starts now (routed, started); returns nothing.

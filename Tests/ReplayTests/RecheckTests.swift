@@ -13,10 +13,7 @@ struct RecheckTests {
         let path = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let journal = try CraftedJournal(directory: path)
-        try journal.append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
-        try journal.append(.callReceived(J.received(1, .initialize(J.us))))
-        try journal.append(.initialized(project: J.us, generation: 1))
-        try journal.append(.callResolved(call: J.call(1), outcome: .applied(project: J.us.fingerprint)))
+        try journal.appendLaunchOnUS()
         // setEmail: decide would change the identity; the journal says it went to another email.
         let input = try journal.append(.callReceived(J.received(2, .setEmail("ada@example.com"))))
         try journal.append(.gateDecided(call: J.call(2), decision: .executed(project: J.us.fingerprint)))
@@ -46,10 +43,7 @@ struct RecheckTests {
         let path = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let journal = try CraftedJournal(directory: path)
-        try journal.append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
-        try journal.append(.callReceived(J.received(1, .initialize(J.us))))
-        try journal.append(.initialized(project: J.us, generation: 1))
-        try journal.append(.callResolved(call: J.call(1), outcome: .applied(project: J.us.fingerprint)))
+        try journal.appendLaunchOnUS()
         // Recorded whole by a decide that looked for a control character before the sizes: today
         // the call is over its limit, and journaled by its name and reason only.
         let whole = PublicCall.track(event: "bad\u{1}", dataFields: ["x": .string(String(repeating: "x", count: 20_000))])

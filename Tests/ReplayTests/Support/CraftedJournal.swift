@@ -35,6 +35,15 @@ final class CraftedJournal {
         lastSequence = 1
     }
 
+    /// A launch on ``us``: the engine started with the default rules, then call 1, `initialize(us)`,
+    /// applied.
+    func appendLaunchOnUS() throws {
+        try append(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
+        try append(.callReceived(Self.received(1, .initialize(Self.us))))
+        try append(.initialized(project: Self.us, generation: 1))
+        try append(.callResolved(call: Self.call(1), outcome: .applied(project: Self.us.fingerprint)))
+    }
+
     /// Appends `fact`, `after` microseconds after the previous one; returns its sequence number.
     @discardableResult
     func append(_ fact: Fact, after micros: Int64 = 1_000) throws -> UInt64 {

@@ -640,7 +640,6 @@ struct WriterState: Sendable {
     mutating func eraseAll(time: JournalTime, now: () -> UInt64?, snapshot provider: (SnapshotRequest) -> [UInt8]) throws -> JournalErasure {
         try checkUsable()
         try checkSequenceAvailable()
-        let erasedSegments = retained.count
         let firstSequence = retained.first?.baseSequence ?? nextSequence
         let lastSequence = nextSequence &- 1
         try startSegment(time: time, reason: .erasure, now: now, snapshot: provider)
@@ -650,7 +649,7 @@ struct WriterState: Sendable {
         // Counted once the old segment is sealed: what was still staged is in its size now.
         let removal = removeOldestSegments(retained.count - 1)
         var erasure = JournalErasure(firstSequence: firstSequence, lastSequence: lastSequence,
-                                     segments: erasedSegments - removal.segmentsLeft, bytes: removal.bytesDeleted)
+                                     segments: removal.segmentsDeleted, bytes: removal.bytesDeleted)
         erasure.segmentsLeft = removal.segmentsLeft
         erasure.bytesLeft = removal.bytesLeft
         erasure.failure = removal.failure ?? removal.syncFailure.map { "the deletions may not be durable: \($0)" }

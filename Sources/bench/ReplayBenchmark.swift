@@ -303,6 +303,19 @@ struct ReplayBenchmark {
     ndjson, receipts, out = sys.argv[1], sys.argv[2], sys.argv[3]
     q = lambda p: p.replace("'", "''")
     db = duckdb.connect()
+    # The wire's callId (docs/RECONCILE.md): the call id's two words mixed under the journal id's
+    # by SplitMix64's finalizer, in 64-bit arithmetic (products taken modulo 2^64 in UHUGEINT).
+    for macro in [
+        "mixa(z) AS ((xor(z, z >> 30)::UHUGEINT * 13787848793156543929::UHUGEINT) % 18446744073709551616::UHUGEINT)::UBIGINT",
+        "mixb(y) AS ((xor(y, y >> 27)::UHUGEINT * 10723151780598845931::UHUGEINT) % 18446744073709551616::UHUGEINT)::UBIGINT",
+        "mix64(z) AS xor(mixb(mixa(z)), mixb(mixa(z)) >> 31)",
+        "word(uuid, half) AS ('0x' || substr(replace(uuid, '-', ''), 16 * half + 1, 16))::UBIGINT",
+        "rotl29(l) AS ((l::UHUGEINT << 29) % 18446744073709551616::UHUGEINT)::UBIGINT | (l >> 35)",
+        "wire_high(stream, hi, lo) AS mix64(xor(xor(word(stream, 0), hi), rotl29(lo)))",
+        "wire_id(stream, hi, lo) AS lpad(printf('%x', wire_high(stream, hi, lo)), 16, '0') || "
+        "lpad(printf('%x', mix64(xor(xor(word(stream, 1), lo), wire_high(stream, hi, lo)))), 16, '0')",
+    ]:
+        db.execute("CREATE MACRO " + macro)
     rows = "{'seq': 'BIGINT', 'kind': 'VARCHAR', 'journal_id': 'VARCHAR', 'call_id': 'VARCHAR', 'row_project': 'VARCHAR', 'task_id': 'BIGINT', 'outcome_status': 'VARCHAR', 'task': 'JSON'}"
     db.execute(f"CREATE VIEW rows AS SELECT * FROM read_json('{q(ndjson)}', format = 'newline_delimited', columns = {rows})")
     recs = "{'project': 'VARCHAR', 'call_id': 'VARCHAR', 'status': 'INTEGER', 'duplicate': 'BOOLEAN'}"
@@ -313,13 +326,11 @@ struct ReplayBenchmark {
         FROM rows WHERE kind IN ('taskQueued', 'eventBatched')
     ), sent AS (
         SELECT journal_id, call_id, arg_max(task_id, seq) AS task_id, arg_max(row_project, seq) AS project,
-               CASE WHEN call_id IS NULL THEN NULL ELSE
-                 lower(substr(sha256(unhex('63616c6c' || replace(journal_id, '-', '') || replace(call_id, '-', ''))), 1, 32)) END AS wire_id
+               wire_id(journal_id, word(call_id, 0), word(call_id, 1)) AS wire_id
         FROM carried WHERE call_id IS NOT NULL GROUP BY journal_id, call_id
         UNION ALL
         SELECT journal_id, NULL, task_id, row_project,
-               lower(substr(sha256(unhex('7461736b' || replace(journal_id, '-', '') || lpad(printf('%x', task_id), 16, '0')
-                 || lpad(printf('%x', epoch_us(created_at::TIMESTAMP)), 16, '0'))), 1, 32))
+               wire_id(journal_id, task_id::UBIGINT | 9223372036854775808::UBIGINT, epoch_us(created_at::TIMESTAMP)::UBIGINT)
         FROM carried WHERE call_id IS NULL AND kind = 'taskQueued'
     ), completed AS (
         SELECT journal_id, task_id, arg_max(outcome_status, seq) AS status FROM rows WHERE kind = 'taskCompleted' GROUP BY journal_id, task_id

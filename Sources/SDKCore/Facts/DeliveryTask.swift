@@ -229,13 +229,16 @@ package struct DeliveryTask: Sendable, Hashable {
     public func wireCallIDs(stream: UUID) -> [WireCallID] {
         var ids: [WireCallID] = []
         ids.reserveCapacity(1 + batchCalls.count)
-        if let call {
-            if !leadExpired { ids.append(WireCallID(stream: stream, call: call)) }
-        } else {
-            ids.append(WireCallID(stream: stream, task: id, createdAt: createdAt))
-        }
+        if call == nil || !leadExpired { ids.append(leadWireCallID(stream: stream)) }
         for call in batchCalls { ids.append(WireCallID(stream: stream, call: call)) }
         return ids
+    }
+
+    /// The id of the task's own object on the wire: its call's, or for a request of the SDK's
+    /// own, its task's.
+    private func leadWireCallID(stream: UUID) -> WireCallID {
+        if let call { return WireCallID(stream: stream, call: call) }
+        return WireCallID(stream: stream, task: id, createdAt: createdAt)
     }
 
     /// The query the task is sent with in journal stream `stream`: its own, then its call's
@@ -243,7 +246,7 @@ package struct DeliveryTask: Sendable, Hashable {
     /// that has a body.
     public func wireQuery(stream: UUID) -> String? {
         guard method == .get else { return query }
-        let id = Self.callIDKey + "=" + (wireCallIDs(stream: stream).first?.hex ?? "")
+        let id = Self.callIDKey + "=" + (call == nil || !leadExpired ? leadWireCallID(stream: stream).hex : "")
         guard let query, !query.isEmpty else { return id }
         return query + "&" + id
     }
@@ -282,11 +285,12 @@ package struct DeliveryTask: Sendable, Hashable {
         // Each part is checked against the room given as it is written: the caller sized it with
         // ``wireBodyCount``, which is not counted again here.
         var writer = WireBodyWriter(cursor: output.baseAddress!, end: output.baseAddress! + output.count)
-        let ids = wireCallIDs(stream: stream)
         guard hasBatch else {
-            if leadExpired || ids.isEmpty { body.withUnsafeBytes { writer.put($0) } } else { body.withUnsafeBytes { writer.put($0, id: ids[0]) } }
+            // One event: its id is made here, without the list a batch needs.
+            if leadExpired { body.withUnsafeBytes { writer.put($0) } } else { body.withUnsafeBytes { writer.put($0, id: leadWireCallID(stream: stream)) } }
             return
         }
+        let ids = wireCallIDs(stream: stream)
         writer.put(Self.bulkPrefix)
         var next = 0
         if !leadExpired {

@@ -6,8 +6,8 @@ public enum LZ4BlockMode: Sendable, Equatable {
     /// told otherwise, on every platform.
     case linked
     /// Each block is compressed alone, as any LZ4 block compressor can write it. Larger: up to
-    /// three times the bytes where commit groups are small (docs/FORMAT.md, "Linked blocks on
-    /// every platform").
+    /// three times the bytes where commit groups are small (docs/FORMAT-RATIONALE.md, "Linked
+    /// blocks on every platform").
     case independent
 
     /// The frame descriptor's FLG byte for this mode: version 01, block checksums, and the

@@ -5,7 +5,7 @@ import SDK
 /// It is for comparing only: the fold reads every record as written (`evolve` reads both shapes
 /// and folds them to the same state).
 ///
-/// Two changes of format are lifted (docs/FORMAT.md, "Version history"):
+/// Two changes of format are lifted (docs/FORMAT-RATIONALE.md, "The SDK's records, version by version"):
 /// - **1.2**, one record resolves a delivered bulk. For a `transportCompleted` of task T whose
 ///   answer refused no event, a run of two or more `callResolved` directly after T's
 ///   `taskCompleted(delivered)`, all with one `delivered` outcome, becomes one

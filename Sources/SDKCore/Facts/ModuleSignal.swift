@@ -3,7 +3,7 @@
 ///
 /// Not an analytics event: the journal's record of a delivery keeps its historical name,
 /// `moduleEventDelivered`, with the member `event` (as does `moduleHookStarted`), because kind
-/// names and JSON members are format (docs/FORMAT.md).
+/// names and JSON members are format (docs/FORMAT-RATIONALE.md, "The SDK's records").
 public enum ModuleSignal: Sendable, Hashable {
     case initialize
     case start

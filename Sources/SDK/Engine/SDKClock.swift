@@ -50,7 +50,16 @@ public struct SystemClock: SDKClock {
     }
 
     public func read() -> ClockReading {
-        ClockReading(wall: JournalTime(Date()), monotonicMicroseconds: Self.monotonicMicroseconds(), boot: boot)
+        ClockReading(wall: Self.wallClock(), monotonicMicroseconds: Self.monotonicMicroseconds(), boot: boot)
+    }
+
+    /// The wall clock in whole microseconds (rounded down, as `JournalTime(Date())` gives it),
+    /// read from `CLOCK_REALTIME` directly: read once per call, and `Date()` would convert the
+    /// same reading to a `Double` and back.
+    private static func wallClock() -> JournalTime {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return JournalTime(microsecondsSince1970: Int64(now.tv_sec) &* 1_000_000 &+ Int64(now.tv_nsec) / 1_000)
     }
 
     public func schedule(atMonotonicMicroseconds due: Int64, _ action: @escaping @Sendable () -> Void) {

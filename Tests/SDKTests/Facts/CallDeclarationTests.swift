@@ -94,6 +94,19 @@ struct CallDeclarationTests {
         #expect(error?.reason.contains("unknown call variant 99") == true, "\(String(describing: error))")
     }
 
+    @Test("a call has a request exactly as its declaration says: none, a POST to its path, or one RequestBody builds")
+    func requestsFollowTheDeclarations() {
+        let identity = RequestBody.Identity(email: "ada@example.com", userID: nil)
+        for call in SampleCalls.all {
+            let request = RequestBody.make(for: call, identity: identity, pushToken: "token", time: JournalTime(microsecondsSince1970: 1), sdkVersion: "1")
+            switch call.declaration.request {
+            case .none: #expect(request == nil, "\(call.name) declares no request")
+            case .post(let path): #expect(request?.path == path && request?.method == .post, "\(call.name) declares a POST to \(path)")
+            case .built: #expect(request != nil, "\(call.name) declares a built request, and RequestBody builds none")
+            }
+        }
+    }
+
     @Test("every full sample is valid, and every text argument over its limit is rejected, naming the argument")
     func limitsFollowTheDeclarations() {
         for declaration in CallDeclaration.all where declaration.tag != CallDeclaration.oversized.tag {

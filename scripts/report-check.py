@@ -12,6 +12,8 @@
       would have: its 2nd line received by the other project (elsewhere), its 3rd dropped
       (lost), its 4th stored twice (duplicate), its 6th 3 s late (late), and a receipt of
       the same stream with an id no call has (unjournaled); every other line agrees.
+  report-check.py seq REPORT.html VERDICT
+      prints the sequence number of the first call whose receipt mark has VERDICT.
 """
 import json
 import re
@@ -148,6 +150,18 @@ def misbehave(source, target):
     print("report-check: wrote %s (%d receipt(s): one elsewhere, lost, duplicate, late and unjournaled)" % (target, len(out)))
 
 
+def verdict_seq(report, verdict):
+    html = open(report, encoding="utf-8").read()
+    data = re.search(r'<script id="report-data" type="application/json">(.*?)</script>', html, re.S)
+    if not data:
+        fail(report + " embeds no report data")
+    for mark in json.loads(data.group(1)).get("received", {}).get("marks", []):
+        if mark["verdict"] == verdict and mark["seq"] is not None:
+            print(mark["seq"])
+            return
+    fail("%s has no receipt mark of a call with verdict %s" % (report, verdict))
+
+
 def shifted(text, seconds):
     """`2025-11-24T16:00:02.000000Z` plus `seconds` (within the minute's day; the demo's are)."""
     match = re.fullmatch(r"(.*T)(\d\d):(\d\d):(\d\d(?:\.\d+)?)Z", text)
@@ -162,6 +176,8 @@ def shifted(text, seconds):
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "dom":
         check_dom(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "seq":
+        verdict_seq(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "receipts":
         misbehave(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == "png":

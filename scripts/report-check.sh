@@ -49,12 +49,14 @@ status=0
 python3 scripts/report-check.py dom "$out/dom-received.html" "$out/chromium-received.log" \
     --expect lanes=2 --expect marks=18 --expect receipts=13 \
     --expect verdicts="elsewhere=1 lost=1 duplicate=2 unconfirmed=0 late=1 unjournaled=1 agreed=7 unjudged=0"
-# The misrouted call (track app_open, seq 24), by deep link: its details name the verdict and EU.
-"${browser[@]}" --dump-dom "file://$out/received.html#seq=24" > "$out/dom-received-seq.html" 2> "$out/chromium-received-seq.log"
-python3 scripts/report-check.py dom "$out/dom-received-seq.html" "$out/chromium-received-seq.log" --selected 24 "received by</th>"
+# The misrouted call, by deep link: its details name the verdict and EU; its receipt is in view.
+seq=$(python3 scripts/report-check.py seq "$out/received.html" elsewhere)
+"${browser[@]}" --dump-dom "file://$out/received.html#seq=$seq" > "$out/dom-received-seq.html" 2> "$out/chromium-received-seq.log"
+python3 scripts/report-check.py dom "$out/dom-received-seq.html" "$out/chromium-received-seq.log" --selected "$seq" "received by</th>"
 grep -q 'class="pill verdict"[^>]*>elsewhere<' "$out/dom-received-seq.html" \
-    || { echo "report-check: FAIL: the deep link's details do not name the verdict elsewhere" >&2; exit 1; }
-"${browser[@]}" --hide-scrollbars --screenshot="$out/received.png" "file://$out/received.html#seq=24" > /dev/null 2> "$out/chromium-shot2.log"
+    && grep -q '<g class="receipt elsewhere"' "$out/dom-received-seq.html" \
+    || { echo "report-check: FAIL: the deep link to seq $seq does not show the verdict elsewhere and its receipt mark" >&2; exit 1; }
+"${browser[@]}" --hide-scrollbars --screenshot="$out/received.png" "file://$out/received.html#seq=$seq" > /dev/null 2> "$out/chromium-shot2.log"
 python3 scripts/report-check.py png "$out/received.png"
 if [ -n "${REPORT_CHECK_SHOT:-}" ]; then cp "$out/received.png" "$REPORT_CHECK_SHOT"; fi
 echo "report-check: all good"

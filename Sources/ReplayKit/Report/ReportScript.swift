@@ -249,8 +249,11 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   function openMoment(seq) {
     const t = timeOf(seq);
     document.body.dataset.selected = seq;
-    zoomTo(t, Math.max(span / 20, 500000));
     const mark = D.marks.findIndex(m => m.seq === seq);
+    // A call's receipts are in view with it (a project may have received it seconds later).
+    const around = mark >= 0 && R ? R.marks.filter(r => r.mark === mark).map(r => r.t).concat([t]) : [t];
+    const lo = Math.min(...around), hi = Math.max(...around);
+    zoomTo((lo + hi) / 2, Math.max(span / 20, 500000, (hi - lo) * 0.65));
     if (mark >= 0) return showMark(mark);
     const sw = D.switches.findIndex(s => [s.requested, s.started, s.landed].some(a => a && a.seq === seq) || s.steps.some(p => p.began.seq === seq || (p.finished && p.finished.seq === seq)));
     if (sw >= 0) return showSwitch(sw, D.switches[sw].steps.findIndex(p => p.began.seq === seq || (p.finished && p.finished.seq === seq)));

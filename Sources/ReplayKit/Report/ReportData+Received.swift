@@ -76,6 +76,9 @@ extension ReportData {
             marks.append(ReceiptMark(lane: laneOf[stray.receipt.project] ?? undelivered, t: t, verdict: stray.hole == nil ? .unjournaled : nil,
                                      mark: nil, seq: nil, outside: outside, status: stray.receipt.status, text: text))
         }
+        for index in marks.indices where marks[index].outside {
+            marks[index].text += " (outside the journal's span: drawn at its edge)"
+        }
         var kept = marks
         if marks.count > receiptMarkLimit {
             kept = Array(marks.filter { $0.verdict != .agreed }.prefix(receiptMarkLimit))

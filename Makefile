@@ -105,7 +105,9 @@ dependency-check: deps
 
 # The demo journal's `replay report` in headless Chromium (scripts/report-check.sh): no console
 # or script error, the demo's lanes and switch windows in the DOM, a deep link, a non-blank
-# screenshot.
+# screenshot; then with `--received` and a misbehaving backend's receipt log: a receipt mark per
+# verdict, no script error, a deep link naming the misrouted call's verdict.
+# REPORT_CHECK_SHOT=docs/report.png refreshes the README's screenshot.
 report-check: deps
 	$(SWIFT) build --product replay
 	REPLAY=$$($(SWIFT) build --show-bin-path)/replay scripts/report-check.sh
@@ -114,7 +116,8 @@ report-check: deps
 # stdlib Python): the demo's page, the journal picker, a click on a call whose state the static
 # report leaves out, its state in the DOM equal to `replay state --at`, stepping by keyboard
 # (fact, call, switch), the scrubber, search over every fact, a deep link, no script error, and
-# paths outside the served endpoints refused. About 15 s here.
+# paths outside the served endpoints refused; then `--received`: the receipt marks, a click on
+# the misrouted receipt and a deep link to the lost call naming their verdicts. About 15 s here.
 serve-check: deps
 	$(SWIFT) build --product replay
 	REPLAY=$$($(SWIFT) build --show-bin-path)/replay scripts/serve-check.sh

@@ -7,7 +7,15 @@
       with --selected, the deep link opened that moment and the details show TEXT.
   report-check.py png SHOT.png
       the screenshot is not blank: enough non-white pixels and distinct colours.
+  report-check.py receipts IN.ndjson OUT.ndjson
+      writes the receipt log IN (the demo's, every call agreed) as a backend that misbehaved
+      would have: its 2nd line received by the other project (elsewhere), its 3rd dropped
+      (lost), its 4th stored twice (duplicate), its 6th 3 s late (late), and a receipt of
+      the same stream with an id no call has (unjournaled); every other line agrees.
+  report-check.py seq REPORT.html VERDICT
+      prints the sequence number of the first call whose receipt mark has VERDICT.
 """
+import json
 import re
 import struct
 import sys
@@ -114,9 +122,64 @@ def check_png(path):
     print("report-check: %s ok (%dx%d, %d distinct colours, %.1f%% non-white)" % (path, width, height, len(colours), 100 * share))
 
 
+def misbehave(source, target):
+    lines = [json.loads(line) for line in open(source, encoding="utf-8") if line.strip()]
+    if len(lines) < 7:
+        fail("%s has %d receipt(s); the demo's has 11" % (source, len(lines)))
+    projects = sorted({line["project"] for line in lines})
+    if len(projects) < 2:
+        fail("%s names one project; the demo's names two" % source)
+    out = []
+    for index, line in enumerate(lines):
+        if index == 1:
+            line = dict(line, project=[p for p in projects if p != line["project"]][0])
+        elif index == 2:
+            continue
+        elif index == 3:
+            out.append(line)
+            line = dict(line, received_at=shifted(line["received_at"], 0.1))
+        elif index == 5:
+            line = dict(line, received_at=shifted(line["received_at"], 3))
+        out.append(line)
+    stray = dict(lines[6])
+    stray["call_id"] = stray["call_id"][:-1] + ("0" if stray["call_id"][-1] != "0" else "1")
+    out.append(stray)
+    with open(target, "w", encoding="utf-8") as handle:
+        for line in out:
+            handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+    print("report-check: wrote %s (%d receipt(s): one elsewhere, lost, duplicate, late and unjournaled)" % (target, len(out)))
+
+
+def verdict_seq(report, verdict):
+    html = open(report, encoding="utf-8").read()
+    data = re.search(r'<script id="report-data" type="application/json">(.*?)</script>', html, re.S)
+    if not data:
+        fail(report + " embeds no report data")
+    for mark in json.loads(data.group(1)).get("received", {}).get("marks", []):
+        if mark["verdict"] == verdict and mark["seq"] is not None:
+            print(mark["seq"])
+            return
+    fail("%s has no receipt mark of a call with verdict %s" % (report, verdict))
+
+
+def shifted(text, seconds):
+    """`2025-11-24T16:00:02.000000Z` plus `seconds` (within the minute's day; the demo's are)."""
+    match = re.fullmatch(r"(.*T)(\d\d):(\d\d):(\d\d(?:\.\d+)?)Z", text)
+    if not match:
+        fail("unexpected received_at %r" % text)
+    total = int(match.group(2)) * 3600 + int(match.group(3)) * 60 + float(match.group(4)) + seconds
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return "%s%02d:%02d:%09.6fZ" % (match.group(1), hours, minutes, secs)
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "dom":
         check_dom(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "seq":
+        verdict_seq(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "receipts":
+        misbehave(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == "png":
         check_png(sys.argv[2])
     else:

@@ -10,7 +10,11 @@ state the static report does not embed and reads the state in the DOM (it must b
 `replay state --at` prints), steps with the keyboard (Right: next fact, Shift+Right: next call,
 ]: next switch, Left: back) checking each moment's state, scrubs, searches every fact, follows a
 deep link into the third journal, and checks that no script error or console error happened. Then asks the server for paths outside
-its journals' endpoints (all refused). Exit 1 on the first failure.
+its journals' endpoints (all refused). Last, serves the demo with `--received` and its receipt log
+as a misbehaving backend would have written it (report-check.py receipts): the page draws a
+receipt mark per verdict, a click on the misrouted receipt opens its call's moment, which names
+the verdict and the project that received it, and a deep link to the lost call names its
+verdict, all without a script error. Exit 1 on the first failure.
 """
 import argparse
 import http.client
@@ -158,6 +162,7 @@ def main():
             if status != 404:
                 fail(f"GET {path} answered {status}, not 404")
         print("serve-check: paths outside the served journals' endpoints are refused")
+        check_received(replay, work, demo, page)
     except devtools.DevToolsError as error:
         fail(str(error))
     finally:
@@ -166,6 +171,54 @@ def main():
         server.kill()
         server.wait()
     print("serve-check: all good")
+
+
+def check_received(replay, work, demo, page):
+    """`replay serve --received`: receipt marks on the page, verdicts in a call's moment."""
+    log = os.path.join(work, "received-bad.ndjson")
+    check = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report-check.py")
+    done = subprocess.run([sys.executable, check, "receipts", os.path.join(demo, "received.ndjson"), log], capture_output=True, text=True)
+    if done.returncode != 0:
+        fail("report-check.py receipts: " + done.stderr)
+    server = subprocess.Popen([replay, "serve", demo, "--received", log], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = server.stdout.readline()
+        if "http://127.0.0.1:" not in first:
+            fail(f"replay serve --received printed {first!r}: {server.stderr.read() if server.poll() is not None else ''}")
+        url = first.split(" on ")[1].strip()
+        page.call("Page.navigate", url=url + "j/0/")
+        page.wait_for("location.pathname === '/j/0/' && document.body && document.body.dataset.rendered === 'ok'", "the page with receipts")
+        verdicts = page.evaluate("document.body.dataset.verdicts")
+        if verdicts != "elsewhere=1 lost=1 duplicate=2 unconfirmed=0 late=1 unjournaled=1 agreed=7 unjudged=0":
+            fail(f"the served page's receipt marks are {verdicts!r}")
+        print(f"serve-check: --received draws the receipt marks ({verdicts})")
+        target = page.evaluate("""(() => {
+          const el = document.querySelector('.receipt.elsewhere');
+          const box = el.getBoundingClientRect(), x = box.left + box.width / 2, y = box.top + box.height / 2;
+          const D = JSON.parse(document.getElementById('report-data').textContent);
+          return {x: x, y: y, seq: D.received.marks[Number(el.dataset.receipt)].seq}; })()""")
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            page.call("Input.dispatchMouseEvent", type=kind, x=target["x"], y=target["y"], button="left", clickCount=1)
+        page.wait_for(f"document.body.dataset.moment === '{target['seq']}' && !!document.getElementById('moment-received')",
+                      f"the misrouted call's moment (seq {target['seq']})")
+        shown = page.evaluate("document.getElementById('moment-received').textContent")
+        if "elsewhere" not in shown or "EU 7ea1b232ba580c4e" not in shown or "200" not in shown:
+            fail(f"the misrouted call's moment does not name its verdict and the project that received it: {shown!r}")
+        print(f"serve-check: a click on the misrouted receipt opens seq {target['seq']}, which names elsewhere and EU")
+        lost = page.evaluate("JSON.parse(document.getElementById('report-data').textContent).received.marks.find(r => r.verdict === 'lost').seq")
+        page.call("Page.navigate", url=url + f"j/0/#seq={lost}")
+        page.wait_for(f"document.body.dataset.moment === '{lost}' && !!document.getElementById('moment-received')", f"the lost call's moment (seq {lost})")
+        shown = page.evaluate("document.getElementById('moment-received').textContent")
+        if "lost" not in shown or "no receipt" not in shown:
+            fail(f"the lost call's moment does not say so: {shown!r}")
+        print(f"serve-check: the deep link #seq={lost} names the lost call's verdict")
+        errors = page.evaluate("window.__reportErrors.length")
+        thrown = [event for event in page.events if event.get("method") == "Runtime.exceptionThrown"]
+        if errors or thrown:
+            fail(f"script errors with receipts: {errors} collected, {thrown[:3]} thrown")
+    finally:
+        server.kill()
+        server.wait()
 
 
 def expect_moment(page, seq, expected, what):

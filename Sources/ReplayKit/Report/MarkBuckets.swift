@@ -2,7 +2,8 @@
 /// journal of any length stays small and responsive, and never drops a call silently.
 ///
 /// Up to ``markLimit`` calls, every call is a mark. Past it, the calls worth a look on their
-/// own (not delivered or applied: failed, discarded, pending; and those the gate held) stay
+/// own (not delivered or applied: failed, discarded, pending; those the gate held; and those
+/// `notable` picks, such as calls the receipt logs disagree on) stay
 /// marks, up to ``notableLimit`` of them taken evenly across the journal; every other call is
 /// counted, per lane and status, in one of ``bucketCount`` equal spans of the journal's time.
 struct MarkBuckets {
@@ -28,8 +29,9 @@ struct MarkBuckets {
     /// The time span of one bucket, in microseconds from the journal's start.
     private(set) var bucketSpan: Int64 = 0
 
-    /// Splits `timeline`'s calls; `lane` gives a call's lane index.
-    init(_ timeline: Timeline, lane: (Timeline.Call) -> Int) {
+    /// Splits `timeline`'s calls; `lane` gives a call's lane index, `notable` picks calls worth
+    /// a mark of their own beside those the journal alone makes notable.
+    init(_ timeline: Timeline, lane: (Timeline.Call) -> Int, notable: (Timeline.Call) -> Bool = { _ in false }) {
         let calls = timeline.calls
         guard calls.count > Self.markLimit else {
             marks = Array(calls.indices)
@@ -37,7 +39,7 @@ struct MarkBuckets {
         }
         let span = max(1, timeline.last.map { timeline.offset($0.time) } ?? 1)
         bucketSpan = max(1, (span + Int64(Self.bucketCount) - 1) / Int64(Self.bucketCount))
-        let isNotable: (Timeline.Call) -> Bool = { $0.held != nil || Timeline.Call.isNotable($0.row) }
+        func isNotable(_ call: Timeline.Call) -> Bool { call.held != nil || Timeline.Call.isNotable(call.row) || notable(call) }
         let notableCount = calls.reduce(0) { $0 + (isNotable($1) ? 1 : 0) }
         let stride = max(1, (notableCount + Self.notableLimit - 1) / Self.notableLimit)
         var byKey: [Int: Bucket] = [:]

@@ -14,15 +14,28 @@ package enum ReportData {
     /// At most this many warnings are listed (all are counted).
     static let warningLimit = 500
 
-    package static func make(_ timeline: Timeline) -> JSONValue {
-        let laneOf = Dictionary(uniqueKeysWithValues: timeline.projects.enumerated().map { ($0.element, $0.offset) })
-        let undelivered = timeline.projects.count
+    /// The data for `timeline`. With `received` (`--received`), each call's mark carries what
+    /// the receipt logs say of it, and a `received` member holds the receipt marks, the totals
+    /// and the logs (``receivedJSON(_:_:split:laneOf:)``); projects only a receipt names get a
+    /// lane of their own, before the not-delivered one. Without it the data is as it always was.
+    package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil) -> JSONValue {
+        let receivers = received.map { received in
+            received.receivingProjects.subtracting(timeline.projects).sorted()
+        } ?? []
+        let laneOf = Dictionary(uniqueKeysWithValues: (timeline.projects + receivers).enumerated().map { ($0.element, $0.offset) })
+        let undelivered = timeline.projects.count + receivers.count
         let lane: (Timeline.Call) -> Int = { call in Timeline.receiver(of: call.row).flatMap { laneOf[$0] } ?? undelivered }
-        let split = MarkBuckets(timeline, lane: lane)
+        let split = MarkBuckets(timeline, lane: lane) { call in
+            guard let entry = received?.calls[call.row.call] else { return false }
+            return entry.verdict != .agreed
+        }
         let t: (JournalTime) -> JSONValue = { .integer(timeline.offset($0)) }
         let lanes: [JSONValue] = timeline.projects.map { project in
             .object([("fingerprint", .string(project.hex)), ("label", timeline.labels.json(project)),
                      ("name", .string(timeline.labels.name(project)))])
+        } + receivers.map { project in
+            .object([("fingerprint", .string(project.hex)), ("label", timeline.labels.json(project)),
+                     ("name", .string(received?.name(project) ?? project.hex)), ("receipts_only", .bool(true))])
         } + [.object([("fingerprint", .null), ("label", .null), ("name", .string("not delivered"))])]
         let journal: JSONValue = .object([
             ("records", .integer(Int64(timeline.records))),
@@ -41,7 +54,12 @@ package enum ReportData {
             compactWindow(timeline.switches[index], timeline)
         }
         let allWarnings = warnings(timeline, t)
-        let marks: [JSONValue] = split.marks.map { mark(timeline.calls[$0], lane: lane(timeline.calls[$0]), timeline) }
+        let marks: [JSONValue] = split.marks.map { index in
+            let call = timeline.calls[index]
+            let json = mark(call, lane: lane(call), timeline)
+            guard let received, case .object(let members) = json else { return json }
+            return .object(members + [("received", received.json(call.row.call) ?? .null)])
+        }
         let buckets: [JSONValue] = split.buckets.map { bucketJSON($0, span: split.bucketSpan) }
         let counters: JSONValue = .object([("gate", counter(timeline.gateDepth, timeline)), ("queue", counter(timeline.queueDepth, timeline))])
         let violations: [JSONValue] = timeline.violations.map { violation in
@@ -58,6 +76,7 @@ package enum ReportData {
                     ("violations", .array(violations)),
                     ("violation_count", .integer(Int64(timeline.violationCount))), ("index", .array(index)),
                     ("states", .object(states)), ("states_skipped", .integer(Int64(timeline.statesSkipped)))]
+        if let received { members.append(("received", receivedJSON(received, timeline, split: split, laneOf: laneOf))) }
         return .object(members)
     }
 

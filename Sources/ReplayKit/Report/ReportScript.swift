@@ -3,7 +3,8 @@
 /// serve` serves, `window.replayServe` (``ServeScript``) gives every moment's state instead of
 /// the embedded ones. It sets
 /// `data-lanes`, `data-switches`, `data-windows`, `data-steps`, `data-marks`, `data-errors` and
-/// `data-rendered` on `<body>` once drawn, and collects script errors in
+/// `data-rendered` on `<body>` once drawn (with receipts, `data-receipts` and `data-verdicts`:
+/// the receipt marks drawn, and how many of each verdict), and collects script errors in
 /// `window.__reportErrors`, for the headless check (`make report-check`).
 enum ReportScript {
     static let source = #"""
@@ -22,6 +23,10 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   const esc = s => String(s).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   const STATUS = {delivered: "#2e9d5b", applied: "#3b76d4", failed: "#d63c3c", discarded: "#e08a1e", pending: "#8a8a8a"};
   const STEP = {clean: "#3fae6a", noisy: "#e5902a", unfinished: "#b0b0b0"};
+  // What the receipt logs say of each call (`--received`; ReportData.receivedJSON), worst first.
+  const R = D.received || null;
+  const VERDICTS = ["elsewhere", "lost", "duplicate", "unconfirmed", "late", "unjournaled", "agreed"];
+  const VERDICT = {elsewhere: "#c2185b", lost: "#d63c3c", duplicate: "#b8560f", unconfirmed: "#c99700", late: "#1e88a8", unjournaled: "#6a3fb5", agreed: "#2e9d5b"};
   const span = Math.max(1, D.journal.span_us);
   const LEFT = 150, AXIS = 26, SWITCHES = 52, GATE = 26, LANE = 46, COUNTER = 38;
   const lanesTop = AXIS + SWITCHES + GATE;
@@ -51,7 +56,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     return us + " µs";
   }
   function matches(text) { return !query || String(text).toLowerCase().includes(query); }
-  function markText(m) { return [m.name, m.call, m.summary, m.status_text, m.seq].join(" "); }
+  function markText(m) { return [m.name, m.call, m.summary, m.status_text, m.seq, m.received ? m.received.verdict || "not judged" : ""].join(" "); }
   function switchText(s) { return [s.id, s.title, s.result, s.routing].concat(s.reasons, s.steps.map(p => p.step + " " + (p.reason || ""))).join(" "); }
 
   function render() {
@@ -114,8 +119,23 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
         out.push(`<circle class="held" data-mark="${i}" cx="${qx}" cy="${qy}" r="4" fill="#fff" stroke="#7a5cc9" stroke-width="2"/>`);
       }
       if (!visible(m.t, m.t)) return;
-      const sel = selected && selected.mark === i ? ' stroke="#000" stroke-width="2.5"' : ' stroke="#fff"';
-      out.push(`<circle class="mark ${m.status}${hit ? "" : " dim"}" data-mark="${i}" cx="${x(m.t)}" cy="${y + ((i % 3) - 1) * 7}" r="5.5" fill="${STATUS[m.status] || "#555"}"${sel}><title>${esc(m.summary + " - " + m.status_text)}</title></circle>`);
+      const verdict = m.received ? m.received.verdict || "not judged" : null;
+      const ring = verdict && verdict !== "agreed" && VERDICT[verdict] ? ` stroke="${VERDICT[verdict]}" stroke-width="2"` : ' stroke="#fff"';
+      const sel = selected && selected.mark === i ? ' stroke="#000" stroke-width="2.5"' : ring;
+      out.push(`<circle class="mark ${m.status}${hit ? "" : " dim"}" data-mark="${i}" cx="${x(m.t)}" cy="${markY(m, i)}" r="5.5" fill="${STATUS[m.status] || "#555"}"${sel}><title>${esc(m.summary + " - " + m.status_text + (verdict ? " | received: " + verdict : ""))}</title></circle>`);
+    });
+    // Receipt marks, on the lane of the project that received each (a lost call on the lane of
+    // the project that should have): agreed ones quiet, the others by verdict; elsewhere linked
+    // to its call's mark.
+    if (R) R.marks.forEach((r, j) => {
+      if (!visible(r.t, r.t)) return;
+      // Receipts along the lane's foot; a missing one (lost) along its head, apart from them.
+      const cx = x(r.t), cy = lanesTop + r.lane * LANE + (r.missing ? 8 : LANE - 9), hit = !query || matches(r.text);
+      if (r.verdict === "elsewhere" && r.mark !== null) {
+        const m = D.marks[r.mark];
+        out.push(`<path class="misroute" d="M${x(m.t)} ${markY(m, r.mark)} L${cx} ${cy}" fill="none" stroke="${VERDICT.elsewhere}" stroke-width="1.5" stroke-dasharray="4 2"/>`);
+      }
+      out.push(`<g class="receipt ${r.verdict || "unjudged"}${r.missing ? " missing" : ""}${hit ? "" : " dim"}" data-receipt="${j}">${receiptShape(r.verdict, cx, cy, r.missing, accepted(r))}<title>${esc(r.text)}</title></g>`);
     });
     out.push(counterPath(D.counters.gate, countersTop, "#7a5cc9"), counterPath(D.counters.queue, countersTop + COUNTER, "#3b76d4"));
     out.push(`</g></svg>`);
@@ -125,7 +145,41 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     document.body.dataset.windows = document.querySelectorAll(".switch.window").length;
     document.body.dataset.steps = document.querySelectorAll(".step").length;
     document.body.dataset.marks = document.querySelectorAll(".mark").length;
+    if (R) {
+      document.body.dataset.receipts = document.querySelectorAll(".receipt").length;
+      document.body.dataset.verdicts = VERDICTS.concat(["unjudged"]).map(v => v + "=" + document.querySelectorAll(".receipt." + v).length).join(" ");
+    }
   }
+  function markY(m, i) { return lanesTop + m.lane * LANE + LANE / 2 + ((i % 3) - 1) * 7; }
+  const accepted = r => r.missing || (r.status !== null && r.status >= 200 && r.status < 300);
+  // One receipt mark's shape at (cx, cy): a quiet tick when agreed; a large outlined triangle
+  // for elsewhere (the worst); a hollow ring crossed out where a lost call's receipt should be;
+  // two diamonds for a duplicate; a diamond for unconfirmed and late; a square for unjournaled;
+  // a dashed grey square when not judged. A receipt the project refused (not 2xx) is hollow.
+  function receiptShape(verdict, cx, cy, missing, taken) {
+    const c = VERDICT[verdict] || "#8a8a8a", fill = taken ? c : "#fff";
+    const diamond = (dx, r) => `<path d="M${cx + dx} ${cy - r} l${r} ${r} l${-r} ${r} l${-r} ${-r} z" fill="${fill}" stroke="${c}" stroke-width="1.5"/>`;
+    if (missing) return `<circle cx="${cx}" cy="${cy}" r="6" fill="#fff" stroke="${c}" stroke-width="2"/><path d="M${cx - 3.5} ${cy - 3.5} L${cx + 3.5} ${cy + 3.5} M${cx + 3.5} ${cy - 3.5} L${cx - 3.5} ${cy + 3.5}" stroke="${c}" stroke-width="2"/>`;
+    switch (verdict) {
+      case "agreed": return `<path d="M${cx} ${cy - 4} L${cx} ${cy + 4}" stroke="${c}" stroke-width="2" stroke-opacity="0.55"/>`;
+      case "elsewhere": return `<path d="M${cx} ${cy - 9} L${cx + 8} ${cy + 5} L${cx - 8} ${cy + 5} z" fill="${fill}" stroke="#000" stroke-width="1.5"/><text x="${cx - 2}" y="${cy + 3}" style="font-size:9px;font-weight:700;fill:#fff">!</text>`;
+      case "duplicate": return diamond(-3, 5) + diamond(3, 5);
+      case "unconfirmed": case "late": case "lost": return diamond(0, 6);
+      case "unjournaled": return `<rect x="${cx - 5}" y="${cy - 5}" width="10" height="10" fill="${fill}" stroke="${c}" stroke-width="1.5"/>`;
+      case null: case undefined: return `<rect x="${cx - 4}" y="${cy - 4}" width="8" height="8" fill="#fff" stroke="${c}" stroke-dasharray="2 1.5"/>`;
+    }
+    return diamond(0, 6);
+  }
+  // What the receipt logs say of a call (a mark's `received`, a served moment's), as HTML.
+  function receivedBlock(rc) {
+    if (!rc) return "";
+    const word = rc.verdict || "not judged";
+    const rows = rc.receipts.map(r => `<tr><td>${esc(r.project_name)}</td><td>${r.status === null ? "no answer" : r.status}</td><td>${esc(r.received_at)}</td><td>${r.duplicate ? "yes (deduped)" : "no"}</td><td>${esc(r.place)}</td></tr>`).join("");
+    return `<section class="received"><h3>Received <span class="pill verdict" style="background:${VERDICT[rc.verdict] || "#8a8a8a"}">${esc(word)}</span></h3>` +
+      `<p>sent to <b>${esc(rc.project_name)}</b> (${esc(rc.task)} ${esc(rc.endpoint)}); the journal says ${esc(rc.journal_outcome)}${rc.outcome_at ? " at " + esc(rc.outcome_at) : ""}${rc.hole ? "; not judged: " + esc(rc.hole) : ""}</p>` +
+      (rows ? `<table class="steps receipts"><tr><th>received by</th><th>status</th><th>at</th><th>duplicate</th><th>log line</th></tr>${rows}</table>` : `<p>no receipt of it in the logs</p>`) + `</section>`;
+  }
+  window.replayReceivedBlock = receivedBlock;
   function rowLabel(text, y, h) {
     return `<rect x="0" y="${y}" width="${LEFT - 4}" height="${h}" fill="#fff"/><text x="8" y="${y + h / 2 + 4}" class="row-label">${esc(text)}</text><line x1="0" x2="${width}" y1="${y + h}" y2="${y + h}" stroke="#e4e4e4"/>`;
   }
@@ -159,6 +213,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
       `<p>call ${esc(m.call)} in lane <b>${esc(D.lanes[m.lane].name)}</b>, received at seq ${m.seq} (+${fmt(m.t)})</p>` +
       `<h3>Fact</h3><pre>callReceived ${esc(m.summary)}\n\n${esc(JSON.stringify(m.fact, null, 2))}</pre>` +
       (m.held ? `<p>held by the gate at #${m.held.position} (seq ${m.held.queued.seq}), replayed at seq ${m.held.replayed ? m.held.replayed.seq : "never"}</p>` : "") +
+      (window.replayServe ? "" : receivedBlock(m.received)) +
       `<h3>Audit row</h3><pre>${esc(JSON.stringify(m.audit, null, 2))}</pre>` + stateBlock(m.seq);
     if (m.seq !== null) history.replaceState(null, "", "#seq=" + m.seq);
     render();
@@ -177,6 +232,15 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     const b = D.buckets[i];
     $("details").innerHTML = `<h2>${b.count} calls folded</h2><p>lane <b>${esc(D.lanes[b.lane].name)}</b>, seq ${b.seq0}..${b.seq1}, +${fmt(b.t0)}..+${fmt(b.t1)}</p><pre>${esc(JSON.stringify(b.statuses, null, 2))}</pre><p class="hint">Zoom in for the notable calls; every call of the span: <code>replay audit JOURNAL</code>, <code>replay timeline --from ${b.seq0} --to ${b.seq1} JOURNAL</code>.</p>`;
   }
+  function showReceipt(j) {
+    const r = R.marks[j];
+    if (r.mark !== null) return showMark(r.mark);
+    selected = null;
+    $("details").innerHTML = `<h2>Receipt <span class="pill verdict" style="background:${VERDICT[r.verdict] || "#8a8a8a"}">${esc(r.verdict || "not judged")}</span></h2>` +
+      `<p>${esc(r.text)}</p>` + (r.seq !== null ? `<p><a href="#seq=${r.seq}">its call, seq ${r.seq}</a></p>` : "") +
+      `<p class="hint">Every call and receipt: <code>replay reconcile JOURNAL --received ${esc(R.logs.join(" "))}</code>.</p>`;
+    render();
+  }
   function zoomTo(t, half) {
     half = Math.max(half, 1000);
     view = [Math.max(0, t - half), Math.min(span, t + half)];
@@ -185,8 +249,11 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   function openMoment(seq) {
     const t = timeOf(seq);
     document.body.dataset.selected = seq;
-    zoomTo(t, Math.max(span / 20, 500000));
     const mark = D.marks.findIndex(m => m.seq === seq);
+    // A call's receipts are in view with it (a project may have received it seconds later).
+    const around = mark >= 0 && R ? R.marks.filter(r => r.mark === mark).map(r => r.t).concat([t]) : [t];
+    const lo = Math.min(...around), hi = Math.max(...around);
+    zoomTo((lo + hi) / 2, Math.max(span / 20, 500000, (hi - lo) * 0.65));
     if (mark >= 0) return showMark(mark);
     const sw = D.switches.findIndex(s => [s.requested, s.started, s.landed].some(a => a && a.seq === seq) || s.steps.some(p => p.began.seq === seq || (p.finished && p.finished.seq === seq)));
     if (sw >= 0) return showSwitch(sw, D.switches[sw].steps.findIndex(p => p.began.seq === seq || (p.finished && p.finished.seq === seq)));
@@ -205,7 +272,17 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
       .concat(D.violations.map(v => `<li class="violation"><a href="#seq=${v.seqs.length ? v.seqs[0] : 0}">seq ${esc(v.seqs.join(", "))}</a> <b>check: ${esc(v.rule)}</b> ${esc(v.message)}</li>`));
     const moreWarnings = D.warning_count > D.warnings.length ? `<li>... and ${D.warning_count - D.warnings.length} more warning(s): run <code>replay diagnose</code></li>` : "";
     const more = moreWarnings + (D.violation_count > D.violations.length ? `<li>... and ${D.violation_count - D.violations.length} more violation(s): run <code>replay check</code></li>` : "");
-    $("findings").innerHTML = items.length ? `<ul>${items.join("")}${more}</ul>` : `<p class="ok">No warnings, no <code>check</code> violation.</p>`;
+    if (R) {
+      // One finding per call (a duplicate has a mark per receipt), worst first.
+      const seen = new Set();
+      const shown = R.marks.filter(r => r.verdict !== "agreed" && r.verdict !== null)
+        .filter(r => { const key = r.seq !== null ? r.verdict + " " + r.seq : null; if (key === null) return true; if (seen.has(key)) return false; seen.add(key); return true; })
+        .sort((a, b) => VERDICTS.indexOf(a.verdict) - VERDICTS.indexOf(b.verdict));
+      shown.slice(0, 200).forEach(r => items.push(`<li class="verdict">${r.seq !== null ? `<a href="#seq=${r.seq}">seq ${r.seq}</a> ` : ""}<b style="color:${VERDICT[r.verdict]}">${esc(r.verdict)}</b> ${esc(r.text)}</li>`));
+      if (shown.length > 200) items.push(`<li>... and ${shown.length - 200} more receipt finding(s): run <code>replay reconcile</code></li>`);
+      R.problems.forEach(p => items.push(`<li class="warning"><b>receipt input</b> ${esc(p)}</li>`));
+    }
+    $("findings").innerHTML = items.length ? `<ul>${items.join("")}${more}</ul>` : `<p class="ok">No warnings, no <code>check</code> violation${R ? ", every call agreed with the receipt logs" : ""}.</p>`;
   }
   function summary() {
     const j = D.journal;
@@ -213,7 +290,17 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
       `${D.lanes.length - 1} project(s), ${D.switches.length} switch request(s), ${D.calls.toLocaleString("en")} call(s)` +
       (D.folded ? `; <b>${D.folded.toLocaleString("en")} call(s) folded into ${D.buckets.length} bucket(s)</b> (${D.marks.length ? "the " + D.marks.length.toLocaleString("en") + " notable ones (failed, discarded, pending, held) are drawn one by one" : "no notable call (failed, discarded, pending, held) to draw one by one"})` : "") +
       `; states embedded for ${Object.keys(D.states).length} moment(s)` + (D.states_skipped ? ` (${D.states_skipped} left out for size)` : "") +
-      (j.unreadable ? `; <b>${j.unreadable} unreadable record(s) skipped</b>` : "");
+      (j.unreadable ? `; <b>${j.unreadable} unreadable record(s) skipped</b>` : "") +
+      (R ? `; against ${R.logs.length} receipt log(s): ` + VERDICTS.map(v => R.totals[v] && v !== "agreed" ? `<b style="color:${VERDICT[v]}">${R.totals[v]} ${v}</b>` : `${R.totals[v] || 0} ${v}`).join(", ") +
+        (R.not_judged ? `, ${R.not_judged} not judged (in a hole of the journal)` : "") + (R.problem_count ? `; <b>${R.problem_count} problem(s) in the receipt input</b>` : "") +
+        (R.marks_left_out ? `; ${R.marks_left_out} agreed receipt mark(s) not drawn` : "") : "");
+  }
+  // The receipt marks' legend, beside the calls'.
+  function legend() {
+    if (!R) return;
+    const icon = (v, missing) => `<svg width="18" height="18" style="vertical-align:-4px">${receiptShape(v, 9, 10, missing, true)}</svg>`;
+    document.querySelector(".legend").insertAdjacentHTML("beforeend", `<span class="receipt-legend"><b>receipts:</b> ` +
+      VERDICTS.map(v => `<span>${icon(v, v === "lost")}${v}</span>`).join("") + `<span>${icon(null, false)}not judged</span></span>`);
   }
   function search() {
     query = $("search").value.trim().toLowerCase();
@@ -226,9 +313,10 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   }
 
   $("timeline").addEventListener("click", e => {
-    const el = e.target.closest("[data-mark],[data-switch],[data-bucket]");
+    const el = e.target.closest("[data-mark],[data-switch],[data-bucket],[data-receipt]");
     if (!el) return;
-    if (el.dataset.mark !== undefined) showMark(Number(el.dataset.mark));
+    if (el.dataset.receipt !== undefined) showReceipt(Number(el.dataset.receipt));
+    else if (el.dataset.mark !== undefined) showMark(Number(el.dataset.mark));
     else if (el.dataset.bucket !== undefined) showBucket(Number(el.dataset.bucket));
     else showSwitch(Number(el.dataset.switch), el.dataset.step === undefined ? -1 : Number(el.dataset.step));
   });
@@ -257,7 +345,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
   window.addEventListener("hashchange", fromHash);
   window.addEventListener("resize", render);
 
-  summary(); findings(); render(); fromHash();
+  summary(); findings(); legend(); render(); fromHash();
   document.body.dataset.errors = window.__reportErrors.length;
   document.body.dataset.renderMs = Math.round(performance.now());
   document.body.dataset.rendered = "ok";

@@ -30,7 +30,12 @@ enum ReportStyle {
         svg .lane-label { font-weight: 600; font-size: 12px; }
         svg .lane-fp { fill: #8a90a0; font-size: 10px; font-family: ui-monospace, monospace; }
         svg .switch-title { font-weight: 600; fill: #4b3a8c; }
-        svg .mark, svg .step, svg .bucket, svg .held, svg .switch path { cursor: pointer; }
+        #findings li.verdict b { font-weight: 700; }
+        table.receipts { table-layout: fixed; font-size: 11.5px; }
+        table.receipts td { overflow-wrap: anywhere; vertical-align: top; }
+        .receipt-legend svg { margin-right: 2px; }
+        .legend .receipt-legend span { margin-right: 8px; }
+        svg .receipt, svg .mark, svg .step, svg .bucket, svg .held, svg .switch path { cursor: pointer; }
         svg .dim { opacity: 0.15; }
         """
 }

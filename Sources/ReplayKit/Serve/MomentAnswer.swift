@@ -12,8 +12,11 @@ package enum MomentAnswer {
 
     /// The moment `sequence` of the journal `reader` reads, as JSON. `index` holds the journal's
     /// bounds and the calls and switches to step to; `stateText` prints the state a walk has
-    /// folded to as `replay state --at` does (the page shows those exact bytes).
+    /// folded to as `replay state --at` does (the page shows those exact bytes). With
+    /// `received` (`replay serve --received`), a public call's moment gains a `received` member:
+    /// what the receipt logs say of the call (``ReceivedCalls/json(_:)``).
     package static func json(reader: JournalReader, index: MomentIndex, sequence: UInt64,
+                             received: ((CallID) -> JSONValue)? = nil,
                              stateText: (JournalWalk) throws -> String) throws -> JSONValue {
         guard let first = index.first, let last = index.last else { throw MomentError.beforeJournal(.sequence(sequence), first: "an empty journal") }
         guard sequence >= first else { throw MomentError.beforeJournal(.sequence(sequence), first: "sequence \(first)") }
@@ -29,9 +32,11 @@ package enum MomentAnswer {
         var record: DecodedRecord?
         var audit: CallAudit?
         var row: AuditRow?
+        var receivedCall: CallID?
         while let next = try walk.peek(), next.sequence <= sequence {
             _ = try walk.next()
             if next.sequence == sequence, case .fact(.callReceived(let received)) = next.content {
+                receivedCall = received.id
                 let calls = CallAudit { if $0.call == received.id { row = $0 } }
                 calls.begin(at: walk.state)
                 audit = calls
@@ -64,7 +69,7 @@ package enum MomentAnswer {
         }
         var labels = ProjectLabels()
         labels.learn(from: walk.state)
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("seq", .optional(at?.sequence) { .unsigned($0) }),
             ("time", .optional(at?.time) { .string($0.description) }),
             ("kind", .optional(at?.kindName, JSONValue.string)),
@@ -77,6 +82,8 @@ package enum MomentAnswer {
             ("first_seq", .unsigned(first)),
             ("last_seq", .unsigned(last)),
             ("steps", .object(neighbours)),
-        ])
+        ]
+        if let received, let receivedCall { members.append(("received", received(receivedCall))) }
+        return .object(members)
     }
 }

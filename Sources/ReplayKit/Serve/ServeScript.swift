@@ -4,7 +4,8 @@
 /// and Right: fact; with Shift: call; `[` and `]`: switch); search over every fact, page by
 /// page; the journal picker. It moves between moments through `#seq=N`, so the report's deep
 /// links, marks and findings all lead to the same place. Once a moment is shown it sets
-/// `data-moment` on `<body>` (for the headless check, `make serve-check`).
+/// `data-moment` on `<body>` (for the headless check, `make serve-check`); with `--received`, a
+/// call's moment names its verdict and receipts (`#moment-received`).
 enum ServeScript {
     static let style = """
         .servebar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 6px 0; }
@@ -50,8 +51,11 @@ enum ServeScript {
   function fill(seq, m) {
     const audit = m.audit ? `<h3>Audit row${m.audit_complete ? "" : " (pending so far)"}</h3><pre id="moment-audit">${esc(JSON.stringify(m.audit, null, 2))}</pre>` : "";
     const fact = m.fact ? `<pre id="moment-fact">${esc(JSON.stringify(m.fact, null, 2))}</pre>` : "";
+    // `replay serve --received`: what the receipt logs say of the call (the report's renderer).
+    const received = m.received !== undefined && window.replayReceivedBlock
+      ? `<div id="moment-received">${m.received === null ? `<h3>Received</h3><p class="hint">the journal sent no request for this call</p>` : window.replayReceivedBlock(m.received)}</div>` : "";
     panel(seq).innerHTML = `<h3>seq ${m.seq === null ? seq : m.seq} <span class="hint">${esc(m.time || "")}</span></h3>` +
-      `<p><b>${esc(m.kind || "")}</b> ${esc(m.summary || "")}</p>${fact}` +
+      `<p><b>${esc(m.kind || "")}</b> ${esc(m.summary || "")}</p>${received}${fact}` +
       `<h3>Changed since the moment before</h3><pre id="state-diff"></pre>${audit}` +
       `<h3>State after seq ${seq}</h3><pre class="state" id="state-text"></pre>`;
     $("state-diff").textContent = m.diff.length ? m.diff.join("\n") : "no change";

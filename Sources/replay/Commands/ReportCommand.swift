@@ -7,7 +7,7 @@ struct ReportCommand: Command {
     static let name = "report"
     static let summary = "an HTML report: lanes per project, switch windows, calls, findings"
     static let help = """
-        usage: replay report -o OUT.html [--json] <journal>
+        usage: replay report -o OUT.html [--json] <journal> [--received <file>...]
 
         Writes one self-contained HTML file (inline style, script and SVG; it loads nothing):
         a time axis with a swimlane per project (its label and fingerprint) and one for calls
@@ -25,23 +25,27 @@ struct ReportCommand: Command {
         The page shows the journal's personal data as it is (emails, user ids): it is written
         with mode 0600; share a report of a redacted export (`replay export --redact`) instead.
         Exit status 1 when the journal has `check` violations or unreadable records (the page
-        lists them).
+        lists them), or, with --received, any verdict but agreed or bad receipt input.
 
           -o OUT.html   where to write (replaced if it exists)
           --json        print a summary as JSON
+        \(ReceivedLogs.help)
         """
 
     let path: String
     let output: String
     let json: Bool
+    let receiptLogs: [String]
 
     init(arguments: inout Arguments) throws(UsageError) {
+        receiptLogs = try arguments.optionList("--received")
         let short = try arguments.option("-o")
         let long = try arguments.option("--output")
         guard let output = short ?? long else { throw UsageError("-o OUT.html is required") }
         self.output = output
         json = arguments.flag("--json")
         path = try arguments.positional("journal directory")
+        if path == "-", !receiptLogs.isEmpty { throw UsageError("--received needs a journal directory, not standard input") }
     }
 
     func run(console: Console) throws -> ExitStatus {
@@ -49,7 +53,9 @@ struct ReportCommand: Command {
         let timeline = try TimelineBuilder.build(reader: reader, onProgress: { console.progress("reading seq \($0)") })
         console.clearProgress()
         let title = path == "-" ? "standard input" : (path as NSString).lastPathComponent
-        let page = ReportPage.html(data: ReportData.make(timeline), title: title)
+        let received = receiptLogs.isEmpty ? nil
+            : try ReceivedLogs.reconcile(journals: [path], logs: receiptLogs, command: Self.name, console: console).first
+        let page = ReportPage.html(data: ReportData.make(timeline, received: received), title: title)
         let bytes = Data(page.utf8)
         let manager = FileManager.default
         if manager.fileExists(atPath: output) { try? manager.removeItem(atPath: output) }
@@ -57,20 +63,33 @@ struct ReportCommand: Command {
             throw ExportError.cannotWrite(output)
         }
         if json {
-            console.print(JSONValue.object([
+            var members: [(String, JSONValue)] = [
                 ("output", .string(output)), ("bytes", .integer(Int64(bytes.count))), ("records", .integer(Int64(timeline.records))),
                 ("projects", .integer(Int64(timeline.projects.count))), ("switches", .integer(Int64(timeline.switches.count))),
                 ("calls", .integer(Int64(timeline.calls.count))), ("states", .integer(Int64(timeline.states.count))),
                 ("violations", .integer(Int64(timeline.violationCount))),
-            ]).serialized())
+            ]
+            if let received {
+                let totals = received.totals
+                var counts: [(String, JSONValue)] = ReconcileVerdict.allCases.map { ($0.rawValue, .integer(Int64(totals[$0] ?? 0))) }
+                counts.append(("not_judged", .integer(Int64(received.notJudged))))
+                members.append(("received", .object(counts)))
+            }
+            console.print(JSONValue.object(members).serialized())
         } else {
             console.print("wrote \(output) (\(Format.bytes(bytes.count))): \(Format.count(timeline.records)) records, "
                           + "\(timeline.projects.count) project(s), \(timeline.switches.count) switch request(s), "
                           + "\(Format.count(timeline.calls.count)) call(s), \(timeline.violationCount) violation(s)")
+            if let received {
+                let totals = received.totals
+                console.print("against the receipt logs: " + ReconcileVerdict.allCases.map { "\(totals[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+                              + (received.notJudged > 0 ? ", \(received.notJudged) not judged" : ""))
+            }
         }
         if timeline.unreadable > 0 {
             console.printError("replay report: \(timeline.unreadable) unreadable record(s) skipped (`replay verify` lists them)")
         }
-        return timeline.unreadable > 0 || timeline.violationCount > 0 ? .findings : .ok
+        let disagreed = received?.hasFindings ?? false
+        return timeline.unreadable > 0 || timeline.violationCount > 0 || disagreed ? .findings : .ok
     }
 }

@@ -7,7 +7,7 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "a local web app: any moment's state, diff, fact and audit row, many journals"
     static let help = """
-        usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... <journal>...
+        usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... <journal>... [--received <file>...]
 
         Serves the journals (directories, or folders of journal folders) on http://127.0.0.1:PORT/
         (and http://[::1]:PORT/ where the machine has IPv6) and prints that address. Each journal's page is its HTML report, plus a scrubber over
@@ -32,14 +32,19 @@ struct ServeCommand: Command {
           --allow-host NAME
                         answer requests addressed to NAME too (a machine's name or address
                         others reach it by, e.g. support-box.local); repeatable
+        \(ReceivedLogs.help)
+                           (one reconciliation of every journal served against every log,
+                           before serving; a call's moment, #seq=N, names its verdict and receipts)
         """
 
     let paths: [String]
     let port: UInt16
     let host: String
     let allowedHosts: [String]
+    let receiptLogs: [String]
 
     init(arguments: inout Arguments) throws(UsageError) {
+        receiptLogs = try arguments.optionList("--received")
         port = try arguments.option("--port", as: "a port number (0 to 65535)") { UInt16($0) } ?? 0
         host = try arguments.option("--host") ?? "127.0.0.1"
         allowedHosts = try arguments.options("--allow-host")
@@ -54,7 +59,9 @@ struct ServeCommand: Command {
         let expanded = FleetExport.journalPaths(paths)
         // Each is opened once now, so a path that is not a journal is named before serving.
         for path in expanded { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
-        let journals = ServedJournals(paths: expanded)
+        let received = receiptLogs.isEmpty ? nil
+            : try ReceivedLogs.reconcile(journals: expanded, logs: receiptLogs, command: Self.name, console: console)
+        let journals = ServedJournals(paths: expanded, received: received)
         let server = try LoopbackServer(host: host, port: port, allowedHosts: allowedHosts) { journals.answer($0) }
         return (journals, server)
     }

@@ -18,12 +18,15 @@ final class ServedJournals: Sendable {
     }
 
     let entries: [Entry]
+    /// What the receipt logs say of each journal's calls (`--received`), in `entries`' order.
+    let received: [ReceivedCalls]?
     /// Each journal's page and moment index, made once (by the first request that needs it,
     /// the others asking at the same time wait for it) and kept.
     let pages = SingleFlight<Int, String>()
     let indexes = SingleFlight<Int, MomentIndex>()
 
-    init(paths: [String]) {
+    init(paths: [String], received: [ReceivedCalls]? = nil) {
+        self.received = received
         var taken: [String: Int] = [:]
         entries = paths.map { path in
             let base = (path as NSString).standardizingPath.split(separator: "/").last.map(String.init) ?? path
@@ -106,7 +109,9 @@ final class ServedJournals: Sendable {
         guard let first = index.first, let last = index.last, (first...last).contains(sequence) else {
             throw Refusal(reply: .refusal(404, "seq \(sequence) is not in this journal (\(index.first.map { "\($0)" } ?? "-") ... \(index.last.map { "\($0)" } ?? "-"))"))
         }
-        let value = try MomentAnswer.json(reader: reader, index: index, sequence: sequence) { walk in
+        let received = self.received?[journal]
+        let value = try MomentAnswer.json(reader: reader, index: index, sequence: sequence,
+                                          received: received.map { received in { received.json($0) ?? .null } }) { walk in
             var text = ""
             _ = try StateCommand.print(walk, moment: .sequence(sequence), json: false, console: Console(out: { text += $0 }, error: { _ in }))
             return text
@@ -128,7 +133,7 @@ final class ServedJournals: Sendable {
         try pages.value(for: journal) {
             let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
             let timeline = try TimelineBuilder.build(reader: reader)
-            return ReportPage.html(data: ReportData.make(timeline), title: entries[journal].name,
+            return ReportPage.html(data: ReportData.make(timeline, received: received?[journal]), title: entries[journal].name,
                                    served: ServedPage(journal: journal, journals: entries.map(\.name)))
         }
     }

@@ -1,0 +1,104 @@
+import Journal
+import SDK
+
+/// The report's receipt marks (`--received`): what the receipt logs say of each call, drawn on
+/// the lane of the project that received it.
+extension ReportData {
+    /// At most this many receipt marks are embedded: those of calls not `agreed` first, then the
+    /// agreed ones of the calls drawn as marks (the rest are counted).
+    static let receiptMarkLimit = 6_000
+
+    /// One receipt mark before it becomes JSON.
+    private struct ReceiptMark {
+        var lane: Int
+        var t: Int64
+        var verdict: ReconcileVerdict?
+        /// The call's mark (index into the data's marks), when it is drawn.
+        var mark: Int?
+        var seq: UInt64?
+        /// A call the project should have and has no 2xx receipt of: drawn where the journal
+        /// says it was delivered, on the lane of the project the journal names.
+        var missing = false
+        /// The receipt's time lies outside the journal's span: drawn at its edge.
+        var outside = false
+        var status: Int?
+        var text: String
+    }
+
+    /// `received`: `marks` (each `{lane, t, verdict, mark, seq, missing, outside, status, text}`;
+    /// verdict null when not judged), `totals` per verdict, `not_judged`, `unjournaled`, the
+    /// `logs` read, how many `problems` the input had and how many marks were left out.
+    static func receivedJSON(_ received: ReceivedCalls, _ timeline: Timeline, split: MarkBuckets,
+                             laneOf: [ProjectFingerprint: Int]) -> JSONValue {
+        let span = timeline.last.map { timeline.offset($0.time) } ?? 0
+        let undelivered = laneOf.count
+        var drawn: [Int: Int] = [:]
+        for (position, index) in split.marks.enumerated() { drawn[index] = position }
+        var marks: [ReceiptMark] = []
+        func placed(_ time: JournalTime) -> (Int64, Bool) {
+            let offset = timeline.offset(time)
+            return (min(max(0, offset), span), offset < 0 || offset > span)
+        }
+        func add(_ entry: ReceivedCalls.Entry, what: String, mark: Int?, seq: UInt64?, fallback: JournalTime?) {
+            let verdictWord = entry.verdict?.rawValue ?? "not judged"
+            let sentTo = "sent to \(received.name(entry.project)), journal: \(entry.outcome)"
+            for receipt in entry.receipts {
+                let (t, outside) = placed(receipt.receivedAt)
+                let answer = receipt.status.map { "answered \($0)" } ?? "no answer"
+                let text = "\(verdictWord): \(what) \(sentTo); received by \(received.name(receipt.project)) at \(receipt.receivedAt), "
+                    + "\(answer)\(receipt.duplicate ? ", a re-send it deduped" : "") (\(receipt.place))"
+                marks.append(ReceiptMark(lane: laneOf[receipt.project] ?? undelivered, t: t, verdict: entry.verdict, mark: mark, seq: seq,
+                                         outside: outside, status: receipt.status, text: text))
+            }
+            let accepted = entry.receipts.contains { $0.status.map { (200..<300).contains($0) } ?? false }
+            if entry.verdict == .lost, !accepted {
+                let (t, outside) = placed(entry.outcomeAt ?? fallback ?? timeline.first?.time ?? JournalTime(microsecondsSince1970: 0))
+                marks.append(ReceiptMark(lane: laneOf[entry.project] ?? undelivered, t: t, verdict: entry.verdict, mark: mark, seq: seq,
+                                         missing: true, outside: outside,
+                                         text: "lost: \(what) \(sentTo)\(entry.outcomeAt.map { " at \($0)" } ?? ""); no receipt of it from \(received.name(entry.project))"))
+            }
+        }
+        for (index, call) in timeline.calls.enumerated() {
+            guard let entry = received.calls[call.row.call] else { continue }
+            let mark = drawn[index]
+            if entry.verdict == .agreed, mark == nil { continue }
+            add(entry, what: "\(call.summary) (call \(call.row.call))", mark: mark, seq: call.row.received?.sequence, fallback: call.row.madeAt)
+        }
+        for entry in received.ownRequests {
+            add(entry, what: "the SDK's own \(entry.endpoint) (\(entry.task))", mark: nil, seq: nil, fallback: nil)
+        }
+        for stray in received.strays {
+            let (t, outside) = placed(stray.receipt.receivedAt)
+            let why = stray.hole.map { "not judged, in \($0)" } ?? "unjournaled: no call of this journal has this id"
+            let text = "\(why): \(stray.endpoint ?? "a call") \(stray.callID.map { "(callId \($0))" } ?? "") received by "
+                + "\(received.name(stray.receipt.project)) at \(stray.receipt.receivedAt), "
+                + "\(stray.receipt.status.map { "answered \($0)" } ?? "no answer") (\(stray.receipt.place))"
+            marks.append(ReceiptMark(lane: laneOf[stray.receipt.project] ?? undelivered, t: t, verdict: stray.hole == nil ? .unjournaled : nil,
+                                     mark: nil, seq: nil, outside: outside, status: stray.receipt.status, text: text))
+        }
+        for index in marks.indices where marks[index].outside {
+            marks[index].text += " (outside the journal's span: drawn at its edge)"
+        }
+        var kept = marks
+        if marks.count > receiptMarkLimit {
+            kept = Array(marks.filter { $0.verdict != .agreed }.prefix(receiptMarkLimit))
+            kept += marks.filter { $0.verdict == .agreed }.prefix(receiptMarkLimit - kept.count)
+        }
+        let totals = received.totals
+        return .object([
+            ("marks", .array(kept.map { mark in
+                .object([("lane", .integer(Int64(mark.lane))), ("t", .integer(mark.t)),
+                         ("verdict", .optional(mark.verdict) { .string($0.rawValue) }),
+                         ("mark", .optional(mark.mark) { .integer(Int64($0)) }), ("seq", .optional(mark.seq) { .unsigned($0) }),
+                         ("missing", .bool(mark.missing)), ("outside", .bool(mark.outside)),
+                         ("status", .optional(mark.status) { .integer(Int64($0)) }), ("text", .string(mark.text))])
+            })),
+            ("marks_left_out", .integer(Int64(marks.count - kept.count))),
+            ("totals", .object(ReconcileVerdict.allCases.map { ($0.rawValue, .integer(Int64(totals[$0] ?? 0))) })),
+            ("not_judged", .integer(Int64(received.notJudged))),
+            ("logs", .array(received.logs.map(JSONValue.string))),
+            ("problems", .array(received.problems.prefix(50).map(JSONValue.string))),
+            ("problem_count", .integer(Int64(received.problems.count))),
+        ])
+    }
+}

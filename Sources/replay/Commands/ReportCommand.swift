@@ -18,7 +18,7 @@ struct ReportCommand: Command {
         moment. Click a mark for its fact, its audit row and the state then; search calls, ids,
         event names and reasons; OUT.html#seq=N opens at that moment.
 
-        Past 5,000 calls, the ordinary ones (delivered or applied, not held) are folded into
+        Past 3,000 calls, the ordinary ones (delivered or applied, not held) are folded into
         per-lane buckets, counted on the page; state documents are embedded only for switch
         boundaries, steps with warnings and a sample of calls (others: `replay state --at N`).
 

@@ -13,8 +13,8 @@ E = "Sources/SDK/Engine/EngineShell.swift"
 FX = "Sources/SDK/Engine/EngineShell+Effects.swift"
 MR = "Sources/SDK/Engine/ModuleRunner.swift"
 JC = "Sources/SDK/Engine/JournalClock.swift"
-D = "Sources/SDKCore/State/SDKState+Delivery.swift"
-PC = "Sources/SDKCore/State/SDKState+PrivacyCalls.swift"
+D = "Sources/SDKCore/Decide/SDKState+Delivery.swift"
+PC = "Sources/SDKCore/Decide/SDKState+PrivacyCalls.swift"
 # name | file | old (must occur exactly once) | new
 M = [
  ("tokens-kept-across-instances", FX,

@@ -51,7 +51,7 @@ struct FleetColumns {
     /// The journal columns' bytes (`journal_id`, `sdk_version`, `platform`), the same in every row.
     private let journalColumns: [UInt8]
     /// The journal's stream id, under which its calls' wire ids are derived; nil when its
-    /// headers carry none (then `wire_call_ids` is null).
+    /// headers carry none (then the delivery rows' `wire_call_ids` are empty).
     private let stream: UUID?
     private var labels: [ProjectFingerprint: String] = [:]
     /// The project and label learned last (``labels`` holds them).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fleet SQL over `replay export --redact --format ndjson` output, on DuckDB or Spark.
 
-    fleet/run.py [--engine duckdb|spark] [--json] [--parquet DIR] [--rebuild] NDJSON_DIR
+    fleet/run.py [--engine duckdb|spark] [--json] [--parquet DIR] [--rebuild] [--received LOGS]... NDJSON_DIR
 
 Converts the NDJSON files of NDJSON_DIR (`*.ndjson`, one per journal or one for all) to Parquet
 partitioned by day and SDK version, once (into --parquet, default NDJSON_DIR.parquet; --rebuild
@@ -11,6 +11,13 @@ prints the results (--json: one JSON object, query name -> rows, for machines).
 The explicit schema is fleet/schema.py (docs/EXPORT.md). The queries see two tables: `fleet`
 (every row) and `switch_reasons` (one row per switch landing and reason; the one place the
 engines' SQL differs, exploding an array, is here and not in the queries).
+
+With --received (receipt logs, docs/RECONCILE.md: a file, a glob, or a directory searched for
+`*.ndjson` below it; repeatable), it also reconciles the calls with what the projects received:
+fleet/reconcile/reconciled.sql becomes the view `reconciled` (one verdict per call, as `replay
+reconcile` gives it) and the other queries of fleet/reconcile/ count it (per verdict, project,
+SDK version and cause). Two more views feed it: `call_rows` (one row per wire call id a
+delivery row names) and `receipts` (the logs' lines, times as timestamps).
 """
 import argparse
 import json
@@ -22,16 +29,41 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import schema  # noqa: E402
 
 QUERIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "queries")
+RECONCILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reconcile")
+# The view the reconciliation queries count; its file is not a query of its own.
+RECONCILED = "reconciled.sql"
 MARKER = "_FLEET_PARQUET_DONE"
 
 
-def query_files():
-    return sorted(name for name in os.listdir(QUERIES) if name.endswith(".sql"))
+def query_files(folder=QUERIES):
+    return sorted(name for name in os.listdir(folder) if name.endswith(".sql") and name != RECONCILED)
 
 
-def read_query(name):
-    with open(os.path.join(QUERIES, name)) as handle:
+def read_query(name, folder=QUERIES):
+    with open(os.path.join(folder, name)) as handle:
         return handle.read()
+
+
+# The columns of `call_rows`, after the exploded wire call id.
+CALL_ROW_COLUMNS = ("journal_id, sdk_version, seq, kind, call_id, task_id, row_project, task_region, task_endpoint, "
+                    "outcome_status, outcome_reason")
+CALL_ROW_KINDS = "('taskQueued', 'eventBatched', 'taskCompleted', 'eventsExpired')"
+RECEIPT_VIEW_COLUMNS = "project, region, endpoint, call_id, idempotency_key, status, COALESCE(duplicate, false) AS duplicate"
+
+
+def receipt_paths(paths):
+    """Each --received argument as (path, is_directory), checked to exist (a glob is taken as is)."""
+    named = []
+    for path in paths:
+        if any(mark in path for mark in "*?["):
+            named.append((path, False))
+        elif os.path.isdir(path):
+            named.append((os.path.abspath(path), True))
+        elif os.path.isfile(path):
+            named.append((os.path.abspath(path), False))
+        else:
+            raise SystemExit(f"fleet/run.py: --received {path}: no such file or directory")
+    return named
 
 
 class DuckDBEngine:
@@ -60,6 +92,20 @@ class DuckDBEngine:
             "regexp_replace(reason, '[0-9a-f]{16}', '<project>', 'g') AS reason "
             "FROM (SELECT *, unnest(CASE WHEN len(reasons) = 0 THEN [NULL] ELSE reasons END) AS reason "
             "      FROM fleet WHERE kind = 'switchLanded')")
+
+    def register_reconcile(self, receipts):
+        self.connection.execute(
+            f"CREATE OR REPLACE VIEW call_rows AS SELECT {CALL_ROW_COLUMNS}, time, CAST(time AS TIMESTAMPTZ) AS recorded_at, "
+            f"unnest(wire_call_ids) AS wire_call_id FROM fleet WHERE kind IN {CALL_ROW_KINDS}")
+        sources = [os.path.join(path, "**", "*.ndjson") if directory else path for path, directory in receipts]
+        self.connection.execute(
+            f"CREATE OR REPLACE TABLE receipts AS SELECT {RECEIPT_VIEW_COLUMNS}, "
+            "CAST(received_at AS TIMESTAMPTZ) AS received_at, upper(substr(idempotency_key, 1, 36)) AS stream "
+            f"FROM read_json(?, format = 'newline_delimited', columns = {schema.duckdb_columns(schema.RECEIPT_COLUMNS)})",
+            [sources])
+
+    def create_view(self, name, sql):
+        self.connection.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
 
     def rows(self, sql):
         cursor = self.connection.execute(sql)
@@ -102,6 +148,28 @@ class SparkEngine:
             "regexp_replace(reason, '[0-9a-f]{16}', '<project>') AS reason "
             "FROM (SELECT *, explode_outer(reasons) AS reason FROM fleet WHERE kind = 'switchLanded')")
 
+    def register_reconcile(self, receipts):
+        self.spark.sql(
+            f"CREATE OR REPLACE TEMP VIEW call_rows AS SELECT {CALL_ROW_COLUMNS}, time, CAST(time AS TIMESTAMP) AS recorded_at, "
+            f"explode(wire_call_ids) AS wire_call_id FROM fleet WHERE kind IN {CALL_ROW_KINDS}")
+        reader = self.spark.read.schema(schema.spark_ddl(schema.RECEIPT_COLUMNS))
+        frames = []
+        for path, directory in receipts:
+            if directory:
+                frames.append(reader.option("recursiveFileLookup", "true").option("pathGlobFilter", "*.ndjson").json(path))
+            else:
+                frames.append(reader.json(path))
+        frame = frames[0]
+        for other in frames[1:]:
+            frame = frame.unionByName(other)
+        frame.createOrReplaceTempView("receipt_lines")
+        self.spark.sql(
+            f"CREATE OR REPLACE TEMP VIEW receipts AS SELECT {RECEIPT_VIEW_COLUMNS}, "
+            "CAST(received_at AS TIMESTAMP) AS received_at, upper(substr(idempotency_key, 1, 36)) AS stream FROM receipt_lines")
+
+    def create_view(self, name, sql):
+        self.spark.sql(f"CREATE OR REPLACE TEMP VIEW {name} AS {sql}")
+
     def rows(self, sql):
         return [row.asDict() for row in self.spark.sql(sql).collect()]
 
@@ -115,8 +183,10 @@ class SparkEngine:
 ENGINES = {"duckdb": DuckDBEngine, "spark": SparkEngine}
 
 
-def run(engine_name, ndjson, parquet=None, rebuild=False, log=sys.stderr):
-    """Converts (once) and runs every query; returns (results by query name, figures)."""
+def run(engine_name, ndjson, parquet=None, rebuild=False, log=sys.stderr, received=None, calls=False):
+    """Converts (once) and runs every query; with `received` (receipt-log paths) the
+    reconciliation's too, as `reconcile/NAME`, and with `calls` every row of `reconciled` as
+    `reconcile/calls`. Returns (results by query name, figures)."""
     ndjson = os.path.abspath(ndjson)
     if not os.path.isdir(ndjson):
         raise SystemExit(f"fleet/run.py: {ndjson}: not a directory of NDJSON files")
@@ -139,6 +209,16 @@ def run(engine_name, ndjson, parquet=None, rebuild=False, log=sys.stderr):
         began = time.monotonic()
         results = {name[:-4]: engine.rows(read_query(name)) for name in query_files()}
         figures["queries_s"] = round(time.monotonic() - began, 2)
+        if received:
+            began = time.monotonic()
+            engine.register_reconcile(receipt_paths(received))
+            engine.create_view("reconciled", read_query(RECONCILED, RECONCILE))
+            for name in query_files(RECONCILE):
+                results["reconcile/" + name[:-4]] = engine.rows(read_query(name, RECONCILE))
+            if calls:
+                results["reconcile/calls"] = engine.rows(
+                    "SELECT verdict, journal_id, wire_call_id, project, outcome_status, outcome_at FROM reconciled")
+            figures["reconcile_s"] = round(time.monotonic() - began, 2)
     finally:
         engine.close()
     figures["total_s"] = round(time.monotonic() - started, 2)
@@ -163,9 +243,11 @@ def main():
     parser.add_argument("--json", action="store_true", help="one JSON object: query name -> rows, and the figures")
     parser.add_argument("--parquet", help="where the Parquet goes (default NDJSON_DIR.parquet)")
     parser.add_argument("--rebuild", action="store_true", help="convert to Parquet again")
+    parser.add_argument("--received", action="append", metavar="LOGS",
+                        help="receipt logs to reconcile the calls with: a file, a glob or a directory of *.ndjson (repeatable)")
     parser.add_argument("ndjson", metavar="NDJSON_DIR")
     arguments = parser.parse_args()
-    results, figures = run(arguments.engine, arguments.ndjson, arguments.parquet, arguments.rebuild)
+    results, figures = run(arguments.engine, arguments.ndjson, arguments.parquet, arguments.rebuild, received=arguments.received)
     if arguments.json:
         print(json.dumps({"results": results, "figures": figures}, sort_keys=True))
     else:

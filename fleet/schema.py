@@ -29,21 +29,37 @@ COLUMNS = [
     ("step", "VARCHAR"),
     ("result", "VARCHAR"),
     ("reasons", "VARCHAR[]"),
+    ("task_region", "VARCHAR"),
+    ("task_endpoint", "VARCHAR"),
+    ("wire_call_ids", "VARCHAR[]"),
+]
+
+# A receipt log's members (docs/RECONCILE.md, section 2): what fleet/reconcile/ reads of each line.
+RECEIPT_COLUMNS = [
+    ("project", "VARCHAR"),
+    ("region", "VARCHAR"),
+    ("endpoint", "VARCHAR"),
+    ("call_id", "VARCHAR"),
+    ("idempotency_key", "VARCHAR"),
+    ("user", "VARCHAR"),
+    ("received_at", "VARCHAR"),
+    ("status", "BIGINT"),
+    ("duplicate", "BOOLEAN"),
 ]
 
 # The Parquet partitions: one directory per day, then per SDK version.
 PARTITIONS = ["day", "sdk_version"]
 
 
-def duckdb_columns():
+def duckdb_columns(columns=COLUMNS):
     """The `columns={...}` argument of DuckDB's read_json."""
-    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in COLUMNS) + "}"
+    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns) + "}"
 
 
-def spark_ddl():
+def spark_ddl(columns=COLUMNS):
     """The schema as a Spark DDL string (`spark.read.schema(...)`)."""
     def spark_type(kind):
         if kind.endswith("[]"):
             return f"ARRAY<{spark_type(kind[:-2])}>"
-        return {"VARCHAR": "STRING", "BIGINT": "BIGINT"}[kind]
-    return ", ".join(f"`{name}` {spark_type(kind)}" for name, kind in COLUMNS)
+        return {"VARCHAR": "STRING", "BIGINT": "BIGINT", "BOOLEAN": "BOOLEAN"}[kind]
+    return ", ".join(f"`{name}` {spark_type(kind)}" for name, kind in columns)

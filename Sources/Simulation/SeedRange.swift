@@ -1,6 +1,7 @@
 import Dispatch
 import Journal
 import Locking
+import ReplayKit
 
 /// Runs the stories of a range of seeds, on `jobs` threads (each takes every `jobs`-th seed), and
 /// gathers the figures and the failing outcomes. Each story runs in its own world, so threads
@@ -16,9 +17,12 @@ package struct SeedRange: Sendable {
     var checksEveryInput = false
     /// Where to keep each story's final journal, as `KEEP/<seed>/` (nil: kept nowhere).
     var keep: String?
+    /// Whether each kept journal gets its backend's receipt log beside its segments, as
+    /// `KEEP/<seed>/received.ndjson` (``StoryRunner/receiptLogName``).
+    var keepsReceiptLogs = false
 
     package init(firstSeed: UInt64, count: Int, steps: Int, jobs: Int, cutsGroupsInsideInputs: Bool = false,
-                 checksEveryInput: Bool = false, keep: String? = nil) {
+                 checksEveryInput: Bool = false, keep: String? = nil, keepsReceiptLogs: Bool = false) {
         self.firstSeed = firstSeed
         self.count = count
         self.steps = steps
@@ -26,6 +30,7 @@ package struct SeedRange: Sendable {
         self.cutsGroupsInsideInputs = cutsGroupsInsideInputs
         self.checksEveryInput = checksEveryInput
         self.keep = keep
+        self.keepsReceiptLogs = keepsReceiptLogs
     }
 
     /// What the range's stories found.
@@ -80,10 +85,16 @@ package struct SeedRange: Sendable {
         while index < count {
             let seed = firstSeed &+ UInt64(index)
             var kept: InMemoryStorage?
+            var receipts: [ReceiptLine]?
             let outcome = StoryRunner.run(StoryGenerator.story(seed: seed, length: steps, cutsGroupsInsideInputs: cutsGroupsInsideInputs),
-                                          checksEveryInput: checksEveryInput, journal: keep == nil ? nil : { kept = $0 })
+                                          checksEveryInput: checksEveryInput, journal: keep == nil ? nil : { kept = $0 },
+                                          receiptLog: keep == nil || !keepsReceiptLogs ? nil : { receipts = $0 })
             if let keep, let kept {
-                do { try StoryRunner.write(kept, to: keep + "/\(seed)") } catch { tally.unkept.append("\(keep)/\(seed): \(error)") }
+                let directory = keep + "/\(seed)"
+                do {
+                    try StoryRunner.write(kept, to: directory)
+                    if let receipts { try StoryRunner.write(receiptLog: receipts, to: directory + "/" + StoryRunner.receiptLogName) }
+                } catch { tally.unkept.append("\(directory): \(error)") }
             }
             tally.stories += 1
             tally.records += outcome.records

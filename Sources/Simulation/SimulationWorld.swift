@@ -562,7 +562,10 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     @discardableResult
     func makeCall(_ call: StoryCall, caller: UInt64) -> CallID? {
         guard let process else { return nil }
-        let id = CallID(Self.uuid(seed ^ 0xCA11, nextCall))
+        // The seed rotated, not as it is: a call's wire id mixes the call's high word with the
+        // journal id's by exclusive or first (`WireCallID`), and the journal id carries the seed
+        // in the same bits, so `seed ^ 0xCA11` gave every seed's n-th call the same wire id.
+        let id = CallID(Self.uuid((seed << 20 | seed >> 44) ^ 0xCA11, nextCall))
         nextCall += 1
         let received: (PublicCall, EngineAttachment)
         let heard: CallCompletion = .outcome { [self] _ in completionRan(id) }

@@ -1,15 +1,17 @@
 import Foundation
 import Journal
+import ReplayKit
 import SDK
 
 /// Runs a story in a fresh ``SimulationWorld``: launches the app, takes each step, lets the world
 /// settle without faults, then audits the result (``StoryAudit``).
 package enum StoryRunner {
     /// Runs `story`; `trace` hears each step as it is taken; `journal` receives the device's
-    /// storage at the end (to write the journal out).
+    /// storage at the end (to write the journal out); `receiptLog` the simulated backend's
+    /// receipt log at the end (``SimulatedBackend/receiptLog()``, docs/RECONCILE.md).
     /// `plantedDefect` breaks the engine's environment on purpose (a test of the checks).
     package static func run(_ story: Story, checksEveryInput: Bool = true, plantedDefect: PlantedDefect? = nil, trace: ((String) -> Void)? = nil,
-                    journal: ((InMemoryStorage) -> Void)? = nil) -> StoryOutcome {
+                    journal: ((InMemoryStorage) -> Void)? = nil, receiptLog: (([ReceiptLine]) -> Void)? = nil) -> StoryOutcome {
         let world = SimulationWorld(seed: story.seed, profile: story.profile, checksEveryInput: checksEveryInput, plantedDefect: plantedDefect)
         world.startProcess()
         for (index, step) in story.steps.enumerated() {
@@ -23,6 +25,7 @@ package enum StoryRunner {
         world.settle()
         let audit = StoryAudit.run(world)
         journal?(world.storage.memory)
+        receiptLog?(world.backend.receiptLog())
         return StoryOutcome(seed: story.seed, failures: world.failures + audit.failures, journalDigest: digest(of: world.storage.memory),
                             steps: story.steps.count, launches: world.launch, records: audit.records,
                             requestsReceived: world.backend.receipts.count, explained: audit.explained.merging(world.explained, uniquingKeysWith: +))
@@ -77,6 +80,23 @@ package enum StoryRunner {
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
                 throw SimulationOutputError.unwritable(path)
             }
+        }
+    }
+
+    /// The name of a story's receipt log in its journal directory, as `replay demo` names the
+    /// demo's (the journal's reader ignores it).
+    package static let receiptLogName = "received.ndjson"
+
+    /// Writes `lines` as a receipt log (NDJSON, one line each) at `path`, which must not exist.
+    package static func write(receiptLog lines: [ReceiptLine], to path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { throw SimulationOutputError.exists(path) }
+        var text = ""
+        for line in lines {
+            text += line.json
+            text += "\n"
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw SimulationOutputError.unwritable(path)
         }
     }
 

@@ -120,6 +120,31 @@ struct FleetExportTests {
         #expect(rows.allSatisfy { $0["journal_id"] as? String == "5EED0000-0000-4000-8000-000000000002" && $0["day"] as? String == "2025-11-24" })
     }
 
+    @Test("delivery columns: the wire call ids of the demo's delivery rows are the ones its projects received, with region and path")
+    func deliveryColumns() async throws {
+        let demo = await DemoFixture.shared.journal().journal
+        let output = ReplayHarness.temporaryDirectory() + "/demo.ndjson"
+        defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
+        #expect(ReplayHarness.run(["export", "--redact", "--format", "ndjson", "-o", output, demo]).status == 0)
+        let rows = try Self.rows(output)
+        func ids(_ kinds: Set<String>) -> [String] {
+            rows.filter { kinds.contains($0["kind"] as? String ?? "") }.flatMap { $0["wire_call_ids"] as? [String] ?? [] }
+        }
+        let queued = ids(["taskQueued", "eventBatched"])
+        #expect(Set(queued).count == queued.count, "each call queued once")
+        #expect(queued.allSatisfy { WireCallID(hex: $0) != nil })
+        #expect(Set(ids(["taskCompleted", "eventsExpired"])).isSubset(of: Set(queued)))
+        let received = try String(contentsOfFile: demo + "/received.ndjson", encoding: .utf8).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["call_id"] as? String
+        }
+        #expect(!received.isEmpty && Set(received.compactMap { $0 }).isSubset(of: Set(queued)), "every receipt names a call the export names")
+        for row in rows {
+            let delivery = ["taskQueued", "eventBatched", "taskCompleted", "eventsExpired"].contains(row["kind"] as? String ?? "")
+            #expect((row["wire_call_ids"] is NSNull) != delivery, "seq \(row["seq"] ?? "?")")
+            if delivery { #expect(["us", "eu"].contains(row["task_region"] as? String ?? "") && row["task_endpoint"] is String) }
+        }
+    }
+
     /// The export writes a row's columns from the record as recorded, on the walking thread, and
     /// redacts the record on the writing thread: what redaction changes must never show in them.
     @Test("the fleet columns of a record and of its redacted copy are the same bytes, for the demo journal and every kind of fact")

@@ -351,6 +351,28 @@ struct SimulationTests {
         #expect(ReplayHarness.run(["simulate", "--seed", "3", "--keep", directory + "/x"]).status == 2)
     }
 
+    @Test("--receipt-logs writes each story's backend receipt log beside its journal; kept together, no seed's calls take another's wire ids")
+    func keepsReceiptLogs() throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Seeds 1 and 11 once gave their calls the same wire ids: reconciled together, each
+        // call was received by the other seed's project too (`elsewhere`).
+        let run = ReplayHarness.run(["simulate", "--seeds", "12", "--steps", "10", "--keep", directory + "/fleet", "--receipt-logs"])
+        #expect(run.status == 0, "\(run.error)")
+        let logs = (1...12).map { directory + "/fleet/\($0)/received.ndjson" }
+        #expect(logs.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        let reconciled = ReplayHarness.run(["reconcile", "--json", directory + "/fleet", "--received"] + logs)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data((reconciled.out.split(separator: "\n").last ?? "").utf8))
+                                   as? [String: Any])["summary"] as? [String: Any]
+        let verdicts = try #require(summary?["verdicts"] as? [String: Int])
+        #expect(verdicts["agreed", default: 0] > 12, "\(reconciled.out)")
+        #expect(verdicts["elsewhere"] == 0 && verdicts["lost"] == 0 && verdicts["duplicate"] == 0, "\(verdicts)")
+        #expect(ReplayHarness.run(["simulate", "--seed", "11", "--steps", "10", "--out", directory + "/one", "--receipt-logs"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/one/received.ndjson"))
+                == (try Data(contentsOf: URL(fileURLWithPath: directory + "/fleet/11/received.ndjson"))))
+        #expect(ReplayHarness.run(["simulate", "--seeds", "2", "--receipt-logs"]).status == 2, "--receipt-logs needs --keep or --out")
+    }
+
     @Test("every seed's journal has an id of its own (seeds above 4095 once shared them), and seeds below 4096 keep theirs")
     func journalIDsAreDistinct() {
         let seeds: [UInt64] = [1, 0x314, 0x1314, 0x2314, 0xF314, 0x1_0314, 4095, 4096, 10_000, 600_000]

@@ -13,11 +13,14 @@ import SDK
 /// call, switch and task it is about, its decision and outcome). Project labels are learned
 /// from the journal's `ProjectRef`s (calls, `initialized`, switches, snapshots) as the walk goes,
 /// so a fingerprint's label is known from the first record that names its project in full.
+/// Delivery columns (`task_region`, `task_endpoint`, `wire_call_ids`) say which calls a row puts
+/// on the wire or ends there, by the id each carries (``WireCallID``), so that SQL can match
+/// them with a project's receipt log (`fleet/reconcile/`, docs/RECONCILE.md).
 struct FleetColumns {
     /// The column names, in the order rows carry them (after `seq`, `time`, `kind`).
     static let names = ["journal_id", "sdk_version", "platform", "day", "live_project", "live_project_label", "row_project",
                         "row_project_label", "call_id", "call_name", "switch_id", "task_id", "gate_decision", "outcome_status",
-                        "outcome_reason", "durability_purpose"]
+                        "outcome_reason", "durability_purpose", "task_region", "task_endpoint", "wire_call_ids"]
     /// ``names`` by their UTF-8 length, so that telling whether a key is one takes a few
     /// comparisons of short strings rather than a hash.
     private static let namesByLength: [[(text: String, bytes: [UInt8])]] = names.reduce(into: []) { table, name in
@@ -47,6 +50,9 @@ struct FleetColumns {
 
     /// The journal columns' bytes (`journal_id`, `sdk_version`, `platform`), the same in every row.
     private let journalColumns: [UInt8]
+    /// The journal's stream id, under which its calls' wire ids are derived; nil when its
+    /// headers carry none (then the delivery rows' `wire_call_ids` are empty).
+    private let stream: UUID?
     private var labels: [ProjectFingerprint: String] = [:]
     /// The project and label learned last (``labels`` holds them).
     private var lastLearned: (project: ProjectFingerprint, label: String)?
@@ -67,6 +73,7 @@ struct FleetColumns {
             JSONValue.optional(value, JSONValue.string).write(to: &journalColumns)
         }
         self.journalColumns = journalColumns
+        stream = reader.journalID
     }
 
     /// `engagement-sdk/VERSION PLATFORM` anywhere in a producer string (a redacted copy's is
@@ -87,7 +94,7 @@ struct FleetColumns {
         switch record.content {
         case .fact(let fact):
             let rowProject = FactProjects.mentions(by: fact, in: state).first
-            write(Subject.of(fact, before: state), rowProject: rowProject, before: state, time: time, to: &output)
+            write(Subject.of(fact, before: state, stream: stream), rowProject: rowProject, before: state, time: time, to: &output)
         case .snapshot, .unreadable:
             write(Subject(), rowProject: nil, before: state, time: time, to: &output)
         }
@@ -110,8 +117,9 @@ struct FleetColumns {
         room += projectRoom(live) + projectRoom(row)
         room += stringRoom(callName) + stringRoom(subject.gateDecision) + stringRoom(subject.outcomeStatus)
         room += stringRoom(subject.outcomeReason) + stringRoom(subject.durabilityPurpose)
+        room += stringRoom(subject.region) + stringRoom(subject.endpoint) + Self.wireCallIDsRoom(subject.wireCallIDs.count)
         // One reservation for the whole run of columns, written through a pointer: a row has
-        // sixteen columns, and an append per key and value costs more than the bytes it copies.
+        // nineteen columns, and an append per key and value costs more than the bytes it copies.
         output.appendWriting(atMost: room) { start in
             Self.keyBytes.withUnsafeBytes { keys in Self.keyEnds.withUnsafeBufferPointer { keyEnds in
             Self.nullBytes.withUnsafeBytes { nulls in Self.nullEnds.withUnsafeBufferPointer { nullEnds in
@@ -134,6 +142,9 @@ struct FleetColumns {
                 columns.string(subject.outcomeStatus)
                 columns.string(subject.outcomeReason)
                 columns.string(subject.durabilityPurpose)
+                columns.string(subject.region)
+                columns.string(subject.endpoint)
+                columns.wireCallIDs(subject.wireCallIDs, present: subject.carriesCalls)
                 assert(columns.column == Self.names.count, "a column written for each name")
                 return columns.end - start
             } } } }
@@ -146,6 +157,11 @@ struct FleetColumns {
     private static let callIDLength = UUID.lowercasedTextLength + 2
     /// The most a number's value takes (`UInt64.max` has 20 digits).
     private static let decimalLength = 20
+
+    /// The most `count` wire call ids take as a JSON array of strings (or `null`).
+    private static func wireCallIDsRoom(_ count: Int) -> Int {
+        4 + count * (WireCallID.hexCount + 3)
+    }
 
     /// Makes `project` one of ``recentJSON``'s two, with the JSON of its fingerprint
     /// (``FactJSON/project(_:)``) and of its label (null while none is known).
@@ -236,6 +252,22 @@ struct FleetColumns {
             end += JSONValue.writeString(text, at: end)
         }
 
+        /// The `wire_call_ids` column: `ids` as an array of their hex strings when `present`,
+        /// else null.
+        mutating func wireCallIDs(_ ids: [WireCallID], present: Bool) {
+            guard present else { return null() }
+            key()
+            byte(UInt8(ascii: "["))
+            for (index, id) in ids.enumerated() {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                byte(UInt8(ascii: "\""))
+                id.writeHex(into: UnsafeMutableRawBufferPointer(start: end, count: WireCallID.hexCount))
+                end += WireCallID.hexCount
+                byte(UInt8(ascii: "\""))
+            }
+            byte(UInt8(ascii: "]"))
+        }
+
         /// A task's or switch's number (the JSON FactJSON.task and FactJSON.switchID give).
         mutating func number(_ value: UInt64?) {
             guard let value else { return null() }
@@ -305,12 +337,23 @@ struct FleetColumns {
         var gateDecision: String? = nil
         var outcome: OutcomeWords? = nil
         var durabilityPurpose: String? = nil
+        /// The region and API path of the row's task (a delivery row's: see ``carriesCalls``).
+        var region: String? = nil
+        var endpoint: String? = nil
+        /// The wire ids of the calls the row puts on the wire or ends there, in the order of
+        /// ``DeliveryTask/wireCallIDs(stream:)``.
+        var wireCallIDs: [WireCallID] = []
+        /// Whether the row is one of the four that say which calls a task carries (taskQueued,
+        /// eventBatched, taskCompleted, eventsExpired): its `wire_call_ids` is an array, maybe
+        /// empty, where any other row's is null.
+        var carriesCalls = false
 
         var outcomeStatus: String? { outcome?.status }
         var outcomeReason: String? { outcome?.reason }
 
         /// What `fact` is about; each case is built whole, with no default subject copied over.
-        static func of(_ fact: borrowing Fact, before state: borrowing SDKState) -> Subject {
+        /// `stream` is the journal's id, under which its calls' wire ids are derived.
+        static func of(_ fact: borrowing Fact, before state: borrowing SDKState, stream: UUID?) -> Subject {
             switch fact {
             case .callReceived(let received):
                 return Subject(call: received.id, callName: received.call.name)
@@ -338,16 +381,26 @@ struct FleetColumns {
                 return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"),
                                                                    reason: string(described, "reason").map(Redactor.shape(of:))))
             case .taskQueued(let queued):
-                return Subject(call: queued.call, task: queued.id)
+                // The calls of a task as queued: its own call's, or the SDK's own request's.
+                return Subject(call: queued.call, task: queued.id, region: queued.region, endpoint: queued.wirePath,
+                               wireCallIDs: stream.map { queued.wireCallIDs(stream: $0) } ?? [], carriesCalls: true)
             case .eventBatched(let id, let event, let executedOn):
-                // With the gate's decision when it travels here (format 1.3).
-                return Subject(call: event.call, task: id, gateDecision: executedOn.map { Describe.decisionName(.executed(project: $0)) })
+                // With the gate's decision when it travels here (format 1.3). The event travels
+                // in its task's bulk request.
+                return Subject(call: event.call, task: id, gateDecision: executedOn.map { Describe.decisionName(.executed(project: $0)) },
+                               region: state.tasks[id]?.task.region, endpoint: DeliveryTask.bulkTrackPath,
+                               wireCallIDs: stream.map { [WireCallID(stream: $0, call: event.call)] } ?? [], carriesCalls: true)
             case .taskDispatched(let id, _):
                 return Subject(call: state.tasks[id]?.task.call, task: id)
             case .taskCompleted(let id, let outcome):
-                return Subject(call: state.tasks[id]?.task.call, task: id, outcome: OutcomeWords(outcome))
-            case .eventsExpired(let id, _):
-                return Subject(task: id)
+                // Every call the task still carried when it ended (expired events are gone from it).
+                let task = state.tasks[id]?.task
+                return Subject(call: task?.call, task: id, outcome: OutcomeWords(outcome), region: task?.region, endpoint: task?.wirePath,
+                               wireCallIDs: stream.flatMap { stream in task?.wireCallIDs(stream: stream) } ?? [], carriesCalls: true)
+            case .eventsExpired(let id, let calls):
+                let task = state.tasks[id]?.task
+                return Subject(task: id, region: task?.region, endpoint: task?.wirePath,
+                               wireCallIDs: stream.map { stream in calls.map { WireCallID(stream: stream, call: $0) } } ?? [], carriesCalls: true)
             case .disableCoalesced(let id, let call):
                 return Subject(call: call, task: id)
             case .transportCompleted(let completion):

@@ -11,8 +11,8 @@ struct SimulateCommand: Command {
     static let defaultSeeds = 200
     static let defaultSteps = 40
     static let help = """
-        usage: replay simulate [--seeds N] [--from-seed S] [--steps N] [--jobs J] [--keep DIR] [--json]
-               replay simulate --seed S [--steps N] [--json]
+        usage: replay simulate [--seeds N] [--from-seed S] [--steps N] [--jobs J] [--keep DIR [--receipt-logs]] [--json]
+               replay simulate --seed S [--steps N] [--out DIR [--receipt-logs]] [--json]
 
         Runs random stories, one per seed, against the SDK's real pure core and journal, driven
         by a single-threaded simulated engine on a virtual clock, with a simulated backend that
@@ -59,6 +59,10 @@ struct SimulateCommand: Command {
           --keep DIR      write every story's final journal into DIR/<seed>/ (DIR is created,
                           or must be empty): a fleet of real journal directories for `replay
                           export` and fleet/run.py
+          --receipt-logs  with --keep or --out: write each story's backend receipt log (what
+                          each project received, docs/RECONCILE.md) beside its journal's
+                          segments, as DIR/<seed>/received.ndjson (with --out,
+                          DIR/received.ndjson), for `replay reconcile` and fleet/run.py --received
           --cut-inputs    cut the journal's commit groups every 64 records, as the SDK's default
                           group commit does (a regression check: the journal never cuts inside
                           one input's facts, so a crash cannot tear it)
@@ -80,6 +84,7 @@ struct SimulateCommand: Command {
     let cutsGroupsInsideInputs: Bool
     let everyInput: Bool
     let keep: String?
+    let keepsReceiptLogs: Bool
 
     init(arguments: inout Arguments) throws(UsageError) {
         let count: (String) -> Int? = { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
@@ -94,6 +99,8 @@ struct SimulateCommand: Command {
         cutsGroupsInsideInputs = arguments.flag("--cut-inputs")
         everyInput = arguments.flag("--every-input")
         keep = try arguments.option("--keep")
+        keepsReceiptLogs = arguments.flag("--receipt-logs")
+        if keepsReceiptLogs && keep == nil && output == nil { throw UsageError("--receipt-logs needs --keep or --out") }
         if output != nil && single == nil { throw UsageError("--out needs --seed") }
         if keep != nil && single != nil { throw UsageError("--keep is for many seeds; with --seed, use --out") }
     }
@@ -101,7 +108,7 @@ struct SimulateCommand: Command {
     func run(console: Console) throws -> ExitStatus {
         if let single { return try runOne(single, console: console) }
         let range = SeedRange(firstSeed: firstSeed, count: seeds, steps: steps, jobs: jobs, cutsGroupsInsideInputs: cutsGroupsInsideInputs,
-                              checksEveryInput: everyInput, keep: keep)
+                              checksEveryInput: everyInput, keep: keep, keepsReceiptLogs: keepsReceiptLogs)
         if let keep { try Self.prepareKeep(keep) }
         if !json { console.print("simulate: seeds \(firstSeed)…\(firstSeed &+ UInt64(seeds - 1)), \(steps) steps each, \(jobs) job(s)") }
         let tally = range.run(progress: { console.progress("simulate: \(Format.count($0)) stories") })
@@ -151,8 +158,13 @@ struct SimulateCommand: Command {
         let story = StoryGenerator.story(seed: seed, length: steps, cutsGroupsInsideInputs: cutsGroupsInsideInputs)
         var trace: [String] = []
         var storage: InMemoryStorage?
-        let outcome = StoryRunner.run(story, trace: { trace.append($0) }, journal: { storage = $0 })
-        if let output, let storage { try StoryRunner.write(storage, to: output) }
+        var receipts: [ReceiptLine]?
+        let outcome = StoryRunner.run(story, trace: { trace.append($0) }, journal: { storage = $0 },
+                                      receiptLog: keepsReceiptLogs ? { receipts = $0 } : nil)
+        if let output, let storage {
+            try StoryRunner.write(storage, to: output)
+            if let receipts { try StoryRunner.write(receiptLog: receipts, to: output + "/" + StoryRunner.receiptLogName) }
+        }
         let shrunk = outcome.passed || !shrinks ? nil : shrink(outcome)
         if json {
             console.print(JSONValue.object([

@@ -17,6 +17,8 @@ enum Golden {
             // The journal's random id; the demo's call ids (00000000-0000-4000-8000-…) stay.
             ("(?!00000000-0000-4000-8000-)[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}", "JOURNAL-ID"),
             ("\"caller\":[0-9]+", "\"caller\":0"),
+            // A call's wire id (`callId`), derived from the journal's random id.
+            ("\"[0-9a-f]{32}\"", "\"WIRE-CALL-ID\""),
             ("(email|user|token|data|body|text):[0-9a-f]{12}", "$1:TOKEN"),
             ("(on disk +)[0-9.]+ [KMG]?i?B", "$1SIZE"),
             ("(records raw +)[0-9.]+ [KMG]?i?B", "$1SIZE"),

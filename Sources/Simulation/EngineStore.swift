@@ -406,11 +406,11 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         Self.take(from: &effects, where: include).map(describe)
     }
 
-    /// Takes the effects not yet taken, unchecked: the test's explicit choice that they are not
-    /// its story. Returns how many it skipped.
+    /// Takes the effects not yet taken that `include` keeps (all by default), unchecked: the
+    /// test's explicit choice that they are not its story. Returns how many it skipped.
     @discardableResult
-    package func skipEffects() -> Int {
-        takeEffects().count
+    package func skipEffects(where include: (Effect) -> Bool = { _ in true }) -> Int {
+        takeEffects(where: include).count
     }
 
     /// What the simulator's own checks found so far (projection equality after every input, the
@@ -433,7 +433,7 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     /// failures) that has any: how many, how to take or skip them, and the first few as
     /// ``describe(_:)`` renders them. Everything it reports is taken, so a second call returns
     /// nothing new.
-    package func takeUnasserted(showing shown: Int = 5) -> [String] {
+    package func takeUnasserted(showing shown: Int = 500) -> [String] {
         func message(_ what: String, _ lines: [String], _ remedy: String) -> String? {
             guard !lines.isEmpty else { return nil }
             let first = lines.prefix(shown).map { "  \($0)" }.joined(separator: "\n")

@@ -3,11 +3,13 @@ import Testing
 @testable import SDK
 
 /// The switch contract, rule by rule, over the real `EngineShell` in the simulator's world
-/// (``EngineStore``): no thread, no socket, no sleep; each test asserts the journaled facts
-/// exactly. (The end-to-end layer over URLSession and the Sandbox is `SwitchContractTests`.)
-@Suite("Switch contract (store)", .timeLimit(.minutes(1)))
+/// (``EngineStore``): no thread, no socket, no sleep. The store is exhaustive: each test asserts
+/// the facts, completions and requests its rule is about, exactly, and skips the rest by name
+/// (teardown steps, module hooks, timers). (The end-to-end layer over URLSession and the Sandbox
+/// is `SwitchContractTests`.)
+@Suite("Switch contract (store)", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct SwitchContractStoreTests {
-    /// A store on project A with ada signed in, everything settled and taken.
+    /// A store on project A with ada signed in, everything settled; the set-up is skipped.
     static func onA(rules: EngineRules = EngineRules(), timing: EngineStore.Timing = EngineStore.Timing()) -> EngineStore {
         let store = EngineStore(rules: rules, timing: timing)
         store.initialize(.A)
@@ -17,6 +19,14 @@ struct SwitchContractStoreTests {
         store.skipEffects()
         store.skipRequests()
         return store
+    }
+
+    /// The noise of a switch story once its rule is asserted: the facts left (teardown steps,
+    /// module hooks, timers) and the effects that run them. Completions are never noise here:
+    /// each test asserts the callbacks the app hears, in order.
+    static func skipTheRest(_ store: EngineStore) {
+        store.skipReceivedFacts()
+        store.skipEffects(where: { !$0.isCompletion })
     }
 
     static func track(_ name: String) -> PublicCall { .track(event: name, dataFields: nil) }
@@ -30,7 +40,9 @@ struct SwitchContractStoreTests {
         store.call(.setEmail("grace@example.com"))
         for index in 0..<3 { store.call(Self.track("e\(index)")) }
         store.call(.updateUser(dataFields: ["plan": .string("pro")], mergeNestedObjects: false))
-        store.expectFacts(where: \.isGateDecision, [
+        store.expectFacts(where: { $0.isGateDecision || $0.isSwitchFact && !$0.isTeardownStep }, [
+            "switchRouted s1 to B (eu): started (call 00000003)",
+            "switchStarted s1 from A to B (eu)",
             "gateDecided 00000004 queued behind s1 at #0",
             "gateDecided 00000005 queued behind s1 at #1",
             "gateDecided 00000006 queued behind s1 at #2",
@@ -53,6 +65,15 @@ struct SwitchContractStoreTests {
             "B events/trackBulk {\"events\":[{\"createdAt\":1764000002,\"email\":\"grace@example.com\",\"eventName\":\"e1\"},{\"createdAt\":1764000002,\"email\":\"grace@example.com\",\"eventName\":\"e2\"}]}",
             "B users/update {\"dataFields\":{\"plan\":\"pro\"},\"email\":\"grace@example.com\",\"mergeNestedObjects\":false}",
         ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000005, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000006, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000007, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000008, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("a call made as the switch lands never overtakes older held calls")
@@ -76,6 +97,13 @@ struct SwitchContractStoreTests {
             "B events/track {\"createdAt\":1764000002,\"email\":\"grace@example.com\",\"eventName\":\"held\"}",
             "B events/track {\"createdAt\":1764000002,\"email\":\"grace@example.com\",\"eventName\":\"made-as-it-lands\"}",
         ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000005, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000006, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("a push opened mid-switch is tracked inline against the outgoing project, and its completion is not held")
@@ -95,6 +123,11 @@ struct SwitchContractStoreTests {
         store.expectRequests([
             "A events/trackPushOpen {\"appAlreadyRunning\":true,\"campaignId\":11,\"messageId\":\"a-msg\",\"templateId\":12}",
         ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000004, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     // MARK: - Routing
@@ -129,6 +162,11 @@ struct SwitchContractStoreTests {
         ])
         #expect(store.switchResults[first] != nil && store.switchResults[second] != nil)
         #expect(store.completionOrder.filter { $0 == first || $0 == second }.count == 2, "each callback fires exactly once")
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("B, C, B (the first B starting at once) runs three switches and ends on B")
@@ -151,6 +189,12 @@ struct SwitchContractStoreTests {
         ])
         #expect(store.state.live?.fingerprint == store.fingerprint(.B))
         #expect(store.switchResults[last] != nil)
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000004, CallOutcome.applied(project: Optional(C)), landing: Optional(Effect.Landing(id: s2, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s3, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("with A to B in flight, a request for A is queued (not 'already there') and the SDK ends on A")
@@ -168,6 +212,11 @@ struct SwitchContractStoreTests {
             "switchLanded s2 on A: switchedWithWarnings (no push token to disable)",
         ])
         #expect(store.state.live?.fingerprint == store.fingerprint(.A))
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000004, CallOutcome.applied(project: Optional(A)), landing: Optional(Effect.Landing(id: s2, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("alternating C and A four hundred times during one switch keeps two queue entries, costs two more teardowns, ends on the last asked; every callback fires once")
@@ -185,6 +234,8 @@ struct SwitchContractStoreTests {
         #expect(store.state.live?.fingerprint == store.fingerprint(.A))
         let fired = store.completionOrder.filter(Set(calls).contains)
         #expect(Set(fired).count == calls.count && fired.count == calls.count, "every switch callback fires exactly once")
+        #expect(store.takeEffects(where: \.isCompletion).count == calls.count, "one completion handed to the callback queue per call")
+        Self.skipTheRest(store)
     }
 
     @Test("a setEmail made from a switch's callback lands on the project that callback reported, even with another switch queued")
@@ -206,6 +257,13 @@ struct SwitchContractStoreTests {
         store.expectRequests([
             "B events/track {\"createdAt\":1764000002,\"email\":\"from-callback@example.com\",\"eventName\":\"from-callback\"}",
         ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: nil, linkDestination: nil)",
+            "complete(00000004, CallOutcome.applied(project: Optional(C)), landing: Optional(Effect.Landing(id: s2, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete(00000006, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     // MARK: - The outgoing disable
@@ -235,6 +293,12 @@ struct SwitchContractStoreTests {
         store.expectRequests([
             "A users/disableDevice {\"email\":\"ada@example.com\",\"token\":\"token-a\"}",
         ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedCleanly)), linkDestination: nil)",
+            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: nil, linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("the teardown waits for the disable to be durable, and its bound is honoured")
@@ -256,6 +320,15 @@ struct SwitchContractStoreTests {
         store.settle()
         #expect(store.switchResults[switchCall] == .switchedWithWarnings)
         #expect(store.elapsedMilliseconds - start >= 2_000)
+        store.expectRequests([
+            "A users/registerDeviceToken {\"device\":{\"applicationName\":\"engagement-sdk\",\"platform\":\"APNS\",\"token\":\"token-a\"},\"email\":\"ada@example.com\"}",
+            "A users/disableDevice {\"email\":\"ada@example.com\",\"token\":\"token-a\"}",
+        ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     // MARK: - Warnings and initialization
@@ -303,6 +376,10 @@ struct SwitchContractStoreTests {
             "switchLanded s1 on B: switchedWithWarnings (no push token to disable; module in-app overran its 2000 ms bound on willSwitchProject B; module embedded overran its 2000 ms bound on willSwitchProject B; module push overran its 2000 ms bound on willSwitchProject B)",
         ])
         #expect(store.switchResults[switchCall] == .switchedWithWarnings)
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("before initialization a switch is an initialization, clean when the start succeeds")
@@ -321,6 +398,10 @@ struct SwitchContractStoreTests {
         ])
         #expect(store.switchResults[call] == .switchedCleanly)
         #expect(store.state.live?.fingerprint == store.fingerprint(.B))
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000001, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedCleanly)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 
     @Test("initialize at launch with another project than the journal's is a switch at launch: nothing leaks, the disable is kept")
@@ -345,6 +426,12 @@ struct SwitchContractStoreTests {
         store.expectRequests([
             "A users/disableDevice {\"email\":\"ada@example.com\",\"token\":\"token-a\"}",
         ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete(00000004, CallOutcome.applied(project: Optional(A)), landing: nil, linkDestination: nil)",
+            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedCleanly)), linkDestination: nil)",
+        ])
+        Self.skipTheRest(store)
     }
 }
 

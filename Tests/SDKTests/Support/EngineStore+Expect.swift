@@ -94,3 +94,10 @@ extension Fact {
         }
     }
 }
+
+extension Effect {
+    /// A call's completion handed to the callback queue (what the app hears, and when).
+    var isCompletion: Bool {
+        if case .complete = self { true } else { false }
+    }
+}

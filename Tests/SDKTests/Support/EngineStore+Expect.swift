@@ -100,4 +100,9 @@ extension Effect {
     var isCompletion: Bool {
         if case .complete = self { true } else { false }
     }
+
+    /// A task's attempt handed to the transport.
+    var isSend: Bool {
+        if case .send = self { true } else { false }
+    }
 }

@@ -7,7 +7,7 @@ import Testing
 /// provider's bound, modules' failures per instance, shutdown and relaunch mid-switch, a journal
 /// that comes back. No thread, no socket; facts asserted exactly. Each test is one the shell's
 /// mutations (scripts/shell-mutations.py) must fail.
-@Suite("Edges (store)", .timeLimit(.minutes(1)))
+@Suite("Edges (store)", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct EdgesStoreTests {
     static func track(_ name: String) -> PublicCall { .track(event: name, dataFields: nil) }
 
@@ -19,6 +19,7 @@ struct EdgesStoreTests {
         store.call(.setEmail("ada@example.com"))
         store.settle()
         store.skipReceivedFacts()
+        store.skipEffects()
         store.skipRequests()
         return store
     }

@@ -433,18 +433,18 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     /// failures) that has any: how many, how to take or skip them, and the first few as
     /// ``describe(_:)`` renders them. Everything it reports is taken, so a second call returns
     /// nothing new.
-    package func takeUnasserted(showing shown: Int = 500) -> [String] {
-        func message(_ what: String, _ lines: [String], _ remedy: String) -> String? {
-            guard !lines.isEmpty else { return nil }
-            let first = lines.prefix(shown).map { "  \($0)" }.joined(separator: "\n")
-            let more = lines.count > shown ? "\n  … and \(lines.count - shown) more" : ""
-            return "\(lines.count) \(what) not asserted (\(remedy)):\n\(first)\(more)"
+    package func takeUnasserted(showing shown: Int = 5) -> [String] {
+        func message<Element>(_ what: String, _ left: [Element], _ remedy: String, _ line: (Element) -> String) -> String? {
+            guard !left.isEmpty else { return nil }
+            let first = left.prefix(shown).map { "  \(line($0))" }.joined(separator: "\n")
+            let more = left.count > shown ? "\n  … and \(left.count - shown) more" : ""
+            return "\(left.count) \(what) not asserted (\(remedy)):\n\(first)\(more)"
         }
         return [
-            message("fact(s) journaled", takeFacts(), "expectFacts them, or skipReceivedFacts()"),
-            message("effect(s) asked for", takeEffects(), "expectEffects them, or skipEffects()"),
-            message("request(s) that reached the backend", takeRequests().map(\.description), "expectRequests them, or skipRequests()"),
-            message("simulation failure(s)", takeSimulationFailures(), "a failure is never skipped: expectSimulationFailures it, or fix the cause"),
+            message("fact(s) journaled", takeFactValues(), "expectFacts them, or skipReceivedFacts()", describe(_:)),
+            message("effect(s) asked for", Self.take(from: &effects, where: { _ in true }), "expectEffects them, or skipEffects()", describe(_:)),
+            message("request(s) that reached the backend", takeRequests(), "expectRequests them, or skipRequests()", \.description),
+            message("simulation failure(s)", takeSimulationFailures(), "a failure is never skipped: expectSimulationFailures it, or fix the cause", { $0 }),
         ].compactMap { $0 }
     }
 

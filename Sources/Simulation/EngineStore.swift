@@ -454,7 +454,7 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         describe(FactSummary.text(fact))
     }
 
-    private func describe(_ text: String) -> String {
+    func describe(_ text: String) -> String {
         var line = text
         for project in world.projects { line = line.replacingOccurrences(of: project.fingerprint.hex, with: project.name) }
         return Self.relativeTimes(line)
@@ -509,11 +509,6 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         }
         pending = kept
         return taken
-    }
-
-    /// An effect as one line: its description without the module prefix, in the store's words.
-    private func describe(_ effect: Effect) -> String {
-        describe(String(describing: effect).replacingOccurrences(of: "SDKCore.", with: ""))
     }
 
     private func nextID() -> CallID {

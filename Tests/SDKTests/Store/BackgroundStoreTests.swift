@@ -49,8 +49,8 @@ struct BackgroundStoreTests {
         store.settle()
         #expect(ends.withLock { $0 } == 1, "given back once: the deadline that falls due later finds no task")
         store.expectEffects([
-            "send(t1, attempt: 2)",
-            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "send t1 attempt 2",
+            "complete 00000003 delivered to A (200)",
         ])
         store.expectRequests([
             #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"offline"}"#,
@@ -156,8 +156,8 @@ struct BackgroundStoreTests {
             "journalGap 5 fact(s) not recorded from t+2120ms to t+3102ms (from seq 36): the journal writer stopped after an earlier failure: simulated: fdatasync failed: Input/output error (errno 5)",
         ])
         store.expectEffects([
-            "send(t1, attempt: 2)",
-            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "send t1 attempt 2",
+            "complete 00000003 delivered to A (200)",
         ])
         store.expectRequests([
             #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"offline"}"#,

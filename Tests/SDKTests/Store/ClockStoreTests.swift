@@ -29,10 +29,10 @@ struct ClockStoreTests {
         #expect(store.outcomes[call] == .delivered(project: store.fingerprint(.A), status: 200))
         #expect(store.state.clockOffsetMicroseconds == 8 * 86_400_000_000)
         store.expectEffects([
-            "send(t1, attempt: 1)",
-            "armTimer(TimerPurpose.retry(t1, attempt: 2), due: t+2500ms)",
-            "send(t1, attempt: 2)",
-            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "send t1 attempt 1",
+            "armTimer retry t1 attempt 2 due t+2500ms",
+            "send t1 attempt 2",
+            "complete 00000003 delivered to A (200)",
         ])
         store.expectRequests([
             #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"offline"}"#,

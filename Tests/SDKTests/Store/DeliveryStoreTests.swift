@@ -32,12 +32,12 @@ struct DeliveryStoreTests {
         ])
         #expect(delivery.last == "taskCompleted t1 delivered (200)")
         store.expectEffects([
-            "send(t1, attempt: 1)",
-            "armTimer(TimerPurpose.retry(t1, attempt: 2), due: t+2520ms)",
-            "send(t1, attempt: 2)",
-            "armTimer(TimerPurpose.retry(t1, attempt: 3), due: t+3540ms)",
-            "send(t1, attempt: 3)",
-            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "send t1 attempt 1",
+            "armTimer retry t1 attempt 2 due t+2520ms",
+            "send t1 attempt 2",
+            "armTimer retry t1 attempt 3 due t+3540ms",
+            "send t1 attempt 3",
+            "complete 00000003 delivered to A (200)",
         ])
         store.expectRequests(Array(repeating: #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"retried"}"#, count: 3))
         store.skipReceivedFacts()       // the call's receipt, the gate, the timers firing: backoffTimes' story
@@ -67,8 +67,8 @@ struct DeliveryStoreTests {
             "callResolved 00000003 delivered to A (200)",
         ])
         store.expectEffects(where: { if case .armTimer = $0 { true } else { false } }, [
-            "armTimer(TimerPurpose.retry(t1, attempt: 2), due: t+2520ms)",
-            "armTimer(TimerPurpose.retry(t1, attempt: 3), due: t+3540ms)",
+            "armTimer retry t1 attempt 2 due t+2520ms",
+            "armTimer retry t1 attempt 3 due t+3540ms",
         ])
         store.skipEffects()            // the sends and the completion: retried's story
         store.skipRequests()
@@ -91,7 +91,7 @@ struct DeliveryStoreTests {
         ])
         store.skipReceivedFacts()      // each attempt's answer and retry timer: backoffTimes' story
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.failed(CallFailure.retriesExhausted(\"5 attempts; last: HTTP 503\")), landing: nil, linkDestination: nil)",
+            "complete 00000003 failed: retries exhausted: 5 attempts; last: HTTP 503",
         ])
         store.skipEffects()
         store.expectRequests(Array(repeating: #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"doomed"}"#, count: 5))
@@ -129,10 +129,10 @@ struct DeliveryStoreTests {
             "callResolved 00000004 delivered to A (200)",
         ])
         store.expectEffects([
-            "send(t1, attempt: 1)",
-            "complete(00000003, CallOutcome.failed(CallFailure.httpStatus(\(status), code: Optional(\"GenericError\"), message: Optional(\"injected status \(status)\"))), landing: nil, linkDestination: nil)",
-            "send(t2, attempt: 1)",
-            "complete(00000004, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
+            "send t1 attempt 1",
+            "complete 00000003 failed: HTTP \(status) GenericError: injected status \(status)",
+            "send t2 attempt 1",
+            "complete 00000004 delivered to A (200)",
         ])
         store.expectRequests([      // a 4xx is not retried
             #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"bad"}"#,
@@ -170,11 +170,11 @@ struct DeliveryStoreTests {
             "A users/disableDevice {\"email\":\"ada@example.com\",\"token\":\"tok\"}",
         ])
         store.expectEffects(where: { $0.isCompletion || $0.isSend }, [
-            "send(t2, attempt: 1)",
-            "complete(00000005, CallOutcome.discarded(DiscardReason.purgedByLogout), landing: nil, linkDestination: nil)",
-            "complete(00000006, CallOutcome.applied(project: Optional(A)), landing: nil, linkDestination: nil)",
-            "complete(00000004, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
-            "send(t4, attempt: 1)",
+            "send t2 attempt 1",
+            "complete 00000005 discarded: purged by logout",
+            "complete 00000006 applied on A",
+            "complete 00000004 delivered to A (200)",
+            "send t4 attempt 1",
         ])
         store.skipReceivedFacts()      // the modules' willLogout hooks and the answers
         store.skipEffects()

@@ -104,8 +104,8 @@ struct EdgesStoreTests {
         #expect(store.outcomes[call] == nil, "no JWT yet: the task waits aside and tries again")
         store.expectRequests([])                 // nothing went out without its JWT
         store.expectEffects([
-            "send(t1, attempt: 1)",
-            "armTimer(TimerPurpose.retry(t1, attempt: 2), due: t+12500ms)",
+            "send t1 attempt 1",
+            "armTimer retry t1 attempt 2 due t+12500ms",
         ])
     }
 
@@ -182,10 +182,10 @@ struct EdgesStoreTests {
             "taskCompleted t1 delivered (200)",
         ])
         store.expectEffects([
-            "send(t1, attempt: 1)",
-            "armTimer(TimerPurpose.retry(t1, attempt: 2), due: t+2520ms)",
-            "complete(00000003, CallOutcome.discarded(DiscardReason.shutdown), landing: nil, linkDestination: nil)",
-            "send(t1, attempt: 2)",
+            "send t1 attempt 1",
+            "armTimer retry t1 attempt 2 due t+2520ms",
+            "complete 00000003 discarded: the SDK shut down",
+            "send t1 attempt 2",
         ])
         store.expectRequests(Array(repeating: #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"retried"}"#, count: 2))
     }

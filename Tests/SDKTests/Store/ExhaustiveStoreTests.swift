@@ -48,7 +48,7 @@ struct ExhaustiveStoreTests {
         withKnownIssue {
             store.finish()
         } matching: { issue in
-            Self.reports(issue, "effect(s) asked for not asserted", showing: "complete(00000003")
+            Self.reports(issue, "effect(s) asked for not asserted", showing: "complete 00000003 applied on A")
         }
     }
 
@@ -97,7 +97,7 @@ struct ExhaustiveStoreTests {
             // One issue per kind left: the launch's facts and the effects they asked for.
             issue.sourceLocation == test.sourceLocation
                 && (Self.reports(issue, "fact(s) journaled not asserted", showing: "callReceived initialize B (eu)")
-                    || Self.reports(issue, "effect(s) asked for not asserted", showing: "instanceStarted(generation: 1)"))
+                    || Self.reports(issue, "effect(s) asked for not asserted", showing: "instanceStarted generation 1"))
         }
     }
 

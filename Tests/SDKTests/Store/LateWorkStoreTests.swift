@@ -34,8 +34,8 @@ struct LateWorkStoreTests {
             "callResolved 00000003 applied on A",
         ])
         store.expectEffects([
-            #"resolveLink(job: 4, url: "https://links.sim.test/a/x1")"#,
-            #"complete(00000003, CallOutcome.applied(project: Optional(A)), landing: nil, linkDestination: Optional("https://shop.sim.test/x1"))"#,
+            "resolveLink #4 https://links.sim.test/a/x1",
+            "complete 00000003 applied on A to https://shop.sim.test/x1",
         ])
     }
 
@@ -65,9 +65,9 @@ struct LateWorkStoreTests {
             "callResolved 00000005 applied on B",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000003, CallOutcome.failed(CallFailure.rejected(\"the link resolved after the instance that asked for it was replaced (generation 1, now 2); its attribution was not applied\")), landing: nil, linkDestination: nil)",
-            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: nil, linkDestination: nil)",
+            "complete 00000004 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000003 failed: rejected: the link resolved after the instance that asked for it was replaced (generation 1, now 2); its attribution was not applied",
+            "complete 00000005 applied on B",
         ])
         store.skipEffects()            // the switch's teardown
     }

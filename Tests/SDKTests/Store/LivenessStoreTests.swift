@@ -182,11 +182,11 @@ struct ErasureAndDisableStoreTests {
             #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"on-the-wire"}"#,
         ])
         store.expectEffects([
-            "send(t1, attempt: 1)",
-            "eraseLocalData(call: 00000004)",
-            "complete(00000003, CallOutcome.discarded(DiscardReason.erased), landing: nil, linkDestination: nil)",
-            "identityChanged(user: nil)",
-            "complete(00000004, CallOutcome.applied(project: Optional(A)), landing: nil, linkDestination: nil)",
+            "send t1 attempt 1",
+            "eraseLocalData (call 00000004)",
+            "complete 00000003 discarded: erased on request (eraseLocalData)",
+            "identityChanged nobody",
+            "complete 00000004 applied on A",
         ])
     }
 

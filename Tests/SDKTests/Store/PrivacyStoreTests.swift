@@ -70,8 +70,8 @@ struct PrivacyStoreTests {
         #expect(store.outcomes[delivered] == .delivered(project: store.fingerprint(.A), status: 200))
         #expect(store.takeRequests().map(\.path) == ["events/track"])
         store.expectEffects(where: \.isSend, [
-            "send(t1, attempt: 1)",     // offline, before declining
-            "send(t2, attempt: 1)",     // once agreed again: nothing was asked to leave in between
+            "send t1 attempt 1",        // offline, before declining
+            "send t2 attempt 1",        // once agreed again: nothing was asked to leave in between
         ])
         store.skipReceivedFacts()      // the relaunch and the modules' hooks
         store.skipEffects()
@@ -95,7 +95,7 @@ struct PrivacyStoreTests {
         store.settle()
         #expect(store.takeRequests().map { "\($0.project) \($0.path)" } == ["A users/disableDevice"])
         store.expectEffects(where: \.isSend, [
-            "send(t2, attempt: 1)",
+            "send t2 attempt 1",
         ])
         store.skipReceivedFacts()      // the switch's teardown and the modules' hooks
         store.skipEffects()
@@ -138,9 +138,9 @@ struct PrivacyStoreTests {
         store.initialize(.A)
         #expect(store.state.email == "grace@example.com", "what came after the erasure survives a relaunch")
         store.expectEffects(where: \.isSend, [
-            "send(t1, attempt: 1)",     // the token's registration
-            "send(t2, attempt: 1)",     // the queued event's attempt, offline: erased, never sent again
-            "send(t3, attempt: 1)",
+            "send t1 attempt 1",        // the token's registration
+            "send t2 attempt 1",        // the queued event's attempt, offline: erased, never sent again
+            "send t3 attempt 1",
         ])
         store.expectRequests([
             #"A users/registerDeviceToken {"device":{"applicationName":"engagement-sdk","platform":"APNS","token":"push-token-1"},"email":"ada@example.com"}"#,

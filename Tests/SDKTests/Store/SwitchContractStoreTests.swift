@@ -66,12 +66,12 @@ struct SwitchContractStoreTests {
             "B users/update {\"dataFields\":{\"plan\":\"pro\"},\"email\":\"grace@example.com\",\"mergeNestedObjects\":false}",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000005, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000006, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000007, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000008, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+            "complete 00000004 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000005 delivered to B (200)",
+            "complete 00000006 delivered to B (200)",
+            "complete 00000007 delivered to B (200)",
+            "complete 00000008 delivered to B (200)",
         ])
         Self.skipTheRest(store)
     }
@@ -98,10 +98,10 @@ struct SwitchContractStoreTests {
             "B events/track {\"createdAt\":1764000002,\"email\":\"grace@example.com\",\"eventName\":\"made-as-it-lands\"}",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000005, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000006, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+            "complete 00000004 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000005 delivered to B (200)",
+            "complete 00000006 delivered to B (200)",
         ])
         Self.skipTheRest(store)
     }
@@ -124,8 +124,8 @@ struct SwitchContractStoreTests {
             "A events/trackPushOpen {\"appAlreadyRunning\":true,\"campaignId\":11,\"messageId\":\"a-msg\",\"templateId\":12}",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000004, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete 00000004 delivered to A (200)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
         ])
         Self.skipTheRest(store)
     }
@@ -143,7 +143,7 @@ struct SwitchContractStoreTests {
             "callResolved 00000003 applied on A",
         ])
         store.expectEffects([
-            "complete(00000003, CallOutcome.applied(project: Optional(A)), landing: nil, linkDestination: nil)",
+            "complete 00000003 applied on A",
         ])
         #expect(store.switchResults[call] == .switchedCleanly)
     }
@@ -163,8 +163,8 @@ struct SwitchContractStoreTests {
         #expect(store.switchResults[first] != nil && store.switchResults[second] != nil)
         #expect(store.completionOrder.filter { $0 == first || $0 == second }.count == 2, "each callback fires exactly once")
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000004 applied on B (landing s1: switchedWithWarnings)",
         ])
         Self.skipTheRest(store)
     }
@@ -190,9 +190,9 @@ struct SwitchContractStoreTests {
         #expect(store.state.live?.fingerprint == store.fingerprint(.B))
         #expect(store.switchResults[last] != nil)
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000004, CallOutcome.applied(project: Optional(C)), landing: Optional(Effect.Landing(id: s2, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s3, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000004 applied on C (landing s2: switchedWithWarnings)",
+            "complete 00000005 applied on B (landing s3: switchedWithWarnings)",
         ])
         Self.skipTheRest(store)
     }
@@ -213,8 +213,8 @@ struct SwitchContractStoreTests {
         ])
         #expect(store.state.live?.fingerprint == store.fingerprint(.A))
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000004, CallOutcome.applied(project: Optional(A)), landing: Optional(Effect.Landing(id: s2, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000004 applied on A (landing s2: switchedWithWarnings)",
         ])
         Self.skipTheRest(store)
     }
@@ -258,10 +258,10 @@ struct SwitchContractStoreTests {
             "B events/track {\"createdAt\":1764000002,\"email\":\"from-callback@example.com\",\"eventName\":\"from-callback\"}",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: nil, linkDestination: nil)",
-            "complete(00000004, CallOutcome.applied(project: Optional(C)), landing: Optional(Effect.Landing(id: s2, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
-            "complete(00000006, CallOutcome.delivered(project: B, status: 200), landing: nil, linkDestination: nil)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000005 applied on B",
+            "complete 00000004 applied on C (landing s2: switchedWithWarnings)",
+            "complete 00000006 delivered to B (200)",
         ])
         Self.skipTheRest(store)
     }
@@ -294,9 +294,9 @@ struct SwitchContractStoreTests {
             "A users/disableDevice {\"email\":\"ada@example.com\",\"token\":\"token-a\"}",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedCleanly)), linkDestination: nil)",
-            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: nil, linkDestination: nil)",
+            "complete 00000003 delivered to A (200)",
+            "complete 00000004 applied on B (landing s1: switchedCleanly)",
+            "complete 00000005 applied on B",
         ])
         Self.skipTheRest(store)
     }
@@ -325,8 +325,8 @@ struct SwitchContractStoreTests {
             "A users/disableDevice {\"email\":\"ada@example.com\",\"token\":\"token-a\"}",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000004, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete 00000003 delivered to A (200)",
+            "complete 00000004 applied on B (landing s1: switchedWithWarnings)",
         ])
         Self.skipTheRest(store)
     }
@@ -377,7 +377,7 @@ struct SwitchContractStoreTests {
         ])
         #expect(store.switchResults[switchCall] == .switchedWithWarnings)
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000003, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedWithWarnings)), linkDestination: nil)",
+            "complete 00000003 applied on B (landing s1: switchedWithWarnings)",
         ])
         Self.skipTheRest(store)
     }
@@ -399,7 +399,7 @@ struct SwitchContractStoreTests {
         #expect(store.switchResults[call] == .switchedCleanly)
         #expect(store.state.live?.fingerprint == store.fingerprint(.B))
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000001, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedCleanly)), linkDestination: nil)",
+            "complete 00000001 applied on B (landing s1: switchedCleanly)",
         ])
         Self.skipTheRest(store)
     }
@@ -427,9 +427,9 @@ struct SwitchContractStoreTests {
             "A users/disableDevice {\"email\":\"ada@example.com\",\"token\":\"token-a\"}",
         ])
         store.expectEffects(where: \.isCompletion, [
-            "complete(00000004, CallOutcome.applied(project: Optional(A)), landing: nil, linkDestination: nil)",
-            "complete(00000003, CallOutcome.delivered(project: A, status: 200), landing: nil, linkDestination: nil)",
-            "complete(00000005, CallOutcome.applied(project: Optional(B)), landing: Optional(Effect.Landing(id: s1, result: SwitchResult.switchedCleanly)), linkDestination: nil)",
+            "complete 00000004 applied on A",
+            "complete 00000003 delivered to A (200)",
+            "complete 00000005 applied on B (landing s1: switchedCleanly)",
         ])
         Self.skipTheRest(store)
     }

@@ -1,10 +1,12 @@
+import Foundation
 import Simulation
 import Testing
 @testable import SDK
 
 /// The store is exhaustive: what a test leaves unasserted fails it. Each test here leaves one
 /// kind unasserted and expects the failure (`withKnownIssue`), naming the kind and showing the
-/// first lines in `replay cat`'s words; the last shows that explicit skips pass.
+/// first lines in `replay cat`'s words; the trait checks at a test's end and is on every store
+/// suite; explicit skips pass.
 @Suite("Exhaustive store", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct ExhaustiveStoreTests {
     /// A store on A with ada signed in, everything settled and skipped.
@@ -99,6 +101,23 @@ struct ExhaustiveStoreTests {
                 && (Self.reports(issue, "fact(s) journaled not asserted", showing: "callReceived initialize B (eu)")
                     || Self.reports(issue, "effect(s) asked for not asserted", showing: "instanceStarted generation 1"))
         }
+    }
+
+    @Test("every suite that makes a store carries the trait: each @Suite of Tests/SDKTests/Store, and of any file naming EngineStore")
+    func everyStoreSuiteIsExhaustive() throws {
+        let sdkTests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = try #require(FileManager.default.enumerator(at: sdkTests, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        var suites = 0
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            guard file.deletingLastPathComponent().lastPathComponent == "Store" || text.contains("EngineStore") else { continue }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.hasPrefix("@Suite(") {
+                suites += 1
+                #expect(line.contains(".exhaustiveStore"), "\(file.lastPathComponent):\(index + 1): a store suite without .exhaustiveStore")
+            }
+        }
+        #expect(suites >= 11, "the store suites were found (\(suites))")
     }
 
     @Test("what a test asserts or skips by name passes; the skips count what they skipped")

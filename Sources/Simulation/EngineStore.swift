@@ -19,12 +19,17 @@ import SDK
 ///   completion on the callback queue) happens until the clock moves: ``runDue()``,
 ///   ``advance(byMilliseconds:)`` or ``settle()``. So a switch stays in flight, with its teardown
 ///   waiting on a hook or a durability request, exactly as long as the test wants.
-/// - ``takeFacts()`` returns, as ``describe(_:)`` renders them, the facts journaled since the
-///   last take; ``takeEffects()`` the effects those inputs asked for. ``mismatch(expected:actual:)``
-///   compares a list exactly and names what is unexpected and what is missing.
-/// - ``simulationFailures`` lists what the simulator's own checks found meanwhile (the live state
-///   against the fold of the journal after every input, the switch queue): a test over the store
-///   checks the journal's projection too.
+/// - It is exhaustive: every fact journaled, effect asked for, request that reached the backend
+///   and failure the simulator's own checks found (the live state against the fold of the
+///   journal after every input, the switch queue, …) waits, unasserted, until a test takes it
+///   (``takeFacts(where:)``, ``takeEffects(where:)``, ``takeRequests(where:)``,
+///   ``takeSimulationFailures()``) or skips it by name (``skipReceivedFacts()``,
+///   ``skipEffects()``, ``skipRequests()``). ``takeUnasserted()`` says, per kind, what is left:
+///   a test harness fails the test on it when the test ends (SDKTests' `.exhaustiveStore`).
+///   ``mismatch(expected:actual:)`` compares a list exactly and names what is unexpected and
+///   what is missing.
+/// - A store made while an ``EngineStoreScope`` is current joins it, for its harness to check
+///   when the scope ends.
 ///
 /// Not for concurrent use: unchecked Sendable because the completions it hands the engine capture
 /// it, and they run only inside the world's loop, on the thread that drives the store.
@@ -75,13 +80,14 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
 
     let world: SimulationWorld
     private var nextCall: UInt64 = 1
-    /// Every fact journaled (and every gap) since the store began, and how many were taken.
+    /// The facts journaled (and gaps), effects asked for and requests arrived that no test took
+    /// or skipped yet, in order; how many simulation failures were taken.
     private var facts: [Fact] = []
-    private var factsTaken = 0
     private var effects: [Effect] = []
-    private var effectsTaken = 0
+    private var unassertedRequests: [Request] = []
+    private var failuresTaken = 0
+    /// Every request that reached the backend, taken or not.
     private var arrived: [Request] = []
-    private var requestsTaken = 0
     private var scripted: [(path: String, project: ProjectName?, result: TransportResult, remaining: Int)] = []
 
     /// The instances (by generation: 1 for the first one started) whose modules fail whatever
@@ -106,8 +112,11 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     /// instance, by generation, it failed for). `checksEveryInput` compares the live state with
     /// the fold of the journal after every input; a story of thousands of inputs (days offline)
     /// checks at relaunches and at ``simulationFailures`` instead.
+    ///
+    /// With `plantedDefect`, the world's environment carries that defect (a test shows the
+    /// simulator's checks find it).
     package init(rules: EngineRules = EngineRules(), modules: Bool = true, failingModules: Bool = false, timing: Timing = Timing(),
-                 seed: UInt64 = 1, checksEveryInput: Bool = true) {
+                 seed: UInt64 = 1, checksEveryInput: Bool = true, plantedDefect: PlantedDefect? = nil) {
         var profile = FaultProfile.calm
         profile.rules = rules
         profile.withModules = modules
@@ -119,7 +128,7 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         profile.linkLatencyMilliseconds = timing.linkMilliseconds...timing.linkMilliseconds
         profile.timeoutMilliseconds = timing.timeoutMilliseconds
         profile.callbackDelayMilliseconds = 0...0
-        world = SimulationWorld(seed: seed, profile: profile, checksEveryInput: checksEveryInput)
+        world = SimulationWorld(seed: seed, profile: profile, checksEveryInput: checksEveryInput, plantedDefect: plantedDefect)
         world.inputObserver = { [unowned self] facts, state in
             self.facts.append(contentsOf: facts)
             effects.append(contentsOf: state.effects(of: facts))
@@ -130,6 +139,7 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         }
         world.startProcess()
         drain()
+        EngineStoreScope.current?.adopt(self)
     }
 
     // MARK: - Calls
@@ -298,10 +308,17 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     /// Every request that reached the backend, in arrival order (answered by it or by a script).
     package var requests: [Request] { arrived }
 
-    /// The requests that reached the backend since the last ``takeRequests()``.
-    package func takeRequests() -> [Request] {
-        defer { requestsTaken = arrived.count }
-        return Array(arrived[requestsTaken...])
+    /// The requests not yet taken or skipped that `include` keeps, in arrival order; they are
+    /// taken, the others stay.
+    package func takeRequests(where include: (Request) -> Bool = { _ in true }) -> [Request] {
+        Self.take(from: &unassertedRequests, where: include)
+    }
+
+    /// Takes the requests not yet taken, unchecked: the test's explicit choice that they are not
+    /// its story. Returns how many it skipped.
+    @discardableResult
+    package func skipRequests() -> Int {
+        takeRequests().count
     }
 
     private func intercept(_ request: SimulatedRequest, at time: JournalTime) -> TransportResult? {
@@ -315,8 +332,10 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
             let kept = parts.filter { !$0.hasPrefix(DeliveryTask.callIDKey + "=") }
             query = kept.isEmpty ? nil : kept.joined(separator: "&")
         }
-        arrived.append(Request(project: project?.name ?? "?", path: request.path + (query.map { "?" + $0 } ?? ""),
-                               body: String(decoding: body, as: UTF8.self), time: time, token: request.token, callIDs: ids + queryIDs))
+        let arrival = Request(project: project?.name ?? "?", path: request.path + (query.map { "?" + $0 } ?? ""),
+                              body: String(decoding: body, as: UTF8.self), time: time, token: request.token, callIDs: ids + queryIDs)
+        arrived.append(arrival)
+        unassertedRequests.append(arrival)
         guard let index = scripted.firstIndex(where: { script in
             script.path == request.path && (script.project == nil || world.projects[script.project!.index].apiKey == request.apiKey)
         }) else { return nil }
@@ -363,21 +382,35 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         try StoryRunner.write(world.storage.memory, to: directory)
     }
 
-    /// The facts journaled since the last take (the raw values).
-    package func takeFactValues() -> [Fact] {
-        defer { factsTaken = facts.count }
-        return Array(facts[factsTaken...])
+    /// The facts journaled and not yet taken or skipped that `include` keeps (the raw values), in
+    /// order; they are taken, the others stay.
+    package func takeFactValues(where include: (Fact) -> Bool = { _ in true }) -> [Fact] {
+        Self.take(from: &facts, where: include)
     }
 
-    /// The facts journaled since the last take, each as ``describe(_:)`` renders it.
-    package func takeFacts() -> [String] {
-        takeFactValues().map(describe)
+    /// ``takeFactValues(where:)``, each fact as ``describe(_:)`` renders it.
+    package func takeFacts(where include: (Fact) -> Bool = { _ in true }) -> [String] {
+        takeFactValues(where: include).map(describe)
     }
 
-    /// The effects asked for since the last take, each as ``describe(_:)`` renders it.
-    package func takeEffects() -> [String] {
-        defer { effectsTaken = effects.count }
-        return effects[effectsTaken...].map { describe(String(describing: $0).replacingOccurrences(of: "SDKCore.", with: "")) }
+    /// Takes the facts not yet taken, unchecked: the test's explicit choice that they are not its
+    /// story. Returns how many it skipped.
+    @discardableResult
+    package func skipReceivedFacts() -> Int {
+        takeFactValues().count
+    }
+
+    /// The effects asked for and not yet taken or skipped that `include` keeps, each as
+    /// ``describe(_:)`` renders it; they are taken, the others stay.
+    package func takeEffects(where include: (Effect) -> Bool = { _ in true }) -> [String] {
+        Self.take(from: &effects, where: include).map(describe)
+    }
+
+    /// Takes the effects not yet taken that `include` keeps (all by default), unchecked: the
+    /// test's explicit choice that they are not its story. Returns how many it skipped.
+    @discardableResult
+    package func skipEffects(where include: (Effect) -> Bool = { _ in true }) -> Int {
+        takeEffects(where: include).count
     }
 
     /// What the simulator's own checks found so far (projection equality after every input, the
@@ -388,13 +421,40 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         world.failures.map { "\($0.check): \($0.message)" } + world.backend.misroutes.map { "misroute: \($0)" }
     }
 
+    /// The simulation failures not yet taken. A failure cannot be skipped: a test that expects
+    /// one takes it and says which.
+    package func takeSimulationFailures() -> [String] {
+        let all = simulationFailures
+        defer { failuresTaken = all.count }
+        return Array(all[min(failuresTaken, all.count)...])
+    }
+
+    /// What no test took or skipped, one message per kind (facts, effects, requests, simulation
+    /// failures) that has any: how many, how to take or skip them, and the first few as
+    /// ``describe(_:)`` renders them. Everything it reports is taken, so a second call returns
+    /// nothing new.
+    package func takeUnasserted(showing shown: Int = 5) -> [String] {
+        func message<Element>(_ what: String, _ left: [Element], _ remedy: String, _ line: (Element) -> String) -> String? {
+            guard !left.isEmpty else { return nil }
+            let first = left.prefix(shown).map { "  \(line($0))" }.joined(separator: "\n")
+            let more = left.count > shown ? "\n  … and \(left.count - shown) more" : ""
+            return "\(left.count) \(what) not asserted (\(remedy)):\n\(first)\(more)"
+        }
+        return [
+            message("fact(s) journaled", takeFactValues(), "expectFacts them, or skipReceivedFacts()", describe(_:)),
+            message("effect(s) asked for", Self.take(from: &effects, where: { _ in true }), "expectEffects them, or skipEffects()", describe(_:)),
+            message("request(s) that reached the backend", takeRequests(), "expectRequests them, or skipRequests()", \.description),
+            message("simulation failure(s)", takeSimulationFailures(), "a failure is never skipped: expectSimulationFailures it, or fix the cause", { $0 }),
+        ].compactMap { $0 }
+    }
+
     /// A fact as one line (`replay cat`'s words), with the catalog's project names (`A` …) for
     /// their fingerprints and times as offsets from the store's start (`t+20ms`).
     package func describe(_ fact: Fact) -> String {
         describe(FactSummary.text(fact))
     }
 
-    private func describe(_ text: String) -> String {
+    func describe(_ text: String) -> String {
         var line = text
         for project in world.projects { line = line.replacingOccurrences(of: project.fingerprint.hex, with: project.name) }
         return Self.relativeTimes(line)
@@ -439,6 +499,17 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     }
 
     // MARK: - Helpers
+
+    /// Removes from `pending` and returns, in order, the elements `include` keeps.
+    private static func take<Element>(from pending: inout [Element], where include: (Element) -> Bool) -> [Element] {
+        var taken: [Element] = []
+        var kept: [Element] = []
+        for element in pending {
+            if include(element) { taken.append(element) } else { kept.append(element) }
+        }
+        pending = kept
+        return taken
+    }
 
     private func nextID() -> CallID {
         defer { nextCall += 1 }

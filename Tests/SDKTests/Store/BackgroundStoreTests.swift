@@ -5,8 +5,9 @@ import Testing
 
 /// Background time over the real `EngineShell` in the simulator's world: entering the background
 /// sends what waits and makes the journal durable, and the time is given back, once, before it
-/// runs out; each step is journaled.
-@Suite("Background time (store)", .timeLimit(.minutes(1)))
+/// runs out; each step is journaled. The store is exhaustive: each test asserts the background
+/// task's facts and what was sent, and skips the rest (retries offline) by name.
+@Suite("Background time (store)", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct BackgroundStoreTests {
     /// Time of `seconds`, counting how often it is given back.
     static func time(seconds: Int64) -> (BackgroundTime, Locked<Int>) {
@@ -22,7 +23,8 @@ struct BackgroundStoreTests {
         store.runDue()
         store.advance(byMilliseconds: 100)
         store.setOffline(offline)
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
+        store.skipEffects()
         return store
     }
 
@@ -46,7 +48,13 @@ struct BackgroundStoreTests {
         #expect(ends.withLock { $0 } == 1)
         store.settle()
         #expect(ends.withLock { $0 } == 1, "given back once: the deadline that falls due later finds no task")
-        store.expectNoSimulationFailures()
+        store.expectEffects([
+            "send t1 attempt 2",
+            "complete 00000003 delivered to A (200)",
+        ])
+        store.expectRequests([
+            #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"offline"}"#,
+        ])
     }
 
     @Test("still offline: the time is given back at the deadline, 5 s before the budget ends, with what is left counted; it waits for later")
@@ -70,7 +78,8 @@ struct BackgroundStoreTests {
             "backgroundFlushFinished task 1's flush: the journal durable, 1 request(s) queued at the start, 1 request(s) still waiting",
             "backgroundTaskEnded task 1 given back to the system: its budget was about to run out",
         ])
-        store.expectNoSimulationFailures()
+        store.skipReceivedFacts()      // the attempts offline and their retries
+        store.skipEffects()
     }
 
     @Test("the system takes the time back first: expiry journaled, the flush's outcome, then the end; given back once")
@@ -79,7 +88,7 @@ struct BackgroundStoreTests {
         let (time, ends) = Self.time(seconds: 30)
         store.enterBackground(time)
         store.advance(byMilliseconds: 1_000)
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
         time.expire()
         store.runDue()
         store.expectFacts([
@@ -91,7 +100,8 @@ struct BackgroundStoreTests {
         store.settle()
         #expect(ends.withLock { $0 } == 1)
         store.expectFacts(where: { if case .backgroundTaskExpired = $0 { true } else { false } }, [])
-        store.expectNoSimulationFailures()
+        store.skipReceivedFacts()      // the attempts offline and their retries, until the world settles
+        store.skipEffects()
     }
 
     @Test("back to the foreground first: the time is given back then; more time while holding some is given back at once, unjournaled")
@@ -118,7 +128,8 @@ struct BackgroundStoreTests {
         store.enterForeground()
         store.settle()
         #expect(ends.withLock { $0 } == 1)
-        store.expectNoSimulationFailures()
+        store.skipReceivedFacts()      // the attempts offline and their retries, until the world settles
+        store.skipEffects()
     }
 
     @Test("a disk that fails the flush: the outcome says the journal is not known durable, and why")
@@ -128,12 +139,12 @@ struct BackgroundStoreTests {
         let (time, ends) = Self.time(seconds: 30)
         store.enterBackground(time)
         store.advance(byMilliseconds: 100)
-        store.expectFacts(where: { fact in
-            switch fact {
-            case .backgroundFlushFinished, .backgroundTaskEnded: true
-            default: false
-            }
-        }, [
+        store.expectFacts([
+            Self.began,
+            "taskDispatched t1 attempt 2",
+            "transportCompleted t1 attempt 2: HTTP 200 Success",
+            "taskCompleted t1 delivered (200)",
+            "callResolved 00000003 delivered to A (200)",
             "backgroundFlushFinished task 1's flush: the journal NOT known durable (the journal writer stopped after an earlier failure: "
                 + "simulated: fdatasync failed: Input/output error (errno 5)), 1 request(s) queued at the start, nothing left to send",
             "backgroundTaskEnded task 1 given back to the system: its flush was done",
@@ -141,5 +152,15 @@ struct BackgroundStoreTests {
         #expect(ends.withLock { $0 } == 1)
         store.repairDisk()
         store.settle()
+        store.expectFacts([
+            "journalGap 5 fact(s) not recorded from t+2120ms to t+3102ms (from seq 36): the journal writer stopped after an earlier failure: simulated: fdatasync failed: Input/output error (errno 5)",
+        ])
+        store.expectEffects([
+            "send t1 attempt 2",
+            "complete 00000003 delivered to A (200)",
+        ])
+        store.expectRequests([
+            #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"offline"}"#,
+        ])
     }
 }

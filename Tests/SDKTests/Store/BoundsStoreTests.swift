@@ -6,7 +6,7 @@ import Testing
 /// call's size is checked before anything else about it, over every argument, so no mix of
 /// problems journals an over-limit value; what the journal keeps of a rejected call is bounded
 /// whatever the call held; the journal records on. No thread, no socket.
-@Suite("Bounds (store)", .timeLimit(.minutes(1)))
+@Suite("Bounds (store)", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct BoundsStoreTests {
     /// 3 MiB of one letter.
     static let huge = String(repeating: "x", count: 3 << 20)
@@ -58,7 +58,11 @@ struct BoundsStoreTests {
         #expect(Self.rejections(facts) == [reason])
         #expect(Self.largestRecord(facts) < 4_096, "no record carries the call's arguments")
         #expect(!store.journaledRecords().contains { $0.hasPrefix("unreadable") || $0.hasPrefix("journalGap") })
-        store.expectNoSimulationFailures()
+        store.expectEffects(where: \.isSend, ["send t1 attempt 1"])     // the call after it, never the rejected one
+        store.expectRequests([
+            #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"after"}"#,
+        ])
+        store.skipEffects()            // the completions: checked through the outcomes
     }
 
     /// A data value nested `depth` levels deep (an array in an array …).
@@ -87,7 +91,8 @@ struct BoundsStoreTests {
         #expect(Self.receivedCalls(facts).count == 1)
         #expect(FactCodec.payload(of: .callRejected(call: rejected, reason: reason)).count < 2_048)
         #expect(Self.largestRecord(facts) < CallLimits.dataFieldsBytes + 1_024)
-        store.expectNoSimulationFailures()
+        store.expectEffects(where: \.isSend, [])
+        store.skipEffects()            // the completion: checked through the outcome
     }
 
     @Test("while the user declined, a call over a limit is journaled by its reason, which rechecking keeps")
@@ -105,6 +110,7 @@ struct BoundsStoreTests {
         #expect(store.state.journaledForm(of: .oversized(.track, reason: reason)) == .oversized(.track, reason: reason))
         #expect(store.state.journaledForm(of: .track(event: long, dataFields: ["plan": "gold"])) == .oversized(.track, reason: reason))
         #expect(store.state.journaledForm(of: .track(event: "short", dataFields: ["plan": "gold"])) == .track(event: "short", dataFields: ["plan": .null]))
-        store.expectNoSimulationFailures()
+        store.expectEffects(where: \.isSend, [])
+        store.skipEffects()            // the completions: checked through the outcomes
     }
 }

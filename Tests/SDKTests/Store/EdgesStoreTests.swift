@@ -5,21 +5,23 @@ import Testing
 /// What the engine shell guarantees around the pure core (docs/ARCHITECTURE.md, "Edges"), over
 /// the real `EngineShell` in the simulator's world (``EngineStore``): JWTs per instance, the auth
 /// provider's bound, modules' failures per instance, shutdown and relaunch mid-switch, a journal
-/// that comes back. No thread, no socket; facts asserted exactly. Each test is one the shell's
+/// that comes back. No thread, no socket. The store is exhaustive: facts, requests and effects
+/// asserted where they are the point, the rest skipped by name. Each test is one the shell's
 /// mutations (scripts/shell-mutations.py) must fail.
-@Suite("Edges (store)", .timeLimit(.minutes(1)))
+@Suite("Edges (store)", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct EdgesStoreTests {
     static func track(_ name: String) -> PublicCall { .track(event: name, dataFields: nil) }
 
-    /// A store on `project` with ada signed in, settled, everything taken.
+    /// A store on `project` with ada signed in, settled; the set-up is skipped.
     static func on(_ project: EngineStore.ProjectName, failingModules: Bool = false,
                    timing: EngineStore.Timing = EngineStore.Timing()) -> EngineStore {
         let store = EngineStore(failingModules: failingModules, timing: timing)
         store.initialize(project)
         store.call(.setEmail("ada@example.com"))
         store.settle()
-        _ = store.takeFacts()
-        _ = store.takeRequests()
+        store.skipReceivedFacts()
+        store.skipEffects()
+        store.skipRequests()
         return store
     }
 
@@ -44,7 +46,15 @@ struct EdgesStoreTests {
             "transportCompleted t2 attempt 1: HTTP 200 Success",
             "taskCompleted t2 delivered (200)",
         ])
-        store.expectNoSimulationFailures()
+        let requests = store.takeRequests()
+        #expect(requests.map(\.description) == [
+            #"C events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"first"}"#,
+            #"C events/track {"createdAt":1764000014,"email":"ada@example.com","eventName":"second"}"#,
+        ])
+        #expect(requests.count == 2 && requests[0].token != nil && requests[1].token != nil && requests[0].token != requests[1].token,
+                "the new instance asked for its own token")
+        store.skipReceivedFacts()      // two switches' teardowns and the tokens' requests
+        store.skipEffects()
     }
 
     @Test("a token the provider issues after its instance was replaced is used for its request, never cached for a later instance")
@@ -68,7 +78,12 @@ struct EdgesStoreTests {
             "transportCompleted t2 attempt 1: HTTP 200 Success",
             "taskCompleted t2 delivered (200)",
         ])
-        store.expectNoSimulationFailures()
+        store.expectRequests([
+            #"C events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"asked-on-c"}"#,
+            #"C events/track {"createdAt":1764000012,"email":"ada@example.com","eventName":"after-the-late-token"}"#,
+        ])
+        store.skipReceivedFacts()      // two switches' teardowns and the tokens' requests
+        store.skipEffects()
     }
 
     @Test("an auth provider slower than its bound: the attempt is not made, journaled at the bound, and the request waits aside and tries again")
@@ -78,7 +93,9 @@ struct EdgesStoreTests {
         let store = Self.on(.C, timing: timing)
         let call = store.call(Self.track("slow-jwt"))
         store.advance(byMilliseconds: 10_000)
-        store.expectFacts(where: \.isDelivery, [
+        store.expectFacts([
+            "callReceived track \"slow-jwt\" (call 00000003)",
+            "gateDecided 00000003 executed on C",
             "taskQueued t1 POST events/track for C (us) for user ada@example.com (call 00000003)",
             "taskDispatched t1 attempt 1",
             "transportCompleted t1 attempt 1: not sent: no JWT for its user: the auth provider did not answer within 10000 ms",
@@ -86,7 +103,10 @@ struct EdgesStoreTests {
         ])
         #expect(store.outcomes[call] == nil, "no JWT yet: the task waits aside and tries again")
         store.expectRequests([])                 // nothing went out without its JWT
-        store.expectNoSimulationFailures()
+        store.expectEffects([
+            "send t1 attempt 1",
+            "armTimer retry t1 attempt 2 due t+12500ms",
+        ])
     }
 
     // MARK: - Modules
@@ -100,7 +120,8 @@ struct EdgesStoreTests {
             "switchLanded s1 on B: switchedWithWarnings (no push token to disable; module in-app failed reset: simulated failure handling reset (generation 1); module embedded failed reset: simulated failure handling reset (generation 1); module in-app failed willSwitchProject B: simulated failure of in-app (generation 1); module embedded failed willSwitchProject B: simulated failure of embedded (generation 1); module push failed willSwitchProject B: simulated failure of push (generation 1); module in-app failed start: simulated failure handling start (generation 2); module embedded failed start: simulated failure handling start (generation 2); module push failed start: simulated failure handling start (generation 2))",
         ])
         #expect(store.switchResults[call] == .switchedWithWarnings)
-        store.expectNoSimulationFailures()
+        store.skipReceivedFacts()      // the teardown's steps and hooks: the landing's warnings are the story
+        store.skipEffects()
     }
 
     @Test("the outgoing instance's module failures are not the new instance's: a clean start reports none")
@@ -113,7 +134,8 @@ struct EdgesStoreTests {
             "switchLanded s1 on B: switchedWithWarnings (no push token to disable; module in-app failed reset: simulated failure handling reset (generation 1); module embedded failed reset: simulated failure handling reset (generation 1); module in-app failed willSwitchProject B: simulated failure of in-app (generation 1); module embedded failed willSwitchProject B: simulated failure of embedded (generation 1); module push failed willSwitchProject B: simulated failure of push (generation 1))",
         ])
         #expect(store.switchResults[call] == .switchedWithWarnings)
-        store.expectNoSimulationFailures()
+        store.skipReceivedFacts()      // the teardown's steps and hooks: the landing's warnings are the story
+        store.skipEffects()
     }
 
     // MARK: - Shutdown and relaunch
@@ -140,7 +162,8 @@ struct EdgesStoreTests {
             "switchLanded s1 on B: switchedWithWarnings (no push token to disable; module in-app failed willSwitchProject B: interrupted by a restart; module embedded failed willSwitchProject B: interrupted by a restart; module push failed willSwitchProject B: interrupted by a restart)",
         ])
         #expect(store.state.live?.fingerprint == store.fingerprint(.B))
-        store.expectNoSimulationFailures()
+        store.skipReceivedFacts()      // the stop, the relaunch, the teardown's steps
+        store.skipEffects()
     }
 
     @Test("a retry waiting for its timer at a relaunch is re-armed and sent when due")
@@ -150,14 +173,21 @@ struct EdgesStoreTests {
         store.call(Self.track("retried"))
         store.advance(byMilliseconds: 100)      // answered 503: the retry waits for its timer
         store.restart()
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
         store.settle()
-        store.expectFacts(where: \.isDelivery, [
+        store.expectFacts([
+            "timerFired retry t1 attempt 2",
             "taskDispatched t1 attempt 2",
             "transportCompleted t1 attempt 2: HTTP 200 Success",
             "taskCompleted t1 delivered (200)",
         ])
-        store.expectNoSimulationFailures()
+        store.expectEffects([
+            "send t1 attempt 1",
+            "armTimer retry t1 attempt 2 due t+2520ms",
+            "complete 00000003 discarded: the SDK shut down",
+            "send t1 attempt 2",
+        ])
+        store.expectRequests(Array(repeating: #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"retried"}"#, count: 2))
     }
 
     @Test("a switch waiting for its disable to be durable at a crash: the relaunch answers the wait (recovery made it durable) and the switch lands")
@@ -169,7 +199,7 @@ struct EdgesStoreTests {
         store.settle()
         let call = store.switchProject(to: .B)
         store.advance(byMilliseconds: 500)       // the disable's flush is still on the disk
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
         store.crash()
         store.advance(byMilliseconds: 100)
         store.expectFacts(where: { if case .durabilityConfirmed = $0 { true } else { $0.isSwitchFact && !$0.isTeardownStep } }, [
@@ -179,7 +209,12 @@ struct EdgesStoreTests {
         #expect(store.switchResults[call] == nil, "its completion died with the crashed process")
         #expect(store.state.live?.fingerprint == store.fingerprint(.B))
         store.settle()
-        store.expectNoSimulationFailures()
+        store.expectRequests([
+            #"A users/registerDeviceToken {"device":{"applicationName":"engagement-sdk","platform":"APNS","token":"token-a"},"email":"ada@example.com"}"#,
+            #"A users/disableDevice {"email":"ada@example.com","token":"token-a"}"#,
+        ])
+        store.skipReceivedFacts()      // the crash, the relaunch, the teardown's steps
+        store.skipEffects()
     }
 
     // MARK: - A journal that fails
@@ -199,7 +234,31 @@ struct EdgesStoreTests {
         ])
         store.call(Self.track("after-outage"))
         store.settle()
-        store.expectNoSimulationFailures()
+        store.expectFacts([            // the rest, in order: the flush fails not durable, the events go
+            "callReceived flush (call 00000003)",
+            "durabilityRequested #4 for flush call 00000003",
+            "callReceived track \"during-outage\" (call 00000004)",
+            "gateDecided 00000004 executed on A",
+            "taskQueued t1 POST events/track for A (us) for user ada@example.com (call 00000004)",
+            "taskDispatched t1 attempt 1",
+            "durabilityConfirmed #4 failed: the journal writer stopped after an earlier failure: simulated: fdatasync failed: Input/output error (errno 5)",
+            "callResolved 00000003 failed: not durable: the journal writer stopped after an earlier failure: simulated: fdatasync failed: Input/output error (errno 5)",
+            "transportCompleted t1 attempt 1: HTTP 200 Success",
+            "taskCompleted t1 delivered (200)",
+            "callResolved 00000004 delivered to A (200)",
+            "callReceived track \"after-outage\" (call 00000005)",
+            "gateDecided 00000005 executed on A",
+            "taskQueued t2 POST events/track for A (us) for user ada@example.com (call 00000005)",
+            "taskDispatched t2 attempt 1",
+            "transportCompleted t2 attempt 1: HTTP 200 Success",
+            "taskCompleted t2 delivered (200)",
+            "callResolved 00000005 delivered to A (200)",
+        ])
+        store.expectRequests([
+            #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"during-outage"}"#,
+            #"A events/track {"createdAt":1764000123,"email":"ada@example.com","eventName":"after-outage"}"#,
+        ])
+        store.skipEffects()            // the flush's durability request, the sends and completions above
     }
 
     @Test("the disk fills up: the SDK goes on in memory and a flush says what is not durable; room again: a journaled gap that counts what was lost, and recording resumes")
@@ -225,6 +284,15 @@ struct EdgesStoreTests {
         store.settle()
         #expect(store.outcomes[after] == .delivered(project: store.fingerprint(.A), status: 200))
         #expect(store.outcomes[flushed] == .applied(project: store.fingerprint(.A)))
-        store.expectNoSimulationFailures()
+        store.expectFacts(where: { if case .durabilityConfirmed = $0 { true } else { false } }, [
+            "durabilityConfirmed #4 failed: the journal writer stopped after an earlier failure: simulated: write failed: No space left on device (errno 28)",
+            "durabilityConfirmed #5",
+        ])
+        store.expectRequests([
+            #"A events/track {"createdAt":1764000002,"email":"ada@example.com","eventName":"while-full"}"#,
+            #"A events/track {"createdAt":1764000004,"email":"ada@example.com","eventName":"after"}"#,
+        ])
+        store.skipReceivedFacts()      // the calls' receipts and deliveries: checked through the outcomes
+        store.skipEffects()
     }
 }

@@ -4,8 +4,10 @@ import Testing
 
 /// Late work of an outgoing instance is refused, even after the next one started, over the real
 /// `EngineShell` in the simulator's world (``EngineStore``): the link host and the backend answer
-/// when the test lets the clock reach them, so "late" is exact. No thread, no socket.
-@Suite("Late work (store)", .timeLimit(.minutes(1)))
+/// when the test lets the clock reach them, so "late" is exact. No thread, no socket. The store
+/// is exhaustive: each test asserts what the late answer journals, exactly; the switches'
+/// teardowns are skipped by name.
+@Suite("Late work (store)", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct LateWorkStoreTests {
     static let link = "https://links.sim.test/a/x1"
 
@@ -23,7 +25,18 @@ struct LateWorkStoreTests {
         store.settle()
         #expect(store.linkResults[tracked] == UniversalLinkResult(outcome: .applied(project: store.fingerprint(.A)), destination: "https://shop.sim.test/x1"))
         #expect(store.state.attribution == AttributionInfo(campaignID: 41, templateID: 42, messageID: "x1"))
-        store.expectNoSimulationFailures()
+        store.expectFacts([
+            "callReceived handleUniversalLink https://links.sim.test/a/x1 (call 00000003)",
+            "gateDecided 00000003 executed on A",
+            "linkResolutionStarted job #4 https://links.sim.test/a/x1 for A, generation 1 (call 00000003)",
+            "linkResolved job #4 to https://shop.sim.test/x1, campaign 41 template 42 message \"x1\"",
+            "attributionChanged A campaign 41 template 42 message \"x1\"",
+            "callResolved 00000003 applied on A",
+        ])
+        store.expectEffects([
+            "resolveLink #4 https://links.sim.test/a/x1",
+            "complete 00000003 applied on A to https://shop.sim.test/x1",
+        ])
     }
 
     @Test("a link resolution of A that comes back after the switch to B landed is refused and journaled; B's attribution stays the app's own")
@@ -33,12 +46,9 @@ struct LateWorkStoreTests {
         store.switchProject(to: .B)
         store.advance(byMilliseconds: 100)
         #expect(store.state.live?.fingerprint == store.fingerprint(.B) && store.linkResults[late] == nil, "landed before the link's answer")
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
         store.settle()
-        store.expectFacts(where: { switch $0 {
-            case .linkResolved, .staleResultRefused, .attributionChanged, .callResolved: true
-            default: false
-        } }, [
+        store.expectFacts([             // no attributionChanged
             "linkResolved job #4 to https://shop.sim.test/x1, campaign 41 template 42 message \"x1\"",
             "staleResultRefused #4 resolution of link https://links.sim.test/a/x1: started in generation 1, now 2",
             "callResolved 00000003 failed: rejected: the link resolved after the instance that asked for it was replaced (generation 1, now 2); its attribution was not applied",
@@ -48,7 +58,18 @@ struct LateWorkStoreTests {
         store.call(.setAttribution(AttributionInfo(campaignID: 1, templateID: 2, messageID: "b-own")))
         store.settle()
         #expect(store.state.attribution?.messageID == "b-own", "the app's own write after the landing is accepted")
-        store.expectNoSimulationFailures()
+        store.expectFacts([
+            "callReceived setAttribution campaign 1 template 2 message \"b-own\" (call 00000005)",
+            "gateDecided 00000005 executed on B",
+            "attributionChanged B campaign 1 template 2 message \"b-own\"",
+            "callResolved 00000005 applied on B",
+        ])
+        store.expectEffects(where: \.isCompletion, [
+            "complete 00000004 applied on B (landing s1: switchedWithWarnings)",
+            "complete 00000003 failed: rejected: the link resolved after the instance that asked for it was replaced (generation 1, now 2); its attribution was not applied",
+            "complete 00000005 applied on B",
+        ])
+        store.skipEffects()            // the switch's teardown
     }
 
     @Test("A -> B -> A: a resolution started by the first A instance is refused by the second, though A is live again")
@@ -59,14 +80,16 @@ struct LateWorkStoreTests {
         store.switchProject(to: .A)
         store.advance(byMilliseconds: 500)
         #expect(store.state.live?.fingerprint == store.fingerprint(.A) && store.state.generation == 3 && store.linkResults[late] == nil)
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
         store.settle()
-        store.expectFacts(where: { if case .staleResultRefused = $0 { true } else { false } }, [
+        store.expectFacts([
+            "linkResolved job #4 to https://shop.sim.test/x1, campaign 41 template 42 message \"x1\"",
             "staleResultRefused #4 resolution of link https://links.sim.test/a/x1: started in generation 1, now 3",
+            "callResolved 00000003 failed: rejected: the link resolved after the instance that asked for it was replaced (generation 1, now 3); its attribution was not applied",
         ])
         if case .failed = store.linkResults[late]?.outcome {} else { Issue.record("the first instance's late result was applied to the second") }
         #expect(store.state.attribution == nil)
-        store.expectNoSimulationFailures()
+        store.skipEffects()            // the switches' teardowns; the link's completion is checked above
     }
 
     @Test("in-app messages fetched by an instance that was replaced (A -> B -> A) are not stored in the new one")
@@ -77,7 +100,7 @@ struct LateWorkStoreTests {
         store.call(.inAppFetch(count: 10))
         store.switchProject(to: .B)
         store.switchProject(to: .A)
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
         store.settle()
         store.expectFacts(where: { switch $0 {
             case .staleResultRefused, .messagesStored: true
@@ -86,6 +109,10 @@ struct LateWorkStoreTests {
             "staleResultRefused #1 in-app messages fetched by t1: started in generation 1, now 3",
         ])
         #expect(store.state.generation == 3)
-        store.expectNoSimulationFailures()
+        store.expectRequests([
+            "A inApp/getMessages?SDKVersion=0.1.0&count=10&email=ada%40example.com&platform=iOS ",
+        ])
+        store.skipReceivedFacts()      // the switches' teardowns
+        store.skipEffects()
     }
 }

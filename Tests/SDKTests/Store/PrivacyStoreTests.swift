@@ -3,9 +3,10 @@ import Testing
 @testable import SDK
 
 /// Consent and erasure over the real `EngineShell` in the simulator's world (``EngineStore``):
-/// what leaves, what resolves how, what the journal keeps. No thread, no socket; facts asserted
-/// exactly.
-@Suite("Privacy (store)", .timeLimit(.minutes(1)))
+/// what leaves, what resolves how, what the journal keeps. No thread, no socket. The store is
+/// exhaustive: each test asserts the decisions, the sends the engine asks for and the requests
+/// that reach the backend, and skips the rest (module hooks, relaunches) by name.
+@Suite("Privacy (store)", .exhaustiveStore, .timeLimit(.minutes(1)))
 struct PrivacyStoreTests {
     /// A received call or a decision (not what the world answered).
     static func isCallOrDecision(_ fact: Fact) -> Bool {
@@ -21,7 +22,7 @@ struct PrivacyStoreTests {
         store.setOffline(true)
         let queued = store.call(Self.track("before", ["plan": "gold"]))
         store.advance(byMilliseconds: 100)
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
         let decline = store.call(.setConsent(granted: false))
         #expect(store.outcomes[queued] == nil, "resolved on the callback queue")
         store.runDue()
@@ -39,7 +40,7 @@ struct PrivacyStoreTests {
         let tracked = store.call(Self.track("after", ["plan": "gold", "note": "private"]))
         let click = store.call(.inAppClick(messageID: "m-1", url: "https://shop.example.com/offer?email=grace@example.com"))
         store.settle()
-        store.expectFacts(where: { _ in true }, [
+        store.expectFacts([
             "callReceived setEmail \"\" (call 00000005)",
             "gateDecided 00000005 refused",
             "callResolved 00000005 discarded: the user declined consent",
@@ -68,7 +69,12 @@ struct PrivacyStoreTests {
         #expect(store.outcomes[agree] == .applied(project: store.fingerprint(.A)))
         #expect(store.outcomes[delivered] == .delivered(project: store.fingerprint(.A), status: 200))
         #expect(store.takeRequests().map(\.path) == ["events/track"])
-        store.expectNoSimulationFailures()
+        store.expectEffects(where: \.isSend, [
+            "send t1 attempt 1",        // offline, before declining
+            "send t2 attempt 1",        // once agreed again: nothing was asked to leave in between
+        ])
+        store.skipReceivedFacts()      // the relaunch and the modules' hooks
+        store.skipEffects()
     }
 
     @Test("a disable queued by a switch waits while declined and is sent once the user agrees again")
@@ -76,17 +82,23 @@ struct PrivacyStoreTests {
         let store = SwitchContractStoreTests.onA()
         store.call(.registerToken("push-token-1"))
         store.settle()
-        _ = store.takeRequests()
+        store.skipRequests()
+        store.skipEffects()
         store.call(.setConsent(granted: false))
         let switched = store.switchProject(to: .B)
         store.settle()
         #expect(store.switchResults[switched] != nil, "the switch lands while declined")
         #expect(store.takeRequests().isEmpty, "the outgoing device's disable waits")
+        store.expectEffects(where: \.isSend, [])
         #expect(store.state.tasks.values.contains { $0.task.isDisableDevice })
         store.call(.setConsent(granted: true))
         store.settle()
         #expect(store.takeRequests().map { "\($0.project) \($0.path)" } == ["A users/disableDevice"])
-        store.expectNoSimulationFailures()
+        store.expectEffects(where: \.isSend, [
+            "send t2 attempt 1",
+        ])
+        store.skipReceivedFacts()      // the switch's teardown and the modules' hooks
+        store.skipEffects()
     }
 
     @Test("eraseLocalData deletes every record and the queue, forgets the user, and the journal goes on")
@@ -98,7 +110,7 @@ struct PrivacyStoreTests {
         let queued = store.call(Self.track("queued", ["plan": "gold"]))
         store.advance(byMilliseconds: 100)
         #expect(store.journaledRecords().joined().contains("ada@example.com"))
-        _ = store.takeFacts()
+        store.skipReceivedFacts()
 
         let erase = store.call(.eraseLocalData)
         store.runDue()
@@ -125,7 +137,17 @@ struct PrivacyStoreTests {
         store.restart()
         store.initialize(.A)
         #expect(store.state.email == "grace@example.com", "what came after the erasure survives a relaunch")
-        store.expectNoSimulationFailures()
+        store.expectEffects(where: \.isSend, [
+            "send t1 attempt 1",        // the token's registration
+            "send t2 attempt 1",        // the queued event's attempt, offline: erased, never sent again
+            "send t3 attempt 1",
+        ])
+        store.expectRequests([
+            #"A users/registerDeviceToken {"device":{"applicationName":"engagement-sdk","platform":"APNS","token":"push-token-1"},"email":"ada@example.com"}"#,
+            #"A events/track {"createdAt":1764000002,"email":"grace@example.com","eventName":"after"}"#,
+        ])
+        store.skipReceivedFacts()      // the new user's calls, the relaunch, the modules' hooks
+        store.skipEffects()
     }
 
     @Test("an erasure while a switch holds calls drops them too: their arguments leave the state and the journal")
@@ -142,6 +164,8 @@ struct PrivacyStoreTests {
         #expect(store.switchResults[switched] != nil, "the switch lands")
         #expect(store.state.email == nil)
         #expect(!store.journaledRecords().joined().contains("grace"))
-        store.expectNoSimulationFailures()
+        store.expectEffects(where: \.isSend, [])     // nothing of the held call left
+        store.skipReceivedFacts()      // the switch's teardown and the erasure's records
+        store.skipEffects()
     }
 }

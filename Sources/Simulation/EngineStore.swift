@@ -85,6 +85,8 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
     private var facts: [Fact] = []
     private var effects: [Effect] = []
     private var unassertedRequests: [Request] = []
+    /// The budgets of the settles that ran out (``settle(maximumOccurrences:)``), until taken.
+    private var unsettled: [Int] = []
     private var failuresTaken = 0
     /// Every request that reached the backend, taken or not.
     private var arrived: [Request] = []
@@ -267,15 +269,28 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
 
     /// Runs the world until nothing is pending (every answer, timer, flush and completion),
     /// at most `maximumOccurrences` occurrences; false when it was still busy after them.
+    /// A story that never settles (offline, its retries go on) is reported when the test ends,
+    /// like anything else left unasserted, unless the test takes the answer: such a test should
+    /// advance the clock by a bounded time instead.
     @discardableResult
     package func settle(maximumOccurrences: Int = 100_000) -> Bool {
         let budget = world.occurrencesRun + maximumOccurrences
         while let due = world.nextOccurrenceDue {
             world.advance(to: due)
-            if world.occurrencesRun > budget { return false }
+            if world.occurrencesRun > budget {
+                unsettled.append(maximumOccurrences)
+                return false
+            }
         }
         drain()
         return true
+    }
+
+    /// Whether the last ``settle(maximumOccurrences:)`` settled, taking back its report: for a
+    /// test whose story is meant not to settle.
+    package func takeUnsettled() -> Bool {
+        defer { unsettled = [] }
+        return !unsettled.isEmpty
     }
 
     // MARK: - The backend
@@ -440,11 +455,14 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
             let more = left.count > shown ? "\n  … and \(left.count - shown) more" : ""
             return "\(left.count) \(what) not asserted (\(remedy)):\n\(first)\(more)"
         }
+        let ranOut = unsettled
+        unsettled = []
         return [
             message("fact(s) journaled", takeFactValues(), "expectFacts them, or skipReceivedFacts()", describe(_:)),
             message("effect(s) asked for", Self.take(from: &effects, where: { _ in true }), "expectEffects them, or skipEffects()", describe(_:)),
             message("request(s) that reached the backend", takeRequests(), "expectRequests them, or skipRequests()", \.description),
             message("simulation failure(s)", takeSimulationFailures(), "a failure is never skipped: expectSimulationFailures it, or fix the cause", { $0 }),
+            message("settle(s) that ran out of occurrences", ranOut, "advance the clock by a bounded time, or takeUnsettled()", { "still busy after \($0) occurrences" }),
         ].compactMap { $0 }
     }
 

@@ -68,6 +68,25 @@ struct ExhaustiveStoreTests {
         }
     }
 
+    @Test("a settle that runs out of occurrences (offline, retries go on) fails the test, unless it takes the answer")
+    func unsettledWorldFails() {
+        let store = Self.onA()
+        store.setOffline(true)
+        store.call(.track(event: "never-sent", dataFields: nil))
+        #expect(store.settle(maximumOccurrences: 50) == false)
+        store.skipReceivedFacts()
+        store.skipEffects()
+        withKnownIssue {
+            store.finish()
+        } matching: { issue in
+            Self.reports(issue, "settle(s) that ran out of occurrences not asserted", showing: "still busy after 50 occurrences")
+        }
+        #expect(store.settle(maximumOccurrences: 50) == false)
+        #expect(store.takeUnsettled())
+        store.skipReceivedFacts()
+        store.skipEffects()
+    }
+
     @Test("an unasserted simulation failure fails the test, and cannot be skipped")
     func unassertedSimulationFailureFails() {
         // The transport sends each request again a minute later: the copy leaves for a task

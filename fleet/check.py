@@ -329,13 +329,10 @@ def main():
     exported = replay(binary, "export", "--redact", "--format", "ndjson", "-o", ndjson, journals)
     if exported.returncode != 0:
         raise SystemExit(f"fleet-check: the export failed:\n{exported.stdout}{exported.stderr}")
-    # Journals whose calls share a wire id: the simulator's journal ids are its seeds, and a
-    # request of the SDK's own takes its wire id from its task's number and creation time mixed
-    # with the journal id by exclusive or first (WireCallID), so two seeds a few apart whose
-    # tasks were made at the same instant can give two calls one id (a pair in about a
-    # thousand). `replay reconcile` then holds them as one call, the SQL as one per journal, and
-    # neither is right: such journals are set aside, named, and neither side counts them. The
-    # SDK's random journal ids make this a 128-bit coincidence (docs/RECONCILE.md, section 1).
+    # Journals whose calls share a wire id with another journal's: not expected (each word of
+    # the journal id is mixed before it meets the call's, WireCallID), but if it happened,
+    # `replay reconcile` would hold them as one call and the SQL as one per journal, and neither
+    # would be right: such journals are set aside, named, and neither side counts them.
     shared, undelivered = scan_export(ndjson)
     if shared:
         aside = os.path.join(work, "journals-sharing-wire-ids")

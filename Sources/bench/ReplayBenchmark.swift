@@ -304,16 +304,17 @@ struct ReplayBenchmark {
     q = lambda p: p.replace("'", "''")
     db = duckdb.connect()
     # The wire's callId (docs/RECONCILE.md): the call id's two words mixed under the journal id's
-    # by SplitMix64's finalizer, in 64-bit arithmetic (products taken modulo 2^64 in UHUGEINT).
+    # (each mixed first) by SplitMix64's finalizer, in 64-bit arithmetic (products taken modulo
+    # 2^64 in UHUGEINT).
     for macro in [
         "mixa(z) AS ((xor(z, z >> 30)::UHUGEINT * 13787848793156543929::UHUGEINT) % 18446744073709551616::UHUGEINT)::UBIGINT",
         "mixb(y) AS ((xor(y, y >> 27)::UHUGEINT * 10723151780598845931::UHUGEINT) % 18446744073709551616::UHUGEINT)::UBIGINT",
         "mix64(z) AS xor(mixb(mixa(z)), mixb(mixa(z)) >> 31)",
         "word(uuid, half) AS ('0x' || substr(replace(uuid, '-', ''), 16 * half + 1, 16))::UBIGINT",
         "rotl29(l) AS ((l::UHUGEINT << 29) % 18446744073709551616::UHUGEINT)::UBIGINT | (l >> 35)",
-        "wire_high(stream, hi, lo) AS mix64(xor(xor(word(stream, 0), hi), rotl29(lo)))",
+        "wire_high(stream, hi, lo) AS mix64(xor(xor(mix64(word(stream, 0)), hi), rotl29(lo)))",
         "wire_id(stream, hi, lo) AS lpad(printf('%x', wire_high(stream, hi, lo)), 16, '0') || "
-        "lpad(printf('%x', mix64(xor(xor(word(stream, 1), lo), wire_high(stream, hi, lo)))), 16, '0')",
+        "lpad(printf('%x', mix64(xor(xor(mix64(word(stream, 1)), lo), wire_high(stream, hi, lo)))), 16, '0')",
     ]:
         db.execute("CREATE MACRO " + macro)
     rows = "{'seq': 'BIGINT', 'kind': 'VARCHAR', 'journal_id': 'VARCHAR', 'call_id': 'VARCHAR', 'row_project': 'VARCHAR', 'task_id': 'BIGINT', 'outcome_status': 'VARCHAR', 'task': 'JSON'}"

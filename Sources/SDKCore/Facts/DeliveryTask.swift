@@ -227,6 +227,10 @@ package struct DeliveryTask: Sendable, Hashable {
     /// of its body: its own call's (unless it expired), then its batch's. A request of the
     /// SDK's own carries its task's; calls coalesced into the task ride on the task's own id.
     public func wireCallIDs(stream: UUID) -> [WireCallID] {
+        wireCallIDs(stream: WireCallID.Stream(stream))
+    }
+
+    private func wireCallIDs(stream: WireCallID.Stream) -> [WireCallID] {
         var ids: [WireCallID] = []
         ids.reserveCapacity(1 + batchCalls.count)
         if call == nil || !leadExpired { ids.append(leadWireCallID(stream: stream)) }
@@ -236,7 +240,7 @@ package struct DeliveryTask: Sendable, Hashable {
 
     /// The id of the task's own object on the wire: its call's, or for a request of the SDK's
     /// own, its task's.
-    private func leadWireCallID(stream: UUID) -> WireCallID {
+    private func leadWireCallID(stream: WireCallID.Stream) -> WireCallID {
         if let call { return WireCallID(stream: stream, call: call) }
         return WireCallID(stream: stream, task: id, createdAt: createdAt)
     }
@@ -246,7 +250,7 @@ package struct DeliveryTask: Sendable, Hashable {
     /// that has a body.
     public func wireQuery(stream: UUID) -> String? {
         guard method == .get else { return query }
-        let id = Self.callIDKey + "=" + (call == nil || !leadExpired ? leadWireCallID(stream: stream).hex : "")
+        let id = Self.callIDKey + "=" + (call == nil || !leadExpired ? leadWireCallID(stream: WireCallID.Stream(stream)).hex : "")
         guard let query, !query.isEmpty else { return id }
         return query + "&" + id
     }
@@ -287,10 +291,10 @@ package struct DeliveryTask: Sendable, Hashable {
         var writer = WireBodyWriter(cursor: output.baseAddress!, end: output.baseAddress! + output.count)
         guard hasBatch else {
             // One event: its id is made here, without the list a batch needs.
-            if leadExpired { body.withUnsafeBytes { writer.put($0) } } else { body.withUnsafeBytes { writer.put($0, id: leadWireCallID(stream: stream)) } }
+            if leadExpired { body.withUnsafeBytes { writer.put($0) } } else { body.withUnsafeBytes { writer.put($0, id: leadWireCallID(stream: WireCallID.Stream(stream))) } }
             return
         }
-        let ids = wireCallIDs(stream: stream)
+        let ids = wireCallIDs(stream: WireCallID.Stream(stream))
         writer.put(Self.bulkPrefix)
         var next = 0
         if !leadExpired {

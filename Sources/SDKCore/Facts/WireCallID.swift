@@ -6,9 +6,9 @@ import Journal
 /// project's receipt log be matched with the journal call by call (`replay reconcile`,
 /// docs/RECONCILE.md).
 ///
-/// Derived, never stored: the call's id mixed under the journal's stream id (for a request of
-/// the SDK's own, its task's number and creation time, as its idempotency key is), by a
-/// bijection per stream. So it is the same on every attempt and after a relaunch, costs the
+/// Derived, never stored: the call's id mixed under the journal's stream id, whose words are
+/// mixed first (for a request of the SDK's own, its task's number and creation time, as its
+/// idempotency key is), by a bijection per stream. So it is the same on every attempt and after a relaunch, costs the
 /// journal no byte and the request a few arithmetic operations a call, is unique within a journal, and tells
 /// a backend nothing it is not already sent: the `Idempotency-Key` carries the stream and call
 /// ids themselves, and neither names the user. It is not a secret, and not a hash.
@@ -25,8 +25,30 @@ package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertib
         self.low = low
     }
 
+    /// A journal stream's id as its calls' ids take it: each of its words mixed on its own
+    /// first, so that the ids of different journals stay unrelated even where stream and call
+    /// ids are both structured and vary together (a simulator's seeds, a test's counters).
+    /// Made once per request, not per call.
+    package struct Stream: Sendable {
+        fileprivate let high: UInt64
+        fileprivate let low: UInt64
+
+        package init(_ id: UUID) {
+            let (high, low) = withUnsafeBytes(of: id.uuid) { bytes in
+                (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+            self.high = WireCallID.mix(high)
+            self.low = WireCallID.mix(low)
+        }
+    }
+
     /// The id of `call`'s request (or its event in a bulk) in journal stream `stream`.
     package init(stream: UUID, call: CallID) {
+        self.init(stream: Stream(stream), call: call)
+    }
+
+    /// The id of `call`'s request (or its event in a bulk) in the stream `stream` keys.
+    package init(stream: Stream, call: CallID) {
         let (high, low) = call.words
         self.init(stream: stream, high: high, low: low)
     }
@@ -36,6 +58,11 @@ package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertib
     /// it apart from the sequential call ids of tests and the demo; a random call id meets it
     /// with the odds of a 128-bit collision.
     package init(stream: UUID, task: TaskID, createdAt: JournalTime) {
+        self.init(stream: Stream(stream), task: task, createdAt: createdAt)
+    }
+
+    /// The id of a request of the SDK's own in the stream `stream` keys.
+    package init(stream: Stream, task: TaskID, createdAt: JournalTime) {
         self.init(stream: stream, high: task.number | 1 << 63,
                   low: UInt64(bitPattern: createdAt.microsecondsSince1970))
     }
@@ -43,17 +70,14 @@ package struct WireCallID: Sendable, Hashable, Comparable, CustomStringConvertib
     /// `(high, low)` mixed under `stream`: a bijection of the 128 bits for each stream, so two
     /// calls of one journal never share an id, and calls of different journals (whose call ids
     /// may repeat: sequential ids in tests and the demo) get unrelated ones.
-    private init(stream: UUID, high: UInt64, low: UInt64) {
-        let (streamHigh, streamLow) = withUnsafeBytes(of: stream.uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        }
-        let mixedHigh = Self.mix(streamHigh ^ high ^ (low << 29 | low >> 35))
-        self.init(high: mixedHigh, low: Self.mix(streamLow ^ low ^ mixedHigh))
+    private init(stream: Stream, high: UInt64, low: UInt64) {
+        let mixedHigh = Self.mix(stream.high ^ high ^ (low << 29 | low >> 35))
+        self.init(high: mixedHigh, low: Self.mix(stream.low ^ low ^ mixedHigh))
     }
 
     /// SplitMix64's finalizer: a bijection of 64-bit words that spreads every input bit over the
     /// output.
-    private static func mix(_ word: UInt64) -> UInt64 {
+    fileprivate static func mix(_ word: UInt64) -> UInt64 {
         var z = word
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

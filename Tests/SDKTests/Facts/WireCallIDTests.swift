@@ -33,4 +33,23 @@ struct WireCallIDTests {
         let task = WireCallID(stream: stream, task: TaskID(1), createdAt: JournalTime(microsecondsSince1970: 1))
         #expect(!ids.contains(task))
     }
+
+    @Test("streams and calls whose ids vary together (a simulator's seeds, a test's counters) still get ids apart")
+    func structuredStreamsStayApart() {
+        func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
+            withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { UUID(uuid: $0.load(as: uuid_t.self)) }
+        }
+        // Stream i and call i differ from stream 0 and call 0 by the same bits of their high
+        // words: a derivation that combined the raw words first would give them all one id.
+        let ids = (0..<1_000 as Range<UInt64>).map { index in
+            WireCallID(stream: uuid(0x4000_0000_0000_4000 ^ index << 20, 0x8000_0000_0000_0001),
+                       call: CallID(high: 0x4000 ^ index << 20, low: 0x8000_0000_0000_0007))
+        }
+        #expect(Set(ids).count == ids.count)
+        let tasks = (0..<1_000 as Range<UInt64>).map { index in
+            WireCallID(stream: uuid(0x4000_0000_0000_4000 ^ index, 0x8000_0000_0000_0001),
+                       task: TaskID(1 + index), createdAt: JournalTime(microsecondsSince1970: 1_764_000_000_000_000))
+        }
+        #expect(Set(tasks).count == tasks.count)
+    }
 }

@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["LoopbackHTTP", "Locking", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // Reading journals taken off a device, the fold, rendering, the analyses (check, recheck,
         // audit, diagnose), export, the HTML report and the step session: what `replay` runs.
-        .target(name: "ReplayKit", dependencies: ["Journal", "SDK", "LoopbackHTTP"]),
+        .target(name: "ReplayKit", dependencies: ["Journal", "SDK", "LoopbackHTTP", "Locking"]),
         // Seeded random stories over the real EngineShell, with a simulated environment, backend
         // and disk (`replay simulate`). Test doubles: not part of ReplayKit.
         .target(name: "Simulation", dependencies: ["Journal", "SDK", "SDKTesting", "ReplayKit", "Locking"]),

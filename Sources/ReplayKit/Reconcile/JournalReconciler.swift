@@ -79,6 +79,7 @@ package final class JournalReconciler {
         journalOfStream[stream] = number
         let walk = try JournalWalk(reader: reader)
         var tasks: [TaskID: [Int]] = [:]
+        var refusals: [TaskID: TransportCompletion] = [:]
         var last: (sequence: UInt64, time: JournalTime)?
         var records = 0
         // The age limit an expiry reports: the engine's, as its last start journaled it.
@@ -128,11 +129,19 @@ package final class JournalReconciler {
                     tasks[id, default: []].append(position)
                 case .taskDispatched(let id, _):
                     for position in tasks[id] ?? [] { calls[position].dispatched = true }
+                case .transportCompleted(let completion):
+                    // A bulk's answer that refused some of its events: each of those calls fails
+                    // alone while the task is delivered (the SDK resolves them so).
+                    if !completion.refusedEvents.isEmpty { refusals[completion.task] = completion }
                 case .taskCompleted(let id, let outcome):
                     let stored = intern(outcome)
-                    for position in tasks.removeValue(forKey: id) ?? [] {
+                    let refusal = refusals.removeValue(forKey: id)
+                    for (index, position) in (tasks.removeValue(forKey: id) ?? []).enumerated() {
                         calls[position].outcome = stored
                         calls[position].outcomeAt = record.time
+                        if case .delivered(let status) = outcome, let refused = refusal?.refusedEvents.first(where: { $0.index == index }) {
+                            calls[position].outcome = intern(.failed(.httpStatus(status, code: "EventRefused", message: refused.reason)))
+                        }
                     }
                 case .eventsExpired(let id, let expired):
                     let ids = Set(expired.map { WireCallID(stream: stream, call: $0) })
@@ -155,7 +164,7 @@ package final class JournalReconciler {
                     break
                 // Facts that neither put a call on the wire nor end one there (a task's outcome is
                 // its taskCompleted's; a call's resolution follows from it).
-                case .callReceived, .callRejected, .switchRouted, .callResolved, .callsResolved, .transportCompleted, .timerFired,
+                case .callReceived, .callRejected, .switchRouted, .callResolved, .callsResolved, .timerFired,
                      .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived,
                      .engineStopping, .linkResolved, .networkReachable, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired,
                      .backgroundFlushFinished, .backgroundTaskEnded, .initialized, .identityChanged,
@@ -247,13 +256,26 @@ package final class JournalReconciler {
     /// when the file cannot be read at all; bad lines are named in ``problems`` and skipped.
     package func addReceipts(path: String) throws(ReceiptLogError) {
         let reader = try ReceiptLogReader(path: path)
+        try addReceipts(path: path) { () throws(ReceiptLogError) in try reader.next() }
+    }
+
+    /// Matches the receipt-log lines `lines` (a log held in memory, e.g. the simulator's
+    /// backend's, numbered from 1) as ``addReceipts(path:)`` matches a file's, named `path`.
+    package func addReceipts(_ lines: [ReceiptLine], path: String) {
+        var iterator = lines.enumerated().makeIterator()
+        addReceipts(path: path) { () -> ReceiptLogReader.Line? in
+            iterator.next().map { ReceiptLogReader.Line(number: $0.offset + 1, result: .success($0.element)) }
+        }
+    }
+
+    private func addReceipts<Failure: Error>(path: String, next: () throws(Failure) -> ReceiptLogReader.Line?) throws(Failure) {
         let file = receiptFiles.count
         receiptFiles.append(ReceiptFile(path: path))
         var unknownProjects: Set<ProjectFingerprint> = []
         var foreignStreams: Set<UUID> = []
         var stats = ReceiptFile(path: path)
         defer { receiptFiles[file] = stats }
-        while let line = try reader.next() {
+        while let line = try next() {
             stats.lines += 1
             let receiptLine: ReceiptLine
             switch line.result {

@@ -780,15 +780,17 @@ struct StoryAudit {
             }
         }
         guard reader.journalID != nil else { return }
+        // As `replay reconcile` does: the journal and the log in one pass, in time order.
+        let log = world.backend.receiptLog()
         let reconciler = JournalReconciler()
         do {
-            try reconciler.addJournal(path: "journal", reader: reader)
+            let text = log.map { $0.json + "\n" }.joined()
+            try reconciler.reconcile(journals: [("journal", reader)],
+                                     receiptReaders: [("received.ndjson", ReceiptLogReader(bytes: Array(text.utf8)))])
         } catch {
             report(.backend, "the final journal cannot be reconciled: \(error)")
             return
         }
-        let log = world.backend.receiptLog()
-        reconciler.addReceipts(log, path: "received.ndjson")
         for problem in reconciler.problems { report(.backend, "reconciling the backend's receipt log: \(problem)") }
         let crashed = !world.crashes.isEmpty || world.journalFailure != nil
         for row in reconciler.rows() {

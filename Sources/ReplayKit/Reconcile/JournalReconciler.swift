@@ -169,8 +169,9 @@ package final class JournalReconciler {
         knownProjects.insert(task.project)
     }
 
-    /// Takes the calls of task `id` off the pending ones (those `keep` says no to), each given
-    /// `outcome` at `time`.
+    /// Gives the calls of task `id` the outcome `outcome` names for each (by its index in the
+    /// task and its slot; nil: still pending, kept in the task) at `time`, and queues them to
+    /// be let go (streaming).
     private func settle(_ id: TaskID, in cursor: JournalCursor, at time: JournalTime,
                         outcome: (_ index: Int, _ slot: Int) -> UInt32?) {
         guard let slots = cursor.tasks[id] else { return }

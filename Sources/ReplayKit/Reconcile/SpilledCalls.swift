@@ -60,7 +60,6 @@ final class SpilledCalls<Call> {
                 guard FileManager.default.createFile(atPath: path, contents: nil), let opened = FileHandle(forWritingAtPath: path) else {
                     throw CocoaError(.fileWriteUnknown)
                 }
-                // Removed at once where the system allows: it is only ever read through handles.
                 self.path = path
                 handle = opened
             }

@@ -11,16 +11,29 @@ struct WireCallFilter {
 
     mutating func insert(_ id: WireCallID) {
         if words.isEmpty { words = Array(repeating: 0, count: Self.bits / 64) }
-        for bit in Self.probes(id) { words[bit >> 6] |= 1 << UInt64(bit & 63) }
+        let (first, second, third) = Self.probes(id)
+        set(first)
+        set(second)
+        set(third)
     }
 
     func mayContain(_ id: WireCallID) -> Bool {
         guard !words.isEmpty else { return false }
-        return Self.probes(id).allSatisfy { words[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
+        let (first, second, third) = Self.probes(id)
+        return isSet(first) && isSet(second) && isSet(third)
     }
 
-    private static func probes(_ id: WireCallID) -> [Int] {
+    private mutating func set(_ bit: Int) {
+        words[bit >> 6] |= 1 << UInt64(bit & 63)
+    }
+
+    private func isSet(_ bit: Int) -> Bool {
+        words[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+    }
+
+    /// The three bits an id sets: from its high word's two halves and its low word.
+    private static func probes(_ id: WireCallID) -> (Int, Int, Int) {
         let mask = UInt64(bits - 1)
-        return [Int(id.high & mask), Int((id.high >> 32) & mask), Int(id.low & mask)]
+        return (Int(id.high & mask), Int((id.high >> 32) & mask), Int(id.low & mask))
     }
 }

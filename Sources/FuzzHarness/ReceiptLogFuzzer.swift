@@ -7,7 +7,9 @@ import SDK
 /// Invariants: reading never traps, whatever the bytes; it hands out at most one line per
 /// newline (plus one), numbered in order; a line it refuses says why; a line it reads writes
 /// back (``ReceiptLine/json``) to a line that reads as the same receipt, and its ids and
-/// fingerprint spell themselves back.
+/// fingerprint spell themselves back; and each line reads as the general JSON path reads it
+/// (``ReceiptLine/init(parsingJSON:)``): the same receipt, or refused for the same reason, so
+/// the reader's in-place scanner accepts nothing the general path reads otherwise.
 package enum ReceiptLogFuzzer {
     /// The broken invariants for `input` (empty when all hold).
     package static func run(_ input: [UInt8]) -> [String] {
@@ -16,6 +18,7 @@ package enum ReceiptLogFuzzer {
         let newlines = input.lazy.filter { $0 == 0x0A }.count
         var lastNumber = 0
         var lines = 0
+        let raw = input.split(separator: 0x0A, omittingEmptySubsequences: false)
         while true {
             let next: ReceiptLogReader.Line?
             do throws(ReceiptLogError) {
@@ -28,6 +31,21 @@ package enum ReceiptLogFuzzer {
             lines += 1
             if line.number <= lastNumber { violations.append("line \(line.number) came after line \(lastNumber)") }
             lastNumber = line.number
+            if line.number <= raw.count, raw[line.number - 1].count <= ReceiptLine.maxLineBytes {
+                var bytes = Array(raw[line.number - 1])
+                if bytes.last == 0x0D { bytes.removeLast() }
+                let general: Result<ReceiptLine, ReceiptLineError>
+                do throws(ReceiptLineError) {
+                    general = .success(try ReceiptLine(parsingJSON: bytes))
+                } catch {
+                    general = .failure(error)
+                }
+                switch (line.result, general) {
+                case (.success(let read), .success(let expected)) where read == expected: break
+                case (.failure(let read), .failure(let expected)) where read == expected: break
+                default: violations.append("line \(line.number) reads as \(line.result), but the general JSON path reads \(general)")
+                }
+            }
             switch line.result {
             case .failure(let error):
                 if error.message.isEmpty { violations.append("line \(line.number) was refused without a reason") }

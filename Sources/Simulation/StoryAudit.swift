@@ -176,7 +176,7 @@ struct StoryAudit {
         checkProjection(fold: walk.state, live: engine)
         checkSettled(walk.state)
         checkCalmEnd(walk.state)
-        checkBackend(journalID: reader.journalID)
+        checkBackend(reader: reader)
         checkCrashes(journalID: reader.journalID)
     }
 
@@ -744,33 +744,24 @@ struct StoryAudit {
 
     // MARK: - The backend against the journal
 
-    private mutating func checkBackend(journalID: UUID?) {
+    /// What each project received against the journal, call by call: `replay reconcile`'s
+    /// reconciliation (``JournalReconciler``) of the final journal with the backend's receipt
+    /// log (``SimulatedBackend/receiptLog()``), and what the receipt log does not show.
+    ///
+    /// A call received by another project than its task's (`elsewhere`), one the journal says
+    /// delivered that its project never took (`lost`), one stored twice (`duplicate`), or a
+    /// receipt of the journal's stream no call explains while no crash, journal failure or erasure
+    /// could have lost its call (`unjournaled`), is a failure; so is a receipt whose endpoint is not
+    /// its call's. A call the journal says failed or discarded that the project has anyway
+    /// (`unconfirmed`: its answer lost, or the request on the wire when an erasure or a decline
+    /// discarded it) is counted as documented; a receipt later than the journal's outcome
+    /// (`late`) is no failure here: the backend stamps the world's time, the journal the
+    /// device's, and the story jumps the device's wall clock (a request sent again behind the
+    /// SDK's back is the privacy checks' to find).
+    private mutating func checkBackend(reader: JournalReader) {
         for misroute in world.backend.misroutes { report(.backend, "misrouted: \(misroute)") }
-        guard let journalID else { return }
-        var byKey: [String: [BackendReceipt]] = [:]
-        for receipt in world.backend.receipts { byKey[receipt.idempotencyKey, default: []].append(receipt) }
-        // Receipts under a key the journal has no task for were sent before their task's record
-        // was durable and a crash lost it: the app was never told they were delivered.
-        for (id, record) in tasks.sorted(by: { $0.key < $1.key }) {
-            let key = record.task.idempotencyKey(stream: journalID)
-            // A task made for a call is keyed by the call: when a crash lost the decision after
-            // the request left, the decision made again carries the same key, and its body
-            // differs only in when it was made. Project and path must still agree.
-            // A track's task may have left as a bulk whose later events a crash lost with their
-            // calls (or left alone and carry a batch after): either path is the same request.
-            let samePath = { (path: String) in
-                path == record.task.path || (record.task.takesEvents && path == DeliveryTask.bulkTrackPath)
-            }
-            let sameRequest = { (receipt: BackendReceipt) in
-                receipt.project == record.task.project && samePath(receipt.path)
-                    && (record.task.call != nil || receipt.body == record.task.body)
-            }
-            for receipt in byKey[key] ?? [] where !sameRequest(receipt) {
-                report(.backend, "under idempotency key \(key) the backend received \(receipt.path) for \(receipt.project), "
-                       + "which is not the journal's task \(id) (\(record.task.path) for \(record.task.project))")
-                break
-            }
-        }
+        // What the journal alone says: a disable that failed must have been allowed to, and a
+        // delivered task's calls resolve as delivered to its project.
         for (id, record) in tasks.sorted(by: { $0.key < $1.key }) {
             guard case .delivered? = record.outcome else {
                 if record.task.isDisableDevice, case .failed(let failure)? = record.outcome {
@@ -782,17 +773,66 @@ struct StoryAudit {
                 }
                 continue
             }
-            let receipts = byKey[record.task.idempotencyKey(stream: journalID)] ?? []
-            if receipts.isEmpty {
-                report(.backend, "task \(id) (\(record.task.path)) is delivered in the journal, but \(record.task.project) never received it")
-            }
             for call in record.task.calls {
                 if case .delivered(let project, _)? = resolved[call], project != record.task.project {
                     report(.backend, "call \(call) resolved as delivered to \(project), but its task \(id) went to \(record.task.project)")
                 }
             }
         }
+        guard reader.journalID != nil else { return }
+        // As `replay reconcile` does: the journal and the log in one pass, in time order.
+        let log = world.backend.receiptLog()
+        let reconciler = JournalReconciler()
+        do {
+            let text = log.map { $0.json + "\n" }.joined()
+            try reconciler.reconcile(journals: [("journal", reader)],
+                                     receiptReaders: [("received.ndjson", ReceiptLogReader(bytes: Array(text.utf8)))])
+        } catch {
+            report(.backend, "the final journal cannot be reconciled: \(error)")
+            return
+        }
+        for problem in reconciler.problems { report(.backend, "reconciling the backend's receipt log: \(problem)") }
+        let crashed = !world.crashes.isEmpty || world.journalFailure != nil
+        for row in reconciler.rows() {
+            let receipts = row.receipts.map { receipt in
+                let line = log[receipt.line - 1]
+                return "\(line.endpoint) on \(receipt.project) \(receipt.status.map(String.init) ?? "unanswered")\(receipt.duplicate ? " (re-send)" : "") at line \(receipt.line)"
+            }.joined(separator: "; ")
+            let call = row.call.map { call in
+                "\(call.call.map { "call \($0)" } ?? "the SDK's own request") (task \(call.task), \(call.endpoint) to \(call.project), "
+                    + "journal: \(call.outcome.map { "\($0)" } ?? "pending"))"
+            } ?? "no call of the journal (\(row.endpoint ?? "?"))"
+            // Each receipt is of its call's endpoint (a track's event may leave in a bulk, a
+            // bulk's first event alone).
+            if let journalCall = row.call {
+                let tracks = [DeliveryTask.trackPath, DeliveryTask.bulkTrackPath]
+                for receipt in row.receipts {
+                    let path = log[receipt.line - 1].endpoint
+                    if path != journalCall.endpoint && !(tracks.contains(path) && tracks.contains(journalCall.endpoint)) {
+                        report(.backend, "\(call) was received as \(path) (line \(receipt.line))")
+                    }
+                }
+            }
+            switch row.verdict {
+            case .agreed:
+                break
+            case .elsewhere, .lost, .duplicate:
+                report(.backend, "\(row.verdict.rawValue): \(call); received: \(receipts.isEmpty ? "none" : receipts)")
+            case .unjournaled:
+                // Sent before its task's record was durable, and a crash (or the journal's
+                // failure) lost that record: the app was never told it was delivered; or on the
+                // wire when an erasure deleted its records (received after the erased range).
+                if !crashed && !reconciler.holes.contains(where: { $0.journal == row.journal }) { report(.backend, "unjournaled: \(call); received: \(receipts)") }
+            case .unconfirmed:
+                explained[Self.receivedUnconfirmed, default: 0] += 1
+            case .late:
+                break
+            }
+        }
     }
+
+    /// A call the journal says failed or was discarded, which its project received anyway.
+    static let receivedUnconfirmed = "documented: a project received a call the journal says failed or discarded (its answer lost, or the request on the wire when it was discarded): `replay reconcile` says unconfirmed"
 
     /// Every call durable before a crash is still in the journal and resolved by the end.
     private mutating func checkCrashes(journalID: UUID?) {

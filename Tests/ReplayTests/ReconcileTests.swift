@@ -20,9 +20,11 @@ struct ReconcileTests {
         let stream: UUID
         let lines: [ReceiptLine]
 
-        /// `seed` makes the install: another seed, another journal stream.
-        init(seed: UInt64 = 1, extra: (EngineStore) -> Void = { _ in }) throws {
+        /// `seed` makes the install: another seed, another journal stream. `before` runs
+        /// before the first call (to script answers), `extra` after the calls settled.
+        init(seed: UInt64 = 1, extra: (EngineStore) -> Void = { _ in }, before: (EngineStore) -> Void = { _ in }) throws {
             let store = EngineStore(seed: seed)
+            before(store)
             store.initialize(.A)
             store.call(.setEmail("ada@example.com"))
             store.call(.registerToken("token-1"))
@@ -151,6 +153,64 @@ struct ReconcileTests {
         taken.endpoint = "events/track"
         let log = try scene.write(scene.lines + [taken])
         #expect(scene.verdicts([log]) == ["unconfirmed": 1, "agreed": scene.lines.count])
+    }
+
+    @Test("a bulk's event the answer refused (400 in the log) agrees with the journal, which fails that call alone")
+    func refusedBulkEventAgrees() throws {
+        // The scene's four events leave in one bulk, e1 refused.
+        let scene = try Scene(before: { store in
+            store.answer(DeliveryTask.bulkTrackPath, status: 200,
+                         body: #"{"code":"Success","successCount":3,"failCount":1,"disallowedEventNames":["e1"],"invalidEmails":[],"invalidUserIds":[]}"#)
+        })
+        defer { try? FileManager.default.removeItem(atPath: scene.directory) }
+        // The scripted answer never reached the backend: its log is written as the backend
+        // would have, the refused event's line answered 400.
+        let request = try #require(scene.store.requests.first { $0.path == DeliveryTask.bulkTrackPath })
+        try #require(request.callIDs.count == 4)
+        #expect(!scene.lines.contains { $0.endpoint == DeliveryTask.bulkTrackPath })
+        var bulk = request.callIDs.map { id in
+            var line = scene.lines[0]
+            line.callID = id
+            line.endpoint = DeliveryTask.bulkTrackPath
+            return line
+        }
+        bulk[1].status = 400
+        #expect(scene.verdicts([try scene.write(scene.lines + bulk)]) == ["agreed": scene.lines.count + 4])
+        // Had the project stored it anyway (answered 200), the journal's failure disagrees.
+        bulk[1].status = 200
+        #expect(scene.verdicts([try scene.write(scene.lines + bulk)]) == ["unconfirmed": 1, "agreed": scene.lines.count + 3])
+    }
+
+    @Test("the one pass in time order and --whole give the same rows, whatever order the log is in and however late a receipt")
+    func streamedAgreesWithWhole() throws {
+        let scene = try Scene { store in
+            // Calls hours apart, so the pass lets the first ones go before the last are read.
+            for hour in 1...3 {
+                store.advance(byMilliseconds: Int64(hour) * 3_600_000)
+                store.call(.track(event: "hour-\(hour)", dataFields: nil))
+                store.settle()
+            }
+        }
+        defer { try? FileManager.default.removeItem(atPath: scene.directory) }
+        var late = scene.lines[0]
+        late.receivedAt = JournalTime(microsecondsSince1970: late.receivedAt.microsecondsSince1970 + 86_400_000_000)
+        late.duplicate = true
+        var resent = scene.lines[1]
+        resent.duplicate = false
+        var other = scene.lines[2]
+        other.project = scene.store.fingerprint(.B)
+        // In order; backwards; with a receipt a day late, one stored twice, one elsewhere.
+        let logs = [scene.lines, scene.lines.reversed(), scene.lines + [late, resent, other]]
+        for (number, lines) in logs.enumerated() {
+            let log = try scene.write(Array(lines), name: "log-\(number).ndjson")
+            let streamed = scene.reconcile([log], json: true)
+            let whole = ReplayHarness.run(["reconcile", "--json", "--whole", scene.journal, "--received", log])
+            #expect(streamed.status == whole.status)
+            #expect(streamed.out.split(separator: "\n").sorted() == whole.out.split(separator: "\n").sorted(),
+                    "log \(number):\n\(streamed.out)\n---\n\(whole.out)")
+            #expect(streamed.error == whole.error)
+        }
+        #expect(scene.verdicts([try scene.write(scene.lines + [late, resent, other])]) == ["elsewhere": 1, "duplicate": 1, "late": 1, "agreed": scene.lines.count - 3])
     }
 
     @Test("another install's receipts are not judged; a log of nothing but them is named as another device's")

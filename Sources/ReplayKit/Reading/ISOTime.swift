@@ -6,7 +6,14 @@ import Journal
 enum ISOTime {
     /// The time `text` names, or nil when it is not such a time.
     static func parse(_ text: String) -> JournalTime? {
-        var scanner = Scanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// The time the UTF-8 bytes `utf8` name, read in place (a receipt log's `received_at`), or
+    /// nil when they are not such a time.
+    static func parse(utf8: UnsafeBufferPointer<UInt8>) -> JournalTime? {
+        var scanner = Scanner(utf8)
         guard let year = scanner.digits(exactly: 4), scanner.take("-"),
               let month = scanner.digits(exactly: 2), scanner.take("-"),
               let day = scanner.digits(exactly: 2), scanner.take("T") || scanner.take(" ") || scanner.take("t"),
@@ -64,10 +71,10 @@ enum ISOTime {
 
     /// Reads ASCII characters and digits off the front of a byte array.
     private struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
 
-        init(_ bytes: [UInt8]) {
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
         }
 

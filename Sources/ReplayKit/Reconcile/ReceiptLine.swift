@@ -70,6 +70,27 @@ package struct ReceiptLine: Sendable, Equatable {
     /// Parses one line (without its newline). Throws naming the member that is missing or
     /// wrong; never traps, whatever the bytes.
     package init(parsing bytes: [UInt8]) throws(ReceiptLineError) {
+        var scanner = ReceiptLineScanner()
+        self = try bytes.withUnsafeBufferPointer { buffer throws(ReceiptLineError) in try Self(parsing: buffer, scanner: &scanner) }
+    }
+
+    /// Parses one line read in place by `scanner` (the plain form a backend writes), else by
+    /// the general JSON path, which also names what is wrong.
+    init(parsing bytes: UnsafeBufferPointer<UInt8>, scanner: inout ReceiptLineScanner) throws(ReceiptLineError) {
+        guard bytes.count <= Self.maxLineBytes else {
+            throw ReceiptLineError("the line is \(bytes.count) bytes, more than \(Self.maxLineBytes)")
+        }
+        if let line = scanner.scan(bytes) {
+            self = line
+            return
+        }
+        try self.init(parsingJSON: Array(bytes))
+    }
+
+    /// Parses one line (without its newline) through the general JSON parser: every line the
+    /// schema allows, escapes and all, and the reason for any it does not. What
+    /// ``init(parsing:)`` falls back to; the fuzz target compares the two.
+    package init(parsingJSON bytes: [UInt8]) throws(ReceiptLineError) {
         guard bytes.count <= Self.maxLineBytes else {
             throw ReceiptLineError("the line is \(bytes.count) bytes, more than \(Self.maxLineBytes)")
         }

@@ -11,6 +11,11 @@ package final class ReceiptLogReader {
     package struct Line {
         package var number: Int
         package var result: Result<ReceiptLine, ReceiptLineError>
+
+        package init(number: Int, result: Result<ReceiptLine, ReceiptLineError>) {
+            self.number = number
+            self.result = result
+        }
     }
 
     /// Nil for a log read from memory (``init(bytes:)``).
@@ -19,6 +24,7 @@ package final class ReceiptLogReader {
     private var start = 0
     private var atEnd = false
     private var lineNumber = 0
+    private var scanner = ReceiptLineScanner()
     private static let chunkBytes = 1 << 20
 
     /// Opens `path` for reading; throws ``ReceiptLogError`` when it cannot be opened.
@@ -47,28 +53,38 @@ package final class ReceiptLogReader {
     /// cannot be read.
     package func next() throws(ReceiptLogError) -> Line? {
         while true {
-            guard let (bytes, tooLong) = try nextRawLine() else { return nil }
+            guard let (range, tooLong) = try nextRawLine() else { return nil }
             lineNumber += 1
             if tooLong {
                 return Line(number: lineNumber, result: .failure(ReceiptLineError("the line is longer than \(ReceiptLine.maxLineBytes) bytes")))
             }
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            let trimmed = bytes.last == 0x0D ? Array(bytes.dropLast()) : bytes
-            do throws(ReceiptLineError) {
-                return Line(number: lineNumber, result: .success(try ReceiptLine(parsing: trimmed)))
-            } catch {
-                return Line(number: lineNumber, result: .failure(error))
+            let result: Result<ReceiptLine, ReceiptLineError>? = buffer.withUnsafeBufferPointer { all in
+                var bytes = UnsafeBufferPointer(rebasing: all[range])
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+                if bytes.last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+                do throws(ReceiptLineError) {
+                    return .success(try ReceiptLine(parsing: bytes, scanner: &scanner))
+                } catch {
+                    return .failure(error)
+                }
             }
+            guard let result else { continue }
+            return Line(number: lineNumber, result: result)
         }
     }
 
-    /// The bytes of the next line, or of its first ``ReceiptLine/maxLineBytes`` + 1 when it is
-    /// longer (then `tooLong`, the rest skipped); nil at the end.
-    private func nextRawLine() throws(ReceiptLogError) -> (bytes: [UInt8], tooLong: Bool)? {
+    /// Where in ``buffer`` the next line is, or an empty range when it is longer than
+    /// ``ReceiptLine/maxLineBytes`` + 1 (then `tooLong`, the rest skipped); nil at the end.
+    private func nextRawLine() throws(ReceiptLogError) -> (range: Range<Int>, tooLong: Bool)? {
         var tooLong = false
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let line = tooLong ? [] : Array(buffer[start..<newline])
+            let newline: Int? = buffer.withUnsafeBytes { raw in
+                guard start < raw.count, let base = raw.baseAddress,
+                      let found = memchr(base + start, 0x0A, raw.count - start) else { return nil }
+                return base.distance(to: UnsafeRawPointer(found))
+            }
+            if let newline {
+                let line = tooLong ? start..<start : start..<newline
                 start = newline + 1
                 return (line, tooLong)
             }
@@ -80,9 +96,8 @@ package final class ReceiptLogReader {
             }
             if atEnd {
                 guard start < buffer.count || tooLong else { return nil }
-                let line = tooLong ? [] : Array(buffer[start...])
-                buffer.removeAll()
-                start = 0
+                let line = tooLong ? start..<start : start..<buffer.count
+                start = buffer.count
                 return (line, tooLong)
             }
             if start > 0 {

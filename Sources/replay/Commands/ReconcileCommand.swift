@@ -8,7 +8,7 @@ struct ReconcileCommand: Command {
     static let name = "reconcile"
     static let summary = "every call against the backends' receipt logs: agreed, lost, duplicate, elsewhere, …"
     static let help = """
-        usage: replay reconcile [--json] [--all] [--clock-skew MS] <journal>... --received <file>...
+        usage: replay reconcile [--json] [--all] [--whole] [--window MS] [--clock-skew MS] <journal>... --received <file>...
 
         Matches what the journals say each project received with what the projects say they
         received (receipt logs: NDJSON, one line per call received, docs/RECONCILE.md), call
@@ -35,6 +35,14 @@ struct ReconcileCommand: Command {
           --clock-skew MS  a receipt up to MS milliseconds after the journal's outcome is not
                            late: the backend's clock and the device's differ (default 0)
           --all            list agreed calls too (text)
+          --window MS      how far the backend's clock and the devices' may differ, and the
+                           logs stray from time order, for the one pass over journals and
+                           logs (default 60000, at least --clock-skew): calls are let go that
+                           long after their outcome; what falls outside costs memory, never
+                           a verdict
+          --whole          read the journals whole before the logs (memory by the journals'
+                           calls) instead of both in one pass in time order (memory by the
+                           calls in flight): the same verdicts, agreed calls in journal order
           --json           one JSON object per call (NDJSON), then one {"summary": …}
         """
 
@@ -43,6 +51,8 @@ struct ReconcileCommand: Command {
     let json: Bool
     let all: Bool
     let clockSkewMicroseconds: Int64
+    let whole: Bool
+    let windowMicroseconds: Int64
 
     init(arguments: inout Arguments) throws(UsageError) {
         receiptLogs = try arguments.optionList("--received")
@@ -50,6 +60,9 @@ struct ReconcileCommand: Command {
         clockSkewMicroseconds = try arguments.option("--clock-skew", as: "milliseconds (0 or more)") { Int64($0).flatMap { $0 >= 0 && $0 < Int64.max / 1000 ? $0 * 1000 : nil } } ?? 0
         json = arguments.flag("--json")
         all = arguments.flag("--all")
+        whole = arguments.flag("--whole")
+        windowMicroseconds = try arguments.option("--window", as: "milliseconds (0 or more)") { Int64($0).flatMap { $0 >= 0 && $0 < Int64.max / 1000 ? $0 * 1000 : nil } }
+            ?? JournalReconciler.streamingWindowMicroseconds
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         journals = FleetExport.journalPaths(paths)
@@ -57,18 +70,31 @@ struct ReconcileCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         let reconciler = JournalReconciler(clockSkewMicroseconds: clockSkewMicroseconds)
-        for path in journals {
-            console.progress("reading \(path)")
-            let reader = try JournalSource.open(path, console: console)
-            try reconciler.addJournal(path: path, reader: reader)
-        }
-        for path in receiptLogs {
-            console.progress("matching \(path)")
-            do throws(ReceiptLogError) {
-                try reconciler.addReceipts(path: path)
-            } catch {
+        if whole {
+            for path in journals {
+                console.progress("reading \(path)")
+                let reader = try JournalSource.open(path, console: console)
+                try reconciler.addJournal(path: path, reader: reader)
+            }
+            for path in receiptLogs {
+                console.progress("matching \(path)")
+                do throws(ReceiptLogError) {
+                    try reconciler.addReceipts(path: path)
+                } catch {
+                    console.clearProgress()
+                    console.printError("replay \(Self.name): \(error.path.isEmpty ? path + ": " + error.problem : error.description)")
+                    return .failure
+                }
+            }
+        } else {
+            var sources: [(path: String, reader: JournalReader)] = []
+            for path in journals { sources.append((path, try JournalSource.open(path, console: console))) }
+            console.progress("matching \(journals.count) journal(s) with \(receiptLogs.count) receipt log(s)")
+            do {
+                try reconciler.reconcile(journals: sources, receiptLogs: receiptLogs, windowMicroseconds: windowMicroseconds)
+            } catch let error as ReceiptLogError {
                 console.clearProgress()
-                console.printError("replay \(Self.name): \(error.path.isEmpty ? path + ": " + error.problem : error.description)")
+                console.printError("replay \(Self.name): \(error.description)")
                 return .failure
             }
         }

@@ -34,10 +34,11 @@ struct SimulateCommand: Command {
           projection  the live state equals the fold of the journal: after every input, at
                       each crash (the restored state is the state the process had), at the end
           recheck     `replay recheck`: today's decide reproduces every recorded decision
-          backend     each delivered task reached the project the journal names, under its
-                      idempotency key, exactly once after deduplication; no request misrouted;
-                      each request names one user, with a JWT issued for that user; every
-                      disable reached its project
+          backend     `replay reconcile` of the journal with the backend's receipt log: no
+                      call elsewhere, lost or duplicate, none received at another endpoint, no
+                      receipt no call explains (unless a crash or an erasure lost its call);
+                      no request misrouted; each request names one user, with a JWT issued
+                      for that user; every disable reached its project
           settle      every completion ran once; every call received is resolved exactly once
                       in the journal; after the calm end nothing is left pending; calls durable
                       before a crash are resolved

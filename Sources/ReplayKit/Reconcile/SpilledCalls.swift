@@ -1,0 +1,127 @@
+import Foundation
+
+/// Calls a streamed reconciliation judged agreed and let go, kept in order in a temporary file
+/// (each call's bytes, then its receipts') instead of memory, and read back when the rows are
+/// listed. `Call` must be a plain value (no references): its bytes are written as they are.
+///
+/// Not thread-safe: one reconciliation on one thread. The file is removed when this is.
+final class SpilledCalls<Call> {
+    typealias Receipt = JournalReconciler.Receipt
+
+    private var handle: FileHandle?
+    private var path: String?
+    private var buffer: [UInt8] = []
+    /// How many calls were written, and which of them were taken back (``take(_:body:)``).
+    private(set) var count = 0
+    private var taken: Set<Int> = []
+    private static var flushBytes: Int { 1 << 20 }
+
+    init() {
+        precondition(_isPOD(Call.self) && _isPOD(Receipt.self), "spilled calls are plain values")
+    }
+
+    deinit {
+        try? handle?.close()
+        if let path { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Writes `call` and its receipts after those written.
+    func append(_ call: Call, receipts: [Receipt]) {
+        withUnsafeBytes(of: call) { buffer.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(receipts.count)) { buffer.append(contentsOf: $0) }
+        for receipt in receipts { withUnsafeBytes(of: receipt) { buffer.append(contentsOf: $0) } }
+        count += 1
+        if buffer.count >= Self.flushBytes { flush() }
+    }
+
+    /// Hands out each call written and not taken back, in order, with its receipts.
+    func forEach(_ body: (Call, [Receipt]) -> Void) {
+        read { ordinal, call, receipts in
+            if !taken.contains(ordinal) { body(call, receipts) }
+        }
+    }
+
+    /// Takes back the calls `wanted` says yes to (they are no longer handed out), handing
+    /// each with its receipts to `body`.
+    func take(where wanted: (Call) -> Bool, body: (Call, [Receipt]) -> Void) {
+        guard count > taken.count else { return }
+        read { ordinal, call, receipts in
+            guard !taken.contains(ordinal), wanted(call) else { return }
+            taken.insert(ordinal)
+            body(call, receipts)
+        }
+    }
+
+    private func flush() {
+        guard !buffer.isEmpty else { return }
+        do {
+            if handle == nil {
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-reconcile-\(UUID().uuidString).calls").path
+                guard FileManager.default.createFile(atPath: path, contents: nil), let opened = FileHandle(forWritingAtPath: path) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                self.path = path
+                handle = opened
+            }
+            try handle?.write(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+        } catch {
+            preconditionFailure("replay reconcile: the temporary file of agreed calls cannot be written: \(error)")
+        }
+    }
+
+    /// Reads every call written, in order: the file's, then what is still buffered.
+    private func read(_ body: (Int, Call, [Receipt]) -> Void) {
+        var ordinal = 0
+        var pending: [UInt8] = []
+        func parse(_ bytes: inout [UInt8], final: Bool) {
+            var offset = 0
+            let callSize = MemoryLayout<Call>.size, receiptSize = MemoryLayout<Receipt>.size
+            bytes.withUnsafeBytes { raw in
+                while raw.count - offset >= callSize + 4 {
+                    let count = Int(raw.loadUnaligned(fromByteOffset: offset + callSize, as: UInt32.self))
+                    let size = callSize + 4 + count * receiptSize
+                    guard raw.count - offset >= size else { break }
+                    let call = Self.load(Call.self, from: raw.baseAddress! + offset)
+                    var receipts: [Receipt] = []
+                    receipts.reserveCapacity(count)
+                    for index in 0..<count {
+                        receipts.append(Self.load(Receipt.self, from: raw.baseAddress! + offset + callSize + 4 + index * receiptSize))
+                    }
+                    body(ordinal, call, receipts)
+                    ordinal += 1
+                    offset += size
+                }
+            }
+            bytes.removeFirst(offset)
+            precondition(!final || bytes.isEmpty, "replay reconcile: the temporary file of agreed calls is cut short")
+        }
+        if let path, handle != nil {
+            guard let reader = FileHandle(forReadingAtPath: path) else {
+                preconditionFailure("replay reconcile: the temporary file of agreed calls cannot be read")
+            }
+            defer { try? reader.close() }
+            while true {
+                let chunk: Data?
+                do {
+                    chunk = try reader.read(upToCount: Self.flushBytes)
+                } catch {
+                    preconditionFailure("replay reconcile: the temporary file of agreed calls cannot be read: \(error)")
+                }
+                guard let chunk, !chunk.isEmpty else { break }
+                pending.append(contentsOf: chunk)
+                parse(&pending, final: false)
+            }
+        }
+        pending.append(contentsOf: buffer)
+        parse(&pending, final: true)
+    }
+
+    /// A plain value from bytes at any alignment.
+    private static func load<Value>(_ type: Value.Type, from source: UnsafeRawPointer) -> Value {
+        let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        defer { value.deallocate() }
+        UnsafeMutableRawPointer(value).copyMemory(from: source, byteCount: MemoryLayout<Value>.size)
+        return value.pointee
+    }
+}

@@ -47,7 +47,7 @@ def read_query(name, folder=QUERIES):
 # The columns of `call_rows`, after the exploded wire call id.
 CALL_ROW_COLUMNS = ("journal_id, sdk_version, seq, kind, call_id, task_id, row_project, task_region, task_endpoint, "
                     "outcome_status, outcome_reason")
-CALL_ROW_KINDS = "('taskQueued', 'eventBatched', 'taskCompleted', 'eventsExpired')"
+CALL_ROW_KINDS = "('taskQueued', 'eventBatched', 'transportCompleted', 'taskCompleted', 'eventsExpired')"
 RECEIPT_VIEW_COLUMNS = "project, region, endpoint, call_id, idempotency_key, status, COALESCE(duplicate, false) AS duplicate"
 
 

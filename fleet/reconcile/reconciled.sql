@@ -24,13 +24,16 @@ WITH queued AS (
     FROM queued WHERE latest = 1
 ), ended AS (
     -- How the journal says each call ended: its task's completion (every call the task still
-    -- carried), or the expiry of its event; the last one stands.
+    -- carried), or the expiry of its event; the last one stands. A bulk answer that refused
+    -- the call's event (its transportCompleted names the call) stands over the delivered
+    -- task's completion after it: the call failed alone, as the SDK resolved it.
     SELECT journal_id, wire_call_id, time AS outcome_at, recorded_at AS outcome_time,
            CASE WHEN kind = 'eventsExpired' THEN 'discarded' ELSE outcome_status END AS outcome_status,
            CASE WHEN kind = 'eventsExpired' THEN 'expired' ELSE outcome_reason END AS outcome_reason,
-           ROW_NUMBER() OVER (PARTITION BY journal_id, wire_call_id ORDER BY seq DESC) AS latest
+           ROW_NUMBER() OVER (PARTITION BY journal_id, wire_call_id
+                              ORDER BY CASE WHEN kind = 'transportCompleted' THEN 1 ELSE 0 END DESC, seq DESC) AS latest
     FROM call_rows
-    WHERE kind IN ('taskCompleted', 'eventsExpired')
+    WHERE kind IN ('transportCompleted', 'taskCompleted', 'eventsExpired')
 ), judged AS (
     SELECT c.journal_id, c.sdk_version, c.wire_call_id, c.call_id, c.task_id, c.project, c.task_region, c.task_endpoint,
            e.outcome_status, e.outcome_reason, e.outcome_at,

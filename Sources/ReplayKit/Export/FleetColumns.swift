@@ -404,7 +404,18 @@ struct FleetColumns {
             case .disableCoalesced(let id, let call):
                 return Subject(call: call, task: id)
             case .transportCompleted(let completion):
-                return Subject(call: state.tasks[completion.task]?.task.call, task: completion.task)
+                let task = state.tasks[completion.task]?.task
+                guard let task, !completion.refusedEvents.isEmpty, case .response(let status, _, _, _) = completion.outcome else {
+                    return Subject(call: task?.call, task: completion.task)
+                }
+                // A bulk answer that refused some of its events: each of those calls fails alone
+                // (the task is delivered), so the row ends them, with that failure.
+                let events = (task.call.map { [$0] } ?? []) + task.batchCalls
+                let refused = completion.refusedEvents.compactMap { events.indices.contains($0.index) ? events[$0.index] : nil }
+                let failure = refused.isEmpty ? nil : OutcomeWords(CallOutcome.failed(.httpStatus(status, code: "EventRefused", message: completion.refusedEvents[0].reason)))
+                return Subject(call: task.call, task: completion.task, outcome: failure, region: task.region, endpoint: task.wirePath,
+                               wireCallIDs: stream.map { stream in refused.map { WireCallID(stream: stream, call: $0) } } ?? [],
+                               carriesCalls: !refused.isEmpty)
             case .timerSet(let timer, _), .timerFired(let timer):
                 if case .retry(let id, _) = timer { return Subject(task: id) }
                 if case .teardownBound(let id, _) = timer { return Subject(switchID: id) }

@@ -524,31 +524,32 @@ package final class JournalReconciler {
         var logs: [LogCursor] = []
         for (path, reader) in receiptReaders { logs.append(LogCursor(reader: reader, file: openReceipts(path: path))) }
         for index in logs.indices { try advance(&logs[index], path: receiptLogs[index]) }
+        // The earliest receipt, and the earliest journal record, across every log and journal.
+        var journalOrder = EarliestFirst()
+        for (index, cursor) in cursors.enumerated() { journalOrder.insert(time: cursor.head!.time.microsecondsSince1970, index: index) }
+        var logOrder = EarliestFirst()
+        for index in logs.indices { if let head = logs[index].head { logOrder.insert(time: Self.time(of: head), index: index) } }
         while true {
-            // The earliest receipt, and the earliest journal record.
-            var nextLog: Int?
-            for index in logs.indices where logs[index].head != nil {
-                if let best = nextLog, Self.time(of: logs[best].head!) <= Self.time(of: logs[index].head!) { continue }
-                nextLog = index
-            }
-            var nextJournal: Int?
-            for index in cursors.indices where cursors[index].head != nil {
-                if let best = nextJournal, cursors[best].head!.time <= cursors[index].head!.time { continue }
-                nextJournal = index
-            }
-            let receiptTime = nextLog.map { Self.time(of: logs[$0].head!) }
-            if let journal = nextJournal, receiptTime.map({ cursors[journal].head!.time.microsecondsSince1970 <= $0 &+ window }) ?? true {
-                let cursor = cursors[journal]
+            let nextLog = logOrder.first
+            let receiptTime = nextLog?.time
+            if let journal = journalOrder.first, receiptTime.map({ journal.time <= $0 &+ window }) ?? true {
+                let cursor = cursors[journal.index]
                 consume(cursor.head!, of: cursor)
                 cursor.head = try cursor.walk.next()
-                if cursor.head == nil { finishJournal(cursor) }
+                if let head = cursor.head {
+                    journalOrder.replaceFirst(time: head.time.microsecondsSince1970)
+                } else {
+                    journalOrder.removeFirst()
+                    finishJournal(cursor)
+                }
                 // No receipt left: a call is let go as soon as it has its outcome.
                 if receiptTime == nil { retire(before: .max) }
                 continue
             }
-            guard let log = nextLog else { break }
+            guard let log = nextLog?.index else { break }
             match(logs[log].head!, file: logs[log].file)
             try advance(&logs[log], path: receiptLogs[log])
+            if let head = logs[log].head { logOrder.replaceFirst(time: Self.time(of: head)) } else { logOrder.removeFirst() }
             if let receiptTime { retire(before: receiptTime &- window) }
         }
         for log in logs { finishReceipts(log.file) }
@@ -642,7 +643,9 @@ package final class JournalReconciler {
             }
             late.removeAll { taken[$0.callID] != nil }
             // Each taken back joins the entry made again, or comes back as it was.
-            for (id, entry) in taken.sorted(by: { $0.value.stored.queuedAt < $1.value.stored.queuedAt }) {
+            // In a total order (calls of different journals may share a time), so the rows come
+            // out the same on every run.
+            for (id, entry) in taken.sorted(by: { ($0.value.stored.queuedAt, $0.value.stored.journal, $0.key) < ($1.value.stored.queuedAt, $1.value.stored.journal, $1.key) }) {
                 if let slot = index[id] {
                     var merged = entry.stored
                     let later = calls[slot]

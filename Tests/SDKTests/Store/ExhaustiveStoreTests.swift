@@ -11,14 +11,7 @@ import Testing
 struct ExhaustiveStoreTests {
     /// A store on A with ada signed in, everything settled and skipped.
     static func onA() -> EngineStore {
-        let store = EngineStore()
-        store.initialize(.A)
-        store.call(.setEmail("ada@example.com"))
-        store.settle()
-        store.skipReceivedFacts()
-        store.skipEffects()
-        store.skipRequests()
-        return store
+        SwitchContractStoreTests.onA()
     }
 
     /// Whether `issue` is the store's report of `what` left unasserted, showing `line`.

@@ -6,8 +6,7 @@ internal import CAtomics
 ///
 /// Unchecked Sendable: the word is only ever touched through C11 atomic operations
 /// (CAtomics), which make concurrent access from any thread well-defined.
-// @unchecked Sendable is safe: the word is touched only through C11 atomic operations.
-public final class AtomicWord: @unchecked Sendable {
+public final class AtomicWord: @unchecked Sendable { // safe: the word is touched only through C11 atomic operations.
     private let word: UnsafeMutablePointer<UInt64>
 
     /// A word holding `value`.

@@ -9,8 +9,7 @@ import Glibc
 ///
 /// `@unchecked Sendable`: its state is touched by the poller thread only (by ``closeEverything()``
 /// only when that thread never started), and handed to it once, when the thread starts.
-// @unchecked Sendable is safe: only the poller thread touches its state (see above).
-final class ConnectionPoller: @unchecked Sendable {
+final class ConnectionPoller: @unchecked Sendable { // safe: only the poller thread touches its state (see above).
     private let listeners: [ListeningSocket]
     private let wakeRead: Int32
     private var connections: [LoopbackConnection] = []

@@ -15,8 +15,7 @@ import Glibc
 /// worker until its handler returns, then the poller again: one thread at a time, handed over
 /// under the server's lock (hence `@unchecked Sendable`: no two threads touch it at once, and the
 /// lock orders each one's accesses after the previous owner's).
-// @unchecked Sendable is safe: one owner at a time, handed over under the server's lock.
-package final class LoopbackConnection: @unchecked Sendable {
+package final class LoopbackConnection: @unchecked Sendable { // safe: one owner at a time, handed over under the server's lock.
     /// What the poller is doing with the connection.
     enum Phase {
         /// Waiting for a whole request head; closed at `deadline`.

@@ -5,11 +5,11 @@ final class IndexFileWriter: Sendable {
 
     /// Creates (or replaces) the index file with `entries` already known.
     init(storage: any JournalStorage, path: String, baseSequence: UInt64, entries: [IndexEntry] = []) {
-        try? storage.removeFile(at: path)
-        let created = try? storage.createFile(at: path)
+        try? storage.removeFile(at: path) // a cache: a failure leaves no index, rebuilt by readers
+        let created = try? storage.createFile(at: path) // a cache: nil means no index, never a failed append
         var bytes = IndexFile.header(baseSequence: baseSequence)
         for entry in entries { bytes += IndexFile.encode(entry) }
-        if let created, (try? bytes.withUnsafeBytes { try created.append($0) }) != nil {
+        if let created, (try? bytes.withUnsafeBytes { try created.append($0) }) != nil { // a header not written: no index
             file = created
         } else {
             file = nil
@@ -18,6 +18,6 @@ final class IndexFileWriter: Sendable {
 
     func add(_ entry: IndexEntry) {
         guard let file else { return }
-        _ = try? IndexFile.encode(entry).withUnsafeBytes { try file.append($0) }
+        _ = try? IndexFile.encode(entry).withUnsafeBytes { try file.append($0) } // a lost entry: readers confirm and rebuild
     }
 }

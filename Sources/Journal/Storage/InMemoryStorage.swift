@@ -120,9 +120,9 @@ public final class InMemoryStorage: JournalStorage {
         }
     }
 
-    /// The names of the files in `directory`.
+    /// The names of the files in `directory`, sorted; none when it does not exist.
     public func fileNames(in directory: String) -> [String] {
-        (try? contentsOfDirectory(at: directory))?.sorted() ?? []
+        (try? contentsOfDirectory(at: directory))?.sorted() ?? [] // its only error is a missing directory: no files
     }
 
     /// A copy of this storage as it is now (every byte kept, durable or not).

@@ -318,6 +318,64 @@ struct ReconcileTests {
         #expect(run.out.contains("a gap of"), "\(run.out)")
         #expect(!run.out.contains("lost ") && !run.out.contains("unjournaled "), "\(run.out)")
     }
+
+    @Test("--json rows are the schema's objects, member by member, for a call with many receipts, none, an unanswered one and an unjournaled receipt")
+    func jsonRowsAreTheSchemas() throws {
+        let scene = try Scene()
+        defer { try? FileManager.default.removeItem(atPath: scene.directory) }
+        var lines = scene.lines
+        var again = lines[1]
+        again.receivedAt = again.receivedAt.advanced(by: .milliseconds(-1))
+        var unanswered = lines[2]
+        unanswered.status = nil
+        var stray = lines[0]
+        stray.callID = WireCallID(high: 1, low: 2)
+        lines.remove(at: 4)
+        let log = try scene.write(lines + [again, unanswered, stray])
+        let reconciler = JournalReconciler()
+        try reconciler.reconcile(journals: [(scene.journal, try JournalReader(directory: scene.journal))], receiptLogs: [log])
+        var verdicts: Set<ReconcileVerdict> = []
+        reconciler.forEachRow { row in
+            verdicts.insert(row.verdict)
+            let written = ScratchBytes.withScratch { bytes in
+                row.writeJSON(to: &bytes, of: reconciler)
+                return String(decoding: bytes.written, as: UTF8.self)
+            }
+            #expect(written == Self.expectedJSON(row, reconciler).serialized())
+        }
+        #expect(verdicts == [.duplicate, .lost, .unjournaled, .agreed], "\(verdicts)")
+    }
+
+    /// The row as docs/RECONCILE.md's schema spells it, member by member.
+    private static func expectedJSON(_ row: JournalReconciler.Row, _ reconciler: JournalReconciler) -> JSONValue {
+        let labels = reconciler.labels
+        var members: [(String, JSONValue)] = [("verdict", .string(row.verdict.rawValue))]
+        if let call = row.call {
+            members += [
+                ("journal", .string(reconciler.journals[call.journal].path)),
+                ("call_id", .string(call.callID.hex)),
+                ("call", call.call.map { .string($0.uuid.uuidString.lowercased()) } ?? .null),
+                ("task", .integer(Int64(call.task.number))),
+                ("endpoint", .string(call.endpoint)),
+                ("project", .string(call.project.hex)), ("label", labels.json(call.project)),
+                ("journal_outcome", call.outcome.map { .string(Describe.taskOutcome($0)) } ?? .string("pending")),
+                ("outcome_at", call.outcomeAt.map { .string($0.description) } ?? .null),
+            ]
+        } else {
+            members += [
+                ("journal", row.journal.map { .string(reconciler.journals[$0].path) } ?? .null),
+                ("call_id", row.receiptCallID.map { .string($0.hex) } ?? .null),
+                ("endpoint", row.endpoint.map(JSONValue.string) ?? .null),
+            ]
+        }
+        members.append(("receipts", .array(row.receipts.map { receipt in
+            .object([("project", .string(receipt.project.hex)), ("label", labels.json(receipt.project)),
+                     ("status", receipt.status.map { .integer(Int64($0)) } ?? .null), ("duplicate", .bool(receipt.duplicate)),
+                     ("received_at", .string(receipt.receivedAt.description)),
+                     ("file", .string(reconciler.receiptFiles[receipt.file].path)), ("line", .integer(Int64(receipt.line)))])
+        })))
+        return .object(members)
+    }
 }
 
 /// The demo's journal against the receipt log its sandbox wrote beside it.

@@ -44,6 +44,8 @@ package final class JournalReconciler {
         var references: UInt32 = 0
         /// False once let go (streaming): its slot is free.
         var live = true
+        /// Whether ``moreReceipts`` holds receipts of it beyond ``receipt``.
+        var hasMoreReceipts = false
     }
     /// The calls held, by slot (a slot let go is reused: ``freeSlots``); ``index`` names the
     /// slot of each call held.
@@ -84,7 +86,7 @@ package final class JournalReconciler {
     private var outcomeIndex: [TaskOutcome: UInt32] = [:]
     private var endpoints: [String] = []
     private var endpointIndex: [String: UInt16] = [:]
-    private var index: [WireCallID: Int] = [:]
+    private var index = WireCallIndex()
     private var unjournaled: [Row] = []
     private var journalOfStream: [UUID: Int] = [:]
     private var knownProjects: Set<ProjectFingerprint> = []
@@ -335,7 +337,7 @@ package final class JournalReconciler {
 
     /// The call in `slot` as the journal and the receipts tell it.
     private func view(_ slot: Int) -> JournalCall {
-        view(calls[slot], more: moreReceipts[slot] ?? [])
+        view(calls[slot], more: calls[slot].hasMoreReceipts ? moreReceipts[slot] ?? [] : [])
     }
 
     private func view(_ stored: StoredCall, more: [Receipt]) -> JournalCall {
@@ -418,7 +420,12 @@ package final class JournalReconciler {
     /// Adds `receipt` to the call in `slot`.
     private func attach(_ receipt: Receipt, to slot: Int) {
         receiptFiles[receipt.file].matched += 1
-        if calls[slot].receipt == nil { calls[slot].receipt = receipt } else { moreReceipts[slot, default: []].append(receipt) }
+        if calls[slot].receipt == nil {
+            calls[slot].receipt = receipt
+        } else {
+            moreReceipts[slot, default: []].append(receipt)
+            calls[slot].hasMoreReceipts = true
+        }
         noteProject(of: receipt)
     }
 
@@ -467,9 +474,22 @@ package final class JournalReconciler {
 
     /// Where one receipt log being streamed is, with its next line read ahead.
     private struct LogCursor {
-        let reader: ReceiptLogReader
+        let lines: LineSource
         let file: Int
         var head: ReceiptLogReader.Line?
+    }
+
+    /// Where a log's lines come from: its reader on this thread, or parsed ahead on another.
+    private enum LineSource {
+        case here(ReceiptLogReader)
+        case ahead(ReadAheadReceipts)
+
+        func next() throws(ReceiptLogError) -> ReceiptLogReader.Line? {
+            switch self {
+            case .here(let reader): try reader.next()
+            case .ahead(let reader): try reader.next()
+            }
+        }
     }
 
     /// How far ahead of the receipts the journals are read, and how long after its outcome a
@@ -503,14 +523,16 @@ package final class JournalReconciler {
                 throw ReceiptLogError(path: path, problem: error.problem)
             }
         }
-        try reconcile(journals: sources, receiptReaders: readers, windowMicroseconds: windowMicroseconds)
+        try reconcile(journals: sources, receiptReaders: readers, windowMicroseconds: windowMicroseconds, parsesAhead: true)
     }
 
     /// ``reconcile(journals:receiptLogs:)`` over receipt logs opened already (a log in
-    /// memory: ``ReceiptLogReader/init(bytes:)``), each named by its path.
+    /// memory: ``ReceiptLogReader/init(bytes:)``), each named by its path. With `parsesAhead`,
+    /// each log is parsed on a thread of its own (``ReadAheadReceipts``): for big files; a
+    /// small log in memory is read here.
     package func reconcile(journals sources: [(path: String, reader: JournalReader)],
                            receiptReaders: [(path: String, reader: ReceiptLogReader)],
-                           windowMicroseconds: Int64 = streamingWindowMicroseconds) throws {
+                           windowMicroseconds: Int64 = streamingWindowMicroseconds, parsesAhead: Bool = false) throws {
         precondition(journals.isEmpty && receiptFiles.isEmpty, "reconcile(journals:receiptLogs:) runs on a new reconciler")
         streaming = true
         let receiptLogs = receiptReaders.map(\.path)
@@ -522,7 +544,9 @@ package final class JournalReconciler {
             if cursor.head == nil { finishJournal(cursor) } else { cursors.append(cursor) }
         }
         var logs: [LogCursor] = []
-        for (path, reader) in receiptReaders { logs.append(LogCursor(reader: reader, file: openReceipts(path: path))) }
+        for (path, reader) in receiptReaders {
+            logs.append(LogCursor(lines: parsesAhead ? .ahead(ReadAheadReceipts(reader: reader)) : .here(reader), file: openReceipts(path: path)))
+        }
         for index in logs.indices { try advance(&logs[index], path: receiptLogs[index]) }
         // The earliest receipt, and the earliest journal record, across every log and journal.
         var journalOrder = EarliestFirst()
@@ -534,10 +558,11 @@ package final class JournalReconciler {
             let receiptTime = nextLog?.time
             if let journal = journalOrder.first, receiptTime.map({ journal.time <= $0 &+ window }) ?? true {
                 let cursor = cursors[journal.index]
-                consume(cursor.head!, of: cursor)
+                // Moved out, not copied: a copy would retain and release the fact's payload.
+                consume(cursor.head.take()!, of: cursor)
                 cursor.head = try cursor.walk.next()
-                if let head = cursor.head {
-                    journalOrder.replaceFirst(time: head.time.microsecondsSince1970)
+                if let time = cursor.head?.time {
+                    journalOrder.replaceFirst(time: time.microsecondsSince1970)
                 } else {
                     journalOrder.removeFirst()
                     finishJournal(cursor)
@@ -547,7 +572,7 @@ package final class JournalReconciler {
                 continue
             }
             guard let log = nextLog?.index else { break }
-            match(logs[log].head!, file: logs[log].file)
+            match(logs[log].head.take()!, file: logs[log].file)
             try advance(&logs[log], path: receiptLogs[log])
             if let head = logs[log].head { logOrder.replaceFirst(time: Self.time(of: head)) } else { logOrder.removeFirst() }
             if let receiptTime { retire(before: receiptTime &- window) }
@@ -559,7 +584,7 @@ package final class JournalReconciler {
     /// Reads `cursor`'s next line.
     private func advance(_ cursor: inout LogCursor, path: String) throws {
         do throws(ReceiptLogError) {
-            cursor.head = try cursor.reader.next()
+            cursor.head = try cursor.lines.next()
         } catch {
             throw ReceiptLogError(path: path, problem: error.problem)
         }
@@ -658,12 +683,14 @@ package final class JournalReconciler {
                     let receipts = (entry.receipts + (later.receipt.map { [$0] } ?? []) + (moreReceipts[slot] ?? []))
                         .sorted { ($0.file, $0.line) < ($1.file, $1.line) }
                     merged.receipt = receipts.first
+                    merged.hasMoreReceipts = receipts.count > 1
                     calls[slot] = merged
                     moreReceipts[slot] = receipts.count > 1 ? Array(receipts.dropFirst()) : nil
                 } else {
                     var stored = entry.stored
                     let receipts = entry.receipts.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
                     stored.receipt = receipts.first
+                    stored.hasMoreReceipts = receipts.count > 1
                     let slot = calls.count
                     calls.append(stored)
                     index[id] = slot
@@ -705,6 +732,10 @@ package final class JournalReconciler {
     /// nothing copied but the row at hand; a streamed reconciliation's agreed calls read back
     /// from their file).
     package func forEachRow(_ body: (Row) -> Void) {
+        // Each held call's verdict, worked out once for the passes below.
+        let heldVerdicts = calls.indices.map { slot in
+            calls[slot].live && calls[slot].hole == 0 ? verdict(at: slot) : nil
+        }
         for verdict in ReconcileVerdict.allCases {
             if verdict == .unjournaled {
                 unjournaled.forEach(body)
@@ -717,7 +748,7 @@ package final class JournalReconciler {
                     body(Row(verdict: .agreed, call: call, receipts: call.receipts))
                 }
             }
-            for slot in calls.indices where calls[slot].live && calls[slot].hole == 0 && self.verdict(at: slot) == verdict {
+            for slot in calls.indices where heldVerdicts[slot] == verdict {
                 let call = view(slot)
                 body(Row(verdict: verdict, call: call, receipts: call.receipts))
             }
@@ -760,22 +791,54 @@ package final class JournalReconciler {
         let stored = calls[slot]
         let delivered = if stored.outcome != 0, case .delivered = outcomes[Int(stored.outcome) - 1] { true } else { false }
         guard let first = stored.receipt else { return delivered ? .lost : .agreed }
-        let receipts = moreReceipts[slot].map { [first] + $0 } ?? [first]
-        return Self.verdict(project: stored.project, delivered: delivered, outcomeAt: stored.outcomeAt, receipts: receipts,
-                            skew: clockSkewMicroseconds)
+        var tally = ReceiptTally(project: stored.project, outcomeAt: stored.outcomeAt, skew: clockSkewMicroseconds)
+        tally.add(first)
+        if stored.hasMoreReceipts { for receipt in moreReceipts[slot] ?? [] { tally.add(receipt) } }
+        return tally.verdict(delivered: delivered)
     }
 
     /// The rules of docs/RECONCILE.md, section 3.
     private static func verdict(project: ProjectFingerprint, delivered: Bool, outcomeAt: JournalTime?, receipts: [Receipt],
                                 skew: Int64) -> ReconcileVerdict {
-        if receipts.contains(where: { $0.project != project }) { return .elsewhere }
-        let held = receipts.filter { $0.status.map { (200..<300).contains($0) } ?? false }
-        if held.isEmpty { return delivered ? .lost : .agreed }
-        if held.filter({ !$0.duplicate }).count > 1 { return .duplicate }
-        if let outcomeAt, held.contains(where: { $0.receivedAt.microsecondsSince1970 > outcomeAt.microsecondsSince1970 &+ skew }) {
-            return .late
+        var tally = ReceiptTally(project: project, outcomeAt: outcomeAt, skew: skew)
+        for receipt in receipts { tally.add(receipt) }
+        return tally.verdict(delivered: delivered)
+    }
+
+    /// What a call's receipts say for its verdict, counted one receipt at a time.
+    private struct ReceiptTally {
+        let project: ProjectFingerprint
+        let outcomeAt: JournalTime?
+        let skew: Int64
+        /// A receipt by another project than the journal's.
+        var elsewhere = false
+        /// Receipts the project took (2xx), and those of them not marked re-sends.
+        var held = 0
+        var heldFirstTime = 0
+        /// A receipt the project took after the journal's outcome (plus the skew).
+        var late = false
+
+        init(project: ProjectFingerprint, outcomeAt: JournalTime?, skew: Int64) {
+            self.project = project
+            self.outcomeAt = outcomeAt
+            self.skew = skew
         }
-        return delivered ? .agreed : .unconfirmed
+
+        mutating func add(_ receipt: Receipt) {
+            if receipt.project != project { elsewhere = true }
+            guard let status = receipt.status, (200..<300).contains(status) else { return }
+            held += 1
+            if !receipt.duplicate { heldFirstTime += 1 }
+            if let outcomeAt, receipt.receivedAt.microsecondsSince1970 > outcomeAt.microsecondsSince1970 &+ skew { late = true }
+        }
+
+        func verdict(delivered: Bool) -> ReconcileVerdict {
+            if elsewhere { return .elsewhere }
+            if held == 0 { return delivered ? .lost : .agreed }
+            if heldFirstTime > 1 { return .duplicate }
+            if late { return .late }
+            return delivered ? .agreed : .unconfirmed
+        }
     }
 
     private func problem(_ place: String, _ message: String) {

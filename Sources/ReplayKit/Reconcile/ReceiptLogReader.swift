@@ -8,7 +8,7 @@ import Foundation
 /// thread-safe: one reader per file, on one thread.
 package final class ReceiptLogReader {
     /// One line read: its number and what it holds.
-    package struct Line {
+    package struct Line: Sendable {
         package var number: Int
         package var result: Result<ReceiptLine, ReceiptLineError>
 

@@ -109,8 +109,7 @@ struct ReconcileCommand: Command {
             totals[row.verdict, default: 0] += 1
             if let project = row.project { perProject[project, default: [:]][row.verdict, default: 0] += 1 }
             if json {
-                let value = Self.json(row, reconciler)
-                console.printJSONLine { value.write(to: &$0) }
+                console.printJSONLine { row.writeJSON(to: &$0, of: reconciler) }
             } else if all || row.verdict != .agreed {
                 listed += 1
                 console.print(Self.line(row, reconciler))
@@ -176,36 +175,5 @@ struct ReconcileCommand: Command {
         }
         parts.append("| received: " + (receipts.isEmpty ? "none" : receipts.joined(separator: "; ")))
         return parts.joined(separator: " ")
-    }
-
-    /// One row as a JSON object.
-    private static func json(_ row: JournalReconciler.Row, _ reconciler: JournalReconciler) -> JSONValue {
-        let labels = reconciler.labels
-        var members: [(String, JSONValue)] = [("verdict", .string(row.verdict.rawValue))]
-        if let call = row.call {
-            members += [
-                ("journal", .string(reconciler.journals[call.journal].path)),
-                ("call_id", .string(call.callID.hex)),
-                ("call", call.call.map { .string($0.uuid.uuidString.lowercased()) } ?? .null),
-                ("task", .integer(Int64(call.task.number))),
-                ("endpoint", .string(call.endpoint)),
-                ("project", .string(call.project.hex)), ("label", labels.json(call.project)),
-                ("journal_outcome", call.outcome.map { .string(Describe.taskOutcome($0)) } ?? .string("pending")),
-                ("outcome_at", call.outcomeAt.map { .string($0.description) } ?? .null),
-            ]
-        } else {
-            members += [
-                ("journal", row.journal.map { .string(reconciler.journals[$0].path) } ?? .null),
-                ("call_id", row.receiptCallID.map { .string($0.hex) } ?? .null),
-                ("endpoint", row.endpoint.map(JSONValue.string) ?? .null),
-            ]
-        }
-        members.append(("receipts", .array(row.receipts.map { receipt in
-            .object([("project", .string(receipt.project.hex)), ("label", labels.json(receipt.project)),
-                     ("status", receipt.status.map { .integer(Int64($0)) } ?? .null), ("duplicate", .bool(receipt.duplicate)),
-                     ("received_at", .string(receipt.receivedAt.description)),
-                     ("file", .string(reconciler.receiptFiles[receipt.file].path)), ("line", .integer(Int64(receipt.line)))])
-        })))
-        return .object(members)
     }
 }

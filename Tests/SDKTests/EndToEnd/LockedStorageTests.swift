@@ -144,6 +144,15 @@ struct LockedStorageTests {
         #expect(try first.facts().count == before, "the journal could not be opened: nothing written")
     }
 
+    @Test("EPERM from opening the keyring or a journal file is a locked device; any other error is a real failure")
+    func classification() {
+        #expect(StorageOpener.isProtectedDataUnavailable(KeyringError.io(path: "keyring", operation: "open", code: EPERM)))
+        #expect(StorageOpener.isProtectedDataUnavailable(JournalError.io(path: "journal/00000001.lz4", operation: "open", code: EPERM)))
+        #expect(!StorageOpener.isProtectedDataUnavailable(KeyringError.io(path: "keyring", operation: "open", code: EACCES)))
+        #expect(!StorageOpener.isProtectedDataUnavailable(JournalError.io(path: "journal", operation: "open", code: EIO)))
+        #expect(!StorageOpener.isProtectedDataUnavailable(KeyringError.cannotEncode(path: "keyring")))
+    }
+
     @Test("a keyring write that fails is journaled and in storageStatus, not dropped")
     func keyringWriteFailure() async throws {
         let harness = try SDKHarness()

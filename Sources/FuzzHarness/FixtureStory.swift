@@ -132,7 +132,7 @@ package struct FixtureStory {
         // Facts the fixture's world has no answer to.
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
              .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
-             .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+             .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
              .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
              .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
              .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,

@@ -50,6 +50,9 @@ package enum SampleFacts {
         case .backgroundTaskExpired: .backgroundTaskExpired(task: 2)
         case .backgroundFlushFinished: .backgroundFlushFinished(task: 1, queued: 3, left: 1, failure: "disk full for ada@example.com")
         case .backgroundTaskEnded: .backgroundTaskEnded(task: 1, reason: .deadline)
+        case .storageWasUnavailable:
+            .storageWasUnavailable(reason: "open /var/mobile/journal: EPERM", waitedMicroseconds: 42_000_000, attempts: 3, held: 12, refused: 1)
+        case .keyringWriteFailed: .keyringWriteFailed(project: eu.fingerprint, reason: "write keyring.json.tmp: ENOSPC")
         case .clockJumped: .clockJumped(wall: JournalTime(microsecondsSince1970: time.microsecondsSince1970 - 3_600_000_000),
                                         jumpMicroseconds: -3_600_000_000)
         case .localDataErased:

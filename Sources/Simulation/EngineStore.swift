@@ -215,6 +215,31 @@ package final class EngineStore: @unchecked Sendable { // single-threaded: compl
         drain()
     }
 
+    /// The app shuts the SDK down and launches it again over the same journal on a device whose
+    /// files could not be opened at first (the SDK's "storage unavailable" mode, run by the live
+    /// engine's `StorageWait`): once they open, the relaunch's `engineStarted` is followed by
+    /// `storageWasUnavailable` and the calls held in the order they were made, as the SDK hands
+    /// them to the engine: the app's `initialize` on `project`, then `held`. Returns their ids.
+    @discardableResult
+    package func relaunchAfterLockedStorage(reason: String, waitedMilliseconds: Int64, attempts: UInt64, initializing project: ProjectName,
+                                            held: [PublicCall], refused: UInt64 = 0) -> [CallID] {
+        world.shutdown(relaunchMilliseconds: waitedMilliseconds)
+        world.process?.post(.input(.storageWasUnavailable(reason: reason, waitedMicroseconds: waitedMilliseconds * 1_000, attempts: attempts,
+                                                          held: UInt64(held.count + 1), refused: refused), .none))
+        let initialize = nextID()
+        let simulated = world.projects[project.index]
+        var ids = [post(.initialize(simulated.reference), .project(simulated.project, outcomeCompletion(for: initialize)), drains: false)]
+        ids += held.map { call in post(call, .completion(outcomeCompletion(for: nextID())), drains: false) }
+        drain()
+        return ids
+    }
+
+    /// Every keyring write fails with `reason` from now on (nil: they succeed again), as on a
+    /// full disk or a keychain that refuses.
+    package func refuseKeyringWrites(_ reason: String?) {
+        world.keyringWriteRefusal = reason
+    }
+
     /// The device loses power (what the journal had not made durable is lost) and the app
     /// launches again `afterMilliseconds` later.
     package func crash(afterMilliseconds: Int64 = 0) {

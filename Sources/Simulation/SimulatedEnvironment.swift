@@ -142,8 +142,10 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     func storedKey(for project: ProjectFingerprint) -> String? { world.keyring[project] }
 
     /// Immediate, and it survives any crash here (the real one is queued off the engine thread
-    /// and takes microseconds).
-    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint) {
+    /// and takes microseconds). While the world refuses keyring writes, files nothing and
+    /// reports the refusal.
+    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, failed: @escaping @Sendable (String) -> Void) {
+        if let refusal = world.keyringWriteRefusal { return failed(refusal) }
         world.keyring[project] = entry.apiKey
     }
 

@@ -53,6 +53,9 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     private var heldFetchAnswers: [WorldOccurrence] = []
     /// The device's keyring: API keys by fingerprint; it survives crashes.
     var keyring: [ProjectFingerprint: String] = [:]
+    /// While set, every keyring write fails with this reason and files nothing (a full disk,
+    /// a locked keychain).
+    var keyringWriteRefusal: String?
     private(set) var storage: FailingSyncStorage<InMemoryStorage>
     /// The running process; nil only while a crash is being handled.
     private(set) var process: SimulatedProcess?

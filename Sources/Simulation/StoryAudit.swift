@@ -346,7 +346,7 @@ struct StoryAudit {
             if case .response(401, "InvalidJwtPayload"?, _, _) = completion.outcome { tasks[completion.task]?.rejectedTokens += 1 }
         // Facts the audit has no rule about.
         case .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+             .callbacksDelivered, .notificationReceived, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
              .pushTokenChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .staleResultRefused,
              .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
              .moduleEventDelivered,

@@ -123,7 +123,7 @@ package final class CallAudit {
         // Facts that change no call's row here (a gate decision is read above).
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
-             .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
+             .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed, .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
              .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted,
              .staleResultRefused,
              .taskDispatched, .retryScheduled, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,

@@ -151,7 +151,7 @@ package final class ContractChecker {
         case .moduleEventDelivered, .moduleHookStarted: checkModules(fact, at: sequence)
         // Facts no rule reads.
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
              .callRejected, .identityChanged, .pushTokenChanged, .attributionRefused, .unknownUserEventHeld,
              .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
              .taskDispatched, .retryScheduled, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,

@@ -152,6 +152,10 @@ package final class SwitchDiagnosis {
             if let run = state.switching.inFlight, let text = Describe.background(fact) {
                 update(run.id) { $0.background.append((mark, text)) }
             }
+        case .storageWasUnavailable, .keyringWriteFailed:
+            if let run = state.switching.inFlight, let text = Describe.storage(fact) {
+                update(run.id) { $0.storage.append((mark, text)) }
+            }
         // Facts that say nothing about a switch (other timers and durability waits included).
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .moduleHookCompleted, .authTokenReceived,
              .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased,

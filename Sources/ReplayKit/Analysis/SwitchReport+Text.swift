@@ -61,6 +61,9 @@ extension SwitchReport {
         for (index, note) in background.enumerated() {
             details.add([index == 0 ? "  background" : "", "seq \(note.at.sequence): \(note.text)"])
         }
+        for (index, note) in storage.enumerated() {
+            details.add([index == 0 ? "  storage" : "", "seq \(note.at.sequence): \(note.text)"])
+        }
         if let landed {
             let why = reasons.isEmpty ? "" : " because: " + reasons.joined(separator: "; ")
             details.add(["  landed", "\(landed.text) on \(labels.name(landedOn))" + (result.map { ": " + Describe.result($0) } ?? "") + why])
@@ -125,6 +128,10 @@ extension SwitchReport {
         // Only where the app went to the background during the switch.
         if !background.isEmpty {
             members.append(("background", .array(background.map { note in .object([("at", note.at.json), ("text", .string(note.text))]) })))
+        }
+        // Only where storage opened late or a key could not be filed during the switch.
+        if !storage.isEmpty {
+            members.append(("storage", .array(storage.map { note in .object([("at", note.at.json), ("text", .string(note.text))]) })))
         }
         members += [
             ("landed", .optional(landed ?? carrierLanded) { $0.json }),

@@ -73,6 +73,9 @@ package struct SwitchReport {
     var clockJumps: [ClockJump] = []
     /// What the app's background tasks did while the switch ran (``Describe/background(_:)``).
     var background: [(at: Mark, text: String)] = []
+    /// Storage that opened late or a key that could not be filed while the switch ran
+    /// (``Describe/storage(_:)``).
+    var storage: [(at: Mark, text: String)] = []
     var landed: Mark?
     var landedOn: ProjectFingerprint?
     var result: SwitchResult?

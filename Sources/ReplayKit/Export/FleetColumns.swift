@@ -426,7 +426,7 @@ struct FleetColumns {
                 return state.durabilityWaits[confirmation.request].map(purpose) ?? Subject()
             // Facts whose row names no call, task or switch.
             case .engineStarted, .moduleHookCompleted, .authTokenReceived, .notificationReceived, .engineStopping,
-                 .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+                 .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
                  .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
                  .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
                  .retryScheduled, .authRefreshRequested, .authRefreshFinished, .journalGap,

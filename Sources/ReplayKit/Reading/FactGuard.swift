@@ -183,7 +183,7 @@ enum FactGuard {
                 time(gap.from, "gap start")
                 time(gap.to, "gap end")
             // Facts the guard has nothing to bound in.
-            case .notificationReceived, .engineStopping, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+            case .notificationReceived, .engineStopping, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
                  .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
                  .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
                  .retryScheduled,

@@ -255,7 +255,7 @@ package final class JournalReconciler {
             case .callReceived, .callRejected, .switchRouted, .callResolved, .callsResolved, .timerFired,
                  .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived,
                  .engineStopping, .linkResolved, .networkReachable, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired,
-                 .backgroundFlushFinished, .backgroundTaskEnded, .initialized, .identityChanged,
+                 .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed, .initialized, .identityChanged,
                  .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
                  .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused, .retryScheduled, .timerSet,
                  .authRefreshRequested, .authRefreshFinished, .durabilityRequested, .moduleEventDelivered, .moduleHookStarted,

@@ -134,6 +134,22 @@ package enum Describe {
         }
     }
 
+    /// A storage fact in words (`replay timeline`, `diagnose`, the report): files that opened
+    /// late, a key that could not be filed; nil for any other fact.
+    static func storage(_ fact: Fact) -> String? {
+        switch fact {
+        case .storageWasUnavailable(let reason, let waited, let attempts, let held, let refused):
+            let refusedText = refused == 0 ? "" : ", \(refused) refused past the hold's bound"
+            return "the SDK's files could not be opened for \(seconds(waited)) (\(attempts) failed attempt(s), the last: \(reason)): "
+                + "\(held) call(s) held in memory and journaled next, in order\(refusedText)"
+        case .keyringWriteFailed(let project, let reason):
+            return "the keyring could not file project \(project)'s key: \(reason); a later launch may not find it"
+        default:
+            // A default is right: this describes the storage facts only.
+            return nil
+        }
+    }
+
     /// `2.5 s`, `30 s`: a span of microseconds in seconds, to a tenth.
     static func seconds(_ microseconds: Int64) -> String {
         let tenths = microseconds / 100_000

@@ -85,9 +85,10 @@ package enum FactProjects {
         case .linkResolutionStarted(_, _, _, let project, _): return Mentions(project)
         case .linkResolved(let resolution): return Mentions(state.linkJobs[resolution.job]?.project)
         case .durabilityRequested(_, .teardownDisable(let id)): return switchProjects(id, state)
+        case .keyringWriteFailed(let project, _): return Mentions(project)
         // Facts that name no project: none to mention (a durability wait other than a teardown's included).
         case .engineStarted, .durabilityConfirmed, .moduleHookCompleted, .notificationReceived, .engineStopping,
-             .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+             .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable,
              .identityChanged, .pushTokenChanged, .staleResultRefused,
              .retryScheduled, .durabilityRequested, .journalGap,
              .moduleHookFinished,

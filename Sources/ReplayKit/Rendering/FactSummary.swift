@@ -67,6 +67,8 @@ package enum FactSummary {
                 + (erasure.call.map { " (call \($0))" } ?? "")
         case .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded:
             return Describe.background(fact) ?? ""
+        case .storageWasUnavailable, .keyringWriteFailed:
+            return Describe.storage(fact) ?? ""
         case .clockJumped(let wall, let jump):
             return "the device's clock jumped \(Describe.clockJump(microseconds: jump)): it reads \(wall); "
                 + "the journal's time runs on the monotonic clock and did not jump"

@@ -53,7 +53,8 @@ package struct Timeline {
     /// Each jump of the device's wall clock (``Fact/clockJumped(wall:jumpMicroseconds:)``): where,
     /// by how much, and what it read.
     var clockJumps: [SwitchReport.ClockJump] = []
-    /// The background tasks' facts (``Describe/background(_:)``): the kind's name, the text, where.
+    /// The background tasks' and the storage's facts (``Describe/background(_:)``,
+    /// ``Describe/storage(_:)``): the kind's name, the text, where.
     var background: [(kind: String, text: String, at: SwitchReport.Mark)] = []
     package var violationCount = 0
     /// `StateDocument`s after the chosen sequences (see ``StateSampler``).

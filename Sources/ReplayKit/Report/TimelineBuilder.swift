@@ -59,6 +59,9 @@ package enum TimelineBuilder {
             case let fact? where Describe.background(fact) != nil:
                 timeline.background.append((FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "background",
                                             Describe.background(fact) ?? "", SwitchReport.Mark(sequence: record.sequence, time: record.time)))
+            case let fact? where Describe.storage(fact) != nil:
+                timeline.background.append((FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "storage",
+                                            Describe.storage(fact) ?? "", SwitchReport.Mark(sequence: record.sequence, time: record.time)))
             case .clockJumped(let wall, let jump)?:
                 timeline.clockJumps.append(SwitchReport.ClockJump(at: SwitchReport.Mark(sequence: record.sequence, time: record.time),
                                                                   jumpMicroseconds: jump, wall: wall))

@@ -69,11 +69,14 @@ public final class EngagementSDK: Sendable {
     /// The configuration this instance was made with (read-only: an instance never changes its wiring).
     public let configuration: SDKConfiguration
     /// What opening the journal found: a torn tail truncated, corruption set aside. Known once the
-    /// initializer returns; never changes afterwards.
+    /// initializer returns; never changes afterwards. Empty when the files could not be opened at
+    /// launch (``storageStatus``): the later opening's recovery is not reported here.
     public let journalRecovery: RecoveryReport
     /// The journal sequences of facts that could not be decoded when the state was rebuilt (skipped,
-    /// never a crash); empty for a fresh journal.
+    /// never a crash); empty for a fresh journal, and when the files could not be opened at launch.
     public let undecodableFacts: [UInt64]
+    /// What the app reads of the storage (``storageStatus``).
+    let storageHealth: Locked<StorageStatus>
 
     private let mailbox: Mailbox<EngineMessage>
     private let published: Locked<PublishedView>
@@ -96,7 +99,15 @@ public final class EngagementSDK: Sendable {
     /// before ``initialize(_:completion:)``; a restored instance resumes delivering what was queued,
     /// and a switch a crash interrupted continues. Throws when the directory cannot be created, the
     /// keyring cannot be read, the journal cannot be opened or the system refuses a protection class or
-    /// backup exclusion (``StoredItemAttributeError``); nothing is started then. Before anything,
+    /// backup exclusion (``StoredItemAttributeError``); nothing is started then.
+    ///
+    /// Except when the keyring or journal cannot be opened *yet* (`EPERM`: a file protection class
+    /// on a device not unlocked since boot): then it returns in the "storage unavailable" mode
+    /// (``storageStatus``): calls are held in memory, bounded
+    /// (``SDKConfiguration/storageHoldCapacity``), nothing is sent and no identity or key is made,
+    /// until the files open (``protectedDataDidBecomeAvailable()``, or a retry every
+    /// ``SDKConfiguration/storageRetryInterval``); then the held calls are journaled in order
+    /// after a `storageWasUnavailable` fact and delivery resumes. Before anything,
     /// throws a ``ConfigurationError`` naming the first configuration value outside its range
     /// (``SDKConfiguration/validate()``): nothing is created then.
     public init(configuration: SDKConfiguration) throws {
@@ -104,8 +115,6 @@ public final class EngagementSDK: Sendable {
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.storageDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let keyring = try Keyring(path: configuration.keyringPath, attributes: configuration.keyringAttributes,
-                                  setter: configuration.storedItemAttributes)
         var options = JournalOptions()
         options.rotation = .onRequest
         options.segmentBytes = configuration.journalSegmentBytes
@@ -118,45 +127,56 @@ public final class EngagementSDK: Sendable {
         // The group-commit thread's failure reaches the engine at once, not at the next append.
         let mailbox = Mailbox<EngineMessage>()
         options.backgroundFailureObserver = { error in mailbox.post(.stimulus(.journalFailed(error.description))) }
-        let recorder: any FactRecorder
-        let reopen: (@Sendable () throws -> any FactRecorder)?
-        let restored: StateRestorer.Restored
-        if let override = configuration.recorderOverride {
-            recorder = override
-            reopen = nil
-            restored = StateRestorer.Restored(state: SDKState(), hadFacts: false, undecodable: [])
-            journalRecovery = RecoveryReport()
-        } else {
-            try configuration.prepareJournalDirectory()
-            let writer = try JournalWriter(directory: configuration.journalDirectory, options: options, snapshot: nil)
-            recorder = writer
-            let directory = configuration.journalDirectory
-            let reopenOptions = options
-            reopen = { try JournalWriter(directory: directory, options: reopenOptions, snapshot: nil) }
-            restored = try StateRestorer.restore(directory: configuration.journalDirectory, storage: configuration.journalStorage)
-            journalRecovery = writer.recovery
+        let opener = StorageOpener(configuration: configuration, options: options)
+        let opened: OpenedStorage?
+        let unavailable: String?
+        do {
+            opened = try opener.open()
+            unavailable = nil
+        } catch where StorageOpener.isProtectedDataUnavailable(error) {
+            opened = nil
+            unavailable = "\(error)"
         }
-        undecodableFacts = restored.undecodable.map(\.sequence)
-        callIDsInUse = restored.state.callIDsInUse
+        journalRecovery = opened?.recovery ?? RecoveryReport()
+        undecodableFacts = opened?.restored.undecodable.map(\.sequence) ?? []
+        callIDsInUse = opened?.restored.state.callIDsInUse ?? []
 
-        let published = Locked(PublishedView(state: restored.state))
-        let status = StatusBroadcaster(initial: SwitchStatus(restored.state))
+        let state = opened?.restored.state ?? SDKState()
+        let published = Locked(PublishedView(state: state))
+        let status = StatusBroadcaster(initial: SwitchStatus(state))
+        let health = Locked(StorageStatus.available)
         self.mailbox = mailbox
         self.published = published
         self.status = status
-        let loop = EngineLoop(configuration: configuration, mailbox: mailbox, activity: ActivityTracker(),
-                              published: published, status: status, recorder: recorder, reopenRecorder: reopen, keyring: keyring,
-                              restored: restored.state)
+        storageHealth = health
+        let modules = configuration.modules.map { ModuleDescriptor(name: $0.info.name, notifications: $0.notificationNames) }
+        let sdkVersion = configuration.sdkVersion
+        let rules = configuration.rules
+        let makeStart: @Sendable (Bool) -> Fact = { restored in
+            .engineStarted(EngineStart(sdkVersion: sdkVersion, restored: restored, options: rules, modules: modules))
+        }
         let engineThread = engineThread
-        let thread = Thread {
-            engineThread.withLock { $0 = Self.currentThreadID() }
-            loop.run()
+        let thread: Thread
+        if let opened {
+            let loop = EngineLoop(configuration: configuration, mailbox: mailbox, activity: ActivityTracker(),
+                                  published: published, status: status, storage: opened, health: health)
+            thread = Thread {
+                engineThread.withLock { $0 = Self.currentThreadID() }
+                loop.run()
+            }
+            mailbox.post(.input(makeStart(opened.restored.hadFacts), .none))
+        } else {
+            let wait = StorageWait(configuration: configuration, mailbox: mailbox, published: published, status: status, health: health,
+                                   opener: opener, failure: unavailable ?? "", makeStart: makeStart)
+            wait.armRetry()
+            thread = Thread {
+                engineThread.withLock { $0 = Self.currentThreadID() }
+                guard let (loop, first) = wait.run() else { return }
+                loop.run(startingWith: first)
+            }
         }
         thread.name = "engagement-sdk.engine"
         thread.start()
-        let modules = configuration.modules.map { ModuleDescriptor(name: $0.info.name, notifications: $0.notificationNames) }
-        mailbox.post(.input(.engineStarted(EngineStart(
-            sdkVersion: configuration.sdkVersion, restored: restored.hadFacts, options: configuration.rules, modules: modules)), .none))
     }
 
     deinit {
@@ -280,6 +300,11 @@ public final class EngagementSDK: Sendable {
     /// Posts an input that is not a call (a notification).
     func mailboxPost(_ input: Fact) {
         mailbox.post(.input(input, .none))
+    }
+
+    /// Asks the engine to try opening the SDK's files now (``protectedDataDidBecomeAvailable()``).
+    func mailboxPostOpenStorage() {
+        mailbox.post(.openStorage(byTimer: false))
     }
 
     /// Posts a stimulus that is not an input (the app's phase); false after the shutdown.

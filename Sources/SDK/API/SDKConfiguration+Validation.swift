@@ -39,6 +39,12 @@ extension SDKConfiguration {
         public static let boundMilliseconds: ClosedRange<Int64> = 1...3_600_000
         /// `EngineRules.deliveryAgeLimitMilliseconds`: a minute to a year.
         public static let deliveryAgeLimitMilliseconds: ClosedRange<Int64> = 60_000...365 * 86_400_000
+        /// ``SDKConfiguration/storageHoldCapacity``, inputs.
+        public static let storageHoldCapacity = 1...16_384
+        /// ``SDKConfiguration/storageHoldByteCapacity``: 1 KiB to 16 MiB.
+        public static let storageHoldByteCapacity = 1 << 10...16 << 20
+        /// ``SDKConfiguration/storageRetryInterval``: a second to an hour.
+        public static let storageRetryInterval = Duration.seconds(1)...Duration.seconds(3_600)
     }
 
     /// Checks every value an ``EngagementSDK`` reads from this configuration against its range
@@ -61,6 +67,11 @@ extension SDKConfiguration {
             throw ConfigurationError(field: "groupCommit.maxDelay", value: "\(delay)", allowed: "more than 0 seconds, at most 1 hour, or nil")
         }
         try validateRules()
+        try Self.check("storageHoldCapacity", storageHoldCapacity, within: Ranges.storageHoldCapacity)
+        try Self.check("storageHoldByteCapacity", storageHoldByteCapacity, within: Ranges.storageHoldByteCapacity, unit: "bytes")
+        if !Ranges.storageRetryInterval.contains(storageRetryInterval) {
+            throw ConfigurationError(field: "storageRetryInterval", value: "\(storageRetryInterval)", allowed: "1 second...1 hour")
+        }
         try Self.checkText("sdkVersion", sdkVersion, limit: CallLimits.sdkVersionBytes)
         try validateModules()
         for (name, url) in [("regionEndpoints.us", regionEndpoints.us), ("regionEndpoints.eu", regionEndpoints.eu)] {

@@ -116,6 +116,19 @@ public struct SDKConfiguration: Sendable {
     /// and fails. Keys come from the keyring either way; nothing here is journaled.
     public var knownProjects: [Project]
 
+    /// How many inputs (calls, notifications) the SDK holds in memory while its files cannot be
+    /// opened at launch (``EngagementSDK/storageStatus``); one past it is refused at once with
+    /// `CallFailure.rejected(_:)`. 1,024 by default; ``Ranges/storageHoldCapacity``.
+    public var storageHoldCapacity = 1_024
+    /// How many bytes of calls (each counted by its journal record's payload) that hold keeps
+    /// at most; a call past it is refused the same way. 1 MiB by default;
+    /// ``Ranges/storageHoldByteCapacity``.
+    public var storageHoldByteCapacity = 1 << 20
+    /// How often, on ``clock``'s monotonic time, the SDK tries again to open files it could not
+    /// open at launch, besides each ``EngagementSDK/protectedDataDidBecomeAvailable()``. 30 s by
+    /// default; ``Ranges/storageRetryInterval``.
+    public var storageRetryInterval = Duration.seconds(30)
+
     /// A configuration for an instance in `storageDirectory`; every other parameter has the
     /// production default.
     public init(

@@ -22,8 +22,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
     private var settleWaiters: [(id: UInt64?, waiter: @Sendable () -> Void)] = []
 
     init(configuration: SDKConfiguration, mailbox: Mailbox<EngineMessage>, activity: ActivityTracker,
-         published: Locked<PublishedView>, status: StatusBroadcaster, recorder: any FactRecorder,
-         reopenRecorder: (@Sendable () throws -> any FactRecorder)?, keyring: Keyring, restored: SDKState) {
+         published: Locked<PublishedView>, status: StatusBroadcaster, storage: OpenedStorage, health: Locked<StorageStatus>) {
         self.configuration = configuration
         self.mailbox = mailbox
         self.activity = activity
@@ -33,16 +32,19 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
             post: { mailbox.post(.stimulus($0)) },
             effectBegan: { activity.begin() },
             effectEnded: { if activity.end() { mailbox.post(.wake) } })
-        core = EngineShell(environment: LiveEnvironment(configuration: configuration, keyring: keyring, reopenRecorder: reopenRecorder),
-                          inbox: inbox, recorder: recorder, restored: restored, knownProjects: configuration.knownProjects,
+        let environment = LiveEnvironment(configuration: configuration, keyring: storage.keyring, reopenRecorder: storage.reopen, health: health)
+        core = EngineShell(environment: environment, inbox: inbox, recorder: storage.recorder, restored: storage.restored.state,
+                          knownProjects: configuration.knownProjects,
                           sdkVersion: configuration.sdkVersion, retentionAge: configuration.journalRetentionAge)
     }
 
-    /// The thread's body: handle messages until stopped.
-    func run() {
+    /// The thread's body: handle `first` (what ``StorageWait`` held), then messages until stopped.
+    func run(startingWith first: [EngineMessage] = []) {
         // One array for every take: each take hands the last one's buffer back to the mailbox.
-        var taken: [EngineMessage] = []
-        while mailbox.takeAll(into: &taken) {
+        var taken = first
+        var handedIn = !taken.isEmpty
+        while handedIn || mailbox.takeAll(into: &taken) {
+            handedIn = false
             for index in taken.indices {
                 // Moved out of the array (swapped with a message that holds nothing) instead of
                 // copied out of it and released again with the array.
@@ -54,7 +56,8 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                     core.handle(consume stimulus)
                 case .barrier(let body):
                     body(view)
-                case .wake:
+                case .wake, .openStorage:
+                    // Nothing to do; the files are open.
                     break
                 case .settle(let id, let waiter):
                     settleWaiters.append((id, waiter))
@@ -110,7 +113,7 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                 settleWaiters.append((id, waiter))
             case .stop(let other):
                 other()
-            case .stimulus, .wake, .forgetSettle:
+            case .stimulus, .wake, .forgetSettle, .openStorage:
                 // No caller waits on these: a stimulus without a call's completion, a wake, a
                 // settle withdrawn.
                 break

@@ -17,6 +17,10 @@ enum EngineMessage: Sendable {
     case forgetSettle(UInt64)
     /// Close the journal and end the thread; `done` runs last.
     case stop(@Sendable () -> Void)
+    /// Try to open the SDK's files again (the storage-unavailable mode, ``StorageWait``): the app
+    /// said protected data became available, or the retry timer fired (`byTimer`). Ignored once
+    /// they are open.
+    case openStorage(byTimer: Bool)
 }
 
 extension EngineMessage {

@@ -141,6 +141,8 @@ package final class EngineShell<Environment: EngineEnvironment> {
             if background?.task == task { endBackgroundTask(.deadline) }
         case .backgroundTimeExpired(let task):
             backgroundTimeExpired(task: task)
+        case .keyringWriteFailed(let project, let reason):
+            handle(.keyringWriteFailed(project: project, reason: reason), .none)
         }
         // Background time is given back as soon as its flush is done (one branch per stimulus
         // otherwise).
@@ -448,7 +450,10 @@ package final class EngineShell<Environment: EngineEnvironment> {
         let fingerprint = reference.fingerprint
         keys[fingerprint] = project.apiKey
         if let provider = project.config.authProvider { authProviders[fingerprint] = provider }
-        environment.storeKey(KeyringEntry(apiKey: project.apiKey, region: reference.region, endpoint: reference.endpoint), for: fingerprint)
+        let inbox = inbox
+        environment.storeKey(KeyringEntry(apiKey: project.apiKey, region: reference.region, endpoint: reference.endpoint), for: fingerprint) { reason in
+            inbox.post(.keyringWriteFailed(project: fingerprint, reason: reason))
+        }
     }
 
     /// After a (re)start: re-arm the timers (in order of due time), answer what the previous

@@ -40,6 +40,8 @@ package enum EngineStimulus: Sendable {
     case backgroundDeadline(task: UInt64)
     /// The system took background task `task`'s time back (``BackgroundTime/expire()``).
     case backgroundTimeExpired(task: UInt64)
+    /// Filing `project`'s key in the keyring failed (``EngineEnvironment/storeKey(_:for:failed:)``).
+    indirect case keyringWriteFailed(project: ProjectFingerprint, reason: String)
 }
 
 /// Things an input carries that the journal must never hold.
@@ -71,6 +73,16 @@ extension CallCompletion {
         case .outcome(let body): body(.discarded(.shutdown))
         case .switchResult(let body): body(.notPerformed)
         case .link(let body): body(UniversalLinkResult(outcome: .discarded(.shutdown), destination: nil))
+        }
+    }
+
+    /// Tells the caller its call was refused before it reached the engine, for `reason` (the
+    /// storage-unavailable hold was full): never processed, never journaled.
+    package func deliverRefused(_ reason: String) {
+        switch self {
+        case .outcome(let body): body(.failed(.rejected(reason)))
+        case .switchResult(let body): body(.notPerformed)
+        case .link(let body): body(UniversalLinkResult(outcome: .failed(.rejected(reason)), destination: nil))
         }
     }
 }

@@ -15,6 +15,9 @@ final class LiveEnvironment: EngineEnvironment {
     /// The task of each module's awaited hook still running.
     private var awaited: [String: (hook: UInt64, task: Task<Void, Never>)] = [:]
     private let keyringQueue = DispatchQueue(label: "engagement-sdk.keyring")
+    /// What the app reads of the storage (``EngagementSDK/storageStatus``): failed keyring
+    /// writes are noted there as well as journaled.
+    private let health: Locked<StorageStatus>
     /// Completions handed in while the core starts one input's effects (``runCallback(landing:_:)``,
     /// ``runCompletion(_:inbox:)``), in order.
     ///
@@ -34,8 +37,10 @@ final class LiveEnvironment: EngineEnvironment {
     /// A held completion: a body, or a call's completion with what it reports (a value, with no
     /// closure allocated for it).
 
-    init(configuration: SDKConfiguration, keyring: Keyring, reopenRecorder: (@Sendable () throws -> any FactRecorder)?) {
+    init(configuration: SDKConfiguration, keyring: Keyring, reopenRecorder: (@Sendable () throws -> any FactRecorder)?,
+         health: Locked<StorageStatus>) {
         self.configuration = configuration
+        self.health = health
         self.keyring = keyring
         reopen = reopenRecorder
         modules = Dictionary(configuration.modules.map { ($0.info.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -135,10 +140,20 @@ final class LiveEnvironment: EngineEnvironment {
         keyring.entry(for: project)?.apiKey
     }
 
-    /// Off the engine thread: the mailbox never waits for the keyring file.
-    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint) {
+    /// Off the engine thread: the mailbox never waits for the keyring file. A failure is noted
+    /// in the app's ``StorageStatus`` and handed to `failed` (which journals it).
+    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, failed: @escaping @Sendable (String) -> Void) {
         let keyring = keyring
-        keyringQueue.async { try? keyring.store(entry, for: project) }
+        let health = health
+        keyringQueue.async {
+            do {
+                try keyring.store(entry, for: project)
+            } catch {
+                let reason = "\(error)"
+                health.withLock { $0.noteKeyringWriteFailure(reason) }
+                failed(reason)
+            }
+        }
     }
 
     /// Waits until every key handed to ``storeKey(_:for:)`` is filed: after a shutdown, the

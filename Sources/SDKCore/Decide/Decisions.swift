@@ -203,6 +203,10 @@ extension SDKState {
             // budget. The task's other facts report what the shell did and decide nothing.
             case .backgroundTaskBegan: handleNetworkReachable(&decisions)
             case .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded: break
+            // Storage that opened late, a key that could not be filed: the held inputs that
+            // follow are decided one by one as they come; the key is used in this process all
+            // the same. Both are reported, and decide nothing.
+            case .storageWasUnavailable, .keyringWriteFailed: break
             // A call is decided above; the rest are not inputs (only what the world tells the SDK is one).
             case .callReceived,
                  .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,

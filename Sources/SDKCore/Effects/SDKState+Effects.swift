@@ -71,7 +71,7 @@ extension SDKState {
             // Facts that ask nothing of the world.
             case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
                  .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .networkReachable,
-                 .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+                 .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
                  .callRejected, .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
                  .unknownUserSessionCounted, .unknownUserEventsReleased, .staleResultRefused,
                  .taskQueued, .eventBatched, .taskCompleted, .eventsExpired, .disableCoalesced, .authRefreshFinished, .journalGap,

@@ -45,6 +45,12 @@ extension FactDeclaration {
     package static let backgroundTaskEnded = FactDeclaration(.backgroundTaskEnded, .input, [
         backgroundTask, Field("reason", 2, .required, .structural),
     ])
+    package static let storageWasUnavailable = FactDeclaration(.storageWasUnavailable, .input, [
+        Field("reason", 1, .defaulted, text: .freeText), Field("waited_us", 2, .defaulted, .structural),
+        Field("attempts", 3, .defaulted, .structural), Field("held", 4, .defaulted, .structural),
+        Field("refused", 5, .defaulted, .structural),
+    ])
+    package static let keyringWriteFailed = FactDeclaration(.keyringWriteFailed, .input, [projectFirst, freeReason])
 
     // MARK: Call decisions
 
@@ -171,6 +177,8 @@ extension FactKind {
         case .backgroundTaskExpired: .backgroundTaskExpired
         case .backgroundFlushFinished: .backgroundFlushFinished
         case .backgroundTaskEnded: .backgroundTaskEnded
+        case .storageWasUnavailable: .storageWasUnavailable
+        case .keyringWriteFailed: .keyringWriteFailed
         case .initialized: .initialized
         case .gateDecided: .gateDecided
         case .callRejected: .callRejected
@@ -236,6 +244,8 @@ extension Fact {
         case .backgroundTaskExpired: FactKind.backgroundTaskExpired.rawValue
         case .backgroundFlushFinished: FactKind.backgroundFlushFinished.rawValue
         case .backgroundTaskEnded: FactKind.backgroundTaskEnded.rawValue
+        case .storageWasUnavailable: FactKind.storageWasUnavailable.rawValue
+        case .keyringWriteFailed: FactKind.keyringWriteFailed.rawValue
         case .journalGap: FactKind.journalGap.rawValue
         case .linkResolutionStarted: FactKind.linkResolutionStarted.rawValue
         case .staleResultRefused: FactKind.staleResultRefused.rawValue
@@ -324,6 +334,9 @@ extension Fact {
         case .backgroundFlushFinished(let task, let queued, let left, let failure):
             four(.backgroundFlushFinished, .number(task), .number(queued), .number(left), .text(failure))
         case .backgroundTaskEnded(let task, let reason): two(.backgroundTaskEnded, .number(task), .backgroundTaskEnd(reason))
+        case .storageWasUnavailable(let reason, let waited, let attempts, let held, let refused):
+            five(.storageWasUnavailable, .text(reason), .microseconds(waited), .number(attempts), .number(held), .number(refused))
+        case .keyringWriteFailed(let project, let reason): two(.keyringWriteFailed, .fingerprint(project), .text(reason))
         case .initialized(let project, let generation): two(.initialized, .project(project), .number(generation))
         case .gateDecided(let call, let decision): two(.gateDecided, .call(call), .gateDecision(decision))
         case .callRejected(let call, let reason): two(.callRejected, .call(call), .text(reason))
@@ -399,6 +412,10 @@ extension Fact {
             self = .backgroundFlushFinished(task: try source.number(f[0]), queued: try source.number(f[1]), left: try source.number(f[2]),
                                             failure: try source.text(f[3]))
         case .backgroundTaskEnded: self = .backgroundTaskEnded(task: try source.number(f[0]), reason: try source.choice(f[1]))
+        case .storageWasUnavailable:
+            self = .storageWasUnavailable(reason: try source.text(f[0]) ?? "", waitedMicroseconds: try source.signed(f[1]),
+                                          attempts: try source.number(f[2]), held: try source.number(f[3]), refused: try source.number(f[4]))
+        case .keyringWriteFailed: self = .keyringWriteFailed(project: try source.value(f[0]), reason: try source.text(f[1]) ?? "")
         case .initialized: self = .initialized(project: try source.value(f[0]), generation: try source.number(f[1]))
         case .gateDecided: self = .gateDecided(call: try source.value(f[0]), decision: try source.value(f[1]))
         case .callRejected: self = .callRejected(call: try source.value(f[0]), reason: try source.text(f[1]) ?? "")

@@ -10,7 +10,7 @@ extension Fact {
         case .eventBatched(_, _, nil): nil
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
              .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
-             .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .initialized, .callRejected, .identityChanged, .pushTokenChanged,
+             .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed, .initialized, .callRejected, .identityChanged, .pushTokenChanged,
              .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserEventsReleased,
              .unknownUserSessionCounted, .taskQueued, .taskDispatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet,
              .callResolved, .callsResolved, .authRefreshRequested, .authRefreshFinished, .moduleEventDelivered,

@@ -9,7 +9,7 @@ extension Fact {
         case .callsResolved(_, let calls, let outcome): for call in calls { try body(call, outcome) }
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
              .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
-             .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .initialized, .gateDecided, .callRejected, .identityChanged,
+             .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed, .initialized, .gateDecided, .callRejected, .identityChanged,
              .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
              .unknownUserEventsReleased, .unknownUserSessionCounted, .taskQueued, .eventBatched, .taskDispatched,
              .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished,

@@ -52,6 +52,15 @@ package enum Fact: Sendable, Hashable {
     case backgroundFlushFinished(task: UInt64, queued: UInt64, left: UInt64, failure: String?)
     /// The SDK gave background task `task` back to the system, and why then.
     case backgroundTaskEnded(task: UInt64, reason: BackgroundTaskEnd)
+    /// The SDK's files could not be opened when it started (a file protection class on a device
+    /// not unlocked since boot): for `waitedMicroseconds` (on the monotonic clock) and
+    /// `attempts` failed openings, the last for `reason`, it held `held` calls and inputs in
+    /// memory, in order, and refused `refused` past the hold's bound. Recorded right after the
+    /// `engineStarted` of the launch, once the files opened; the held inputs follow it.
+    case storageWasUnavailable(reason: String, waitedMicroseconds: Int64, attempts: UInt64, held: UInt64, refused: UInt64)
+    /// Filing `project`'s API key in the keyring failed for `reason`: the key is used in this
+    /// process but a later launch may not find it (its requests then wait aside for the key).
+    case keyringWriteFailed(project: ProjectFingerprint, reason: String)
 
     // MARK: Decisions
 

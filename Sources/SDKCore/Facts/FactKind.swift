@@ -61,6 +61,8 @@ package enum FactKind: UInt32, Sendable, CaseIterable {
     // Inputs again: 16–31 ran out.
     case backgroundFlushFinished = 80
     case backgroundTaskEnded = 81
+    case storageWasUnavailable = 82
+    case keyringWriteFailed = 83
 
     /// Whether facts of this kind are inputs (what the world told the SDK) rather than decisions.
     public var isInput: Bool { Self.isInput(rawValue) }

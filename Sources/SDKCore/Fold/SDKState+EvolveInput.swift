@@ -38,6 +38,9 @@ extension SDKState {
             if switching.awaitingCallbacks == id { switching.awaitingCallbacks = nil }
         case .transportCompleted, .authTokenReceived, .notificationReceived, .engineStopping, .networkReachable:
             break
+        // Reports of the storage: nothing in the state follows from them.
+        case .storageWasUnavailable, .keyringWriteFailed:
+            break
         case .linkResolved(let resolution):
             linkJobs[resolution.job] = nil
         case .clockJumped(let wall, _):

@@ -135,7 +135,7 @@ struct RandomFacts {
     }
 
     mutating func fact() -> Fact {
-        switch int(0...54) {
+        switch int(0...56) {
         case 0: return .engineStarted(EngineStart(sdkVersion: string(), restored: bool(), options: EngineRules(
             gateCapacity: int(0...99), pendingEvents: bool() ? .purge : .deliverToOutgoing(timeoutMilliseconds: 5),
             bulkEventLimit: int(1...500), bulkByteLimit: int(1...99_999)),
@@ -200,6 +200,9 @@ struct RandomFacts {
         case 52: return .backgroundTaskExpired(task: next() % 9)
         case 53: return .backgroundFlushFinished(task: next() % 9, queued: next() % 99, left: next() % 99, failure: optionalString())
         case 54: return .backgroundTaskEnded(task: next() % 9, reason: BackgroundTaskEnd.allCases[int(0...4)])
+        case 55: return .storageWasUnavailable(reason: string(), waitedMicroseconds: Int64(int(0...60_000_000)), attempts: next() % 9,
+                                               held: next() % 999, refused: next() % 9)
+        case 56: return .keyringWriteFailed(project: fingerprint(), reason: string())
         case 50: return .disableCoalesced(task: taskID(), call: callID())
         case 49: return .eventsExpired(task: taskID(), calls: (0..<int(0...3)).map { _ in callID() })
         case 48: return .clockJumped(wall: time(), jumpMicroseconds: Int64(int(0...1_000_000)) * (bool() ? 1 : -1_000))

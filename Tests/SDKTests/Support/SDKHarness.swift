@@ -25,7 +25,7 @@ final class SDKHarness: Sendable {
          observer: (@Sendable (SDKState, UInt64) -> Void)? = nil, storage: any JournalStorage = PosixStorage(),
          callbackQueue: DispatchQueue? = nil, keepsDirectory: Bool = false, knownProjects: [Project] = [],
          transport: (any Transport)? = nil, segmentRecords: Int? = nil, groupCommit: GroupCommit? = nil,
-         retentionAge: Duration? = .seconds(30 * 86_400)) throws {
+         retentionAge: Duration? = .seconds(30 * 86_400), configure: ((inout SDKConfiguration) -> Void)? = nil) throws {
         self.keepsDirectory = keepsDirectory
         let sandbox = try sandbox ?? SandboxBackend(projects: [
             SandboxProject(name: "us", apiKey: Self.usKey, region: "us"),
@@ -47,6 +47,7 @@ final class SDKHarness: Sendable {
         if let groupCommit { configuration.groupCommit = groupCommit }
         configuration.journalRetentionAge = retentionAge
         configuration.stateObserver = observer
+        configure?(&configuration)
         sdk = try EngagementSDK(configuration: configuration)
     }
 

@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "ReplayKit", dependencies: ["Journal", "SDK", "LoopbackHTTP", "Locking"]),
         // Seeded random stories over the real EngineShell, with a simulated environment, backend
         // and disk (`replay simulate`). Test doubles: not part of ReplayKit.
-        .target(name: "Simulation", dependencies: ["Journal", "SDK", "SDKTesting", "ReplayKit", "Locking"]),
+        .target(name: "Simulation", dependencies: ["Journal", "SDK", "SDKTesting", "ReplayKit", "Sandbox", "Locking"]),
         // The scripted two-region story against the Sandbox (`replay demo`), with its test doubles.
         .target(name: "Demo", dependencies: ["Journal", "SDK", "SDKTesting", "Sandbox", "Locking"]),
         // The command-line tool support engineers run on journals taken off a device: one small

@@ -26,7 +26,7 @@ ALLOWED = {
     "Sandbox": {"LoopbackHTTP", "Locking", "CCrypto"},
     "SDKTesting": {"SDK", "SDKCore", "Journal", "Locking"},
     "ReplayKit": {"SDK", "SDKCore", "Journal", "Locking", "LoopbackHTTP"},
-    "Simulation": {"SDK", "SDKCore", "SDKTesting", "ReplayKit", "Journal", "Locking", "LoopbackHTTP"},
+    "Simulation": {"SDK", "SDKCore", "SDKTesting", "ReplayKit", "Sandbox", "Journal", "Locking", "LoopbackHTTP"},
     "Demo": {"SDK", "SDKCore", "SDKTesting", "Sandbox", "Journal", "Locking", "LoopbackHTTP"},
     "replay": {"ReplayKit", "Simulation", "Demo", "SDK", "SDKCore", "Journal", "Locking", "LoopbackHTTP"},
     "replay-main": {"replay", "ReplayKit"},

@@ -56,8 +56,11 @@ package enum SampleFacts {
         case .clockJumped: .clockJumped(wall: JournalTime(microsecondsSince1970: time.microsecondsSince1970 - 3_600_000_000),
                                         jumpMicroseconds: -3_600_000_000)
         case .localDataErased:
-            .localDataErased(LocalDataErasure(call: call, firstErased: 1, lastErased: 412, segments: 3, bytes: 1_048_576,
-                                              failure: "disk full for ada@example.com"))
+            .localDataErased(LocalDataErasure(call: call, erased: {
+                var erased = JournalErasure(firstSequence: 1, lastSequence: 412, segments: 3, bytes: 1_048_576)
+                erased.failure = "disk full for ada@example.com"
+                return erased
+            }()))
         case .linkResolved:
             .linkResolved(LinkResolution(job: 8, destination: "https://app.example.com/offer",
                                          attribution: AttributionInfo(campaignID: 11, templateID: 12, messageID: "m-link"), failure: nil))

@@ -1,5 +1,7 @@
-/// The endpoints of the imitated API, named by their path after `/<region>/api/`.
-enum APIEndpoint: String, CaseIterable, Sendable {
+/// The endpoints of the imitated API, named by their path after `/<region>/api/`: the one table
+/// both backends route by (the Sandbox's ``SandboxAPI`` and the simulator's backend), so a path
+/// or method it does not list gets one answer, 404, from either.
+package enum APIEndpoint: String, CaseIterable, Sendable {
     case updateUser = "users/update"
     case updateEmail = "users/updateEmail"
     case registerDeviceToken = "users/registerDeviceToken"
@@ -20,7 +22,7 @@ enum APIEndpoint: String, CaseIterable, Sendable {
     case getEmbeddedMessages = "embedded-messaging/messages"
 
     /// The only method the endpoint answers.
-    var method: String {
+    package var method: String {
         switch self {
         case .getInAppMessages, .getEmbeddedMessages: "GET"
         case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackEvent, .trackEvents, .trackPurchase,
@@ -31,7 +33,7 @@ enum APIEndpoint: String, CaseIterable, Sendable {
     }
 
     /// The endpoint at `path` if it exists and answers `method`.
-    init?(path: String, method: String) {
+    package init?(path: String, method: String) {
         guard let endpoint = APIEndpoint(rawValue: path), endpoint.method == method else { return nil }
         self = endpoint
     }

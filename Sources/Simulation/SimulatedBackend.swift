@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import ReplayKit
 import SDK
+import Sandbox
 
 /// The engagement platform, in process: it knows the catalog's projects by API key and region,
 /// issues and expires JWTs, injects server-side faults, and records every request it processed
@@ -93,21 +94,30 @@ final class SimulatedBackend {
                 return Self.answer(401, code: "InvalidJwtPayload")
             }
         }
+        // Routed by the Sandbox's table: a path or method it does not list is the SDK's mistake,
+        // answered 404 as the Sandbox answers it.
+        guard let endpoint = APIEndpoint(path: request.path, method: request.method) else {
+            misroutes.append("\(request.method) \(request.path) with idempotency key \(request.idempotencyKey) on \(project.name): no such endpoint")
+            return Self.answer(404, code: "NotFound")
+        }
         if random.chance(profile.serverError) { return .response(status: random.pick([500, 502, 503]), headers: [:], body: Data()) }
         if random.chance(profile.tooManyRequests) { return Self.answer(429, code: "RateLimitExceeded") }
         var receipt = BackendReceipt(idempotencyKey: request.idempotencyKey, project: project.fingerprint, path: request.path,
                                      query: request.query, body: request.body, time: time, region: project.region)
         defer { receipts.append(receipt) }
-        switch request.path {
-        case "inApp/getMessages":
+        switch endpoint {
+        case .getInAppMessages:
             return Self.answer(200, #"{"code":"Success","inAppMessages":[{"messageId":"ia-\#(project.name)-1"},{"messageId":"ia-\#(project.name)-2"}]}"#)
-        case "embedded-messaging/messages":
+        case .getEmbeddedMessages:
             return Self.answer(200, #"{"code":"Success","placements":[{"embeddedMessages":[{"metadata":{"messageId":"em-\#(project.name)-1"}}]}]}"#)
-        case DeliveryTask.bulkTrackPath:
+        case .trackEvents:
             let (answer, refused) = Self.bulkAnswer(to: request.body, refusing: random.chance(profile.eventRefusal), random: &random)
             receipt.refusedEventNames = refused
             return answer
-        default:
+        // Stored, answered with the platform's plain success.
+        case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackEvent, .trackPurchase, .updateCart,
+             .trackPushOpen, .trackInAppOpen, .trackInAppClick, .trackInAppClose, .trackInAppDelivery, .consumeInApp,
+             .embeddedMessageReceived, .embeddedMessageClick:
             return Self.success
         }
     }

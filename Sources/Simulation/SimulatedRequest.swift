@@ -6,6 +6,8 @@ import SDK
 struct SimulatedRequest: Sendable {
     /// The `Idempotency-Key` header: `<journal id>-<task number>`.
     var idempotencyKey: String
+    /// `GET` or `POST`.
+    var method: String
     var apiKey: String
     /// The base URL, through `/api/`.
     var endpoint: String
@@ -22,6 +24,7 @@ struct SimulatedRequest: Sendable {
     var instance: UInt64
 
     init(_ request: TransportRequest, user: String?, instance: UInt64) {
+        method = request.method.rawValue
         var address = request.url.absoluteString
         query = nil
         if let mark = address.firstIndex(of: "?") {

@@ -3,19 +3,10 @@ import SDK
 /// `module-order`: per module and generation, initialize before start, start once,
 /// deinitialize at most once, nothing after it.
 extension ContractChecker {
-    /// A module hears a signal, or a hook of it starts.
-    func checkModules(_ fact: Fact, at sequence: UInt64) {
-        switch fact {
-        case .moduleEventDelivered(let module, let signal, _, let generation):
-            checkModule(module, signal, generation: generation, at: sequence)
-        case .moduleHookStarted(_, let module, let signal):
-            if let lifecycle = modules[module], lifecycle.deinitialized {
-                report(.moduleOrder, "module \(module) heard \(signal.label) after its deinitialize (generation \(lifecycle.generation))", [sequence])
-            }
-        default:
-            // A default is right: check(_:at:state:) sends only the facts named above here (the
-            // dispatch lists every fact).
-            break
+    /// A hook of `module` starts: never after the module's deinitialize.
+    func hookStarted(_ module: String, _ signal: ModuleSignal, at sequence: UInt64) {
+        if let lifecycle = modules[module], lifecycle.deinitialized {
+            report(.moduleOrder, "module \(module) heard \(signal.label) after its deinitialize (generation \(lifecycle.generation))", [sequence])
         }
     }
 

@@ -3,26 +3,18 @@ import SDK
 /// `resolved-once`: every call resolves at most once, and at the end is resolved or still
 /// legitimately pending.
 extension ContractChecker {
-    /// A call resolves (or the calls of a bulk do): each must have been pending.
-    func checkResolution(_ fact: Fact, at sequence: UInt64, state: SDKState) {
-        switch fact {
-        case .callResolved(let call, let outcome):
-            checkResolution(of: call, outcome, at: sequence, wasPending: state.pendingCall(call) != nil)
-        case .callsResolved(_, let calls, let outcome):
-            // The state is the one before the record: a call listed twice was pending only once.
-            var seen = Set<CallID>(minimumCapacity: calls.count)
-            for call in calls {
-                let first = seen.insert(call).inserted
-                checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCall(call) != nil)
-            }
-        default:
-            // A default is right: check(_:at:state:) sends only the facts named above here (the
-            // dispatch lists every fact).
-            break
+    /// The calls of a bulk resolve with one outcome: each must have been pending.
+    func checkResolutions(of calls: [CallID], _ outcome: CallOutcome, at sequence: UInt64, state: SDKState) {
+        // The state is the one before the record: a call listed twice was pending only once.
+        var seen = Set<CallID>(minimumCapacity: calls.count)
+        for call in calls {
+            let first = seen.insert(call).inserted
+            checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCall(call) != nil)
         }
     }
 
-    private func checkResolution(of call: CallID, _ outcome: CallOutcome, at sequence: UInt64, wasPending: Bool) {
+    /// A call resolves: it must have been pending (`wasPending`, in the state before the record).
+    func checkResolution(of call: CallID, _ outcome: CallOutcome, at sequence: UInt64, wasPending: Bool) {
         if !wasPending {
             let first = resolvedAt[call]
             report(.resolvedOnce, first.map { "call \(call) was resolved again (first at seq \($0))" }

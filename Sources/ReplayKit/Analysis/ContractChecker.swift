@@ -133,22 +133,31 @@ package final class ContractChecker {
     private func check(_ fact: Fact, at sequence: UInt64, state: SDKState) {
         switch fact {
         case .callReceived, .gateDecided: checkGate(fact, at: sequence, state: state)
-        case .taskQueued, .taskCompleted: checkDisables(fact, at: sequence)
+        case .taskQueued(let task): taskQueued(task, at: sequence)
+        case .taskCompleted(let id, let outcome): taskCompleted(id, outcome, at: sequence)
         case .eventBatched(let task, let event, _):
             // The gate's decision first, when it travels here (format 1.3).
             checkGate(fact, at: sequence, state: state)
             if let project = state.tasks[task]?.task.project {
                 expect(event.call, deliveredTo: project, at: sequence, what: "its event joined task \(task)")
             }
-        case .callResolved, .callsResolved: checkResolution(fact, at: sequence, state: state)
-        case .switchRouted, .switchCancelled, .switchStarted, .switchLanded: checkSwitchChain(fact, at: sequence)
+        case .callResolved(let call, let outcome):
+            checkResolution(of: call, outcome, at: sequence, wasPending: state.pendingCall(call) != nil)
+        case .callsResolved(_, let calls, let outcome): checkResolutions(of: calls, outcome, at: sequence, state: state)
+        case .switchRouted(let id, _, let project, let routing): switchRouted(id, to: project, routing, at: sequence)
+        case .switchCancelled(let id, _): switchCancelled(id, at: sequence)
+        case .switchStarted(let id, _, let to): switchStarted(id, to: to, at: sequence)
+        case .switchLanded(let id, let project, _, _): switchLanded(id, on: project, at: sequence)
         case .journalGap, .localDataErased:
             // Facts are missing here (lost, or erased on request): what the rules track from the
             // facts themselves starts over from the state (the snapshot before the fact), never
             // judged across it.
             gapRestart(state)
-        case .initialized, .storageCleared, .attributionChanged: checkAttribution(fact, at: sequence)
-        case .moduleEventDelivered, .moduleHookStarted: checkModules(fact, at: sequence)
+        case .initialized(let project, _): projectWentLive(project, at: sequence)
+        case .storageCleared(let project, let scope): storageCleared(project, scope, at: sequence)
+        case .attributionChanged(let project, _): attributionWritten(for: project, at: sequence)
+        case .moduleEventDelivered(let module, let signal, _, let generation): checkModule(module, signal, generation: generation, at: sequence)
+        case .moduleHookStarted(_, let module, let signal): hookStarted(module, signal, at: sequence)
         // Facts no rule reads.
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,

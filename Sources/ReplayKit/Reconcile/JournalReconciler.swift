@@ -244,9 +244,9 @@ package final class JournalReconciler {
                 addHole(number, from: gap.from, to: gap.to,
                         what: "a gap of \(gap.lostFacts) fact(s) in \(path) (\(gap.reason))")
             case .localDataErased(let erasure):
-                guard erasure.lastErased >= erasure.firstErased else { break }
+                guard erasure.erased.records > 0 else { break }
                 addHole(number, from: nil, to: record.time,
-                        what: "records \(erasure.firstErased)…\(erasure.lastErased) of \(path) erased at \(record.time)")
+                        what: "records \(erasure.erased.firstSequence)…\(erasure.erased.lastSequence) of \(path) erased at \(record.time)")
             case .disableCoalesced:
                 // The coalesced call rides on its task's own wire id: one request, one receipt.
                 break

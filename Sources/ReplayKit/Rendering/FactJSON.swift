@@ -128,14 +128,15 @@ package enum FactJSON {
             sink.add("failure", freeText: resolution.failure)
         case .erasure(let erasure):
             sink.add("call", .optional(erasure.call, callID))
-            sink.add("erased_records", unsigned: erasure.erasedRecords)
-            if erasure.erasedRecords > 0 {
-                sink.add("first_erased", unsigned: erasure.firstErased)
-                sink.add("last_erased", unsigned: erasure.lastErased)
+            let erased = erasure.erased
+            sink.add("erased_records", unsigned: erased.records)
+            if erased.records > 0 {
+                sink.add("first_erased", unsigned: erased.firstSequence)
+                sink.add("last_erased", unsigned: erased.lastSequence)
             }
-            sink.add("erased_segments", unsigned: erasure.segments)
-            sink.add("erased_bytes", unsigned: erasure.bytes)
-            sink.add("failure", freeText: erasure.failure)
+            sink.add("erased_segments", unsigned: UInt64(truncatingIfNeeded: erased.segments))
+            sink.add("erased_bytes", unsigned: UInt64(truncatingIfNeeded: erased.bytes))
+            sink.add("failure", freeText: erased.failure)
         case .journalGap(let gap):
             sink.add("lost_facts", unsigned: gap.lostFacts)
             sink.add("from", string: gap.from.description)

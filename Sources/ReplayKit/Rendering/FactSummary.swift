@@ -58,12 +58,14 @@ package enum FactSummary {
         case .networkReachable:
             return "the app said the network is reachable"
         case .localDataErased(let erasure):
-            if let failure = erasure.failure, erasure.segmentsLeft > 0 {
-                return "\(erasure.segments) segment(s), \(erasure.bytes) bytes erased on request; \(failure)" + (erasure.call.map { " (call \($0))" } ?? "")
+            let erased = erasure.erased
+            let (segments, bytes) = (UInt64(truncatingIfNeeded: erased.segments), UInt64(truncatingIfNeeded: erased.bytes))
+            if let failure = erased.failure, erased.segmentsLeft != 0 {
+                return "\(segments) segment(s), \(bytes) bytes erased on request; \(failure)" + (erasure.call.map { " (call \($0))" } ?? "")
             }
-            if let failure = erasure.failure { return "the journal could not be erased: \(failure)" }
-            let range = erasure.erasedRecords > 0 ? " (seq \(erasure.firstErased)–\(erasure.lastErased))" : ""
-            return "\(erasure.erasedRecords) record(s)\(range) erased on request, \(erasure.segments) segment(s), \(erasure.bytes) bytes"
+            if let failure = erased.failure { return "the journal could not be erased: \(failure)" }
+            let range = erased.records > 0 ? " (seq \(erased.firstSequence)–\(erased.lastSequence))" : ""
+            return "\(erased.records) record(s)\(range) erased on request, \(segments) segment(s), \(bytes) bytes"
                 + (erasure.call.map { " (call \($0))" } ?? "")
         case .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded:
             return Describe.background(fact) ?? ""

@@ -326,25 +326,21 @@ package final class EngineShell<Environment: EngineEnvironment> {
         // Stamped with the time of the input that asked, the state's own: a relaunch that
         // restores this snapshot restores exactly the state the engine had.
         let time = lastTime
-        var erasure = LocalDataErasure(call: call, firstErased: 1, lastErased: 0, segments: 0, bytes: 0, failure: nil)
+        var erasure = LocalDataErasure.nothingErased(call: call, failure: nil)
         if let journalOutage {
-            erasure.failure = "the journal is out: \(journalOutage.reason)"
+            erasure.erased.failure = "the journal is out: \(journalOutage.reason)"
         } else {
             do {
-                let erased = try recorder.eraseAll(time: time) { _ in StateCodec.encode(projected) }
+                var erased = try recorder.eraseAll(time: time) { _ in StateCodec.encode(projected) }
                 recordedSequence = recorder.lastSequence
-                erasure.firstErased = erased.firstSequence
-                erasure.lastErased = erased.lastSequence
-                erasure.segments = UInt64(erased.segments)
-                erasure.bytes = UInt64(erased.bytes)
-                if erased.segmentsLeft > 0 {
-                    erasure.segmentsLeft = UInt64(erased.segmentsLeft)
-                    erasure.bytesLeft = UInt64(erased.bytesLeft)
-                    erasure.failure = "\(erased.segmentsLeft) segment(s) of \(erased.bytesLeft) bytes could not be deleted: "
-                        + (erased.failure ?? "no reason given")
-                }
+                // The fact's failure says why records are still there: files left behind, not
+                // deletions that may not be durable.
+                erased.failure = erased.segmentsLeft > 0
+                    ? "\(erased.segmentsLeft) segment(s) of \(erased.bytesLeft) bytes could not be deleted: " + (erased.failure ?? "no reason given")
+                    : nil
+                erasure.erased = erased
             } catch {
-                erasure.failure = "\(error)"
+                erasure.erased.failure = "\(error)"
             }
         }
         inbox.post(.input(.localDataErased(erasure), .none))

@@ -1,29 +1,26 @@
 import Journal
 
 extension SDKState {
-    /// Runs an attribution call (``CallFamily/attribution``; part of ``execute(_:on:_:)``):
-    /// attribution set directly, or carried by a tracked link.
-    mutating func executeAttributionCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        let id = received.id
-        switch received.call {
-        case .setAttribution(let info):
-            if writeAttribution(info, for: project.fingerprint, &decisions) {
-                resolve(id, .applied(project: project.fingerprint), &decisions)
-            } else {
-                resolve(id, .failed(.rejected("attribution refused: the project's storage was cleared by a switch")), &decisions)
-            }
-        case .handleUniversalLink(let url):
-            guard Self.isTrackedLink(url) else {
-                // Not a tracked link: the app opens it as it is.
-                resolve(id, .applied(project: project.fingerprint), &decisions)
-                return
-            }
-            emit(.linkResolutionStarted(job: takeRequestNumber(), call: id, url: url, project: project.fingerprint, generation: generation), &decisions)
-        default:
-            // A default is right: execute(_:on:_:) sends only this family's calls here, and
-            // CallName.family, which lists every call, gives a new call its family (and this function).
-            break
+    /// Runs `setAttribution(info)` (``CallFamily/attribution``; part of ``execute(_:on:_:)``):
+    /// refused when the project's storage was cleared by a switch.
+    mutating func executeSetAttribution(_ info: AttributionInfo?, _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+        if writeAttribution(info, for: project.fingerprint, &decisions) {
+            resolve(id, .applied(project: project.fingerprint), &decisions)
+        } else {
+            resolve(id, .failed(.rejected("attribution refused: the project's storage was cleared by a switch")), &decisions)
         }
+    }
+
+    /// Runs `handleUniversalLink(url)` (``CallFamily/attribution``; part of
+    /// ``execute(_:on:_:)``): a tracked link's redirect is asked for; any other link is applied
+    /// as it is.
+    mutating func executeHandleUniversalLink(_ url: String, _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+        guard Self.isTrackedLink(url) else {
+            // Not a tracked link: the app opens it as it is.
+            resolve(id, .applied(project: project.fingerprint), &decisions)
+            return
+        }
+        emit(.linkResolutionStarted(job: takeRequestNumber(), call: id, url: url, project: project.fingerprint, generation: generation), &decisions)
     }
 
     /// Whether `url` is a tracked link (`https://<links host>/a/<code>`): its redirect carries

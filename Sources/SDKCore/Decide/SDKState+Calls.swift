@@ -55,16 +55,38 @@ extension SDKState {
         resolve(received.id, .failed(.notInitialized), &decisions)
     }
 
-    /// Runs a call against `project` (the live project, or the one a switch just landed on):
-    /// hands it to its family's `execute<Family>Call` (``CallFamily``).
+    /// Runs a call against `project` (the live project, or the one a switch just landed on).
+    ///
+    /// One exhaustive switch, no `default:`: a new call does not build until it says what it
+    /// does. The cases are grouped by ``CallFamily``; each family's calls run in
+    /// `SDKState+<Family>Calls.swift`.
     mutating func execute(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        switch received.call.name.family {
-        case .identity: executeIdentityCall(received, on: project, &decisions)
-        case .event: executeEventCall(received, on: project, &decisions)
-        case .push: executePushCall(received, on: project, &decisions)
-        case .message: executeMessageCall(received, on: project, &decisions)
-        case .attribution: executeAttributionCall(received, on: project, &decisions)
-        case .control: handleControlCall(received, &decisions)
+        let id = received.id
+        switch received.call {
+        // Identity (SDKState+IdentityCalls.swift)
+        case .setEmail(let email): executeSetEmail(email, id, on: project, &decisions)
+        case .setUserId(let userID): executeSetUserID(userID, id, on: project, &decisions)
+        case .updateEmail(let email): executeUpdateEmail(email, received, on: project, &decisions)
+        case .updateUser: executeUpdateUser(received, on: project, &decisions)
+        case .logoutUser: executeLogout(id, on: project, &decisions)
+        // Events and commerce (SDKState+EventCalls.swift)
+        case .track, .trackPurchase, .updateCart: executeEventCall(received, on: project, &decisions)
+        // Push (SDKState+PushCalls.swift)
+        case .registerToken(let token): executeRegisterToken(token, received, on: project, &decisions)
+        case .disableDevice: executeDisableDevice(received, on: project, &decisions)
+        case .trackPushOpen(let open): executeTrackPushOpen(open, received, on: project, &decisions)
+        case .handlePush(let payload): executeHandlePush(payload, id, on: project, &decisions)
+        // Messages (SDKState+MessageCalls.swift)
+        case .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
+             .embeddedFetch, .embeddedReceived, .embeddedClick:
+            executeMessageCall(received, on: project, &decisions)
+        // Attribution (SDKState+AttributionCalls.swift)
+        case .setAttribution(let info): executeSetAttribution(info, id, on: project, &decisions)
+        case .handleUniversalLink(let url): executeHandleUniversalLink(url, id, on: project, &decisions)
+        // Control calls (SDKState+Switch.swift)
+        case .initialize, .switchProject, .flush, .setConsent, .eraseLocalData: handleControlCall(received, &decisions)
+        // Rejected before it runs (``handleCall(_:problem:_:)``): an over-limit call does nothing.
+        case .oversized: break
         }
     }
 }

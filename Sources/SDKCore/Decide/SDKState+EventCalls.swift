@@ -1,23 +1,16 @@
 import Journal
 
 extension SDKState {
-    /// Runs an event or commerce call (``CallFamily/event``; part of ``execute(_:on:_:)``): held
-    /// for an unknown user until they are identified.
+    /// Runs an event or commerce call (``CallFamily/event``: `track`, `trackPurchase`,
+    /// `updateCart`; part of ``execute(_:on:_:)``): held for an unknown user until they are
+    /// identified.
     mutating func executeEventCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        let id = received.id
         let identity = requestIdentity
-        switch received.call {
-        case .track, .trackPurchase, .updateCart:
-            guard identity.isKnown else {
-                holdForUnknownUser(received, on: project, &decisions)
-                return
-            }
-            enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-        default:
-            // A default is right: execute(_:on:_:) sends only this family's calls here, and
-            // CallName.family, which lists every call, gives a new call its family (and this function).
-            break
+        guard identity.isKnown else {
+            holdForUnknownUser(received, on: project, &decisions)
+            return
         }
+        enqueue(received.call, call: received.id, on: project, identity: identity, &decisions)
     }
 
     /// Builds the body of `received` now, before the call is recorded, when it is a `track`

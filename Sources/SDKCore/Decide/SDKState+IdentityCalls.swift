@@ -1,45 +1,52 @@
 import Journal
 
 extension SDKState {
-    /// Runs an identity call (``CallFamily/identity``; part of ``execute(_:on:_:)``).
-    mutating func executeIdentityCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        let id = received.id
-        let identity = requestIdentity
-        switch received.call {
-        case .setEmail(let newEmail):
-            if newEmail != email || userID != nil {
-                emit(.identityChanged(email: newEmail, userID: nil), &decisions)
-                if newEmail != nil { userBecameKnown(on: project, &decisions) }
-            }
-            resolve(id, .applied(project: project.fingerprint), &decisions)
-        case .setUserId(let newUserID):
-            if newUserID != userID || email != nil {
-                emit(.identityChanged(email: nil, userID: newUserID), &decisions)
-                if newUserID != nil { userBecameKnown(on: project, &decisions) }
-            }
-            resolve(id, .applied(project: project.fingerprint), &decisions)
-        case .updateEmail(let newEmail):
-            guard identity.isKnown else {
-                resolve(id, .failed(.rejected("no user identity: call setEmail or setUserId first")), &decisions)
-                return
-            }
-            enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-            // The SDK follows the new email at once (the platform applies it on delivery).
+    /// Runs `setEmail(newEmail)` (``CallFamily/identity``; part of ``execute(_:on:_:)``).
+    mutating func executeSetEmail(_ newEmail: String?, _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+        if newEmail != email || userID != nil {
             emit(.identityChanged(email: newEmail, userID: nil), &decisions)
-        case .updateUser:
-            guard identity.isKnown else {
-                resolve(id, .failed(.rejected("no user identity: call setEmail or setUserId first")), &decisions)
-                return
-            }
-            enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-        case .logoutUser:
-            logout(on: project, &decisions)
-            resolve(id, .applied(project: project.fingerprint), &decisions)
-        default:
-            // A default is right: execute(_:on:_:) sends only this family's calls here, and
-            // CallName.family, which lists every call, gives a new call its family (and this function).
-            break
+            if newEmail != nil { userBecameKnown(on: project, &decisions) }
         }
+        resolve(id, .applied(project: project.fingerprint), &decisions)
+    }
+
+    /// Runs `setUserId(newUserID)` (``CallFamily/identity``; part of ``execute(_:on:_:)``).
+    mutating func executeSetUserID(_ newUserID: String?, _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+        if newUserID != userID || email != nil {
+            emit(.identityChanged(email: nil, userID: newUserID), &decisions)
+            if newUserID != nil { userBecameKnown(on: project, &decisions) }
+        }
+        resolve(id, .applied(project: project.fingerprint), &decisions)
+    }
+
+    /// Runs `updateEmail(newEmail)` (``CallFamily/identity``; part of ``execute(_:on:_:)``):
+    /// refused without a user.
+    mutating func executeUpdateEmail(_ newEmail: String, _ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+        let identity = requestIdentity
+        guard identity.isKnown else {
+            resolve(received.id, .failed(.rejected("no user identity: call setEmail or setUserId first")), &decisions)
+            return
+        }
+        enqueue(received.call, call: received.id, on: project, identity: identity, &decisions)
+        // The SDK follows the new email at once (the platform applies it on delivery).
+        emit(.identityChanged(email: newEmail, userID: nil), &decisions)
+    }
+
+    /// Runs `updateUser` (``CallFamily/identity``; part of ``execute(_:on:_:)``): refused
+    /// without a user.
+    mutating func executeUpdateUser(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+        let identity = requestIdentity
+        guard identity.isKnown else {
+            resolve(received.id, .failed(.rejected("no user identity: call setEmail or setUserId first")), &decisions)
+            return
+        }
+        enqueue(received.call, call: received.id, on: project, identity: identity, &decisions)
+    }
+
+    /// Runs `logoutUser` (``CallFamily/identity``; part of ``execute(_:on:_:)``).
+    mutating func executeLogout(_ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+        logout(on: project, &decisions)
+        resolve(id, .applied(project: project.fingerprint), &decisions)
     }
 
     /// The user became known: register the push token for them and send the held events.

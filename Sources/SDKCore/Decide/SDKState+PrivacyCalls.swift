@@ -39,7 +39,7 @@ extension SDKState {
 
     /// The journal was erased (or could not be): the `eraseLocalData` call resolves.
     mutating func handleLocalDataErased(_ erasure: LocalDataErasure, _ decisions: inout Decisions) {
-        let outcome: CallOutcome = if let failure = erasure.failure {
+        let outcome: CallOutcome = if let failure = erasure.erased.failure {
             .failed(.rejected("the journal could not be erased: \(failure)"))
         } else {
             .applied(project: live?.fingerprint)

@@ -1,46 +1,51 @@
 import Journal
 
 extension SDKState {
-    /// Runs a push call (``CallFamily/push``; part of ``execute(_:on:_:)``).
-    mutating func executePushCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
-        let id = received.id
+    /// Runs `registerToken(token)` (``CallFamily/push``; part of ``execute(_:on:_:)``): sent
+    /// for a known user, else registered with the user once they are known.
+    mutating func executeRegisterToken(_ token: String, _ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
         let identity = requestIdentity
-        switch received.call {
-        case .registerToken(let token):
-            if token != pushToken { emit(.pushTokenChanged(token), &decisions) }
-            if identity.isKnown {
-                enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-            } else {
-                // Registered with the user once they are known.
-                resolve(id, .applied(project: project.fingerprint), &decisions)
-            }
-        case .disableDevice:
-            guard pushToken != nil else {
-                resolve(id, .failed(.rejected("no push token registered")), &decisions)
-                return
-            }
-            enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-        case .trackPushOpen(let open):
-            enqueue(received.call, call: id, on: project, identity: identity, &decisions)
-            if let campaign = open.campaignID, let template = open.templateID {
-                writeAttribution(AttributionInfo(campaignID: campaign, templateID: template, messageID: open.messageID), for: project.fingerprint, &decisions)
-            }
-        case .handlePush(let payload):
-            guard case .object(let itbl)? = payload["itbl"], case .string(let messageID)? = itbl["messageId"] else {
-                resolve(id, .applied(project: project.fingerprint), &decisions)
-                return
-            }
-            let campaign = Self.integer(itbl["campaignId"])
-            let template = Self.integer(itbl["templateId"])
-            let open = PushOpen(campaignID: campaign, templateID: template, messageID: messageID, appAlreadyRunning: false)
-            enqueue(.trackPushOpen(open), call: id, on: project, identity: identity, &decisions)
-            if let campaign, let template {
-                writeAttribution(AttributionInfo(campaignID: campaign, templateID: template, messageID: messageID), for: project.fingerprint, &decisions)
-            }
-        default:
-            // A default is right: execute(_:on:_:) sends only this family's calls here, and
-            // CallName.family, which lists every call, gives a new call its family (and this function).
-            break
+        if token != pushToken { emit(.pushTokenChanged(token), &decisions) }
+        if identity.isKnown {
+            enqueue(received.call, call: received.id, on: project, identity: identity, &decisions)
+        } else {
+            // Registered with the user once they are known.
+            resolve(received.id, .applied(project: project.fingerprint), &decisions)
+        }
+    }
+
+    /// Runs `disableDevice` (``CallFamily/push``; part of ``execute(_:on:_:)``): refused
+    /// without a push token.
+    mutating func executeDisableDevice(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+        guard pushToken != nil else {
+            resolve(received.id, .failed(.rejected("no push token registered")), &decisions)
+            return
+        }
+        enqueue(received.call, call: received.id, on: project, identity: requestIdentity, &decisions)
+    }
+
+    /// Runs `trackPushOpen(open)` (``CallFamily/push``; part of ``execute(_:on:_:)``): the open
+    /// is sent, and its campaign and template become the attribution.
+    mutating func executeTrackPushOpen(_ open: PushOpen, _ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+        enqueue(received.call, call: received.id, on: project, identity: requestIdentity, &decisions)
+        if let campaign = open.campaignID, let template = open.templateID {
+            writeAttribution(AttributionInfo(campaignID: campaign, templateID: template, messageID: open.messageID), for: project.fingerprint, &decisions)
+        }
+    }
+
+    /// Runs `handlePush(payload)` (``CallFamily/push``; part of ``execute(_:on:_:)``): a push of
+    /// the platform's (`itbl.messageId`) is tracked as opened; any other is applied as it is.
+    mutating func executeHandlePush(_ payload: [String: DataValue], _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+        guard case .object(let itbl)? = payload["itbl"], case .string(let messageID)? = itbl["messageId"] else {
+            resolve(id, .applied(project: project.fingerprint), &decisions)
+            return
+        }
+        let campaign = Self.integer(itbl["campaignId"])
+        let template = Self.integer(itbl["templateId"])
+        let open = PushOpen(campaignID: campaign, templateID: template, messageID: messageID, appAlreadyRunning: false)
+        enqueue(.trackPushOpen(open), call: id, on: project, identity: requestIdentity, &decisions)
+        if let campaign, let template {
+            writeAttribution(AttributionInfo(campaignID: campaign, templateID: template, messageID: messageID), for: project.fingerprint, &decisions)
         }
     }
 

@@ -21,9 +21,15 @@ extension SDKState {
             changeConsent(granted: granted, received, &decisions)
         case .eraseLocalData:
             eraseLocalData(&decisions)
-        default:
-            // A default is right: execute(_:on:_:) sends only this family's calls here, and
-            // CallName.family, which lists every call, gives a new call its family (and this function).
+        // Gated and inline calls (``PublicCall/Name/switchBehavior``): `handleCall` runs them
+        // through the gate and ``execute(_:on:_:)``, never here.
+        case .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser, .track, .trackPurchase, .updateCart,
+             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
+             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
+             .embeddedFetch, .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink:
+            break
+        // Rejected before it runs (`handleCall`): an over-limit call does nothing.
+        case .oversized:
             break
         }
     }
@@ -308,22 +314,29 @@ extension SDKState {
             guard heldEvents.count < Self.heldEventCapacity else { return true }
             count = 1
             bytes = heldEventsReservation(adding: call)
-        default:
-            // Without a user, profile calls are refused: no task. Anything else (a message
-            // fetch, a disable) queues one whoever the user is. A default is right here: the
-            // task is what `RequestBody.make` builds, and that lists every call itself.
-            guard identity.isKnown || !Self.queuesOnlyForAKnownUser.contains(call.name),
-                  let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
-            else { return true }
-            count = 1
-            bytes = footprint(of: request, for: UserIdentity(email: identity.email, userID: identity.userID), on: live)
+        case .updateEmail, .updateUser, .registerToken:
+            // Without a user, profile calls are refused and a token is registered once the
+            // user is known: no task.
+            guard identity.isKnown else { return true }
+            guard let room = roomOfTask(for: call, identity: identity, on: live) else { return true }
+            (count, bytes) = room
+        case .setEmail(.none), .setUserId(.none), .track, .trackPurchase, .updateCart, .disableDevice, .trackPushOpen, .handlePush,
+             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
+             .embeddedFetch, .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink,
+             .initialize, .switchProject, .flush, .setConsent, .eraseLocalData, .oversized:
+            // Whoever the user is: the task `RequestBody.make` builds for the call, if any.
+            guard let room = roomOfTask(for: call, identity: identity, on: live) else { return true }
+            (count, bytes) = room
         }
         return count == 0 || queueHasRoom(forEvents: count, bytes: bytes)
     }
 
-    /// The calls `execute` turns into a task only for a known user (without one, profile calls
-    /// are refused, and a token is registered once the user is known).
-    private static let queuesOnlyForAKnownUser: Set<CallName> = [.updateEmail, .updateUser, .registerToken]
+    /// The room (events, bytes) of the task `call` makes for `identity` on `live`: the request
+    /// `RequestBody.make` builds; nil when it builds none.
+    private func roomOfTask(for call: PublicCall, identity: RequestBody.Identity, on live: ProjectRef) -> (Int, Int)? {
+        guard let request = RequestBody.make(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion) else { return nil }
+        return (1, footprint(of: request, for: UserIdentity(email: identity.email, userID: identity.userID), on: live))
+    }
 
     // MARK: - Shutdown
 

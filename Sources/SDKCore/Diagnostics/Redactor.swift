@@ -116,7 +116,7 @@ package struct Redactor: Sendable {
             receipt.failure = receipt.failure.map(redact(text:))
             return .authReceipt(receipt)
         case .erasure(var erasure):
-            erasure.failure = erasure.failure.map(redact(text:))
+            erasure.erased.failure = erasure.erased.failure.map(redact(text:))
             return .erasure(erasure)
         case .durabilityConfirmation(var confirmation):
             confirmation.failure = confirmation.failure.map(redact(text:))

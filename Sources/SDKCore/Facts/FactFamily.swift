@@ -1,5 +1,6 @@
 /// The families facts are grouped in, declared with each kind (``FactDeclaration``). A fact's
-/// family names the file that folds it into the state (`SDKState+Evolve<Family>.swift`).
+/// family names the group of ``SDKState/evolve(_:at:)``'s cases that folds it, and the file
+/// holding its longer folds (`SDKState+Evolve<Family>.swift`).
 package enum FactFamily: Sendable, CaseIterable {
     /// What the world told the SDK (kinds 16–31): public calls arriving, answers, timers,
     /// durability, lifecycle notices.
@@ -14,14 +15,4 @@ package enum FactFamily: Sendable, CaseIterable {
     case module
     /// Switching (kinds 64–79, and the gate's decisions): routing, teardown, landing.
     case `switch`
-}
-
-extension FactKind {
-    /// The family of facts of this kind, as its declaration says.
-    var family: FactFamily { declaration.family }
-}
-
-extension Fact {
-    /// The fact's family; nil for a kind this build does not know.
-    var family: FactFamily? { FactKind(rawValue: FactCodec.kind(of: self))?.family }
 }

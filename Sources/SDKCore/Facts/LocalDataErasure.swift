@@ -1,33 +1,25 @@
+import Journal
+
 /// The journal and the queue were erased (``PublicCall/eraseLocalData``): how much was deleted,
 /// never what. The first fact of the journal that goes on.
 package struct LocalDataErasure: Sendable, Hashable {
     /// The `eraseLocalData` call that asked for it.
     public var call: CallID?
-    /// The sequence numbers of the records deleted, first and last (last below first: none).
-    public var firstErased: UInt64
-    public var lastErased: UInt64
-    /// The journal's segment files deleted, and their bytes.
-    public var segments: UInt64
-    public var bytes: UInt64
-    /// Nil when the journal was erased; why not otherwise (the records are then still there,
-    /// all of them, or those of ``segmentsLeft``).
-    public var failure: String?
-    /// Segment files that could not be deleted (each tried twice) and their bytes: their
-    /// records are still on the device.
-    public var segmentsLeft: UInt64 = 0
-    public var bytesLeft: UInt64 = 0
+    /// What the journal deleted (``JournalWriter/eraseAll(time:snapshot:)``): the records' range
+    /// (none: last below first), the segment files and their bytes, those left on the device.
+    /// Its `failure` is the fact's: nil when the journal was erased; why not otherwise (the
+    /// records are then still there, all of them, or those of its `segmentsLeft`).
+    public var erased: JournalErasure
 
-    public init(call: CallID?, firstErased: UInt64, lastErased: UInt64, segments: UInt64, bytes: UInt64, failure: String?) {
+    public init(call: CallID?, erased: JournalErasure) {
         self.call = call
-        self.firstErased = firstErased
-        self.lastErased = lastErased
-        self.segments = segments
-        self.bytes = bytes
-        self.failure = failure
+        self.erased = erased
     }
 
-    /// How many records were deleted.
-    public var erasedRecords: UInt64 {
-        lastErased >= firstErased ? lastErased - firstErased + 1 : 0
+    /// Nothing erased (the journal could not be), for `call`, and why.
+    public static func nothingErased(call: CallID?, failure: String?) -> LocalDataErasure {
+        var erased = JournalErasure(firstSequence: 1, lastSequence: 0, segments: 0, bytes: 0)
+        erased.failure = failure
+        return LocalDataErasure(call: call, erased: erased)
     }
 }

@@ -126,8 +126,8 @@ struct PrivacyTests {
         let erasures = try harness.facts().compactMap { entry -> LocalDataErasure? in
             if case .localDataErased(let erasure) = entry.fact { erasure } else { nil }
         }
-        #expect(erasures.count == 1 && erasures.first?.segmentsLeft == 0)
-        #expect(erasures.first.map { $0.segments == 2 } == true, "the segment left behind and the first erasure's: \(erasures)")
+        #expect(erasures.count == 1 && erasures.first?.erased.segmentsLeft == 0)
+        #expect(erasures.first.map { $0.erased.segments == 2 } == true, "the segment left behind and the first erasure's: \(erasures)")
         let left = try FileManager.default.contentsOfDirectory(atPath: harness.directory + "/journal").filter { $0.hasSuffix(".lz4") }
         #expect(left.count == 1, "only the segment the last erasure began: \(left)")
         sdk.shutdown()

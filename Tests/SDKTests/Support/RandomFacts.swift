@@ -206,8 +206,11 @@ struct RandomFacts {
         case 50: return .disableCoalesced(task: taskID(), call: callID())
         case 49: return .eventsExpired(task: taskID(), calls: (0..<int(0...3)).map { _ in callID() })
         case 48: return .clockJumped(wall: time(), jumpMicroseconds: Int64(int(0...1_000_000)) * (bool() ? 1 : -1_000))
-        case 47: return .localDataErased(LocalDataErasure(call: bool() ? callID() : nil, firstErased: next() % 99, lastErased: next() % 99,
-                                                          segments: next() % 9, bytes: next(), failure: optionalString()))
+        case 47:
+            let call = bool() ? callID() : nil
+            var erased = JournalErasure(firstSequence: next() % 99, lastSequence: next() % 99, segments: Int(next() % 9), bytes: Int(truncatingIfNeeded: next()))
+            erased.failure = optionalString()
+            return .localDataErased(LocalDataErasure(call: call, erased: erased))
         case 46: return .retryScheduled(task: taskID(), attempt: int(1...9), due: time(),
                                         reason: [.noResponse(string()), .serverBusy(string(), failures: int(1...5)),
                                                  .notSent([.noToken(string()), .tokenRefused(string()), .noAPIKey, .noAuthProvider,

@@ -19,11 +19,11 @@ struct Decisions {
     private var preparedDataFields: Range<Int>?
     private var preparedFidelity: JSONFidelity
 
-    /// The gate's `executed` decision for the `track` call being decided, held back to travel in
+    /// The gate's `executed` decision for the `track` call being decided, deferred to travel in
     /// the call's `eventBatched` (``recordBatched(task:call:body:)``) when its event joins a bulk;
     /// recorded on its own just before the call's first other decision otherwise (or at the
-    /// end, ``recordHeldGateDecision()``). Already applied to the state when held.
-    private var heldGateDecision: (call: CallID, project: ProjectFingerprint)?
+    /// end, ``recordDeferredGateDecision()``). Already applied to the state when deferred.
+    private var deferredGateDecision: (call: CallID, project: ProjectFingerprint)?
 
     /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
     /// (emptied first too, its storage kept) when `encodes`.
@@ -42,7 +42,7 @@ struct Decisions {
         preparedCall = nil
         preparedDataFields = nil
         preparedFidelity = .exact
-        heldGateDecision = nil
+        deferredGateDecision = nil
     }
 
     /// Hands the facts decided, and their records, over to `facts` and `records` (swapped:
@@ -56,37 +56,37 @@ struct Decisions {
     /// Records a decision. Its record is encoded here, while the fact is this function's own:
     /// encoded later, out of the list, each fact would first be copied (retaining what it holds).
     mutating func record(_ fact: consuming Fact) {
-        if heldGateDecision != nil { recordHeldGateDecision() }
+        if deferredGateDecision != nil { recordDeferredGateDecision() }
         if encodes { FactCodec.append(fact, to: &records) }
         facts.append(fact)
     }
 
-    /// Holds back the gate's `executed` decision for `call` on `project` (already applied):
-    /// see ``heldGateDecision``.
-    mutating func holdGateDecision(executing call: CallID, on project: ProjectFingerprint) {
-        heldGateDecision = (call, project)
+    /// Defers the gate's `executed` decision for `call` on `project` (already applied):
+    /// see ``deferredGateDecision``.
+    mutating func deferGateDecision(executing call: CallID, on project: ProjectFingerprint) {
+        deferredGateDecision = (call, project)
     }
 
-    /// Records the held-back gate decision on its own, if one is still held.
-    mutating func recordHeldGateDecision() {
-        guard let (call, project) = heldGateDecision else { return }
-        heldGateDecision = nil
+    /// Records the deferred gate decision on its own, if one is still deferred.
+    mutating func recordDeferredGateDecision() {
+        guard let (call, project) = deferredGateDecision else { return }
+        deferredGateDecision = nil
         record(.gateDecided(call: call, decision: .executed(project: project)))
     }
 
     /// Records that the event of `call`, whose body is `body`, joined task `task` (already
-    /// applied): with the held-back gate decision of the call in the same record when there is
+    /// applied): with the deferred gate decision of the call in the same record when there is
     /// one (format 1.3), and then without its body, which the input's call makes
     /// (``SDKState/receivedTrackBody(of:at:)``); else as ``record(_:)`` does.
     mutating func recordBatched(task: TaskID, call: CallID, body: borrowing [UInt8]) {
-        guard let held = heldGateDecision, held.call == call else {
+        guard let deferred = deferredGateDecision, deferred.call == call else {
             record(.eventBatched(task: task, event: BatchedEvent(call: call, body: copy body), executedOn: nil))
             return
         }
-        heldGateDecision = nil
+        deferredGateDecision = nil
         let bodiless = BatchedEvent(call: call, body: [])
-        if encodes { FactCodec.append(eventBatched: task, event: bodiless, executedOn: held.project, to: &records) }
-        facts.append(.eventBatched(task: task, event: bodiless, executedOn: held.project))
+        if encodes { FactCodec.append(eventBatched: task, event: bodiless, executedOn: deferred.project, to: &records) }
+        facts.append(.eventBatched(task: task, event: bodiless, executedOn: deferred.project))
     }
 
     /// ``record(_:)`` of `.callReceived(received)`, the input's own fact, first in the list: encoded
@@ -221,7 +221,7 @@ extension SDKState {
             }
         }
         // A landed switch's held calls go on as the delivery queue makes room.
-        if switching.releasingHeldCalls != nil && !stops { replayHeldCalls(&decisions) }
+        if switching.releasingHeldCalls != nil && !stops { releaseHeldCalls(&decisions) }
         decisions.finish(into: &facts, records: &records)
     }
 

@@ -31,9 +31,9 @@ extension SDKState {
                     // Applied now, recorded with the call's next decision: in its eventBatched
                     // when its event joins a bulk (one record for both), else on its own first.
                     evolve(executed, at: decisions.time)
-                    decisions.holdGateDecision(executing: received.id, on: live.fingerprint)
+                    decisions.deferGateDecision(executing: received.id, on: live.fingerprint)
                     execute(received, on: live, &decisions)
-                    decisions.recordHeldGateDecision()
+                    decisions.recordDeferredGateDecision()
                 } else {
                     emit(executed, &decisions)
                     execute(received, on: live, &decisions)

@@ -272,7 +272,7 @@ extension SDKState {
         guard let run = switching.inFlight else { return }
         let result: SwitchResult = run.warnings.isEmpty ? .switchedCleanly : .switchedWithWarnings
         emit(.switchLanded(switch: run.id, project: run.to.fingerprint, result: result, reasons: run.warnings), &decisions)
-        replayHeldCalls(&decisions)
+        releaseHeldCalls(&decisions)
         for call in run.calls { resolve(call, .applied(project: run.to.fingerprint), &decisions) }
     }
 
@@ -280,7 +280,7 @@ extension SDKState {
     /// on, while the delivery queue has room for what each call would queue. What does not fit
     /// stays held (and later gated calls queue behind it) until tasks leave the queue: a call the
     /// gate accepted is never discarded for a smaller bound downstream.
-    mutating func replayHeldCalls(_ decisions: inout Decisions) {
+    mutating func releaseHeldCalls(_ decisions: inout Decisions) {
         guard !switching.isSwitching, let id = switching.releasingHeldCalls, let project = live else { return }
         while let held = switching.gate.first {
             guard deliveryQueueHasRoom(for: held.call.call) else { return }

@@ -1,12 +1,12 @@
 import SDKCore
 
 /// Each pending call's completion, by call id: filed when the call reaches the engine, taken
-/// out when it resolves, once each per call. Laid out by ``CallSlots`` (open addressing, no
+/// out when it resolves, once each per call. Laid out by ``CallTableSlots`` (open addressing, no
 /// entry moved by a removal; the state's pending calls are laid out the same way), with the
 /// completions beside the slots, slot for slot.
 struct CompletionTable: Sendable {
-    private var slots = CallSlots()
-    private var completions: [CallCompletion?] = Array(repeating: nil, count: CallSlots().capacity)
+    private var slots = CallTableSlots()
+    private var completions: [CallCompletion?] = Array(repeating: nil, count: CallTableSlots().capacity)
 
     /// The completions filed.
     var count: Int { slots.count }

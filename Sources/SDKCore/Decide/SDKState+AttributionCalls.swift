@@ -3,7 +3,7 @@ import Journal
 extension SDKState {
     /// Runs `setAttribution(info)` (``CallFamily/attribution``; part of ``execute(_:on:_:)``):
     /// refused when the project's storage was cleared by a switch.
-    mutating func executeSetAttribution(_ info: AttributionInfo?, _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func executeSetAttribution(_ info: AttributionInfo?, _ id: CallID, on project: ProjectRef, _ decisions: inout InputDecisions) {
         if writeAttribution(info, for: project.fingerprint, &decisions) {
             resolve(id, .applied(project: project.fingerprint), &decisions)
         } else {
@@ -14,7 +14,7 @@ extension SDKState {
     /// Runs `handleUniversalLink(url)` (``CallFamily/attribution``; part of
     /// ``execute(_:on:_:)``): a tracked link's redirect is asked for; any other link is applied
     /// as it is.
-    mutating func executeHandleUniversalLink(_ url: String, _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func executeHandleUniversalLink(_ url: String, _ id: CallID, on project: ProjectRef, _ decisions: inout InputDecisions) {
         guard Self.isTrackedLink(url) else {
             // Not a tracked link: the app opens it as it is.
             resolve(id, .applied(project: project.fingerprint), &decisions)
@@ -32,7 +32,7 @@ extension SDKState {
     /// A tracked link's resolution came back (`job`, looked up before the input was applied).
     /// Refused when the instance that asked is gone; otherwise its attribution is written (and
     /// refused, as any write, when the project's storage was cleared).
-    mutating func handleLinkResolution(_ resolution: LinkResolution, job: LinkJob?, _ decisions: inout Decisions) {
+    mutating func handleLinkResolution(_ resolution: LinkResolution, job: LinkJob?, _ decisions: inout InputDecisions) {
         guard let job else { return }
         guard job.generation == generation, live?.fingerprint == job.project else {
             emit(.staleResultRefused(job: resolution.job, what: "resolution of link \(job.url)", startedIn: job.generation, current: generation), &decisions)
@@ -52,7 +52,7 @@ extension SDKState {
     /// was already cleared by a switch, or it is no longer the project the SDK is on. The write
     /// and the clear are ordered by the mailbox: there is no check-then-act.
     @discardableResult
-    mutating func writeAttribution(_ info: AttributionInfo?, for project: ProjectFingerprint, _ decisions: inout Decisions) -> Bool {
+    mutating func writeAttribution(_ info: AttributionInfo?, for project: ProjectFingerprint, _ decisions: inout InputDecisions) -> Bool {
         if clearedProjects.contains(project) || live?.fingerprint != project {
             emit(.attributionRefused(project: project, reason: "the project's storage was cleared by a switch"), &decisions)
             return false

@@ -3,7 +3,7 @@ import Journal
 extension SDKState {
     /// A public call arrived: rejected when its arguments have a `problem`
     /// (``CallValidation``), else the gate decides: run it or hold it.
-    mutating func handleCall(_ received: ReceivedCall, problem: CallProblem?, _ decisions: inout Decisions) {
+    mutating func handleCall(_ received: ReceivedCall, problem: CallProblem?, _ decisions: inout InputDecisions) {
         if let problem {
             emit(.callRejected(call: received.id, reason: problem.reason), &decisions)
             resolve(received.id, .failed(.rejected(problem.reason)), &decisions)
@@ -50,7 +50,7 @@ extension SDKState {
         }
     }
 
-    private mutating func refuseUninitialized(_ received: ReceivedCall, _ decisions: inout Decisions) {
+    private mutating func refuseUninitialized(_ received: ReceivedCall, _ decisions: inout InputDecisions) {
         emit(.gateDecided(call: received.id, decision: .refused), &decisions)
         resolve(received.id, .failed(.notInitialized), &decisions)
     }
@@ -60,7 +60,7 @@ extension SDKState {
     /// One exhaustive switch, no `default:`: a new call does not build until it says what it
     /// does. The cases are grouped by ``CallFamily``; each family's calls run in
     /// `SDKState+<Family>Calls.swift`.
-    mutating func execute(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func execute(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout InputDecisions) {
         let id = received.id
         switch received.call {
         // Identity (SDKState+IdentityCalls.swift)

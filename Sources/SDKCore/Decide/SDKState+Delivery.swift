@@ -11,7 +11,7 @@ extension SDKState {
     /// its room was reserved (`roomReserved`: an event held for an unknown user, released; a
     /// disable, which the queue's bounds never refuse, may have filled the room since).
     mutating func enqueue(_ call: PublicCall, call id: CallID?, on project: ProjectRef, identity: RequestBody.Identity,
-                          roomReserved: Bool = false, _ decisions: inout Decisions) {
+                          roomReserved: Bool = false, _ decisions: inout InputDecisions) {
         let user = UserIdentity(email: identity.email, userID: identity.userID)
         // The busiest request, every track call's, is its body alone until it needs a task of
         // its own: most join a queued bulk, and a whole request for each would have its path
@@ -99,7 +99,7 @@ extension SDKState {
     /// held for an unknown user), is journaled as a task made and discarded at once, so nothing
     /// accepted vanishes without a record.
     private mutating func refuse(_ request: RequestBody, call id: CallID?, user: UserIdentity?, on project: ProjectRef,
-                                 _ decisions: inout Decisions) {
+                                 _ decisions: inout InputDecisions) {
         let reason = DiscardReason.queueFull(capacity: rules.queueCapacity)
         if let id, pendingCalls.index(forKey: id) != nil {
             resolve(id, .discarded(reason), &decisions)
@@ -113,7 +113,7 @@ extension SDKState {
     /// Queues `request` as a task of its own for `project`, and dispatches it if nothing of the
     /// project is on the wire.
     private mutating func queueTask(_ request: RequestBody, call id: CallID?, user: UserIdentity?, on project: ProjectRef,
-                                    _ decisions: inout Decisions) {
+                                    _ decisions: inout InputDecisions) {
         let task = makeTask(request, call: id, user: user, on: project, at: decisions.time)
         if projects[project.fingerprint] == nil { projects[project.fingerprint] = project }
         emit(.taskQueued(task), &decisions)
@@ -194,7 +194,7 @@ extension SDKState {
     /// ``QueuedTask/aside``) lets the tasks of other users pass; its own user's later tasks stay
     /// behind it. `dueNow` says which tasks waiting for their retry timer go now anyway (the
     /// network came back, an instance started).
-    mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ decisions: inout Decisions,
+    mutating func dispatchIfIdle(_ project: ProjectFingerprint, _ decisions: inout InputDecisions,
                                  dueNow: (QueuedTask) -> Bool = { _ in false }) {
         guard auth[project]?.refreshing == nil, !consentDeclined else { return }
         expireOverdueTasks(of: project, &decisions)
@@ -231,7 +231,7 @@ extension SDKState {
     /// Sends, where their project is idle, the tasks that wait aside and may be sendable now:
     /// an instance started (the app gave projects with their keys and auth providers) or the
     /// engine did (``SDKConfiguration.knownProjects``).
-    mutating func retryTasksAside(_ decisions: inout Decisions) {
+    mutating func retryTasksAside(_ decisions: inout InputDecisions) {
         for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) { $0.aside != nil } }
     }
 
@@ -244,7 +244,7 @@ extension SDKState {
     /// be sent never expires: it stops another project messaging this device. Tasks wait in the
     /// order they were made, so the overdue ones come first: the look stops at the first task
     /// still in time.
-    private mutating func expireOverdueTasks(of project: ProjectFingerprint, _ decisions: inout Decisions) {
+    private mutating func expireOverdueTasks(of project: ProjectFingerprint, _ decisions: inout InputDecisions) {
         guard let order = taskOrder[project] else { return }
         let (limit, overflow) = rules.deliveryAgeLimitMilliseconds.multipliedReportingOverflow(by: 1_000)
         // A task made before this time (µs) is overdue.
@@ -332,7 +332,7 @@ extension SDKState {
     /// The app said the network is back: every project whose next request waits because its
     /// last attempt got no response sends it now, without waiting out its backoff; a task
     /// waiting aside for a JWT is tried again too (the auth provider may have been offline).
-    mutating func handleNetworkReachable(_ decisions: inout Decisions) {
+    mutating func handleNetworkReachable(_ decisions: inout InputDecisions) {
         guard !consentDeclined else { return }
         for project in taskOrder.keys.sorted() {
             dispatchIfIdle(project, &decisions) { queued in
@@ -344,7 +344,7 @@ extension SDKState {
     }
 
     /// An exchange ended: deliver, retry, refresh the JWT, set it aside, or fail.
-    mutating func handleTransport(_ completion: TransportCompletion, _ decisions: inout Decisions) {
+    mutating func handleTransport(_ completion: TransportCompletion, _ decisions: inout InputDecisions) {
         guard let queued = tasks[completion.task], queued.status == .inFlight(attempt: completion.attempt) else { return }
         let task = queued.task
         let project = projects[task.project]
@@ -389,7 +389,7 @@ extension SDKState {
     /// aside: tried again after the backoff (a missing key or auth provider, only when an
     /// instance starts, or its bound passes), failing once it waited aside for the age limit.
     private mutating func notSent(_ queued: QueuedTask, after attempt: Int, _ reason: NotSentReason, retry: RetryRules,
-                                  _ decisions: inout Decisions) {
+                                  _ decisions: inout InputDecisions) {
         let task = queued.task
         switch reason {
         case .tokenRefused:
@@ -418,12 +418,12 @@ extension SDKState {
     /// Sends `task` again after the backoff that follows attempt `attempt` (doubling, capped at
     /// `RetryRules.maxDelayMilliseconds`).
     private mutating func scheduleRetry(_ task: DeliveryTask, after attempt: Int, retry: RetryRules, reason: RetryReason,
-                                        _ decisions: inout Decisions) {
+                                        _ decisions: inout InputDecisions) {
         let due = decisions.time.advanced(byMicroseconds: retry.delay(afterAttempt: attempt))
         emit(.retryScheduled(task: task.id, attempt: attempt &+ 1, due: due, reason: reason), &decisions)
     }
 
-    private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ decisions: inout Decisions) {
+    private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ decisions: inout InputDecisions) {
         emit(.taskCompleted(task: task.id, outcome: .failed(failure)), &decisions)
         for call in task.calls { resolve(call, .failed(failure), &decisions) }
     }
@@ -432,7 +432,7 @@ extension SDKState {
     /// refused, which fail alone (in call order either way). A disable's calls coalesced into it
     /// resolve with it, in one record, also when the SDK made the disable itself (a logout's).
     private mutating func resolveEach(of task: DeliveryTask, delivered status: Int, refused: [RefusedEvent],
-                                      _ decisions: inout Decisions) {
+                                      _ decisions: inout InputDecisions) {
         guard task.call != nil || !task.coalescedCalls.isEmpty else { return }
         if refused.isEmpty {
             let outcome = CallOutcome.delivered(project: task.project, status: status)
@@ -455,7 +455,7 @@ extension SDKState {
     /// Resolves every call `task` carried that is still pending with `outcome`, in call order,
     /// in one `callsResolved` decision (one `callResolved` when only one is left): a bulk's
     /// hundreds of calls become one record instead of one each.
-    private mutating func resolveAll(of task: DeliveryTask, _ outcome: CallOutcome, _ decisions: inout Decisions) {
+    private mutating func resolveAll(of task: DeliveryTask, _ outcome: CallOutcome, _ decisions: inout InputDecisions) {
         var resolved: [CallID] = []
         resolved.reserveCapacity(task.eventCount)
         func take(_ call: CallID) {
@@ -479,7 +479,7 @@ extension SDKState {
     /// (its project live, its storage intact, its generation current, its messages not reset
     /// by a switch leaving it): a fetch that lands after a switch began resetting them must not
     /// leak into the next instance, even one of the same project.
-    private mutating func storeMessages(_ ids: [String], kind: MessageKind, for task: DeliveryTask, _ decisions: inout Decisions) {
+    private mutating func storeMessages(_ ids: [String], kind: MessageKind, for task: DeliveryTask, _ decisions: inout InputDecisions) {
         let project = task.project
         if let started = task.generation, started != generation {
             emit(.staleResultRefused(job: task.id.number, what: "\(kind.rawValue) messages fetched by \(task.id)", startedIn: started, current: generation), &decisions)
@@ -495,7 +495,7 @@ extension SDKState {
     }
 
     /// A timer went off (it was still set).
-    mutating func handleTimer(_ purpose: TimerPurpose, _ decisions: inout Decisions) {
+    mutating func handleTimer(_ purpose: TimerPurpose, _ decisions: inout InputDecisions) {
         switch purpose {
         case .retry(let id, let attempt):
             // Its timer is gone now: the head of its project's queue goes, unless it expired.
@@ -514,7 +514,7 @@ extension SDKState {
     /// token; without one, that request (and only it: a purge may have taken it meanwhile) is
     /// failed if the provider said its user signed out, else set aside like any attempt that
     /// found no JWT.
-    mutating func handleAuthToken(_ receipt: AuthTokenReceipt, _ decisions: inout Decisions) {
+    mutating func handleAuthToken(_ receipt: AuthTokenReceipt, _ decisions: inout InputDecisions) {
         guard auth[receipt.project]?.refreshing == receipt.request else { return }
         emit(.authRefreshFinished(project: receipt.project, request: receipt.request, failure: receipt.failure), &decisions)
         if let failure = receipt.failure, let waiting = tokenWaiter(of: receipt.project), let queued = tasks[waiting],
@@ -537,7 +537,7 @@ extension SDKState {
     /// and it is never sent again). `projects` limits the purge; nil purges every project's
     /// tasks. Only tasks numbered below `before` go (a switch keeps what was made during its window).
     mutating func purgeQueue(keepingDisables: Bool, reason: DiscardReason, projects only: Set<ProjectFingerprint>?,
-                             before: UInt64 = .max, onTheWire: Bool = false, _ decisions: inout Decisions) {
+                             before: UInt64 = .max, onTheWire: Bool = false, _ decisions: inout InputDecisions) {
         let victims = tasks.values
             .filter { queued in
                 if keepingDisables && queued.task.isDisableDevice { return false }

@@ -4,7 +4,7 @@ extension SDKState {
     /// Runs an event or commerce call (``CallFamily/event``: `track`, `trackPurchase`,
     /// `updateCart`; part of ``execute(_:on:_:)``): held for an unknown user until they are
     /// identified.
-    mutating func executeEventCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func executeEventCall(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout InputDecisions) {
         let identity = requestIdentity
         guard identity.isKnown else {
             holdForUnknownUser(received, on: project, &decisions)
@@ -16,8 +16,8 @@ extension SDKState {
     /// Builds the body of `received` now, before the call is recorded, when it is a `track`
     /// call that will run at once against the live project (no switch holds the gate, the user
     /// is known): what ``enqueue(_:call:on:identity:roomReserved:_:)`` would build for it, the same bytes,
-    /// written into ``InputScratch/preparedBody``; its data fields' JSON serves the call's
-    /// record and validation too (``Decisions``). Nil, and nothing written, for any other call.
+    /// written into ``InputCarryOver/preparedBody``; its data fields' JSON serves the call's
+    /// record and validation too (``InputDecisions``). Nil, and nothing written, for any other call.
     mutating func prepareTrackBody(for received: ReceivedCall, at time: JournalTime) -> TrackBody? {
         // `live` by its case: `live != nil` compares two optionals with ProjectRef's `==`,
         // copying the project.
@@ -51,7 +51,7 @@ extension SDKState {
     /// holding its room in the delivery queue meanwhile (``HeldEvent/reservedBytes``), so that
     /// identifying the user always has room to release it. Discarded at once when the held
     /// events or the queue are full.
-    private mutating func holdForUnknownUser(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+    private mutating func holdForUnknownUser(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout InputDecisions) {
         if heldEvents.count >= Self.heldEventCapacity {
             resolve(received.id, .discarded(.queueFull(capacity: Self.heldEventCapacity)), &decisions)
             return

@@ -6,7 +6,7 @@ extension SDKState {
     /// for an unknown user stay on the device (``PublicCall/eraseLocalData`` removes them).
     /// Agreeing again sends what waits. The choice itself was folded as the call was received
     /// (``receiveCall(_:at:)``).
-    mutating func changeConsent(granted: Bool, _ received: ReceivedCall, _ decisions: inout Decisions) {
+    mutating func changeConsent(granted: Bool, _ received: ReceivedCall, _ decisions: inout InputDecisions) {
         if granted {
             for project in taskOrder.keys.sorted() { dispatchIfIdle(project, &decisions) }
         } else {
@@ -21,7 +21,7 @@ extension SDKState {
     /// delivered), its task leaves the state, so no snapshot from here holds it, and whatever
     /// its answer says, it is never sent again. The call stays pending until the journal is
     /// erased (an effect of the call's fact) and ``Fact/localDataErased(_:)`` comes back.
-    mutating func eraseLocalData(_ decisions: inout Decisions) {
+    mutating func eraseLocalData(_ decisions: inout InputDecisions) {
         purgeQueue(keepingDisables: false, reason: .erased, projects: nil, onTheWire: true, &decisions)
         // Calls a switch holds carry their arguments into every snapshot: they go too, as at a
         // shutdown.
@@ -38,7 +38,7 @@ extension SDKState {
     }
 
     /// The journal was erased (or could not be): the `eraseLocalData` call resolves.
-    mutating func handleLocalDataErased(_ erasure: LocalDataErasure, _ decisions: inout Decisions) {
+    mutating func handleLocalDataErased(_ erasure: LocalDataErasure, _ decisions: inout InputDecisions) {
         let outcome: CallOutcome = if let failure = erasure.erased.failure {
             .failed(.rejected("the journal could not be erased: \(failure)"))
         } else {

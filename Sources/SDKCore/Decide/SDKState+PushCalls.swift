@@ -3,7 +3,7 @@ import Journal
 extension SDKState {
     /// Runs `registerToken(token)` (``CallFamily/push``; part of ``execute(_:on:_:)``): sent
     /// for a known user, else registered with the user once they are known.
-    mutating func executeRegisterToken(_ token: String, _ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func executeRegisterToken(_ token: String, _ received: ReceivedCall, on project: ProjectRef, _ decisions: inout InputDecisions) {
         let identity = requestIdentity
         if token != pushToken { emit(.pushTokenChanged(token), &decisions) }
         if identity.isKnown {
@@ -16,7 +16,7 @@ extension SDKState {
 
     /// Runs `disableDevice` (``CallFamily/push``; part of ``execute(_:on:_:)``): refused
     /// without a push token.
-    mutating func executeDisableDevice(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func executeDisableDevice(_ received: ReceivedCall, on project: ProjectRef, _ decisions: inout InputDecisions) {
         guard pushToken != nil else {
             resolve(received.id, .failed(.rejected("no push token registered")), &decisions)
             return
@@ -26,7 +26,7 @@ extension SDKState {
 
     /// Runs `trackPushOpen(open)` (``CallFamily/push``; part of ``execute(_:on:_:)``): the open
     /// is sent, and its campaign and template become the attribution.
-    mutating func executeTrackPushOpen(_ open: PushOpen, _ received: ReceivedCall, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func executeTrackPushOpen(_ open: PushOpen, _ received: ReceivedCall, on project: ProjectRef, _ decisions: inout InputDecisions) {
         enqueue(received.call, call: received.id, on: project, identity: requestIdentity, &decisions)
         if let campaign = open.campaignID, let template = open.templateID {
             writeAttribution(AttributionInfo(campaignID: campaign, templateID: template, messageID: open.messageID), for: project.fingerprint, &decisions)
@@ -35,7 +35,7 @@ extension SDKState {
 
     /// Runs `handlePush(payload)` (``CallFamily/push``; part of ``execute(_:on:_:)``): a push of
     /// the platform's (`itbl.messageId`) is tracked as opened; any other is applied as it is.
-    mutating func executeHandlePush(_ payload: [String: DataValue], _ id: CallID, on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func executeHandlePush(_ payload: [String: DataValue], _ id: CallID, on project: ProjectRef, _ decisions: inout InputDecisions) {
         guard case .object(let itbl)? = payload["itbl"], case .string(let messageID)? = itbl["messageId"] else {
             resolve(id, .applied(project: project.fingerprint), &decisions)
             return

@@ -9,7 +9,7 @@ import Journal
 extension SDKState {
     // MARK: - Control calls
 
-    mutating func handleControlCall(_ received: ReceivedCall, _ decisions: inout Decisions) {
+    mutating func handleControlCall(_ received: ReceivedCall, _ decisions: inout InputDecisions) {
         switch received.call {
         case .flush:
             emit(.durabilityRequested(request: takeRequestNumber(), purpose: .flush(received.id)), &decisions)
@@ -36,7 +36,7 @@ extension SDKState {
 
     /// `initialize` at launch: start on `project`; when the journal was on another project, that
     /// is a switch at launch (the old project's identity and storage are cleared, its disable kept).
-    private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ decisions: inout Decisions) {
+    private mutating func initialize(_ received: ReceivedCall, _ project: ProjectRef, _ decisions: inout InputDecisions) {
         let idle = !switching.isSwitching && switching.queue.isEmpty
         if !instanceRunning && idle && (live.map { $0.isSameProject(as: project) } ?? true) {
             startInstance(on: project, &decisions)
@@ -50,7 +50,7 @@ extension SDKState {
     /// Starts a new instance on `project` (``Fact/initialized(project:generation:)``). The app
     /// gave projects with their keys and auth providers: tasks waiting aside for them are tried
     /// again.
-    mutating func startInstance(on project: ProjectRef, _ decisions: inout Decisions) {
+    mutating func startInstance(on project: ProjectRef, _ decisions: inout InputDecisions) {
         emit(.initialized(project: project, generation: generation &+ 1), &decisions)
         retryTasksAside(&decisions)
     }
@@ -63,7 +63,7 @@ extension SDKState {
     /// it, so the queue never holds two entries for one project; anything else goes on the tail.
     /// A project is its key *and* its configuration: the live key with another region, endpoint
     /// or auth is a real switch.
-    private mutating func routeSwitch(_ received: ReceivedCall, to project: ProjectRef, _ decisions: inout Decisions) {
+    private mutating func routeSwitch(_ received: ReceivedCall, to project: ProjectRef, _ decisions: inout InputDecisions) {
         let id = SwitchID(switching.nextSwitchNumber)
         let idle = !switching.isSwitching && switching.queue.isEmpty
         let requested = switching.requestedProject ?? live
@@ -99,7 +99,7 @@ extension SDKState {
     /// Starts the next queued switch when none runs, the last one's held calls are all replayed
     /// and its callbacks have run. A switch to the project the SDK was relaunched on, before its
     /// instance started, only starts it.
-    mutating func startNextSwitchIfReady(_ decisions: inout Decisions) {
+    mutating func startNextSwitchIfReady(_ decisions: inout InputDecisions) {
         guard !switching.isSwitching, switching.awaitingCallbacks == nil, switching.releasingHeldCalls == nil,
               let next = switching.queue.first else { return }
         let startsOnly = live.map { !instanceRunning && $0.isSameProject(as: next.project) } ?? true
@@ -123,7 +123,7 @@ extension SDKState {
         }
     }
 
-    private mutating func beginStep(_ step: TeardownStepKind, _ decisions: inout Decisions) {
+    private mutating func beginStep(_ step: TeardownStepKind, _ decisions: inout InputDecisions) {
         guard let run = switching.inFlight else { return }
         emit(.teardownStepBegan(switch: run.id, step: step), &decisions)
         let from = run.from
@@ -185,13 +185,13 @@ extension SDKState {
         }
     }
 
-    private mutating func setBound(_ step: TeardownStepKind, milliseconds: Int64, _ decisions: inout Decisions) {
+    private mutating func setBound(_ step: TeardownStepKind, milliseconds: Int64, _ decisions: inout InputDecisions) {
         guard let run = switching.inFlight else { return }
         let due = decisions.time.advanced(byMilliseconds: milliseconds)
         emit(.timerSet(.teardownBound(run.id, step), due: due), &decisions)
     }
 
-    private mutating func finishStep(_ outcome: StepOutcome, _ decisions: inout Decisions) {
+    private mutating func finishStep(_ outcome: StepOutcome, _ decisions: inout InputDecisions) {
         guard let run = switching.inFlight, let step = run.step else { return }
         let elapsed = decisions.time.microsecondsSince1970 &- run.stepStartedAt.microsecondsSince1970
         emit(.teardownStepFinished(switch: run.id, step: step, outcome: outcome, elapsedMicroseconds: elapsed), &decisions)
@@ -211,13 +211,13 @@ extension SDKState {
     // MARK: - What steps wait for
 
     /// The outgoing disable is durable (or the journal failed to make it so).
-    mutating func disableBecameDurable(_ id: SwitchID, failure: String?, _ decisions: inout Decisions) {
+    mutating func disableBecameDurable(_ id: SwitchID, failure: String?, _ decisions: inout InputDecisions) {
         guard let run = switching.inFlight, run.id == id, run.step == .disablePush else { return }
         finishStep(failure.map { .warning("the disable could not be made durable: \($0)") } ?? .clean, &decisions)
     }
 
     /// A step's bound passed before what it waited for.
-    mutating func teardownBoundPassed(_ id: SwitchID, _ step: TeardownStepKind, _ decisions: inout Decisions) {
+    mutating func teardownBoundPassed(_ id: SwitchID, _ step: TeardownStepKind, _ decisions: inout InputDecisions) {
         guard let run = switching.inFlight, run.id == id, run.step == step else { return }
         switch step {
         case .disablePush:
@@ -231,7 +231,7 @@ extension SDKState {
     }
 
     /// A module hook ended: finish the step waiting on hooks once none of its hooks remain.
-    mutating func continueSwitchAfterHooks(_ decisions: inout Decisions) {
+    mutating func continueSwitchAfterHooks(_ decisions: inout InputDecisions) {
         guard let run = switching.inFlight, let step = run.step else { return }
         switch step {
         case .resetInApp, .resetEmbedded:
@@ -252,7 +252,7 @@ extension SDKState {
     }
 
     /// A task of `project` ended: a deliver-pending step may be done.
-    mutating func taskFinishedDuringSwitch(_ project: ProjectFingerprint, _ decisions: inout Decisions) {
+    mutating func taskFinishedDuringSwitch(_ project: ProjectFingerprint, _ decisions: inout InputDecisions) {
         guard let run = switching.inFlight, run.step == .deliverPending, run.from?.fingerprint == project,
               !hasPendingEvents(of: project, before: run.firstTaskOfWindow) else { return }
         finishStep(.clean, &decisions)
@@ -268,7 +268,7 @@ extension SDKState {
     /// The switch lands: the SDK is on the new project. Calls held by the gate are replayed in
     /// order against it, then the switch's completions resolve; the next switch waits until
     /// those completions have run.
-    private mutating func land(_ decisions: inout Decisions) {
+    private mutating func land(_ decisions: inout InputDecisions) {
         guard let run = switching.inFlight else { return }
         let result: SwitchResult = run.warnings.isEmpty ? .switchedCleanly : .switchedWithWarnings
         emit(.switchLanded(switch: run.id, project: run.to.fingerprint, result: result, reasons: run.warnings), &decisions)
@@ -280,7 +280,7 @@ extension SDKState {
     /// on, while the delivery queue has room for what each call would queue. What does not fit
     /// stays held (and later gated calls queue behind it) until tasks leave the queue: a call the
     /// gate accepted is never discarded for a smaller bound downstream.
-    mutating func releaseHeldCalls(_ decisions: inout Decisions) {
+    mutating func releaseHeldCalls(_ decisions: inout InputDecisions) {
         guard !switching.isSwitching, let id = switching.releasingHeldCalls, let project = live else { return }
         while let held = switching.gate.first {
             guard deliveryQueueHasRoom(for: held.call.call) else { return }
@@ -346,14 +346,14 @@ extension SDKState {
     /// launch. Queued tasks stay in the offline queue.
     /// Lets every call the gate holds go, from the front (which is how `evolve` takes a refusal
     /// out of the gate), each resolved as discarded for `reason`.
-    mutating func releaseGate(as reason: DiscardReason, _ decisions: inout Decisions) {
+    mutating func releaseGate(as reason: DiscardReason, _ decisions: inout InputDecisions) {
         for held in switching.gate {
             emit(.gateDecided(call: held.call.id, decision: .refused), &decisions)
             resolve(held.call.id, .discarded(reason), &decisions)
         }
     }
 
-    mutating func handleStop(_ decisions: inout Decisions) {
+    mutating func handleStop(_ decisions: inout InputDecisions) {
         for request in switching.queue {
             emit(.switchCancelled(switch: request.id, reason: "the SDK shut down before this switch began"), &decisions)
         }

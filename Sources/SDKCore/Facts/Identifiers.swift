@@ -64,19 +64,19 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// gives small keys), computed directly rather than by feeding ``hashWord`` to a `Hasher`:
     /// SipHash is costly for one word, and a track call hashes its id
     /// about six times (pending calls and completions: insert, find, remove and the moves a
-    /// removal makes). The word is mixed with the table's seed (``WordHash``). In the engine,
+    /// removal makes). The word is mixed with the table's seed (``SplitMixWordHash``). In the engine,
     /// call ids are made by the SDK, not by whoever sends it input, so SipHash's flooding
     /// resistance buys nothing there. A journal read by `replay` may hold any ids, and ids that
     /// share their word (see ``hash(into:)``) collide whatever the hash: SipHash would not prevent
     /// that either. Equal ids hash equally, as with ``hash(into:)``.
     public func _rawHashValue(seed: Int) -> Int {
-        WordHash.value(of: hashWord, seed: seed)
+        SplitMixWordHash.value(of: hashWord, seed: seed)
     }
 
     /// The id's hash for a table of the SDK's own (the engine's completions): ``hashWord`` mixed
-    /// as a `Dictionary`'s is (``WordHash``).
+    /// as a `Dictionary`'s is (``SplitMixWordHash``).
     package var tableHash: Int {
-        WordHash.value(of: hashWord, seed: 0)
+        SplitMixWordHash.value(of: hashWord, seed: 0)
     }
 
     /// The id in one word (see ``hash(into:)``).
@@ -105,10 +105,10 @@ package struct TaskID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.number < rhs.number }
     public var description: String { "t\(number)" }
 
-    /// Computed directly, as ``CallID`` computes its own (``WordHash``): every track call looks
+    /// Computed directly, as ``CallID`` computes its own (``SplitMixWordHash``): every track call looks
     /// its project's last task up to batch its event into it.
     public func _rawHashValue(seed: Int) -> Int {
-        WordHash.value(of: number, seed: seed)
+        SplitMixWordHash.value(of: number, seed: seed)
     }
 }
 
@@ -116,7 +116,7 @@ package struct TaskID: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// xor the seed through SplitMix64's finalizer, a bijection (distinct words never collide in
 /// full; the low bits a table uses are well spread). For keys the SDK makes itself, whose
 /// tables need no resistance to chosen collisions.
-enum WordHash {
+enum SplitMixWordHash {
     @inline(__always)
     static func value(of word: UInt64, seed: Int) -> Int {
         var mixed = word ^ UInt64(bitPattern: Int64(seed))

@@ -38,11 +38,11 @@ public struct ProjectFingerprint: Sendable, Hashable {
     }
 
     /// The hash a `Dictionary` or `Set` keyed by fingerprints reads, computed directly from the
-    /// one word (``WordHash``, as ``CallID`` does) instead of through SipHash: every track call
+    /// one word (``SplitMixWordHash``, as ``CallID`` does) instead of through SipHash: every track call
     /// looks its project's queue up to batch its event. A bijection of the word for a given seed,
     /// so distinct fingerprints never share the full hash, wherever they came from.
     public func _rawHashValue(seed: Int) -> Int {
-        WordHash.value(of: value, seed: seed)
+        SplitMixWordHash.value(of: value, seed: seed)
     }
 
     /// The 8 bytes, first byte first.

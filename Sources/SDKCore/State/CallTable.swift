@@ -1,12 +1,12 @@
 /// Values by call id: the state's pending calls, each filed when a call is made and taken out
-/// when it resolves. Laid out by ``CallSlots`` (open addressing, no entry moved by a removal),
+/// when it resolves. Laid out by ``CallTableSlots`` (open addressing, no entry moved by a removal),
 /// with the values beside the slots, slot for slot.
 ///
 /// Equality, like a dictionary's, does not depend on where entries lie or in which order they
 /// were filed. Iteration visits every entry once, in no particular order.
 package struct CallTable<Value> {
-    private var slots = CallSlots()
-    private var slotValues: [Value?] = Array(repeating: nil, count: CallSlots().capacity)
+    private var slots = CallTableSlots()
+    private var slotValues: [Value?] = Array(repeating: nil, count: CallTableSlots().capacity)
 
     /// An empty table.
     package init() {}

@@ -72,7 +72,7 @@ extension SDKState {
             tasks.values.reduce(0) { $0 + $1.task.eventCount },  // queuedEvents: follows the tasks
             m.structural(nextTaskNumber),
             pendingCalls.mapValues { $0.mapFields(&m) },
-            m.transient(input, empty: InputScratch()),
+            m.transient(input, empty: InputCarryOver()),
             m.structural(timers),
             auth.mapValues { $0.mapFields(&m) },
             m.structural(durabilityWaits),

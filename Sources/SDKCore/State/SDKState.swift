@@ -61,7 +61,7 @@ package struct SDKState: Sendable, Equatable {
     /// What the input being folded carries from its `callReceived` to its later facts (its
     /// `track` call, for ``receivedTrackBody(of:at:)``): not part of the state's value, not in
     /// snapshots, and left as it is by `decide`, which has the input at hand.
-    public var input = InputScratch()
+    public var input = InputCarryOver()
     public var timers: [TimerPurpose: JournalTime] = [:]
     /// JWT refreshes per project for the current instance.
     public var auth: [ProjectFingerprint: AuthState] = [:]

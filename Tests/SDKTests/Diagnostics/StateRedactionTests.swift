@@ -78,7 +78,7 @@ struct StateRedactionTests {
                                        pendingCalls:input:timers:auth:durabilityWaits:nextRequestNumber:modules:hooks:linkJobs:
                                        switching:time:clockOffsetMicroseconds:clockAnchor:)
             let live = project()
-            var input = InputScratch()
+            var input = InputCarryOver()
             input.track = (call: callID(), event: secret(), dataFields: ["k": .string(secret())])
             return fields(
                 live, 3, EngineRules(), kept(), [ModuleDescriptor(name: kept(), notifications: [kept()])], [live.fingerprint: live],

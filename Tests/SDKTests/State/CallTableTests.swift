@@ -6,7 +6,7 @@ import TestSupport
 @testable import SDK
 @testable import SDKCore
 
-/// The tables by call id laid out by `CallSlots` (the engine's completions, the state's pending
+/// The tables by call id laid out by `CallTableSlots` (the engine's completions, the state's pending
 /// calls) against a `Dictionary` doing the same: the same value comes out for every id, once,
 /// through growth, markers and rebuilds; equality, iteration and look-ups agree with the
 /// dictionary's.

@@ -1,7 +1,7 @@
 /// What the input being decided or folded carries from one of its facts to the next, outside
 /// the state's value: two states that differ only in it are equal, and snapshots leave it out
 /// (a snapshot is taken between inputs, where no fact needs what an earlier input left).
-package struct InputScratch: Sendable, Equatable {
+package struct InputCarryOver: Sendable, Equatable {
     /// The folded input's call when it is a `track`: its id, event name and data fields, whose
     /// `eventBatched` may carry no body when it carries the gate's decision (format 1.3;
     /// ``SDKState/receivedTrackBody(of:at:)``).

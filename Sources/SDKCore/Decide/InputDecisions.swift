@@ -1,7 +1,7 @@
 import Journal
 
 /// The decisions made for one input, in order, each already applied to the state.
-struct Decisions {
+struct InputDecisions {
     /// The input's time: every decision made for it carries it.
     let time: JournalTime
     private(set) var facts: [Fact]
@@ -12,7 +12,7 @@ struct Decisions {
     private let encodes: Bool
     /// The received `track` call whose body was built before the call is recorded, because it
     /// will run at once (``SDKState/prepareTrackBody(for:at:)``, into the state's
-    /// ``InputScratch/preparedBody``): its data fields' JSON, written once, serves the call's
+    /// ``InputCarryOver/preparedBody``): its data fields' JSON, written once, serves the call's
     /// record, its validation and its request. Where that JSON lies in the body, and how it
     /// stands for the data fields.
     private var preparedCall: CallID?
@@ -121,7 +121,7 @@ struct Decisions {
         return (range.count, preparedFidelity)
     }
 
-    /// Whether a body was prepared for `call` (in the state's ``InputScratch/preparedBody``),
+    /// Whether a body was prepared for `call` (in the state's ``InputCarryOver/preparedBody``),
     /// answered once: later it is taken as used.
     mutating func takePrepared(for call: CallID) -> Bool {
         guard preparedCall == call else { return false }
@@ -165,7 +165,7 @@ extension SDKState {
         swap(&storage, &facts)
         var bundle = RecordBundle()
         swap(&bundle, &records)
-        var decisions = Decisions(time: time, storage: consume storage, records: consume bundle, encodes: encodes)
+        var decisions = InputDecisions(time: time, storage: consume storage, records: consume bundle, encodes: encodes)
         // What the input answers, looked up before the input itself is applied.
         let timerWasSet = if case .timerFired(let purpose) = input { timers[purpose] != nil } else { false }
         let durabilityPurpose = if case .durabilityConfirmed(let confirmation) = input {
@@ -227,7 +227,7 @@ extension SDKState {
 
     /// Applies a decision and records it. Consumed: a decision made for the call is moved into
     /// the list, not copied.
-    mutating func emit(_ fact: consuming Fact, _ decisions: inout Decisions) {
+    mutating func emit(_ fact: consuming Fact, _ decisions: inout InputDecisions) {
         evolve(fact, at: decisions.time)
         decisions.record(fact)
     }
@@ -240,7 +240,7 @@ extension SDKState {
     /// over its limits as ``PublicCall/oversized(_:reason:)``, its name and why, never arguments
     /// too large for the journal; a call made while the user declined without its personal
     /// values, refused by the gate and resolved as declined.
-    private mutating func decideCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
+    private mutating func decideCall(_ received: consuming ReceivedCall, _ decisions: inout InputDecisions) {
         if declines(received.call) { return decideDeclinedCall(received, &decisions) }
         decisions.prepare(prepareTrackBody(for: received, at: decisions.time), for: received.id)
         let problem = CallValidation.problem(in: received.call, measuredDataFields: decisions.preparedDataFields(of: received.id))
@@ -253,7 +253,7 @@ extension SDKState {
 
     /// Decides a call made while the user declined: recorded in its declined form
     /// (``declinedForm(of:)``), refused by the gate, resolved as declined.
-    private mutating func decideDeclinedCall(_ received: consuming ReceivedCall, _ decisions: inout Decisions) {
+    private mutating func decideDeclinedCall(_ received: consuming ReceivedCall, _ decisions: inout InputDecisions) {
         received.call = Self.declinedForm(of: received.call)
         time = decisions.time
         receiveCall(received, at: decisions.time)
@@ -267,7 +267,7 @@ extension SDKState {
     /// The fact is applied as ``emit(_:_:)`` applies it (``evolve(_:at:)``), through the index
     /// of the pending call found here: the call's id is hashed once, not once to look and once
     /// more to remove.
-    mutating func resolve(_ call: CallID?, _ outcome: CallOutcome, _ decisions: inout Decisions) {
+    mutating func resolve(_ call: CallID?, _ outcome: CallOutcome, _ decisions: inout InputDecisions) {
         guard let call, let index = pendingCalls.index(forKey: call) else { return }
         time = decisions.time
         removePendingCall(at: index)
@@ -281,7 +281,7 @@ extension SDKState {
         return number
     }
 
-    private mutating func handleEngineStart(_ start: EngineStart, _ decisions: inout Decisions) {
+    private mutating func handleEngineStart(_ start: EngineStart, _ decisions: inout InputDecisions) {
         // Resume delivery: requests that were on the wire go again, in order; those waiting
         // aside are tried again (the app may give their key or provider in this process).
         retryTasksAside(&decisions)
@@ -296,7 +296,7 @@ extension SDKState {
         startNextSwitchIfReady(&decisions)
     }
 
-    private mutating func handleDurability(_ confirmation: DurabilityConfirmation, purpose: DurabilityWait, _ decisions: inout Decisions) {
+    private mutating func handleDurability(_ confirmation: DurabilityConfirmation, purpose: DurabilityWait, _ decisions: inout InputDecisions) {
         switch purpose {
         case .flush(let call):
             resolve(call, confirmation.failure == nil ? .applied(project: live?.fingerprint)

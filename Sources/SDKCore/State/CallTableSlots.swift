@@ -9,7 +9,7 @@
 /// room for four times the entries, its values moved along. Not a `Dictionary`: each call
 /// inserts and removes its completion and its pending call, and a `Dictionary` pays for each with
 /// generic probing and the shifting of entries a removal makes.
-package struct CallSlots: Sendable {
+package struct CallTableSlots: Sendable {
     private enum State: UInt8, Sendable {
         case empty, full, removed
     }
@@ -105,7 +105,7 @@ package struct CallSlots: Sendable {
     /// rebuild is then at least twice as many insertions away as there are entries, so each
     /// insertion pays for a few slots' worth of rebuilding at most.
     package mutating func rebuild<Value>(carrying values: inout [Value?]) {
-        var rebuilt = CallSlots(capacity: rebuiltCapacity)
+        var rebuilt = CallTableSlots(capacity: rebuiltCapacity)
         var moved = [Value?](repeating: nil, count: rebuilt.capacity)
         for slot in states.indices where states[slot] == .full {
             let (to, _) = rebuilt.place(of: ids[slot])

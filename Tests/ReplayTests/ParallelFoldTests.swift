@@ -1,0 +1,112 @@
+import Foundation
+import Journal
+@testable import ReplayKit
+import Testing
+
+/// Whole-journal questions over segments side by side (`--jobs J`) answer byte for byte as the
+/// walk in order (`--jobs 1`) does: over a journal of many segments with calls that span their
+/// boundaries, one that lost a segment in the middle (a gap), and one that ends in a torn tail.
+@Suite("replay: segments folded in parallel", .tags(.endToEnd), .serialized, .timeLimit(.minutes(5)))
+struct ParallelFoldTests {
+    /// The questions compared, each with `--jobs 1` and with `--jobs J`.
+    static let questions: [[String]] = [
+        ["audit"], ["audit", "--json"], ["audit", "--project", "EU"], ["audit", "--call", "trackPurchase", "--json"],
+        ["check"], ["check", "--json"], ["diagnose"], ["diagnose", "--json"],
+        ["recheck"], ["recheck", "--json", "--limit", "1"],
+    ]
+
+    /// A journal of the real SDK in segments of about 64 records, under `directory/journal`.
+    static func makeJournal(_ directory: String) async throws -> String {
+        try await LongSDKJournal.make(directory: directory, calls: 1_200, switchEvery: 300, segmentRecords: 64)
+        return directory + "/journal"
+    }
+
+    /// Runs every question with `--jobs 1` and `--jobs jobs`; expects the same bytes, status
+    /// and standard error.
+    static func expectSameAnswers(_ journal: String, jobs: Int, _ comment: String) {
+        for question in questions {
+            let alone = ReplayHarness.run(question + ["--jobs", "1", journal])
+            let split = ReplayHarness.run(question + ["--jobs", String(jobs), journal])
+            #expect(!(alone.out.isEmpty && alone.error.isEmpty), "\(comment) \(question)")
+            #expect(split.out == alone.out, "\(comment) \(question): the outputs differ")
+            #expect(split.error == alone.error, "\(comment) \(question): \(split.error) against \(alone.error)")
+            #expect(split.status == alone.status, "\(comment) \(question)")
+        }
+    }
+
+    /// The segments' files, oldest first.
+    static func segmentFiles(_ journal: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".lz4") }.sorted()
+    }
+
+    @Test("many segments, calls spanning their boundaries: the same bytes with --jobs 1 and 3")
+    func manySegments() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let reader = try JournalReader(directory: journal)
+        #expect(reader.segments.count >= 10, "segments: \(reader.segments.count)")
+        #expect(SegmentFolds.canSplit(reader))
+        // Calls received in one segment and resolved in a later one: the join carries them.
+        let bases = reader.segments.map(\.baseSequence)
+        let rows = try AuditRows.of(reader).rows
+        let spanning = rows.filter { row in
+            guard let received = row.received?.sequence, let resolved = row.resolved?.sequence else { return false }
+            return bases.contains { received < $0 && $0 <= resolved }
+        }
+        #expect(spanning.count >= 5, "calls spanning a segment boundary: \(spanning.count)")
+        Self.expectSameAnswers(journal, jobs: 3, "jobs 3")
+    }
+
+    @Test("the join hands out the rows of one walk in order, auditing no segment again (the snapshots agree)")
+    func joinMatchesWalk() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let reader = try JournalReader(directory: journal)
+        let (rows, audit) = try AuditRows.of(reader)
+        var joined: [AuditRow] = []
+        let join = CallAuditJoin { joined.append($0) }
+        _ = try join.audit(reader, jobs: 3)
+        join.finish()
+        #expect(join.segmentsRedone == 0)
+        #expect(joined.map(\.line) == rows.map(\.line))
+        #expect(joined.map { $0.json.serialized() } == rows.map { $0.json.serialized() })
+        #expect(join.statusCounts == audit.statusCounts)
+        #expect(join.deliveries.mapValues { [$0.forCalls, $0.ownRequests] } == audit.deliveries.mapValues { [$0.forCalls, $0.ownRequests] })
+    }
+
+    @Test("a segment lost in the middle (a gap): the same bytes; calls open across it are carried")
+    func gap() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let files = try Self.segmentFiles(journal)
+        let lost = files[files.count / 2]
+        try FileManager.default.removeItem(atPath: journal + "/" + lost)
+        try? FileManager.default.removeItem(atPath: journal + "/" + lost.replacingOccurrences(of: ".lz4", with: ".idx"))
+        let reader = try JournalReader(directory: journal)
+        #expect(reader.segments.count == files.count - 1)
+        #expect(SegmentFolds.canSplit(reader))
+        Self.expectSameAnswers(journal, jobs: 2, "gap, jobs 2")
+    }
+
+    @Test("a torn tail and a corrupted middle segment: the same bytes, the same messages")
+    func damage() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let files = try Self.segmentFiles(journal)
+        let last = URL(fileURLWithPath: journal + "/" + files[files.count - 1])
+        let tail = try Data(contentsOf: last)
+        try tail.prefix(tail.count - 9).write(to: last)
+        Self.expectSameAnswers(journal, jobs: 2, "torn tail")
+        // A byte flipped in a middle segment: the walk in order stops there with an error; so
+        // must the segments side by side, after the same output.
+        let middle = URL(fileURLWithPath: journal + "/" + files[files.count / 3])
+        var bytes = try Data(contentsOf: middle)
+        bytes[bytes.count / 2] ^= 0x5A
+        try bytes.write(to: middle)
+        Self.expectSameAnswers(journal, jobs: 3, "corrupted middle segment")
+    }
+}

@@ -39,11 +39,17 @@ struct JournalList: Sendable {
     }
 
     /// The lines the commands' help texts share about many journals, the option's description
-    /// starting at `column` as the command's other options' do.
-    static func help(column: Int) -> String {
-        "  " + "--jobs J".padding(toLength: column - 2, withPad: " ", startingAt: 0)
-            + "threads: several journals read J side by side, or one journal's\n"
-            + String(repeating: " ", count: column) + "segments folded J side by side (default: the cores; 1 walks in order)\n\n" + manyJournals
+    /// starting at `column` as the command's other options' do; `splitsSegments` for a command
+    /// that also folds one journal's segments side by side.
+    static func help(column: Int, splitsSegments: Bool = false) -> String {
+        let indent = "\n" + String(repeating: " ", count: column)
+        return "  " + "--jobs J".padding(toLength: column - 2, withPad: " ", startingAt: 0)
+            + (splitsSegments
+                ? "threads: J journals read side by side, or one journal's segments" + indent
+                    + "folded J side by side, each from its snapshot (default: the cores;" + indent
+                    + "1 walks in order); the answer is the same whatever J"
+                : "with several journals: read J of them side by side (default: the cores)")
+            + "\n\n" + manyJournals
     }
 
     private static let manyJournals = """

@@ -28,7 +28,7 @@ struct AuditCommand: Command {
                          `replay reconcile` says of its call (agreed, lost, duplicate,
                          elsewhere, unconfirmed, late; `-` for a call never sent, `not judged`
                          in a gap), the summary the totals; exit 1 on anything but agreed
-        \(JournalList.help(column: 17))
+        \(JournalList.help(column: 17, splitsSegments: true))
         """
 
     let journals: JournalList

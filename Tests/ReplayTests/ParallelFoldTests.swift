@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 @testable import ReplayKit
+import SDK
 import Testing
 
 /// Whole-journal questions over segments side by side (`--jobs J`) answer byte for byte as the
@@ -85,6 +86,50 @@ struct ParallelFoldTests {
         #expect(Self.firstDifference(joined.map { $0.json.serialized() }, rows.map { $0.json.serialized() }) == nil)
         #expect(join.statusCounts == audit.statusCounts)
         #expect(join.deliveries.mapValues { [$0.forCalls, $0.ownRequests] } == audit.deliveries.mapValues { [$0.forCalls, $0.ownRequests] })
+    }
+
+    @Test("recheck: mismatches in many segments, the first N kept in order, the same bytes with --jobs 3")
+    func recheckMismatches() throws {
+        typealias J = CraftedJournal
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try CraftedJournal(directory: path, segmentBytes: 1024)
+        /// `input` and the decisions today's `decide` makes for it, at the input's time.
+        func decided(_ input: Fact) throws {
+            var replica = journal.state
+            let produced = replica.decide(input, at: JournalTime(microsecondsSince1970: journal.time.microsecondsSince1970 + 1_000))
+            try journal.append(produced[0], after: 1_000)
+            for fact in produced.dropFirst() { try journal.append(fact, after: 0) }
+        }
+        try decided(.engineStarted(EngineStart(sdkVersion: "0.1.0", restored: false, options: EngineRules())))
+        try decided(.callReceived(J.received(1, .initialize(J.us))))
+        for number in UInt64(2)..<300 {
+            if number % 26 == 0 {
+                // A setEmail whose recorded identity is not the one today's decide gives.
+                try journal.append(.callReceived(J.received(number, .setEmail("ada\(number)@example.com"))))
+                try journal.append(.gateDecided(call: J.call(number), decision: .executed(project: J.us.fingerprint)))
+                try journal.append(.identityChanged(email: "someone\(number)@example.com", userID: nil))
+                try journal.append(.callResolved(call: J.call(number), outcome: .applied(project: J.us.fingerprint)))
+            } else {
+                try decided(.callReceived(J.received(number, .setEmail("user\(number)@example.com"))))
+            }
+            try journal.rotate()
+        }
+        try journal.close()
+        let reader = try JournalReader(directory: path)
+        #expect(reader.segments.count > 5, "segments: \(reader.segments.count)")
+        #expect(SegmentFolds.canSplit(reader))
+        let split = try #require(Recheck.inSegments(reader, limit: 3, jobs: 3))
+        #expect(split.0.mismatchCount == 11)
+        #expect(split.0.mismatches.map(\.input.sequence) == split.0.mismatches.map(\.input.sequence).sorted())
+        #expect(split.0.mismatches.count == 3)
+        for question in [["recheck"], ["recheck", "--limit", "2"], ["recheck", "--json", "--limit", "4"], ["audit", "--json"]] {
+            let alone = ReplayHarness.run(question + ["--jobs", "1", path])
+            let sideBySide = ReplayHarness.run(question + ["--jobs", "3", path])
+            #expect(!alone.out.isEmpty, "\(question)")
+            #expect(Self.firstDifference(sideBySide.out.split(separator: "\n"), alone.out.split(separator: "\n")) == nil, "\(question)")
+            #expect(sideBySide.status == alone.status && sideBySide.error == alone.error, "\(question)")
+        }
     }
 
     @Test("a segment lost in the middle (a gap): the same bytes; calls open across it are carried")

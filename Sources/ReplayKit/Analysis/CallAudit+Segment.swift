@@ -1,12 +1,6 @@
 import Journal
 import SDK
 
-/// The calls a task carries and the project it goes to, as the audit follows them.
-struct TaskCarrier: Sendable, Equatable {
-    var calls: [CallID]
-    var project: ProjectFingerprint
-}
-
 extension AuditRow {
     /// The row of a call received before the walk began, from what the state keeps of it.
     init(pending: PendingCall, call: CallID) {
@@ -90,9 +84,10 @@ extension CallAudit {
 
     /// An audit of one segment on its own, from the snapshot that begins it: feed it that
     /// segment's records (snapshot first), then take its part with ``finishSegment()``.
-    package convenience init(segmentOf _: Int) {
-        self.init { _ in }
-        segment = SegmentPart()
+    package static func ofOneSegment() -> CallAudit {
+        let audit = CallAudit { _ in }
+        audit.segment = SegmentPart()
+        return audit
     }
 
     /// The segment's part, for ``CallAuditJoin/join(_:)``.

@@ -24,7 +24,7 @@ package final class CallAudit {
     package internal(set) var statusCounts: [String: Int] = [:]
     /// The projects' labels learned so far (rows render with them).
     package internal(set) var labels = ProjectLabels()
-    /// Set when this audit reads one segment on its own (``init(segmentOf:)``): what it cannot
+    /// Set when this audit reads one segment on its own (``ofOneSegment()``): what it cannot
     /// know of the segments before is kept aside for the join (``CallAuditJoin``).
     var segment: SegmentPart?
 

@@ -75,7 +75,7 @@ package final class CallAuditJoin {
         } catch {
             return .unsplit
         }
-        let audit = CallAudit(segmentOf: index)
+        let audit = CallAudit.ofOneSegment()
         do {
             while let record = try walk.next() {
                 walk.fold(record) { audit.consume(record, before: $0) }

@@ -63,6 +63,8 @@ struct ReplayBenchmark {
         var rows: [Row] = []
         /// Why the DuckDB peer did not run, when it did not.
         var duckdbSkipped: String?
+        /// Why the Parquet peer did not run, when DuckDB did but could not write the file.
+        var parquetSkipped: String?
         var duckdbCalls: Int?
         /// The receipt log's lines (when bench wrote the journal, or found its log beside it).
         var receiptLines: Int?
@@ -126,14 +128,17 @@ struct ReplayBenchmark {
         // What each run must have printed (or written) to count: its work over the whole journal.
         let ndjson = scratch + "/export.ndjson"
         var auditCalls: Int?
+        let auditProof: (String) throws -> String? = { output in
+            let calls = Self.callRows(inAuditOutput: output)
+            if calls == 0 { return "no call rows" }
+            if let first = auditCalls, first != calls { return "\(calls) call rows, \(first) in the first run" }
+            auditCalls = calls
+            return nil
+        }
+        // `audit` in order on one thread (--jobs 1), then its segments on every core (the default).
         let commands: [(name: String, arguments: [String], prove: (String) throws -> String?)] = [
-            ("audit --json", ["audit", "--json", path], { output in
-                let calls = Self.callRows(inAuditOutput: output)
-                if calls == 0 { return "no call rows" }
-                if let first = auditCalls, first != calls { return "\(calls) call rows, \(first) in the first run" }
-                auditCalls = calls
-                return nil
-            }),
+            ("audit --json --jobs 1", ["audit", "--json", "--jobs", "1", path], auditProof),
+            ("audit --json", ["audit", "--json", path], auditProof),
             ("check", ["check", path], { output in
                 Self.number(after: "rules over ", in: Self.firstLine(of: output)) == info.records ? nil : "not all \(info.records) records checked"
             }),
@@ -218,37 +223,51 @@ struct ReplayBenchmark {
             }
         }
 
-        log("the peer: DuckDB, where did each call go, over the NDJSON export")
+        log("the peer: DuckDB, where did each call go, over the NDJSON export, then over it in Parquet")
         let probe = try ChildProcess.run(python, ["-c", "import duckdb"], stderr: scratch + "/stderr")
         if probe.status != 0 || probe.signal != 0 {
             report.duckdbSkipped = "\(python) -c 'import duckdb' failed (status \(probe.status)); scripts/install-fleet-deps.sh duckdb installs it"
         } else {
             let script = scratch + "/where_calls_went.py"
             try Data(Self.duckdbScript.utf8).write(to: URL(fileURLWithPath: script))
-            let answer = scratch + "/where_calls_went.csv"
-            var peer = Row(command: "duckdb: where did each call go (peer)", seconds: [], peakMiB: 0, statuses: [])
-            for _ in 0..<runs {
-                try? FileManager.default.removeItem(atPath: answer)
-                let run = try ChildProcess.run(python, [script, ndjson, answer], stdout: scratch + "/duckdb.out", stderr: scratch + "/stderr")
-                if run.status != 0 || run.signal != 0 {
-                    let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
-                    report.duckdbSkipped = "the DuckDB query failed (status \(run.status)): \(message.suffix(400))"
-                    break
-                }
-                // The peer must have answered the same question: a row for every call audit saw.
-                let out = (try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? ""
-                report.duckdbCalls = Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
-                guard report.duckdbCalls == auditCalls else {
-                    throw BenchError("DuckDB answered for \(report.duckdbCalls.map(String.init) ?? "no") calls, replay audit for \(auditCalls.map(String.init) ?? "no"): not the same question")
-                }
-                peer.record(run)
+            // DuckDB writes the Parquet file from the export first (not timed): the stronger anchor.
+            let parquet = scratch + "/export.parquet"
+            let writer = scratch + "/write_parquet.py"
+            try Data(Self.duckdbParquetScript.utf8).write(to: URL(fileURLWithPath: writer))
+            try? FileManager.default.removeItem(atPath: parquet)
+            let written = try ChildProcess.run(python, [writer, ndjson, parquet], stderr: scratch + "/stderr")
+            var sources = [(ndjson, "duckdb: where did each call go (peer)")]
+            if written.status == 0 && written.signal == 0 {
+                sources.append((parquet, "duckdb over Parquet: the same (peer)"))
+            } else {
+                report.parquetSkipped = "DuckDB could not write the Parquet file (status \(written.status))"
             }
-            if report.duckdbSkipped == nil {
-                if let audit = report.rows.firstIndex(where: { $0.command == "audit --json" }) {
+            for (source, name) in sources {
+                let answer = scratch + "/where_calls_went.csv"
+                var peer = Row(command: name, seconds: [], peakMiB: 0, statuses: [])
+                for _ in 0..<runs {
+                    try? FileManager.default.removeItem(atPath: answer)
+                    let run = try ChildProcess.run(python, [script, source, answer], stdout: scratch + "/duckdb.out", stderr: scratch + "/stderr")
+                    if run.status != 0 || run.signal != 0 {
+                        let message = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+                        report.duckdbSkipped = "the DuckDB query failed (status \(run.status)): \(message.suffix(400))"
+                        break
+                    }
+                    // The peer must have answered the same question: a row for every call audit saw.
+                    let out = (try? String(contentsOfFile: scratch + "/duckdb.out", encoding: .utf8)) ?? ""
+                    report.duckdbCalls = Int(out.trimmingCharacters(in: .whitespacesAndNewlines))
+                    guard report.duckdbCalls == auditCalls else {
+                        throw BenchError("DuckDB answered for \(report.duckdbCalls.map(String.init) ?? "no") calls, replay audit for \(auditCalls.map(String.init) ?? "no"): not the same question")
+                    }
+                    peer.record(run)
+                }
+                guard report.duckdbSkipped == nil else { break }
+                if source == ndjson, let audit = report.rows.firstIndex(where: { $0.command == "audit --json" }) {
                     report.rows[audit].ratioToDuckDB = report.rows[audit].median / peer.median
                 }
                 report.rows.append(peer)
             }
+            try? FileManager.default.removeItem(atPath: parquet)
         }
         return report
     }
@@ -267,7 +286,10 @@ struct ReplayBenchmark {
     spec = "{" + ", ".join(f"'{k}': '{v}'" for k, v in columns.items()) + "}"
     db = duckdb.connect()
     path = ndjson.replace("'", "''")
-    db.execute(f"CREATE VIEW rows AS SELECT * FROM read_json('{path}', format = 'newline_delimited', columns = {spec})")
+    if path.endswith(".parquet"):
+        db.execute(f"CREATE VIEW rows AS SELECT * FROM read_parquet('{path}')")
+    else:
+        db.execute(f"CREATE VIEW rows AS SELECT * FROM read_json('{path}', format = 'newline_delimited', columns = {spec})")
     query = """
     WITH received AS (
         SELECT call_id, seq, call_name, live_project FROM rows WHERE kind = 'callReceived'
@@ -294,6 +316,20 @@ struct ReplayBenchmark {
     """
     written = db.execute(f"COPY ({query}) TO '{out.replace(chr(39), chr(39) * 2)}' (FORMAT CSV, HEADER)").fetchone()
     print(written[0])
+    """#
+
+    /// Writes the NDJSON export's columns the question reads as a Parquet file (DuckDB's own
+    /// writer, zstd): what a team would keep to query, written once, not timed.
+    static let duckdbParquetScript = #"""
+    import sys, duckdb
+    ndjson, out = sys.argv[1], sys.argv[2]
+    columns = {"seq": "BIGINT", "kind": "VARCHAR", "call_id": "VARCHAR", "call_name": "VARCHAR",
+               "live_project": "VARCHAR", "row_project": "VARCHAR", "task_id": "BIGINT",
+               "gate_decision": "VARCHAR", "outcome_status": "VARCHAR", "outcome_reason": "VARCHAR"}
+    spec = "{" + ", ".join(f"'{k}': '{v}'" for k, v in columns.items()) + "}"
+    path = ndjson.replace("'", "''")
+    duckdb.connect().execute(f"COPY (SELECT * FROM read_json('{path}', format = 'newline_delimited', columns = {spec})) "
+                             f"TO '{out.replace(chr(39), chr(39) * 2)}' (FORMAT PARQUET, COMPRESSION ZSTD)")
     """#
 
     /// The peer's reconciliation, the join `replay reconcile` makes: each call a task carried
@@ -599,6 +635,7 @@ enum ReplayReportFormatter {
                          + row.statuses.sorted().map(String.init).joined(separator: ",").leftPadded(9))
         }
         if let skipped = report.duckdbSkipped { lines.append("the DuckDB peer was skipped: \(skipped)") }
+        if let skipped = report.parquetSkipped { lines.append("the DuckDB Parquet peer was skipped: \(skipped)") }
         if let calls = report.duckdbCalls { lines.append("DuckDB's answer: \(calls) calls") }
         let runs = report.rows.first { !$0.command.hasPrefix("state --at") }?.seconds.count ?? 0
         lines.append("median, max: wall seconds over \(runs) run(s) of each command, one after the other (state --at: one run per moment)")

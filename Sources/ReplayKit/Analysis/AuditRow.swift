@@ -3,8 +3,8 @@ import SDK
 
 /// One public call as `replay audit` reports it: made when, on which project, what the gate
 /// did, which project its request went to and how it ended.
-package struct AuditRow {
-    struct Task {
+package struct AuditRow: Sendable {
+    struct Task: Sendable {
         var id: TaskID
         var project: ProjectFingerprint
         var path: String

@@ -9,18 +9,24 @@ import SDK
 /// the end come last, from ``finish()``.
 package final class CallAudit {
     /// Requests delivered per project: for calls, and the SDK's own (no call).
-    package struct Deliveries {
+    package struct Deliveries: Sendable {
         package var forCalls = 0
         package var ownRequests = 0
     }
 
+    /// A change to a call's row (kept, in a segment's audit, for a row an earlier segment holds).
+    typealias Change = @Sendable (inout AuditRow) -> Void
+
     private let emit: (AuditRow) -> Void
-    private var open: [CallID: AuditRow] = [:]
-    private var taskCalls: [TaskID: (calls: [CallID], project: ProjectFingerprint)] = [:]
-    package private(set) var deliveries: [ProjectFingerprint: Deliveries] = [:]
-    package private(set) var statusCounts: [String: Int] = [:]
+    var open: [CallID: AuditRow] = [:]
+    var taskCalls: [TaskID: TaskCarrier] = [:]
+    package internal(set) var deliveries: [ProjectFingerprint: Deliveries] = [:]
+    package internal(set) var statusCounts: [String: Int] = [:]
     /// The projects' labels learned so far (rows render with them).
-    package private(set) var labels = ProjectLabels()
+    package internal(set) var labels = ProjectLabels()
+    /// Set when this audit reads one segment on its own (``ofOneSegment()``): what it cannot
+    /// know of the segments before is kept aside for the join (``CallAuditJoin``).
+    var segment: SegmentPart?
 
     package init(emit: @escaping (AuditRow) -> Void) {
         self.emit = emit
@@ -32,8 +38,10 @@ package final class CallAudit {
         if case .snapshot(let snapshot) = record.content {
             // Tasks queued before the walk's start, so their completions can be attributed.
             for (id, queued) in snapshot.tasks where taskCalls[id] == nil {
-                taskCalls[id] = (queued.task.calls, queued.task.project)
+                taskCalls[id] = TaskCarrier(calls: queued.task.calls, project: queued.task.project)
             }
+            // A segment's audit starts at its snapshot: its tasks are the ones it assumes.
+            if segment != nil, segment?.snapshotTasks == nil { segment?.snapshotTasks = taskCalls }
             return
         }
         guard let fact = record.fact else { return }
@@ -55,6 +63,7 @@ package final class CallAudit {
         }
         switch fact {
         case .callReceived(let received):
+            if segment != nil { segment?.received(received.id) }
             open[received.id] = AuditRow(call: received.id, name: received.call.name, received: (record.sequence, record.time),
                                          madeAt: record.time, liveAtCall: state.live?.fingerprint)
         case .callRejected(let call, _):
@@ -76,12 +85,12 @@ package final class CallAudit {
                 row.decisionNames.append(Describe.routingName(routing))
             }
         case .taskQueued(let task):
-            taskCalls[task.id] = (task.calls, task.project)
+            setTask(task.id, TaskCarrier(calls: task.calls, project: task.project))
             if let call = task.call {
                 update(call, state) { $0.tasks.append(AuditRow.Task(id: task.id, project: task.project, path: task.path)) }
             }
         case .eventBatched(let id, let event, _):
-            guard var carried = taskCalls[id] else { break }
+            guard var carried = task(id) else { break }
             if carried.calls.count == 1, let first = carried.calls.first {
                 // The task's own call now travels in a bulk request too.
                 update(first, state) { row in
@@ -89,10 +98,13 @@ package final class CallAudit {
                 }
             }
             carried.calls.append(event.call)
-            taskCalls[id] = carried
-            update(event.call, state) { $0.tasks.append(AuditRow.Task(id: id, project: carried.project, path: DeliveryTask.bulkTrackPath)) }
+            setTask(id, carried)
+            update(event.call, state) { [project = carried.project] in
+                $0.tasks.append(AuditRow.Task(id: id, project: project, path: DeliveryTask.bulkTrackPath))
+            }
         case .taskCompleted(let id, let outcome):
-            guard let (calls, project) = taskCalls.removeValue(forKey: id) else { break }
+            guard let (calls, project) = task(id).map({ ($0.calls, $0.project) }) else { break }
+            setTask(id, nil)
             if case .delivered = outcome {
                 if calls.isEmpty { deliveries[project, default: Deliveries()].ownRequests += 1 }
                 else { deliveries[project, default: Deliveries()].forCalls += 1 }
@@ -103,15 +115,17 @@ package final class CallAudit {
                 }
             }
         case .disableCoalesced(let id, let call):
-            guard var carried = taskCalls[id] else { break }
+            guard var carried = task(id) else { break }
             carried.calls.append(call)
-            taskCalls[id] = carried
-            update(call, state) { $0.tasks.append(AuditRow.Task(id: id, project: carried.project, path: DeliveryTask.disableDevicePath)) }
+            setTask(id, carried)
+            update(call, state) { [project = carried.project] in
+                $0.tasks.append(AuditRow.Task(id: id, project: project, path: DeliveryTask.disableDevicePath))
+            }
         case .eventsExpired(let id, let expired):
             // Those calls' events left the task: its later outcome is no longer theirs.
-            guard var carried = taskCalls[id] else { break }
+            guard var carried = task(id) else { break }
             carried.calls.removeAll { expired.contains($0) }
-            taskCalls[id] = carried
+            setTask(id, carried)
             let outcome = TaskOutcome.discarded(.expired(ageLimit: .milliseconds(state.rules.deliveryAgeLimitMilliseconds)))
             for call in expired {
                 update(call, state) { row in
@@ -141,6 +155,11 @@ package final class CallAudit {
             row.outcome = outcome
             row.resolved = (record.sequence, record.time)
         }
+        if segment?.isSettled(call) == false {
+            // A row an earlier segment may hold: the join resolves it, in this place in order.
+            segment?.resolveCarried(call, labels: labels)
+            return
+        }
         if let row = open.removeValue(forKey: call) { deliver(row) }
     }
 
@@ -149,7 +168,7 @@ package final class CallAudit {
     package func begin(at state: SDKState) {
         labels.learn(from: state)
         for (id, queued) in state.tasks where taskCalls[id] == nil {
-            taskCalls[id] = (queued.task.calls, queued.task.project)
+            taskCalls[id] = TaskCarrier(calls: queued.task.calls, project: queued.task.project)
         }
     }
 
@@ -160,17 +179,25 @@ package final class CallAudit {
     }
 
     private func deliver(_ row: AuditRow) {
-        statusCounts[row.status, default: 0] += 1
         var row = row
         row.labels = labels
+        if segment != nil {
+            segment?.items.append(.row(row))
+            return
+        }
+        statusCounts[row.status, default: 0] += 1
         emit(row)
     }
 
     /// Changes the row of `call`, creating it from the state for a call received before the
     /// walk began.
-    private func update(_ call: CallID, _ state: SDKState, _ change: (inout AuditRow) -> Void) {
+    private func update(_ call: CallID, _ state: SDKState, _ change: @escaping Change) {
+        if segment?.isSettled(call) == false {
+            segment?.change(call, change, pending: state.pendingCall(call).map { AuditRow(pending: $0, call: call) })
+            return
+        }
         if open[call] == nil, let pending = state.pendingCall(call) {
-            open[call] = AuditRow(call: call, name: pending.name, received: nil, madeAt: pending.madeAt, liveAtCall: pending.projectAtCall)
+            open[call] = AuditRow(pending: pending, call: call)
         }
         // In place: a row copied out and written back would copy its arrays on every change.
         guard open[call] != nil else { return }

@@ -24,7 +24,7 @@ import SDK
 /// is decided on copies. Both report the same.
 package final class Recheck {
     /// An input whose decisions today differ from the recorded ones.
-    package struct Mismatch {
+    package struct Mismatch: Sendable {
         var input: DecodedRecord
         /// The input as today's `decide` journals it, when that is not the recorded input (a
         /// received call today's rules would journal otherwise); nil when it is.

@@ -10,11 +10,13 @@ import SDK
 package final class FactStream {
     private let records: ReadAheadDecoder
     private let decodesSnapshots: Bool
+    /// What the stream skipped so far (the torn tail once it has ended).
+    private var skipped = StreamProblems()
     /// The first unreadable records (sequence and reason), at most ``unreadableSampleLimit``.
-    private(set) var unreadableSample: [(sequence: UInt64, reason: String)] = []
+    var unreadableSample: [(sequence: UInt64, reason: String)] { skipped.unreadableSample }
     /// How many unreadable records were returned so far.
-    private(set) var unreadableCount = 0
-    static let unreadableSampleLimit = 20
+    var unreadableCount: Int { skipped.unreadableCount }
+    static let unreadableSampleLimit = StreamProblems.sampleLimit
 
     package init(reader: JournalReader, from sequence: UInt64? = nil, decodesSnapshots: Bool = true) throws {
         records = ReadAheadDecoder(reader: reader, from: sequence, decodesSnapshots: decodesSnapshots)
@@ -28,25 +30,22 @@ package final class FactStream {
     package func next() throws -> DecodedRecord? {
         guard let record = try records.next() else { return nil }
         if case .unreadable(let reason) = record.content, !(record.isSnapshot && !decodesSnapshots) {
-            unreadableCount += 1
-            if unreadableSample.count < Self.unreadableSampleLimit { unreadableSample.append((record.sequence, reason)) }
+            skipped.noteUnreadable(record.sequence, reason)
         }
         return record
+    }
+
+    /// What the stream skipped so far, and the torn tail that ended it, if it has.
+    package var problems: StreamProblems {
+        var problems = skipped
+        problems.tornTail = tornTail
+        return problems
     }
 
     /// Prints what the stream skipped or where it stopped, on standard error; returns whether
     /// there was anything worth exit status 1 (unreadable records).
     @discardableResult
     package func reportProblems(command: String, console: Console) -> Bool {
-        for (sequence, reason) in unreadableSample {
-            console.printError("replay \(command): record \(sequence) skipped: \(reason)")
-        }
-        if unreadableCount > unreadableSample.count {
-            console.printError("replay \(command): \(unreadableCount - unreadableSample.count) more unreadable record(s) skipped")
-        }
-        if let tornTail {
-            console.printError("replay \(command): the journal ends in a torn tail (\(tornTail)); records after it are lost")
-        }
-        return unreadableCount > 0
+        problems.report(command: command, console: console)
     }
 }

@@ -22,6 +22,8 @@ package final class JournalWalk {
     private let remembersLastFolded: Bool
     package let stream: FactStream
     private var lookahead: DecodedRecord?
+    /// The first sequence past the walk's end (a walk over one segment), if any.
+    private var end: UInt64?
     /// Called with the sequence number every ``progressInterval`` records folded (for a
     /// progress line on a terminal).
     var onProgress: ((UInt64) -> Void)?
@@ -66,6 +68,29 @@ package final class JournalWalk {
             try checkNotBeforeJournal(moment)
             try foldWhile { isBefore($0, moment) }
         }
+    }
+
+    /// Opens a walk over segment `index` of `reader` alone, up to the next segment's first
+    /// sequence. Without `state`, the walk starts at the snapshot that begins the segment, and
+    /// is nil when the segment does not begin with a readable one (its state then depends on
+    /// the segments before). With `state` (the state the segments before ended with), the walk
+    /// goes on from it exactly as a walk over the whole journal would at that point.
+    package init?(reader: JournalReader, segment index: Int, after state: SDKState?) throws {
+        let segments = reader.segments
+        remembersLastFolded = false
+        self.reader = reader
+        end = index + 1 < segments.count ? segments[index + 1].baseSequence : nil
+        let stream = try FactStream(reader: reader, from: index == 0 && state != nil ? nil : segments[index].baseSequence)
+        self.stream = stream
+        let first = try stream.next()
+        if let state {
+            self.state = state
+        } else if let first, first.sequence == segments[index].baseSequence, case .snapshot(let snapshot) = first.content {
+            self.state = snapshot
+        } else {
+            return nil
+        }
+        lookahead = first
     }
 
     private func isBefore(_ record: DecodedRecord, _ moment: Moment) -> Bool {
@@ -134,15 +159,19 @@ package final class JournalWalk {
 
     /// The next record without taking it.
     package func peek() throws -> DecodedRecord? {
-        if lookahead == nil { lookahead = try stream.next() }
+        if lookahead == nil { lookahead = try next() }
         return lookahead
     }
 
     /// Takes the next record, not yet folded: look at ``state`` first if needed, then call
     /// ``fold(_:)``.
     package func next() throws -> DecodedRecord? {
-        if let record = lookahead.take() { return record }
-        return try stream.next()
+        guard let record = try lookahead.take() ?? stream.next() else { return nil }
+        if let end, record.sequence >= end {
+            lookahead = record
+            return nil
+        }
+        return record
     }
 
     /// Calls `body` with ``state`` lent in place. Reading the property copies the whole state

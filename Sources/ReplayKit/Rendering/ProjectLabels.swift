@@ -5,7 +5,7 @@ import SDK
 /// `switchStarted` facts, and each snapshot's projects. Renderings show a project as its
 /// label beside its fingerprint (`US 1a2b3c4d5e6f7a8b`), or the fingerprint alone when the
 /// journal never named it.
-package struct ProjectLabels {
+package struct ProjectLabels: Sendable {
     private(set) var labels: [ProjectFingerprint: String] = [:]
 
     package init() {}
@@ -54,6 +54,17 @@ package struct ProjectLabels {
 
     mutating func learn(_ project: ProjectRef) {
         if let label = project.label { labels[project.fingerprint] = label }
+    }
+
+    /// These labels with `later`'s learned after them (`later`'s win): what an audit that learned
+    /// these and then `later`'s knows.
+    func overlaid(by later: ProjectLabels) -> ProjectLabels {
+        if labels.allSatisfy({ later.labels[$0.key] != nil }) { return later }
+        return ProjectLabels(labels: labels.merging(later.labels) { $1 })
+    }
+
+    private init(labels: [ProjectFingerprint: String]) {
+        self.labels = labels
     }
 
     /// The label of `fingerprint`, if the journal gave it one.

@@ -1,3 +1,4 @@
+import Foundation
 import ReplayKit
 
 /// The `[--jobs J] <journal>...` that `check`, `audit`, `diagnose`, `info` and `verify` take:
@@ -5,13 +6,14 @@ import ReplayKit
 struct JournalList: Sendable {
     /// The paths as given.
     let paths: [String]
-    /// How many journals are read side by side when there are several.
+    /// How many threads fold side by side: journals when there are several, one journal's
+    /// segments when the command folds them in parallel.
     let jobs: Int
 
     /// Parses `--jobs J`, then the journals' paths (a usage error when there is none, or when
     /// `-` is one of several).
     init(arguments: inout Arguments) throws(UsageError) {
-        jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 1
+        jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? Self.defaultJobs
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         if paths.count > 1 && paths.contains("-") {
@@ -31,11 +33,23 @@ struct JournalList: Sendable {
         FleetExport.journalPaths(paths)
     }
 
+    /// The default `--jobs`: the cores this process may use.
+    static var defaultJobs: Int {
+        ProcessInfo.processInfo.activeProcessorCount
+    }
+
     /// The lines the commands' help texts share about many journals, the option's description
-    /// starting at `column` as the command's other options' do.
-    static func help(column: Int) -> String {
-        "  " + "--jobs J".padding(toLength: column - 2, withPad: " ", startingAt: 0)
-            + "with several journals: read J of them side by side (default 1)\n\n" + manyJournals
+    /// starting at `column` as the command's other options' do; `splitsSegments` for a command
+    /// that also folds one journal's segments side by side.
+    static func help(column: Int, splitsSegments: Bool = false) -> String {
+        let indent = "\n" + String(repeating: " ", count: column)
+        return "  " + "--jobs J".padding(toLength: column - 2, withPad: " ", startingAt: 0)
+            + (splitsSegments
+                ? "threads: J journals read side by side, or one journal's segments" + indent
+                    + "folded J side by side, each from its snapshot (default: the cores;" + indent
+                    + "1 walks in order); the answer is the same whatever J"
+                : "with several journals: read J of them side by side (default: the cores)")
+            + "\n\n" + manyJournals
     }
 
     private static let manyJournals = """

@@ -28,7 +28,7 @@ struct AuditCommand: Command {
                          `replay reconcile` says of its call (agreed, lost, duplicate,
                          elsewhere, unconfirmed, late; `-` for a call never sent, `not judged`
                          in a gap), the summary the totals; exit 1 on anything but agreed
-        \(JournalList.help(column: 17))
+        \(JournalList.help(column: 17, splitsSegments: true))
         """
 
     let journals: JournalList
@@ -53,21 +53,20 @@ struct AuditCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        if let path = journals.single { return try answer(path, console: console).status }
+        if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs).status }
         return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
-            try answer(path, console: console)
+            try answer(path, console: console, jobs: 1)
         }
     }
 
-    /// Audits one journal: its rows, then its summary.
-    func answer(_ path: String, console: Console) throws -> ManyJournals.Answer {
+    /// Audits one journal: its rows, then its summary; its segments `jobs` at a time.
+    func answer(_ path: String, console: Console, jobs: Int) throws -> ManyJournals.Answer {
         let reader = try JournalSource.open(path, console: console)
-        let walk = try JournalWalk(reader: reader)
         var shown: [String: Int] = [:]
         let received = try receiptVerdicts(path, console: console)
         var verdictCounts: [String: Int] = [:]
         if !json { console.print(AuditRow.header + (received == nil ? "" : "  received")) }
-        let audit = CallAudit { row in
+        let emit = { (row: AuditRow) in
             guard calls.isEmpty || calls.contains(row.name) else { return }
             if let project, !(row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
                 && !(row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false) { return }
@@ -85,13 +84,28 @@ struct AuditCommand: Command {
                 console.print(row.line + "  " + verdict)
             }
         }
-        while let record = try walk.next() {
-            walk.fold(record) { audit.consume(record, before: $0) }
+        let deliveries: [ProjectFingerprint: CallAudit.Deliveries]
+        let statusCounts: [String: Int]
+        let labels: ProjectLabels
+        let problems: StreamProblems
+        if jobs > 1 && SegmentFolds.canSplit(reader) {
+            let join = CallAuditJoin(emit: emit)
+            problems = try join.audit(reader, jobs: jobs)
+            join.finish()
+            (deliveries, statusCounts, labels) = (join.deliveries, join.statusCounts, join.labels)
+        } else {
+            let walk = try JournalWalk(reader: reader)
+            let audit = CallAudit(emit: emit)
+            while let record = try walk.next() {
+                walk.fold(record) { audit.consume(record, before: $0) }
+            }
+            audit.finish()
+            problems = walk.stream.problems
+            (deliveries, statusCounts, labels) = (audit.deliveries, audit.statusCounts, audit.labels)
         }
-        audit.finish()
         let statuses = ["delivered", "applied", "failed", "discarded", "pending"]
-        let deliveries = audit.deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: audit.labels) ?? true }
-        let total = audit.statusCounts.values.reduce(0, +)
+        let delivered = deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: labels) ?? true }
+        let total = statusCounts.values.reduce(0, +)
         let shownTotal = shown.values.reduce(0, +)
         if json {
             console.print(JSONValue.object([("summary", .object([
@@ -101,8 +115,8 @@ struct AuditCommand: Command {
                 ("received", .object(Self.verdictNames.map { ($0, .integer(Int64(verdictCounts[$0] ?? 0))) }
                                      + [("unjournaled_receipts", .integer(Int64(received.unjournaled)))])),
             ] } ?? []) + [
-                ("requests_delivered", .object(deliveries.map { project, counts in
-                    (project.hex, .object([("label", audit.labels.json(project)), ("for_calls", .integer(Int64(counts.forCalls))),
+                ("requests_delivered", .object(delivered.map { project, counts in
+                    (project.hex, .object([("label", labels.json(project)), ("for_calls", .integer(Int64(counts.forCalls))),
                                            ("sdk_own", .integer(Int64(counts.ownRequests)))]))
                 })),
             ]))]).serialized())
@@ -110,8 +124,8 @@ struct AuditCommand: Command {
             console.print()
             console.print((shownTotal == total ? "\(total) call(s)" : "\(shownTotal) of \(total) call(s) shown") + ": "
                           + statuses.map { "\(shown[$0] ?? 0) \($0)" }.joined(separator: ", "))
-            for (project, counts) in deliveries {
-                console.print("\(audit.labels.name(project)) received \(counts.forCalls + counts.ownRequests) request(s): "
+            for (project, counts) in delivered {
+                console.print("\(labels.name(project)) received \(counts.forCalls + counts.ownRequests) request(s): "
                               + "\(counts.forCalls) for calls, \(counts.ownRequests) of the SDK's own")
             }
             if let received {
@@ -119,10 +133,10 @@ struct AuditCommand: Command {
                               + "; \(received.unjournaled) receipt(s) no call explains (replay reconcile lists them)")
             }
         }
-        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        let unreadable = problems.report(command: Self.name, console: console)
         var tally = Tally([("calls", total), ("shown", shownTotal)])
         for status in statuses { tally.add(status, shown[status] ?? 0) }
-        tally.add("requests_delivered", deliveries.reduce(0) { $0 + $1.value.forCalls + $1.value.ownRequests })
+        tally.add("requests_delivered", delivered.reduce(0) { $0 + $1.value.forCalls + $1.value.ownRequests })
         var disagreed = false
         if let received {
             for name in Self.verdictNames { tally.add("received_" + name.replacingOccurrences(of: " ", with: "_"), verdictCounts[name] ?? 0) }

@@ -7,7 +7,7 @@ struct RecheckCommand: Command {
     static let name = "recheck"
     static let summary = "replay recorded inputs through today's decide; report differing decisions"
     static let help = """
-        usage: replay recheck [--limit N] [--json] <journal>
+        usage: replay recheck [--limit N] [--json] [--jobs J] <journal>
 
         Feeds every recorded input (a call, an HTTP answer, a timer, a durability answer, a
         module hook's end ...) through this build's SDKState.decide, on the state folded from
@@ -20,24 +20,36 @@ struct RecheckCommand: Command {
 
           --limit N   print at most N mismatches (default 10; all are counted)
           --json      one JSON object with the counts and the mismatches
+          --jobs J    segments rechecked side by side, each from its snapshot (default: the
+                      cores; 1 walks the journal in order); the answer is the same
         """
 
     let path: String
     let limit: Int
     let json: Bool
+    let jobs: Int
 
     init(arguments: inout Arguments) throws(UsageError) {
+        jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? JournalList.defaultJobs
         limit = try arguments.option("--limit", as: "a count", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }) ?? 10
         json = arguments.flag("--json")
         path = try arguments.positional("journal directory")
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), onProgress: { console.progress("rechecking seq \($0)") })
-        let recheck = Recheck(limit: limit)
-        while let record = try walk.next() { try recheck.take(record, on: walk) }
-        try recheck.finish(on: walk)
-        console.clearProgress()
+        let reader = try JournalSource.open(path, console: console)
+        let recheck: Recheck.Summary
+        let problems: StreamProblems
+        if jobs > 1, SegmentFolds.canSplit(reader), let (summary, skipped) = Recheck.inSegments(reader, limit: limit, jobs: jobs) {
+            (recheck, problems) = (summary, skipped)
+        } else {
+            let walk = try JournalWalk(reader: reader, onProgress: { console.progress("rechecking seq \($0)") })
+            let whole = Recheck(limit: limit)
+            while let record = try walk.next() { try whole.take(record, on: walk) }
+            try whole.finish(on: walk)
+            console.clearProgress()
+            (recheck, problems) = (whole.summary, walk.stream.problems)
+        }
         if json {
             console.print(JSONValue.object([
                 ("inputs", .integer(Int64(recheck.inputs))),
@@ -57,7 +69,7 @@ struct RecheckCommand: Command {
                           + (recheck.mismatchCount == 0 ? "every one decides as recorded"
                              : "\(recheck.mismatchCount) decide(s) differently" + (recheck.mismatchCount > recheck.mismatches.count ? " (first \(recheck.mismatches.count) shown)" : "")))
         }
-        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        let unreadable = problems.report(command: Self.name, console: console)
         return recheck.mismatchCount == 0 && !unreadable ? .ok : .findings
     }
 }

@@ -7,10 +7,11 @@ import SDK
 /// every request at once. For the report's scale checks and measurements.
 enum LongSDKJournal {
     /// Writes the journal under `directory/journal` (the SDK's storage is `directory`).
-    static func make(directory: String, calls: Int, switchEvery: Int) async throws {
+    /// Each segment holds about `segmentRecords` records (the SDK's default: 20,000).
+    static func make(directory: String, calls: Int, switchEvery: Int, segmentRecords: Int = 20_000) async throws {
         let transport = InProcessTransport { _ in .response(status: 200, headers: [:], body: Data(#"{"code":"Success"}"#.utf8)) }
         let configuration = SDKConfiguration(storageDirectory: directory, transport: transport, modules: [],
-                                             journalRetainedBytes: nil)
+                                             journalSegmentRecords: segmentRecords, journalRetainedBytes: nil)
         let sdk = try EngagementSDK(configuration: configuration)
         guard let us = Project(apiKey: "scale-us-key", label: "US", config: ProjectConfig(region: .us)),
               let eu = Project(apiKey: "scale-eu-key", label: "EU", config: ProjectConfig(region: .eu)) else { return }

@@ -1,0 +1,140 @@
+import Journal
+import SDK
+
+extension AuditRow {
+    /// The row of a call received before the walk began, from what the state keeps of it.
+    init(pending: PendingCall, call: CallID) {
+        self.init(call: call, name: pending.name, received: nil, madeAt: pending.madeAt, liveAtCall: pending.projectAtCall)
+    }
+}
+
+extension CallAudit {
+    /// What auditing one segment on its own gives the join (``CallAuditJoin``), which puts the
+    /// segments back in order with what each could not know of the ones before it: the rows of
+    /// calls received earlier and still open, and the tasks queued earlier.
+    ///
+    /// A call is *settled* in a segment once the segment knows whether the audit holds its row:
+    /// it was received in the segment, or resolved in it. Changes to an unsettled call's row are
+    /// kept (``Carried``) and applied by the join to the row the earlier segments left open.
+    /// Tasks are taken from the segment's snapshot; the ones the segment reads before writing
+    /// them are noted (``assumedTasks``) so that the join can check the snapshot said what the
+    /// earlier segments did (if not, the segment is audited again in order).
+    package struct SegmentPart: Sendable {
+        /// What an unsettled call went through in the segment.
+        struct Carried: Sendable {
+            /// The changes, in order, for a row an earlier segment left open.
+            var changes: [Change] = []
+            /// The row as it ends if no earlier segment left one open (made from the state's
+            /// pending call at a change, as the sequential audit makes it).
+            var fallback: AuditRow?
+        }
+
+        /// A row handed out, in the order the sequential audit hands them out.
+        enum Item: Sendable {
+            /// A row received and resolved in the segment; its labels are the segment's.
+            case row(AuditRow)
+            /// A call received before the segment and resolved in it, with the segment's labels then.
+            case carried(CallID, Carried, ProjectLabels)
+        }
+
+        var items: [Item] = []
+        /// Calls received in the segment or resolved in it.
+        private var settled: Set<CallID> = []
+        /// Unsettled calls changed in the segment and not resolved in it.
+        var carried: [CallID: Carried] = [:]
+        /// Calls received in the segment: a row an earlier segment left open for one is replaced.
+        var receivedIDs: Set<CallID> = []
+        /// The tasks of the segment's snapshot (nil until it is read).
+        var snapshotTasks: [TaskID: TaskCarrier]?
+        /// Tasks read before the segment wrote them, with what the snapshot said of them.
+        var assumedTasks: [TaskID: TaskCarrier?] = [:]
+        /// Tasks the segment wrote (queued, changed or completed).
+        var writtenTasks: Set<TaskID> = []
+        /// Filled in at the end: rows received in the segment and still open, the written tasks'
+        /// last values, the labels and deliveries.
+        var open: [CallID: AuditRow] = [:]
+        var tasksAtEnd: [TaskID: TaskCarrier?] = [:]
+        var labels = ProjectLabels()
+        var deliveries: [ProjectFingerprint: Deliveries] = [:]
+
+        func isSettled(_ call: CallID) -> Bool {
+            settled.contains(call)
+        }
+
+        mutating func received(_ call: CallID) {
+            settled.insert(call)
+            receivedIDs.insert(call)
+            carried[call] = nil
+        }
+
+        mutating func change(_ call: CallID, _ change: @escaping Change, pending: @autoclosure () -> AuditRow?) {
+            var entry = carried[call] ?? Carried()
+            if entry.fallback == nil { entry.fallback = pending() }
+            if entry.fallback != nil { change(&entry.fallback!) }
+            entry.changes.append(change)
+            carried[call] = entry
+        }
+
+        mutating func resolveCarried(_ call: CallID, labels: ProjectLabels) {
+            settled.insert(call)
+            guard let entry = carried.removeValue(forKey: call) else { return }
+            items.append(.carried(call, entry, labels))
+        }
+    }
+
+    /// An audit of one segment on its own, from the snapshot that begins it: feed it that
+    /// segment's records (snapshot first), then take its part with ``finishSegment()``.
+    package static func ofOneSegment() -> CallAudit {
+        let audit = CallAudit { _ in }
+        audit.segment = SegmentPart()
+        return audit
+    }
+
+    /// The segment's part, for ``CallAuditJoin/join(_:)``.
+    package func finishSegment() -> SegmentPart {
+        guard var part = segment.take() else { preconditionFailure("finishSegment() on an audit of a whole journal") }
+        part.open = open
+        for id in part.writtenTasks { part.tasksAtEnd[id] = taskCalls[id] }
+        part.labels = labels
+        part.deliveries = deliveries
+        return part
+    }
+
+    /// The task's calls and project; in a segment's audit, a first read of a task the segment
+    /// has not written is noted as assumed.
+    func task(_ id: TaskID) -> TaskCarrier? {
+        let value = taskCalls[id]
+        if segment != nil, segment?.writtenTasks.contains(id) == false, segment?.assumedTasks.index(forKey: id) == nil {
+            segment?.assumedTasks[id] = .some(value)
+        }
+        return value
+    }
+
+    func setTask(_ id: TaskID, _ value: TaskCarrier?) {
+        taskCalls[id] = value
+        if segment != nil { segment?.writtenTasks.insert(id) }
+    }
+
+    /// What an audit carries from one segment to the next.
+    struct Carry {
+        var open: [CallID: AuditRow]
+        var taskCalls: [TaskID: TaskCarrier]
+        var labels: ProjectLabels
+        var deliveries: [ProjectFingerprint: Deliveries]
+        var statusCounts: [String: Int]
+    }
+
+    /// A whole-journal audit resumed from `carry` (a segment audited again in order by the join).
+    convenience init(carry: Carry, emit: @escaping (AuditRow) -> Void) {
+        self.init(emit: emit)
+        open = carry.open
+        taskCalls = carry.taskCalls
+        labels = carry.labels
+        deliveries = carry.deliveries
+        statusCounts = carry.statusCounts
+    }
+
+    var carry: Carry {
+        Carry(open: open, taskCalls: taskCalls, labels: labels, deliveries: deliveries, statusCounts: statusCounts)
+    }
+}

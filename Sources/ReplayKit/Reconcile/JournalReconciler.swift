@@ -606,16 +606,18 @@ package final class JournalReconciler {
             retireHead += 1
             guard index[id] == slot, calls[slot].references == 0, calls[slot].outcome != 0,
                   calls[slot].outcomeAt?.microsecondsSince1970 == at else { continue }
-            let receipts = receiptsInOrder(slot)
             let verdict = verdict(at: slot)
             if verdict == .agreed {
                 var stored = calls[slot]
                 stored.receipt = nil
-                agreedRows.append(stored, receipts: receipts)
+                if calls[slot].hasMoreReceipts {
+                    agreedRows.append(stored, receipts: receiptsInOrder(slot))
+                } else {
+                    agreedRows.append(stored, receipt: calls[slot].receipt)
+                }
             } else {
-                var call = view(slot)
-                call.receipts = receipts
-                keptRows.append(Row(verdict: verdict, call: call, receipts: receipts))
+                let call = view(slot)
+                keptRows.append(Row(verdict: verdict, call: call, receipts: call.receipts))
             }
             calls[slot].live = false
             retired.insert(id)

@@ -26,6 +26,15 @@ final class SpilledCalls<Call> {
     }
 
     /// Writes `call` and its receipts after those written.
+    /// Appends `call` with its one receipt, or none: no array made for it.
+    func append(_ call: Call, receipt: Receipt?) {
+        withUnsafeBytes(of: call) { buffer.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(receipt == nil ? 0 : 1)) { buffer.append(contentsOf: $0) }
+        if let receipt { withUnsafeBytes(of: receipt) { buffer.append(contentsOf: $0) } }
+        count += 1
+        if buffer.count >= Self.flushBytes { flush() }
+    }
+
     func append(_ call: Call, receipts: [Receipt]) {
         withUnsafeBytes(of: call) { buffer.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(receipts.count)) { buffer.append(contentsOf: $0) }
@@ -119,9 +128,6 @@ final class SpilledCalls<Call> {
 
     /// A plain value from bytes at any alignment.
     private static func load<Value>(_ type: Value.Type, from source: UnsafeRawPointer) -> Value {
-        let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        defer { value.deallocate() }
-        UnsafeMutableRawPointer(value).copyMemory(from: source, byteCount: MemoryLayout<Value>.size)
-        return value.pointee
+        source.loadUnaligned(as: Value.self)
     }
 }

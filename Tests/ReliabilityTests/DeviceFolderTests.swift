@@ -85,6 +85,22 @@ struct DeviceFolderTests {
             #expect(rows.contains { $0.hasPrefix("\(role): \(Self.calls) call(s): ") }, "\(rows.suffix(4))")
         }
 
+        // The report: one page in time order with a column per process, linking to each
+        // process's own report written beside it.
+        let pages = TemporaryDirectory()
+        let report = Self.replay(["report", "-o", pages.path + "/device.html", directory.path])
+        #expect(report.status == 0, "\(report.out)\(report.error)")
+        let page = try String(contentsOfFile: pages.path + "/device.html", encoding: .utf8)
+        #expect(page.contains("<th><a href=\"device-app.html\">app</a>") && page.contains("<th><a href=\"device-widget.html\">widget</a>"))
+        #expect(page.contains("device-widget.html#seq=") && page.contains("track &quot;widget-\(Self.calls)&quot;"))
+        let appRow = try #require(page.range(of: "track &quot;app-1&quot;")), lastWidgetRow = try #require(page.range(of: "track &quot;widget-\(Self.calls)&quot;"))
+        #expect(appRow.lowerBound < lastWidgetRow.lowerBound, "rows in time order")
+        for role in ["app", "widget"] {
+            #expect(FileManager.default.fileExists(atPath: pages.path + "/device-\(role).html"))
+        }
+        // `serve` serves each process's journal (a device folder is a folder of journals).
+        #expect(FleetExport.journalPaths([directory.path]) == [directory.path + "/journal", directory.path + "/journal-widget"])
+
         // A single journal reads as it always did: no lane column.
         let single = Self.replay(["timeline", directory.path + "/journal-widget"])
         #expect(single.status == 0)

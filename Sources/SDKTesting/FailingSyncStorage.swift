@@ -27,6 +27,11 @@ public final class FailingSyncStorage<Base: JournalStorage>: JournalStorage {
         state = FailingDisk(hold: hold)
     }
 
+    /// The base storage's lock: the disk's failures do not reach it.
+    public func lockDirectory(at path: String) throws -> JournalLock? {
+        try base.lockDirectory(at: path)
+    }
+
     /// The next `synchronize()` of any file throws (EIO).
     public func armSyncFailure() {
         state.failNextSync.withLock { $0 = true }

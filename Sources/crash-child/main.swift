@@ -3,6 +3,7 @@
 //
 //   crash-child journal DIR SEED
 //   crash-child sdk DIR PORT SEED LENGTH FROM-STEP RUN   (see SDKCrashChild)
+//   crash-child process DIR ROLE COUNT                   (see ExtensionChild)
 //
 // Appends records whose payloads count up ("n=1", "n=2", ... continuing across restarts), and
 // after every `sync()` prints "durable SEQ" on stdout. The parent kills it at a random moment and
@@ -89,5 +90,8 @@ if arguments.count == 8, arguments[1] == "sdk", let port = Int(arguments[3]), le
    let length = Int(arguments[5]), let from = Int(arguments[6]), let run = Int(arguments[7]) {
     SDKCrashChild(directory: arguments[2], port: port, seed: seed, fromStep: from, runNumber: run, length: length).run()
 }
-FileHandle.standardError.write(Data("usage: crash-child journal DIR SEED | crash-child sdk DIR PORT SEED LENGTH FROM-STEP RUN\n".utf8))
+if arguments.count == 5, arguments[1] == "process", let count = Int(arguments[4]) {
+    ExtensionChild(directory: arguments[2], role: arguments[3], count: count).run()
+}
+FileHandle.standardError.write(Data("usage: crash-child journal DIR SEED | crash-child sdk DIR PORT SEED LENGTH FROM-STEP RUN | crash-child process DIR ROLE COUNT\n".utf8))
 exit(2)

@@ -20,6 +20,14 @@ public protocol JournalStorage: Sendable {
     func removeFile(at path: String) throws
     /// Makes the directory's entries (created, removed files) durable.
     func synchronizeDirectory(at path: String) throws
+    /// Takes the directory's inter-process lock (``JournalLock``), or nil where no other process
+    /// can reach the journal (in memory, a simulated disk). Throws ``JournalLockError`` when
+    /// another writer holds it. The default is nil; ``PosixStorage`` locks.
+    func lockDirectory(at path: String) throws -> JournalLock?
+}
+
+extension JournalStorage {
+    public func lockDirectory(at path: String) throws -> JournalLock? { nil }
 }
 
 /// A file open for appending.

@@ -71,6 +71,10 @@ public struct PosixStorage: JournalStorage {
         }
     }
 
+    public func lockDirectory(at path: String) throws -> JournalLock? {
+        try JournalLock.acquire(directory: path)
+    }
+
     public func synchronizeDirectory(at path: String) throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw JournalError.io(path: path, operation: "open directory", code: errno) }

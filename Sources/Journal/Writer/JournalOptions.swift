@@ -44,6 +44,12 @@ public struct JournalOptions: Sendable {
     public var journalID: UUID?
     /// The file operations; substitute to inject faults.
     public var storage: any JournalStorage = PosixStorage()
+    /// Whether the writer holds the directory's ``JournalLock`` from its opening to its
+    /// ``JournalWriter/close()``, so that no other writer, in this process or another, opens the
+    /// journal meanwhile (the opening throws ``JournalLockError/held(path:holder:)``). Off by
+    /// default; taken through ``storage`` (``JournalStorage/lockDirectory(at:)``: a storage with
+    /// no other process to exclude takes none).
+    public var locksDirectory = false
     /// The monotonic clock stamped into segment headers (diagnostic only).
     public var monotonicNanoseconds: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
     /// Hears a failure that no caller would: the group-commit thread's write or sync failed

@@ -33,6 +33,8 @@ public final class JournalWriter: Sendable {
     private let groupCommit: GroupCommitThread?
     /// The state's ``WriterState/attention``, read without the lock.
     private let attention: AttentionFlag
+    /// The directory's inter-process lock, held until ``close()`` (``JournalOptions/locksDirectory``).
+    private let lock: JournalLock?
 
     /// Opens (creating if needed) the journal in `directory`.
     ///
@@ -49,6 +51,13 @@ public final class JournalWriter: Sendable {
         snapshot: (@Sendable (SnapshotRequest) -> [UInt8])?
     ) throws {
         let options = try options.validated()
+        if options.locksDirectory {
+            // Taken before recovery, which may cut a torn tail: only the lock's holder writes.
+            try options.storage.createDirectory(at: directory)
+            lock = try options.storage.lockDirectory(at: directory)
+        } else {
+            lock = nil
+        }
         let (outcome, durable) = try WriterRecovery.open(directory: directory, options: options)
         let frameCapacity = options.frameBytes + options.maxGroupBytes + options.maxRecordBytes + 4 * Varint.maxLength
             + SegmentFormat.blockCheckBytes
@@ -79,6 +88,10 @@ public final class JournalWriter: Sendable {
     deinit {
         try? close()
     }
+
+    /// Whether this writer holds its directory's ``JournalLock`` (``JournalOptions/locksDirectory``,
+    /// on a storage that locks); ``close()`` gives it back.
+    public var locksDirectory: Bool { lock != nil }
 
     /// The sequence number of the last record appended, or 0 when the journal is empty.
     public var lastSequence: UInt64 { state.withLock { $0.lastSequence } }
@@ -416,8 +429,10 @@ public final class JournalWriter: Sendable {
     }
 
     /// Writes what is pending, closes the open frame, makes everything durable and stops the
-    /// group-commit thread. Later appends throw ``JournalError/closed``. Calling it again does nothing.
+    /// group-commit thread, then gives back the directory's lock (held or not, after a failure
+    /// too). Later appends throw ``JournalError/closed``. Calling it again does nothing.
     public func close() throws {
+        defer { lock?.release() }
         groupCommit?.stop()
         let closing = try exclusively { state -> ((any WritableFile)?, UInt64)? in
             guard !state.isClosed else { return nil }

@@ -124,6 +124,8 @@ public final class EngagementSDK: Sendable {
         options.maxRecordBytes = SegmentFormat.maxRecordBytesLimit
         options.producer = "engagement-sdk/\(configuration.sdkVersion) \(Self.platform)"
         options.storage = configuration.journalStorage
+        // One writer per journal, across the app's processes (``SDKConfiguration/processRole``).
+        options.locksDirectory = true
         // The group-commit thread's failure reaches the engine at once, not at the next append.
         let mailbox = Mailbox<EngineMessage>()
         options.backgroundFailureObserver = { error in mailbox.post(.stimulus(.journalFailed(error.description))) }

@@ -53,6 +53,11 @@ extension SDKConfiguration {
     /// the region endpoints. Throws for the first value outside, naming it, its value and its
     /// range; never traps. ``EngagementSDK/init(configuration:)`` calls it first.
     public func validate() throws(ConfigurationError) {
+        let role = Array(processRole.utf8)
+        if !(1...32).contains(role.count) || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(role[0])
+            || !role.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }) {
+            throw ConfigurationError(field: "processRole", value: "'\(processRole)'", allowed: "1 to 32 characters a-z, 0-9 and -, beginning with a letter")
+        }
         try Self.check("journalSegmentBytes", journalSegmentBytes, within: Ranges.journalSegmentBytes, unit: "bytes")
         try Self.check("journalSegmentRecords", journalSegmentRecords, within: Ranges.journalSegmentRecords)
         if let retained = journalRetainedBytes {

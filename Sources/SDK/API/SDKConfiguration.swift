@@ -9,9 +9,21 @@ import SDKCore
 /// A value: an instance copies it when it is made, and changing it afterwards changes nothing.
 public struct SDKConfiguration: Sendable {
     /// The instance's directory: its journal (`journal/`) and keyring (`keyring`, mode 0600) live
-    /// here (created, mode 0700). Each instance needs its own; two instances on one directory are
-    /// not supported.
+    /// here (created, mode 0700). Each instance needs its own, or a ``processRole`` of its own in
+    /// it: two instances of one role on one directory are refused (the journal's lock).
     public var storageDirectory: String
+    /// Which process of the app this instance runs in, when the app and its extensions (a widget,
+    /// a notification service extension) share ``storageDirectory`` in an App Group container:
+    /// each role writes a journal and a keyring of its own, `journal/` and `keyring` for `app` (the
+    /// default, the layout of an instance without extensions), `journal-ROLE/` and `keyring-ROLE`
+    /// for any other. `replay` reads such a directory as one timeline, a lane per role. 1 to 32
+    /// characters `a`-`z`, `0`-`9` and `-`, beginning with a letter (``validate()``).
+    ///
+    /// The journal's directory is locked while the instance writes it (an advisory `flock`,
+    /// given back while the app is suspended: docs/PLATFORMS.md, "App extensions"): a second
+    /// instance of the same role on the same directory, in this process or another, fails to
+    /// start with a `JournalLockError` naming the holder.
+    public var processRole: String
     /// The instance's only source of time: it stamps inputs and runs timers (retries, bounds). Read
     /// on the engine thread and by ``EngagementSDK/settle(timeout:)`` on the caller's.
     public var clock: any SDKClock
@@ -151,9 +163,11 @@ public struct SDKConfiguration: Sendable {
         excludesJournalFromBackup: Bool = true,
         excludesKeyringFromBackup: Bool = true,
         sdkVersion: String = EngagementSDK.version,
-        knownProjects: [Project] = []
+        knownProjects: [Project] = [],
+        processRole: String = SDKConfiguration.appRole
     ) {
         self.storageDirectory = storageDirectory
+        self.processRole = processRole
         self.clock = clock
         self.transport = transport
         customCallIDs = makeCallID
@@ -175,8 +189,12 @@ public struct SDKConfiguration: Sendable {
         self.knownProjects = knownProjects
     }
 
-    var journalDirectory: String { storageDirectory + "/journal" }
-    var keyringPath: String { storageDirectory + "/keyring" }
+    /// The default ``processRole``: the app's own process.
+    public static let appRole = "app"
+    /// The role's suffix of its file names: none for the app, `-ROLE` for any other.
+    private var roleSuffix: String { processRole == Self.appRole ? "" : "-" + processRole }
+    var journalDirectory: String { storageDirectory + "/journal" + roleSuffix }
+    var keyringPath: String { storageDirectory + "/keyring" + roleSuffix }
     /// What the journal's directory and files are given.
     var journalAttributes: StoredItemAttributes {
         StoredItemAttributes(protection: journalProtection, excludedFromBackup: excludesJournalFromBackup)

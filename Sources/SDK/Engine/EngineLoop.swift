@@ -69,6 +69,8 @@ final class EngineLoop: @unchecked Sendable { // mutable state touched by the en
                 }
             }
             publish()
+            // A suspended app's journal is closed between inputs (its lock given back).
+            if core.suspended && mailbox.isEmpty { core.giveBackJournal() }
             if mailbox.isEmpty && activity.isIdle { releaseSettleWaiters() }
         }
     }

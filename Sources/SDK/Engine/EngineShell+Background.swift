@@ -65,8 +65,17 @@ extension EngineShell {
         case let failure?: failure
         }
         handleBackground(.backgroundFlushFinished(task: session.task, queued: session.queued, left: unsentRequests, failure: failure))
-        session.time.end()
         handleBackground(.backgroundTaskEnded(task: session.task, reason: reason))
+        // Past its background time the app may be suspended at any moment: the journal's lock
+        // is given back before the time is (a foreground, or a shutdown, needs none of it).
+        switch reason {
+        case .flushed, .deadline, .expired:
+            suspended = true
+            giveBackJournal()
+        case .foreground, .shutdown:
+            break
+        }
+        session.time.end()
     }
 
     /// Requests still to send: queued, in a backoff or on the wire, not waiting aside.

@@ -77,6 +77,12 @@ package final class EngineShell<Environment: EngineEnvironment> {
     @exclusivity(unchecked) var background: BackgroundSession?
     /// Background tasks begun in this process: the last one's number.
     var backgroundTasksBegun: UInt64 = 0
+    /// The app's background time ended (it may be suspended any moment) and it has not come back
+    /// to the foreground: the journal is closed, and its lock given back, whenever the engine
+    /// is idle (`EngineShell+Suspension.swift`).
+    package internal(set) var suspended = false
+    /// The journal is closed for a suspension: the next input opens it again first.
+    var journalGivenBack = false
     /// Whom the effect being started acts for (``EffectOwner``): the restored state's user and
     /// instance, then kept up to date fact by fact by the `identityChanged` and
     /// `instanceStarted` effects.
@@ -134,7 +140,9 @@ package final class EngineShell<Environment: EngineEnvironment> {
         case .enteredBackground(let time):
             enterBackground(time)
         case .enteredForeground:
+            suspended = false
             if background != nil { endBackgroundTask(.foreground) }
+            if journalGivenBack { takeJournalBack(at: now()) }
         case .backgroundJournalFlushed(let task, let failure):
             backgroundJournalFlushed(task: task, failure: failure)
         case .backgroundDeadline(let task):
@@ -167,6 +175,11 @@ package final class EngineShell<Environment: EngineEnvironment> {
         if background != nil { endBackgroundTask(.shutdown) }
         handle(.engineStopping, .none)
         try? recorder.close()
+    }
+
+    /// Records into `fresh` from now on (the journal reopened after a suspension).
+    func replaceRecorder(with fresh: any FactRecorder) {
+        recorder = fresh
     }
 
     // MARK: - Inputs
@@ -213,6 +226,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
     /// Decides `input` at `time`, records it with its decisions as one bundle and starts their
     /// effects; a rotation or retention due goes first.
     private func decide(_ input: consuming Fact, at time: JournalTime) {
+        if journalGivenBack { takeJournalBack(at: time) }
         if journalOutage == nil && recordedSequence >= rotationRetryAfter {
             do {
                 try recorder.beginSegmentIfNeeded(time: time, snapshotIsLarge: { snapshotIsLarge }) { _ in StateCodec.encode(projected) }
@@ -349,7 +363,7 @@ package final class EngineShell<Environment: EngineEnvironment> {
     // MARK: - A journal that fails comes back
 
     /// The journal stopped accepting facts: go on in memory and try again later.
-    private func beginOutage(_ reason: String, at time: JournalTime) {
+    func beginOutage(_ reason: String, at time: JournalTime) {
         guard journalOutage == nil else { return }
         journalOutage = JournalOutage(reason: reason, since: time, numberedThrough: recorder.lastSequence)
         environment.journalFailed(reason: reason)

@@ -37,11 +37,20 @@ package protocol FactRecorder: AnyObject, Sendable {
     /// Calls `completion` once everything recorded before the call is durable.
     func flush(completion: @escaping @Sendable (Result<UInt64, JournalError>) -> Void)
     func close() throws
+    /// Whether this recorder holds an inter-process lock that ``close()`` gives back, so that the
+    /// engine closes it while the app is suspended and opens it again (``EngineEnvironment/reopenRecorder()``)
+    /// for the next input (docs/PLATFORMS.md, "App extensions").
+    var locksJournal: Bool { get }
+}
+
+extension FactRecorder {
+    package var locksJournal: Bool { false }
 }
 
 extension JournalWriter: FactRecorder {
     package var streamID: UUID { journalID }
     package var recoveredThrough: UInt64 { recovery.lastSequence ?? 0 }
+    package var locksJournal: Bool { locksDirectory }
 
     package func beginSegmentIfNeeded(time: JournalTime, snapshotIsLarge: () -> Bool, snapshot provider: (SnapshotRequest) -> [UInt8]) throws {
         try rotateIfNeeded(time: time, snapshotIsLarge: snapshotIsLarge, snapshot: provider)

@@ -15,6 +15,10 @@ struct AuditCommand: Command {
         the project its request went to (the task that carried it); and how it ended: delivered
         (with the HTTP status), applied, failed or discarded (with the reason), or pending.
 
+        A device folder (the journals of an app and its extensions: journal/, journal-ROLE/)
+        is audited as one: each row begins with its process's role, rows in the order the
+        processes' records come in time, a summary per process.
+
         Rows are printed as calls resolve (memory stays bounded however long the journal);
         calls still pending at the end come last. A summary follows: calls by status and the
         requests each project received (for calls, and of the SDK's own such as a switch's
@@ -53,6 +57,7 @@ struct AuditCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
+        if journals.paths.count == 1, let device = DeviceFolder.open(journals.paths[0]) { return try run(device, console: console) }
         if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs).status }
         return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
             try answer(path, console: console, jobs: 1)

@@ -18,6 +18,10 @@ struct ReportCommand: Command {
         moment. Click a mark for its fact, its audit row and the state then; search calls, ids,
         event names and reasons; OUT.html#seq=N opens at that moment.
 
+        A device folder (the journals of an app and its extensions: journal/, journal-ROLE/)
+        gives OUT.html, one timeline with a column per process in time order, each fact a link
+        to its moment in that process's own report, written beside it as OUT-ROLE.html.
+
         Past 3,000 calls, the ordinary ones (delivered or applied, not held) are folded into
         per-lane buckets, counted on the page; state documents are embedded only for switch
         boundaries, steps with warnings and a sample of calls (others: `replay state --at N`).
@@ -49,6 +53,7 @@ struct ReportCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
+        if let device = DeviceFolder.open(path) { return try run(device, console: console) }
         let reader = try JournalSource.open(path, console: console)
         let timeline = try TimelineBuilder.build(reader: reader, onProgress: { console.progress("reading seq \($0)") })
         console.clearProgress()

@@ -10,6 +10,9 @@ struct TimelineCommand: Command {
         usage: replay timeline [--from SEQ|TIME] [--to SEQ|TIME] [--kind NAME]... [--project FP] [--json] <journal>
 
         Prints one line per fact: sequence number, time (UTC) and what happened, in words.
+        A device folder (the journals of an app and its extensions: journal/, journal-ROLE/)
+        reads as one timeline: each line begins with its process's role, lines in time order,
+        each process's own order kept (a sequence number in --from or --to counts in each).
         Facts between a switchStarted and its switchLanded are indented under it (`| `), and
         facts between a teardownStepBegan and its teardownStepFinished once more, so a switch
         window and each teardown step read as blocks.
@@ -49,6 +52,7 @@ struct TimelineCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
+        if let device = DeviceFolder.open(path) { return try run(device, console: console) }
         let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: from.map { .at($0) } ?? .beginning)
         var depth = TimelineLine.depth(walk.state)
         var labels = ProjectLabels()

@@ -16,13 +16,20 @@ final class ChildProcess: @unchecked Sendable {
 
     private let process = Process()
     private let output = Pipe()
+    private let input = Pipe()
     private var buffer: [UInt8] = []
 
     init(arguments: [String]) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
         process.standardOutput = output
+        process.standardInput = input
         try process.run()
+    }
+
+    /// Writes `line` and a newline to the child's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// The next line the child printed, or nil once it exited.

@@ -1,0 +1,54 @@
+import Foundation
+import Journal
+import ReplayKit
+
+extension ReportCommand {
+    /// The report of a device folder: each process's own report (`OUT-ROLE.html`), then the
+    /// device's page (`OUT.html`, ``DevicePage``) linking to them.
+    func run(_ device: DeviceFolder, console: Console) throws -> ExitStatus {
+        guard receiptLogs.isEmpty else {
+            throw UsageError("--received reads one journal's receipts: give a process's journal (\(device.lanes.map(\.path).joined(separator: ", ")))")
+        }
+        let base = output.hasSuffix(".html") ? String(output.dropLast(5)) : output
+        let title = (device.path as NSString).lastPathComponent
+        var reports: [String] = []
+        var findings = false
+        var processes: [JSONValue] = []
+        for lane in device.lanes {
+            let file = base + "-" + lane.role + ".html"
+            let timeline = try TimelineBuilder.build(reader: try JournalSource.open(lane.path, console: console),
+                                                     onProgress: { console.progress("\(lane.role): reading seq \($0)") })
+            console.clearProgress()
+            try Self.write(ReportPage.html(data: ReportData.make(timeline, received: nil), title: "\(title) (\(lane.role))"), to: file)
+            reports.append((file as NSString).lastPathComponent)
+            if timeline.unreadable > 0 || timeline.violationCount > 0 { findings = true }
+            processes.append(.object([("process", .string(lane.role)), ("output", .string(file)), ("records", .integer(Int64(timeline.records))),
+                                      ("calls", .integer(Int64(timeline.calls.count))), ("violations", .integer(Int64(timeline.violationCount)))]))
+            if !json {
+                console.print("wrote \(file): \(Format.count(timeline.records)) records, \(Format.count(timeline.calls.count)) call(s), "
+                              + "\(timeline.violationCount) violation(s)")
+            }
+        }
+        let merge = try DeviceMerge(folder: device) { try JournalSource.open($0, console: console) }
+        let (page, shown, facts) = try DevicePage.html(merge, title: title, reports: reports)
+        try Self.write(page, to: output)
+        if json {
+            console.print(JSONValue.object([("output", .string(output)), ("facts", .integer(Int64(facts))), ("shown", .integer(Int64(shown))),
+                                            ("processes", .array(processes))]).serialized())
+        } else {
+            console.print("wrote \(output): \(Format.count(facts)) facts of \(device.lanes.count) process(es) in one timeline"
+                          + (shown < facts ? " (the first \(Format.count(shown)) shown)" : ""))
+        }
+        if merge.reportProblems(command: Self.name, console: console) { findings = true }
+        return findings ? .findings : .ok
+    }
+
+    /// Writes `page` to `path` with mode 0600 (it shows personal data), replacing what is there.
+    private static func write(_ page: String, to path: String) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) { try? manager.removeItem(atPath: path) }
+        guard manager.createFile(atPath: path, contents: Data(page.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ExportError.cannotWrite(path)
+        }
+    }
+}

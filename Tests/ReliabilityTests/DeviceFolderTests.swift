@@ -1,0 +1,109 @@
+import Foundation
+import Journal
+import ReplayKit
+import Testing
+import TestSupport
+import replay
+
+/// An app and its extension, each a process of its own, write one device folder at the same
+/// time: each its own journal under its own lock, a second writer of a role refused; `replay`
+/// reads the folder as one timeline, a lane per process, in time order, each process's order kept.
+@Suite("App extensions: a device folder", .tags(.endToEnd), .timeLimit(.minutes(3)))
+struct DeviceFolderTests {
+    static let calls = 200
+
+    /// `replay ARGUMENTS`: exit status, standard output, standard error.
+    static func replay(_ arguments: [String]) -> (status: Int32, out: String, error: String) {
+        var out = "", error = ""
+        let status = ReplayCommandLine.run(arguments, console: Console(out: { out += $0 }, error: { error += $0 }))
+        return (status, out, error)
+    }
+
+    @Test("two processes write concurrently, a second writer of a role is refused, replay merges the lanes in time order",
+          .enabled(if: ChildProcess.executable != nil))
+    func twoProcesses() async throws {
+        let directory = TemporaryDirectory()
+        let app = try ChildProcess(arguments: ["process", directory.path, "app", String(Self.calls)])
+        #expect(await app.nextLine() == "open")
+        let widget = try ChildProcess(arguments: ["process", directory.path, "widget", String(Self.calls)])
+        #expect(await widget.nextLine() == "open")
+
+        // The app's role is taken: a second process of it is refused by the lock, naming it.
+        let second = try ChildProcess(arguments: ["process", directory.path, "app", "1"])
+        let refusal = await second.nextLine() ?? "(no line)"
+        #expect(refusal.hasPrefix("refused ") && refusal.contains(directory.path + "/journal/lock")
+                && refusal.contains("being written by another writer"), "\(refusal)")
+        #expect(await second.exitStatus() == 3)
+
+        // Both write at once.
+        app.send("go")
+        widget.send("go")
+        #expect(await app.nextLine() == "done")
+        #expect(await widget.nextLine() == "done")
+        #expect(await app.exitStatus() == 0)
+        #expect(await widget.exitStatus() == 0)
+        for role in ["journal", "journal-widget"] {
+            #expect(try JournalReader(directory: directory.path + "/" + role).verify().isClean, "\(role)")
+        }
+
+        // One timeline: both lanes, each process's sequence order kept, times never going back.
+        let timeline = Self.replay(["timeline", "--json", directory.path])
+        #expect(timeline.status == 0, "\(timeline.error)")
+        var lastSequence: [String: UInt64] = [:]
+        var lastTime = ""
+        var tracked: [String: [String]] = [:]
+        var lanesSeen: [String] = []
+        for line in timeline.out.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let process = try #require(object["process"] as? String)
+            let sequence = try #require((object["seq"] as? NSNumber)?.uint64Value)
+            let time = try #require(object["time"] as? String)
+            #expect(sequence > lastSequence[process] ?? 0, "\(process)'s records in its sequence order")
+            lastSequence[process] = sequence
+            #expect(time >= lastTime, "time order across the lanes: \(line)")
+            lastTime = time
+            if lanesSeen.last != process { lanesSeen.append(process) }
+            if object["kind"] as? String == "callReceived", let request = object["request"] as? [String: Any], let event = request["event"] as? String {
+                tracked[process, default: []].append(event)
+            }
+        }
+        #expect(Set(lastSequence.keys) == ["app", "widget"])
+        #expect(tracked["app"] == (1...Self.calls).map { "app-\($0)" }, "\(tracked["app"] ?? [])")
+        #expect(tracked["widget"] == (1...Self.calls).map { "widget-\($0)" }, "\(tracked["widget"] ?? [])")
+
+        // The text timeline leads each line with its lane; audit rows too.
+        let text = Self.replay(["timeline", directory.path])
+        #expect(text.status == 0)
+        let leads = Set(text.out.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" })
+        #expect(leads == ["app", "widget"])
+        let audit = Self.replay(["audit", directory.path])
+        #expect(audit.status == 0, "\(audit.error)")
+        let rows = audit.out.split(separator: "\n")
+        #expect(rows.filter { $0.hasPrefix("app ") && $0.contains(" track ") }.count == Self.calls)
+        #expect(rows.filter { $0.hasPrefix("widget ") && $0.contains(" track ") }.count == Self.calls)
+        for role in ["app", "widget"] {
+            #expect(rows.contains { $0.hasPrefix("\(role): \(Self.calls) call(s): ") }, "\(rows.suffix(4))")
+        }
+
+        // The report: one page in time order with a column per process, linking to each
+        // process's own report written beside it.
+        let pages = TemporaryDirectory()
+        let report = Self.replay(["report", "-o", pages.path + "/device.html", directory.path])
+        #expect(report.status == 0, "\(report.out)\(report.error)")
+        let page = try String(contentsOfFile: pages.path + "/device.html", encoding: .utf8)
+        #expect(page.contains("<th><a href=\"device-app.html\">app</a>") && page.contains("<th><a href=\"device-widget.html\">widget</a>"))
+        #expect(page.contains("device-widget.html#seq=") && page.contains("track &quot;widget-\(Self.calls)&quot;"))
+        let appRow = try #require(page.range(of: "track &quot;app-1&quot;")), lastWidgetRow = try #require(page.range(of: "track &quot;widget-\(Self.calls)&quot;"))
+        #expect(appRow.lowerBound < lastWidgetRow.lowerBound, "rows in time order")
+        for role in ["app", "widget"] {
+            #expect(FileManager.default.fileExists(atPath: pages.path + "/device-\(role).html"))
+        }
+        // `serve` serves each process's journal (a device folder is a folder of journals).
+        #expect(FleetExport.journalPaths([directory.path]) == [directory.path + "/journal", directory.path + "/journal-widget"])
+
+        // A single journal reads as it always did: no lane column.
+        let single = Self.replay(["timeline", directory.path + "/journal-widget"])
+        #expect(single.status == 0)
+        #expect(single.out.split(separator: "\n").allSatisfy { !$0.hasPrefix("widget") })
+    }
+}

@@ -28,32 +28,40 @@ public struct JournalTime: Sendable, Hashable, Comparable {
 extension JournalTime: CustomStringConvertible {
     /// ISO 8601 with microseconds, in UTC: `2026-11-29T17:36:04.123456Z`.
     public var description: String {
+        let text = String(unsafeUninitializedCapacity: Self.textCount) { text in writeText(to: text.baseAddress!) ?? 0 }
+        return text.isEmpty ? paddedDescription : text
+    }
+
+    /// How many bytes ``writeText(to:)`` writes: `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
+    public static let textCount = 27
+
+    /// Writes ``description``'s ``textCount`` bytes at `text` (room for them) and returns how
+    /// many; nil, and nothing written, for a year outside 0…9999 (whose text is longer).
+    public func writeText(to text: UnsafeMutablePointer<UInt8>) -> Int? {
         let seconds = microsecondsSince1970.floorDivided(by: 1_000_000)
         let days = seconds.floorDivided(by: 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
-        guard (0...9999).contains(year) else { return paddedDescription }
+        guard (0...9999).contains(year) else { return nil }
         let micros = microsecondsSince1970 - seconds * 1_000_000
         let secondOfDay = seconds - days * 86_400
-        // `YYYY-MM-DDTHH:MM:SS.ffffffZ`, written digit by digit (a line of every record exported).
-        return String(unsafeUninitializedCapacity: 27) { text in
-            var count = 0
-            func put(_ value: Int64, _ width: Int) {
-                var rest = value
-                for index in stride(from: width - 1, through: 0, by: -1) {
-                    text[count + index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                }
-                count += width
+        // Written digit by digit (a line of every record exported).
+        var count = 0
+        func put(_ value: Int64, _ width: Int) {
+            var rest = value
+            for index in stride(from: width - 1, through: 0, by: -1) {
+                text[count + index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
             }
-            func put(_ character: Unicode.Scalar) {
-                text[count] = UInt8(ascii: character)
-                count += 1
-            }
-            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
-            put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
-            put("."); put(micros, 6); put("Z")
-            return count
+            count += width
         }
+        func put(_ character: Unicode.Scalar) {
+            text[count] = UInt8(ascii: character)
+            count += 1
+        }
+        put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+        put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
+        put("."); put(micros, 6); put("Z")
+        return count
     }
 
     /// The same text for any year: each number zero-padded to its width as text.

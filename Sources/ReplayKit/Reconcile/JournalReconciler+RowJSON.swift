@@ -73,7 +73,19 @@ extension JournalReconciler.Row {
     }
 
     private static func write(_ time: JournalTime?, to output: inout ScratchBytes) {
-        if let time { JSONValue.writeString(time.description, to: &output) } else { output.append("null") }
+        guard let time else { return output.append("null") }
+        var fits = true
+        output.appendWriting(atMost: JournalTime.textCount + 2) { text in
+            guard let count = time.writeText(to: text + 1) else {
+                fits = false
+                return 0
+            }
+            text[0] = UInt8(ascii: "\"")
+            text[count + 1] = UInt8(ascii: "\"")
+            return count + 2
+        }
+        // A year outside 0…9999: its longer text, made as a string.
+        if !fits { JSONValue.writeString(time.description, to: &output) }
     }
 
     private static func write(_ text: String?, to output: inout ScratchBytes) {

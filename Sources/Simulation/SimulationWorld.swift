@@ -84,7 +84,7 @@ final class SimulationWorld: @unchecked Sendable { // single-threaded: every clo
     // What the checks read afterwards.
     private(set) var failures: [SimulationFailure] = []
     /// Calls made, by id: the launch that made them and how often their completion ran.
-    private(set) var callsMade: [CallID: (launch: Int, name: CallName, completions: Int)] = [:]
+    private(set) var callsMade: [CallID: (launch: Int, name: PublicCall.Name, completions: Int)] = [:]
     /// At each crash: the journal id and the sequence number through which it was durable.
     private(set) var crashes: [(journalID: UUID, durableSequence: UInt64)] = []
     /// When the running process's journal failed (the live state then stops being a fold of

@@ -21,7 +21,7 @@ struct StoryAudit {
     }
 
     private var tasks: [TaskID: TaskRecord] = [:]
-    private var received: [CallID: (sequence: UInt64, name: CallName)] = [:]
+    private var received: [CallID: (sequence: UInt64, name: PublicCall.Name)] = [:]
     private var resolved: [CallID: CallOutcome] = [:]
     /// How many resolutions the journal holds for each call (exactly one for every call it
     /// received).
@@ -31,7 +31,7 @@ struct StoryAudit {
     /// The input whose decisions are being read, as much as the rules below need of it.
     private var input: AuditedInput = .other
     /// The call being carried out: the input's, or one a landing replays.
-    private var executing: CallName?
+    private var executing: PublicCall.Name?
     /// The calls of held events released by the input being read, until each is a task.
     private var releasing: Set<CallID> = []
     private var released: Set<CallID> = []

@@ -227,6 +227,6 @@ struct RedactionCorpusTests {
 extension PublicCall {
     /// A call id made from `index` and the call's name, the same on every run.
     func id(_ index: Int) -> CallID {
-        CallID(UUID(uuidString: String(format: "00000000-0000-4000-9000-%012llx", index * 64 + CallName.allCases.firstIndex(of: name)!))!)
+        CallID(UUID(uuidString: String(format: "00000000-0000-4000-9000-%012llx", index * 64 + PublicCall.Name.allCases.firstIndex(of: name)!))!)
     }
 }

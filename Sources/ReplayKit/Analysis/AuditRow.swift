@@ -12,7 +12,7 @@ package struct AuditRow: Sendable {
     }
 
     package var call: CallID
-    package var name: CallName
+    package var name: PublicCall.Name
     /// Where the call was received; nil when it was received before the retained journal.
     var received: (sequence: UInt64, time: JournalTime)?
     var madeAt: JournalTime

@@ -331,11 +331,11 @@ struct FleetColumns {
     /// (the same words the nested members use).
     private struct Subject {
         var call: CallID? = nil
-        var callName: CallName? = nil
+        var callName: PublicCall.Name? = nil
         var switchID: SwitchID? = nil
         var task: TaskID? = nil
         var gateDecision: String? = nil
-        var outcome: OutcomeWords? = nil
+        var outcome: OutcomeColumnWords? = nil
         var durabilityPurpose: String? = nil
         /// The region and API path of the row's task (a delivery row's: see ``carriesCalls``).
         var region: String? = nil
@@ -365,11 +365,11 @@ struct FleetColumns {
             case .callRejected(let id, _), .unknownUserEventHeld(_, let id, _):
                 return Subject(call: id)
             case .callResolved(let id, let outcome):
-                return Subject(call: id, outcome: OutcomeWords(outcome))
+                return Subject(call: id, outcome: OutcomeColumnWords(outcome))
             case .callsResolved(let id, _, let outcome):
                 // Many calls: the row names their task, whose taskQueued and eventBatched rows
                 // name each call (docs/EXPORT.md).
-                return Subject(task: id, outcome: OutcomeWords(outcome))
+                return Subject(task: id, outcome: OutcomeColumnWords(outcome))
             case .switchRouted(let id, let by, _, _):
                 return Subject(call: by, switchID: id)
             case .switchStarted(let id, _, _), .teardownStepBegan(let id, _), .switchLanded(let id, _, _, _), .callbacksDelivered(let id):
@@ -378,7 +378,7 @@ struct FleetColumns {
                 let described = FactJSON.stepOutcome(outcome)
                 // The reason's shape only: it may quote a module's error, and this column is
                 // written from the record as recorded, redacted copy or not.
-                return Subject(switchID: id, outcome: OutcomeWords(status: string(described, "outcome"),
+                return Subject(switchID: id, outcome: OutcomeColumnWords(status: string(described, "outcome"),
                                                                    reason: string(described, "reason").map(Redactor.shape(of:))))
             case .taskQueued(let queued):
                 // The calls of a task as queued: its own call's, or the SDK's own request's.
@@ -395,7 +395,7 @@ struct FleetColumns {
             case .taskCompleted(let id, let outcome):
                 // Every call the task still carried when it ended (expired events are gone from it).
                 let task = state.tasks[id]?.task
-                return Subject(call: task?.call, task: id, outcome: OutcomeWords(outcome), region: task?.region, endpoint: task?.wirePath,
+                return Subject(call: task?.call, task: id, outcome: OutcomeColumnWords(outcome), region: task?.region, endpoint: task?.wirePath,
                                wireCallIDs: stream.flatMap { stream in task?.wireCallIDs(stream: stream) } ?? [], carriesCalls: true)
             case .eventsExpired(let id, let calls):
                 let task = state.tasks[id]?.task
@@ -412,7 +412,7 @@ struct FleetColumns {
                 // (the task is delivered), so the row ends them, with that failure.
                 let events = (task.call.map { [$0] } ?? []) + task.batchCalls
                 let refused = completion.refusedEvents.compactMap { events.indices.contains($0.index) ? events[$0.index] : nil }
-                let failure = refused.isEmpty ? nil : OutcomeWords(CallOutcome.failed(.httpStatus(status, code: "EventRefused", message: completion.refusedEvents[0].reason)))
+                let failure = refused.isEmpty ? nil : OutcomeColumnWords(CallOutcome.failed(.httpStatus(status, code: "EventRefused", message: completion.refusedEvents[0].reason)))
                 return Subject(call: task.call, task: completion.task, outcome: failure, region: task.region, endpoint: task.wirePath,
                                wireCallIDs: stream.map { stream in refused.map { WireCallID(stream: stream, call: $0) } } ?? [],
                                carriesCalls: !refused.isEmpty)

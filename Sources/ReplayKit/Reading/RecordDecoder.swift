@@ -2,7 +2,7 @@ import Journal
 import SDK
 
 /// Interprets record payloads: snapshots with ``StateCodec``, facts with ``FactCodec``, and
-/// refuses what would be unsafe to fold (see ``NestingProbe`` and ``FactGuard``).
+/// refuses what would be unsafe to fold (see ``NestingProbe`` and ``OverflowGuard``).
 ///
 /// Never traps on any bytes: whatever cannot be interpreted becomes
 /// ``DecodedRecord/Content/unreadable(_:)`` with the reason.
@@ -25,7 +25,7 @@ enum RecordDecoder {
 
     private static func content(kind: UInt32, time: JournalTime, payload: UnsafeRawBufferPointer,
                                 decodingSnapshots: Bool) -> DecodedRecord.Content {
-        if let problem = FactGuard.problem(with: time) { return .unreadable(problem) }
+        if let problem = OverflowGuard.problem(with: time) { return .unreadable(problem) }
         if kind == SegmentFormat.snapshotKind {
             guard decodingSnapshots else { return .unreadable("snapshot not decoded") }
             guard !NestingProbe.exceeds(payload, limit: maximumNesting) else {
@@ -33,7 +33,7 @@ enum RecordDecoder {
             }
             do {
                 let state = try StateCodec.decode(payload)
-                if let problem = FactGuard.problem(with: state) { return .unreadable("snapshot: \(problem)") }
+                if let problem = OverflowGuard.problem(with: state) { return .unreadable("snapshot: \(problem)") }
                 return .snapshot(state)
             } catch {
                 return .unreadable("snapshot: \(error)")
@@ -45,7 +45,7 @@ enum RecordDecoder {
         }
         do {
             let fact = try FactCodec.decode(kind: kind, payload: payload)
-            if let problem = FactGuard.problem(with: fact) { return .unreadable(problem) }
+            if let problem = OverflowGuard.problem(with: fact) { return .unreadable(problem) }
             return .fact(fact)
         } catch {
             return .unreadable("\(error)")

@@ -40,10 +40,10 @@ package enum PublicCall: Sendable, Hashable {
     case eraseLocalData
     /// A call whose arguments were over their limits (``CallLimits``), as the journal keeps it:
     /// its name and why it was rejected, not the arguments, which may be of any size.
-    indirect case oversized(CallName, reason: String)
+    indirect case oversized(PublicCall.Name, reason: String)
 
     /// The call's name (an over-limit call's is the name of the call it stands for).
-    package var name: CallName {
+    package var name: PublicCall.Name {
         switch self {
         case .initialize: .initialize
         case .switchProject: .switchProject
@@ -80,13 +80,10 @@ package enum PublicCall: Sendable, Hashable {
 
 // MARK: - Names
 
-/// The public calls, by name (the names `replay audit --call` accepts).
-package typealias CallName = PublicCall.Name
-
 extension PublicCall {
     /// A public call's name, with what is read of it on every call (its family and switch
     /// behaviour, as plain switches). Declared with its call: a new call adds its case here, to
-    /// these switches, and its ``CallDeclaration`` below.
+    /// these switches, and its ``CallDeclaration`` below. Its raw values are the names `replay audit --call` accepts.
     package enum Name: String, Sendable, Hashable, CaseIterable {
         case initialize, switchProject
         case setEmail, setUserId, updateEmail, updateUser, updateCart, trackPurchase, track
@@ -258,7 +255,7 @@ extension CallDeclaration {
     static let eraseLocalData = CallDeclaration(.eraseLocalData, tag: 29, )
 
     /// Every declaration, over-limit calls' last.
-    package static let all: [CallDeclaration] = CallName.allCases.map(\.declaration) + [oversized]
+    package static let all: [CallDeclaration] = PublicCall.Name.allCases.map(\.declaration) + [oversized]
 
     /// The declaration of the call tagged `tag` in a journal record.
     package static func tagged(_ tag: UInt64) -> CallDeclaration? {

@@ -176,7 +176,7 @@ package struct AsideWait: Sendable, Hashable {
 
 /// A call made and not yet resolved.
 package struct PendingCall: Sendable, Hashable {
-    public var name: CallName
+    public var name: PublicCall.Name
     public var madeAt: JournalTime
     public var caller: UInt64
     /// The project the SDK was on when the call was made.

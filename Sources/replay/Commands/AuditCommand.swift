@@ -37,16 +37,16 @@ struct AuditCommand: Command {
 
     let journals: JournalList
     let project: ProjectFilter?
-    let calls: Set<CallName>
+    let calls: Set<PublicCall.Name>
     let json: Bool
     let receiptLogs: [String]
 
     init(arguments: inout Arguments) throws(UsageError) {
         receiptLogs = try arguments.optionList("--received")
         project = try arguments.option("--project", as: ProjectFilter.expectation, ProjectFilter.init)
-        var calls = Set<CallName>()
+        var calls = Set<PublicCall.Name>()
         for name in try arguments.options("--call") {
-            guard let call = CallName(rawValue: name) else {
+            guard let call = PublicCall.Name(rawValue: name) else {
                 throw UsageError("--call expects a public call such as track or setEmail, not '\(name)'")
             }
             calls.insert(call)

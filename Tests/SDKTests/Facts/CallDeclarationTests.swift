@@ -11,8 +11,8 @@ import Testing
 struct CallDeclarationTests {
     @Test("every call name has one declaration; tags are unique, 1 to N; field numbers are unique within a call")
     func tableIsWhole() {
-        #expect(CallDeclaration.all.count == CallName.allCases.count + 1)
-        for name in CallName.allCases {
+        #expect(CallDeclaration.all.count == PublicCall.Name.allCases.count + 1)
+        for name in PublicCall.Name.allCases {
             #expect(name.declaration.name == name)
         }
         let tags = CallDeclaration.all.map(\.tag).sorted()

@@ -90,7 +90,7 @@ struct RandomFacts {
         case 22: return .embeddedClick(messageID: string(), buttonID: optionalString(), url: optionalString())
         case 23: return .setAttribution(bool() ? AttributionInfo(campaignID: 1, templateID: 2, messageID: string()) : nil)
         case 24: return .handleUniversalLink(url: "https://links.test/a/" + string())
-        case 25: return .oversized(CallName.allCases[int(0...(CallName.allCases.count - 1))], reason: string())
+        case 25: return .oversized(PublicCall.Name.allCases[int(0...(PublicCall.Name.allCases.count - 1))], reason: string())
         case 26: return .setConsent(granted: bool())
         case 27: return .eraseLocalData
         default: return .flush

@@ -72,7 +72,7 @@ struct ContractAudit {
         var expectedProject: [CallID: ProjectFingerprint] = [:]
         var waitingForLanding: [CallID] = []
         var callOrder: [UInt64: [CallID]] = [:]
-        var callNames: [CallID: CallName] = [:]
+        var callNames: [CallID: PublicCall.Name] = [:]
         var taskOrder: [UInt64: [CallID]] = [:]
         var caller: [CallID: UInt64] = [:]
         var resolutions: [CallID: Int] = [:]

@@ -74,7 +74,7 @@ extension PublicCall: FieldCodable {
             return .text(try fields.string(number) ?? (defaulted ? "" : nil))
         case .callName:
             let name = try fields.requiredString(number, argument.name)
-            guard let known = CallName(rawValue: name) else { throw fields.unknown("call") }
+            guard let known = PublicCall.Name(rawValue: name) else { throw fields.unknown("call") }
             return .callName(known)
         case .dataFields:
             let members = (try fields.message(number, DataObject.self))?.members

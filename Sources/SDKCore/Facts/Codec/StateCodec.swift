@@ -267,7 +267,7 @@ struct PendingCallEntry: FieldCodable {
 
     init(from reader: inout FieldReader) throws(CodecError) {
         let fields = try FieldsByNumber(&reader)
-        guard let name = CallName(rawValue: try fields.string(2) ?? "") else {
+        guard let name = PublicCall.Name(rawValue: try fields.string(2) ?? "") else {
             throw CodecError("unknown call name", offset: 0, unknownVariant: true)
         }
         self.init(id: try fields.required(1, "call"), call: PendingCall(

@@ -11,7 +11,7 @@ package enum ArgumentValue: Sendable, Hashable {
     indirect case project(ProjectRef)
     indirect case pushOpen(PushOpen)
     indirect case attribution(AttributionInfo?)
-    case callName(CallName)
+    case callName(PublicCall.Name)
 
     /// The text, for text kinds; nil otherwise or when absent.
     package var text: String? {

@@ -7,7 +7,7 @@
 /// A class: each call's declaration is one shared, immutable instance, handed out without
 /// copying its arguments.
 package final class CallDeclaration: Sendable {
-    package let name: CallName
+    package let name: PublicCall.Name
     /// The variant tag of the call in a journal record: part of the format, never reused.
     package let tag: UInt64
     /// In the order the journal writes them and validation checks them.
@@ -18,7 +18,7 @@ package final class CallDeclaration: Sendable {
     /// The request the call becomes.
     package let request: CallRequest
 
-    package init(_ name: CallName, tag: UInt64, arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false,
+    package init(_ name: PublicCall.Name, tag: UInt64, arguments: [ArgumentDeclaration] = [], limitsTotalBytes: Bool = false,
                  request: CallRequest = .none) {
         self.name = name
         self.tag = tag

@@ -3,7 +3,7 @@ import SDK
 /// The words the fleet columns take from an outcome as ``FactJSON`` writes it: its `status`,
 /// and the kind of its discard (`reason.discard`) or of its failure (`failure.failure`). A
 /// ``JSONMemberSink`` that keeps those and nothing else, so no tree is built for a row.
-struct OutcomeWords: JSONMemberSink {
+struct OutcomeColumnWords: JSONMemberSink {
     private(set) var status: String?
     private(set) var reason: String?
     /// The top-level key of the object whose members are being added, if any.
@@ -39,7 +39,7 @@ struct OutcomeWords: JSONMemberSink {
     mutating func add(_ key: JSONKey, call: CallID) {}
     mutating func add(_ key: JSONKey, project: ProjectFingerprint) {}
 
-    mutating func addObject(_ key: JSONKey, _ members: (inout OutcomeWords) -> Void) {
+    mutating func addObject(_ key: JSONKey, _ members: (inout OutcomeColumnWords) -> Void) {
         // Objects deeper than the top level's hold none of the words.
         guard object == nil else { return }
         object = key

@@ -7,7 +7,7 @@ import SDK
 /// overflow checks: fine for what the SDK writes, a trap for a hostile journal. `replay` folds
 /// journals from the field, so it checks every value those operations touch first, with bounds
 /// far beyond anything real (2^62 identifiers, 2^61 µs ≈ 73,000 years, 2^40 ms delays).
-enum FactGuard {
+enum OverflowGuard {
     static let identifierLimit: UInt64 = 1 << 62
     static let timeLimit: Int64 = 1 << 61
     static let millisecondsLimit: Int64 = 1 << 40
@@ -46,23 +46,23 @@ enum FactGuard {
         }
 
         mutating func identifier(_ value: UInt64, _ what: String) {
-            require(value < FactGuard.identifierLimit, what)
+            require(value < OverflowGuard.identifierLimit, what)
         }
 
         mutating func time(_ value: JournalTime, _ what: String) {
-            require(FactGuard.saneTime(value), what)
+            require(OverflowGuard.saneTime(value), what)
         }
 
         mutating func attempt(_ value: Int, _ what: String = "attempt") {
-            require((-FactGuard.attemptLimit...FactGuard.attemptLimit).contains(value), what)
+            require((-OverflowGuard.attemptLimit...OverflowGuard.attemptLimit).contains(value), what)
         }
 
         mutating func count(_ value: Int, _ what: String) {
-            require((-FactGuard.countLimit...FactGuard.countLimit).contains(value), what)
+            require((-OverflowGuard.countLimit...OverflowGuard.countLimit).contains(value), what)
         }
 
         mutating func milliseconds(_ value: Int64, _ what: String) {
-            require((-FactGuard.millisecondsLimit...FactGuard.millisecondsLimit).contains(value), what)
+            require((-OverflowGuard.millisecondsLimit...OverflowGuard.millisecondsLimit).contains(value), what)
         }
 
         mutating func check(_ rules: RetryRules) {
@@ -173,7 +173,7 @@ enum FactGuard {
             case .teardownStepBegan(let id, _): identifier(id.number, "switch id")
             case .teardownStepFinished(let id, _, _, let elapsed):
                 identifier(id.number, "switch id")
-                require((-FactGuard.timeLimit...FactGuard.timeLimit).contains(elapsed), "step duration")
+                require((-OverflowGuard.timeLimit...OverflowGuard.timeLimit).contains(elapsed), "step duration")
             case .switchLanded(let id, _, _, _), .switchCancelled(let id, _): identifier(id.number, "switch id")
             case .linkResolutionStarted(let job, _, _, _, let generation), .staleResultRefused(let job, _, let generation, _):
                 identifier(job, "job number")

@@ -144,9 +144,10 @@ final class SimulatedEnvironment: EngineEnvironment, @unchecked Sendable { // si
     /// Immediate, and it survives any crash here (the real one is queued off the engine thread
     /// and takes microseconds). While the world refuses keyring writes, files nothing and
     /// reports the refusal.
-    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, failed: @escaping @Sendable (String) -> Void) {
-        if let refusal = world.keyringWriteRefusal { return failed(refusal) }
+    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, finished: @escaping @Sendable (_ failure: String?) -> Void) {
+        if let refusal = world.keyringWriteRefusal { return finished(refusal) }
         world.keyring[project] = entry.apiKey
+        finished(nil)
     }
 
     func reopenRecorder() throws -> (any FactRecorder)? {

@@ -204,7 +204,7 @@ public final class EngagementSDK: Sendable {
     }
 
     /// Returns once every call made before it is processed and nothing the SDK started is still in
-    /// flight (requests, flushes, module hooks, completions).
+    /// flight (requests, flushes, keys being filed in the keyring, module hooks, completions).
     ///
     /// Timers do not count: a test on a `ManualClock` (SDKTesting) advances it and settles again. It has no
     /// bound of its own: a request waits for its timeout, an awaited module hook until it returns

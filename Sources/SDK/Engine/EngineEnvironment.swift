@@ -52,9 +52,9 @@ package protocol EngineEnvironment: AnyObject {
     /// The API key the keyring holds for `project`.
     func storedKey(for project: ProjectFingerprint) -> String?
     /// Files a project's key in the keyring (without making the core wait for the disk);
-    /// `failed` hears why, on any thread, if the keyring could not file it (never dropped:
-    /// the core journals it as `keyringWriteFailed`).
-    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, failed: @escaping @Sendable (String) -> Void)
+    /// `finished` hears, once, on any thread, nil when it is filed or why the keyring could not
+    /// file it (never dropped: the core journals it as `keyringWriteFailed`).
+    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, finished: @escaping @Sendable (_ failure: String?) -> Void)
     /// Opens the journal again after a failure (nil when the recorder cannot be reopened).
     func reopenRecorder() throws -> (any FactRecorder)?
 

@@ -461,8 +461,10 @@ package final class EngineShell<Environment: EngineEnvironment> {
         keys[fingerprint] = project.apiKey
         if let provider = project.config.authProvider { authProviders[fingerprint] = provider }
         let inbox = inbox
-        environment.storeKey(KeyringEntry(apiKey: project.apiKey, region: reference.region, endpoint: reference.endpoint), for: fingerprint) { reason in
-            inbox.post(.keyringWriteFailed(project: fingerprint, reason: reason))
+        // In flight until filed, so `settle()` waits for it (and for its failure's fact).
+        inbox.effectBegan()
+        environment.storeKey(KeyringEntry(apiKey: project.apiKey, region: reference.region, endpoint: reference.endpoint), for: fingerprint) { failure in
+            if let failure { inbox.finish(.keyringWriteFailed(project: fingerprint, reason: failure)) } else { inbox.effectEnded() }
         }
     }
 

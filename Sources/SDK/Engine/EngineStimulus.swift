@@ -40,7 +40,7 @@ package enum EngineStimulus: Sendable {
     case backgroundDeadline(task: UInt64)
     /// The system took background task `task`'s time back (``BackgroundTime/expire()``).
     case backgroundTimeExpired(task: UInt64)
-    /// Filing `project`'s key in the keyring failed (``EngineEnvironment/storeKey(_:for:failed:)``).
+    /// Filing `project`'s key in the keyring failed (``EngineEnvironment/storeKey(_:for:finished:)``).
     indirect case keyringWriteFailed(project: ProjectFingerprint, reason: String)
 }
 

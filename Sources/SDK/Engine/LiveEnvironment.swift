@@ -141,17 +141,18 @@ final class LiveEnvironment: EngineEnvironment {
     }
 
     /// Off the engine thread: the mailbox never waits for the keyring file. A failure is noted
-    /// in the app's ``StorageStatus`` and handed to `failed` (which journals it).
-    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, failed: @escaping @Sendable (String) -> Void) {
+    /// in the app's ``StorageStatus`` before `finished` hears it (which journals it).
+    func storeKey(_ entry: KeyringEntry, for project: ProjectFingerprint, finished: @escaping @Sendable (_ failure: String?) -> Void) {
         let keyring = keyring
         let health = health
         keyringQueue.async {
             do {
                 try keyring.store(entry, for: project)
+                finished(nil)
             } catch {
                 let reason = "\(error)"
                 health.withLock { $0.noteKeyringWriteFailure(reason) }
-                failed(reason)
+                finished(reason)
             }
         }
     }

@@ -18,10 +18,7 @@ final class ReadAheadReceipts {
     }
 
     /// The reader, handed to the reading thread.
-    ///
-    /// `@unchecked Sendable`: safe because the creating thread gives the reader up in
-    /// ``ReadAheadReceipts/init(reader:)`` and only the reading thread touches it afterwards.
-    private final class HandOff: @unchecked Sendable {
+    private final class HandOff: @unchecked Sendable { // safe: init(reader:) gives the reader up; only the reading thread touches it after
         let reader: ReceiptLogReader
 
         init(_ reader: ReceiptLogReader) {

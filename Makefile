@@ -107,10 +107,13 @@ dependency-check: deps
 # or script error, the demo's lanes and switch windows in the DOM, a deep link, a non-blank
 # screenshot; then with `--received` and a misbehaving backend's receipt log: a receipt mark per
 # verdict, no script error, a deep link naming the misrouted call's verdict.
-# REPORT_CHECK_SHOT=docs/report.png refreshes the README's screenshot.
+# Then a device folder written by two processes at once: its page, a lane per process.
+# REPORT_CHECK_SHOT=docs/report.png and REPORT_CHECK_DEVICE_SHOT=docs/device.png refresh the
+# README's screenshots.
 report-check: deps
 	$(SWIFT) build --product replay
-	REPLAY=$$($(SWIFT) build --show-bin-path)/replay scripts/report-check.sh
+	$(SWIFT) build --product crash-child
+	REPLAY=$$($(SWIFT) build --show-bin-path)/replay CRASH_CHILD=$$($(SWIFT) build --show-bin-path)/crash-child scripts/report-check.sh
 
 # `replay serve` in headless Chromium driven over the DevTools protocol (scripts/serve-check.py,
 # stdlib Python): the demo's page, the journal picker, a click on a call whose state the static

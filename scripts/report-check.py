@@ -122,6 +122,39 @@ def check_png(path):
     print("report-check: %s ok (%dx%d, %d distinct colours, %.1f%% non-white)" % (path, width, height, len(colours), 100 * share))
 
 
+def check_device(dom_path, log_path, png_path, roles):
+    """A device folder's page: no console message, a lane of bars per process in the picture,
+    each bar and each fact linking to its process's report, the bars drawn (their colours are
+    in the screenshot)."""
+    dom = open(dom_path, encoding="utf-8", errors="replace").read()
+    log = open(log_path, encoding="utf-8", errors="replace").read()
+    console = [line for line in log.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    if console:
+        fail("Chromium logged console messages on the device page:\n" + "\n".join(console))
+    svg = re.search(r'<svg class="device-overview".*?</svg>', dom, re.S)
+    if not svg:
+        fail("the device page has no overview picture")
+    found = re.findall(r'<text[^>]*class="role"[^>]*>([^<]*)</text>', svg.group(0))
+    if found != roles:
+        fail("the picture's lanes are %r, expected %r" % (found, roles))
+    for role in roles:
+        bars = len(re.findall(r'<a href="device-%s\.html#seq=\d+"><title>%s: ' % (role, role), svg.group(0)))
+        facts = len(re.findall(r'<td><a href="device-%s\.html#seq=\d+">' % role, dom))
+        if bars == 0 or facts == 0:
+            fail("lane %s: %d bar(s) and %d fact row(s) link to its report" % (role, bars, facts))
+        print("report-check: device lane %s: %d bar(s), %d fact row(s)" % (role, bars, facts))
+    width, height, channels, rows = pixels(png_path)
+    drawn = {colour: 0 for colour in (b"\x4e\x79\xa7", b"\xe1\x57\x59")}
+    for row in rows:
+        for x in range(0, width * channels, channels):
+            pixel = bytes(row[x:x + 3])
+            if pixel in drawn:
+                drawn[pixel] += 1
+    if not all(drawn.values()):
+        fail("%s: the bars' colours are not on screen (%r pixels)" % (png_path, drawn))
+    print("report-check: %s ok (bars drawn: %d input, %d switch pixels)" % (png_path, drawn[b"\x4e\x79\xa7"], drawn[b"\xe1\x57\x59"]))
+
+
 def misbehave(source, target):
     lines = [json.loads(line) for line in open(source, encoding="utf-8") if line.strip()]
     if len(lines) < 7:
@@ -180,6 +213,8 @@ if __name__ == "__main__":
         verdict_seq(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "receipts":
         misbehave(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 6 and sys.argv[1] == "device":
+        check_device(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif len(sys.argv) == 3 and sys.argv[1] == "png":
         check_png(sys.argv[2])
     else:

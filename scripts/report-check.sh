@@ -59,4 +59,21 @@ grep -q 'class="pill verdict"[^>]*>elsewhere<' "$out/dom-received-seq.html" \
 "${browser[@]}" --hide-scrollbars --screenshot="$out/received.png" "file://$out/received.html#seq=$seq" > /dev/null 2> "$out/chromium-shot2.log"
 python3 scripts/report-check.py png "$out/received.png"
 if [ -n "${REPORT_CHECK_SHOT:-}" ]; then cp "$out/received.png" "$REPORT_CHECK_SHOT"; fi
+
+# A device folder: an app and its widget, two processes of their own writing at once
+# (crash-child's `process` mode, as DeviceFolderTests), read as one page with a lane per process.
+child=${CRASH_CHILD:-.build/debug/crash-child}
+rm -rf "$out/device"
+mkdir -p "$out/device"
+for role in app widget; do
+    (echo go | "$child" process "$out/device" "$role" 150 > "$out/child-$role.log") &
+done
+wait
+grep -q '^done$' "$out/child-app.log" && grep -q '^done$' "$out/child-widget.log" \
+    || { echo "report-check: FAIL: the device's processes did not finish: $(cat "$out"/child-*.log)" >&2; exit 1; }
+"$replay" report -o "$out/device.html" "$out/device" > /dev/null
+"${browser[@]}" --dump-dom "file://$out/device.html" > "$out/dom-device.html" 2> "$out/chromium-device.log"
+"${browser[@]}" --hide-scrollbars --window-size=1100,330 --screenshot="$out/device.png" "file://$out/device.html" > /dev/null 2> "$out/chromium-shot3.log"
+python3 scripts/report-check.py device "$out/dom-device.html" "$out/chromium-device.log" "$out/device.png" app widget
+if [ -n "${REPORT_CHECK_DEVICE_SHOT:-}" ]; then cp "$out/device.png" "$REPORT_CHECK_DEVICE_SHOT"; fi
 echo "report-check: all good"

@@ -3,7 +3,7 @@ import Journal
 import ReplayKit
 import Testing
 import TestSupport
-import replay
+@testable import replay
 
 /// An app and its extension, each a process of its own, write one device folder at the same
 /// time: each its own journal under its own lock, a second writer of a role refused; `replay`
@@ -102,8 +102,32 @@ struct DeviceFolderTests {
         for role in ["app", "widget"] {
             #expect(FileManager.default.fileExists(atPath: pages.path + "/device-\(role).html"))
         }
-        // `serve` serves each process's journal (a device folder is a folder of journals).
-        #expect(FleetExport.journalPaths([directory.path]) == [directory.path + "/journal", directory.path + "/journal-widget"])
+        // The device page draws a lane per process, each bar linking to its first fact.
+        #expect(page.contains("<svg class=\"device-overview\"") && page.contains("<a href=\"device-widget.html#seq="))
+
+        // `serve` serves the device's page, then each process's journal as an entry of its own;
+        // the page's bars and facts link to the served journals' moments.
+        let served = ServedJournals(paths: [directory.path])
+        let device = (directory.path as NSString).lastPathComponent
+        #expect(served.entries.map(\.name) == [device, "\(device) (app)", "\(device) (widget)"])
+        #expect(served.journalPaths == [directory.path + "/journal", directory.path + "/journal-widget"])
+        func get(_ path: String, _ query: [String: String] = [:]) -> (status: Int, body: String) {
+            let reply = served.answer(HTTPRequestHead(method: "GET", path: path, query: query))
+            return (reply.status, String(decoding: reply.body, as: UTF8.self))
+        }
+        let devicePage = get("/j/0/")
+        #expect(devicePage.status == 200)
+        #expect(devicePage.body.contains("<a href=\"/j/1/\">app</a>") && devicePage.body.contains("<a href=\"/j/2/\">widget</a>"))
+        let widgetLink = try #require(devicePage.body.range(of: "track &quot;widget-\(Self.calls)&quot;").map { range in
+            devicePage.body[..<range.lowerBound].components(separatedBy: "<a href=\"/j/2/#seq=").last?.prefix { $0.isNumber }
+        } ?? nil)
+        let widgetMoment = get("/j/2/moment", ["at": String(widgetLink)])
+        #expect(widgetMoment.status == 200 && widgetMoment.body.contains("widget-\(Self.calls)"), "\(widgetMoment.body.prefix(300))")
+        let refused = get("/j/0/moment", ["at": "1"])
+        #expect(refused.status == 404 && refused.body.contains("/j/1/ (app), /j/2/ (widget)"), "\(refused.body)")
+        let listed = get("/journals").body
+        #expect(listed.contains("\"processes\":[{\"process\":\"app\",\"journal\":1},{\"process\":\"widget\",\"journal\":2}]"), "\(listed)")
+        #expect(get("/j/1/").body.contains("journal-picker"))
 
         // A single journal reads as it always did: no lane column.
         let single = Self.replay(["timeline", directory.path + "/journal-widget"])

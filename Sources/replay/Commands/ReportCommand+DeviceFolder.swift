@@ -30,7 +30,7 @@ extension ReportCommand {
             }
         }
         let merge = try DeviceMerge(folder: device) { try JournalSource.open($0, console: console) }
-        let (page, shown, facts) = try DevicePage.html(merge, title: title, reports: reports)
+        let (page, shown, facts) = try DevicePage.html(merge, title: title, pages: reports)
         try Self.write(page, to: output)
         if json {
             console.print(JSONValue.object([("output", .string(output)), ("facts", .integer(Int64(facts))), ("shown", .integer(Int64(shown))),

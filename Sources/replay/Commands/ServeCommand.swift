@@ -9,7 +9,9 @@ struct ServeCommand: Command {
     static let help = """
         usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... <journal>... [--received <file>...]
 
-        Serves the journals (directories, or folders of journal folders) on http://127.0.0.1:PORT/
+        Serves the journals (directories, folders of journal folders, or device folders: an app's
+        and its extensions' journals, served as one page with a lane per process beside each
+        process's own) on http://127.0.0.1:PORT/
         (and http://[::1]:PORT/ where the machine has IPv6) and prints that address. Each journal's page is its HTML report, plus a scrubber over
         the whole journal, stepping keys (Left/Right: previous/next fact; with Shift: call;
         [ and ]: switch), search over every fact, and a journal picker when there are several.
@@ -56,12 +58,12 @@ struct ServeCommand: Command {
 
     /// The journals served and the server over them, listening (not yet accepting).
     func listen(console: Console) throws -> (journals: ServedJournals, server: LoopbackServer) {
-        let expanded = FleetExport.journalPaths(paths)
+        let layout = ServedJournals(paths: paths)
         // Each is opened once now, so a path that is not a journal is named before serving.
-        for path in expanded { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
-        let received = receiptLogs.isEmpty ? nil
-            : try ReceivedLogs.reconcile(journals: expanded, logs: receiptLogs, command: Self.name, console: console)
-        let journals = ServedJournals(paths: expanded, received: received)
+        for path in layout.journalPaths { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
+        let journals = receiptLogs.isEmpty ? layout
+            : ServedJournals(paths: paths, received: try ReceivedLogs.reconcile(journals: layout.journalPaths, logs: receiptLogs,
+                                                                               command: Self.name, console: console))
         let server = try LoopbackServer(host: host, port: port, allowedHosts: allowedHosts) { journals.answer($0) }
         return (journals, server)
     }
@@ -75,7 +77,10 @@ struct ServeCommand: Command {
             }
         }
         console.print("replay serve: \(journals.entries.count) journal(s) on \(server.url)")
-        for (index, entry) in journals.entries.enumerated() { console.print("  \(server.url)j/\(index)/  \(entry.path)") }
+        for (index, entry) in journals.entries.enumerated() {
+            let device = entry.device.map { " (a device: \($0.folder.lanes.map(\.role).joined(separator: ", ")) in one timeline)" } ?? ""
+            console.print("  \(server.url)j/\(index)/  \(entry.path)" + device)
+        }
         console.flush()
         server.start()
         // Until the process is interrupted; the server's threads answer.

@@ -6,35 +6,64 @@ import ReplayKit
 /// the server serves no file by its path):
 ///
 /// - `/`: to the first journal's page; `/journals`: the served journals, as JSON;
-/// - `/j/N/`: journal N's page (the report's, with the scrubber, stepping and search);
+/// - `/j/N/`: journal N's page (the report's, with the scrubber, stepping and search); a device
+///   folder's entry is the device's page instead (``DevicePage``: a lane per process, linking to
+///   each process's journal, served as entries of their own);
 /// - `/j/N/state?at=SEQ|TIME[&json=1]`: exactly what `replay state --at … [--json]` prints;
 /// - `/j/N/moment?at=SEQ`: the record, state, diff, audit row and steps (``MomentAnswer``);
 /// - `/j/N/search?q=TEXT[&from=SEQ]`: facts matching, page by page (``FactSearch``).
 final class ServedJournals: Sendable {
-    /// One served journal: its name on the page and its directory.
+    /// One served entry: a journal, or a device folder whose processes' journals are entries too.
     struct Entry: Sendable {
+        /// Its name on the page.
         var name: String
+        /// The journal's directory, or the device folder's.
         var path: String
+        /// For a device folder: the folder and the entries of its processes' journals, in lane order.
+        var device: (folder: DeviceFolder, lanes: [Int])?
     }
 
     let entries: [Entry]
-    /// What the receipt logs say of each journal's calls (`--received`), in `entries`' order.
-    let received: [ReceivedCalls]?
-    /// Each journal's page and moment index, made once (by the first request that needs it,
-    /// the others asking at the same time wait for it) and kept.
+    /// What the receipt logs say of each journal's calls (`--received`), in `entries`' order
+    /// (nil for a device folder's entry).
+    let received: [ReceivedCalls?]?
+    /// Each entry's page and each journal's moment index, made once (by the first request that
+    /// needs it, the others asking at the same time wait for it) and kept.
     let pages = SingleFlight<Int, String>()
     let indexes = SingleFlight<Int, MomentIndex>()
 
+    /// The entries `paths` name, in order: a device folder (``DeviceFolder``) is its own entry
+    /// followed by each process's journal; a folder of journals is its journals; a journal is
+    /// itself. `received`, when given, holds what the receipt logs say of each journal (device
+    /// folders' entries excluded), in that order.
     init(paths: [String], received: [ReceivedCalls]? = nil) {
-        self.received = received
         var taken: [String: Int] = [:]
-        entries = paths.map { path in
-            let base = (path as NSString).standardizingPath.split(separator: "/").last.map(String.init) ?? path
+        func unique(_ base: String) -> String {
             taken[base, default: 0] += 1
             let count = taken[base] ?? 1
-            return Entry(name: count == 1 ? base : "\(base) (\(count))", path: path)
+            return count == 1 ? base : "\(base) (\(count))"
         }
+        func baseName(_ path: String) -> String {
+            (path as NSString).standardizingPath.split(separator: "/").last.map(String.init) ?? path
+        }
+        var entries: [Entry] = []
+        for path in paths {
+            if let folder = DeviceFolder.open(path) {
+                let name = unique(baseName(path))
+                let first = entries.count + 1
+                entries.append(Entry(name: name, path: path, device: (folder, Array(first..<first + folder.lanes.count))))
+                for lane in folder.lanes { entries.append(Entry(name: unique("\(name) (\(lane.role))"), path: lane.path)) }
+            } else {
+                for journal in FleetExport.journalPaths([path]) { entries.append(Entry(name: unique(baseName(journal)), path: journal)) }
+            }
+        }
+        self.entries = entries
+        var logs = received?.makeIterator()
+        self.received = received.map { _ in entries.map { $0.device == nil ? logs?.next() : nil } }
     }
+
+    /// The journals served, in order (every entry but the device folders').
+    var journalPaths: [String] { entries.filter { $0.device == nil }.map(\.path) }
 
     /// Answers one request.
     func answer(_ request: HTTPRequestHead) -> HTTPReply {
@@ -44,11 +73,21 @@ final class ServedJournals: Sendable {
             return HTTPReply(status: 302, contentType: "text/plain; charset=utf-8", body: Array("/j/0/\n".utf8), headers: [("Location", "/j/0/")])
         case ["journals"]:
             return .json(.array(entries.enumerated().map { index, entry in
-                .object([("journal", .integer(Int64(index))), ("name", .string(entry.name)), ("path", .string(entry.path))])
+                var members: [(String, JSONValue)] = [("journal", .integer(Int64(index))), ("name", .string(entry.name)), ("path", .string(entry.path))]
+                if let device = entry.device {
+                    members.append(("processes", .array(zip(device.folder.lanes, device.lanes).map { lane, entry in
+                        .object([("process", .string(lane.role)), ("journal", .integer(Int64(entry)))])
+                    })))
+                }
+                return .object(members)
             }))
         case let route where route.count == 3 && route[0] == "j":
             guard let journal = Self.journalNumber(route[1]), journal < entries.count else { return Self.notServed }
             do {
+                if route[2] != "", let device = entries[journal].device {
+                    let processes = zip(device.folder.lanes, device.lanes).map { "/j/\($1)/ (\($0.role))" }.joined(separator: ", ")
+                    return .refusal(404, "/j/\(journal)/ is a device folder's page; ask one of its processes' journals: \(processes)")
+                }
                 switch route[2] {
                 case "": return .text(try page(journal), type: "text/html; charset=utf-8")
                 case "state": return try state(journal, request.query)
@@ -109,7 +148,7 @@ final class ServedJournals: Sendable {
         guard let first = index.first, let last = index.last, (first...last).contains(sequence) else {
             throw Refusal(reply: .refusal(404, "seq \(sequence) is not in this journal (\(index.first.map { "\($0)" } ?? "-") ... \(index.last.map { "\($0)" } ?? "-"))"))
         }
-        let received = self.received?[journal]
+        let received = self.received?[journal] ?? nil
         let value = try MomentAnswer.json(reader: reader, index: index, sequence: sequence,
                                           received: received.map { received in { received.json($0) ?? .null } }) { walk in
             var text = ""
@@ -128,12 +167,16 @@ final class ServedJournals: Sendable {
         return .json(try FactSearch.json(reader: reader, query: query["q"] ?? "", from: from))
     }
 
-    /// The journal's page, made once (one pass, as `replay report`) and kept.
+    /// The entry's page, made once (one pass, as `replay report`) and kept.
     private func page(_ journal: Int) throws -> String {
         try pages.value(for: journal) {
+            if let device = entries[journal].device {
+                let merge = try DeviceMerge(folder: device.folder) { try JournalSource.open($0, console: Console(out: { _ in }, error: { _ in })) }
+                return try DevicePage.html(merge, title: entries[journal].name, pages: device.lanes.map { "/j/\($0)/" }).page
+            }
             let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
             let timeline = try TimelineBuilder.build(reader: reader)
-            return ReportPage.html(data: ReportData.make(timeline, received: received?[journal]), title: entries[journal].name,
+            return ReportPage.html(data: ReportData.make(timeline, received: received?[journal] ?? nil), title: entries[journal].name,
                                    served: ServedPage(journal: journal, journals: entries.map(\.name)))
         }
     }

@@ -72,7 +72,7 @@ let package = Package(
         // The command-line tool support engineers run on journals taken off a device: one small
         // file per command over ReplayKit, as a library, so the tests and the fuzzer run them
         // in-process...
-        .target(name: "replay", dependencies: ["ReplayKit", "Simulation", "Demo", "Journal", "SDK"]),
+        .target(name: "replay", dependencies: ["ReplayKit", "Simulation", "Demo", "Journal", "SDK", "Locking"]),
         // ...and the `replay` executable, which only hands its arguments to it. On Linux the Swift
         // runtime and Foundation are linked in statically: a support engineer runs it many times on
         // one journal (`state --at` at one moment after another), and loading them dynamically was

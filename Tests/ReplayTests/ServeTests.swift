@@ -205,6 +205,26 @@ struct ServeTests {
         var sample: Set<Int> = [1, 2, last - 1, last]
         while sample.count < 40 { sample.insert(Int(generator.next() % UInt64(last)) + 1) }
         for boundary in stride(from: 20_000, to: last, by: 20_000) { sample.formUnion([boundary - 1, boundary, boundary + 1]) }
+
+        // A page whose pass outlasts the patience: the first paint, from the index files alone,
+        // then the page once the pass (one, however many ask) has read the journal.
+        let patient = ServedJournals(paths: [journal], firstPaintPatience: .nanoseconds(0))
+        func get(_ path: String) -> String {
+            String(decoding: patient.answer(HTTPRequestHead(method: "GET", path: path)).body, as: UTF8.self)
+        }
+        let firstPaint = get("/j/0/")
+        #expect(firstPaint.contains("<svg id=\"first-paint\"") && firstPaint.contains("\(segments) segment(s)"), "\(firstPaint.prefix(600))")
+        #expect(!firstPaint.contains("report-data"))
+        let reading = try #require(JSONProbe(parsing: get("/j/0/progress")))
+        #expect(reading["failed"].isNull && reading["read"].int != nil)
+        struct PassNotRunning: Error {}
+        // Waits for the pass the first request started; would make a page only if none ran.
+        let page = try patient.pages.value(for: 0) { throw PassNotRunning() }
+        #expect(page.contains("report-data") && get("/j/0/") == page)
+        let ready = try #require(JSONProbe(parsing: get("/j/0/progress")))
+        #expect(ready["ready"].bool == true && ready["read"].int.map { $0 > 0 } == true, "\(ready)")
+        #expect(patient.pages.makeCount == 1)
+
         try Self.serving([journal]) { server, _ in
             for seq in sample.sorted() {
                 let expected = ReplayHarness.run(["state", "--at", "\(seq)", journal]).out

@@ -14,14 +14,21 @@ package enum TimelineBuilder {
     package static func build(reader: JournalReader, redactor: Redactor? = nil, sampler: StateSampler = StateSampler(),
                       onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
         var timeline = Timeline()
-        var rows: [AuditRow] = []
-        var summaries: [CallID: String] = [:]
-        // Each call's `callReceived` record, for its mark's details. Past the mark limit, an
+        // The calls as their rows come (a call's row comes when it resolves): each takes its
+        // summary and `callReceived` record out of the open calls' ones below, so those hold
+        // only calls still open, and the calls are made once, in place. Past the mark limit, an
         // ordinary call will be folded into a bucket, so its record is let go when it resolves.
+        var calls: [Timeline.Call] = []
+        var summaries: [CallID: String] = [:]
         var facts: [CallID: String] = [:]
+        // Calls whose row came before their `callReceived` was looked at: their index in `calls`.
+        var early: [CallID: Int] = [:]
         let audit = CallAudit { row in
-            rows.append(row)
-            if rows.count > MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { facts[row.call] = nil }
+            let summary = summaries.removeValue(forKey: row.call)
+            var fact = facts.removeValue(forKey: row.call)
+            if calls.count >= MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { fact = nil }
+            if summary == nil { early[row.call] = calls.count }
+            calls.append(Timeline.Call(row: row, summary: summary ?? row.name.rawValue, factJSON: fact, held: nil))
         }
         let diagnosis = SwitchDiagnosis(only: nil) { timeline.switches.append($0) }
         let checker = ContractChecker()
@@ -50,8 +57,13 @@ package enum TimelineBuilder {
             timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
             switch record.fact {
             case .callReceived(let call)?:
-                summaries[call.id] = Describe.call(call.call)
-                facts[call.id] = FactJSON.object(record).serialized()
+                if let index = early.removeValue(forKey: call.id) {
+                    calls[index].summary = Describe.call(call.call)
+                    calls[index].factJSON = FactJSON.object(record).serialized()
+                } else {
+                    summaries[call.id] = Describe.call(call.call)
+                    facts[call.id] = FactJSON.object(record).serialized()
+                }
                 sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
                 callOrdinal += 1
             case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
@@ -76,10 +88,11 @@ package enum TimelineBuilder {
         checker.finish(state: walk.state)
         var held: [CallID: SwitchReport.HeldCall] = [:]
         for report in timeline.switches { for call in report.held { held[call.call] = call } }
-        rows.sort { ($0.received?.sequence ?? 0, $0.madeAt, $0.call) < ($1.received?.sequence ?? 0, $1.madeAt, $1.call) }
-        timeline.calls = rows.map { row in
-            Timeline.Call(row: row, summary: summaries[row.call] ?? row.name.rawValue, factJSON: facts[row.call], held: held[row.call])
+        for index in calls.indices where !held.isEmpty {
+            calls[index].held = held.removeValue(forKey: calls[index].row.call)
         }
+        calls.sort { ($0.row.received?.sequence ?? 0, $0.row.madeAt, $0.row.call) < ($1.row.received?.sequence ?? 0, $1.row.madeAt, $1.row.call) }
+        timeline.calls = calls
         for rule in ContractRule.allCases {
             timeline.violations += checker.violations[rule] ?? []
             timeline.violationCount += checker.counts[rule] ?? 0

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import Locking
 import ReplayKit
 
 /// The journals `replay serve` serves and its routes, a fixed table (anything else is 404;
@@ -9,9 +10,14 @@ import ReplayKit
 /// - `/j/N/`: journal N's page (the report's, with the scrubber, stepping and search); a device
 ///   folder's entry is the device's page instead (``DevicePage``: a lane per process, linking to
 ///   each process's journal, served as entries of their own);
+/// - `/j/N/progress`: how far the page's build has read (`{"ready", "read", "failed"}`);
 /// - `/j/N/state?at=SEQ|TIME[&json=1]`: exactly what `replay state --at … [--json]` prints;
 /// - `/j/N/moment?at=SEQ`: the record, state, diff, audit row and steps (``MomentAnswer``);
 /// - `/j/N/search?q=TEXT[&from=SEQ]`: facts matching, page by page (``FactSearch``).
+///
+/// A journal's page takes one pass over the whole journal: a request for it waits at most
+/// ``firstPaintPatience`` for the pass, then gets ``FirstPaintPage`` (the journal's shape from
+/// its index files, and the pass's progress) while the pass goes on, on a thread of its own.
 final class ServedJournals: Sendable {
     /// One served entry: a journal, or a device folder whose processes' journals are entries too.
     struct Entry: Sendable {
@@ -31,12 +37,17 @@ final class ServedJournals: Sendable {
     /// needs it, the others asking at the same time wait for it) and kept.
     let pages = SingleFlight<Int, String>()
     let indexes = SingleFlight<Int, MomentIndex>()
+    /// How long a request for a page waits for its pass before the first paint is answered.
+    let firstPaintPatience: DispatchTimeInterval
+    /// The sequence number each entry's page pass has read up to.
+    private let pageProgress: [AtomicWord]
 
     /// The entries `paths` name, in order: a device folder (``DeviceFolder``) is its own entry
     /// followed by each process's journal; a folder of journals is its journals; a journal is
     /// itself. `received`, when given, holds what the receipt logs say of each journal (device
     /// folders' entries excluded), in that order.
-    init(paths: [String], received: [ReceivedCalls]? = nil) {
+    init(paths: [String], received: [ReceivedCalls]? = nil, firstPaintPatience: DispatchTimeInterval = .seconds(1)) {
+        self.firstPaintPatience = firstPaintPatience
         var taken: [String: Int] = [:]
         func unique(_ base: String) -> String {
             taken[base, default: 0] += 1
@@ -58,6 +69,7 @@ final class ServedJournals: Sendable {
             }
         }
         self.entries = entries
+        pageProgress = entries.map { _ in AtomicWord() }
         var logs = received?.makeIterator()
         self.received = received.map { _ in entries.map { $0.device == nil ? logs?.next() : nil } }
     }
@@ -90,6 +102,7 @@ final class ServedJournals: Sendable {
                 }
                 switch route[2] {
                 case "": return .text(try page(journal), type: "text/html; charset=utf-8")
+                case "progress": return progress(journal)
                 case "state": return try state(journal, request.query)
                 case "moment": return try moment(journal, request.query)
                 case "search": return try search(journal, request.query)
@@ -167,25 +180,49 @@ final class ServedJournals: Sendable {
         return .json(try FactSearch.json(reader: reader, query: query["q"] ?? "", from: from))
     }
 
-    /// The entry's page, made once (one pass, as `replay report`) and kept.
+    /// The entry's page, made once (one pass, as `replay report`) and kept; while the pass runs
+    /// past ``firstPaintPatience``, the first paint. Asking for a journal's page starts its
+    /// moment index too, so that the first moments are answered soon after the page comes.
     private func page(_ journal: Int) throws -> String {
-        try pages.value(for: journal) {
-            if let device = entries[journal].device {
+        if let device = entries[journal].device {
+            return try pages.value(for: journal) {
                 let merge = try DeviceMerge(folder: device.folder) { try JournalSource.open($0, console: Console(out: { _ in }, error: { _ in })) }
                 return try DevicePage.html(merge, title: entries[journal].name, pages: device.lanes.map { "/j/\($0)/" }).page
             }
-            let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
-            let timeline = try TimelineBuilder.build(reader: reader)
-            return ReportPage.html(data: ReportData.make(timeline, received: received?[journal] ?? nil), title: entries[journal].name,
-                                   served: ServedPage(journal: journal, journals: entries.map(\.name)))
         }
+        _ = try? indexes.value(for: journal, waitingAtMost: .nanoseconds(0)) { try self.buildMomentIndex(journal) }
+        let served = ServedPage(journal: journal, journals: entries.map(\.name))
+        if let page = try pages.value(for: journal, waitingAtMost: firstPaintPatience, make: { try self.buildPage(journal, served: served) }) {
+            return page
+        }
+        let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }), headers: .onDemand)
+        return try FirstPaintPage.html(reader: reader, title: entries[journal].name, served: served)
+    }
+
+    private func buildPage(_ journal: Int, served: ServedPage) throws -> String {
+        let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
+        let progress = pageProgress[journal]
+        let timeline = try TimelineBuilder.build(reader: reader, onProgress: { progress.store($0) })
+        return ReportPage.html(data: ReportData.make(timeline, received: received?[journal] ?? nil), title: entries[journal].name, served: served)
+    }
+
+    /// How far the page's pass has read, as JSON: `ready` once the page is made, `read` the last
+    /// sequence number read, `failed` what stopped the last attempt.
+    private func progress(_ journal: Int) -> HTTPReply {
+        let state = pages.state(of: journal)
+        var failed: String?
+        if case .notMade(let failure) = state { failed = failure }
+        let ready = if case .made = state { true } else { false }
+        return .json(.object([("ready", .bool(ready)), ("read", .unsigned(pageProgress[journal].load())),
+                              ("failed", .optional(failed, JSONValue.string))]))
     }
 
     /// The journal's calls and switches by sequence number, made once and kept.
     func momentIndex(_ journal: Int) throws -> MomentIndex {
-        try indexes.value(for: journal) {
-            let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
-            return try MomentIndex.build(reader)
-        }
+        try indexes.value(for: journal) { try buildMomentIndex(journal) }
+    }
+
+    private func buildMomentIndex(_ journal: Int) throws -> MomentIndex {
+        try MomentIndex.build(try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in })))
     }
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Times `replay serve` opening one journal, as a support engineer meets it: the first answer
+to the journal's page (the first paint while the page's pass runs), the first moment answered,
+the page ready (polling /j/0/progress), and the server's memory (peak and resident).
+
+    python3 scripts/serve-first-paint.py --replay .build/release/replay JOURNAL [--moment SEQ]
+"""
+import argparse, json, re, subprocess, time, urllib.request
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--replay", required=True)
+parser.add_argument("--moment", type=int, default=None, help="the moment asked first (default: the middle)")
+parser.add_argument("journal")
+args = parser.parse_args()
+
+server = subprocess.Popen([args.replay, "serve", args.journal], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+try:
+    url = re.search(r"(http://\S+)", server.stdout.readline()).group(1)
+
+    def get(path):
+        return urllib.request.urlopen(url + path.lstrip("/"), timeout=900).read()
+
+    start = time.time()
+    body = get("/j/0/")
+    first = time.time() - start
+    kind = "first paint" if b'id="first-paint"' in body else "the page itself"
+    print("first answer to /j/0/: %.2f s (%s, %d bytes)" % (first, kind, len(body)))
+    info = json.loads(subprocess.run([args.replay, "info", "--json", args.journal], capture_output=True, text=True).stdout)
+    moment = args.moment or max(1, info["last_sequence"] // 2)
+    get("/j/0/moment?at=%d" % moment)
+    print("first moment answered (seq %d): %.2f s" % (moment, time.time() - start))
+    while True:
+        state = json.loads(get("/j/0/progress"))
+        if state["ready"] or state["failed"]:
+            break
+        time.sleep(0.25)
+    print("page ready: %.2f s %s" % (time.time() - start, "" if state["ready"] else "FAILED: " + state["failed"]))
+    status = dict(line.split(":", 1) for line in open("/proc/%d/status" % server.pid) if ":" in line)
+    print("server memory: peak %s, resident %s" % (status["VmHWM"].strip(), status["VmRSS"].strip()))
+finally:
+    server.terminate()

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import Locking
 import ReplayKit
 
 /// A command run over many journals in one process: each journal answered once, into an
@@ -145,43 +146,35 @@ private final class CapturedOutput {
 
 /// The journals' answers, filled by the workers in any order and taken in order.
 private final class Slots: Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`: every access locks it.
-    nonisolated(unsafe) private var done: [ManyJournals.Done?]
+    private let done: Locked<[ManyJournals.Done?]>
 
     init(count: Int) {
-        done = Array(repeating: nil, count: count)
+        done = Locked(Array(repeating: nil, count: count))
     }
 
     func fill(_ index: Int, _ value: ManyJournals.Done) {
-        condition.lock()
-        done[index] = value
-        condition.broadcast()
-        condition.unlock()
+        done.withLock { $0[index] = value }
+        done.notifyWaiters()
     }
 
     /// Waits for journal `index`'s answer and takes it out (its memory goes once printed).
     func wait(_ index: Int) -> ManyJournals.Done {
-        condition.lock()
-        defer { condition.unlock() }
-        while done[index] == nil { condition.wait() }
-        let value = done[index]!
-        done[index] = nil
-        return value
+        done.withLock(waitingUntil: { $0[index] != nil }) { done in
+            defer { done[index] = nil }
+            return done[index]!
+        }
     }
 }
 
 /// The next journal a worker takes.
 private final class NextIndex: Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    nonisolated(unsafe) private var next = 0
+    private let next = Locked(0)
 
     func take(below count: Int) -> Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
+        next.withLock { next in
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
     }
 }

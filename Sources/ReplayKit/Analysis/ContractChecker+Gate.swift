@@ -5,13 +5,16 @@ import SDK
 extension ContractChecker {
     /// A call arrives (where it must go) or the gate decides about it (in a `gateDecided`, or,
     /// since format 1.3, in an `eventBatched`: ``Fact/gateDecision``).
-    func checkGate(_ fact: Fact, at sequence: UInt64, state: SDKState) {
+    /// `look` is what the rules read of the state before it (``Look/gate(switching:live:)``
+    /// before a `callReceived`).
+    func checkGate(_ fact: Fact, at sequence: UInt64, look: Look) {
         if case .callReceived(let call) = fact {
             received[call.id] = sequence
             if call.call.name.switchBehavior == .gated {
-                if state.switching.isSwitching {
+                guard case .gate(let switching, let live) = look else { preconditionFailure("a callReceived's look says where the gate stood") }
+                if switching {
                     targets[call.id] = (.nextLanding, sequence)
-                } else if let live = state.live?.fingerprint {
+                } else if let live {
                     targets[call.id] = (.project(live, because: lastLive?.sequence ?? sequence), sequence)
                 }
             }

@@ -48,15 +48,16 @@ extension ContractChecker {
         }
     }
 
-    /// Reports a gated call that went to a project other than the one it belonged to.
-    func expect(_ call: CallID, deliveredTo project: ProjectFingerprint, at sequence: UInt64, what: String) {
+    /// Reports a gated call that went to a project other than the one it belonged to (`what`
+    /// it went through, made only then).
+    func expect(_ call: CallID, deliveredTo project: ProjectFingerprint, at sequence: UInt64, what: @autoclosure () -> String) {
         guard let entry = targets[call] else { return }
         switch entry.target {
         case .project(let expected, let because) where expected != project:
-            report(.deliveryTarget, "gated call \(call) \(what) on \(labels.name(project)), but it belonged to \(labels.name(expected))",
+            report(.deliveryTarget, "gated call \(call) \(what()) on \(labels.name(project)), but it belonged to \(labels.name(expected))",
                    [entry.received, because, sequence].filter { $0 != 0 })
         case .nextLanding:
-            report(.deliveryTarget, "gated call \(call), made during a switch, \(what) on \(labels.name(project)) before any switch landed",
+            report(.deliveryTarget, "gated call \(call), made during a switch, \(what()) on \(labels.name(project)) before any switch landed",
                    [entry.received, sequence].filter { $0 != 0 })
         case .project:
             // Went where it belonged.

@@ -89,6 +89,19 @@ package final class ContractChecker {
         }
     }
 
+    /// Takes in `count` records in a row that change nothing but the count of records
+    /// (unreadable ones, and facts that ``passesOver(_:)``), as ``consume(_:looking:)`` takes
+    /// each: counted, and none of them a journal gap, so a snapshot's difference held back for
+    /// the record after it is reported.
+    func passOver(_ count: Int) {
+        guard count > 0 else { return }
+        records += count
+        if let pending = unexplainedSnapshot {
+            unexplainedSnapshot = nil
+            report(pending.rule, pending.message, pending.sequences)
+        }
+    }
+
     /// The checks that need the whole journal; `state` is the final state.
     package func finish(state: SDKState) {
         if let pending = unexplainedSnapshot {

@@ -2,7 +2,7 @@ import Journal
 import SDK
 
 extension SegmentFolds {
-    /// How a walk by ``walk(_:jobs:look:consume:consumeInOrder:onProgress:)`` went: where it
+    /// How a walk by ``walk(_:jobs:look:consume:passOver:consumeInOrder:onProgress:)`` went: where it
     /// stopped, what its streams skipped, and which segments were folded side by side.
     package struct Walked: Sendable {
         /// What the streams skipped, and the torn tail that ended the journal, if any.
@@ -21,13 +21,21 @@ extension SegmentFolds {
         package var walkedInOrder = false
     }
 
+    /// A record of a segment folded alone, as the calling thread takes it.
+    private enum Input<Look: Sendable>: Sendable {
+        /// A record and what the command reads of the state before it.
+        case record(DecodedRecord, Look)
+        /// Records in a row the command passes over (it only counts them).
+        case passedOver(Int)
+    }
+
     /// The records of one segment as a worker hands them over.
     private enum LookedAt<Look: Sendable>: Sendable {
-        /// The segment's records, its stream's problems and end state, and the error that
-        /// stopped it, if one did. `looks[i]` goes with `records[i + 1]`: the first record (the
-        /// snapshot) is looked at on the calling thread, against the state the segments before
-        /// ended with (`start` for segment 0: its own snapshot).
-        case folded(records: [DecodedRecord], looks: [Look], start: SDKState?, problems: StreamProblems, end: SDKState, failure: HandedOverError?)
+        /// The segment's first record (its snapshot, looked at on the calling thread against
+        /// the state the segments before ended with; `start` for segment 0: its own snapshot),
+        /// the others, its stream's problems, end state and last record, and the error that stopped it, if one did.
+        case folded(first: DecodedRecord?, inputs: [Input<Look>], start: SDKState?, problems: StreamProblems, end: SDKState,
+                    position: (sequence: UInt64, time: JournalTime)?, failure: HandedOverError?)
         /// The segment does not begin with a readable snapshot.
         case unsplit
     }
@@ -37,17 +45,20 @@ extension SegmentFolds {
     /// each from its snapshot: for a command whose own bookkeeping crosses the segments (and so
     /// cannot be split), but which reads only a little of the state before each record.
     ///
-    /// `look` (on a worker) takes from the state before a record what the command needs of it;
-    /// `consume` (on the calling thread) gets the record and that look. The first record of a
-    /// segment (its snapshot), a segment without a readable snapshot (walked in order from the
-    /// state the one before ended with), and the whole journal when it cannot be split (one
-    /// segment, an unreadable header, `jobs` 1) go to `consumeInOrder` with the state itself, as
-    /// a walk in order hands them. Every record goes to one of the two, in the order of the walk
-    /// over the whole journal, against the same state; an error is thrown after the records the
-    /// walk in order hands out before throwing it. `onProgress` gets a sequence now and then.
+    /// `look` (on a worker) takes from the state before a record what the command needs of it,
+    /// or nil for a record the command passes over (taking it in changes nothing but a count);
+    /// `consume` (on the calling thread) gets a record and its look, `passOver` the number of
+    /// records in a row passed over. The first record of a segment (its snapshot), a segment
+    /// without a readable snapshot (walked in order from the state the one before ended with),
+    /// and the whole journal when it cannot be split (one segment, an unreadable header, `jobs`
+    /// 1) go to `consumeInOrder` with the state itself, as a walk in order hands them. Every
+    /// record goes to one of the three, in the order of the walk over the whole journal, against
+    /// the same state; an error is thrown after the records the walk in order hands out before
+    /// throwing it. `onProgress` gets a sequence now and then.
     package static func walk<Look: Sendable>(_ reader: JournalReader, jobs: Int,
-                                             look: @escaping @Sendable (DecodedRecord, borrowing SDKState) -> Look,
+                                             look: @escaping @Sendable (DecodedRecord, borrowing SDKState) -> Look?,
                                              consume: (DecodedRecord, Look) -> Void,
+                                             passOver: (Int) -> Void,
                                              consumeInOrder: (DecodedRecord, borrowing SDKState) -> Void,
                                              onProgress: ((UInt64) -> Void)? = nil) throws -> Walked {
         var walked = Walked()
@@ -66,7 +77,7 @@ extension SegmentFolds {
         try run(segments: reader.segments.count, jobs: jobs, fold: { index in
             lookAlone(reader, segment: index, look: look)
         }, join: { index, part in
-            guard case .folded(let records, let looks, let start, let problems, let end, let failure) = part else {
+            guard case .folded(let first, let inputs, let start, let problems, let end, let position, let failure) = part else {
                 walked.segmentsInOrder += 1
                 guard let walk = try JournalWalk(reader: reader, segment: index, after: walked.state) else { return }
                 while let record = try walk.next() {
@@ -78,14 +89,19 @@ extension SegmentFolds {
                 return
             }
             walked.segmentsAlone += 1
-            if let first = records.first {
+            if let first {
                 consumeInOrder(first, start ?? walked.state)
-                for (record, look) in zip(records.dropFirst(), looks) { consume(record, look) }
-                walked.position = records.last.map { ($0.sequence, $0.time) }
-                onProgress?(records[records.count - 1].sequence)
+                for input in inputs {
+                    switch input {
+                    case .record(let record, let look): consume(record, look)
+                    case .passedOver(let count): passOver(count)
+                    }
+                }
             }
             walked.problems.append(problems)
             walked.state = end
+            walked.position = position ?? walked.position
+            if let position = walked.position { onProgress?(position.sequence) }
             if let failure { throw failure.error }
         })
         return walked
@@ -94,7 +110,7 @@ extension SegmentFolds {
     /// Folds segment `index` alone from its snapshot, looking at the state before each record
     /// after the snapshot.
     private static func lookAlone<Look: Sendable>(_ reader: JournalReader, segment index: Int,
-                                                  look: (DecodedRecord, borrowing SDKState) -> Look) -> LookedAt<Look> {
+                                                  look: (DecodedRecord, borrowing SDKState) -> Look?) -> LookedAt<Look> {
         let walk: JournalWalk
         do {
             guard let opened = try JournalWalk(reader: reader, segment: index, after: nil) else { return .unsplit }
@@ -103,18 +119,32 @@ extension SegmentFolds {
             return .unsplit
         }
         let start = index == 0 ? walk.state : nil
-        var records: [DecodedRecord] = []
-        var looks: [Look] = []
+        var first: DecodedRecord?
+        var inputs: [Input<Look>] = []
+        var passed = 0
         do {
-            while let record = try walk.next() {
-                if !records.isEmpty { looks.append(walk.withState { look(record, $0) }) }
-                records.append(record)
+            if let record = try walk.next() {
                 walk.fold(record)
+                first = record
+            }
+            while let record = try walk.next() {
+                if let looked = walk.withState({ look(record, $0) }) {
+                    if passed > 0 { inputs.append(.passedOver(passed)) }
+                    passed = 0
+                    walk.fold(record)
+                    inputs.append(.record(record, looked))
+                } else {
+                    passed += 1
+                    walk.fold(record)
+                }
             }
         } catch {
-            return .folded(records: records, looks: looks, start: start, problems: walk.stream.problems, end: walk.state,
-                           failure: HandedOverError(error: error))
+            if passed > 0 { inputs.append(.passedOver(passed)) }
+            return .folded(first: first, inputs: inputs, start: start, problems: walk.stream.problems, end: walk.state,
+                           position: walk.position, failure: HandedOverError(error: error))
         }
-        return .folded(records: records, looks: looks, start: start, problems: walk.stream.problems, end: walk.state, failure: nil)
+        if passed > 0 { inputs.append(.passedOver(passed)) }
+        return .folded(first: first, inputs: inputs, start: start, problems: walk.stream.problems, end: walk.state,
+                       position: walk.position, failure: nil)
     }
 }

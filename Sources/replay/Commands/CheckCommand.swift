@@ -39,10 +39,7 @@ struct CheckCommand: JournalListCommand {
     static func answer(_ path: String, json: Bool, console: Console, jobs: Int, jobsGiven: Bool) throws -> ManyJournals.Answer {
         let reader = try JournalArgument.open(path, console: console)
         let checker = ContractChecker()
-        let walk = try SegmentFolds.walk(reader, jobs: jobs, look: ContractChecker.look(at:in:),
-                                         consume: { checker.consume($0, looking: $1) },
-                                         consumeInOrder: { checker.consume($0, before: $1) },
-                                         onProgress: { console.progress("checking seq \($0)") })
+        let walk = try checker.consume(reader, jobs: jobs, onProgress: { console.progress("checking seq \($0)") })
         console.clearProgress()
         JobsNote.report(walk, command: Self.name, jobs: jobs, given: jobsGiven, console: console)
         checker.finish(state: walk.state)

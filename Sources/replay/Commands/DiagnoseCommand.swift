@@ -68,9 +68,7 @@ struct DiagnoseCommand: Command {
             }
             printed += 1
         }
-        let walk = try SegmentFolds.walk(reader, jobs: jobs, look: SwitchDiagnosis.look(at:in:),
-                                         consume: { diagnosis.consume($0, looking: $1) },
-                                         consumeInOrder: { diagnosis.consume($0, before: $1) })
+        let walk = try diagnosis.consume(reader, jobs: jobs)
         JobsNote.report(walk, command: Self.name, jobs: jobs, given: journals.jobsGiven && !many, console: console)
         diagnosis.finish()
         if json && !many { console.print(printed == 0 ? "[]" : "]") }

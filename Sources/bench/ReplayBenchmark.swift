@@ -135,23 +135,27 @@ struct ReplayBenchmark {
             auditCalls = calls
             return nil
         }
-        // `audit` in order on one thread (--jobs 1), then its segments on every core (the default).
+        let checkProof: (String) throws -> String? = { output in
+            Self.number(after: "rules over ", in: Self.firstLine(of: output)) == info.records ? nil : "not all \(info.records) records checked"
+        }
+        let diagnoseProof: (String) throws -> String? = { output in
+            let switches = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output)))) as? [Any]
+            return (switches?.isEmpty ?? true) ? "no switch diagnosed" : nil
+        }
+        // `audit`, `check` and `diagnose` in order (--jobs 1), then their segments on every core (the default).
         let commands: [(name: String, arguments: [String], prove: (String) throws -> String?)] = [
             ("audit --json --jobs 1", ["audit", "--json", "--jobs", "1", path], auditProof),
             ("audit --json", ["audit", "--json", path], auditProof),
-            ("check", ["check", path], { output in
-                Self.number(after: "rules over ", in: Self.firstLine(of: output)) == info.records ? nil : "not all \(info.records) records checked"
-            }),
+            ("check --jobs 1", ["check", "--jobs", "1", path], checkProof),
+            ("check", ["check", path], checkProof),
             ("recheck", ["recheck", path], { output in
                 let said = Self.lastLine(of: output)
                 guard let rechecked = Self.number(after: "recheck: ", in: said), rechecked > 0,
                       rechecked == Self.number(after: " of ", in: said) else { return "not every input rechecked: \(said)" }
                 return nil
             }),
-            ("diagnose --json", ["diagnose", "--json", path], { output in
-                let switches = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output)))) as? [Any]
-                return (switches?.isEmpty ?? true) ? "no switch diagnosed" : nil
-            }),
+            ("diagnose --json --jobs 1", ["diagnose", "--json", "--jobs", "1", path], diagnoseProof),
+            ("diagnose --json", ["diagnose", "--json", path], diagnoseProof),
             ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path], { _ in
                 let rows = try Self.lineCount(ndjson)
                 return rows == info.records ? nil : "\(rows) rows for \(info.records) records"

@@ -23,17 +23,26 @@ struct ParallelFoldTests {
     }
 
     /// Runs every question with `--jobs 1` and `--jobs jobs`; expects the same bytes, status
-    /// and standard error.
-    static func expectSameAnswers(_ journal: String, jobs: Int, _ comment: String) {
+    /// and standard error (but for the note that segments were walked in order, which only the
+    /// commands in `inOrder` may print: the others must have split the journal).
+    static func expectSameAnswers(_ journal: String, jobs: Int, _ comment: String, inOrder: Set<String> = []) {
         for question in questions {
             let alone = ReplayHarness.run(question + ["--jobs", "1", journal])
             let split = ReplayHarness.run(question + ["--jobs", String(jobs), journal])
             #expect(!(alone.out.isEmpty && alone.error.isEmpty), "\(comment) \(question)")
             #expect(Self.firstDifference(split.out.split(separator: "\n"), alone.out.split(separator: "\n")) == nil,
                     "\(comment) \(question): the outputs differ")
-            #expect(split.error == alone.error, "\(comment) \(question): \(split.error) against \(alone.error)")
+            #expect(Self.withoutJobsNote(split.error) == alone.error, "\(comment) \(question): \(split.error) against \(alone.error)")
+            if !inOrder.contains(question[0]) {
+                #expect(Self.withoutJobsNote(split.error) == split.error, "\(comment) \(question): not split: \(split.error)")
+            }
             #expect(split.status == alone.status, "\(comment) \(question)")
         }
+    }
+
+    /// Standard error without the note saying segments were walked in order (``JobsNote``).
+    static func withoutJobsNote(_ error: String) -> String {
+        error.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(": --jobs ") }.joined(separator: "\n")
     }
 
     /// The first line where `lines` differ from `expected`, both shown (nil when they are the same).
@@ -144,7 +153,9 @@ struct ParallelFoldTests {
         let reader = try JournalReader(directory: journal)
         #expect(reader.segments.count == files.count - 1)
         #expect(SegmentFolds.canSplit(reader))
-        Self.expectSameAnswers(journal, jobs: 2, "gap, jobs 2")
+        // recheck gives up its split when a segment's stream stops (here, at the missing
+        // sequences), and walks in order: it says so.
+        Self.expectSameAnswers(journal, jobs: 2, "gap, jobs 2", inOrder: ["recheck"])
     }
 
     @Test("a torn tail and a corrupted middle segment: the same bytes, the same messages")
@@ -163,6 +174,6 @@ struct ParallelFoldTests {
         var bytes = try Data(contentsOf: middle)
         bytes[bytes.count / 2] ^= 0x5A
         try bytes.write(to: middle)
-        Self.expectSameAnswers(journal, jobs: 3, "corrupted middle segment")
+        Self.expectSameAnswers(journal, jobs: 3, "corrupted middle segment", inOrder: ["recheck"])
     }
 }

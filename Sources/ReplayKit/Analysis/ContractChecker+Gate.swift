@@ -5,13 +5,16 @@ import SDK
 extension ContractChecker {
     /// A call arrives (where it must go) or the gate decides about it (in a `gateDecided`, or,
     /// since format 1.3, in an `eventBatched`: ``Fact/gateDecision``).
-    func checkGate(_ fact: Fact, at sequence: UInt64, state: SDKState) {
+    /// `look` is what the rules read of the state before it (``Look/gate(switching:live:)``
+    /// before a `callReceived`).
+    func checkGate(_ fact: Fact, at sequence: UInt64, look: Look) {
         if case .callReceived(let call) = fact {
             received[call.id] = sequence
             if call.call.name.switchBehavior == .gated {
-                if state.switching.isSwitching {
+                guard case .gate(let switching, let live) = look else { preconditionFailure("a callReceived's look says where the gate stood") }
+                if switching {
                     targets[call.id] = (.nextLanding, sequence)
-                } else if let live = state.live?.fingerprint {
+                } else if let live {
                     targets[call.id] = (.project(live, because: lastLive?.sequence ?? sequence), sequence)
                 }
             }
@@ -45,15 +48,16 @@ extension ContractChecker {
         }
     }
 
-    /// Reports a gated call that went to a project other than the one it belonged to.
-    func expect(_ call: CallID, deliveredTo project: ProjectFingerprint, at sequence: UInt64, what: String) {
+    /// Reports a gated call that went to a project other than the one it belonged to (`what`
+    /// it went through, made only then).
+    func expect(_ call: CallID, deliveredTo project: ProjectFingerprint, at sequence: UInt64, what: @autoclosure () -> String) {
         guard let entry = targets[call] else { return }
         switch entry.target {
         case .project(let expected, let because) where expected != project:
-            report(.deliveryTarget, "gated call \(call) \(what) on \(labels.name(project)), but it belonged to \(labels.name(expected))",
+            report(.deliveryTarget, "gated call \(call) \(what()) on \(labels.name(project)), but it belonged to \(labels.name(expected))",
                    [entry.received, because, sequence].filter { $0 != 0 })
         case .nextLanding:
-            report(.deliveryTarget, "gated call \(call), made during a switch, \(what) on \(labels.name(project)) before any switch landed",
+            report(.deliveryTarget, "gated call \(call), made during a switch, \(what()) on \(labels.name(project)) before any switch landed",
                    [entry.received, sequence].filter { $0 != 0 })
         case .project:
             // Went where it belonged.

@@ -4,12 +4,13 @@ import SDK
 /// legitimately pending.
 extension ContractChecker {
     /// The calls of a bulk resolve with one outcome: each must have been pending.
-    func checkResolutions(of calls: [CallID], _ outcome: CallOutcome, at sequence: UInt64, state: SDKState) {
+    /// `pending[i]`: whether `calls[i]` was pending in the state before the record.
+    func checkResolutions(of calls: [CallID], _ outcome: CallOutcome, at sequence: UInt64, pending: [Bool]) {
         // The state is the one before the record: a call listed twice was pending only once.
         var seen = Set<CallID>(minimumCapacity: calls.count)
-        for call in calls {
+        for (call, wasPending) in zip(calls, pending) {
             let first = seen.insert(call).inserted
-            checkResolution(of: call, outcome, at: sequence, wasPending: first && state.pendingCall(call) != nil)
+            checkResolution(of: call, outcome, at: sequence, wasPending: first && wasPending)
         }
     }
 

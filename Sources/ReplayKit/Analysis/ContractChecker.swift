@@ -49,6 +49,18 @@ package final class ContractChecker {
 
     /// Takes in one record; `state` is the state before it.
     package func consume(_ record: DecodedRecord, before state: SDKState) {
+        consume(record, looking: Self.look(at: record, in: state), unstarted: started ? nil : state)
+    }
+
+    /// Takes in one record with what the rules read of the state before it (``look(at:in:)``
+    /// of that state). The first record the checker takes in goes to ``consume(_:before:)``:
+    /// a checker that has not started takes over the state itself.
+    package func consume(_ record: DecodedRecord, looking look: Look) {
+        consume(record, looking: look, unstarted: nil)
+    }
+
+    /// Takes in one record; `unstarted` is the state before it when the checker has not started.
+    private func consume(_ record: DecodedRecord, looking look: Look, unstarted: SDKState?) {
         records += 1
         if let pending = unexplainedSnapshot {
             unexplainedSnapshot = nil
@@ -58,7 +70,8 @@ package final class ContractChecker {
         switch record.content {
         case .snapshot(let snapshot):
             if started {
-                compare(snapshot: snapshot, fold: state, at: record.sequence)
+                guard case .state(let fold) = look else { preconditionFailure("a snapshot's look holds the state before it") }
+                compare(snapshot: snapshot, fold: fold, at: record.sequence)
             } else {
                 adopt(snapshot)
             }
@@ -67,9 +80,25 @@ package final class ContractChecker {
         case .unreadable:
             return
         case .fact(let fact):
-            if !started { adopt(state) }
+            if !started {
+                guard let unstarted else { preconditionFailure("a checker starts with a record and the state before it") }
+                adopt(unstarted)
+            }
             started = true
-            check(fact, at: record.sequence, state: state)
+            check(fact, at: record.sequence, look: look)
+        }
+    }
+
+    /// Takes in `count` records in a row that change nothing but the count of records
+    /// (unreadable ones, and facts that ``passesOver(_:)``), as ``consume(_:looking:)`` takes
+    /// each: counted, and none of them a journal gap, so a snapshot's difference held back for
+    /// the record after it is reported.
+    func passOver(_ count: Int) {
+        guard count > 0 else { return }
+        records += count
+        if let pending = unexplainedSnapshot {
+            unexplainedSnapshot = nil
+            report(pending.rule, pending.message, pending.sequences)
         }
     }
 
@@ -130,20 +159,22 @@ package final class ContractChecker {
     // MARK: - Facts
 
     /// Hands a fact to the rules it concerns (one family of rules a file: `ContractChecker+<Rules>`).
-    private func check(_ fact: Fact, at sequence: UInt64, state: SDKState) {
+    private func check(_ fact: Fact, at sequence: UInt64, look: Look) {
         switch fact {
-        case .callReceived, .gateDecided: checkGate(fact, at: sequence, state: state)
+        case .callReceived, .gateDecided: checkGate(fact, at: sequence, look: look)
         case .taskQueued(let task): taskQueued(task, at: sequence)
         case .taskCompleted(let id, let outcome): taskCompleted(id, outcome, at: sequence)
         case .eventBatched(let task, let event, _):
             // The gate's decision first, when it travels here (format 1.3).
-            checkGate(fact, at: sequence, state: state)
-            if let project = state.tasks[task]?.task.project {
+            checkGate(fact, at: sequence, look: look)
+            if case .batchedInto(let project?) = look {
                 expect(event.call, deliveredTo: project, at: sequence, what: "its event joined task \(task)")
             }
         case .callResolved(let call, let outcome):
-            checkResolution(of: call, outcome, at: sequence, wasPending: state.pendingCall(call) != nil)
-        case .callsResolved(_, let calls, let outcome): checkResolutions(of: calls, outcome, at: sequence, state: state)
+            checkResolution(of: call, outcome, at: sequence, wasPending: { if case .pending(true) = look { true } else { false } }())
+        case .callsResolved(_, let calls, let outcome):
+            guard case .pendingEach(let pending) = look else { preconditionFailure("a callsResolved's look says which calls were pending") }
+            checkResolutions(of: calls, outcome, at: sequence, pending: pending)
         case .switchRouted(let id, _, let project, let routing): switchRouted(id, to: project, routing, at: sequence)
         case .switchCancelled(let id, _): switchCancelled(id, at: sequence)
         case .switchStarted(let id, _, let to): switchStarted(id, to: to, at: sequence)
@@ -152,6 +183,7 @@ package final class ContractChecker {
             // Facts are missing here (lost, or erased on request): what the rules track from the
             // facts themselves starts over from the state (the snapshot before the fact), never
             // judged across it.
+            guard case .state(let state) = look else { preconditionFailure("a gap's look holds the state before it") }
             gapRestart(state)
         case .initialized(let project, _): projectWentLive(project, at: sequence)
         case .storageCleared(let project, let scope): storageCleared(project, scope, at: sequence)

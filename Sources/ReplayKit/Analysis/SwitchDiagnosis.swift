@@ -39,18 +39,25 @@ package final class SwitchDiagnosis {
 
     /// Takes in one record; `state` is the state before it.
     package func consume(_ record: DecodedRecord, before state: SDKState) {
+        consume(record, looking: Self.look(at: record, in: state))
+    }
+
+    /// Takes in one record with what the diagnosis reads of the state before it
+    /// (``look(at:in:)`` of that state).
+    package func consume(_ record: DecodedRecord, looking look: Look) {
         labels.learn(from: record)
         guard let fact = record.fact else { return }
         let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
         switch fact {
         case .switchRouted(let id, let call, let project, let routing):
+            let live: ProjectFingerprint? = if case .live(let live) = look { live } else { nil }
             var report = SwitchReport(id: id, call: call, requested: mark, project: project, routing: routing,
-                                      liveAtRequest: state.live?.fingerprint)
+                                      liveAtRequest: live)
             switch routing {
             case .absorbed(let target), .moved(let target): update(target) { $0.absorbed.append((id, call, mark)) }
             case .started, .enqueued, .noop, .initialization: break
             }
-            if case .noop = routing { report.landedOn = state.live?.fingerprint }
+            if case .noop = routing { report.landedOn = live }
             open[id] = report
             closeIfComplete(id)
         case .switchStarted(let id, let from, _):
@@ -109,9 +116,8 @@ package final class SwitchDiagnosis {
                     }
                 }
             case .inline(let project):
-                if let run = state.switching.inFlight {
-                    let name = state.pendingCall(call)?.name.rawValue ?? "?"
-                    update(run.id) { $0.inline.append(SwitchReport.InlineCall(call: call, name: name, at: mark, project: project)) }
+                if case .inline(let run?, let name) = look {
+                    update(run) { $0.inline.append(SwitchReport.InlineCall(call: call, name: name ?? "?", at: mark, project: project)) }
                 }
             // Run at once: no switch holds it.
             case .executed:
@@ -145,16 +151,16 @@ package final class SwitchDiagnosis {
             }
             closeIfComplete(id)
         case .clockJumped(let wall, let jump):
-            if let run = state.switching.inFlight {
-                update(run.id) { $0.clockJumps.append(SwitchReport.ClockJump(at: mark, jumpMicroseconds: jump, wall: wall)) }
+            if case .inFlight(let run?) = look {
+                update(run) { $0.clockJumps.append(SwitchReport.ClockJump(at: mark, jumpMicroseconds: jump, wall: wall)) }
             }
         case .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded:
-            if let run = state.switching.inFlight, let text = Describe.background(fact) {
-                update(run.id) { $0.background.append((mark, text)) }
+            if case .inFlight(let run?) = look, let text = Describe.background(fact) {
+                update(run) { $0.background.append((mark, text)) }
             }
         case .storageWasUnavailable, .keyringWriteFailed:
-            if let run = state.switching.inFlight, let text = Describe.storage(fact) {
-                update(run.id) { $0.storage.append((mark, text)) }
+            if case .inFlight(let run?) = look, let text = Describe.storage(fact) {
+                update(run) { $0.storage.append((mark, text)) }
             }
         // Facts that say nothing about a switch (other timers and durability waits included).
         case .engineStarted, .callReceived, .transportCompleted, .timerFired, .moduleHookCompleted, .authTokenReceived,

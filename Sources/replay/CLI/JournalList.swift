@@ -9,11 +9,16 @@ struct JournalList: Sendable {
     /// How many threads fold side by side: journals when there are several, one journal's
     /// segments when the command folds them in parallel.
     let jobs: Int
+    /// Whether `--jobs` was given (a command notes on standard error when it could not
+    /// split a journal's segments as asked: ``JobsNote``).
+    let jobsGiven: Bool
 
     /// Parses `--jobs J`, then the journals' paths (a usage error when there is none, or when
     /// `-` is one of several).
     init(arguments: inout Arguments) throws(UsageError) {
-        jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? Self.defaultJobs
+        let given = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        jobs = given ?? Self.defaultJobs
+        jobsGiven = given != nil
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         if paths.count > 1 && paths.contains("-") {

@@ -58,14 +58,15 @@ struct AuditCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         if journals.paths.count == 1, let device = DeviceFolder.open(journals.paths[0]) { return try run(device, console: console) }
-        if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs).status }
+        if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs, jobsGiven: journals.jobsGiven).status }
         return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
             try answer(path, console: console, jobs: 1)
         }
     }
 
-    /// Audits one journal: its rows, then its summary; its segments `jobs` at a time.
-    func answer(_ path: String, console: Console, jobs: Int) throws -> ManyJournals.Answer {
+    /// Audits one journal: its rows, then its summary; its segments `jobs` at a time (with
+    /// `jobsGiven`, a note on standard error when some were audited in order: ``JobsNote``).
+    func answer(_ path: String, console: Console, jobs: Int, jobsGiven: Bool = false) throws -> ManyJournals.Answer {
         let reader = try JournalSource.open(path, console: console)
         var shown: [String: Int] = [:]
         let received = try receiptVerdicts(path, console: console)
@@ -97,6 +98,8 @@ struct AuditCommand: Command {
             let join = CallAuditJoin(emit: emit)
             problems = try join.audit(reader, jobs: jobs)
             join.finish()
+            JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
+                            inOrder: join.segmentsRedone, wholeInOrder: false, console: console)
             (deliveries, statusCounts, labels) = (join.deliveries, join.statusCounts, join.labels)
         } else {
             let walk = try JournalWalk(reader: reader)
@@ -105,6 +108,8 @@ struct AuditCommand: Command {
                 walk.fold(record) { audit.consume(record, before: $0) }
             }
             audit.finish()
+            JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
+                            inOrder: reader.segments.count, wholeInOrder: true, console: console)
             problems = walk.stream.problems
             (deliveries, statusCounts, labels) = (audit.deliveries, audit.statusCounts, audit.labels)
         }

@@ -17,20 +17,31 @@ struct CheckCommand: JournalListCommand {
         `replay timeline --from SEQ`). Exit status: 0 when every rule holds, 1 otherwise.
 
           --json     one JSON object: every rule with its violations
-        \(JournalList.help(column: 13))
+        \(JournalList.help(column: 13, splitsSegments: true))
         """
 
     let journal: JournalArgument
 
-    /// Checks one journal and prints its findings.
-    static func answer(_ path: String, json: Bool, console: Console, many: Bool) throws -> ManyJournals.Answer {
-        let reader = try JournalArgument.open(path, console: console)
-        let walk = try JournalWalk(reader: reader, onProgress: { console.progress("checking seq \($0)") })
-        let checker = ContractChecker()
-        while let record = try walk.next() {
-            walk.fold(record) { checker.consume(record, before: $0) }
+    func run(console: Console) throws -> ExitStatus {
+        try journal.run(Self.name, console: console) { [json = journal.json, list = journal.list] path, console, many in
+            try Self.answer(path, json: json, console: console, jobs: many ? 1 : list.jobs, jobsGiven: list.jobsGiven && !many)
         }
+    }
+
+    /// Checks one journal and prints its findings (as one of many: its segments in order).
+    static func answer(_ path: String, json: Bool, console: Console, many: Bool) throws -> ManyJournals.Answer {
+        try answer(path, json: json, console: console, jobs: 1, jobsGiven: false)
+    }
+
+    /// Checks one journal and prints its findings; its segments decoded and folded `jobs` at a
+    /// time (the rules take the records in order, on this thread: they follow calls, tasks
+    /// and switches across the segments).
+    static func answer(_ path: String, json: Bool, console: Console, jobs: Int, jobsGiven: Bool) throws -> ManyJournals.Answer {
+        let reader = try JournalArgument.open(path, console: console)
+        let checker = ContractChecker()
+        let walk = try checker.consume(reader, jobs: jobs, onProgress: { console.progress("checking seq \($0)") })
         console.clearProgress()
+        JobsNote.report(walk, command: Self.name, jobs: jobs, given: jobsGiven, console: console)
         checker.finish(state: walk.state)
         if json {
             console.print(JSONValue.object([
@@ -62,7 +73,7 @@ struct CheckCommand: JournalListCommand {
             }
             console.print(checker.isClean ? "no violation" : "\(checker.counts.values.reduce(0, +)) violation(s)")
         }
-        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        let unreadable = walk.problems.report(command: Self.name, console: console)
         let violations = checker.counts.values.reduce(0, +)
         var tally = Tally([("records", checker.records), ("clean_journals", checker.isClean ? 1 : 0),
                            ("journals_with_violations", checker.isClean ? 0 : 1), ("violations", violations)])

@@ -22,7 +22,7 @@ struct DiagnoseCommand: Command {
           --switch N   only switch N (as in s3, or just 3)
           --json       one JSON array of switch reports (with several journals: one line per
                        switch report, tagged with its journal)
-        \(JournalList.help(column: 15))
+        \(JournalList.help(column: 15, splitsSegments: true))
         """
 
     let journals: JournalList
@@ -38,15 +38,17 @@ struct DiagnoseCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        if let path = journals.single { return try answer(path, console: console, many: false).status }
+        if let path = journals.single { return try answer(path, console: console, many: false, jobs: journals.jobs).status }
         return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
-            try answer(path, console: console, many: true)
+            try answer(path, console: console, many: true, jobs: 1)
         }
     }
 
     /// Diagnoses one journal's switches; with `many` and `--json`, one line per report (to be
-    /// tagged with the journal) instead of one array.
-    func answer(_ path: String, console: Console, many: Bool) throws -> ManyJournals.Answer {
+    /// tagged with the journal) instead of one array. The segments are decoded and folded
+    /// `jobs` at a time; the diagnosis takes the records in order, on this thread (it follows
+    /// switches, held calls and durability requests across the segments).
+    func answer(_ path: String, console: Console, many: Bool, jobs: Int) throws -> ManyJournals.Answer {
         let reader = try JournalSource.open(path, console: console)
         var withAnomalies = 0
         var anomalies = false
@@ -66,16 +68,14 @@ struct DiagnoseCommand: Command {
             }
             printed += 1
         }
-        let walk = try JournalWalk(reader: reader)
-        while let record = try walk.next() {
-            walk.fold(record) { diagnosis.consume(record, before: $0) }
-        }
+        let walk = try diagnosis.consume(reader, jobs: jobs)
+        JobsNote.report(walk, command: Self.name, jobs: jobs, given: journals.jobsGiven && !many, console: console)
         diagnosis.finish()
         if json && !many { console.print(printed == 0 ? "[]" : "]") }
         if printed == 0 && !json {
             console.print(only.map { "no switch s\($0) in this journal" } ?? "no switch in this journal")
         }
-        let unreadable = walk.stream.reportProblems(command: Self.name, console: console)
+        let unreadable = walk.problems.report(command: Self.name, console: console)
         return ManyJournals.Answer(status: anomalies || unreadable ? .findings : .ok, journalID: reader.journalID?.uuidString,
                                    tally: Tally([("switches", printed), ("switches_with_anomalies", withAnomalies)]))
     }

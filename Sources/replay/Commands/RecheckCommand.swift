@@ -28,9 +28,13 @@ struct RecheckCommand: Command {
     let limit: Int
     let json: Bool
     let jobs: Int
+    /// Whether `--jobs` was given (``JobsNote``).
+    let jobsGiven: Bool
 
     init(arguments: inout Arguments) throws(UsageError) {
-        jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? JournalList.defaultJobs
+        let jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        self.jobs = jobs ?? JournalList.defaultJobs
+        jobsGiven = jobs != nil
         limit = try arguments.option("--limit", as: "a count", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }) ?? 10
         json = arguments.flag("--json")
         path = try arguments.positional("journal directory")
@@ -40,9 +44,13 @@ struct RecheckCommand: Command {
         let reader = try JournalSource.open(path, console: console)
         let recheck: Recheck.Summary
         let problems: StreamProblems
-        if jobs > 1, SegmentFolds.canSplit(reader), let (summary, skipped) = Recheck.inSegments(reader, limit: limit, jobs: jobs) {
+        let splits = jobs > 1 && SegmentFolds.canSplit(reader)
+        if splits, let (summary, skipped) = Recheck.inSegments(reader, limit: limit, jobs: jobs) {
             (recheck, problems) = (summary, skipped)
         } else {
+            JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
+                            inOrder: reader.segments.count, wholeInOrder: true,
+                            because: splits ? "a segment does not begin with a readable snapshot, or reading one failed" : nil, console: console)
             let walk = try JournalWalk(reader: reader, onProgress: { console.progress("rechecking seq \($0)") })
             let whole = Recheck(limit: limit)
             while let record = try walk.next() { try whole.take(record, on: walk) }

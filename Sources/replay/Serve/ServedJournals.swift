@@ -202,8 +202,13 @@ final class ServedJournals: Sendable {
     private func buildPage(_ journal: Int, served: ServedPage) throws -> String {
         let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
         let progress = pageProgress[journal]
-        let timeline = try TimelineBuilder.build(reader: reader, onProgress: { progress.store($0) })
-        return ReportPage.html(data: ReportData.make(timeline, received: received?[journal] ?? nil), title: entries[journal].name, served: served)
+        let page = try {
+            let timeline = try TimelineBuilder.build(reader: reader, onProgress: { progress.store($0) })
+            return ReportPage.html(data: ReportData.make(timeline, received: received?[journal] ?? nil), title: entries[journal].name, served: served)
+        }()
+        // The pass's calls are gone now; the server keeps the page.
+        FreedMemory.giveBack()
+        return page
     }
 
     /// How far the page's pass has read, as JSON: `ready` once the page is made, `read` the last

@@ -5,7 +5,8 @@ For each of the two, in a scratch copy of Sources (never the working tree):
 
 1. writes what a newcomer writes first, as docs/ARCHITECTURE.md's recipe says (the enum case,
    its declaration, the public method...), plus the places no compiler names but the change
-   needs (KNOWN: the simulator's story generator);
+   needs, which a failing test names instead (KNOWN: the simulator's story generator, the
+   tests' random facts);
 2. compiles the copy and reads the compiler's errors: each file it names is a decision it asks
    for (an exhaustive switch without the new case). The template answers each with a plausible
    real choice (ANSWERS below); a file the compiler names that the template does not answer
@@ -113,7 +114,7 @@ CALL = Case(
         Edit("Sources/Simulation/StoryGenerator.swift",
              ".inAppDelivery(messageID: id) : .inAppConsume(messageID: id)))",
              ".inAppDelivery(messageID: id) : random.chance(0.5) ? .inAppConsume(messageID: id) : .inAppDismiss(messageID: id)))",
-             kind="known", why="the simulator generates calls from its own list (no compiler or test asks)"),
+             kind="known", why="the simulator's list of calls (SimulationTests \"the generator makes every public call\" fails until it is there)"),
     ],
     answers=[
         Edit(PC, "        case .inAppConsume: .inAppConsume\n",
@@ -518,7 +519,7 @@ def topological(modules):
 
 KIND_TITLES = [
     ("first", "written first, as the recipe says"),
-    ("known", "needed, but named by no compiler error"),
+    ("known", "needed, named by a failing test, not by the compiler"),
     ("decision", "asked by the compiler: a decision"),
     ("list", "asked by the compiler: joins a list of cases treated alike"),
 ]

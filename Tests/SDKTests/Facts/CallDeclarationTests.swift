@@ -37,6 +37,18 @@ struct CallDeclarationTests {
         }
     }
 
+    @Test("a call carries a project exactly when its declaration has a project argument")
+    func carriedProjectFollowsTheDeclarations() {
+        for call in SampleCalls.all {
+            var declared: ProjectRef?
+            for (argument, value) in zip(call.declaration.arguments, call.arguments) where argument.kind == .project {
+                if case .project(let project) = value { declared = project }
+            }
+            #expect(call.carriedProject == declared, "\(call.name)")
+        }
+        #expect(SampleCalls.all.contains { $0.carriedProject != nil })
+    }
+
     @Test("a track call's direct encoding is the bytes its declaration lays out")
     func trackFastPathIsTheDeclaredLayout() {
         let tracks = SampleCalls.all.filter { $0.name == .track } + [

@@ -43,7 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Today's figures (files touched, all kinds): the run fails when a change makes either grow.
 # Lower them when a change makes a case cheaper (docs/ARCHITECTURE.md quotes this script).
-RATCHET = {"call": 9, "fact": 21}
+RATCHET = {"call": 9, "fact": 19}
 
 
 class Edit:
@@ -199,10 +199,6 @@ FACT = Case(
               ".teardownStepFinished, .switchCancelled, .callbacksStalled,", "asks nothing of the world"),
         joins("Sources/SDKCore/Decide/InputDecisions.swift", ".switchLanded,\n                 .switchCancelled,",
               ".switchLanded,\n                 .switchCancelled, .callbacksStalled,", "not an input"),
-        joins("Sources/SDKCore/Facts/Fact+GateDecision.swift", ".switchLanded, .switchCancelled, .unknown:",
-              ".switchLanded, .switchCancelled, .callbacksStalled, .unknown:", "no gate decision"),
-        joins("Sources/SDKCore/Facts/Fact+Resolutions.swift", ".switchLanded, .switchCancelled, .unknown:",
-              ".switchLanded, .switchCancelled, .callbacksStalled, .unknown:", "resolves no call"),
         Edit("Sources/ReplayKit/Rendering/FactSummary.swift",
              "        case .switchCancelled(let id, let reason):\n            return \"\\(id): \\(reason)\"\n",
              "        case .switchCancelled(let id, let reason):\n            return \"\\(id): \\(reason)\"\n"

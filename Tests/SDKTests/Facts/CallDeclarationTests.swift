@@ -49,6 +49,12 @@ struct CallDeclarationTests {
         #expect(SampleCalls.all.contains { $0.carriedProject != nil })
     }
 
+    @Test("inAppFetch alone is declared with a count (replay's OverflowGuard bounds it by name)")
+    func countsAreBoundedByName() {
+        let counted = CallDeclaration.all.filter { $0.arguments.contains { $0.kind == .messageCount } }.map(\.name)
+        #expect(counted == [.inAppFetch], "bound each new count in OverflowGuard.check(_: PublicCall), then list it here")
+    }
+
     @Test("a track call's direct encoding is the bytes its declaration lays out")
     func trackFastPathIsTheDeclaredLayout() {
         let tracks = SampleCalls.all.filter { $0.name == .track } + [

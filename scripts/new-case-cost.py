@@ -44,7 +44,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Today's figures (files touched, all kinds): the run fails when a change makes either grow.
 # Lower them when a change makes a case cheaper (docs/ARCHITECTURE.md quotes this script).
-RATCHET = {"call": 9, "fact": 18}
+RATCHET = {"call": 8, "fact": 18}
 
 
 class Edit:
@@ -137,8 +137,6 @@ CALL = Case(
               ".inAppDelivery, .inAppConsume, .inAppDismiss,\n             .embeddedFetch", "runs as a message call"),
         joins("Sources/SDKCore/Decide/SDKState+Switch.swift", ".inAppDelivery, .inAppConsume,\n",
               ".inAppDelivery, .inAppConsume, .inAppDismiss,\n", "not a control call; delivery room as any request", count=2),
-        joins("Sources/ReplayKit/Reading/OverflowGuard.swift", ".inAppDelivery, .inAppConsume, .embeddedFetch",
-              ".inAppDelivery, .inAppConsume, .inAppDismiss, .embeddedFetch", "nothing to bound"),
         joins("Sources/Sandbox/APIEndpoint.swift", ".trackInAppDelivery, .consumeInApp,",
               ".trackInAppDelivery, .consumeInApp, .dismissInApp,", "both backends store it (a POST)"),
     ],

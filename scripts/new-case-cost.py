@@ -30,6 +30,7 @@ the latter): none switches over calls or facts without a `default:`, so none ask
 The call and the fact are measured side by side, one job each.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -554,6 +555,26 @@ def report(scratch):
     return "\n".join(lines), total, len(by_kind["first"]) + len(by_kind["known"]) + len(by_kind["list"])
 
 
+def tree_key(modules, executables):
+    """What a measurement depends on: this script, the compiler, the flags of the debug build and
+    every file of Sources and of the test files the template reads. Same key, same figures."""
+    digest = hashlib.sha256()
+    digest.update(open(__file__, "rb").read())
+    swiftc = modules["SDKCore"].args[0]
+    digest.update(subprocess.run([swiftc, "--version"], capture_output=True).stdout)
+    for name in sorted(modules):
+        digest.update(json.dumps(modules[name].args).encode())
+    tests = {edit.path for case in CASES.values() for edit in case.known if edit.path.startswith("Tests/")}
+    files = sorted(os.path.relpath(os.path.join(base, name), ROOT)
+                   for base, _, names in os.walk(os.path.join(ROOT, "Sources")) for name in names) + sorted(tests)
+    for path in files:
+        digest.update(path.encode() + b"\0")
+        with open(os.path.join(ROOT, path), "rb") as file:
+            digest.update(hashlib.sha256(file.read()).digest())
+    digest.update(b"executables" if executables else b"libraries")
+    return digest.hexdigest()[:16]
+
+
 def self_test(root, modules):
     """The two ways the template can fall behind the code must fail the run, naming the file."""
     failures = []
@@ -593,6 +614,7 @@ def main():
     parser.add_argument("--verbose", action="store_true", help="print each module compiled and its time")
     parser.add_argument("--executables", action="store_true",
                         help="compile the executables that depend on an edited module too (they switch over no call or fact)")
+    parser.add_argument("--fresh", action="store_true", help="measure even when the cache holds this tree's figures")
     parser.add_argument("--self-test", action="store_true",
                         help="check that the script fails on an unanswered decision and on a stale anchor")
     options = parser.parse_args()
@@ -608,11 +630,26 @@ def main():
     names = ["call", "fact"] if options.case == "both" else [options.case]
     started = time.monotonic()
     scratches = {name: Scratch(CASES[name], root, modules, options.executables) for name in names}
-    errors = {}
+    errors, results = {}, {}
+    cache = os.path.join(options.build, "new-case-cost")
+    key = tree_key(modules, options.executables)
 
     def measure(name):
+        path = os.path.join(cache, f"{name}-{key}.json")
+        if not options.fresh and os.path.exists(path):
+            with open(path) as file:
+                results[name] = json.load(file)
+            return
         try:
             scratches[name].run()
+            text, total, beyond = report(scratches[name])
+            results[name] = {"text": text, "total": total, "beyond": beyond}
+            os.makedirs(cache, exist_ok=True)
+            for stale in os.listdir(cache):
+                if stale.startswith(name + "-"):
+                    os.remove(os.path.join(cache, stale))
+            with open(path, "w") as file:
+                json.dump(results[name], file)
         except TemplateError as error:
             errors[name] = str(error)
 
@@ -633,8 +670,10 @@ def main():
             print(f"new-case-cost: {scratch.case.title}: {errors[name]}", file=sys.stderr)
             status = 1
             continue
-        text, total, beyond_decisions = report(scratch)
+        text, total, beyond_decisions = results[name]["text"], results[name]["total"], results[name]["beyond"]
         print(text)
+        if not scratch.passes:
+            print(f"  (the same sources, template and compiler as a run that measured this: its figures, from {cache})")
         if total > RATCHET[name]:
             print(f"new-case-cost: {name}: {total} files, more than today's {RATCHET[name]}", file=sys.stderr)
             status = 1

@@ -88,8 +88,8 @@ mutations: deps
 # code generated), each file the compiler names answered from the template until the copy
 # builds clean; then the files touched, with the count, the issue's goal and today's figure. Fails
 # when a count grows past today's figure, when the compiler asks a decision the template does not
-# answer, or when the answered copy does not build clean; its self-test leaves one answer out and
-# plants a stale anchor, and each must fail the run. Over the debug build unit-tests made: 28 s
+# answer, or when the answered copy does not build clean (an error or any warning); its
+# self-test leaves one answer out, plants a warning and a stale anchor, and each must fail the run. Over the debug build unit-tests made: 28 s
 # here (46 s of CPU for both cases, one core each; 68 s with other builds sharing the cores);
 # a rerun over the same sources, script and compiler reads the figures it cached in
 # .build/new-case-cost (under a second; --fresh measures again). NEW_CASE_COST_FLAGS=--goal

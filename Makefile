@@ -1,7 +1,7 @@
 # The two commands the README gives: `make test` (everything CI runs) and `make demo`.
 SWIFT ?= swift
 
-.PHONY: all deps build test layers-check portability-check nolz4-check unit-tests mutations docs-check readme-check dependency-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
+.PHONY: all deps build test layers-check portability-check nolz4-check unit-tests mutations new-case-cost docs-check readme-check dependency-check report-check serve-check tsan demo bench simulate reliability clean fuzz-build fuzz fuzz-smoke fuzz-corpus fleet-check fleet-spark bench-replay
 
 all: build
 
@@ -13,13 +13,14 @@ build: deps
 
 # What CI runs: installs what is missing, builds everything (tests included), runs the whole
 # suite, reverts each engine-shell mechanism in turn and checks the thread-free tests catch it,
+# measures what a new public call and a new fact cost in files (and that the template compiles),
 # reads the Apple build for Linux-only code, builds the journal as iOS does (without liblz4),
 # checks the API documentation with docc, builds and runs the README's snippet as an app that
 # depends on this package by URL and version would (no unsafeFlags in what it links), renders
 # the demo's HTML report in headless Chromium and drives `replay serve` in it, then the
 # concurrency suites under ThreadSanitizer, a short smoke of each fuzzer and the fleet SQL's
 # cross-check on DuckDB (audit and reconcile).
-test: layers-check portability-check nolz4-check unit-tests mutations docs-check dependency-check report-check serve-check tsan fuzz-smoke fleet-check
+test: layers-check portability-check nolz4-check unit-tests mutations new-case-cost docs-check dependency-check report-check serve-check tsan fuzz-smoke fleet-check
 
 # The Journal built as iOS builds it, without liblz4 (every block through the journal's own LZ4
 # in Swift), in a package of its own under .build/nolz4-check, warnings as errors: a journal it
@@ -80,6 +81,24 @@ unit-tests: deps
 mutations: deps
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/shell-mutations.sh
+
+# What a new public call and a new fact cost, measured (scripts/new-case-cost.py; docs/ARCHITECTURE.md
+# quotes its output): each added from a template to a scratch copy of Sources, each module that
+# depends on an edited one type-checked with SwiftPM's own flags (`swiftc -wmo -emit-module`, no
+# code generated), each file the compiler names answered from the template until the copy
+# builds clean; then the files touched, with the count, the issue's goal and today's figure. Fails
+# when a count grows past today's figure, when the compiler asks a decision the template does not
+# answer, or when the answered copy does not build clean (an error or any warning); its
+# self-test leaves one answer out, plants a warning and a stale anchor, and each must fail the run. Over the debug build unit-tests made: 28 s
+# here (46 s of CPU for both cases, one core each; 68 s with other builds sharing the cores);
+# a rerun over the same sources, script and compiler reads the figures it cached in
+# .build/new-case-cost (under a second; --fresh measures again). NEW_CASE_COST_FLAGS=--goal
+# fails over the issue's goal instead.
+NEW_CASE_COST_FLAGS ?=
+new-case-cost: deps
+	$(SWIFT) build --build-tests
+	python3 scripts/new-case-cost.py --self-test
+	python3 scripts/new-case-cost.py $(NEW_CASE_COST_FLAGS)
 
 # The SDK's, SDKTesting's, the journal's and the Sandbox's API documentation builds with the toolchain's docc without a
 # warning (a broken ``symbol`` link, an undocumented parameter), over the same debug build.

@@ -21,14 +21,40 @@ package enum APIEndpoint: String, CaseIterable, Sendable {
     case getInAppMessages = "inApp/getMessages"
     case getEmbeddedMessages = "embedded-messaging/messages"
 
+    /// What the platform makes of a request to an endpoint once its checks passed: the one place
+    /// an endpoint says how both backends answer it (and, from that, its method).
+    package enum Answer: Sendable {
+        /// Stored, answered with the platform's plain success (a POST).
+        case stored
+        /// One event (a POST): the Sandbox refuses a name its project disallows; else stored.
+        case trackedEvent
+        /// A bulk of events (a POST), each accepted or refused on its own.
+        case trackedEvents
+        /// The project's in-app messages (a GET).
+        case inAppMessages
+        /// The project's embedded placements (a GET).
+        case embeddedMessages
+    }
+
+    /// What the platform makes of a request to the endpoint.
+    package var answer: Answer {
+        switch self {
+        case .trackEvent: .trackedEvent
+        case .trackEvents: .trackedEvents
+        case .getInAppMessages: .inAppMessages
+        case .getEmbeddedMessages: .embeddedMessages
+        case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackPurchase, .updateCart, .trackPushOpen,
+             .trackInAppOpen, .trackInAppClick, .trackInAppClose, .trackInAppDelivery, .consumeInApp,
+             .embeddedMessageReceived, .embeddedMessageClick:
+            .stored
+        }
+    }
+
     /// The only method the endpoint answers.
     package var method: String {
-        switch self {
-        case .getInAppMessages, .getEmbeddedMessages: "GET"
-        case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackEvent, .trackEvents, .trackPurchase,
-             .updateCart, .trackPushOpen, .trackInAppOpen, .trackInAppClick, .trackInAppClose, .trackInAppDelivery,
-             .consumeInApp, .embeddedMessageReceived, .embeddedMessageClick:
-            "POST"
+        switch answer {
+        case .inAppMessages, .embeddedMessages: "GET"
+        case .stored, .trackedEvent, .trackedEvents: "POST"
         }
     }
 

@@ -94,25 +94,23 @@ struct SandboxAPI: Sendable {
     }
 
     private func successResponse(for endpoint: APIEndpoint, project: SandboxProject, body: Data) -> HTTPResponse {
-        switch endpoint {
-        case .trackEvent:
+        switch endpoint.answer {
+        case .trackedEvent:
             let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
             if let name = object?["eventName"] as? String, project.disallowedEventNames.contains(name) {
                 return .apiResult(status: 400, code: "DisallowedEventName", message: "event name \(name) is not allowed by project \(project.name)")
             }
             return .apiResult(status: 200, code: "Success", message: "")
-        case .trackEvents:
+        case .trackedEvents:
             guard let answer = BulkTrackAnswer(body: body, project: project) else {
                 return .apiResult(status: 400, code: "InvalidJsonBody", message: "events/trackBulk takes {\"events\": [<event objects>]}")
             }
             return answer.response
-        case .getInAppMessages:
+        case .inAppMessages:
             return .wrapping(jsonArray: projects.inAppMessages(projectName: project.name), under: "inAppMessages")
-        case .getEmbeddedMessages:
+        case .embeddedMessages:
             return .wrapping(jsonArray: projects.embeddedPlacements(projectName: project.name), under: "placements")
-        case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackPurchase, .updateCart, .trackPushOpen,
-             .trackInAppOpen, .trackInAppClick, .trackInAppClose, .trackInAppDelivery, .consumeInApp,
-             .embeddedMessageReceived, .embeddedMessageClick:
+        case .stored:
             return .apiResult(status: 200, code: "Success", message: "")
         }
     }

@@ -105,19 +105,17 @@ final class SimulatedBackend {
         var receipt = BackendReceipt(idempotencyKey: request.idempotencyKey, project: project.fingerprint, path: request.path,
                                      query: request.query, body: request.body, time: time, region: project.region)
         defer { receipts.append(receipt) }
-        switch endpoint {
-        case .getInAppMessages:
+        switch endpoint.answer {
+        case .inAppMessages:
             return Self.answer(200, #"{"code":"Success","inAppMessages":[{"messageId":"ia-\#(project.name)-1"},{"messageId":"ia-\#(project.name)-2"}]}"#)
-        case .getEmbeddedMessages:
+        case .embeddedMessages:
             return Self.answer(200, #"{"code":"Success","placements":[{"embeddedMessages":[{"metadata":{"messageId":"em-\#(project.name)-1"}}]}]}"#)
-        case .trackEvents:
+        case .trackedEvents:
             let (answer, refused) = Self.bulkAnswer(to: request.body, refusing: random.chance(profile.eventRefusal), random: &random)
             receipt.refusedEventNames = refused
             return answer
         // Stored, answered with the platform's plain success.
-        case .updateUser, .updateEmail, .registerDeviceToken, .disableDevice, .trackEvent, .trackPurchase, .updateCart,
-             .trackPushOpen, .trackInAppOpen, .trackInAppClick, .trackInAppClose, .trackInAppDelivery, .consumeInApp,
-             .embeddedMessageReceived, .embeddedMessageClick:
+        case .stored, .trackedEvent:
             return Self.success
         }
     }

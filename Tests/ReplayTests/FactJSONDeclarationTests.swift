@@ -45,6 +45,24 @@ struct FactJSONDeclarationTests {
             + events.flatMap { event in [nil, project].map { Fact.eventBatched(task: TaskID(4), event: event, executedOn: $0) } }
     }
 
+    @Test("the project a fact names for its label is the ProjectRef its declared values carry")
+    func labelsFollowTheDeclarations() {
+        let calls = SampleCalls.all.enumerated().map { index, call in
+            Fact.callReceived(ReceivedCall(id: FixtureStory.callID(UInt64(index) + 1), caller: 1, call: call))
+        }
+        var named = 0
+        for fact in SampleFacts.all + calls {
+            var declared: ProjectRef?
+            fact.forEachField { _, value in
+                if case .project(let project) = value { declared = project }
+                if case .receivedCall(let received) = value { declared = received.call.carriedProject }
+            }
+            #expect(ProjectLabels.project(namedBy: fact) == declared, "\(fact.declaration.map { "\($0.kind)" } ?? "unknown")")
+            if declared != nil { named += 1 }
+        }
+        #expect(named >= 5, "initialize, switchProject, initialized, switchRouted and switchStarted name one")
+    }
+
     @Test("the busiest kinds' direct JSON is the JSON their declarations give; every kind renders")
     func busiestFactsFastPath() {
         for fact in Self.busiestFacts + SampleFacts.all {

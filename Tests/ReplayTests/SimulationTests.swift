@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import ReplayKit
 import SDK
+import SDKCore
 import Testing
 @testable import Simulation
 
@@ -27,6 +28,26 @@ struct SimulationTests {
         #expect(tally.launches > 300, "stories crash and relaunch")
         #expect(tally.requestsReceived > 800, "stories reach the backend")
         for outcome in tally.failed { Issue.record(Self.describe(outcome)) }
+    }
+
+    /// The generator lists the calls it makes by hand, and no compiler asks it about a new one
+    /// (scripts/new-case-cost.py counts it): this is what names it.
+    @Test("the generator makes every public call")
+    func everyCall() {
+        var made = Set<PublicCall.Name>()
+        for seed in 1...2_000 as ClosedRange<UInt64> {
+            for case .call(_, let call, _) in StoryGenerator.story(seed: seed, length: 20).steps {
+                switch call {
+                case .initialize: made.insert(.initialize)
+                case .switchProject(_, let inCallback):
+                    made.insert(.switchProject)
+                    if let inCallback { made.insert(inCallback.name) }
+                case .sdk(let call): made.insert(call.name)
+                }
+            }
+        }
+        let missing = PublicCall.Name.allCases.filter { !made.contains($0) }
+        #expect(missing.isEmpty, "StoryGenerator never makes \(missing): add each to its lists")
     }
 
     @Test("the same seed gives the same story and the same journal, byte for byte")

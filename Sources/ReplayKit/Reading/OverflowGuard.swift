@@ -88,20 +88,12 @@ enum OverflowGuard {
             if case .deliverToOutgoing(let timeout) = rules.pendingEvents { milliseconds(timeout, "pending-events timeout") }
         }
 
+        /// A call's project and its count, the only numbers a call carries past the call limits
+        /// (its sizes are theirs): read from the calls that carry one, not a list of the others
+        /// (`CallDeclarationTests` names this place for a new call declared with a count).
         mutating func check(_ call: PublicCall) {
-            switch call {
-            case .initialize(let project), .switchProject(let project): check(project)
-            case .inAppFetch(let count): attempt(count, "fetch count")
-            // Calls with no project or count to bound (their sizes are the call limits' business).
-            case .flush,
-                 .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
-                 .updateCart, .trackPurchase, .track,
-                 .registerToken, .disableDevice, .trackPushOpen, .handlePush,
-                 .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedFetch, .embeddedReceived,
-                 .embeddedClick,
-                 .setAttribution, .handleUniversalLink, .setConsent, .eraseLocalData,
-                 .oversized: break
-            }
+            if let project = call.carriedProject { check(project) }
+            if case .inAppFetch(let count) = call { attempt(count, "fetch count") }
         }
 
         mutating func check(_ timer: TimerPurpose) {

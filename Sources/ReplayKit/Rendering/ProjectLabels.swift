@@ -30,26 +30,15 @@ package struct ProjectLabels: Sendable {
     }
 
     /// The project configuration (with its label) `fact` carries: an initialize or
-    /// switchProject call's, `initialized`'s, `switchRouted`'s or `switchStarted`'s.
+    /// switchProject call's, `initialized`'s, `switchRouted`'s or `switchStarted`'s. Read from
+    /// the kinds that carry one, not a list of every other: a fact declared without a
+    /// `ProjectRef` needs nothing here (`FactJSONDeclarationTests` holds this to the declarations).
     static func project(namedBy fact: Fact) -> ProjectRef? {
-        switch fact {
-        case .callReceived(let received):
-            return received.call.carriedProject
-        case .initialized(let project, _), .switchRouted(_, _, let project, _), .switchStarted(_, _, let project):
-            return project
-        // Facts that carry no project configuration (fingerprints only, or none).
-        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
-             .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
-             .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
-             .linkResolutionStarted, .staleResultRefused,
-             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested,
-             .authRefreshFinished, .durabilityRequested, .journalGap,
-             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
-             .gateDecided, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled,
-             .unknown:
-            return nil
-        }
+        if case .callReceived(let received) = fact { return received.call.carriedProject }
+        if case .initialized(let project, _) = fact { return project }
+        if case .switchRouted(_, _, let project, _) = fact { return project }
+        if case .switchStarted(_, _, let project) = fact { return project }
+        return nil
     }
 
     mutating func learn(_ project: ProjectRef) {

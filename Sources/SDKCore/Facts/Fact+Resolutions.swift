@@ -4,19 +4,12 @@ extension Fact {
     /// reader that follows calls to their end looks at, whichever of the two records a journal
     /// holds.
     package func forEachResolution(_ body: (CallID, CallOutcome) throws -> Void) rethrows {
-        switch self {
-        case .callResolved(let call, let outcome): try body(call, outcome)
-        case .callsResolved(_, let calls, let outcome): for call in calls { try body(call, outcome) }
-        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed,
-             .moduleHookCompleted, .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping,
-             .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed, .initialized, .gateDecided, .callRejected, .identityChanged,
-             .pushTokenChanged, .attributionChanged, .attributionRefused, .unknownUserEventHeld,
-             .unknownUserEventsReleased, .unknownUserSessionCounted, .taskQueued, .eventBatched, .taskDispatched,
-             .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished,
-             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
-             .durabilityRequested, .journalGap, .linkResolutionStarted, .staleResultRefused, .switchRouted,
-             .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled, .unknown:
-            break
+        // Read from the fact's own values, not a list of kinds: a fact declared without a call
+        // outcome needs nothing here (`FactDeclarationTests` holds this to the declarations).
+        if case .callResolved(let call, let outcome) = self {
+            try body(call, outcome)
+        } else if case .callsResolved(_, let calls, let outcome) = self {
+            for call in calls { try body(call, outcome) }
         }
     }
 

@@ -1,18 +1,11 @@
 extension PublicCall {
     /// The project configuration the call carries (its key's fingerprint, region, endpoint and
-    /// label): initialize's and switchProject's; nil for every other call.
+    /// label): the value of its declaration's `.project` argument, initialize's and
+    /// switchProject's; nil for every other call. A call declared without one needs nothing
+    /// here; `CallDeclarationTests` holds this to the declarations.
     package var carriedProject: ProjectRef? {
-        switch self {
-        case .initialize(let project), .switchProject(let project):
-            project
-        case .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser,
-             .updateCart, .trackPurchase, .track,
-             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
-             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
-             .embeddedFetch, .embeddedReceived, .embeddedClick,
-             .setAttribution, .handleUniversalLink, .flush, .setConsent, .eraseLocalData,
-             .oversized:
-            nil
-        }
+        if case .initialize(let project) = self { return project }
+        if case .switchProject(let project) = self { return project }
+        return nil
     }
 }

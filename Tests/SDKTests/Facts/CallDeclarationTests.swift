@@ -37,6 +37,24 @@ struct CallDeclarationTests {
         }
     }
 
+    @Test("a call carries a project exactly when its declaration has a project argument")
+    func carriedProjectFollowsTheDeclarations() {
+        for call in SampleCalls.all {
+            var declared: ProjectRef?
+            for (argument, value) in zip(call.declaration.arguments, call.arguments) where argument.kind == .project {
+                if case .project(let project) = value { declared = project }
+            }
+            #expect(call.carriedProject == declared, "\(call.name)")
+        }
+        #expect(SampleCalls.all.contains { $0.carriedProject != nil })
+    }
+
+    @Test("inAppFetch alone is declared with a count (replay's OverflowGuard bounds it by name)")
+    func countsAreBoundedByName() {
+        let counted = CallDeclaration.all.filter { $0.arguments.contains { $0.kind == .messageCount } }.map(\.name)
+        #expect(counted == [.inAppFetch], "bound each new count in OverflowGuard.check(_: PublicCall), then list it here")
+    }
+
     @Test("a track call's direct encoding is the bytes its declaration lays out")
     func trackFastPathIsTheDeclaredLayout() {
         let tracks = SampleCalls.all.filter { $0.name == .track } + [

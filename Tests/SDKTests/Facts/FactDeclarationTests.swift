@@ -49,6 +49,41 @@ struct FactDeclarationTests {
         #expect(kinds.count == FactKind.allCases.count)
     }
 
+    /// `gateDecision` and `forEachResolution` name the kinds they read rather than list every
+    /// other one: this holds them to the values the declarations give each fact.
+    @Test("a fact gives a gate decision or resolutions exactly when its declared values carry one")
+    func decisionsAndResolutionsFollowTheDeclarations() {
+        var random = RandomFacts(seed: 7)
+        var decisions = 0, resolutions = 0
+        for _ in 0..<5_000 {
+            let fact = random.fact()
+            var decision: GateDecision?, call: CallID?
+            var calls: [CallID] = [], outcome: CallOutcome?
+            fact.forEachField { _, value in
+                switch value {
+                case .gateDecision(let value): decision = value
+                case .executedOn(let project?): decision = .executed(project: project)
+                case .call(let value): call = value
+                case .calls(let values): calls = values
+                case .callOutcome(let value): outcome = value
+                case .batchedEvent(let event): call = event.call
+                default: break
+                }
+            }
+            let kind = fact.declaration.map { "\($0.kind)" } ?? "unknown"
+            #expect(fact.gateDecision?.decision == decision, "\(kind)")
+            if decision != nil {
+                decisions += 1
+                #expect(fact.gateDecision?.call == call, "\(kind)")
+            }
+            let declared = outcome.map { outcome in (call.map { [$0] } ?? calls).map { ($0, outcome) } } ?? []
+            let resolved = fact.resolutions
+            #expect(resolved.map(\.call) == declared.map(\.0) && resolved.map(\.outcome) == declared.map(\.1), "\(kind)")
+            resolutions += resolved.count
+        }
+        #expect(decisions > 100 && resolutions > 100)
+    }
+
     @Test("redaction keeps every field declared structure or an identifier, and changes every personal text")
     func redactionFollowsTheDeclaration() {
         let redactor = Redactor(hash: KeyedHash(key: Array("fact-declaration-tests".utf8)))

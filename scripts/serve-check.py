@@ -14,7 +14,8 @@ its journals' endpoints (all refused). Last, serves the demo with `--received` a
 as a misbehaving backend would have written it (report-check.py receipts): the page draws a
 receipt mark per verdict, a click on the misrouted receipt opens its call's moment, which names
 the verdict and the project that received it, and a deep link to the lost call names its
-verdict, all without a script error. Exit 1 on the first failure.
+verdict, all without a script error. Then serves the simulated journal with `--page-wait 0`: the
+first paint answers, and its script reloads it into the rendered page. Exit 1 on the first failure.
 """
 import argparse
 import http.client
@@ -163,6 +164,7 @@ def main():
                 fail(f"GET {path} answered {status}, not 404")
         print("serve-check: paths outside the served journals' endpoints are refused")
         check_received(replay, work, demo, page)
+        first_paint(replay, page, journal)
     except devtools.DevToolsError as error:
         fail(str(error))
     finally:
@@ -216,6 +218,32 @@ def check_received(replay, work, demo, page):
         thrown = [event for event in page.events if event.get("method") == "Runtime.exceptionThrown"]
         if errors or thrown:
             fail(f"script errors with receipts: {errors} collected, {thrown[:3]} thrown")
+    finally:
+        server.kill()
+        server.wait()
+
+
+def first_paint(replay, page, journal):
+    """`--page-wait 0`: the page's address answers with the first paint at once; its script asks
+    for the pass's progress and reloads into the page, which renders without a script error."""
+    server = subprocess.Popen([replay, "serve", "--page-wait", "0", journal], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = server.stdout.readline()
+        if "http://127.0.0.1:" not in first:
+            fail(f"replay serve --page-wait 0 printed {first!r}: {server.stderr.read() if server.poll() is not None else ''}")
+        url = first.split(" on ")[1].strip()
+        port = url.rsplit(":", 1)[1].strip("/")
+        page.call("Page.navigate", url=url + "j/0/")
+        page.wait_for(f"location.port === '{port}' && location.pathname === '/j/0/' && document.body && document.body.dataset.rendered === 'ok'",
+                      "the page after its first paint")
+        how = page.evaluate("performance.getEntriesByType('navigation')[0].type")
+        if how != "reload":
+            fail(f"the page was reached by {how!r}, not by the first paint's reload")
+        errors = page.evaluate("window.__reportErrors.length")
+        thrown = [event for event in page.events if event.get("method") == "Runtime.exceptionThrown"]
+        if errors or thrown:
+            fail(f"script errors after the first paint: {errors} collected, {thrown[:3]} thrown")
+        print("serve-check: --page-wait 0 answers with the first paint, which reloads into the rendered page")
     finally:
         server.kill()
         server.wait()

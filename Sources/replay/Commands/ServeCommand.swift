@@ -7,7 +7,7 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "a local web app: any moment's state, diff, fact and audit row, many journals"
     static let help = """
-        usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... <journal>... [--received <file>...]
+        usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... [--page-wait S] <journal>... [--received <file>...]
 
         Serves the journals (directories, folders of journal folders, or device folders: an app's
         and its extensions' journals, served as one page with a lane per process beside each
@@ -17,7 +17,10 @@ struct ServeCommand: Command {
         [ and ]: switch), search over every fact, and a journal picker when there are several.
         Any moment's state, its diff from the moment before, its fact and its call's audit row
         are computed on demand by the same fold and seek as `replay state --at` (the state is
-        the very bytes it prints). Runs until interrupted (Ctrl-C).
+        the very bytes it prints). A journal's page takes one pass over the journal: while a
+        long one runs, the page's address answers with its first paint (records over time, from
+        the index files, and the pass's progress), which turns into the page when it is ready.
+        Runs until interrupted (Ctrl-C).
 
         Nothing leaves the machine: it listens on the loopback interface only, answers only
         requests addressed to it as 127.0.0.1, [::1], localhost, the --host address or an --allow-host
@@ -34,6 +37,8 @@ struct ServeCommand: Command {
           --allow-host NAME
                         answer requests addressed to NAME too (a machine's name or address
                         others reach it by, e.g. support-box.local); repeatable
+          --page-wait S how long a request for a page waits for its pass before answering with
+                        the first paint (default 1 second; 0 answers with it at once)
         \(ReceivedLogs.help)
                            (one reconciliation of every journal served against every log,
                            before serving; a call's moment, #seq=N, names its verdict and receipts)
@@ -44,12 +49,17 @@ struct ServeCommand: Command {
     let host: String
     let allowedHosts: [String]
     let receiptLogs: [String]
+    /// How long a page request waits for the page's pass (`--page-wait`), in milliseconds.
+    let pageWaitMilliseconds: Int
 
     init(arguments: inout Arguments) throws(UsageError) {
         receiptLogs = try arguments.optionList("--received")
         port = try arguments.option("--port", as: "a port number (0 to 65535)") { UInt16($0) } ?? 0
         host = try arguments.option("--host") ?? "127.0.0.1"
         allowedHosts = try arguments.options("--allow-host")
+        pageWaitMilliseconds = try arguments.option("--page-wait", as: "seconds (0 to 3600)") { text in
+            Double(text).flatMap { (0...3600).contains($0) ? Int(($0 * 1000).rounded()) : nil }
+        } ?? 1000
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         if paths.contains("-") { throw UsageError("serve reads journal directories, not standard input") }
@@ -58,12 +68,14 @@ struct ServeCommand: Command {
 
     /// The journals served and the server over them, listening (not yet accepting).
     func listen(console: Console) throws -> (journals: ServedJournals, server: LoopbackServer) {
-        let layout = ServedJournals(paths: paths)
+        let patience = DispatchTimeInterval.milliseconds(pageWaitMilliseconds)
+        let layout = ServedJournals(paths: paths, firstPaintPatience: patience)
         // Each is opened once now, so a path that is not a journal is named before serving.
         for path in layout.journalPaths { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
         let journals = receiptLogs.isEmpty ? layout
             : ServedJournals(paths: paths, received: try ReceivedLogs.reconcile(journals: layout.journalPaths, logs: receiptLogs,
-                                                                               command: Self.name, console: console))
+                                                                               command: Self.name, console: console),
+                             firstPaintPatience: patience)
         let server = try LoopbackServer(host: host, port: port, allowedHosts: allowedHosts) { journals.answer($0) }
         return (journals, server)
     }

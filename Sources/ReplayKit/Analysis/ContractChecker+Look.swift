@@ -1,7 +1,7 @@
 import Journal
 import SDK
 
-extension ContractChecker {
+extension ContractChecker: StateLooking {
     /// What the rules read of the state before a record: all of it before a snapshot (compared
     /// with it, or taken over) and before a journal gap or an erasure (taken over again), a few
     /// answers before the facts that need them, nothing before the others. Taken on the thread
@@ -28,17 +28,6 @@ extension ContractChecker {
     package func consume(_ reader: JournalReader, jobs: Int, onProgress: ((UInt64) -> Void)? = nil) throws -> SegmentFolds.Walked {
         try SegmentFolds.walk(reader, jobs: jobs, look: Self.lookUnlessPassedOver(at:in:), consume: { self.consume($0, looking: $1) },
                               passOver: { self.passOver($0) }, consumeInOrder: { self.consume($0, before: $1) }, onProgress: onProgress)
-    }
-
-    /// ``look(at:in:)``, or nil for a record no rule reads and that names no project's label
-    /// (an unreadable record, and facts such as `transportCompleted` or `taskDispatched`):
-    /// taking it in only counts it (``passOver(_:)``).
-    static func lookUnlessPassedOver(at record: DecodedRecord, in state: borrowing SDKState) -> Look? {
-        switch record.content {
-        case .snapshot: return look(at: record, in: state)
-        case .unreadable: return nil
-        case .fact(let fact): return Self.passesOver(fact) ? nil : look(at: record, in: state)
-        }
     }
 
     /// Whether taking in `fact` changes nothing but the count of records: no rule reads it

@@ -1,7 +1,7 @@
 import Journal
 import SDK
 
-extension SwitchDiagnosis {
+extension SwitchDiagnosis: StateLooking {
     /// What the diagnosis reads of the state before a record: the live project before a switch
     /// is routed, the switch in flight before the facts a switch's window collects. Taken on the
     /// thread that folds the state (``SegmentFolds/walk(_:jobs:look:consume:passOver:consumeInOrder:onProgress:)``),
@@ -23,16 +23,6 @@ extension SwitchDiagnosis {
     package func consume(_ reader: JournalReader, jobs: Int, onProgress: ((UInt64) -> Void)? = nil) throws -> SegmentFolds.Walked {
         try SegmentFolds.walk(reader, jobs: jobs, look: Self.lookUnlessPassedOver(at:in:), consume: { self.consume($0, looking: $1) },
                               passOver: { _ in }, consumeInOrder: { self.consume($0, before: $1) }, onProgress: onProgress)
-    }
-
-    /// ``look(at:in:)``, or nil for a record taking in changes nothing (``passesOver(_:)``,
-    /// and unreadable records).
-    static func lookUnlessPassedOver(at record: DecodedRecord, in state: borrowing SDKState) -> Look? {
-        switch record.content {
-        case .snapshot: return look(at: record, in: state)
-        case .unreadable: return nil
-        case .fact(let fact): return Self.passesOver(fact) ? nil : look(at: record, in: state)
-        }
     }
 
     /// Whether taking in `fact` changes nothing, whatever the switches open: it says nothing

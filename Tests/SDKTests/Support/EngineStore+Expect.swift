@@ -65,12 +65,10 @@ extension EngineStore {
 }
 
 extension Fact {
-    /// Facts of the switch: routing, start, teardown steps, landing, cancellation.
+    /// Facts of the switch: routing, start, teardown steps, landing, cancellation; read from the
+    /// declarations (the switch family but the gate's decisions), so a new switch fact is in it.
     var isSwitchFact: Bool {
-        switch self {
-        case .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchLanded, .switchCancelled: true
-        default: false
-        }
+        declaration?.family == .switch && !isGateDecision
     }
 
     /// The gate's decisions.

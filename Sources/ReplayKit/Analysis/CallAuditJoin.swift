@@ -68,13 +68,7 @@ package final class CallAuditJoin {
     }
 
     private static func auditAlone(_ reader: JournalReader, segment index: Int) -> Part {
-        let walk: JournalWalk
-        do {
-            guard let opened = try JournalWalk(reader: reader, segment: index, after: nil) else { return .unsplit }
-            walk = opened
-        } catch {
-            return .unsplit
-        }
+        guard let walk = JournalWalk.alone(reader, segment: index) else { return .unsplit }
         let audit = CallAudit.ofOneSegment()
         do {
             while let record = try walk.next() {

@@ -70,6 +70,13 @@ package final class JournalWalk {
         }
     }
 
+    /// A walk over segment `index` of `reader` alone, from the snapshot that begins it; nil when
+    /// the segment cannot be folded alone (it does not begin with a readable snapshot, or it
+    /// cannot be opened): a caller folding segments side by side then walks it in order.
+    package static func alone(_ reader: JournalReader, segment index: Int) -> JournalWalk? {
+        (try? JournalWalk(reader: reader, segment: index, after: nil)) ?? nil // the reason is found again by the walk in order
+    }
+
     /// Opens a walk over segment `index` of `reader` alone, up to the next segment's first
     /// sequence. Without `state`, the walk starts at the snapshot that begins the segment, and
     /// is nil when the segment does not begin with a readable one (its state then depends on

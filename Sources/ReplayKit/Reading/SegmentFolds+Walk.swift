@@ -111,13 +111,7 @@ extension SegmentFolds {
     /// after the snapshot.
     private static func lookAlone<Look: Sendable>(_ reader: JournalReader, segment index: Int,
                                                   look: (DecodedRecord, borrowing SDKState) -> Look?) -> LookedAt<Look> {
-        let walk: JournalWalk
-        do {
-            guard let opened = try JournalWalk(reader: reader, segment: index, after: nil) else { return .unsplit }
-            walk = opened
-        } catch {
-            return .unsplit
-        }
+        guard let walk = JournalWalk.alone(reader, segment: index) else { return .unsplit }
         let start = index == 0 ? walk.state : nil
         var first: DecodedRecord?
         var inputs: [Input<Look>] = []

@@ -225,9 +225,42 @@ enum CallValidation {
         if value.utf8.isEmpty { return allowsEmpty ? nil : .invalid("\(name) is empty") }
         // A control character is one byte in UTF-8, and no other character's bytes are below
         // 0x80: the bytes tell as the scalars would, without decoding them.
-        let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
-        let hasControl = value.utf8.withContiguousStorageIfAvailable { $0.contains(where: isControl) } ?? value.utf8.contains(where: isControl)
+        let hasControl = value.utf8.withContiguousStorageIfAvailable(containsControl) ?? value.utf8.contains(where: isControl)
         return hasControl ? .invalid("\(name) contains a control character") : nil
+    }
+
+    /// Whether `byte` is a C0 control character or DEL.
+    private static func isControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F
+    }
+
+    /// Whether any byte of `bytes` is a control character (``isControl(_:)``), eight at a time:
+    /// a text argument is checked on every call.
+    static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = 0
+        while bytes.count - index >= 8 {
+            if wordHasControl(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { return true }
+            index += 8
+        }
+        while index < bytes.count {
+            if isControl(bytes[index]) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether any of the eight bytes of `word` is below 0x20 or is 0x7F. Exact: a byte's
+    /// flag is set only by a borrow from a byte that is itself flagged, so the answer is never
+    /// true when no byte is one.
+    @inline(__always)
+    private static func wordHasControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x20) & ~word
+        let dels = word ^ (ones &* 0x7F)
+        let del = (dels &- ones) & ~dels
+        return (below | del) & highBits != 0
     }
 
     /// A data-fields object within its limits that cannot be sent as JSON: a number that is not

@@ -36,3 +36,20 @@ struct CallValidationTextTests {
         #expect(CallValidation.problem(in: .track(event: "日本\u{7F}語", dataFields: nil))?.reason == "eventName contains a control character")
     }
 }
+
+extension CallValidationTextTests {
+    @Test("the eight-at-a-time check agrees with the byte rule on 20,000 random buffers of 0 to 40 bytes, high bytes included")
+    func wordCheckAgreesWithByteRule() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            // Mostly printable bytes, so that a single control byte, anywhere, decides the answer.
+            let bytes = (0..<length).map { _ -> UInt8 in
+                Int.random(in: 0..<16, using: &generator) == 0 ? UInt8.random(in: 0...0xFF, using: &generator)
+                    : UInt8.random(in: 0x20...0x7E, using: &generator)
+            }
+            let expected = bytes.contains { $0 < 0x20 || $0 == 0x7F }
+            #expect(bytes.withUnsafeBufferPointer(CallValidation.containsControl) == expected, "\(bytes)")
+        }
+    }
+}

@@ -10,7 +10,7 @@ struct CanonicalBodyRedaction: ~Copyable {
 
     private let redactor: Redactor
     private let input: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    private var reader: JSONReader
     private var output: ScratchBytes
 
     private struct Refused: Error {}
@@ -24,7 +24,7 @@ struct CanonicalBodyRedaction: ~Copyable {
                 do {
                     guard let first = input.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw Refused() }
                     try redaction.value(key: nil, inData: false, depth: 0)
-                    redacted = redaction.position == input.count ? redaction.output.array : nil
+                    redacted = redaction.reader.isAtEnd ? redaction.output.array : nil
                 } catch {
                     redacted = nil
                 }
@@ -37,6 +37,7 @@ struct CanonicalBodyRedaction: ~Copyable {
     private init(redactor: Redactor, input: UnsafeBufferPointer<UInt8>, output: consuming ScratchBytes) {
         self.redactor = redactor
         self.input = input
+        reader = JSONReader(UnsafeRawBufferPointer(input))
         self.output = output
     }
 
@@ -49,13 +50,13 @@ struct CanonicalBodyRedaction: ~Copyable {
     /// `dataFields` becomes a `data` token of its JSON text, the rest (null included) is kept;
     /// a key that is not identifier-shaped becomes a token (``Redactor/keeps(key:)``).
     private mutating func value(key: UnsafeBufferPointer<UInt8>?, inData: Bool, depth: Int) throws(Refused) {
-        guard depth < Self.maximumDepth, position < input.count else { throw Refused() }
-        switch input[position] {
+        guard depth < Self.maximumDepth, let byte = reader.next else { throw Refused() }
+        switch byte {
         case UInt8(ascii: "{"):
             guard opensNonEmpty(UInt8(ascii: "{"), closedBy: UInt8(ascii: "}")) else { return }
             repeat {
                 let name = UnsafeBufferPointer(rebasing: input[try string()])
-                guard take(UInt8(ascii: ":")) else { throw Refused() }
+                guard reader.take(UInt8(ascii: ":")) else { throw Refused() }
                 let inData = inData || name.hasSameBytes(as: "dataFields")
                 if IdentifierShape.isIdentifier(name) || FreeTextWords.isToken(name) {
                     output.append(UInt8(ascii: "\""))
@@ -66,13 +67,13 @@ struct CanonicalBodyRedaction: ~Copyable {
                 }
                 output.append(UInt8(ascii: ":"))
                 try value(key: name, inData: inData, depth: depth + 1)
-            } while take(UInt8(ascii: ",")) && comma()
+            } while reader.take(UInt8(ascii: ",")) && comma()
             try close(UInt8(ascii: "}"))
         case UInt8(ascii: "["):
             guard opensNonEmpty(UInt8(ascii: "["), closedBy: UInt8(ascii: "]")) else { return }
             repeat {
                 try value(key: key, inData: inData, depth: depth + 1)
-            } while take(UInt8(ascii: ",")) && comma()
+            } while reader.take(UInt8(ascii: ",")) && comma()
             try close(UInt8(ascii: "]"))
         case UInt8(ascii: "\""):
             let text = UnsafeBufferPointer(rebasing: input[try string()])
@@ -98,16 +99,16 @@ struct CanonicalBodyRedaction: ~Copyable {
     /// Steps past and writes the `open` bracket the input is at; when `close` follows at once,
     /// steps past and writes it too, and returns false: the object or array is empty.
     private mutating func opensNonEmpty(_ open: UInt8, closedBy close: UInt8) -> Bool {
-        position += 1
+        _ = reader.take(open)
         output.append(open)
-        guard take(close) else { return true }
+        guard reader.take(close) else { return true }
         output.append(close)
         return false
     }
 
     /// Steps past and writes the `close` bracket that ends an object or array, or refuses.
     private mutating func close(_ close: UInt8) throws(Refused) {
-        guard take(close) else { throw Refused() }
+        guard reader.take(close) else { throw Refused() }
         output.append(close)
     }
 
@@ -120,32 +121,29 @@ struct CanonicalBodyRedaction: ~Copyable {
     /// The range of a string's text between its quotes, which it steps past: printable ASCII
     /// without a backslash, or refused.
     private mutating func string() throws(Refused) -> Range<Int> {
-        guard take(UInt8(ascii: "\"")) else { throw Refused() }
-        let start = position
-        guard case .closed(let end, ascii: true) = JSONSyntax.plainRun(in: input, from: start) else { throw Refused() }
-        position = end + 1
-        return start..<end
+        guard let (range, ascii) = reader.plainString(), ascii else { throw Refused() }
+        return range
     }
 
     /// The range of `true`, `false`, `null` or a number, which it steps past. A number is the
-    /// run of bytes a number may hold, as ``JSONParser`` reads one: an integer as the writers
+    /// run of bytes a number may hold (``JSONReader/numberRun()``), as ``JSONParser`` reads one: an integer as the writers
     /// spell one (an optional `-`, then `0` or 1 to 18 digits without a leading zero; not `-0`)
     /// is kept as it is; any other run the parser reads as a finite `Double` comes with it
     /// (`number`), to be written as the tree writes it; a run the parser reads as an integer
     /// in some other spelling, or not at all, is refused.
     private mutating func scalar() throws(Refused) -> (range: Range<Int>, number: Double?) {
-        let start = position
-        if let keyword = JSONSyntax.Keyword(startingWith: input[position]) {
-            guard let length = keyword.length(in: input, at: position) else { throw Refused() }
-            position += length
-            return (start..<position, nil)
+        let start = reader.position
+        do {
+            if try reader.keyword() != nil { return (start..<reader.position, nil) }
+        } catch {
+            throw Refused()
         }
-        while position < input.count, JSONSyntax.isNumberByte(input[position]) { position += 1 }
-        let run = UnsafeBufferPointer(rebasing: input[start..<position])
-        if Self.isWritersInteger(run) { return (start..<position, nil) }
+        let range = reader.numberRun()
+        let run = UnsafeBufferPointer(rebasing: input[range])
+        if Self.isWritersInteger(run) { return (range, nil) }
         let text = String(decoding: run, as: UTF8.self)
         guard Int64(text) == nil, let number = Double(text), number.isFinite else { throw Refused() }
-        return (start..<position, number)
+        return (range, number)
     }
 
     /// Whether `text` is an integer as the writers spell one: an optional `-`, then `0` or 1 to
@@ -156,11 +154,5 @@ struct CanonicalBodyRedaction: ~Copyable {
         guard let first = digits.first, (1...18).contains(digits.count),
               digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
         return first != UInt8(ascii: "0") || (digits.count == 1 && !negative)
-    }
-
-    private mutating func take(_ byte: UInt8) -> Bool {
-        guard position < input.count, input[position] == byte else { return false }
-        position += 1
-        return true
     }
 }

@@ -13,7 +13,7 @@ enum PercentDecoding {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = JSONSyntax.hexValue(bytes[index + 1]), let low = JSONSyntax.hexValue(bytes[index + 2]) {
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = JSONReader.hexValue(bytes[index + 1]), let low = JSONReader.hexValue(bytes[index + 2]) {
                 decoded.append(high << 4 | low)
                 index += 3
                 continue

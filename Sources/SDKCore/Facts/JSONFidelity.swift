@@ -1,7 +1,7 @@
 /// How the JSON a data value is written as (``DataValue/writeJSON(to:depth:fidelity:)``) stands
 /// for the value. Ordered: a value's fidelity is the worst of its parts'.
 package enum JSONFidelity: Comparable, Sendable {
-    /// The JSON reads back as the same value (``DataJSONReader``).
+    /// The JSON reads back as the same value (``DataValue/members(ofJSON:baseOffset:)``).
     case exact
     /// The JSON is right, but a whole `Double` in it is written as an integer (`3.0` as `3`,
     /// as request bodies always wrote it), so it would read back as ``DataValue/integer(_:)``.

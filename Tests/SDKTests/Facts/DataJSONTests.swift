@@ -10,7 +10,7 @@ struct DataJSONTests {
     private func read(_ text: String) throws(CodecError) -> [String: DataValue] {
         let bytes = Array(text.utf8)
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(CodecError) in try DataJSONReader.members(of: raw, baseOffset: 0) }
+            Result { () throws(CodecError) in try DataValue.members(ofJSON: raw, baseOffset: 0) }
         }
         return try result.get()
     }

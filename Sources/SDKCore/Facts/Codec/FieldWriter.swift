@@ -214,7 +214,7 @@ struct FieldWriter: ~Copyable {
 
     /// `members` as their JSON (``DataValue/writeJSON(to:depth:fidelity:)``, nested at most
     /// ``DataValue/maxDepth`` deep), a length-delimited field `field`, when that JSON reads back
-    /// exactly (``JSONFidelity/exact``, through ``DataJSONReader``) and ``writesDataObjectsAsJSON``:
+    /// exactly (``JSONFidelity/exact``, through ``DataValue/members(ofJSON:baseOffset:)``) and ``writesDataObjectsAsJSON``:
     /// returns true. Otherwise nothing is written, and it returns false.
     mutating func dataJSON(_ field: Int, _ members: [String: DataValue]) -> Bool {
         guard writesDataObjectsAsJSON else { return false }

@@ -104,7 +104,7 @@ struct DataObject: FieldCodable {
         writer.writesDataObjectsAsJSON = writesJSON
     }
 
-    /// Reads entries (field 1) and JSON (field 2, ``DataJSONReader``); a writer writes one or
+    /// Reads entries (field 1) and JSON (field 2, ``DataValue/members(ofJSON:baseOffset:)``); a writer writes one or
     /// the other, a reader takes both, later members replacing earlier ones of the same key.
     init(from reader: inout FieldReader) throws(CodecError) {
         // Sized for its entries before the first is inserted (counted over the same bytes), so
@@ -123,7 +123,7 @@ struct DataObject: FieldCodable {
                 let entry: DataEntry = try field.message()
                 members[entry.key] = entry.value
             case 2:
-                let json = try DataJSONReader.members(of: try field.bytes(), baseOffset: field.offset)
+                let json = try DataValue.members(ofJSON: try field.bytes(), baseOffset: field.offset)
                 if members.isEmpty { members = json } else { members.merge(json) { _, later in later } }
             default:
                 break

@@ -1,0 +1,113 @@
+import Journal
+
+extension DataValue {
+    /// The members of the JSON object in `bytes` (nothing may follow it but whitespace), which
+    /// sit at `baseOffset` in a record's payload: how a data object stored as JSON since format
+    /// 1.3 (``DataObject``, field 2) is read back, through ``JSONReader``.
+    ///
+    /// The writer (``writeJSON(to:depth:fidelity:)``) stores JSON only when it reads back
+    /// exactly, and this is how: a number that is an optional minus and digits within `Int64` is
+    /// an ``integer(_:)``, every other number a ``number(_:)`` (the writer writes a `Double` with
+    /// a point or an exponent). Any JSON is read, not only the writer's: whitespace between
+    /// tokens, every escape, a repeated key (the last one wins, as for entries). Malformed input
+    /// throws ``CodecError`` with the offset, never traps. Nesting is limited as the writer
+    /// limits it (``maxDepth`` levels, the object itself the first): whatever this reads,
+    /// written again as entries (a message per level and member), stays within
+    /// ``FieldReader/maxDepth``.
+    static func members(ofJSON bytes: UnsafeRawBufferPointer, baseOffset: Int) throws(CodecError) -> [String: DataValue] {
+        var reader = JSONReader(bytes)
+        do throws(JSONReader.Failure) {
+            reader.skipWhitespace()
+            let members = try object(&reader, level: 1)
+            reader.skipWhitespace()
+            guard reader.isAtEnd else { throw reader.failure("bytes after the data fields' JSON") }
+            return members
+        } catch {
+            throw CodecError("data fields' JSON: \(error.reason)", offset: baseOffset + error.offset)
+        }
+    }
+
+    /// Throws unless a value at `level` (the object's own being 1) is within ``maxDepth``.
+    private static func checkLevel(_ level: Int, _ reader: JSONReader) throws(JSONReader.Failure) {
+        guard level <= maxDepth else { throw reader.failure("nested deeper than \(maxDepth) levels") }
+    }
+
+    private static func object(_ reader: inout JSONReader, level: Int) throws(JSONReader.Failure) -> [String: DataValue] {
+        try checkLevel(level, reader)
+        try reader.expect(UInt8(ascii: "{"), "an object")
+        var members: [String: DataValue] = [:]
+        reader.skipWhitespace()
+        if reader.take(UInt8(ascii: "}")) { return members }
+        // Room for the commonest objects (one to three members) made at once: a dictionary grown
+        // from empty is made for one member, then made again for the second.
+        members.reserveCapacity(3)
+        repeat {
+            reader.skipWhitespace()
+            let key = try reader.string()
+            reader.skipWhitespace()
+            try reader.expect(UInt8(ascii: ":"), "a colon")
+            reader.skipWhitespace()
+            members[key] = try value(&reader, level: level + 1)
+            reader.skipWhitespace()
+        } while reader.take(UInt8(ascii: ","))
+        try reader.expect(UInt8(ascii: "}"), "the object's end")
+        return members
+    }
+
+    private static func value(_ reader: inout JSONReader, level: Int) throws(JSONReader.Failure) -> DataValue {
+        try checkLevel(level, reader)
+        guard let byte = reader.next else { throw reader.failure("a value expected") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            return .object(try object(&reader, level: level))
+        case UInt8(ascii: "["):
+            _ = reader.take(byte)
+            var elements: [DataValue] = []
+            reader.skipWhitespace()
+            if reader.take(UInt8(ascii: "]")) { return .array(elements) }
+            repeat {
+                reader.skipWhitespace()
+                elements.append(try value(&reader, level: level + 1))
+                reader.skipWhitespace()
+            } while reader.take(UInt8(ascii: ","))
+            try reader.expect(UInt8(ascii: "]"), "the array's end")
+            return .array(elements)
+        case UInt8(ascii: "\""):
+            return .string(try reader.string())
+        default:
+            if let keyword = try reader.keyword() { return keyword.bool.map(DataValue.bool) ?? .null }
+            return try number(&reader)
+        }
+    }
+
+    /// An integer (an optional minus and digits, within `Int64`) or, for any other number, a
+    /// finite `Double`.
+    private static func number(_ reader: inout JSONReader) throws(JSONReader.Failure) -> DataValue {
+        let run = reader.numberRun()
+        let text = reader.bytes(run)
+        guard !text.isEmpty else { throw reader.failure("a value expected") }
+        if let integer = integer(text) { return .integer(integer) }
+        guard let number = Double(String(decoding: text, as: UTF8.self)), number.isFinite else {
+            reader.rewind(to: run.lowerBound)
+            throw reader.failure("`\(String(decoding: text, as: UTF8.self))` is not a finite number")
+        }
+        return .number(number)
+    }
+
+    /// The value of `text` when it is an optional minus and decimal digits that fit an `Int64`.
+    private static func integer(_ text: UnsafeRawBufferPointer) -> Int64? {
+        let negative = text.first == UInt8(ascii: "-")
+        let digits = UnsafeRawBufferPointer(rebasing: text[(negative ? 1 : 0)...])
+        guard !digits.isEmpty else { return nil }
+        var magnitude: UInt64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            if overflow || carry { return nil }
+            magnitude = sum
+        }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+}

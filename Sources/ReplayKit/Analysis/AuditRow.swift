@@ -64,12 +64,106 @@ package struct AuditRow: Sendable {
 
     package static let header = "   seq  time                         call      name            live at call         gate                        delivered to         status"
 
-    /// A fixed-width line (rows are printed as calls resolve, so widths cannot be measured).
+    /// A fixed-width line (rows are printed as calls resolve, so widths cannot be measured): a
+    /// column shorter than its width is padded with spaces, by characters.
     package var line: String {
-        let sequence = received.map { String($0.sequence) } ?? "-"
-        return Self.pad(sequence, 6, right: true) + "  " + Self.pad(madeAt.description, 27) + "  " + Self.pad(call.description, 8)
-            + "  " + Self.pad(name.rawValue, 14) + "  " + Self.pad(labels.name(liveAtCall), 19) + "  " + Self.pad(gateText, 26)
-            + "  " + Self.pad(labels.name(deliveredTo), 19) + "  " + statusText
+        ScratchBytes.withScratch { bytes in
+            writeLine(to: &bytes)
+            return String(decoding: bytes.written, as: UTF8.self)
+        }
+    }
+
+    /// Appends ``line``'s bytes without making its strings: `audit` writes one per call.
+    package func writeLine(to output: inout ScratchBytes) {
+        if let received {
+            let digits = JSONValue.decimalDigitCount(received.sequence)
+            Self.spaces(6 - digits, &output)
+            output.appendDecimal(received.sequence)
+        } else {
+            Self.spaces(5, &output)
+            output.append(UInt8(ascii: "-"))
+        }
+        Self.spaces(2, &output)
+        var fits = true
+        output.appendWriting(atMost: JournalTime.textCount) { text in
+            guard let count = madeAt.writeText(to: text) else {
+                fits = false
+                return 0
+            }
+            return count
+        }
+        // A year outside 0…9999: its longer text, made as a string.
+        if !fits { output.append(madeAt.description) }
+        Self.spaces(2, &output)
+        output.appendWriting(atMost: 8) { text in
+            Self.writeHex(UInt32(truncatingIfNeeded: call.words.low), at: text)
+            return 8
+        }
+        Self.spaces(2, &output)
+        Self.padded(name.rawValue, 14, &output)
+        Self.spaces(2, &output)
+        Self.padded(project: liveAtCall, labels, 19, &output)
+        Self.spaces(2, &output)
+        if decisions.isEmpty {
+            Self.padded(name.switchBehavior == .control ? "control" : "-", 26, &output)
+        } else if decisions.count == 1 {
+            Self.padded(decisions[0], 26, &output)
+        } else {
+            Self.padded(gateText, 26, &output)
+        }
+        Self.spaces(2, &output)
+        Self.padded(project: deliveredTo, labels, 19, &output)
+        Self.spaces(2, &output)
+        if case .delivered(_, let status)? = outcome {
+            output.append("delivered (" as StaticString)
+            if status < 0 { output.append(UInt8(ascii: "-")) }
+            output.appendDecimal(UInt64(status.magnitude))
+            output.append(UInt8(ascii: ")"))
+        } else {
+            output.append(statusText)
+        }
+    }
+
+    /// Writes the eight lowercase hex digits of `value` at `text`.
+    private static func writeHex(_ value: UInt32, at text: UnsafeMutablePointer<UInt8>) {
+        for index in 0..<8 {
+            let nibble = UInt8(truncatingIfNeeded: value >> (UInt32(7 - index) * 4)) & 0xF
+            text[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
+    }
+
+    private static func spaces(_ count: Int, _ output: inout ScratchBytes) {
+        guard count > 0 else { return }
+        output.appendWriting(atMost: count) { text in
+            text.update(repeating: UInt8(ascii: " "), count: count)
+            return count
+        }
+    }
+
+    /// `text`, then spaces up to `width` characters.
+    private static func padded(_ text: String, _ width: Int, _ output: inout ScratchBytes) {
+        output.append(text)
+        spaces(width - characterCount(text), &output)
+    }
+
+    /// ``ProjectLabels/name(_:)`` of `fingerprint`, then spaces up to `width` characters.
+    private static func padded(project fingerprint: ProjectFingerprint?, _ labels: ProjectLabels, _ width: Int,
+                               _ output: inout ScratchBytes) {
+        guard let fingerprint else { return padded("-", width, &output) }
+        var characters = ProjectFingerprint.byteCount * 2
+        if let label = labels.label(fingerprint) {
+            output.append(label)
+            output.append(UInt8(ascii: " "))
+            characters += characterCount(label) + 1
+        }
+        fingerprint.writeHex(to: &output)
+        spaces(width - characters, &output)
+    }
+
+    /// How many characters `text` has: its bytes when they are ASCII.
+    private static func characterCount(_ text: String) -> Int {
+        let utf8 = text.utf8
+        return utf8.allSatisfy { $0 < 0x80 } ? utf8.count : text.count
     }
 
     /// The row as one JSON object; projects are fingerprints, each with a `*_label` beside it.
@@ -178,10 +272,5 @@ package struct AuditRow: Sendable {
         members(value, &sink)
         output = sink.finish()
         output.append(UInt8(ascii: "}"))
-    }
-
-    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return right ? padding + text : text + padding
     }
 }

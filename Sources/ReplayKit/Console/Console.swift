@@ -90,12 +90,13 @@ package final class Console {
     /// Prints `value`'s compact JSON on a line: the same bytes as `print(value.serialized())`,
     /// written without making the string when the output is a file descriptor.
     package func printJSON(_ value: JSONValue) {
-        printJSONLine { value.write(to: &$0) }
+        printLine { value.write(to: &$0) }
     }
 
-    /// Prints one line of JSON that `write` appends as bytes (the compact JSON of one value,
-    /// without its newline): straight into the output's buffer when it is a file descriptor.
-    package func printJSONLine(_ write: (inout ScratchBytes) -> Void) {
+    /// Prints one line that `write` appends as UTF-8 bytes (a row of text, the compact JSON of one
+    /// value), without its newline: straight into the output's buffer when it is a file
+    /// descriptor.
+    package func printLine(_ write: (inout ScratchBytes) -> Void) {
         if let writeOutJSON {
             writeOutJSON(write)
         } else {

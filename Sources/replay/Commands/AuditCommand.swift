@@ -78,7 +78,7 @@ struct AuditCommand: Command {
                 && !(row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false) { return }
             shown[row.status, default: 0] += 1
             guard let received else {
-                if json { console.printJSONLine { row.writeJSON(to: &$0) } } else { console.print(row.line) }
+                if json { console.printLine { row.writeJSON(to: &$0) } } else { console.printLine { row.writeLine(to: &$0) } }
                 return
             }
             let verdict = received.verdicts[row.call]?.rawValue ?? (received.notJudged.contains(row.call) ? "not judged" : "-")

@@ -109,7 +109,7 @@ struct ReconcileCommand: Command {
             totals[row.verdict, default: 0] += 1
             if let project = row.project { perProject[project, default: [:]][row.verdict, default: 0] += 1 }
             if json {
-                console.printJSONLine { row.writeJSON(to: &$0, of: reconciler) }
+                console.printLine { row.writeJSON(to: &$0, of: reconciler) }
             } else if all || row.verdict != .agreed {
                 listed += 1
                 console.print(Self.line(row, reconciler))

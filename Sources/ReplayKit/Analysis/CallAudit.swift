@@ -133,7 +133,8 @@ package final class CallAudit {
                 }
             }
         case .callResolved, .callsResolved:
-            fact.forEachResolution { call, outcome in resolve(call, outcome, record, state) }
+            let resolved = (sequence: record.sequence, time: record.time)
+            fact.forEachResolution { call, outcome in resolve(call, outcome, at: resolved, state) }
         // Facts that change no call's row here (a gate decision is read above).
         case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable,
@@ -149,11 +150,12 @@ package final class CallAudit {
         }
     }
 
-    /// The call's row ends with `outcome`, resolved by `record`, and is handed out.
-    private func resolve(_ call: CallID, _ outcome: CallOutcome, _ record: DecodedRecord, _ state: SDKState) {
+    /// The call's row ends with `outcome`, resolved by the record at `resolved`, and is handed
+    /// out.
+    private func resolve(_ call: CallID, _ outcome: CallOutcome, at resolved: (sequence: UInt64, time: JournalTime), _ state: SDKState) {
         update(call, state) { row in
             row.outcome = outcome
-            row.resolved = (record.sequence, record.time)
+            row.resolved = resolved
         }
         if segment?.isSettled(call) == false {
             // A row an earlier segment may hold: the join resolves it, in this place in order.

@@ -95,13 +95,13 @@ struct ReportTests {
             timeline.calls.append(Timeline.Call(row: row, summary: "track", factJSON: nil, held: nil))
             timeline.last = (UInt64(index + 2), time)
         }
-        let split = MarkBuckets(timeline) { Timeline.receiver(of: $0.row) == project ? 0 : 1 }
+        let split = try MarkBuckets(timeline) { $0 == project ? 0 : 1 }
         #expect(split.marks.count == total / 10, "the failed calls stay marks")
         #expect(split.marks.allSatisfy { timeline.calls[$0].row.status == "failed" })
         #expect(split.folded == total - total / 10)
         // Past the notable limit, the notable marks are taken evenly, the rest folded.
         for index in timeline.calls.indices { timeline.calls[index].row.outcome = .failed(.notInitialized) }
-        let crowded = MarkBuckets(timeline) { _ in 1 }
+        let crowded = try MarkBuckets(timeline) { _ in 1 }
         #expect(crowded.marks.count <= MarkBuckets.notableLimit && crowded.marks.count >= MarkBuckets.notableLimit / 2)
         #expect(crowded.marks.last.map { $0 > total * 3 / 4 } == true, "marks reach the journal's end")
         #expect(crowded.marks.count + crowded.folded == total)

@@ -18,17 +18,17 @@ package enum ReportData {
     /// the receipt logs say of it, and a `received` member holds the receipt marks, the totals
     /// and the logs (``receivedJSON(_:_:split:laneOf:)``); projects only a receipt names get a
     /// lane of their own, before the not-delivered one. Without it the data is as it always was.
-    package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil) -> JSONValue {
+    /// `timeline` keeps ``Timeline/Keeping/every`` call, or those of ``Timeline/Keeping/page(_:)``
+    /// with the same `received`. Throws when the calls its pass folded cannot be read back.
+    package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil) throws -> JSONValue {
         let receivers = received.map { received in
             received.receivingProjects.subtracting(timeline.projects).sorted()
         } ?? []
         let laneOf = Dictionary(uniqueKeysWithValues: (timeline.projects + receivers).enumerated().map { ($0.element, $0.offset) })
         let undelivered = timeline.projects.count + receivers.count
-        let lane: (Timeline.Call) -> Int = { call in Timeline.receiver(of: call.row).flatMap { laneOf[$0] } ?? undelivered }
-        let split = MarkBuckets(timeline, lane: lane) { call in
-            guard let entry = received?.calls[call.row.call] else { return false }
-            return entry.verdict != .agreed
-        }
+        let laneOfReceiver: (ProjectFingerprint?) -> Int = { receiver in receiver.flatMap { laneOf[$0] } ?? undelivered }
+        let lane: (Timeline.Call) -> Int = { call in laneOfReceiver(Timeline.receiver(of: call.row)) }
+        let split = try MarkBuckets(timeline, lane: laneOfReceiver) { call in received?.marksOnItsOwn(call.row.call) ?? false }
         let t: (JournalTime) -> JSONValue = { .integer(timeline.offset($0)) }
         let lanes: [JSONValue] = timeline.projects.map { project in
             .object([("fingerprint", .string(project.hex)), ("label", timeline.labels.json(project)),
@@ -70,7 +70,7 @@ package enum ReportData {
         let states: [(String, JSONValue)] = timeline.states.keys.sorted().map { (String($0), timeline.states[$0] ?? .null) }
         var members: [(String, JSONValue)] = [("journal", journal), ("lanes", .array(lanes)), ("switches", .array(switches)),
                                               ("folded_switches", .array(foldedSwitches))]
-        members += [("marks", .array(marks)), ("buckets", .array(buckets)), ("calls", .integer(Int64(timeline.calls.count))),
+        members += [("marks", .array(marks)), ("buckets", .array(buckets)), ("calls", .integer(Int64(timeline.callCount))),
                     ("folded", .integer(Int64(split.folded))), ("counters", counters)]
         members += [("warnings", .array(Array(allWarnings.prefix(warningLimit)))), ("warning_count", .integer(Int64(allWarnings.count))),
                     ("violations", .array(violations)),

@@ -25,6 +25,24 @@ package struct Timeline {
         }
     }
 
+    /// Which calls a pass keeps whole.
+    package enum Keeping {
+        /// Every call (the trace export draws each).
+        case every
+        /// What a report page draws one by one (``MarkBuckets``): every call up to
+        /// ``MarkBuckets/markLimit`` of them, then those notable on their own (``Call/isNotable(_:)``,
+        /// held by the gate) or picked by `notable`; the others go to ``foldedCalls``. A page
+        /// made from the timeline must pick with the same `notable` (``page(_:)``).
+        case page(notable: (CallID) -> Bool)
+
+        /// What the report page with `received` (`--received`) draws: a call the receipt logs
+        /// do not agree on is worth a mark of its own (``ReceivedCalls/marksOnItsOwn(_:)``).
+        package static func page(_ received: ReceivedCalls?) -> Keeping {
+            guard let received else { return .page { _ in false } }
+            return .page { received.marksOnItsOwn($0) }
+        }
+    }
+
     /// A depth that changes over time: each change as (time, sequence, new value).
     struct Counter {
         var changes: [(time: JournalTime, sequence: UInt64, value: Int)] = []
@@ -45,8 +63,13 @@ package struct Timeline {
     var labels = ProjectLabels()
     /// Every switch request (absorbed and noop ones too), in switch order.
     package var switches: [SwitchReport] = []
-    /// Every public call, in the order they were received.
+    /// The public calls kept whole, in the order they were received: every call when built
+    /// keeping ``Keeping/every``; for a page, those it may draw one by one (``Keeping/page(notable:)``).
     package var calls: [Call] = []
+    /// The calls a page folds into buckets and the pass let go (``Keeping/page(notable:)``).
+    var foldedCalls: FoldedCalls?
+    /// How many public calls the journal has: those kept whole and those folded.
+    package var callCount: Int { calls.count + (foldedCalls?.count ?? 0) }
     var gateDepth = Counter()
     var queueDepth = Counter()
     var violations: [Violation] = []

@@ -5,28 +5,50 @@ import SDK
 /// ``CallAudit`` (calls), ``SwitchDiagnosis`` (switch windows and steps), ``ContractChecker``
 /// (violations) and the walk's own fold (depths, state documents).
 ///
-/// Memory grows with the number of calls and switches (the report shows each of them), not
-/// with the number of records.
+/// Keeping ``Timeline/Keeping/every`` call, memory grows with the number of calls and switches;
+/// keeping what a ``Timeline/Keeping/page(notable:)`` draws, with the calls it draws one by one
+/// (at most the mark limit, and the notable ones), the switches and the depth changes: the
+/// other calls go to a temporary file (``FoldedCalls``).
 package enum TimelineBuilder {
     /// Reads the whole journal of `reader`. `redactor`, when given, redacts every record (and
     /// snapshot) before anything looks at it: the fold, the analyses and the state documents
-    /// then only ever see redacted values.
+    /// then only ever see redacted values. `keeping` says which calls are kept whole.
     package static func build(reader: JournalReader, redactor: Redactor? = nil, sampler: StateSampler = StateSampler(),
-                      onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
+                              keeping: Timeline.Keeping, onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
         var timeline = Timeline()
         // The calls as their rows come (a call's row comes when it resolves): each takes its
         // summary and `callReceived` record out of the open calls' ones below, so those hold
         // only calls still open, and the calls are made once, in place. Past the mark limit, an
-        // ordinary call will be folded into a bucket, so its record is let go when it resolves.
+        // ordinary call will be folded into a bucket, so its record is let go when it resolves;
+        // for a page, the whole call is (``FoldedCalls``), unless it may yet be drawn on its own:
+        // the gate held it (``SwitchReport/held``) or `notable` picks it.
         var calls: [Timeline.Call] = []
         var summaries: [CallID: String] = [:]
         var facts: [CallID: String] = [:]
         // Calls whose row came before their `callReceived` was looked at: their index in `calls`.
         var early: [CallID: Int] = [:]
+        let folded: FoldedCalls?
+        let pageNotable: ((CallID) -> Bool)?
+        switch keeping {
+        case .every: (folded, pageNotable) = (nil, nil)
+        case .page(let notable): (folded, pageNotable) = (FoldedCalls(), notable)
+        }
+        // For a page: the calls the gate queued (held) so far, and those folded before their
+        // `callReceived` was looked at (whose summary is then not made).
+        var queuedByGate = Set<CallID>()
+        var foldedEarly = Set<CallID>()
+        var foldFailure: (any Error)?
         let audit = CallAudit { row in
             let summary = summaries.removeValue(forKey: row.call)
             var fact = facts.removeValue(forKey: row.call)
-            if calls.count >= MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { fact = nil }
+            if calls.count + (folded?.count ?? 0) >= MarkBuckets.markLimit, !Timeline.Call.isNotable(row) {
+                if let folded, let pageNotable, !queuedByGate.contains(row.call), !pageNotable(row.call) {
+                    if summary == nil { foldedEarly.insert(row.call) }
+                    do { try folded.append(row) } catch { foldFailure = foldFailure ?? error }
+                    return
+                }
+                fact = nil
+            }
             if summary == nil { early[row.call] = calls.count }
             calls.append(Timeline.Call(row: row, summary: summary ?? row.name.rawValue, factJSON: fact, held: nil))
         }
@@ -40,6 +62,7 @@ package enum TimelineBuilder {
         while var record = try walk.next() {
             if let redactor { record.content = redacted(record.content, redactor) }
             timeline.labels.learn(from: record)
+            if folded != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
             walk.fold(record) { before in
                 for project in projects(in: record, before: before) where known.insert(project).inserted {
                     timeline.projects.append(project)
@@ -60,6 +83,8 @@ package enum TimelineBuilder {
                 if let index = early.removeValue(forKey: call.id) {
                     calls[index].summary = Describe.call(call.call)
                     calls[index].factJSON = FactJSON.object(record).serialized()
+                } else if foldedEarly.remove(call.id) != nil {
+                    // Folded already: a bucket needs neither its summary nor its record.
                 } else {
                     summaries[call.id] = Describe.call(call.call)
                     facts[call.id] = FactJSON.object(record).serialized()
@@ -84,6 +109,7 @@ package enum TimelineBuilder {
             }
         }
         audit.finish()
+        if let foldFailure { throw foldFailure }
         diagnosis.finish()
         checker.finish(state: walk.state)
         var held: [CallID: SwitchReport.HeldCall] = [:]
@@ -93,6 +119,7 @@ package enum TimelineBuilder {
         }
         calls.sort { ($0.row.received?.sequence ?? 0, $0.row.madeAt, $0.row.call) < ($1.row.received?.sequence ?? 0, $1.row.madeAt, $1.row.call) }
         timeline.calls = calls
+        timeline.foldedCalls = folded
         for rule in ContractRule.allCases {
             timeline.violations += checker.violations[rule] ?? []
             timeline.violationCount += checker.counts[rule] ?? 0

@@ -30,8 +30,10 @@ struct MarkBuckets {
     static let notableLimit = 2_000
     static let bucketCount = 600
 
-    /// Indices (into the timeline's calls, those kept whole) drawn as marks, in order.
-    private(set) var marks: [Int] = []
+    /// The timeline's kept calls (``Timeline/kept()``), in order.
+    private(set) var kept: [Timeline.Kept] = []
+    /// The kept calls drawn as marks, in order.
+    private(set) var marks: [Timeline.Kept] = []
     /// Buckets with at least one call, by lane then slot.
     private(set) var buckets: [Bucket] = []
     /// How many calls the buckets hold.
@@ -39,21 +41,21 @@ struct MarkBuckets {
     /// The time span of one bucket, in microseconds from the journal's start.
     private(set) var bucketSpan: Int64 = 0
 
-    /// Splits `timeline`'s calls: those kept whole, then those its pass folded already
-    /// (``FoldedCalls``, never notable: the pass kept every call `notable` may pick); `lane`
-    /// gives the lane index of a call's receiver (``Timeline/receiver(of:)``), `notable` picks
-    /// calls worth a mark of their own beside those the journal alone makes notable. Throws when
-    /// the folded calls cannot be read back.
-    init(_ timeline: Timeline, lane: (ProjectFingerprint?) -> Int, notable: (Timeline.Call) -> Bool = { _ in false }) throws {
-        let calls = timeline.calls
+    /// Splits `timeline`'s calls: those it kept (whole, or notable ones of a page's pass), then
+    /// those its pass folded already (``PageCalls``, never notable: the pass kept every call
+    /// `notable` may pick); `lane` gives the lane index of a call's receiver
+    /// (``Timeline/receiver(of:)``), `notable` picks calls worth a mark of their own beside those
+    /// the journal alone makes notable. Throws when the folded calls cannot be read back.
+    init(_ timeline: Timeline, lane: (ProjectFingerprint?) -> Int, notable: (CallID) -> Bool = { _ in false }) throws {
+        kept = timeline.kept()
         guard timeline.callCount > Self.markLimit else {
-            marks = Array(calls.indices)
+            marks = kept
             return
         }
         let span = max(1, timeline.last.map { timeline.offset($0.time) } ?? 1)
         bucketSpan = max(1, (span + Int64(Self.bucketCount) - 1) / Int64(Self.bucketCount))
-        func isNotable(_ call: Timeline.Call) -> Bool { call.held != nil || Timeline.Call.isNotable(call.row) || notable(call) }
-        let notableCount = calls.reduce(0) { $0 + (isNotable($1) ? 1 : 0) }
+        func isNotable(_ call: Timeline.Kept) -> Bool { timeline.isNotableOnItsOwn(call) || notable(timeline.call(of: call)) }
+        let notableCount = kept.reduce(0) { $0 + (isNotable($1) ? 1 : 0) }
         let stride = max(1, (notableCount + Self.notableLimit - 1) / Self.notableLimit)
         var byKey: [Int: Bucket] = [:]
         let width = bucketSpan
@@ -64,18 +66,18 @@ struct MarkBuckets {
             byKey[lane * Self.bucketCount + slot, default: Bucket(lane: lane, slot: slot)].add(sequence: sequence, status: status)
         }
         var notableSeen = 0
-        for (index, call) in calls.enumerated() {
+        for call in kept {
             if isNotable(call) {
                 defer { notableSeen += 1 }
                 if notableSeen % stride == 0, marks.count < Self.notableLimit {
-                    marks.append(index)
+                    marks.append(call)
                     continue
                 }
             }
-            fold(madeAt: call.row.madeAt, sequence: call.row.received?.sequence ?? 0, receiver: Timeline.receiver(of: call.row),
-                 status: call.row.status)
+            fold(madeAt: timeline.madeAt(of: call), sequence: timeline.sequence(of: call) ?? 0, receiver: timeline.receiver(of: call),
+                 status: timeline.status(of: call))
         }
-        try timeline.foldedCalls?.forEach(fold)
+        try timeline.pageCalls?.forEachFolded(fold)
         folded = timeline.callCount - marks.count
         buckets = byKey.keys.sorted().compactMap { byKey[$0] }
     }

@@ -27,8 +27,7 @@ package enum ReportData {
         let laneOf = Dictionary(uniqueKeysWithValues: (timeline.projects + receivers).enumerated().map { ($0.element, $0.offset) })
         let undelivered = timeline.projects.count + receivers.count
         let laneOfReceiver: (ProjectFingerprint?) -> Int = { receiver in receiver.flatMap { laneOf[$0] } ?? undelivered }
-        let lane: (Timeline.Call) -> Int = { call in laneOfReceiver(Timeline.receiver(of: call.row)) }
-        let split = try MarkBuckets(timeline, lane: laneOfReceiver) { call in received?.marksOnItsOwn(call.row.call) ?? false }
+        let split = try MarkBuckets(timeline, lane: laneOfReceiver) { call in received?.marksOnItsOwn(call) ?? false }
         let t: (JournalTime) -> JSONValue = { .integer(timeline.offset($0)) }
         let lanes: [JSONValue] = timeline.projects.map { project in
             .object([("fingerprint", .string(project.hex)), ("label", timeline.labels.json(project)),
@@ -54,11 +53,10 @@ package enum ReportData {
             compactWindow(timeline.switches[index], timeline)
         }
         let allWarnings = warnings(timeline, t)
-        let marks: [JSONValue] = split.marks.map { index in
-            let call = timeline.calls[index]
-            let json = mark(call, lane: lane(call), timeline)
+        let marks: [JSONValue] = try split.marks.map { call in
+            let json = try mark(call, lane: laneOfReceiver(timeline.receiver(of: call)), timeline)
             guard let received, case .object(let members) = json else { return json }
-            return .object(members + [("received", received.json(call.row.call) ?? .null)])
+            return .object(members + [("received", received.json(timeline.call(of: call)) ?? .null)])
         }
         let buckets: [JSONValue] = split.buckets.map { bucketJSON($0, span: split.bucketSpan) }
         let counters: JSONValue = .object([("gate", counter(timeline.gateDepth, timeline)), ("queue", counter(timeline.queueDepth, timeline))])
@@ -76,7 +74,7 @@ package enum ReportData {
                     ("violations", .array(violations)),
                     ("violation_count", .integer(Int64(timeline.violationCount))), ("index", .array(index)),
                     ("states", .object(states)), ("states_skipped", .integer(Int64(timeline.statesSkipped)))]
-        if let received { members.append(("received", receivedJSON(received, timeline, split: split, laneOf: laneOf))) }
+        if let received { members.append(("received", try receivedJSON(received, timeline, split: split, laneOf: laneOf))) }
         return .object(members)
     }
 
@@ -140,25 +138,47 @@ package enum ReportData {
             + [.optional(report.result) { .string(Describe.result($0)) }])
     }
 
-    private static func mark(_ call: Timeline.Call, lane: Int, _ timeline: Timeline) -> JSONValue {
-        let row = call.row
-        let placed = call.held?.replayed?.time ?? row.madeAt
+    /// A kept call's mark: a whole call's from its row, a notable one's from its drawing.
+    private static func mark(_ kept: Timeline.Kept, lane: Int, _ timeline: Timeline) throws -> JSONValue {
+        let drawing: PageCalls.Drawing
+        switch kept {
+        case .whole(let index):
+            let call = timeline.calls[index]
+            drawing = PageCalls.Drawing(name: call.row.name.rawValue, summary: call.summary, factJSON: call.factJSON,
+                                        statusText: call.row.statusText, audit: call.row.json)
+        case .notable(let index):
+            guard let page = timeline.pageCalls else { preconditionFailure("a notable call without the page's calls") }
+            drawing = try page.drawing(of: page.notable[index])
+        }
+        let held = timeline.held(kept)
+        let placed = held?.replayed?.time ?? timeline.madeAt(of: kept)
         return .object([
-            ("seq", .optional(row.received?.sequence) { .unsigned($0) }),
+            ("seq", .optional(timeline.sequence(of: kept)) { .unsigned($0) }),
             ("t", .integer(timeline.offset(placed))),
             ("lane", .integer(Int64(lane))),
-            ("name", .string(row.name.rawValue)),
-            ("call", .string(row.call.description)),
-            ("summary", .string(call.summary)),
-            ("status", .string(row.status)),
-            ("status_text", .string(row.statusText)),
-            ("held", .optional(call.held) { held in
+            ("name", .string(drawing.name)),
+            ("call", .string(timeline.call(of: kept).description)),
+            ("summary", .string(drawing.summary)),
+            ("status", .string(timeline.status(of: kept))),
+            ("status_text", .string(drawing.statusText)),
+            ("held", .optional(held) { held in
                 .object([("queued", at(held.queued, timeline)), ("replayed", at(held.replayed, timeline)),
                          ("position", .integer(Int64(held.position)))])
             }),
-            ("fact", .optional(call.factJSON.flatMap { JSONParser.parse(Array($0.utf8)) }) { $0 }),
-            ("audit", row.json),
+            ("fact", .optional(drawing.factJSON.flatMap { JSONParser.parse(Array($0.utf8)) }) { $0 }),
+            ("audit", drawing.audit),
         ])
+    }
+
+    /// A kept call's one-line summary.
+    static func summary(_ kept: Timeline.Kept, _ timeline: Timeline) throws -> String {
+        switch kept {
+        case .whole(let index):
+            return timeline.calls[index].summary
+        case .notable(let index):
+            guard let page = timeline.pageCalls else { preconditionFailure("a notable call without the page's calls") }
+            return try page.drawing(of: page.notable[index]).summary
+        }
     }
 
     /// The counter's changes as `[t, value]` pairs; past ``counterPoints``, the maximum of each

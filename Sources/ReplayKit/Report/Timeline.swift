@@ -29,10 +29,11 @@ package struct Timeline {
     package enum Keeping {
         /// Every call (the trace export draws each).
         case every
-        /// What a report page draws one by one (``MarkBuckets``): every call up to
-        /// ``MarkBuckets/markLimit`` of them, then those notable on their own (``Call/isNotable(_:)``,
-        /// held by the gate) or picked by `notable`; the others go to ``foldedCalls``. A page
-        /// made from the timeline must pick with the same `notable` (``page(_:)``).
+        /// What a report page draws (``MarkBuckets``): every call whole up to
+        /// ``MarkBuckets/markLimit`` of them; past it, ``pageCalls`` takes the others: the
+        /// drawing of those that may be drawn one by one (notable on their own, ``Call/isNotable(_:)``,
+        /// held by the gate, or picked by `notable`), only what a bucket counts of the rest. A
+        /// page made from the timeline must pick with the same `notable` (``page(_:)``).
         case page(notable: (CallID) -> Bool)
 
         /// What the report page with `received` (`--received`) draws: a call the receipt logs
@@ -66,10 +67,11 @@ package struct Timeline {
     /// The public calls kept whole, in the order they were received: every call when built
     /// keeping ``Keeping/every``; for a page, those it may draw one by one (``Keeping/page(notable:)``).
     package var calls: [Call] = []
-    /// The calls a page folds into buckets and the pass let go (``Keeping/page(notable:)``).
-    var foldedCalls: FoldedCalls?
-    /// How many public calls the journal has: those kept whole and those folded.
-    package var callCount: Int { calls.count + (foldedCalls?.count ?? 0) }
+    /// The calls a page's pass let go whole (``Keeping/page(notable:)``): those it folds, and
+    /// the notable ones it may draw (read alike with the whole ones through ``kept()``).
+    var pageCalls: PageCalls?
+    /// How many public calls the journal has: those kept whole and those let go.
+    package var callCount: Int { calls.count + (pageCalls?.count ?? 0) }
     var gateDepth = Counter()
     var queueDepth = Counter()
     var violations: [Violation] = []

@@ -7,8 +7,8 @@ import SDK
 ///
 /// Keeping ``Timeline/Keeping/every`` call, memory grows with the number of calls and switches;
 /// keeping what a ``Timeline/Keeping/page(notable:)`` draws, with the calls it draws one by one
-/// (at most the mark limit, and the notable ones), the switches and the depth changes: the
-/// other calls go to a temporary file (``FoldedCalls``).
+/// (at most the mark limit), the switches and the depth changes: the other calls go to
+/// temporary files (``PageCalls``).
 package enum TimelineBuilder {
     /// Reads the whole journal of `reader`. `redactor`, when given, redacts every record (and
     /// snapshot) before anything looks at it: the fold, the analyses and the state documents
@@ -20,18 +20,18 @@ package enum TimelineBuilder {
         // summary and `callReceived` record out of the open calls' ones below, so those hold
         // only calls still open, and the calls are made once, in place. Past the mark limit, an
         // ordinary call will be folded into a bucket, so its record is let go when it resolves;
-        // for a page, the whole call is (``FoldedCalls``), unless it may yet be drawn on its own:
-        // the gate held it (``SwitchReport/held``) or `notable` picks it.
+        // for a page, the whole call is (``PageCalls``): only its drawing is kept when it may yet
+        // be drawn on its own (the gate held it, ``SwitchReport/held``, or `notable` picks it).
         var calls: [Timeline.Call] = []
         var summaries: [CallID: String] = [:]
         var facts: [CallID: String] = [:]
         // Calls whose row came before their `callReceived` was looked at: their index in `calls`.
         var early: [CallID: Int] = [:]
-        let folded: FoldedCalls?
+        let page: PageCalls?
         let pageNotable: ((CallID) -> Bool)?
         switch keeping {
-        case .every: (folded, pageNotable) = (nil, nil)
-        case .page(let notable): (folded, pageNotable) = (FoldedCalls(), notable)
+        case .every: (page, pageNotable) = (nil, nil)
+        case .page(let notable): (page, pageNotable) = (PageCalls(), notable)
         }
         // For a page: the calls the gate queued (held) so far, and those folded before their
         // `callReceived` was looked at (whose summary is then not made).
@@ -41,13 +41,25 @@ package enum TimelineBuilder {
         let audit = CallAudit { row in
             let summary = summaries.removeValue(forKey: row.call)
             var fact = facts.removeValue(forKey: row.call)
-            if calls.count + (folded?.count ?? 0) >= MarkBuckets.markLimit, !Timeline.Call.isNotable(row) {
-                if let folded, let pageNotable, !queuedByGate.contains(row.call), !pageNotable(row.call) {
-                    if summary == nil { foldedEarly.insert(row.call) }
-                    do { try folded.append(row) } catch { foldFailure = foldFailure ?? error }
+            let pastLimit = calls.count + (page?.count ?? 0) >= MarkBuckets.markLimit
+            if pastLimit, !Timeline.Call.isNotable(row) { fact = nil }
+            if pastLimit, let page, let pageNotable {
+                let queued = queuedByGate.remove(row.call) != nil
+                do {
+                    if !Timeline.Call.isNotable(row), !queued, !pageNotable(row.call) {
+                        if summary == nil { foldedEarly.insert(row.call) }
+                        try page.fold(row)
+                        return
+                    }
+                    // (A call whose `callReceived` comes later is kept whole, to take its summary then.)
+                    if let summary {
+                        try page.keep(row, summary: summary, factJSON: fact)
+                        return
+                    }
+                } catch {
+                    foldFailure = foldFailure ?? error
                     return
                 }
-                fact = nil
             }
             if summary == nil { early[row.call] = calls.count }
             calls.append(Timeline.Call(row: row, summary: summary ?? row.name.rawValue, factJSON: fact, held: nil))
@@ -62,7 +74,7 @@ package enum TimelineBuilder {
         while var record = try walk.next() {
             if let redactor { record.content = redacted(record.content, redactor) }
             timeline.labels.learn(from: record)
-            if folded != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
+            if page != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
             walk.fold(record) { before in
                 for project in projects(in: record, before: before) where known.insert(project).inserted {
                     timeline.projects.append(project)
@@ -112,14 +124,24 @@ package enum TimelineBuilder {
         if let foldFailure { throw foldFailure }
         diagnosis.finish()
         checker.finish(state: walk.state)
-        var held: [CallID: SwitchReport.HeldCall] = [:]
-        for report in timeline.switches { for call in report.held { held[call.call] = call } }
-        for index in calls.indices where !held.isEmpty {
-            calls[index].held = held.removeValue(forKey: calls[index].row.call)
-        }
         calls.sort { ($0.row.received?.sequence ?? 0, $0.row.madeAt, $0.row.call) < ($1.row.received?.sequence ?? 0, $1.row.madeAt, $1.row.call) }
+        page?.sort()
+        // Each kept call held by the gate learns where (a call held twice: the last switch's).
+        var kept: [CallID: Timeline.Kept] = Dictionary(minimumCapacity: calls.count + (page?.notable.count ?? 0))
+        for index in calls.indices { kept[calls[index].row.call] = .whole(index) }
+        for (index, key) in (page?.notable ?? []).enumerated() { kept[key.call] = .notable(index) }
+        for (switchIndex, report) in timeline.switches.enumerated() {
+            for (position, held) in report.held.enumerated() {
+                switch kept[held.call] {
+                case .whole(let index)?: calls[index].held = held
+                case .notable(let index)?: page?.hold(index, by: switchIndex, at: position)
+                case nil: break
+                }
+            }
+        }
+        kept = [:]
         timeline.calls = calls
-        timeline.foldedCalls = folded
+        timeline.pageCalls = page
         for rule in ContractRule.allCases {
             timeline.violations += checker.violations[rule] ?? []
             timeline.violationCount += checker.counts[rule] ?? 0

@@ -111,6 +111,26 @@ struct ReportTests {
         #expect(split.buckets.allSatisfy { $0.firstSequence <= $0.lastSequence && $0.statuses["delivered"] == $0.count })
     }
 
+    @Test("spilled values and bytes come back as they went, from the file and from the buffer")
+    func spills() throws {
+        struct Pair: Equatable { var time: Int64; var sequence: UInt64; var flag: UInt32 }
+        let values = SpilledValues<Pair>(name: "test-values", flushBytes: 64)
+        let written = (0..<1_000).map { Pair(time: Int64($0) * -7, sequence: UInt64($0) * 3, flag: UInt32($0 % 5)) }
+        for value in written { try values.append(value) }
+        #expect(values.spilled, "a 64-byte buffer went to the file")
+        var read: [Pair] = []
+        try values.forEach { read.append($0) }
+        #expect(read == written)
+        let bytes = SpilledBytes(name: "test-bytes", flushBytes: 100)
+        let texts = (0..<500).map { String(repeating: "\($0 % 10)", count: $0 % 37) + "#\($0)" }
+        let offsets = try texts.map { try bytes.append(Array($0.utf8)) }
+        for index in [0, 1, 17, 250, 498, 499] {
+            let back = try bytes.read(at: offsets[index], count: texts[index].utf8.count)
+            #expect(String(decoding: back, as: UTF8.self) == texts[index], "text \(index)")
+        }
+        #expect(throws: SpillError.self) { try bytes.read(at: offsets[499], count: 10_000) }
+    }
+
     @Test("the state sample stays within its limit and its byte budget")
     func sampling() {
         var sampler = StateSampler(byteBudget: 1 << 20, sampleLimit: 8)

@@ -59,7 +59,7 @@ package enum ReportData {
             return .object(members + [("received", received.json(timeline.call(of: call)) ?? .null)])
         }
         let buckets: [JSONValue] = split.buckets.map { bucketJSON($0, span: split.bucketSpan) }
-        let counters: JSONValue = .object([("gate", counter(timeline.gateDepth, timeline)), ("queue", counter(timeline.queueDepth, timeline))])
+        let counters: JSONValue = .object([("gate", try counter(timeline.gateDepth, timeline)), ("queue", try counter(timeline.queueDepth, timeline))])
         let violations: [JSONValue] = timeline.violations.map { violation in
             .object([("rule", .string(violation.rule.rawValue)), ("message", .string(violation.message)),
                      ("seqs", .array(violation.sequences.map { .unsigned($0) }))])
@@ -150,7 +150,7 @@ package enum ReportData {
             guard let page = timeline.pageCalls else { preconditionFailure("a notable call without the page's calls") }
             drawing = try page.drawing(of: page.notable[index])
         }
-        let held = timeline.held(kept)
+        let held = try timeline.held(kept)
         let placed = held?.replayed?.time ?? timeline.madeAt(of: kept)
         return .object([
             ("seq", .optional(timeline.sequence(of: kept)) { .unsigned($0) }),
@@ -183,14 +183,14 @@ package enum ReportData {
 
     /// The counter's changes as `[t, value]` pairs; past ``counterPoints``, the maximum of each
     /// of ``counterPoints`` / 2 equal time slices (at its start) and the slice's last value.
-    private static func counter(_ counter: Timeline.Counter, _ timeline: Timeline) -> JSONValue {
-        let changes = counter.changes.map { (timeline.offset($0.time), $0.value) }
-        guard changes.count > counterPoints else {
-            return .object([("points", .array(changes.map { .array([.integer($0.0), .integer(Int64($0.1))]) })),
-                            ("max", .integer(Int64(counter.maximum))), ("downsampled", .bool(false))])
+    private static func counter(_ counter: Timeline.Counter, _ timeline: Timeline) throws -> JSONValue {
+        guard counter.count > counterPoints else {
+            var points: [JSONValue] = []
+            try counter.forEach { time, value in points.append(.array([.integer(timeline.offset(time)), .integer(Int64(value))])) }
+            return .object([("points", .array(points)), ("max", .integer(Int64(counter.maximum))), ("downsampled", .bool(false))])
         }
         let slices = counterPoints / 2
-        let span = max(1, (changes.last?.0 ?? 1) + 1)
+        let span = max(1, (counter.lastTime.map { timeline.offset($0) } ?? 1) + 1)
         var points: [JSONValue] = []
         var slice = -1, peak = 0, last = 0
         func flush() {
@@ -199,7 +199,8 @@ package enum ReportData {
             points.append(.array([.integer(start), .integer(Int64(peak))]))
             points.append(.array([.integer(max(start, Int64(slice + 1) * span / Int64(slices) - 1)), .integer(Int64(last))]))
         }
-        for (time, value) in changes {
+        try counter.forEach { changeTime, value in
+            let time = timeline.offset(changeTime)
             let current = Int(time * Int64(slices) / span)
             if current != slice { flush(); slice = current; peak = value } else { peak = max(peak, value) }
             last = value

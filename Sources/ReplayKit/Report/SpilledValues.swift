@@ -9,6 +9,10 @@ final class SpilledValues<Value> {
     private var handle: FileHandle?
     private var path: String?
     private var buffer: [UInt8] = []
+    /// How many values are in the file (the buffer holds those after).
+    private var written = 0
+    /// Reads single values back (``value(at:)``).
+    private var reader: FileHandle?
     /// What the temporary file is called after (`replay-NAME-….values`), and named in errors.
     private let name: String
     /// How many values were appended.
@@ -23,6 +27,7 @@ final class SpilledValues<Value> {
     }
 
     deinit {
+        try? reader?.close()
         try? handle?.close()
         if let path { try? FileManager.default.removeItem(atPath: path) }
     }
@@ -67,6 +72,30 @@ final class SpilledValues<Value> {
         try parse(final: true)
     }
 
+    /// The `index`-th value appended (from 0).
+    func value(at index: Int) throws -> Value {
+        let size = MemoryLayout<Value>.size
+        guard index >= 0, index < count else { throw SpillError.cutShort(path ?? name) }
+        if index >= written {
+            return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: (index - written) * size, as: Value.self) }
+        }
+        guard let path else { throw SpillError.cutShort(name) }
+        do {
+            if reader == nil {
+                guard let opened = FileHandle(forReadingAtPath: path) else { throw SpillError.unreadable(path, nil) }
+                reader = opened
+            }
+            try reader?.seek(toOffset: UInt64(index * size))
+            let data = try reader?.read(upToCount: size) ?? Data()
+            guard data.count == size else { throw SpillError.cutShort(path) }
+            return data.withUnsafeBytes { $0.loadUnaligned(as: Value.self) }
+        } catch let error as SpillError {
+            throw error
+        } catch {
+            throw SpillError.unreadable(path, error)
+        }
+    }
+
     private func flush() throws {
         guard !buffer.isEmpty else { return }
         if handle == nil {
@@ -77,6 +106,7 @@ final class SpilledValues<Value> {
             handle = opened
         }
         do { try handle?.write(contentsOf: buffer) } catch { throw SpillError.unwritable(path ?? name, error) }
+        written += buffer.count / MemoryLayout<Value>.size
         buffer.removeAll(keepingCapacity: true)
     }
 }

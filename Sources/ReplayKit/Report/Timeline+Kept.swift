@@ -75,15 +75,15 @@ extension Timeline {
         }
     }
 
-    /// Where the gate held it, if it did.
-    func held(_ kept: Kept) -> SwitchReport.HeldCall? {
+    /// Where the gate held it, if it did (a notable call's, read back).
+    func held(_ kept: Kept) throws -> SwitchReport.HeldCall? {
         switch kept {
         case .whole(let index):
             return calls[index].held
         case .notable(let index):
             let key = key(index)
-            guard key.heldBy > 0 else { return nil }
-            return switches[Int(key.heldBy) - 1].held[Int(key.heldAt)]
+            guard key.held > 0, let pageCalls else { return nil }
+            return try pageCalls.held(Int(key.held) - 1, name: pageCalls.drawing(of: key).name)
         }
     }
 
@@ -92,7 +92,7 @@ extension Timeline {
     func isNotableOnItsOwn(_ kept: Kept) -> Bool {
         switch kept {
         case .whole(let index): calls[index].held != nil || Call.isNotable(calls[index].row)
-        case .notable(let index): key(index).heldBy > 0 || key(index).rowNotable
+        case .notable(let index): key(index).held > 0 || key(index).rowNotable
         }
     }
 }

@@ -44,18 +44,6 @@ package struct Timeline {
         }
     }
 
-    /// A depth that changes over time: each change as (time, sequence, new value).
-    struct Counter {
-        var changes: [(time: JournalTime, sequence: UInt64, value: Int)] = []
-
-        mutating func record(_ value: Int, at time: JournalTime, sequence: UInt64) {
-            if changes.last?.value == value { return }
-            changes.append((time, sequence, value))
-        }
-
-        var maximum: Int { changes.map(\.value).max() ?? 0 }
-    }
-
     package var records = 0
     var first: (sequence: UInt64, time: JournalTime)?
     var last: (sequence: UInt64, time: JournalTime)?

@@ -64,7 +64,19 @@ package enum TimelineBuilder {
             if summary == nil { early[row.call] = calls.count }
             calls.append(Timeline.Call(row: row, summary: summary ?? row.name.rawValue, factJSON: fact, held: nil))
         }
-        let diagnosis = SwitchDiagnosis(only: nil) { timeline.switches.append($0) }
+        // For a page, the switches' held calls go to the page's calls as each switch comes (the
+        // page reads them only for the calls it draws), and the depths to temporary files.
+        let diagnosis = SwitchDiagnosis(only: nil) { report in
+            guard let page else { return timeline.switches.append(report) }
+            var report = report
+            do { for held in report.held { try page.keep(held) } } catch { foldFailure = foldFailure ?? error }
+            report.held = []
+            timeline.switches.append(report)
+        }
+        if page != nil {
+            timeline.gateDepth = Timeline.Counter(spilling: "report-gate")
+            timeline.queueDepth = Timeline.Counter(spilling: "report-queue")
+        }
         let checker = ContractChecker()
         var sampler = sampler
         var known = Set<ProjectFingerprint>()
@@ -88,8 +100,8 @@ package enum TimelineBuilder {
             timeline.last = (record.sequence, record.time)
             if (timeline.records - 1) % Timeline.indexStride == 0 { timeline.index.append((record.sequence, record.time)) }
             let (gateDepth, queueDepth) = walk.withState { ($0.switching.gate.count, $0.tasks.count) }
-            timeline.gateDepth.record(gateDepth, at: record.time, sequence: record.sequence)
-            timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
+            try timeline.gateDepth.record(gateDepth, at: record.time, sequence: record.sequence)
+            try timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
             switch record.fact {
             case .callReceived(let call)?:
                 if let index = early.removeValue(forKey: call.id) {
@@ -121,8 +133,8 @@ package enum TimelineBuilder {
             }
         }
         audit.finish()
-        if let foldFailure { throw foldFailure }
         diagnosis.finish()
+        if let foldFailure { throw foldFailure }
         checker.finish(state: walk.state)
         calls.sort { ($0.row.received?.sequence ?? 0, $0.row.madeAt, $0.row.call) < ($1.row.received?.sequence ?? 0, $1.row.madeAt, $1.row.call) }
         page?.sort()
@@ -130,12 +142,18 @@ package enum TimelineBuilder {
         var kept: [CallID: Timeline.Kept] = Dictionary(minimumCapacity: calls.count + (page?.notable.count ?? 0))
         for index in calls.indices { kept[calls[index].row.call] = .whole(index) }
         for (index, key) in (page?.notable ?? []).enumerated() { kept[key.call] = .notable(index) }
-        for (switchIndex, report) in timeline.switches.enumerated() {
-            for (position, held) in report.held.enumerated() {
-                switch kept[held.call] {
-                case .whole(let index)?: calls[index].held = held
-                case .notable(let index)?: page?.hold(index, by: switchIndex, at: position)
+        if let page {
+            try page.forEachHeld { heldIndex, call in
+                switch kept[call] {
+                case .whole(let index)?: calls[index].held = try page.held(heldIndex, name: calls[index].row.name.rawValue)
+                case .notable(let index)?: page.hold(index, heldIndex: heldIndex)
                 case nil: break
+                }
+            }
+        } else {
+            for report in timeline.switches {
+                for held in report.held {
+                    if case .whole(let index)? = kept[held.call] { calls[index].held = held }
                 }
             }
         }

@@ -131,6 +131,23 @@ struct ReportTests {
         #expect(throws: SpillError.self) { try bytes.read(at: offsets[499], count: 10_000) }
     }
 
+    @Test("a depth counter reads the same from memory and from its temporary file: changes only, the maximum, the last time")
+    func counterSpill() throws {
+        var inMemory = Timeline.Counter(), spilled = Timeline.Counter(spilling: "test-depth")
+        let values = (0..<200_000).map { ($0 / 3) % 17 }
+        for (index, value) in values.enumerated() {
+            let time = JournalTime(microsecondsSince1970: 1_764_000_000_000_000 + Int64(index) * 10)
+            try inMemory.record(value, at: time, sequence: UInt64(index + 1))
+            try spilled.record(value, at: time, sequence: UInt64(index + 1))
+        }
+        var fromMemory: [String] = [], fromFile: [String] = []
+        try inMemory.forEach { fromMemory.append("\($0.microsecondsSince1970) \($1)") }
+        try spilled.forEach { fromFile.append("\($0.microsecondsSince1970) \($1)") }
+        #expect(fromFile == fromMemory && fromFile.count == inMemory.changes.count && spilled.changes.isEmpty)
+        #expect(fromFile.count == values.count / 3 + 1, "a value repeated is one change")
+        #expect(spilled.count == inMemory.count && spilled.maximum == 16 && inMemory.maximum == 16 && spilled.lastTime == inMemory.lastTime)
+    }
+
     @Test("the state sample stays within its limit and its byte budget")
     func sampling() {
         var sampler = StateSampler(byteBudget: 1 << 20, sampleLimit: 8)

@@ -10,6 +10,8 @@ final class SpilledBytes {
     /// The bytes not written yet; they start at `written` in the file.
     private var buffer: [UInt8] = []
     private var written: UInt64 = 0
+    /// Reads byte strings back (``read(at:count:)``).
+    private var reader: FileHandle?
     private let name: String
     private let flushBytes: Int
 
@@ -21,6 +23,7 @@ final class SpilledBytes {
     }
 
     deinit {
+        try? reader?.close()
         try? handle?.close()
         if let path { try? FileManager.default.removeItem(atPath: path) }
     }
@@ -40,12 +43,14 @@ final class SpilledBytes {
             guard start + count <= buffer.count else { throw SpillError.cutShort(path ?? name) }
             return Array(buffer[start..<start + count])
         }
-        guard let path, let handle else { throw SpillError.cutShort(name) }
+        guard let path else { throw SpillError.cutShort(name) }
         // Everything before `written` is in the file (a value is flushed whole with the buffer).
         do {
-            try handle.synchronize()
-            guard let reader = FileHandle(forReadingAtPath: path) else { throw SpillError.unreadable(path, nil) }
-            defer { try? reader.close() }
+            if reader == nil {
+                guard let opened = FileHandle(forReadingAtPath: path) else { throw SpillError.unreadable(path, nil) }
+                reader = opened
+            }
+            guard let reader else { throw SpillError.unreadable(path, nil) }
             try reader.seek(toOffset: offset)
             let data = try reader.read(upToCount: count) ?? Data()
             guard data.count == count else { throw SpillError.cutShort(path) }

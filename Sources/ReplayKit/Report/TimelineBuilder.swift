@@ -5,10 +5,11 @@ import SDK
 /// ``CallAudit`` (calls), ``SwitchDiagnosis`` (switch windows and steps), ``ContractChecker``
 /// (violations) and the walk's own fold (depths, state documents).
 ///
-/// Keeping ``Timeline/Keeping/every`` call, memory grows with the number of calls and switches;
-/// keeping what a ``Timeline/Keeping/page(notable:)`` draws, with the calls it draws one by one
-/// (at most the mark limit), the switches and the depth changes: the other calls go to
-/// temporary files (``PageCalls``).
+/// Keeping ``Timeline/Keeping/every`` call, memory grows with the number of calls, switches
+/// and depth changes; keeping what a ``Timeline/Keeping/page(notable:)`` draws, with the mark
+/// limit's calls kept whole, a key per call that may be a mark and the switches: the calls'
+/// drawings and buckets' counts, the held calls and the depth changes go to temporary files
+/// (``PageCalls``, ``Timeline/Counter``).
 package enum TimelineBuilder {
     /// Reads the whole journal of `reader`. `redactor`, when given, redacts every record (and
     /// snapshot) before anything looks at it: the fold, the analyses and the state documents

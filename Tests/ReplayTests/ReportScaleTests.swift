@@ -1,5 +1,8 @@
 import Foundation
+import Journal
+import SDK
 import Testing
+@testable import ReplayKit
 
 /// A long SDK journal's report stays small: ordinary calls fold into buckets, every call is
 /// accounted for, and the page stays under 10 MB. `REPORT_SCALE_CALLS` sets the number of
@@ -31,5 +34,32 @@ struct ReportScaleTests {
         #expect(folded > 0 && buckets.compactMap { $0["count"] as? Int }.reduce(0, +) == folded)
         #expect((data["lanes"] as? [[String: Any]])?.compactMap { $0["label"] as? String } == ["US", "EU"])
         print("report-scale: \(calls) calls, \(run.out.trimmingCharacters(in: .newlines))")
+    }
+
+    @Test("a page's pass keeps whole only the calls it may draw, and its data is that of every call kept", .timeLimit(.minutes(10)))
+    func pageKeepsWhatItDraws() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await LongSDKJournal.make(directory: directory, calls: 7_000, switchEvery: 400)
+        let journal = directory + "/journal"
+        let every = try TimelineBuilder.build(reader: try JournalReader(directory: journal), keeping: .every)
+        let page = try TimelineBuilder.build(reader: try JournalReader(directory: journal), keeping: .page(nil))
+        #expect(every.callCount == every.calls.count && page.callCount == every.callCount && page.callCount > MarkBuckets.markLimit)
+        let notable = try #require(page.pageCalls?.notable.count)
+        #expect(notable > 0, "calls held past the mark limit are kept as notable")
+        #expect(page.calls.count < every.calls.count / 2, "past the limit, whole calls are only those resolved before their receipt")
+        #expect(try ReportData.make(page).serialized() == ReportData.make(every).serialized())
+        // Calls a picker (as `--received` does) makes notable are kept past the limit too.
+        let picked: (CallID) -> Bool = { $0.description.hasSuffix("3") }
+        let pickedPage = try TimelineBuilder.build(reader: try JournalReader(directory: journal), keeping: .page(notable: picked))
+        #expect(try #require(pickedPage.pageCalls?.notable.count) > notable)
+        let lane: (ProjectFingerprint?) -> Int = { $0 == nil ? 0 : 1 }
+        let fromEvery = try MarkBuckets(every, lane: lane, notable: picked)
+        let fromPage = try MarkBuckets(pickedPage, lane: lane, notable: picked)
+        #expect(fromPage.marks.map { pickedPage.call(of: $0) } == fromEvery.marks.map { every.call(of: $0) })
+        #expect(fromPage.marks.contains { picked(pickedPage.call(of: $0)) && !pickedPage.isNotableOnItsOwn($0) })
+        #expect(fromPage.folded == fromEvery.folded && fromPage.bucketSpan == fromEvery.bucketSpan)
+        #expect(fromPage.buckets.map { "\($0.lane) \($0.slot) \($0.count) \($0.firstSequence) \($0.lastSequence) \($0.statuses.sorted { $0.key < $1.key })" }
+                == fromEvery.buckets.map { "\($0.lane) \($0.slot) \($0.count) \($0.firstSequence) \($0.lastSequence) \($0.statuses.sorted { $0.key < $1.key })" })
     }
 }

@@ -95,20 +95,57 @@ struct ReportTests {
             timeline.calls.append(Timeline.Call(row: row, summary: "track", factJSON: nil, held: nil))
             timeline.last = (UInt64(index + 2), time)
         }
-        let split = MarkBuckets(timeline) { Timeline.receiver(of: $0.row) == project ? 0 : 1 }
+        let split = try MarkBuckets(timeline) { $0 == project ? 0 : 1 }
         #expect(split.marks.count == total / 10, "the failed calls stay marks")
-        #expect(split.marks.allSatisfy { timeline.calls[$0].row.status == "failed" })
+        #expect(split.marks.allSatisfy { timeline.status(of: $0) == "failed" })
         #expect(split.folded == total - total / 10)
         // Past the notable limit, the notable marks are taken evenly, the rest folded.
         for index in timeline.calls.indices { timeline.calls[index].row.outcome = .failed(.notInitialized) }
-        let crowded = MarkBuckets(timeline) { _ in 1 }
+        let crowded = try MarkBuckets(timeline) { _ in 1 }
         #expect(crowded.marks.count <= MarkBuckets.notableLimit && crowded.marks.count >= MarkBuckets.notableLimit / 2)
-        #expect(crowded.marks.last.map { $0 > total * 3 / 4 } == true, "marks reach the journal's end")
+        #expect(crowded.marks.last.map { timeline.sequence(of: $0) ?? 0 > UInt64(total * 3 / 4) } == true, "marks reach the journal's end")
         #expect(crowded.marks.count + crowded.folded == total)
         #expect(crowded.buckets.map(\.count).reduce(0, +) == crowded.folded)
         #expect(split.buckets.map(\.count).reduce(0, +) == split.folded)
         #expect(split.buckets.count <= MarkBuckets.bucketCount)
         #expect(split.buckets.allSatisfy { $0.firstSequence <= $0.lastSequence && $0.statuses["delivered"] == $0.count })
+    }
+
+    @Test("spilled values and bytes come back as they went, from the file and from the buffer")
+    func spills() throws {
+        struct Pair: Equatable { var time: Int64; var sequence: UInt64; var flag: UInt32 }
+        let values = SpilledValues<Pair>(name: "test-values", flushBytes: 64)
+        let written = (0..<1_000).map { Pair(time: Int64($0) * -7, sequence: UInt64($0) * 3, flag: UInt32($0 % 5)) }
+        for value in written { try values.append(value) }
+        #expect(values.spilled, "a 64-byte buffer went to the file")
+        var read: [Pair] = []
+        try values.forEach { read.append($0) }
+        #expect(read == written)
+        let bytes = SpilledBytes(name: "test-bytes", flushBytes: 100)
+        let texts = (0..<500).map { String(repeating: "\($0 % 10)", count: $0 % 37) + "#\($0)" }
+        let offsets = try texts.map { try bytes.append(Array($0.utf8)) }
+        for index in [0, 1, 17, 250, 498, 499] {
+            let back = try bytes.read(at: offsets[index], count: texts[index].utf8.count)
+            #expect(String(decoding: back, as: UTF8.self) == texts[index], "text \(index)")
+        }
+        #expect(throws: SpillError.self) { try bytes.read(at: offsets[499], count: 10_000) }
+    }
+
+    @Test("a depth counter reads the same from memory and from its temporary file: changes only, the maximum, the last time")
+    func counterSpill() throws {
+        var inMemory = Timeline.Counter(), spilled = Timeline.Counter(spilling: "test-depth")
+        let values = (0..<200_000).map { ($0 / 3) % 17 }
+        for (index, value) in values.enumerated() {
+            let time = JournalTime(microsecondsSince1970: 1_764_000_000_000_000 + Int64(index) * 10)
+            try inMemory.record(value, at: time, sequence: UInt64(index + 1))
+            try spilled.record(value, at: time, sequence: UInt64(index + 1))
+        }
+        var fromMemory: [String] = [], fromFile: [String] = []
+        try inMemory.forEach { fromMemory.append("\($0.microsecondsSince1970) \($1)") }
+        try spilled.forEach { fromFile.append("\($0.microsecondsSince1970) \($1)") }
+        #expect(fromFile == fromMemory && fromFile.count == inMemory.changes.count && spilled.changes.isEmpty)
+        #expect(fromFile.count == values.count / 3 + 1, "a value repeated is one change")
+        #expect(spilled.count == inMemory.count && spilled.maximum == 16 && inMemory.maximum == 16 && spilled.lastTime == inMemory.lastTime)
     }
 
     @Test("the state sample stays within its limit and its byte budget")

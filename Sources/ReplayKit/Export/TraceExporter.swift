@@ -24,7 +24,7 @@ package enum TraceExporter {
                       console: Console) throws -> (records: Int, emptied: Int) {
         guard !FileManager.default.fileExists(atPath: output) else { throw ExportError.exists(output) }
         let timeline = try TimelineBuilder.build(reader: reader, redactor: redactor, sampler: StateSampler(byteBudget: 0, sampleLimit: 0),
-                                                 onProgress: { console.progress("reading seq \($0)") })
+                                                 keeping: .every, onProgress: { console.progress("reading seq \($0)") })
         guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: output) else { throw ExportError.cannotWrite(output) }
         defer { try? handle.close() }

@@ -80,6 +80,13 @@ package struct ReceivedCalls: Sendable {
         !problems.isEmpty || totals.contains { $0.key != .agreed && $0.value > 0 }
     }
 
+    /// Whether the report draws `call` as a mark of its own past the mark limit: the receipt
+    /// logs say something of it other than `agreed` (or it is not judged).
+    package func marksOnItsOwn(_ call: CallID) -> Bool {
+        guard let entry = calls[call] else { return false }
+        return entry.verdict != .agreed
+    }
+
     /// Every project a receipt names.
     package var receivingProjects: Set<ProjectFingerprint> {
         var projects = Set<ProjectFingerprint>()

@@ -29,11 +29,11 @@ extension ReportData {
     /// verdict null when not judged), `totals` per verdict, `not_judged`, `unjournaled`, the
     /// `logs` read, how many `problems` the input had and how many marks were left out.
     static func receivedJSON(_ received: ReceivedCalls, _ timeline: Timeline, split: MarkBuckets,
-                             laneOf: [ProjectFingerprint: Int]) -> JSONValue {
+                             laneOf: [ProjectFingerprint: Int]) throws -> JSONValue {
         let span = timeline.last.map { timeline.offset($0.time) } ?? 0
         let undelivered = laneOf.count
-        var drawn: [Int: Int] = [:]
-        for (position, index) in split.marks.enumerated() { drawn[index] = position }
+        var drawn: [Timeline.Kept: Int] = [:]
+        for (position, call) in split.marks.enumerated() { drawn[call] = position }
         var marks: [ReceiptMark] = []
         func placed(_ time: JournalTime) -> (Int64, Bool) {
             let offset = timeline.offset(time)
@@ -58,11 +58,14 @@ extension ReportData {
                                          text: "lost: \(what) \(sentTo)\(entry.outcomeAt.map { " at \($0)" } ?? ""); no receipt of it from \(received.name(entry.project))"))
             }
         }
-        for (index, call) in timeline.calls.enumerated() {
-            guard let entry = received.calls[call.row.call] else { continue }
-            let mark = drawn[index]
+        for call in split.kept {
+            let id = timeline.call(of: call)
+            guard let entry = received.calls[id] else { continue }
+            let mark = drawn[call]
             if entry.verdict == .agreed, mark == nil { continue }
-            add(entry, what: "\(call.summary) (call \(call.row.call))", mark: mark, seq: call.row.received?.sequence, fallback: call.row.madeAt)
+            let summary = try summary(call, timeline)
+            add(entry, what: "\(summary) (call \(id))", mark: mark, seq: timeline.sequence(of: call),
+                fallback: timeline.madeAt(of: call))
         }
         for entry in received.ownRequests {
             add(entry, what: "the SDK's own \(entry.endpoint) (\(entry.task))", mark: nil, seq: nil, fallback: nil)

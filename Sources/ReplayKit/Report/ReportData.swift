@@ -18,17 +18,16 @@ package enum ReportData {
     /// the receipt logs say of it, and a `received` member holds the receipt marks, the totals
     /// and the logs (``receivedJSON(_:_:split:laneOf:)``); projects only a receipt names get a
     /// lane of their own, before the not-delivered one. Without it the data is as it always was.
-    package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil) -> JSONValue {
+    /// `timeline` keeps ``Timeline/Keeping/every`` call, or those of ``Timeline/Keeping/page(_:)``
+    /// with the same `received`. Throws when the calls its pass folded cannot be read back.
+    package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil) throws -> JSONValue {
         let receivers = received.map { received in
             received.receivingProjects.subtracting(timeline.projects).sorted()
         } ?? []
         let laneOf = Dictionary(uniqueKeysWithValues: (timeline.projects + receivers).enumerated().map { ($0.element, $0.offset) })
         let undelivered = timeline.projects.count + receivers.count
-        let lane: (Timeline.Call) -> Int = { call in Timeline.receiver(of: call.row).flatMap { laneOf[$0] } ?? undelivered }
-        let split = MarkBuckets(timeline, lane: lane) { call in
-            guard let entry = received?.calls[call.row.call] else { return false }
-            return entry.verdict != .agreed
-        }
+        let laneOfReceiver: (ProjectFingerprint?) -> Int = { receiver in receiver.flatMap { laneOf[$0] } ?? undelivered }
+        let split = try MarkBuckets(timeline, lane: laneOfReceiver) { call in received?.marksOnItsOwn(call) ?? false }
         let t: (JournalTime) -> JSONValue = { .integer(timeline.offset($0)) }
         let lanes: [JSONValue] = timeline.projects.map { project in
             .object([("fingerprint", .string(project.hex)), ("label", timeline.labels.json(project)),
@@ -54,14 +53,13 @@ package enum ReportData {
             compactWindow(timeline.switches[index], timeline)
         }
         let allWarnings = warnings(timeline, t)
-        let marks: [JSONValue] = split.marks.map { index in
-            let call = timeline.calls[index]
-            let json = mark(call, lane: lane(call), timeline)
+        let marks: [JSONValue] = try split.marks.map { call in
+            let json = try mark(call, lane: laneOfReceiver(timeline.receiver(of: call)), timeline)
             guard let received, case .object(let members) = json else { return json }
-            return .object(members + [("received", received.json(call.row.call) ?? .null)])
+            return .object(members + [("received", received.json(timeline.call(of: call)) ?? .null)])
         }
         let buckets: [JSONValue] = split.buckets.map { bucketJSON($0, span: split.bucketSpan) }
-        let counters: JSONValue = .object([("gate", counter(timeline.gateDepth, timeline)), ("queue", counter(timeline.queueDepth, timeline))])
+        let counters: JSONValue = .object([("gate", try counter(timeline.gateDepth, timeline)), ("queue", try counter(timeline.queueDepth, timeline))])
         let violations: [JSONValue] = timeline.violations.map { violation in
             .object([("rule", .string(violation.rule.rawValue)), ("message", .string(violation.message)),
                      ("seqs", .array(violation.sequences.map { .unsigned($0) }))])
@@ -70,13 +68,13 @@ package enum ReportData {
         let states: [(String, JSONValue)] = timeline.states.keys.sorted().map { (String($0), timeline.states[$0] ?? .null) }
         var members: [(String, JSONValue)] = [("journal", journal), ("lanes", .array(lanes)), ("switches", .array(switches)),
                                               ("folded_switches", .array(foldedSwitches))]
-        members += [("marks", .array(marks)), ("buckets", .array(buckets)), ("calls", .integer(Int64(timeline.calls.count))),
+        members += [("marks", .array(marks)), ("buckets", .array(buckets)), ("calls", .integer(Int64(timeline.callCount))),
                     ("folded", .integer(Int64(split.folded))), ("counters", counters)]
         members += [("warnings", .array(Array(allWarnings.prefix(warningLimit)))), ("warning_count", .integer(Int64(allWarnings.count))),
                     ("violations", .array(violations)),
                     ("violation_count", .integer(Int64(timeline.violationCount))), ("index", .array(index)),
                     ("states", .object(states)), ("states_skipped", .integer(Int64(timeline.statesSkipped)))]
-        if let received { members.append(("received", receivedJSON(received, timeline, split: split, laneOf: laneOf))) }
+        if let received { members.append(("received", try receivedJSON(received, timeline, split: split, laneOf: laneOf))) }
         return .object(members)
     }
 
@@ -140,37 +138,59 @@ package enum ReportData {
             + [.optional(report.result) { .string(Describe.result($0)) }])
     }
 
-    private static func mark(_ call: Timeline.Call, lane: Int, _ timeline: Timeline) -> JSONValue {
-        let row = call.row
-        let placed = call.held?.replayed?.time ?? row.madeAt
+    /// A kept call's mark: a whole call's from its row, a notable one's from its drawing.
+    private static func mark(_ kept: Timeline.Kept, lane: Int, _ timeline: Timeline) throws -> JSONValue {
+        let drawing: PageCalls.Drawing
+        switch kept {
+        case .whole(let index):
+            let call = timeline.calls[index]
+            drawing = PageCalls.Drawing(name: call.row.name.rawValue, summary: call.summary, factJSON: call.factJSON,
+                                        statusText: call.row.statusText, audit: call.row.json)
+        case .notable(let index):
+            guard let page = timeline.pageCalls else { preconditionFailure("a notable call without the page's calls") }
+            drawing = try page.drawing(of: page.notable[index])
+        }
+        let held = try timeline.held(kept)
+        let placed = held?.replayed?.time ?? timeline.madeAt(of: kept)
         return .object([
-            ("seq", .optional(row.received?.sequence) { .unsigned($0) }),
+            ("seq", .optional(timeline.sequence(of: kept)) { .unsigned($0) }),
             ("t", .integer(timeline.offset(placed))),
             ("lane", .integer(Int64(lane))),
-            ("name", .string(row.name.rawValue)),
-            ("call", .string(row.call.description)),
-            ("summary", .string(call.summary)),
-            ("status", .string(row.status)),
-            ("status_text", .string(row.statusText)),
-            ("held", .optional(call.held) { held in
+            ("name", .string(drawing.name)),
+            ("call", .string(timeline.call(of: kept).description)),
+            ("summary", .string(drawing.summary)),
+            ("status", .string(timeline.status(of: kept))),
+            ("status_text", .string(drawing.statusText)),
+            ("held", .optional(held) { held in
                 .object([("queued", at(held.queued, timeline)), ("replayed", at(held.replayed, timeline)),
                          ("position", .integer(Int64(held.position)))])
             }),
-            ("fact", .optional(call.factJSON.flatMap { JSONParser.parse(Array($0.utf8)) }) { $0 }),
-            ("audit", row.json),
+            ("fact", .optional(drawing.factJSON.flatMap { JSONParser.parse(Array($0.utf8)) }) { $0 }),
+            ("audit", drawing.audit),
         ])
+    }
+
+    /// A kept call's one-line summary.
+    static func summary(_ kept: Timeline.Kept, _ timeline: Timeline) throws -> String {
+        switch kept {
+        case .whole(let index):
+            return timeline.calls[index].summary
+        case .notable(let index):
+            guard let page = timeline.pageCalls else { preconditionFailure("a notable call without the page's calls") }
+            return try page.drawing(of: page.notable[index]).summary
+        }
     }
 
     /// The counter's changes as `[t, value]` pairs; past ``counterPoints``, the maximum of each
     /// of ``counterPoints`` / 2 equal time slices (at its start) and the slice's last value.
-    private static func counter(_ counter: Timeline.Counter, _ timeline: Timeline) -> JSONValue {
-        let changes = counter.changes.map { (timeline.offset($0.time), $0.value) }
-        guard changes.count > counterPoints else {
-            return .object([("points", .array(changes.map { .array([.integer($0.0), .integer(Int64($0.1))]) })),
-                            ("max", .integer(Int64(counter.maximum))), ("downsampled", .bool(false))])
+    private static func counter(_ counter: Timeline.Counter, _ timeline: Timeline) throws -> JSONValue {
+        guard counter.count > counterPoints else {
+            var points: [JSONValue] = []
+            try counter.forEach { time, value in points.append(.array([.integer(timeline.offset(time)), .integer(Int64(value))])) }
+            return .object([("points", .array(points)), ("max", .integer(Int64(counter.maximum))), ("downsampled", .bool(false))])
         }
         let slices = counterPoints / 2
-        let span = max(1, (changes.last?.0 ?? 1) + 1)
+        let span = max(1, (counter.lastTime.map { timeline.offset($0) } ?? 1) + 1)
         var points: [JSONValue] = []
         var slice = -1, peak = 0, last = 0
         func flush() {
@@ -179,7 +199,8 @@ package enum ReportData {
             points.append(.array([.integer(start), .integer(Int64(peak))]))
             points.append(.array([.integer(max(start, Int64(slice + 1) * span / Int64(slices) - 1)), .integer(Int64(last))]))
         }
-        for (time, value) in changes {
+        try counter.forEach { changeTime, value in
+            let time = timeline.offset(changeTime)
             let current = Int(time * Int64(slices) / span)
             if current != slice { flush(); slice = current; peak = value } else { peak = max(peak, value) }
             last = value

@@ -25,16 +25,23 @@ package struct Timeline {
         }
     }
 
-    /// A depth that changes over time: each change as (time, sequence, new value).
-    struct Counter {
-        var changes: [(time: JournalTime, sequence: UInt64, value: Int)] = []
+    /// Which calls a pass keeps whole.
+    package enum Keeping {
+        /// Every call (the trace export draws each).
+        case every
+        /// What a report page draws (``MarkBuckets``): every call whole up to
+        /// ``MarkBuckets/markLimit`` of them; past it, ``pageCalls`` takes the others: the
+        /// drawing of those that may be drawn one by one (notable on their own, ``Call/isNotable(_:)``,
+        /// held by the gate, or picked by `notable`), only what a bucket counts of the rest. A
+        /// page made from the timeline must pick with the same `notable` (``page(_:)``).
+        case page(notable: (CallID) -> Bool)
 
-        mutating func record(_ value: Int, at time: JournalTime, sequence: UInt64) {
-            if changes.last?.value == value { return }
-            changes.append((time, sequence, value))
+        /// What the report page with `received` (`--received`) draws: a call the receipt logs
+        /// do not agree on is worth a mark of its own (``ReceivedCalls/marksOnItsOwn(_:)``).
+        package static func page(_ received: ReceivedCalls?) -> Keeping {
+            guard let received else { return .page { _ in false } }
+            return .page { received.marksOnItsOwn($0) }
         }
-
-        var maximum: Int { changes.map(\.value).max() ?? 0 }
     }
 
     package var records = 0
@@ -45,8 +52,14 @@ package struct Timeline {
     var labels = ProjectLabels()
     /// Every switch request (absorbed and noop ones too), in switch order.
     package var switches: [SwitchReport] = []
-    /// Every public call, in the order they were received.
+    /// The public calls kept whole, in the order they were received: every call when built
+    /// keeping ``Keeping/every``; for a page, those it may draw one by one (``Keeping/page(notable:)``).
     package var calls: [Call] = []
+    /// The calls a page's pass let go whole (``Keeping/page(notable:)``): those it folds, and
+    /// the notable ones it may draw (read alike with the whole ones through ``kept()``).
+    var pageCalls: PageCalls?
+    /// How many public calls the journal has: those kept whole and those let go.
+    package var callCount: Int { calls.count + (pageCalls?.count ?? 0) }
     var gateDepth = Counter()
     var queueDepth = Counter()
     var violations: [Violation] = []

@@ -5,32 +5,79 @@ import SDK
 /// ``CallAudit`` (calls), ``SwitchDiagnosis`` (switch windows and steps), ``ContractChecker``
 /// (violations) and the walk's own fold (depths, state documents).
 ///
-/// Memory grows with the number of calls and switches (the report shows each of them), not
-/// with the number of records.
+/// Keeping ``Timeline/Keeping/every`` call, memory grows with the number of calls, switches
+/// and depth changes; keeping what a ``Timeline/Keeping/page(notable:)`` draws, with the mark
+/// limit's calls kept whole, a key per call that may be a mark and the switches: the calls'
+/// drawings and buckets' counts, the held calls and the depth changes go to temporary files
+/// (``PageCalls``, ``Timeline/Counter``).
 package enum TimelineBuilder {
     /// Reads the whole journal of `reader`. `redactor`, when given, redacts every record (and
     /// snapshot) before anything looks at it: the fold, the analyses and the state documents
-    /// then only ever see redacted values.
+    /// then only ever see redacted values. `keeping` says which calls are kept whole.
     package static func build(reader: JournalReader, redactor: Redactor? = nil, sampler: StateSampler = StateSampler(),
-                      onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
+                              keeping: Timeline.Keeping, onProgress: ((UInt64) -> Void)? = nil) throws -> Timeline {
         var timeline = Timeline()
         // The calls as their rows come (a call's row comes when it resolves): each takes its
         // summary and `callReceived` record out of the open calls' ones below, so those hold
         // only calls still open, and the calls are made once, in place. Past the mark limit, an
-        // ordinary call will be folded into a bucket, so its record is let go when it resolves.
+        // ordinary call will be folded into a bucket, so its record is let go when it resolves;
+        // for a page, the whole call is (``PageCalls``): only its drawing is kept when it may yet
+        // be drawn on its own (the gate held it, ``SwitchReport/held``, or `notable` picks it).
         var calls: [Timeline.Call] = []
         var summaries: [CallID: String] = [:]
         var facts: [CallID: String] = [:]
         // Calls whose row came before their `callReceived` was looked at: their index in `calls`.
         var early: [CallID: Int] = [:]
+        let page: PageCalls?
+        let pageNotable: ((CallID) -> Bool)?
+        switch keeping {
+        case .every: (page, pageNotable) = (nil, nil)
+        case .page(let notable): (page, pageNotable) = (PageCalls(), notable)
+        }
+        // For a page: the calls the gate queued (held) so far, and those folded before their
+        // `callReceived` was looked at (whose summary is then not made).
+        var queuedByGate = Set<CallID>()
+        var foldedEarly = Set<CallID>()
+        var foldFailure: (any Error)?
         let audit = CallAudit { row in
             let summary = summaries.removeValue(forKey: row.call)
             var fact = facts.removeValue(forKey: row.call)
-            if calls.count >= MarkBuckets.markLimit, !Timeline.Call.isNotable(row) { fact = nil }
+            let pastLimit = calls.count + (page?.count ?? 0) >= MarkBuckets.markLimit
+            if pastLimit, !Timeline.Call.isNotable(row) { fact = nil }
+            if pastLimit, let page, let pageNotable {
+                let queued = queuedByGate.remove(row.call) != nil
+                do {
+                    if !Timeline.Call.isNotable(row), !queued, !pageNotable(row.call) {
+                        if summary == nil { foldedEarly.insert(row.call) }
+                        try page.fold(row)
+                        return
+                    }
+                    // (A call whose `callReceived` comes later is kept whole, to take its summary then.)
+                    if let summary {
+                        try page.keep(row, summary: summary, factJSON: fact)
+                        return
+                    }
+                } catch {
+                    foldFailure = foldFailure ?? error
+                    return
+                }
+            }
             if summary == nil { early[row.call] = calls.count }
             calls.append(Timeline.Call(row: row, summary: summary ?? row.name.rawValue, factJSON: fact, held: nil))
         }
-        let diagnosis = SwitchDiagnosis(only: nil) { timeline.switches.append($0) }
+        // For a page, the switches' held calls go to the page's calls as each switch comes (the
+        // page reads them only for the calls it draws), and the depths to temporary files.
+        let diagnosis = SwitchDiagnosis(only: nil) { report in
+            guard let page else { return timeline.switches.append(report) }
+            var report = report
+            do { for held in report.held { try page.keep(held) } } catch { foldFailure = foldFailure ?? error }
+            report.held = []
+            timeline.switches.append(report)
+        }
+        if page != nil {
+            timeline.gateDepth = Timeline.Counter(spilling: "report-gate")
+            timeline.queueDepth = Timeline.Counter(spilling: "report-queue")
+        }
         let checker = ContractChecker()
         var sampler = sampler
         var known = Set<ProjectFingerprint>()
@@ -40,6 +87,7 @@ package enum TimelineBuilder {
         while var record = try walk.next() {
             if let redactor { record.content = redacted(record.content, redactor) }
             timeline.labels.learn(from: record)
+            if page != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
             walk.fold(record) { before in
                 for project in projects(in: record, before: before) where known.insert(project).inserted {
                     timeline.projects.append(project)
@@ -53,13 +101,15 @@ package enum TimelineBuilder {
             timeline.last = (record.sequence, record.time)
             if (timeline.records - 1) % Timeline.indexStride == 0 { timeline.index.append((record.sequence, record.time)) }
             let (gateDepth, queueDepth) = walk.withState { ($0.switching.gate.count, $0.tasks.count) }
-            timeline.gateDepth.record(gateDepth, at: record.time, sequence: record.sequence)
-            timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
+            try timeline.gateDepth.record(gateDepth, at: record.time, sequence: record.sequence)
+            try timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
             switch record.fact {
             case .callReceived(let call)?:
                 if let index = early.removeValue(forKey: call.id) {
                     calls[index].summary = Describe.call(call.call)
                     calls[index].factJSON = FactJSON.object(record).serialized()
+                } else if foldedEarly.remove(call.id) != nil {
+                    // Folded already: a bucket needs neither its summary nor its record.
                 } else {
                     summaries[call.id] = Describe.call(call.call)
                     facts[call.id] = FactJSON.object(record).serialized()
@@ -85,14 +135,32 @@ package enum TimelineBuilder {
         }
         audit.finish()
         diagnosis.finish()
+        if let foldFailure { throw foldFailure }
         checker.finish(state: walk.state)
-        var held: [CallID: SwitchReport.HeldCall] = [:]
-        for report in timeline.switches { for call in report.held { held[call.call] = call } }
-        for index in calls.indices where !held.isEmpty {
-            calls[index].held = held.removeValue(forKey: calls[index].row.call)
-        }
         calls.sort { ($0.row.received?.sequence ?? 0, $0.row.madeAt, $0.row.call) < ($1.row.received?.sequence ?? 0, $1.row.madeAt, $1.row.call) }
+        page?.sort()
+        // Each kept call held by the gate learns where (a call held twice: the last switch's).
+        var kept: [CallID: Timeline.Kept] = Dictionary(minimumCapacity: calls.count + (page?.notable.count ?? 0))
+        for index in calls.indices { kept[calls[index].row.call] = .whole(index) }
+        for (index, key) in (page?.notable ?? []).enumerated() { kept[key.call] = .notable(index) }
+        if let page {
+            try page.forEachHeld { heldIndex, call in
+                switch kept[call] {
+                case .whole(let index)?: calls[index].held = try page.held(heldIndex, name: calls[index].row.name.rawValue)
+                case .notable(let index)?: page.hold(index, heldIndex: heldIndex)
+                case nil: break
+                }
+            }
+        } else {
+            for report in timeline.switches {
+                for held in report.held {
+                    if case .whole(let index)? = kept[held.call] { calls[index].held = held }
+                }
+            }
+        }
+        kept = [:]
         timeline.calls = calls
+        timeline.pageCalls = page
         for rule in ContractRule.allCases {
             timeline.violations += checker.violations[rule] ?? []
             timeline.violationCount += checker.counts[rule] ?? 0

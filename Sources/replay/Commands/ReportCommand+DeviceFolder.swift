@@ -17,15 +17,15 @@ extension ReportCommand {
         for lane in device.lanes {
             let file = base + "-" + lane.role + ".html"
             let timeline = try TimelineBuilder.build(reader: try JournalSource.open(lane.path, console: console),
-                                                     onProgress: { console.progress("\(lane.role): reading seq \($0)") })
+                                                     keeping: .page(nil), onProgress: { console.progress("\(lane.role): reading seq \($0)") })
             console.clearProgress()
-            try Self.write(ReportPage.html(data: ReportData.make(timeline, received: nil), title: "\(title) (\(lane.role))"), to: file)
+            try Self.write(ReportPage.html(data: try ReportData.make(timeline, received: nil), title: "\(title) (\(lane.role))"), to: file)
             reports.append((file as NSString).lastPathComponent)
             if timeline.unreadable > 0 || timeline.violationCount > 0 { findings = true }
             processes.append(.object([("process", .string(lane.role)), ("output", .string(file)), ("records", .integer(Int64(timeline.records))),
-                                      ("calls", .integer(Int64(timeline.calls.count))), ("violations", .integer(Int64(timeline.violationCount)))]))
+                                      ("calls", .integer(Int64(timeline.callCount))), ("violations", .integer(Int64(timeline.violationCount)))]))
             if !json {
-                console.print("wrote \(file): \(Format.count(timeline.records)) records, \(Format.count(timeline.calls.count)) call(s), "
+                console.print("wrote \(file): \(Format.count(timeline.records)) records, \(Format.count(timeline.callCount)) call(s), "
                               + "\(timeline.violationCount) violation(s)")
             }
         }

@@ -54,13 +54,14 @@ struct ReportCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         if let device = DeviceFolder.open(path) { return try run(device, console: console) }
-        let reader = try JournalSource.open(path, console: console)
-        let timeline = try TimelineBuilder.build(reader: reader, onProgress: { console.progress("reading seq \($0)") })
-        console.clearProgress()
-        let title = path == "-" ? "standard input" : (path as NSString).lastPathComponent
+        // The receipts first: the pass keeps whole the calls they disagree on (marks of their own).
         let received = receiptLogs.isEmpty ? nil
             : try ReceivedLogs.reconcile(journals: [path], logs: receiptLogs, command: Self.name, console: console).first
-        let page = ReportPage.html(data: ReportData.make(timeline, received: received), title: title)
+        let reader = try JournalSource.open(path, console: console)
+        let timeline = try TimelineBuilder.build(reader: reader, keeping: .page(received), onProgress: { console.progress("reading seq \($0)") })
+        console.clearProgress()
+        let title = path == "-" ? "standard input" : (path as NSString).lastPathComponent
+        let page = ReportPage.html(data: try ReportData.make(timeline, received: received), title: title)
         let bytes = Data(page.utf8)
         let manager = FileManager.default
         if manager.fileExists(atPath: output) { try? manager.removeItem(atPath: output) }
@@ -71,7 +72,7 @@ struct ReportCommand: Command {
             var members: [(String, JSONValue)] = [
                 ("output", .string(output)), ("bytes", .integer(Int64(bytes.count))), ("records", .integer(Int64(timeline.records))),
                 ("projects", .integer(Int64(timeline.projects.count))), ("switches", .integer(Int64(timeline.switches.count))),
-                ("calls", .integer(Int64(timeline.calls.count))), ("states", .integer(Int64(timeline.states.count))),
+                ("calls", .integer(Int64(timeline.callCount))), ("states", .integer(Int64(timeline.states.count))),
                 ("violations", .integer(Int64(timeline.violationCount))),
             ]
             if let received {
@@ -84,7 +85,7 @@ struct ReportCommand: Command {
         } else {
             console.print("wrote \(output) (\(Format.bytes(bytes.count))): \(Format.count(timeline.records)) records, "
                           + "\(timeline.projects.count) project(s), \(timeline.switches.count) switch request(s), "
-                          + "\(Format.count(timeline.calls.count)) call(s), \(timeline.violationCount) violation(s)")
+                          + "\(Format.count(timeline.callCount)) call(s), \(timeline.violationCount) violation(s)")
             if let received {
                 let totals = received.totals
                 console.print("against the receipt logs: " + ReconcileVerdict.allCases.map { "\(totals[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")

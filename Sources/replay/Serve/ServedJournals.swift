@@ -203,8 +203,9 @@ final class ServedJournals: Sendable {
         let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
         let progress = pageProgress[journal]
         let page = try {
-            let timeline = try TimelineBuilder.build(reader: reader, onProgress: { progress.store($0) })
-            return ReportPage.html(data: ReportData.make(timeline, received: received?[journal] ?? nil), title: entries[journal].name, served: served)
+            let receipts = received?[journal] ?? nil
+            let timeline = try TimelineBuilder.build(reader: reader, keeping: .page(receipts), onProgress: { progress.store($0) })
+            return ReportPage.html(data: try ReportData.make(timeline, received: receipts), title: entries[journal].name, served: served)
         }()
         // The pass's calls are gone now; the server keeps the page.
         FreedMemory.giveBack()

@@ -1,0 +1,164 @@
+import Journal
+import SDK
+
+/// The calls a report page's pass let go whole (``Timeline/Keeping/page(notable:)``), so that
+/// its memory does not grow with the journal's calls:
+///
+/// - the *folded* ones, which the page only counts in buckets (``MarkBuckets``): of each, what
+///   a bucket counts (when it was made, where it was received, the project it ended on, its
+///   status), 24 bytes in a temporary file (``SpilledValues``);
+/// - the *notable* ones, which the page may draw one by one: of each, its ``Key`` in memory
+///   (what orders, picks and folds it) and its drawing (summary, record, audit row) in another
+///   temporary file (``SpilledBytes``), read back only for the calls drawn;
+/// - where the gate held each call (the switches' ``SwitchReport/held``, taken out of each
+///   switch as it comes), in a third temporary file, read back for the calls drawn.
+///
+/// Not thread-safe: filled by one pass, then read by the page made from it.
+final class PageCalls {
+    /// A folded call as a bucket counts it; `receiver` and `status` index the tables below.
+    private struct Folded {
+        var madeAt: Int64
+        var sequence: UInt64
+        var receiver: UInt32
+        var status: UInt32
+    }
+
+    /// A notable call: how the calls are ordered (received sequence, then time made, then id),
+    /// whether it is notable on its own, what a bucket counts of it, and where its drawing is.
+    struct Key {
+        /// 0 when it was received before the retained journal (``hasSequence`` false).
+        var sequence: UInt64
+        var hasSequence: Bool
+        /// ``Timeline/Call/isNotable(_:)`` of its row.
+        var rowNotable: Bool
+        var madeAt: Int64
+        var call: CallID
+        var receiver: UInt32
+        var status: UInt32
+        var offset: UInt64
+        var length: UInt32
+        /// Where the gate held it: 1 + the index of its ``held(_:)`` (0 when it was not held).
+        var held: UInt32 = 0
+    }
+
+    /// A held call without its name (the call's own).
+    private struct Held {
+        var call: CallID
+        var queued: SwitchReport.Mark
+        var position: Int
+        var replayed: SwitchReport.Mark?
+        var replayedOn: ProjectFingerprint?
+        var dropped: SwitchReport.Mark?
+    }
+
+    /// What a notable call's mark shows beside its key.
+    struct Drawing {
+        var name: String
+        var summary: String
+        var factJSON: String?
+        var statusText: String
+        /// ``AuditRow/json``.
+        var audit: JSONValue
+    }
+
+    private let folded = SpilledValues<Folded>(name: "report-calls")
+    private let drawings = SpilledBytes(name: "report-marks")
+    private let heldCalls = SpilledValues<Held>(name: "report-held")
+    /// The notable calls' keys, in the order they came, sorted by ``sort()``.
+    private(set) var notable: [Key] = []
+    private var receivers: [ProjectFingerprint?] = []
+    private var receiverIndex: [ProjectFingerprint?: UInt32] = [:]
+    private var statuses: [String] = []
+    private var statusIndex: [String: UInt32] = [:]
+
+    /// How many calls were let go: folded and notable.
+    var count: Int { folded.count + notable.count }
+
+    /// Folds the call of `row`.
+    func fold(_ row: AuditRow) throws {
+        try folded.append(Folded(madeAt: row.madeAt.microsecondsSince1970, sequence: row.received?.sequence ?? 0,
+                                 receiver: number(of: Timeline.receiver(of: row)), status: number(of: row.status)))
+    }
+
+    /// Keeps the call of `row` as a notable one, with its summary and `callReceived` record.
+    func keep(_ row: AuditRow, summary: String, factJSON: String?) throws {
+        let drawing: JSONValue = .array([.string(row.name.rawValue), .string(summary), .optional(factJSON, JSONValue.string),
+                                         .string(row.statusText), row.json])
+        let bytes = Array(drawing.serialized().utf8)
+        let offset = try drawings.append(bytes)
+        notable.append(Key(sequence: row.received?.sequence ?? 0, hasSequence: row.received != nil, rowNotable: Timeline.Call.isNotable(row),
+                           madeAt: row.madeAt.microsecondsSince1970, call: row.call, receiver: number(of: Timeline.receiver(of: row)),
+                           status: number(of: row.status), offset: offset, length: UInt32(bytes.count)))
+    }
+
+    /// Puts the notable calls in the calls' order (``Timeline/calls``).
+    func sort() {
+        notable.sort { ($0.sequence, $0.madeAt, $0.call) < ($1.sequence, $1.madeAt, $1.call) }
+    }
+
+    /// Keeps a call a switch held, in the switches' order.
+    func keep(_ held: SwitchReport.HeldCall) throws {
+        try heldCalls.append(Held(call: held.call, queued: held.queued, position: held.position, replayed: held.replayed,
+                                  replayedOn: held.replayedOn, dropped: held.dropped))
+    }
+
+    /// Hands out each held call kept (``keep(_:)``), in order: its index and the call.
+    func forEachHeld(_ body: (Int, CallID) throws -> Void) throws {
+        var index = 0
+        try heldCalls.forEach { held in
+            try body(index, held.call)
+            index += 1
+        }
+    }
+
+    /// The `index`-th held call kept; `name` is the call's.
+    func held(_ index: Int, name: String) throws -> SwitchReport.HeldCall {
+        let held = try heldCalls.value(at: index)
+        return SwitchReport.HeldCall(call: held.call, name: name, queued: held.queued, position: held.position, replayed: held.replayed,
+                                     replayedOn: held.replayedOn, dropped: held.dropped)
+    }
+
+    /// Notes that the `index`-th notable call is the held call ``held(_:name:)`` gives at `heldIndex`.
+    func hold(_ index: Int, heldIndex: Int) {
+        notable[index].held = UInt32(heldIndex + 1)
+    }
+
+    func receiver(of key: Key) -> ProjectFingerprint? { receivers[Int(key.receiver)] }
+
+    func status(of key: Key) -> String { statuses[Int(key.status)] }
+
+    /// The drawing of a notable call, read back.
+    func drawing(of key: Key) throws -> Drawing {
+        let bytes = try drawings.read(at: key.offset, count: Int(key.length))
+        guard case .array(let parts)? = JSONParser.parse(bytes), parts.count == 5,
+              case .string(let name) = parts[0], case .string(let summary) = parts[1], case .string(let statusText) = parts[3] else {
+            throw SpillError.cutShort("report-marks")
+        }
+        var factJSON: String?
+        if case .string(let fact) = parts[2] { factJSON = fact }
+        return Drawing(name: name, summary: summary, factJSON: factJSON, statusText: statusText, audit: parts[4])
+    }
+
+    /// Hands out every folded call, in the order they were folded: when it was made, the sequence
+    /// it was received at (0 when before the retained journal), the project it ended on (nil when
+    /// not delivered, ``Timeline/receiver(of:)``) and its status.
+    func forEachFolded(_ body: (_ madeAt: JournalTime, _ sequence: UInt64, _ receiver: ProjectFingerprint?, _ status: String) throws -> Void) throws {
+        try folded.forEach { entry in
+            try body(JournalTime(microsecondsSince1970: entry.madeAt), entry.sequence, receivers[Int(entry.receiver)], statuses[Int(entry.status)])
+        }
+    }
+
+    private func number(of receiver: ProjectFingerprint?) -> UInt32 {
+        if let number = receiverIndex[receiver] { return number }
+        receivers.append(receiver)
+        receiverIndex[receiver] = UInt32(receivers.count - 1)
+        return UInt32(receivers.count - 1)
+    }
+
+    private func number(of status: String) -> UInt32 {
+        if let number = statusIndex[status] { return number }
+        statuses.append(status)
+        statusIndex[status] = UInt32(statuses.count - 1)
+        return UInt32(statuses.count - 1)
+    }
+}

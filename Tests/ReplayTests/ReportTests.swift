@@ -131,6 +131,21 @@ struct ReportTests {
         #expect(throws: SpillError.self) { try bytes.read(at: offsets[499], count: 10_000) }
     }
 
+    @Test("a spill's temporary file has no name while it is used: nothing of it stands in the temporary directory")
+    func spillFilesHaveNoName() throws {
+        let name = "test-unnamed-\(UInt32.random(in: 0...UInt32.max))"
+        let bytes = SpilledBytes(name: name, flushBytes: 16)
+        let offset = try bytes.append(Array(repeating: UInt8(ascii: "x"), count: 4_000))
+        let values = SpilledValues<UInt64>(name: name, flushBytes: 16)
+        for value in 0..<1_000 as Range<UInt64> { try values.append(value) }
+        #expect(values.spilled)
+        let left = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.contains(name) }
+        #expect(left.isEmpty, "named files of a spill: \(left)")
+        #expect(try bytes.read(at: offset + 3_990, count: 10) == Array(repeating: UInt8(ascii: "x"), count: 10))
+        #expect(try values.value(at: 999) == 999 && values.value(at: 0) == 0)
+    }
+
     @Test("a depth counter reads the same from memory and from its temporary file: changes only, the maximum, the last time")
     func counterSpill() throws {
         var inMemory = Timeline.Counter(), spilled = Timeline.Counter(spilling: "test-depth")

@@ -4,12 +4,12 @@ import Foundation
 /// (each call's bytes, then its receipts') instead of memory, and read back when the rows are
 /// listed. `Call` must be a plain value (no references): its bytes are written as they are.
 ///
-/// Not thread-safe: one reconciliation on one thread. The file is removed when this is.
+/// Not thread-safe: one reconciliation on one thread. The file has no name
+/// (``UnlinkedTemporaryFile``): it goes with this, or with the process however it ends.
 final class SpilledCalls<Call> {
     typealias Receipt = JournalReconciler.Receipt
 
-    private var handle: FileHandle?
-    private var path: String?
+    private var file: UnlinkedTemporaryFile?
     private var buffer: [UInt8] = []
     /// How many calls were written, and which of them were taken back (``take(_:body:)``).
     private(set) var count = 0
@@ -18,11 +18,6 @@ final class SpilledCalls<Call> {
 
     init() {
         precondition(_isPOD(Call.self) && _isPOD(Receipt.self), "spilled calls are plain values")
-    }
-
-    deinit {
-        try? handle?.close()
-        if let path { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Writes `call` and its receipts after those written.
@@ -64,15 +59,9 @@ final class SpilledCalls<Call> {
     private func flush() {
         guard !buffer.isEmpty else { return }
         do {
-            if handle == nil {
-                let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-reconcile-\(UUID().uuidString).calls").path
-                guard FileManager.default.createFile(atPath: path, contents: nil), let opened = FileHandle(forWritingAtPath: path) else {
-                    throw CocoaError(.fileWriteUnknown)
-                }
-                self.path = path
-                handle = opened
-            }
-            try handle?.write(contentsOf: buffer)
+            let file = try self.file ?? UnlinkedTemporaryFile(label: "reconcile-calls")
+            self.file = file
+            try buffer.withUnsafeBytes { try file.append($0) }
             buffer.removeAll(keepingCapacity: true)
         } catch {
             preconditionFailure("replay reconcile: the temporary file of agreed calls cannot be written: \(error)")
@@ -105,20 +94,19 @@ final class SpilledCalls<Call> {
             bytes.removeFirst(offset)
             precondition(!final || bytes.isEmpty, "replay reconcile: the temporary file of agreed calls is cut short")
         }
-        if let path, handle != nil {
-            guard let reader = FileHandle(forReadingAtPath: path) else {
-                preconditionFailure("replay reconcile: the temporary file of agreed calls cannot be read")
-            }
-            defer { try? reader.close() }
-            while true {
-                let chunk: Data?
+        if let file {
+            var chunk = [UInt8](repeating: 0, count: Self.flushBytes)
+            var offset: UInt64 = 0
+            while offset < file.size {
+                let got: Int
                 do {
-                    chunk = try reader.read(upToCount: Self.flushBytes)
+                    got = try chunk.withUnsafeMutableBytes { try file.read(at: offset, into: $0) }
                 } catch {
                     preconditionFailure("replay reconcile: the temporary file of agreed calls cannot be read: \(error)")
                 }
-                guard let chunk, !chunk.isEmpty else { break }
-                pending.append(contentsOf: chunk)
+                guard got > 0 else { break }
+                pending.append(contentsOf: chunk[..<got])
+                offset += UInt64(got)
                 parse(&pending, final: false)
             }
         }

@@ -1,4 +1,5 @@
-/// A temporary file of ``SpilledValues`` that could not be written or read back.
+/// A temporary file (``UnlinkedTemporaryFile``) that could not be made, written or read back,
+/// named by what it was made for.
 enum SpillError: Error, CustomStringConvertible {
     case unwritable(String, (any Error)?)
     case unreadable(String, (any Error)?)
@@ -6,9 +7,9 @@ enum SpillError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unwritable(let path, let error): "cannot write the temporary file \(path)\(error.map { ": \($0)" } ?? "")"
-        case .unreadable(let path, let error): "cannot read back the temporary file \(path)\(error.map { ": \($0)" } ?? "")"
-        case .cutShort(let path): "the temporary file \(path) is cut short"
+        case .unwritable(let name, let error): "cannot write the temporary file of \(name)\(error.map { ": \($0)" } ?? "")"
+        case .unreadable(let name, let error): "cannot read back the temporary file of \(name)\(error.map { ": \($0)" } ?? "")"
+        case .cutShort(let name): "the temporary file of \(name) is cut short"
         }
     }
 }

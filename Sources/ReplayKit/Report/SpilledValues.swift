@@ -4,16 +4,15 @@ import Foundation
 /// memory holds at most one buffer of them, however many are appended. `Value` must be a plain
 /// value (no references): its bytes are written as they are.
 ///
-/// Not thread-safe: one owner on one thread. The file is removed when this is.
+/// Not thread-safe: one owner on one thread. The file has no name (``UnlinkedTemporaryFile``):
+/// it goes with this, or with the process however it ends.
 final class SpilledValues<Value> {
-    private var handle: FileHandle?
-    private var path: String?
+    /// The values written (made at the first flush); the buffer holds those after.
+    private var file: UnlinkedTemporaryFile?
     private var buffer: [UInt8] = []
-    /// How many values are in the file (the buffer holds those after).
+    /// How many values are in the file.
     private var written = 0
-    /// Reads single values back (``value(at:)``).
-    private var reader: FileHandle?
-    /// What the temporary file is called after (`replay-NAME-….values`), and named in errors.
+    /// What the temporary file is made for (`replay-NAME-…`), and named in errors.
     private let name: String
     /// How many values were appended.
     private(set) var count = 0
@@ -26,14 +25,8 @@ final class SpilledValues<Value> {
         self.flushBytes = max(MemoryLayout<Value>.size, flushBytes)
     }
 
-    deinit {
-        try? reader?.close()
-        try? handle?.close()
-        if let path { try? FileManager.default.removeItem(atPath: path) }
-    }
-
     /// Whether any value went to the file (rather than only the buffer).
-    var spilled: Bool { handle != nil }
+    var spilled: Bool { file != nil }
 
     /// Appends `value` after those appended.
     func append(_ value: Value) throws {
@@ -45,67 +38,42 @@ final class SpilledValues<Value> {
     /// Hands out every value appended, in order: the file's, then what is still buffered.
     func forEach(_ body: (Value) throws -> Void) throws {
         let size = MemoryLayout<Value>.size
-        var pending: [UInt8] = []
-        func parse(final: Bool) throws {
-            var offset = 0
-            try pending.withUnsafeBytes { raw in
-                while raw.count - offset >= size {
-                    try body(raw.loadUnaligned(fromByteOffset: offset, as: Value.self))
-                    offset += size
+        if let file {
+            // Whole values a chunk at a time: the file holds only whole values.
+            var chunk = [UInt8](repeating: 0, count: max(size, flushBytes / size * size))
+            var offset: UInt64 = 0
+            while offset < file.size {
+                let got = try chunk.withUnsafeMutableBytes { try file.read(at: offset, into: $0) }
+                guard got > 0, got % size == 0 else { throw SpillError.cutShort(name) }
+                try chunk.withUnsafeBytes { raw in
+                    for start in stride(from: 0, to: got, by: size) { try body(raw.loadUnaligned(fromByteOffset: start, as: Value.self)) }
                 }
-            }
-            pending.removeFirst(offset)
-            if final, !pending.isEmpty { throw SpillError.cutShort(path ?? name) }
-        }
-        if let path, handle != nil {
-            guard let reader = FileHandle(forReadingAtPath: path) else { throw SpillError.unreadable(path, nil) }
-            defer { try? reader.close() }
-            while true {
-                let chunk: Data?
-                do { chunk = try reader.read(upToCount: flushBytes) } catch { throw SpillError.unreadable(path, error) }
-                guard let chunk, !chunk.isEmpty else { break }
-                pending.append(contentsOf: chunk)
-                try parse(final: false)
+                offset += UInt64(got)
             }
         }
-        pending.append(contentsOf: buffer)
-        try parse(final: true)
+        try buffer.withUnsafeBytes { raw in
+            for start in stride(from: 0, to: raw.count - raw.count % size, by: size) {
+                try body(raw.loadUnaligned(fromByteOffset: start, as: Value.self))
+            }
+        }
     }
 
     /// The `index`-th value appended (from 0).
     func value(at index: Int) throws -> Value {
         let size = MemoryLayout<Value>.size
-        guard index >= 0, index < count else { throw SpillError.cutShort(path ?? name) }
+        guard index >= 0, index < count else { throw SpillError.cutShort(name) }
         if index >= written {
             return buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: (index - written) * size, as: Value.self) }
         }
-        guard let path else { throw SpillError.cutShort(name) }
-        do {
-            if reader == nil {
-                guard let opened = FileHandle(forReadingAtPath: path) else { throw SpillError.unreadable(path, nil) }
-                reader = opened
-            }
-            try reader?.seek(toOffset: UInt64(index * size))
-            let data = try reader?.read(upToCount: size) ?? Data()
-            guard data.count == size else { throw SpillError.cutShort(path) }
-            return data.withUnsafeBytes { $0.loadUnaligned(as: Value.self) }
-        } catch let error as SpillError {
-            throw error
-        } catch {
-            throw SpillError.unreadable(path, error)
-        }
+        guard let file else { throw SpillError.cutShort(name) }
+        return try file.read(at: UInt64(index * size), count: size).withUnsafeBytes { $0.loadUnaligned(as: Value.self) }
     }
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        if handle == nil {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(name)-\(UUID().uuidString).values").path
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-                  let opened = FileHandle(forWritingAtPath: path) else { throw SpillError.unwritable(path, nil) }
-            self.path = path
-            handle = opened
-        }
-        do { try handle?.write(contentsOf: buffer) } catch { throw SpillError.unwritable(path ?? name, error) }
+        let file = try self.file ?? UnlinkedTemporaryFile(label: name)
+        self.file = file
+        try buffer.withUnsafeBytes { try file.append($0) }
         written += buffer.count / MemoryLayout<Value>.size
         buffer.removeAll(keepingCapacity: true)
     }

@@ -309,7 +309,8 @@ extension SwitchID: FieldCodable {
 /// number as in ``FieldsByNumber``: the message is read again per look-up, nothing is stored).
 struct VariantFields {
     var tag: UInt64?
-    private let others: FieldsByNumber
+    /// The message's fields (read for any number but 1, the tag).
+    let others: FieldsByNumber
 
     init(_ reader: inout FieldReader) throws(CodecError) {
         let start = reader

@@ -67,6 +67,17 @@ struct ValueField<Root, Value>: Sendable {
         }
     }
 
+    /// A field holding one value of an enum's variant (``ValueVariant``), whose associated value
+    /// it is.
+    init(_ number: Int, _ name: StaticString, _ coding: FieldCoding<Value>, _ presence: Presence) where Root == Value {
+        self.init(number, name, { $0 }, coding, presence)
+    }
+
+    /// A variant's associated value that may be absent (nil): written only when not nil.
+    init<Wrapped>(optional number: Int, _ name: StaticString, _ coding: FieldCoding<Wrapped>) where Value == Wrapped?, Root == Value {
+        self.init(optional: number, name, { $0 }, coding)
+    }
+
     /// A repeated field: one field per element, in order; absent means none.
     init(repeated number: Int, _ name: StaticString, _ value: @escaping @Sendable (Root) -> Value,
          _ coding: FieldCoding<Value.Element>) where Value: RepeatedFieldValue {

@@ -42,6 +42,11 @@ extension FieldCoding where Value == Bool {
     static var bool: Self { Self(write: { $2.bool($0, $1) }, decode: { (field) throws(CodecError) in try field.bool() }) }
 }
 
+extension FieldCoding where Value == Double {
+    /// Eight bytes, little-endian (fixed64).
+    static var double: Self { Self(write: { $2.double($0, $1) }, decode: { (field) throws(CodecError) in try field.double() }) }
+}
+
 extension FieldCoding where Value == String {
     /// UTF-8 bytes, length-delimited.
     static var string: Self { Self(write: { $2.string($0, $1) }, decode: { (field) throws(CodecError) in try field.string() }) }
@@ -65,6 +70,12 @@ extension FieldCoding where Value: FieldCodable & SendableMetatype {
     static var message: Self {
         Self(write: { $2.message($0, $1) }, decode: { (field) throws(CodecError) in try field.message(Value.self) })
     }
+}
+
+extension FieldCoding where Value == [String: DataValue] {
+    /// A data object's message (``DataObject``: its JSON when that reads back exactly, else
+    /// one entry per member).
+    static var dataObject: Self { FieldCoding<DataObject>.message.map(\.members, DataObject.init) }
 }
 
 extension ValueField.Presence where Value == JournalTime {

@@ -222,14 +222,8 @@ extension TaskID: FieldCodable {
     }
 }
 
-extension SwitchID: FieldCodable {
-    func encode(to writer: inout FieldWriter) { writer.unsigned(1, number) }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var number: UInt64 = 0
-        while let field = try reader.next() { if field.number == 1 { number = try field.unsigned() } }
-        self.init(number)
-    }
+extension SwitchID: DeclaredFieldCodable {
+    static let layout = ValueLayout(ValueField(1, "number", \SwitchID.number, .unsigned, .defaulted(0)), make: SwitchID.init)
 }
 
 /// Reads the variant tag (field 1) of an enum message, then its other fields (looked up by

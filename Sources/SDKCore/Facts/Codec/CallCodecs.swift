@@ -22,51 +22,40 @@ extension PendingEventsRule: DeclaredVariantCodable {
     }
 }
 
-extension EngineRules: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.int(1, gateCapacity)
-        writer.signed(2, disableDurabilityBoundMilliseconds)
-        writer.signed(3, moduleHookBoundMilliseconds)
-        writer.message(4, pendingEvents)
-        writer.int(5, gateByteCapacity)
-        writer.int(6, queueCapacity)
-        writer.int(7, queueByteCapacity)
-        writer.signed(8, authProviderBoundMilliseconds)
-        writer.int(9, bulkEventLimit)
-        writer.int(10, bulkByteLimit)
-        // Fields 11 and 12 mark rules of format 1.2 (a delivered bulk resolved in one record) and
-        // 1.3 (an executed track's gate decision in its eventBatched): written as every journal
-        // since 1.3 has them. Readers take no rule from them: `replay recheck` lifts an older
-        // journal's decisions to today's shape instead (ReplayKit's `RecordedDecisionsUpcast`).
-        writer.bool(11, true)
-        writer.bool(12, true)
-        writer.signed(13, deliveryAgeLimitMilliseconds)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init()
-        // A journal written before bulk delivery sent every event alone: decisions folded from
-        // it must not batch.
-        bulkEventLimit = 1
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: gateCapacity = try field.int()
-            case 2: disableDurabilityBoundMilliseconds = try field.signed()
-            case 3: moduleHookBoundMilliseconds = try field.signed()
-            case 4: pendingEvents = try field.message()
-            case 5: gateByteCapacity = try field.int()
-            case 6: queueCapacity = try field.int()
-            case 7: queueByteCapacity = try field.int()
-            case 8: authProviderBoundMilliseconds = try field.signed()
-            case 9: bulkEventLimit = try field.int()
-            case 10: bulkByteLimit = try field.int()
-            // The format marks of 1.2 and 1.3 (see `encode`): read, and checked to be booleans.
-            case 11, 12: _ = try field.bool()
-            case 13: deliveryAgeLimitMilliseconds = try field.signed()
-            default: break
-            }
-        }
-    }
+extension EngineRules: DeclaredFieldCodable {
+    /// An absent rule reads as the usual one, but for the bulk limit: a journal written before
+    /// bulk delivery sent every event alone, and decisions folded from it must not batch.
+    ///
+    /// Fields 11 and 12 mark rules of format 1.2 (a delivered bulk resolved in one record) and
+    /// 1.3 (an executed track's gate decision in its eventBatched): written as every journal
+    /// since 1.3 has them. Readers take no rule from them (they are read, and checked to be
+    /// booleans): `replay recheck` lifts an older journal's decisions to today's shape instead
+    /// (ReplayKit's `RecordedDecisionsUpcast`).
+    static let layout = ValueLayout(
+        ValueField(1, "gateCapacity", \EngineRules.gateCapacity, .int, .defaulted(usual.gateCapacity)),
+        ValueField(2, "disableDurabilityBoundMilliseconds", \EngineRules.disableDurabilityBoundMilliseconds, .signed,
+                   .defaulted(usual.disableDurabilityBoundMilliseconds)),
+        ValueField(3, "moduleHookBoundMilliseconds", \EngineRules.moduleHookBoundMilliseconds, .signed,
+                   .defaulted(usual.moduleHookBoundMilliseconds)),
+        ValueField(4, "pendingEvents", \EngineRules.pendingEvents, .message, .defaulted(usual.pendingEvents)),
+        ValueField(5, "gateByteCapacity", \EngineRules.gateByteCapacity, .int, .defaulted(usual.gateByteCapacity)),
+        ValueField(6, "queueCapacity", \EngineRules.queueCapacity, .int, .defaulted(usual.queueCapacity)),
+        ValueField(7, "queueByteCapacity", \EngineRules.queueByteCapacity, .int, .defaulted(usual.queueByteCapacity)),
+        ValueField(8, "authProviderBoundMilliseconds", \EngineRules.authProviderBoundMilliseconds, .signed,
+                   .defaulted(usual.authProviderBoundMilliseconds)),
+        ValueField(9, "bulkEventLimit", \EngineRules.bulkEventLimit, .int, .defaulted(1)),
+        ValueField(10, "bulkByteLimit", \EngineRules.bulkByteLimit, .int, .defaulted(usual.bulkByteLimit)),
+        ValueField(11, "format 1.2 mark", { _ in true }, .bool, .defaulted(true)),
+        ValueField(12, "format 1.3 mark", { _ in true }, .bool, .defaulted(true)),
+        ValueField(13, "deliveryAgeLimitMilliseconds", \EngineRules.deliveryAgeLimitMilliseconds, .signed,
+                   .defaulted(usual.deliveryAgeLimitMilliseconds)),
+        make: { gate, disable, hook, pending, gateBytes, queue, queueBytes, auth, bulkEvents, bulkBytes, _, _, ageLimit in
+            EngineRules(gateCapacity: gate, gateByteCapacity: gateBytes, queueCapacity: queue, queueByteCapacity: queueBytes,
+                        disableDurabilityBoundMilliseconds: disable, moduleHookBoundMilliseconds: hook, pendingEvents: pending,
+                        authProviderBoundMilliseconds: auth, bulkEventLimit: bulkEvents, bulkByteLimit: bulkBytes,
+                        deliveryAgeLimitMilliseconds: ageLimit)
+        })
+    private static let usual = EngineRules()
 }
 
 extension ModuleDescriptor: DeclaredFieldCodable {

@@ -3,120 +3,81 @@ import Journal
 // Tagged-field encodings of the input payloads. Variant tags and field
 // numbers are part of the journal format: never reuse or renumber; add new ones.
 
-extension PendingEventsRule: FieldCodable {
+extension PendingEventsRule: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let purge = ValueVariant<PendingEventsRule>(1, make: { .purge })
+        static let deliverToOutgoing = ValueVariant(
+            2, ValueField(2, "timeoutMilliseconds", .signed, .defaulted(0)), make: PendingEventsRule.deliverToOutgoing(timeoutMilliseconds:))
+        static let keepForOutgoing = ValueVariant<PendingEventsRule>(3, make: { .keepForOutgoing })
+    }
+    static let variants = VariantLayout("pending-events rule", [Wire.purge.reader, Wire.deliverToOutgoing.reader, Wire.keepForOutgoing.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .purge: writer.unsigned(1, 1)
-        case .deliverToOutgoing(let timeout): writer.unsigned(1, 2); writer.signed(2, timeout)
-        case .keepForOutgoing: writer.unsigned(1, 3)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .purge
-        case 2: self = .deliverToOutgoing(timeoutMilliseconds: try fields.signed(2) ?? 0)
-        case 3: self = .keepForOutgoing
-        default: throw fields.unknown("pending-events rule")
+        case .purge: Wire.purge.write(to: &writer)
+        case .deliverToOutgoing(let timeout): Wire.deliverToOutgoing.write(timeout, to: &writer)
+        case .keepForOutgoing: Wire.keepForOutgoing.write(to: &writer)
         }
     }
 }
 
-extension EngineRules: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.int(1, gateCapacity)
-        writer.signed(2, disableDurabilityBoundMilliseconds)
-        writer.signed(3, moduleHookBoundMilliseconds)
-        writer.message(4, pendingEvents)
-        writer.int(5, gateByteCapacity)
-        writer.int(6, queueCapacity)
-        writer.int(7, queueByteCapacity)
-        writer.signed(8, authProviderBoundMilliseconds)
-        writer.int(9, bulkEventLimit)
-        writer.int(10, bulkByteLimit)
-        // Fields 11 and 12 mark rules of format 1.2 (a delivered bulk resolved in one record) and
-        // 1.3 (an executed track's gate decision in its eventBatched): written as every journal
-        // since 1.3 has them. Readers take no rule from them: `replay recheck` lifts an older
-        // journal's decisions to today's shape instead (ReplayKit's `RecordedDecisionsUpcast`).
-        writer.bool(11, true)
-        writer.bool(12, true)
-        writer.signed(13, deliveryAgeLimitMilliseconds)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init()
-        // A journal written before bulk delivery sent every event alone: decisions folded from
-        // it must not batch.
-        bulkEventLimit = 1
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: gateCapacity = try field.int()
-            case 2: disableDurabilityBoundMilliseconds = try field.signed()
-            case 3: moduleHookBoundMilliseconds = try field.signed()
-            case 4: pendingEvents = try field.message()
-            case 5: gateByteCapacity = try field.int()
-            case 6: queueCapacity = try field.int()
-            case 7: queueByteCapacity = try field.int()
-            case 8: authProviderBoundMilliseconds = try field.signed()
-            case 9: bulkEventLimit = try field.int()
-            case 10: bulkByteLimit = try field.int()
-            // The format marks of 1.2 and 1.3 (see `encode`): read, and checked to be booleans.
-            case 11, 12: _ = try field.bool()
-            case 13: deliveryAgeLimitMilliseconds = try field.signed()
-            default: break
-            }
-        }
-    }
+extension EngineRules: DeclaredFieldCodable {
+    /// An absent rule reads as the usual one, but for the bulk limit: a journal written before
+    /// bulk delivery sent every event alone, and decisions folded from it must not batch.
+    ///
+    /// Fields 11 and 12 mark rules of format 1.2 (a delivered bulk resolved in one record) and
+    /// 1.3 (an executed track's gate decision in its eventBatched): written as every journal
+    /// since 1.3 has them. Readers take no rule from them (they are read, and checked to be
+    /// booleans): `replay recheck` lifts an older journal's decisions to today's shape instead
+    /// (ReplayKit's `RecordedDecisionsUpcast`).
+    static let layout = ValueLayout(
+        ValueField(1, "gateCapacity", \EngineRules.gateCapacity, .int, .defaulted(usual.gateCapacity)),
+        ValueField(2, "disableDurabilityBoundMilliseconds", \EngineRules.disableDurabilityBoundMilliseconds, .signed,
+                   .defaulted(usual.disableDurabilityBoundMilliseconds)),
+        ValueField(3, "moduleHookBoundMilliseconds", \EngineRules.moduleHookBoundMilliseconds, .signed,
+                   .defaulted(usual.moduleHookBoundMilliseconds)),
+        ValueField(4, "pendingEvents", \EngineRules.pendingEvents, .message, .defaulted(usual.pendingEvents)),
+        ValueField(5, "gateByteCapacity", \EngineRules.gateByteCapacity, .int, .defaulted(usual.gateByteCapacity)),
+        ValueField(6, "queueCapacity", \EngineRules.queueCapacity, .int, .defaulted(usual.queueCapacity)),
+        ValueField(7, "queueByteCapacity", \EngineRules.queueByteCapacity, .int, .defaulted(usual.queueByteCapacity)),
+        ValueField(8, "authProviderBoundMilliseconds", \EngineRules.authProviderBoundMilliseconds, .signed,
+                   .defaulted(usual.authProviderBoundMilliseconds)),
+        ValueField(9, "bulkEventLimit", \EngineRules.bulkEventLimit, .int, .defaulted(1)),
+        ValueField(10, "bulkByteLimit", \EngineRules.bulkByteLimit, .int, .defaulted(usual.bulkByteLimit)),
+        ValueField(11, "format 1.2 mark", { _ in true }, .bool, .defaulted(true)),
+        ValueField(12, "format 1.3 mark", { _ in true }, .bool, .defaulted(true)),
+        ValueField(13, "deliveryAgeLimitMilliseconds", \EngineRules.deliveryAgeLimitMilliseconds, .signed,
+                   .defaulted(usual.deliveryAgeLimitMilliseconds)),
+        make: { gate, disable, hook, pending, gateBytes, queue, queueBytes, auth, bulkEvents, bulkBytes, _, _, ageLimit in
+            EngineRules(gateCapacity: gate, gateByteCapacity: gateBytes, queueCapacity: queue, queueByteCapacity: queueBytes,
+                        disableDurabilityBoundMilliseconds: disable, moduleHookBoundMilliseconds: hook, pendingEvents: pending,
+                        authProviderBoundMilliseconds: auth, bulkEventLimit: bulkEvents, bulkByteLimit: bulkBytes,
+                        deliveryAgeLimitMilliseconds: ageLimit)
+        })
+    private static let usual = EngineRules()
 }
 
-extension ModuleDescriptor: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.string(1, name)
-        writer.strings(2, notifications)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init(name: "", notifications: [])
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: name = try field.string()
-            case 2: notifications.append(try field.string())
-            default: break
-            }
-        }
-    }
+extension ModuleDescriptor: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "name", \ModuleDescriptor.name, .string, .defaulted("")),
+        ValueField(repeated: 2, "notifications", \ModuleDescriptor.notifications, .string),
+        make: ModuleDescriptor.init(name:notifications:))
 }
 
-extension EngineStart: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.string(1, sdkVersion)
-        writer.bool(2, restored)
-        writer.message(3, options)
-        writer.messages(4, modules)
-        if let clock {
-            writer.signed(5, clock.microseconds)
-            writer.unsigned(6, clock.boot)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init(sdkVersion: "", restored: false, options: EngineRules())
-        var monotonic: Int64?
-        var boot: UInt64?
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: sdkVersion = try field.string()
-            case 2: restored = try field.bool()
-            case 3: options = try field.message()
-            case 4: modules.append(try field.message())
-            case 5: monotonic = try field.signed()
-            case 6: boot = try field.unsigned()
-            default: break
-            }
-        }
-        clock = monotonic.map { MonotonicReading(microseconds: $0, boot: boot) }
-    }
+extension EngineStart: DeclaredFieldCodable {
+    /// The monotonic clock's reading is fields 5 and 6, written only when there is one.
+    static let layout = ValueLayout(
+        ValueField(1, "sdkVersion", \EngineStart.sdkVersion, .string, .defaulted("")),
+        ValueField(2, "restored", \EngineStart.restored, .bool, .defaulted(false)),
+        ValueField(3, "options", \EngineStart.options, .message, .defaulted(EngineRules())),
+        ValueField(repeated: 4, "modules", \EngineStart.modules, .message),
+        ValueField(optional: 5, "clock", { $0.clock?.microseconds }, .signed),
+        ValueField(optional: 6, "boot", { $0.clock?.boot }, .unsigned),
+        make: { sdkVersion, restored, options, modules, monotonic, boot in
+            EngineStart(sdkVersion: sdkVersion, restored: restored, options: options, modules: modules,
+                        clock: monotonic.map { MonotonicReading(microseconds: $0, boot: boot) })
+        })
 }
 
 extension ReceivedCall: FieldCodable {
@@ -215,144 +176,88 @@ extension TeardownStepKind: FieldCodable {
     }
 }
 
-extension TimerPurpose: FieldCodable {
+extension TimerPurpose: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let retry = ValueVariant(
+            1, ValueField(2, "task", .message, .required), ValueField(3, "attempt", .int, .defaulted(0)), make: TimerPurpose.retry(_:attempt:))
+        static let teardownBound = ValueVariant(
+            2, ValueField(4, "switch", .message, .required), ValueField(5, "step", .message, .required), make: TimerPurpose.teardownBound)
+        static let moduleHookBound = ValueVariant(3, ValueField(6, "hook", .unsigned, .defaulted(0)), make: TimerPurpose.moduleHookBound(hook:))
+    }
+    static let variants = VariantLayout("timer", [Wire.retry.reader, Wire.teardownBound.reader, Wire.moduleHookBound.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .retry(let task, let attempt):
-            writer.unsigned(1, 1); writer.message(2, task); writer.int(3, attempt)
-        case .teardownBound(let id, let step):
-            writer.unsigned(1, 2); writer.message(4, id); writer.message(5, step)
-        case .moduleHookBound(let hook):
-            writer.unsigned(1, 3); writer.unsigned(6, hook)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .retry(try fields.requiredMessage(2, "task"), attempt: try fields.int(3) ?? 0)
-        case 2: self = .teardownBound(try fields.requiredMessage(4, "switch"), try fields.requiredMessage(5, "step"))
-        case 3: self = .moduleHookBound(hook: try fields.unsigned(6) ?? 0)
-        default: throw fields.unknown("timer")
+        case .retry(let task, let attempt): Wire.retry.write(task, attempt, to: &writer)
+        case .teardownBound(let id, let step): Wire.teardownBound.write(id, step, to: &writer)
+        case .moduleHookBound(let hook): Wire.moduleHookBound.write(hook, to: &writer)
         }
     }
 }
 
-extension DurabilityConfirmation: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, request)
-        writer.string(2, failure)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init(request: 0, failure: nil)
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: request = try field.unsigned()
-            case 2: failure = try field.string()
-            default: break
-            }
-        }
-    }
+extension DurabilityConfirmation: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "request", \DurabilityConfirmation.request, .unsigned, .defaulted(0)),
+        ValueField(optional: 2, "failure", \DurabilityConfirmation.failure, .string),
+        make: DurabilityConfirmation.init(request:failure:))
 }
 
-extension ModuleHookCompletion: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, hook)
-        writer.string(2, failure)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init(hook: 0)
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: hook = try field.unsigned()
-            case 2: failure = try field.string()
-            default: break
-            }
-        }
-    }
+extension ModuleHookCompletion: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "hook", \ModuleHookCompletion.hook, .unsigned, .defaulted(0)),
+        ValueField(optional: 2, "failure", \ModuleHookCompletion.failure, .string),
+        make: ModuleHookCompletion.init(hook:failure:))
 }
 
-extension AuthTokenReceipt: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, request)
-        writer.message(2, project)
-        writer.string(3, failure)
-        if refused { writer.bool(4, true) }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var request: UInt64 = 0
-        var project: ProjectFingerprint?
-        var failure: String?
-        var refused = false
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: request = try field.unsigned()
-            case 2: project = try field.message()
-            case 3: failure = try field.string()
-            case 4: refused = try field.bool()
-            default: break
-            }
-        }
-        guard let project else { throw missing("project") }
-        self.init(request: request, project: project, failure: failure, refused: refused)
-    }
+extension AuthTokenReceipt: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "request", \AuthTokenReceipt.request, .unsigned, .defaulted(0)),
+        ValueField(2, "project", \AuthTokenReceipt.project, .message, .required),
+        ValueField(optional: 3, "failure", \AuthTokenReceipt.failure, .string),
+        ValueField(4, "refused", \AuthTokenReceipt.refused, .bool, .leftOut(when: false)),
+        make: AuthTokenReceipt.init(request:project:failure:refused:))
 }
 
-extension LinkResolution: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, job)
-        writer.string(2, destination)
-        writer.message(3, attribution)
-        writer.string(4, failure)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(job: try fields.unsigned(1) ?? 0, destination: try fields.string(2), attribution: try fields.message(3),
-                  failure: try fields.string(4))
-    }
+extension LinkResolution: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "job", \LinkResolution.job, .unsigned, .defaulted(0)),
+        ValueField(optional: 2, "destination", \LinkResolution.destination, .string),
+        ValueField(optional: 3, "attribution", \LinkResolution.attribution, .message),
+        ValueField(optional: 4, "failure", \LinkResolution.failure, .string),
+        make: LinkResolution.init(job:destination:attribution:failure:))
 }
 
-extension JournalGap: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, lostFacts)
-        writer.signed(2, from.microsecondsSince1970)
-        writer.signed(3, to.microsecondsSince1970)
-        writer.string(4, reason)
-        writer.unsigned(5, firstLostSequence)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(lostFacts: try fields.unsigned(1) ?? 0, from: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0),
-                  to: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0), reason: try fields.string(4) ?? "",
-                  firstLostSequence: try fields.unsigned(5))
-    }
+extension JournalGap: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "lostFacts", \JournalGap.lostFacts, .unsigned, .defaulted(0)),
+        ValueField(2, "from", \JournalGap.from, .time, .defaultedToZero),
+        ValueField(3, "to", \JournalGap.to, .time, .defaultedToZero),
+        ValueField(4, "reason", \JournalGap.reason, .string, .defaulted("")),
+        ValueField(optional: 5, "firstLostSequence", \JournalGap.firstLostSequence, .unsigned),
+        make: JournalGap.init(lostFacts:from:to:reason:firstLostSequence:))
 }
 
-extension NotSentReason: FieldCodable {
+extension NotSentReason: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let noToken = ValueVariant(1, ValueField(2, "reason", .string, .defaulted("")), make: NotSentReason.noToken)
+        static let tokenRefused = ValueVariant(2, ValueField(2, "reason", .string, .defaulted("")), make: NotSentReason.tokenRefused)
+        static let noAPIKey = ValueVariant<NotSentReason>(3, make: { .noAPIKey })
+        static let noAuthProvider = ValueVariant<NotSentReason>(4, make: { .noAuthProvider })
+        static let invalidEndpoint = ValueVariant(5, ValueField(2, "reason", .string, .defaulted("")), make: NotSentReason.invalidEndpoint)
+    }
+    static let variants = VariantLayout("reason an attempt was not sent", [
+        Wire.noToken.reader, Wire.tokenRefused.reader, Wire.noAPIKey.reader, Wire.noAuthProvider.reader, Wire.invalidEndpoint.reader,
+    ])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .noToken(let reason): writer.unsigned(1, 1); writer.string(2, reason)
-        case .tokenRefused(let reason): writer.unsigned(1, 2); writer.string(2, reason)
-        case .noAPIKey: writer.unsigned(1, 3)
-        case .noAuthProvider: writer.unsigned(1, 4)
-        case .invalidEndpoint(let reason): writer.unsigned(1, 5); writer.string(2, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .noToken(try fields.string(2) ?? "")
-        case 2: self = .tokenRefused(try fields.string(2) ?? "")
-        case 3: self = .noAPIKey
-        case 4: self = .noAuthProvider
-        case 5: self = .invalidEndpoint(try fields.string(2) ?? "")
-        default: throw fields.unknown("reason an attempt was not sent")
+        case .noToken(let reason): Wire.noToken.write(reason, to: &writer)
+        case .tokenRefused(let reason): Wire.tokenRefused.write(reason, to: &writer)
+        case .noAPIKey: Wire.noAPIKey.write(to: &writer)
+        case .noAuthProvider: Wire.noAuthProvider.write(to: &writer)
+        case .invalidEndpoint(let reason): Wire.invalidEndpoint.write(reason, to: &writer)
         }
     }
 }

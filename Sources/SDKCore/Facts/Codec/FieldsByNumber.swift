@@ -60,6 +60,7 @@ struct FieldsByNumber {
 
     /// Every field numbered `number`, in order.
     func each(_ number: Int, _ handle: (FieldReader.Field) throws(CodecError) -> Void) throws(CodecError) {
+        if number >= 0, number < 64, numbers.present & (1 << UInt64(number)) == 0 { return }
         var scan = reader
         while let field = (try? scan.next()) ?? nil { if field.number == number { try handle(field) } }
     }

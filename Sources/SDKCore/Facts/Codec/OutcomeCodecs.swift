@@ -158,83 +158,75 @@ extension BatchedEvent: FieldCodable {
     }
 }
 
-extension RefusedEvent: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.int(1, index)
-        writer.string(2, reason)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var index = 0
-        var reason = ""
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: index = try field.int()
-            case 2: reason = try field.string()
-            default: break
-            }
-        }
-        self.init(index: index, reason: reason)
-    }
+extension RefusedEvent: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "index", \RefusedEvent.index, .int, .defaulted(0)),
+        ValueField(2, "reason", \RefusedEvent.reason, .string, .defaulted("")),
+        make: RefusedEvent.init(index:reason:))
 }
 
-extension CallFailure: FieldCodable {
+extension CallFailure: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let rejected = ValueVariant(1, ValueField(2, "reason", .string, .defaulted("")), make: CallFailure.rejected)
+        static let notInitialized = ValueVariant<CallFailure>(2, make: { .notInitialized })
+        static let httpStatus = ValueVariant(
+            3, ValueField(3, "status", .int, .defaulted(0)), ValueField(optional: 4, "code", .string), ValueField(optional: 5, "message", .string),
+            make: { CallFailure.httpStatus($0, code: $1, message: $2) })
+        static let retriesExhausted = ValueVariant(4, ValueField(2, "reason", .string, .defaulted("")), make: CallFailure.retriesExhausted)
+        static let authentication = ValueVariant(5, ValueField(2, "reason", .string, .defaulted("")), make: CallFailure.authentication)
+        static let linkNotResolved = ValueVariant(6, ValueField(2, "reason", .string, .defaulted("")), make: CallFailure.linkNotResolved)
+        static let notDurable = ValueVariant(7, ValueField(2, "reason", .string, .defaulted("")), make: CallFailure.notDurable)
+    }
+    static let variants = VariantLayout("failure", [
+        Wire.rejected.reader, Wire.notInitialized.reader, Wire.httpStatus.reader, Wire.retriesExhausted.reader, Wire.authentication.reader,
+        Wire.linkNotResolved.reader, Wire.notDurable.reader,
+    ])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .rejected(let reason): writer.unsigned(1, 1); writer.string(2, reason)
-        case .notInitialized: writer.unsigned(1, 2)
-        case .httpStatus(let status, let code, let message):
-            writer.unsigned(1, 3); writer.int(3, status); writer.string(4, code); writer.string(5, message)
-        case .retriesExhausted(let reason): writer.unsigned(1, 4); writer.string(2, reason)
-        case .authentication(let reason): writer.unsigned(1, 5); writer.string(2, reason)
-        case .linkNotResolved(let reason): writer.unsigned(1, 6); writer.string(2, reason)
-        case .notDurable(let reason): writer.unsigned(1, 7); writer.string(2, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .rejected(try fields.string(2) ?? "")
-        case 2: self = .notInitialized
-        case 3: self = .httpStatus(try fields.int(3) ?? 0, code: try fields.string(4), message: try fields.string(5))
-        case 4: self = .retriesExhausted(try fields.string(2) ?? "")
-        case 5: self = .authentication(try fields.string(2) ?? "")
-        case 6: self = .linkNotResolved(try fields.string(2) ?? "")
-        case 7: self = .notDurable(try fields.string(2) ?? "")
-        default: throw fields.unknown("failure")
+        case .rejected(let reason): Wire.rejected.write(reason, to: &writer)
+        case .notInitialized: Wire.notInitialized.write(to: &writer)
+        case .httpStatus(let status, let code, let message): Wire.httpStatus.write(status, code, message, to: &writer)
+        case .retriesExhausted(let reason): Wire.retriesExhausted.write(reason, to: &writer)
+        case .authentication(let reason): Wire.authentication.write(reason, to: &writer)
+        case .linkNotResolved(let reason): Wire.linkNotResolved.write(reason, to: &writer)
+        case .notDurable(let reason): Wire.notDurable.write(reason, to: &writer)
         }
     }
 }
 
-extension DiscardReason: FieldCodable {
+extension DiscardReason: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let purgedByLogout = ValueVariant<DiscardReason>(1, make: { .purgedByLogout })
+        static let purgedBySwitch = ValueVariant(2, ValueField(2, "switch", .message, .required), make: DiscardReason.purgedBySwitch)
+        static let undeliveredAtSwitch = ValueVariant(3, ValueField(2, "switch", .message, .required), make: DiscardReason.undeliveredAtSwitch)
+        static let gateFull = ValueVariant(4, ValueField(3, "capacity", .int, .defaulted(0)), make: DiscardReason.gateFull(capacity:))
+        static let queueFull = ValueVariant(5, ValueField(3, "capacity", .int, .defaulted(0)), make: DiscardReason.queueFull(capacity:))
+        static let shutdown = ValueVariant<DiscardReason>(6, make: { .shutdown })
+        static let expired = ValueVariant(
+            7, ValueField(4, "ageLimit", FieldCoding<Int64>.signed.map({ Duration.milliseconds($0) }, \.wholeMilliseconds), .defaulted(.zero)),
+            make: DiscardReason.expired(ageLimit:))
+        static let consentDeclined = ValueVariant<DiscardReason>(8, make: { .consentDeclined })
+        static let erased = ValueVariant<DiscardReason>(9, make: { .erased })
+    }
+    static let variants = VariantLayout("discard reason", [
+        Wire.purgedByLogout.reader, Wire.purgedBySwitch.reader, Wire.undeliveredAtSwitch.reader, Wire.gateFull.reader, Wire.queueFull.reader,
+        Wire.shutdown.reader, Wire.expired.reader, Wire.consentDeclined.reader, Wire.erased.reader,
+    ])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .purgedByLogout: writer.unsigned(1, 1)
-        case .purgedBySwitch(let id): writer.unsigned(1, 2); writer.message(2, id)
-        case .undeliveredAtSwitch(let id): writer.unsigned(1, 3); writer.message(2, id)
-        case .gateFull(let capacity): writer.unsigned(1, 4); writer.int(3, capacity)
-        case .queueFull(let capacity): writer.unsigned(1, 5); writer.int(3, capacity)
-        case .shutdown: writer.unsigned(1, 6)
-        case .expired(let ageLimit): writer.unsigned(1, 7); writer.signed(4, ageLimit.wholeMilliseconds)
-        case .consentDeclined: writer.unsigned(1, 8)
-        case .erased: writer.unsigned(1, 9)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .purgedByLogout
-        case 2: self = .purgedBySwitch(try fields.requiredMessage(2, "switch"))
-        case 3: self = .undeliveredAtSwitch(try fields.requiredMessage(2, "switch"))
-        case 4: self = .gateFull(capacity: try fields.int(3) ?? 0)
-        case 5: self = .queueFull(capacity: try fields.int(3) ?? 0)
-        case 6: self = .shutdown
-        case 7: self = .expired(ageLimit: .milliseconds(try fields.signed(4) ?? 0))
-        case 8: self = .consentDeclined
-        case 9: self = .erased
-        default: throw fields.unknown("discard reason")
+        case .purgedByLogout: Wire.purgedByLogout.write(to: &writer)
+        case .purgedBySwitch(let id): Wire.purgedBySwitch.write(id, to: &writer)
+        case .undeliveredAtSwitch(let id): Wire.undeliveredAtSwitch.write(id, to: &writer)
+        case .gateFull(let capacity): Wire.gateFull.write(capacity, to: &writer)
+        case .queueFull(let capacity): Wire.queueFull.write(capacity, to: &writer)
+        case .shutdown: Wire.shutdown.write(to: &writer)
+        case .expired(let ageLimit): Wire.expired.write(ageLimit, to: &writer)
+        case .consentDeclined: Wire.consentDeclined.write(to: &writer)
+        case .erased: Wire.erased.write(to: &writer)
         }
     }
 }
@@ -281,92 +273,89 @@ extension CallOutcome: FieldCodable {
     }
 }
 
-extension ModuleSignal: FieldCodable {
+extension ModuleSignal: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let initialize = ValueVariant<ModuleSignal>(1, make: { .initialize })
+        static let start = ValueVariant<ModuleSignal>(2, make: { .start })
+        static let notification = ValueVariant(3, ValueField(2, "name", .string, .defaulted("")), make: ModuleSignal.notification)
+        static let reset = ValueVariant<ModuleSignal>(4, make: { .reset })
+        static let deinitialize = ValueVariant<ModuleSignal>(5, make: { .deinitialize })
+        static let willLogout = ValueVariant<ModuleSignal>(6, make: { .willLogout })
+        static let willSwitchProject = ValueVariant(7, ValueField(3, "project", .message, .required), make: ModuleSignal.willSwitchProject(to:))
+    }
+    static let variants = VariantLayout("module signal", [
+        Wire.initialize.reader, Wire.start.reader, Wire.notification.reader, Wire.reset.reader, Wire.deinitialize.reader, Wire.willLogout.reader,
+        Wire.willSwitchProject.reader,
+    ])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .initialize: writer.unsigned(1, 1)
-        case .start: writer.unsigned(1, 2)
-        case .notification(let name): writer.unsigned(1, 3); writer.string(2, name)
-        case .reset: writer.unsigned(1, 4)
-        case .deinitialize: writer.unsigned(1, 5)
-        case .willLogout: writer.unsigned(1, 6)
-        case .willSwitchProject(let to): writer.unsigned(1, 7); writer.message(3, to)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .initialize
-        case 2: self = .start
-        case 3: self = .notification(try fields.string(2) ?? "")
-        case 4: self = .reset
-        case 5: self = .deinitialize
-        case 6: self = .willLogout
-        case 7: self = .willSwitchProject(to: try fields.requiredMessage(3, "project"))
-        default: throw fields.unknown("module signal")
+        case .initialize: Wire.initialize.write(to: &writer)
+        case .start: Wire.start.write(to: &writer)
+        case .notification(let name): Wire.notification.write(name, to: &writer)
+        case .reset: Wire.reset.write(to: &writer)
+        case .deinitialize: Wire.deinitialize.write(to: &writer)
+        case .willLogout: Wire.willLogout.write(to: &writer)
+        case .willSwitchProject(let to): Wire.willSwitchProject.write(to, to: &writer)
         }
     }
 }
 
-extension SwitchRouting: FieldCodable {
+extension SwitchRouting: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let started = ValueVariant<SwitchRouting>(1, make: { .started })
+        static let absorbed = ValueVariant(2, ValueField(2, "switch", .message, .required), make: SwitchRouting.absorbed(into:))
+        static let enqueued = ValueVariant(3, ValueField(2, "switch", .message, .required), make: SwitchRouting.enqueued(behind:))
+        static let noop = ValueVariant<SwitchRouting>(4, make: { .noop })
+        static let initialization = ValueVariant<SwitchRouting>(5, make: { .initialization })
+        static let moved = ValueVariant(6, ValueField(2, "switch", .message, .required), make: SwitchRouting.moved(entry:))
+    }
+    static let variants = VariantLayout("switch routing", [
+        Wire.started.reader, Wire.absorbed.reader, Wire.enqueued.reader, Wire.noop.reader, Wire.initialization.reader, Wire.moved.reader,
+    ])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .started: writer.unsigned(1, 1)
-        case .absorbed(let into): writer.unsigned(1, 2); writer.message(2, into)
-        case .enqueued(let behind): writer.unsigned(1, 3); writer.message(2, behind)
-        case .noop: writer.unsigned(1, 4)
-        case .initialization: writer.unsigned(1, 5)
-        case .moved(let entry): writer.unsigned(1, 6); writer.message(2, entry)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .started
-        case 2: self = .absorbed(into: try fields.requiredMessage(2, "switch"))
-        case 3: self = .enqueued(behind: try fields.requiredMessage(2, "switch"))
-        case 4: self = .noop
-        case 5: self = .initialization
-        case 6: self = .moved(entry: try fields.requiredMessage(2, "switch"))
-        default: throw fields.unknown("switch routing")
+        case .started: Wire.started.write(to: &writer)
+        case .absorbed(let into): Wire.absorbed.write(into, to: &writer)
+        case .enqueued(let behind): Wire.enqueued.write(behind, to: &writer)
+        case .noop: Wire.noop.write(to: &writer)
+        case .initialization: Wire.initialization.write(to: &writer)
+        case .moved(let entry): Wire.moved.write(entry, to: &writer)
         }
     }
 }
 
-extension StepOutcome: FieldCodable {
+extension StepOutcome: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let clean = ValueVariant<StepOutcome>(1, make: { .clean })
+        static let warning = ValueVariant(2, ValueField(2, "reason", .string, .defaulted("")), make: StepOutcome.warning)
+    }
+    static let variants = VariantLayout("step outcome", [Wire.clean.reader, Wire.warning.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .clean: writer.unsigned(1, 1)
-        case .warning(let reason): writer.unsigned(1, 2); writer.string(2, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .clean
-        case 2: self = .warning(try fields.string(2) ?? "")
-        default: throw fields.unknown("step outcome")
+        case .clean: Wire.clean.write(to: &writer)
+        case .warning(let reason): Wire.warning.write(reason, to: &writer)
         }
     }
 }
 
-extension DurabilityWait: FieldCodable {
+extension DurabilityWait: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let flush = ValueVariant(1, ValueField(2, "call", .message, .required), make: DurabilityWait.flush)
+        static let teardownDisable = ValueVariant(2, ValueField(3, "switch", .message, .required), make: DurabilityWait.teardownDisable)
+    }
+    static let variants = VariantLayout("durability wait", [Wire.flush.reader, Wire.teardownDisable.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .flush(let call): writer.unsigned(1, 1); writer.message(2, call)
-        case .teardownDisable(let id): writer.unsigned(1, 2); writer.message(3, id)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .flush(try fields.requiredMessage(2, "call"))
-        case 2: self = .teardownDisable(try fields.requiredMessage(3, "switch"))
-        default: throw fields.unknown("durability wait")
+        case .flush(let call): Wire.flush.write(call, to: &writer)
+        case .teardownDisable(let id): Wire.teardownDisable.write(id, to: &writer)
         }
     }
 }

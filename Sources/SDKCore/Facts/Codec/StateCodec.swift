@@ -171,16 +171,11 @@ extension SDKState: FieldCodable {
     }
 }
 
-extension HeldEvent: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, call)
-        writer.message(2, event)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(call: try fields.required(1, "call"), event: try fields.required(2, "event"))
-    }
+extension HeldEvent: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "call", \HeldEvent.call, .message, .required),
+        ValueField(2, "event", \HeldEvent.event, .message, .required),
+        make: HeldEvent.init(call:event:))
 }
 
 extension QueuedTask: FieldCodable {
@@ -219,315 +214,153 @@ extension QueuedTask: FieldCodable {
     }
 }
 
-struct TaskOrderEntry: FieldCodable {
+struct TaskOrderEntry: DeclaredFieldCodable {
     var project: ProjectFingerprint
     var tasks: [TaskID]
 
-    init(project: ProjectFingerprint, tasks: [TaskID]) {
-        self.project = project
-        self.tasks = tasks
-    }
-
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, project)
-        for task in tasks { writer.unsigned(2, task.number) }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var project: ProjectFingerprint?
-        var tasks: [TaskID] = []
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: project = try field.message()
-            case 2: tasks.append(TaskID(try field.unsigned()))
-            default: break
-            }
-        }
-        guard let project else { throw missing("project") }
-        self.init(project: project, tasks: tasks)
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "project", \TaskOrderEntry.project, .message, .required),
+        ValueField(repeated: 2, "tasks", \TaskOrderEntry.tasks, FieldCoding<UInt64>.unsigned.map({ TaskID($0) }, \.number)),
+        make: TaskOrderEntry.init(project:tasks:))
 }
 
-struct PendingCallEntry: FieldCodable {
+struct PendingCallEntry: DeclaredFieldCodable {
     var id: CallID
     var call: PendingCall
 
-    init(id: CallID, call: PendingCall) {
-        self.id = id
-        self.call = call
-    }
+    /// A call's name as its raw value; one this build does not know (or none) is an unknown
+    /// variant: a newer writer's.
+    private static let name = FieldCoding<String>.string.map({ (raw) throws(CodecError) in
+        guard let name = PublicCall.Name(rawValue: raw) else { throw unknownName }
+        return name
+    }, \.rawValue)
+    private static let unknownName = CodecError("unknown call name", offset: 0, unknownVariant: true)
 
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, id)
-        writer.string(2, call.name.rawValue)
-        writer.signed(3, call.madeAt.microsecondsSince1970)
-        writer.unsigned(4, call.caller)
-        writer.message(5, call.projectAtCall)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        guard let name = PublicCall.Name(rawValue: try fields.string(2) ?? "") else {
-            throw CodecError("unknown call name", offset: 0, unknownVariant: true)
-        }
-        self.init(id: try fields.required(1, "call"), call: PendingCall(
-            name: name, madeAt: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0),
-            caller: try fields.unsigned(4) ?? 0, projectAtCall: try fields.message(5)))
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "call", \PendingCallEntry.id, .message, .required),
+        ValueField(2, "name", \PendingCallEntry.call.name, name, .required(else: unknownName)),
+        ValueField(3, "madeAt", \PendingCallEntry.call.madeAt, .time, .defaultedToZero),
+        ValueField(4, "caller", \PendingCallEntry.call.caller, .unsigned, .defaulted(0)),
+        ValueField(optional: 5, "projectAtCall", \PendingCallEntry.call.projectAtCall, .message),
+        make: { PendingCallEntry(id: $0, call: PendingCall(name: $1, madeAt: $2, caller: $3, projectAtCall: $4)) })
 }
 
-struct TimerEntry: FieldCodable {
+struct TimerEntry: DeclaredFieldCodable {
     var purpose: TimerPurpose
     var due: JournalTime
 
-    init(purpose: TimerPurpose, due: JournalTime) {
-        self.purpose = purpose
-        self.due = due
-    }
-
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, purpose)
-        writer.signed(2, due.microsecondsSince1970)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(purpose: try fields.required(1, "timer"), due: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0))
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "timer", \TimerEntry.purpose, .message, .required),
+        ValueField(2, "due", \TimerEntry.due, .time, .defaultedToZero),
+        make: TimerEntry.init(purpose:due:))
 }
 
-struct AuthEntry: FieldCodable {
+struct AuthEntry: DeclaredFieldCodable {
     var project: ProjectFingerprint
     var state: AuthState
 
-    init(project: ProjectFingerprint, state: AuthState) {
-        self.project = project
-        self.state = state
-    }
-
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, project)
-        writer.int(2, state.refreshesUsed)
-        writer.unsigned(3, state.refreshing)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(project: try fields.required(1, "project"),
-                  state: AuthState(refreshesUsed: try fields.int(2) ?? 0, refreshing: try fields.unsigned(3)))
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "project", \AuthEntry.project, .message, .required),
+        ValueField(2, "refreshesUsed", \AuthEntry.state.refreshesUsed, .int, .defaulted(0)),
+        ValueField(optional: 3, "refreshing", \AuthEntry.state.refreshing, .unsigned),
+        make: { AuthEntry(project: $0, state: AuthState(refreshesUsed: $1, refreshing: $2)) })
 }
 
-struct DurabilityEntry: FieldCodable {
+struct DurabilityEntry: DeclaredFieldCodable {
     var request: UInt64
     var wait: DurabilityWait
 
-    init(request: UInt64, wait: DurabilityWait) {
-        self.request = request
-        self.wait = wait
-    }
-
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, request)
-        writer.message(2, wait)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(request: try fields.unsigned(1) ?? 0, wait: try fields.required(2, "wait"))
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "request", \DurabilityEntry.request, .unsigned, .defaulted(0)),
+        ValueField(2, "wait", \DurabilityEntry.wait, .message, .required),
+        make: DurabilityEntry.init(request:wait:))
 }
 
-struct ModuleEntry: FieldCodable {
+struct ModuleEntry: DeclaredFieldCodable {
     var name: String
     var lifecycle: ModuleLifecycle
 
-    init(name: String, lifecycle: ModuleLifecycle) {
-        self.name = name
-        self.lifecycle = lifecycle
-    }
-
-    func encode(to writer: inout FieldWriter) {
-        writer.string(1, name)
-        writer.bool(2, lifecycle.initialized)
-        writer.bool(3, lifecycle.started)
-        writer.bool(4, lifecycle.deinitialized)
-        writer.unsigned(5, lifecycle.generation)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(name: try fields.string(1) ?? "", lifecycle: ModuleLifecycle(
-            initialized: try fields.bool(2), started: try fields.bool(3), deinitialized: try fields.bool(4),
-            generation: try fields.unsigned(5) ?? 0))
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "name", \ModuleEntry.name, .string, .defaulted("")),
+        ValueField(2, "initialized", \ModuleEntry.lifecycle.initialized, .bool, .defaulted(false)),
+        ValueField(3, "started", \ModuleEntry.lifecycle.started, .bool, .defaulted(false)),
+        ValueField(4, "deinitialized", \ModuleEntry.lifecycle.deinitialized, .bool, .defaulted(false)),
+        ValueField(5, "generation", \ModuleEntry.lifecycle.generation, .unsigned, .defaulted(0)),
+        make: { ModuleEntry(name: $0, lifecycle: ModuleLifecycle(initialized: $1, started: $2, deinitialized: $3, generation: $4)) })
 }
 
-struct HookEntry: FieldCodable {
+struct HookEntry: DeclaredFieldCodable {
     var hook: UInt64
     var pending: PendingHook
 
-    init(hook: UInt64, pending: PendingHook) {
-        self.hook = hook
-        self.pending = pending
-    }
-
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, hook)
-        writer.string(2, pending.module)
-        writer.message(3, pending.signal)
-        writer.signed(4, pending.startedAt.microsecondsSince1970)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(hook: try fields.unsigned(1) ?? 0, pending: PendingHook(            module: try fields.string(2) ?? "", signal: try fields.required(3, "event"),
-            startedAt: JournalTime(microsecondsSince1970: try fields.signed(4) ?? 0)))
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "hook", \HookEntry.hook, .unsigned, .defaulted(0)),
+        ValueField(2, "module", \HookEntry.pending.module, .string, .defaulted("")),
+        ValueField(3, "event", \HookEntry.pending.signal, .message, .required),
+        ValueField(4, "startedAt", \HookEntry.pending.startedAt, .time, .defaultedToZero),
+        make: { HookEntry(hook: $0, pending: PendingHook(module: $1, signal: $2, startedAt: $3)) })
 }
 
-struct LinkJobEntry: FieldCodable {
+struct LinkJobEntry: DeclaredFieldCodable {
     var job: UInt64
     var link: LinkJob
 
-    init(job: UInt64, link: LinkJob) {
-        self.job = job
-        self.link = link
-    }
-
-    func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, job)
-        writer.message(2, link.call)
-        writer.string(3, link.url)
-        writer.message(4, link.project)
-        writer.unsigned(5, link.generation)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(job: try fields.unsigned(1) ?? 0, link: LinkJob(
-            call: try fields.required(2, "call"), url: try fields.string(3) ?? "", project: try fields.required(4, "project"),
-            generation: try fields.unsigned(5) ?? 0))
-    }
+    static let layout = ValueLayout(
+        ValueField(1, "job", \LinkJobEntry.job, .unsigned, .defaulted(0)),
+        ValueField(2, "call", \LinkJobEntry.link.call, .message, .required),
+        ValueField(3, "url", \LinkJobEntry.link.url, .string, .defaulted("")),
+        ValueField(4, "project", \LinkJobEntry.link.project, .message, .required),
+        ValueField(5, "generation", \LinkJobEntry.link.generation, .unsigned, .defaulted(0)),
+        make: { LinkJobEntry(job: $0, link: LinkJob(call: $1, url: $2, project: $3, generation: $4)) })
 }
 
-extension SwitchState: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.messages(1, gate)
-        writer.int(2, gateBytes)
-        writer.message(3, inFlight)
-        writer.messages(4, queue)
-        writer.message(5, awaitingCallbacks)
-        writer.unsigned(6, nextSwitchNumber)
-        writer.message(7, releasingHeldCalls)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init()
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: gate.append(try field.message())
-            case 2: gateBytes = try field.int()
-            case 3: inFlight = try field.message()
-            case 4: queue.append(try field.message())
-            case 5: awaitingCallbacks = try field.message()
-            case 6: nextSwitchNumber = try field.unsigned()
-            case 7: releasingHeldCalls = try field.message()
-            default: break
-            }
-        }
-    }
+extension SwitchState: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(repeated: 1, "gate", \SwitchState.gate, .message),
+        ValueField(2, "gateBytes", \SwitchState.gateBytes, .int, .defaulted(0)),
+        ValueField(optional: 3, "inFlight", \SwitchState.inFlight, .message),
+        ValueField(repeated: 4, "queue", \SwitchState.queue, .message),
+        ValueField(optional: 5, "awaitingCallbacks", \SwitchState.awaitingCallbacks, .message),
+        ValueField(6, "nextSwitchNumber", \SwitchState.nextSwitchNumber, .unsigned, .defaulted(1)),
+        ValueField(optional: 7, "releasingHeldCalls", \SwitchState.releasingHeldCalls, .message),
+        make: SwitchState.init(gate:gateBytes:inFlight:queue:awaitingCallbacks:nextSwitchNumber:releasingHeldCalls:))
 }
 
-extension GatedCall: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, call)
-        writer.signed(2, madeAt.microsecondsSince1970)
-        writer.int(3, bytes)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(call: try fields.required(1, "call"), madeAt: JournalTime(microsecondsSince1970: try fields.signed(2) ?? 0),
-                  bytes: try fields.int(3) ?? 0)
-    }
+extension GatedCall: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "call", \GatedCall.call, .message, .required),
+        ValueField(2, "madeAt", \GatedCall.madeAt, .time, .defaultedToZero),
+        ValueField(3, "bytes", \GatedCall.bytes, .int, .defaulted(0)),
+        make: GatedCall.init(call:madeAt:bytes:))
 }
 
-extension SwitchRequest: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, id)
-        writer.message(2, project)
-        writer.messages(3, calls)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var id: SwitchID?, project: ProjectRef?
-        var calls: [CallID] = []
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: id = try field.message()
-            case 2: project = try field.message()
-            case 3: calls.append(try field.message())
-            default: break
-            }
-        }
-        guard let id, let project else { throw missing("switch request") }
-        self.init(id: id, project: project, calls: calls)
-    }
+extension SwitchRequest: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "switch request", \SwitchRequest.id, .message, .required),
+        ValueField(2, "switch request", \SwitchRequest.project, .message, .required),
+        ValueField(repeated: 3, "calls", \SwitchRequest.calls, .message),
+        make: SwitchRequest.init(id:project:calls:))
 }
 
-extension SwitchRun: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, id)
-        writer.message(2, from)
-        writer.message(3, to)
-        writer.messages(4, calls)
-        writer.signed(5, startedAt.microsecondsSince1970)
-        writer.message(6, step)
-        writer.signed(7, stepStartedAt.microsecondsSince1970)
-        writer.strings(8, warnings)
-        writer.strings(9, stepProblems)
-        writer.unsigned(10, firstTaskOfWindow)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var id: SwitchID?, from: ProjectRef?, to: ProjectRef?, step: TeardownStepKind?
-        var calls: [CallID] = []
-        var started: Int64 = 0, stepStarted: Int64 = 0
-        var warnings: [String] = [], problems: [String] = []
-        var window = UInt64.max
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: id = try field.message()
-            case 2: from = try field.message()
-            case 3: to = try field.message()
-            case 4: calls.append(try field.message())
-            case 5: started = try field.signed()
-            case 6: step = try field.message()
-            case 7: stepStarted = try field.signed()
-            case 8: warnings.append(try field.string())
-            case 9: problems.append(try field.string())
-            case 10: window = try field.unsigned()
-            default: break
-            }
-        }
-        guard let id, let to else { throw missing("switch run") }
-        self.init(id: id, from: from, to: to, calls: calls, startedAt: JournalTime(microsecondsSince1970: started), step: step,
-                  stepStartedAt: JournalTime(microsecondsSince1970: stepStarted), warnings: warnings, stepProblems: problems,
-                  firstTaskOfWindow: window)
-    }
+extension SwitchRun: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "switch run", \SwitchRun.id, .message, .required),
+        ValueField(optional: 2, "from", \SwitchRun.from, .message),
+        ValueField(3, "switch run", \SwitchRun.to, .message, .required),
+        ValueField(repeated: 4, "calls", \SwitchRun.calls, .message),
+        ValueField(5, "startedAt", \SwitchRun.startedAt, .time, .defaultedToZero),
+        ValueField(optional: 6, "step", \SwitchRun.step, .message),
+        ValueField(7, "stepStartedAt", \SwitchRun.stepStartedAt, .time, .defaultedToZero),
+        ValueField(repeated: 8, "warnings", \SwitchRun.warnings, .string),
+        ValueField(repeated: 9, "stepProblems", \SwitchRun.stepProblems, .string),
+        ValueField(10, "firstTaskOfWindow", \SwitchRun.firstTaskOfWindow, .unsigned, .defaulted(.max)),
+        make: SwitchRun.init(id:from:to:calls:startedAt:step:stepStartedAt:warnings:stepProblems:firstTaskOfWindow:))
 }
 
-extension ClockAnchor: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.signed(1, monotonic.microseconds)
-        writer.unsigned(2, monotonic.boot)
-        writer.signed(3, time.microsecondsSince1970)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try FieldsByNumber(&reader)
-        self.init(monotonic: MonotonicReading(microseconds: try fields.signed(1) ?? 0, boot: try fields.unsigned(2)),
-                  time: JournalTime(microsecondsSince1970: try fields.signed(3) ?? 0))
-    }
+extension ClockAnchor: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "monotonic", \ClockAnchor.monotonic.microseconds, .signed, .defaulted(0)),
+        ValueField(optional: 2, "boot", \ClockAnchor.monotonic.boot, .unsigned),
+        ValueField(3, "time", \ClockAnchor.time, .time, .defaultedToZero),
+        make: { ClockAnchor(monotonic: MonotonicReading(microseconds: $0, boot: $1), time: $2) })
 }

@@ -30,57 +30,25 @@ extension CallID: FieldCodable {
     }
 }
 
-extension RetryRules: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.int(1, maxAttempts)
-        writer.signed(2, baseDelayMilliseconds)
-        writer.signed(3, maxDelayMilliseconds)
-        writer.int(4, jwtRefreshBudget)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init()
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: maxAttempts = try field.int()
-            case 2: baseDelayMilliseconds = try field.signed()
-            case 3: maxDelayMilliseconds = try field.signed()
-            case 4: jwtRefreshBudget = try field.int()
-            default: break
-            }
-        }
-    }
+extension RetryRules: DeclaredFieldCodable {
+    /// An absent rule reads as the default rules' value.
+    static let layout = ValueLayout(
+        ValueField(1, "maxAttempts", \RetryRules.maxAttempts, .int, .defaulted(RetryRules().maxAttempts)),
+        ValueField(2, "baseDelayMilliseconds", \RetryRules.baseDelayMilliseconds, .signed, .defaulted(RetryRules().baseDelayMilliseconds)),
+        ValueField(3, "maxDelayMilliseconds", \RetryRules.maxDelayMilliseconds, .signed, .defaulted(RetryRules().maxDelayMilliseconds)),
+        ValueField(4, "jwtRefreshBudget", \RetryRules.jwtRefreshBudget, .int, .defaulted(RetryRules().jwtRefreshBudget)),
+        make: { RetryRules(maxAttempts: $0, baseDelayMilliseconds: $1, maxDelayMilliseconds: $2, jwtRefreshBudget: $3) })
 }
 
-extension ProjectRef: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.message(1, fingerprint)
-        writer.string(2, region)
-        writer.string(3, endpoint)
-        writer.bool(4, usesJWT)
-        writer.message(5, retry)
-        writer.string(6, label)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var fingerprint: ProjectFingerprint?
-        var region = "", endpoint = "", usesJWT = false
-        var retry = RetryRules()
-        var label: String?
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: fingerprint = try field.message()
-            case 2: region = try field.string()
-            case 3: endpoint = try field.string()
-            case 4: usesJWT = try field.bool()
-            case 5: retry = try field.message()
-            case 6: label = try field.string()
-            default: break
-            }
-        }
-        guard let fingerprint else { throw missing("project fingerprint") }
-        self.init(fingerprint: fingerprint, region: region, endpoint: endpoint, usesJWT: usesJWT, retry: retry, label: label)
-    }
+extension ProjectRef: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "project fingerprint", \ProjectRef.fingerprint, .message, .required),
+        ValueField(2, "region", \ProjectRef.region, .string, .defaulted("")),
+        ValueField(3, "endpoint", \ProjectRef.endpoint, .string, .defaulted("")),
+        ValueField(4, "usesJWT", \ProjectRef.usesJWT, .bool, .defaulted(false)),
+        ValueField(5, "retry", \ProjectRef.retry, .message, .defaulted(RetryRules())),
+        ValueField(optional: 6, "label", \ProjectRef.label, .string),
+        make: ProjectRef.init(fingerprint:region:endpoint:usesJWT:retry:label:))
 }
 
 /// A `[String: DataValue]` as a message: one entry per key, keys sorted.
@@ -197,30 +165,15 @@ extension DataValue: FieldCodable {
     }
 }
 
-extension CommerceItem: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.string(1, id)
-        writer.string(2, name)
-        writer.double(3, price)
-        writer.int(4, quantity)
-        writer.string(5, sku)
-        writer.message(6, dataFields.map(DataObject.init))
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init(id: "", name: "", price: 0, quantity: 0)
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: id = try field.string()
-            case 2: name = try field.string()
-            case 3: price = try field.double()
-            case 4: quantity = try field.int()
-            case 5: sku = try field.string()
-            case 6: dataFields = (try field.message() as DataObject).members
-            default: break
-            }
-        }
-    }
+extension CommerceItem: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "id", \CommerceItem.id, .string, .defaulted("")),
+        ValueField(2, "name", \CommerceItem.name, .string, .defaulted("")),
+        ValueField(3, "price", \CommerceItem.price, .double, .defaulted(0)),
+        ValueField(4, "quantity", \CommerceItem.quantity, .int, .defaulted(0)),
+        ValueField(optional: 5, "sku", \CommerceItem.sku, .string),
+        ValueField(optional: 6, "dataFields", \CommerceItem.dataFields, .dataObject),
+        make: CommerceItem.init(id:name:price:quantity:sku:dataFields:))
 }
 
 /// A list of commerce items as a message.
@@ -241,48 +194,22 @@ struct CommerceItems: FieldCodable {
     }
 }
 
-extension PushOpen: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.signed(1, campaignID)
-        writer.signed(2, templateID)
-        writer.string(3, messageID)
-        writer.bool(4, appAlreadyRunning)
-        writer.message(5, dataFields.map(DataObject.init))
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init(campaignID: nil, templateID: nil, messageID: "", appAlreadyRunning: false)
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: campaignID = try field.signed()
-            case 2: templateID = try field.signed()
-            case 3: messageID = try field.string()
-            case 4: appAlreadyRunning = try field.bool()
-            case 5: dataFields = (try field.message() as DataObject).members
-            default: break
-            }
-        }
-    }
+extension PushOpen: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(optional: 1, "campaignID", \PushOpen.campaignID, .signed),
+        ValueField(optional: 2, "templateID", \PushOpen.templateID, .signed),
+        ValueField(3, "messageID", \PushOpen.messageID, .string, .defaulted("")),
+        ValueField(4, "appAlreadyRunning", \PushOpen.appAlreadyRunning, .bool, .defaulted(false)),
+        ValueField(optional: 5, "dataFields", \PushOpen.dataFields, .dataObject),
+        make: PushOpen.init(campaignID:templateID:messageID:appAlreadyRunning:dataFields:))
 }
 
-extension AttributionInfo: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        writer.signed(1, campaignID)
-        writer.signed(2, templateID)
-        writer.string(3, messageID)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self.init(campaignID: 0, templateID: 0, messageID: "")
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: campaignID = try field.signed()
-            case 2: templateID = try field.signed()
-            case 3: messageID = try field.string()
-            default: break
-            }
-        }
-    }
+extension AttributionInfo: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "campaignID", \AttributionInfo.campaignID, .signed, .defaulted(0)),
+        ValueField(2, "templateID", \AttributionInfo.templateID, .signed, .defaulted(0)),
+        ValueField(3, "messageID", \AttributionInfo.messageID, .string, .defaulted("")),
+        make: AttributionInfo.init(campaignID:templateID:messageID:))
 }
 
 extension TaskID: FieldCodable {
@@ -295,21 +222,16 @@ extension TaskID: FieldCodable {
     }
 }
 
-extension SwitchID: FieldCodable {
-    func encode(to writer: inout FieldWriter) { writer.unsigned(1, number) }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var number: UInt64 = 0
-        while let field = try reader.next() { if field.number == 1 { number = try field.unsigned() } }
-        self.init(number)
-    }
+extension SwitchID: DeclaredFieldCodable {
+    static let layout = ValueLayout(ValueField(1, "number", \SwitchID.number, .unsigned, .defaulted(0)), make: SwitchID.init)
 }
 
 /// Reads the variant tag (field 1) of an enum message, then its other fields (looked up by
 /// number as in ``FieldsByNumber``: the message is read again per look-up, nothing is stored).
 struct VariantFields {
     var tag: UInt64?
-    private let others: FieldsByNumber
+    /// The message's fields (read for any number but 1, the tag).
+    let others: FieldsByNumber
 
     init(_ reader: inout FieldReader) throws(CodecError) {
         let start = reader

@@ -1,0 +1,123 @@
+import Journal
+import Testing
+@testable import SDKCore
+
+/// The values whose wire layout is declared (`ValueLayout`, `ValueVariant`): each writes the
+/// bytes its hand-written encoder wrote (the writer calls below are those encoders'), reads
+/// them back, and names the field or variant that bad input lacks.
+@Suite("Declared value codecs", .timeLimit(.minutes(1)))
+struct DeclaredValueCodecTests {
+    private func bytes(_ write: (inout FieldWriter) -> Void) -> [UInt8] {
+        FieldWriter.withScratch { writer in
+            write(&writer)
+            return writer.bytes
+        }
+    }
+
+    private func decoded<Value: FieldCodable>(_ bytes: [UInt8], as type: Value.Type = Value.self) throws -> Value {
+        try bytes.withUnsafeBytes { raw in
+            var reader = FieldReader(raw)
+            return try Value(from: &reader)
+        }
+    }
+
+    private let project = ProjectFingerprint(apiKey: "k")
+    private let call = CallID(high: 7, low: 9)
+
+    @Test("a switch run: absent optionals and the default window left as they were written")
+    func switchRun() throws {
+        let to = ProjectRef(fingerprint: project, region: "eu", endpoint: "https://eu.test/", usesJWT: true, retry: RetryRules(), label: "b")
+        let run = SwitchRun(id: SwitchID(4), from: nil, to: to, calls: [call], startedAt: JournalTime(microsecondsSince1970: -5), step: nil,
+                            stepStartedAt: JournalTime(microsecondsSince1970: 8), warnings: ["w1", "w2"], stepProblems: [])
+        let written = bytes { writer in
+            writer.message(1, run.id)
+            writer.message(2, run.from)
+            writer.message(3, run.to)
+            writer.messages(4, run.calls)
+            writer.signed(5, run.startedAt.microsecondsSince1970)
+            writer.message(6, run.step)
+            writer.signed(7, run.stepStartedAt.microsecondsSince1970)
+            writer.strings(8, run.warnings)
+            writer.strings(9, run.stepProblems)
+            writer.unsigned(10, run.firstTaskOfWindow)
+        }
+        #expect(run.encodedMessage() == written)
+        #expect(try decoded(written, as: SwitchRun.self) == run)
+    }
+
+    @Test("a field written only when it is not its usual value, and a pair written only with a clock")
+    func leftOutFields() throws {
+        for refused in [false, true] {
+            let receipt = AuthTokenReceipt(request: 3, project: project, failure: nil, refused: refused)
+            let written = bytes { writer in
+                writer.unsigned(1, receipt.request)
+                writer.message(2, receipt.project)
+                writer.string(3, receipt.failure)
+                if receipt.refused { writer.bool(4, true) }
+            }
+            #expect(receipt.encodedMessage() == written)
+            #expect(try decoded(written, as: AuthTokenReceipt.self) == receipt)
+        }
+        for clock in [nil, MonotonicReading(microseconds: 12, boot: nil), MonotonicReading(microseconds: -1, boot: 77)] {
+            let start = EngineStart(sdkVersion: "9.9", restored: true, options: EngineRules(),
+                                    modules: [ModuleDescriptor(name: "m", notifications: ["a", "b"])], clock: clock)
+            let written = bytes { writer in
+                writer.string(1, start.sdkVersion)
+                writer.bool(2, start.restored)
+                writer.message(3, start.options)
+                writer.messages(4, start.modules)
+                if let clock {
+                    writer.signed(5, clock.microseconds)
+                    writer.unsigned(6, clock.boot)
+                }
+            }
+            #expect(start.encodedMessage() == written)
+            #expect(try decoded(written, as: EngineStart.self) == start)
+        }
+    }
+
+    @Test("a variant writes its tag, then its fields; an absent optional is not written")
+    func variants() throws {
+        let failure = CallFailure.httpStatus(404, code: nil, message: "gone")
+        let written = bytes { writer in
+            writer.unsigned(1, 3); writer.int(3, 404); writer.string(4, nil as String?); writer.string(5, "gone")
+        }
+        #expect(failure.encodedMessage() == written)
+        #expect(try decoded(written, as: CallFailure.self) == failure)
+
+        let expired = DiscardReason.expired(ageLimit: .milliseconds(1_500))
+        let expiredBytes = bytes { writer in writer.unsigned(1, 7); writer.signed(4, 1_500) }
+        #expect(expired.encodedMessage() == expiredBytes)
+        #expect(try decoded(expiredBytes, as: DiscardReason.self) == expired)
+
+        #expect(ModuleSignal.start.encodedMessage() == bytes { $0.unsigned(1, 2) })
+        #expect(try decoded(bytes { $0.unsigned(1, 2) }, as: ModuleSignal.self) == .start)
+    }
+
+    @Test("bad input names the field it lacks, the variant it does not know, or the field of the wrong type")
+    func badInput() throws {
+        #expect(throws: CodecError("required field switch request is missing", offset: 0)) {
+            try decoded([], as: SwitchRequest.self)
+        }
+        #expect(throws: CodecError("required field project is missing", offset: 0)) {
+            try decoded(bytes { $0.unsigned(1, 1); $0.message(2, call) }, as: LinkJobEntry.self)
+        }
+        #expect(throws: CodecError("required field project is missing", offset: 0)) {
+            try decoded(bytes { $0.unsigned(1, 7) }, as: ModuleSignal.self)
+        }
+        let unknown = try #require(throws: CodecError.self) { try decoded(bytes { $0.unsigned(1, 99) }, as: CallFailure.self) }
+        #expect(unknown.reason == "unknown failure variant 99" && unknown.isUnknownVariant)
+        let unnamed = try #require(throws: CodecError.self) { try decoded(bytes { $0.message(1, call) }, as: PendingCallEntry.self) }
+        #expect(unnamed.reason == "unknown call name" && unnamed.isUnknownVariant)
+
+        var secondFieldAt = 0
+        let misTyped = bytes { writer in
+            writer.message(1, TimerPurpose.moduleHookBound(hook: 3))
+            secondFieldAt = writer.count
+            writer.string(2, "not a time")
+        }
+        #expect(throws: CodecError("field 2 is not a varint", offset: secondFieldAt)) {
+            try decoded(misTyped, as: TimerEntry.self)
+        }
+    }
+}

@@ -24,6 +24,9 @@ struct InputDecisions {
     /// recorded on its own just before the call's first other decision otherwise (or at the
     /// end, ``recordDeferredGateDecision()``). Already applied to the state when deferred.
     private var deferredGateDecision: (call: CallID, project: ProjectFingerprint)?
+    /// Where the input's received call goes in ``facts`` once it is decided
+    /// (``list(received:)``); nil when no call is being decided.
+    private var receivedPlace: Int?
 
     /// Decisions made into `storage`, emptied first (its buffer is kept); with `records`
     /// (emptied first too, its storage kept) when `encodes`.
@@ -43,12 +46,14 @@ struct InputDecisions {
         preparedDataFields = nil
         preparedFidelity = .exact
         deferredGateDecision = nil
+        receivedPlace = nil
     }
 
     /// Hands the facts decided, and their records, over to `facts` and `records` (swapped:
     /// what those held stays behind, to be dropped with the decisions). Returned from a
     /// consuming method, the four arrays would be copied out and the originals released.
     mutating func finish(into facts: inout [Fact], records: inout RecordBundle) {
+        precondition(receivedPlace == nil, "a received call recorded and never listed")
         swap(&facts, &self.facts)
         swap(&records, &self.records)
     }
@@ -89,11 +94,12 @@ struct InputDecisions {
         facts.append(.eventBatched(task: task, event: bodiless, executedOn: deferred.project))
     }
 
-    /// ``record(_:)`` of `.callReceived(received)`, the input's own fact, first in the list: encoded
-    /// from `received`, with the data fields' JSON from `preparedBody` (the body prepared for it)
-    /// when they read back exactly from it. The fact listed shares the call's storage (its
-    /// arguments are retained, not copied), and the call goes on to be decided from `received`.
-    mutating func record(received: ReceivedCall, preparedBody: borrowing [UInt8]) {
+    /// ``record(_:)`` of `.callReceived(received)`, the input's own fact, first in the list: its
+    /// record encoded now from `received`, with the data fields' JSON from `preparedBody` (the
+    /// body prepared for it) when they read back exactly from it; its place in the list kept
+    /// for it. The call goes on to be decided from `received`, then is moved into that place
+    /// (``list(received:)``): the list never holds a copy of the call beside it.
+    mutating func record(received: borrowing ReceivedCall, preparedBody: borrowing [UInt8]) {
         if encodes {
             if preparedCall == received.id, let range = preparedDataFields, preparedFidelity == .exact {
                 preparedBody.withUnsafeBufferPointer { body in
@@ -103,7 +109,17 @@ struct InputDecisions {
                 FactCodec.append(callReceived: received, dataFieldsJSON: nil, to: &records)
             }
         }
-        facts.append(.callReceived(received))
+        precondition(receivedPlace == nil, "one received call per input")
+        receivedPlace = facts.count
+        facts.append(.unknown(kind: 0, payload: []))
+    }
+
+    /// Lists `.callReceived(received)` in the place ``record(received:preparedBody:)`` kept,
+    /// once the call is decided.
+    mutating func list(received: consuming ReceivedCall) {
+        guard let place = receivedPlace else { preconditionFailure("a received call listed before it was recorded") }
+        facts[place] = .callReceived(received)
+        receivedPlace = nil
     }
 
     /// Notes what writing the body prepared for `call` found (nil: none was prepared).
@@ -249,6 +265,7 @@ extension SDKState {
         receiveCall(received, at: decisions.time)
         decisions.record(received: received, preparedBody: input.preparedBody)
         handleCall(received, problem: problem, &decisions)
+        decisions.list(received: received)
     }
 
     /// Decides a call made while the user declined: recorded in its declined form
@@ -260,6 +277,7 @@ extension SDKState {
         decisions.record(received: received, preparedBody: input.preparedBody)
         emit(.gateDecided(call: received.id, decision: .refused), &decisions)
         resolve(received.id, .discarded(.consentDeclined), &decisions)
+        decisions.list(received: received)
     }
 
     /// Resolves a pending call, once: a call already resolved is left alone.

@@ -22,30 +22,12 @@ package enum JSONParser {
         guard let byte = reader.next else { throw reader.failure("a value expected") }
         switch byte {
         case UInt8(ascii: "{"):
-            _ = reader.take(byte)
             var members: [(String, JSONValue)] = []
-            reader.skipWhitespace()
-            if reader.take(UInt8(ascii: "}")) { return .object(members) }
-            repeat {
-                reader.skipWhitespace()
-                let key = try reader.string()
-                reader.skipWhitespace()
-                try reader.expect(UInt8(ascii: ":"), "a colon")
-                members.append((key, try value(&reader, depth: depth + 1)))
-                reader.skipWhitespace()
-            } while reader.take(UInt8(ascii: ","))
-            try reader.expect(UInt8(ascii: "}"), "the object's end")
+            try reader.readObject { key, reader throws(JSONReader.Failure) in members.append((key, try value(&reader, depth: depth + 1))) }
             return .object(members)
         case UInt8(ascii: "["):
-            _ = reader.take(byte)
             var elements: [JSONValue] = []
-            reader.skipWhitespace()
-            if reader.take(UInt8(ascii: "]")) { return .array(elements) }
-            repeat {
-                elements.append(try value(&reader, depth: depth + 1))
-                reader.skipWhitespace()
-            } while reader.take(UInt8(ascii: ","))
-            try reader.expect(UInt8(ascii: "]"), "the array's end")
+            try reader.readArray { reader throws(JSONReader.Failure) in elements.append(try value(&reader, depth: depth + 1)) }
             return .array(elements)
         case UInt8(ascii: "\""):
             return .string(try reader.string())

@@ -60,6 +60,41 @@ struct JSONReader {
         while let byte = next, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
     }
 
+    // MARK: Containers
+
+    /// Steps through an array, the cursor at its `[`: `element` reads each element, called
+    /// with this reader at it (whitespace before it skipped), in order; then the closing `]`.
+    mutating func readArray(_ element: (inout JSONReader) throws(Failure) -> Void) throws(Failure) {
+        try expect(UInt8(ascii: "["), "an array")
+        skipWhitespace()
+        if take(UInt8(ascii: "]")) { return }
+        repeat {
+            skipWhitespace()
+            try element(&self)
+            skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"), "the array's end")
+    }
+
+    /// Steps through an object, the cursor at its `{`: `member` reads each member's value,
+    /// called with its key and this reader at the value (whitespace before it skipped), in
+    /// order; then the closing `}`. A repeated key is handed over each time.
+    mutating func readObject(_ member: (String, inout JSONReader) throws(Failure) -> Void) throws(Failure) {
+        try expect(UInt8(ascii: "{"), "an object")
+        skipWhitespace()
+        if take(UInt8(ascii: "}")) { return }
+        repeat {
+            skipWhitespace()
+            let key = try string()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"), "a colon")
+            skipWhitespace()
+            try member(key, &self)
+            skipWhitespace()
+        } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"), "the object's end")
+    }
+
     // MARK: Strings
 
     /// How a string's text runs from just past its opening quote, read as it is, no escape

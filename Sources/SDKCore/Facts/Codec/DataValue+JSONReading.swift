@@ -34,23 +34,13 @@ extension DataValue {
 
     private static func object(_ reader: inout JSONReader, level: Int) throws(JSONReader.Failure) -> [String: DataValue] {
         try checkLevel(level, reader)
-        try reader.expect(UInt8(ascii: "{"), "an object")
         var members: [String: DataValue] = [:]
-        reader.skipWhitespace()
-        if reader.take(UInt8(ascii: "}")) { return members }
-        // Room for the commonest objects (one to three members) made at once: a dictionary grown
-        // from empty is made for one member, then made again for the second.
-        members.reserveCapacity(3)
-        repeat {
-            reader.skipWhitespace()
-            let key = try reader.string()
-            reader.skipWhitespace()
-            try reader.expect(UInt8(ascii: ":"), "a colon")
-            reader.skipWhitespace()
+        try reader.readObject { key, reader throws(JSONReader.Failure) in
+            // Room for the commonest objects (one to three members) made at once: a dictionary
+            // grown from empty is made for one member, then made again for the second.
+            if members.isEmpty { members.reserveCapacity(3) }
             members[key] = try value(&reader, level: level + 1)
-            reader.skipWhitespace()
-        } while reader.take(UInt8(ascii: ","))
-        try reader.expect(UInt8(ascii: "}"), "the object's end")
+        }
         return members
     }
 
@@ -61,16 +51,8 @@ extension DataValue {
         case UInt8(ascii: "{"):
             return .object(try object(&reader, level: level))
         case UInt8(ascii: "["):
-            _ = reader.take(byte)
             var elements: [DataValue] = []
-            reader.skipWhitespace()
-            if reader.take(UInt8(ascii: "]")) { return .array(elements) }
-            repeat {
-                reader.skipWhitespace()
-                elements.append(try value(&reader, level: level + 1))
-                reader.skipWhitespace()
-            } while reader.take(UInt8(ascii: ","))
-            try reader.expect(UInt8(ascii: "]"), "the array's end")
+            try reader.readArray { reader throws(JSONReader.Failure) in elements.append(try value(&reader, level: level + 1)) }
             return .array(elements)
         case UInt8(ascii: "\""):
             return .string(try reader.string())

@@ -43,25 +43,12 @@ package enum JSONParser {
         let run = reader.numberRun()
         let text = reader.bytes(run)
         guard !text.isEmpty else { throw reader.failure("a value expected") }
-        if let integer = shortInteger(text) { return .integer(integer) }
+        if let integer = JSONReader.integer(text) { return .integer(integer) }
+        // `Int64(text)` reads a leading `+` too.
         let spelled = String(decoding: text, as: UTF8.self)
         if let integer = Int64(spelled) { return .integer(integer) }
         if let number = Double(spelled), number.isFinite { return .number(number) }
         reader.rewind(to: run.lowerBound)
         throw reader.failure("`\(spelled)` is not a number")
-    }
-
-    /// The value of an optional `-` and 1 to 18 decimal digits (which always fit an `Int64`), as
-    /// `Int64(text)` reads them; nil for any other number's text, which takes the general path.
-    private static func shortInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        let negative = bytes.first == UInt8(ascii: "-")
-        let digits = negative ? UnsafeRawBufferPointer(rebasing: bytes.dropFirst()) : bytes
-        guard (1...18).contains(digits.count) else { return nil }
-        var value: Int64 = 0
-        for byte in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-        }
-        return negative ? -value : value
     }
 }

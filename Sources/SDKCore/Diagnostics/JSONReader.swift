@@ -24,9 +24,6 @@ struct JSONReader {
         self.input = input
     }
 
-    /// The number of bytes read over.
-    var count: Int { input.count }
-
     /// Whether every byte has been read.
     var isAtEnd: Bool { position == input.count }
 
@@ -99,7 +96,7 @@ struct JSONReader {
 
     /// How a string's text runs from just past its opening quote, read as it is, no escape
     /// decoded.
-    enum PlainRun {
+    private enum PlainRun {
         /// To the closing quote at `end`; `ascii` when every byte before it is ASCII.
         case closed(end: Int, ascii: Bool)
         /// To a backslash at `at`: the text has an escape.
@@ -110,7 +107,7 @@ struct JSONReader {
 
     /// Where a string's text runs from the cursor, which is just past its opening quote; the
     /// cursor does not move.
-    func plainRun() -> PlainRun {
+    private func plainRun() -> PlainRun {
         var position = position
         var ascii = true
         while position < input.count {
@@ -297,6 +294,25 @@ struct JSONReader {
     mutating func rewind(to offset: Int) {
         precondition(offset <= position)
         position = offset
+    }
+
+    /// The value of a number's run (``numberRun()``) when it is an optional minus and decimal
+    /// digits that fit an `Int64`; nil for any other run (a sign, a point, an exponent, too many
+    /// digits), which is the builder's to read otherwise.
+    static func integer(_ run: UnsafeRawBufferPointer) -> Int64? {
+        let negative = run.first == UInt8(ascii: "-")
+        let digits = UnsafeRawBufferPointer(rebasing: run[(negative ? 1 : 0)...])
+        guard !digits.isEmpty else { return nil }
+        var magnitude: UInt64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            if overflow || carry { return nil }
+            magnitude = sum
+        }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {

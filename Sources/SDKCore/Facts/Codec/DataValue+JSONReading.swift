@@ -68,28 +68,11 @@ extension DataValue {
         let run = reader.numberRun()
         let text = reader.bytes(run)
         guard !text.isEmpty else { throw reader.failure("a value expected") }
-        if let integer = integer(text) { return .integer(integer) }
+        if let integer = JSONReader.integer(text) { return .integer(integer) }
         guard let number = Double(String(decoding: text, as: UTF8.self)), number.isFinite else {
             reader.rewind(to: run.lowerBound)
             throw reader.failure("`\(String(decoding: text, as: UTF8.self))` is not a finite number")
         }
         return .number(number)
-    }
-
-    /// The value of `text` when it is an optional minus and decimal digits that fit an `Int64`.
-    private static func integer(_ text: UnsafeRawBufferPointer) -> Int64? {
-        let negative = text.first == UInt8(ascii: "-")
-        let digits = UnsafeRawBufferPointer(rebasing: text[(negative ? 1 : 0)...])
-        guard !digits.isEmpty else { return nil }
-        var magnitude: UInt64 = 0
-        for byte in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-            if overflow || carry { return nil }
-            magnitude = sum
-        }
-        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
-        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 }

@@ -95,10 +95,7 @@ package struct AuditRow: Sendable {
         // A year outside 0…9999: its longer text, made as a string.
         if !fits { output.append(madeAt.description) }
         Self.spaces(2, &output)
-        output.appendWriting(atMost: 8) { text in
-            Self.writeHex(UInt32(truncatingIfNeeded: call.words.low), at: text)
-            return 8
-        }
+        call.writeDescription(to: &output)
         Self.spaces(2, &output)
         Self.padded(name.rawValue, 14, &output)
         Self.spaces(2, &output)
@@ -121,14 +118,6 @@ package struct AuditRow: Sendable {
             output.append(UInt8(ascii: ")"))
         } else {
             output.append(statusText)
-        }
-    }
-
-    /// Writes the eight lowercase hex digits of `value` at `text`.
-    private static func writeHex(_ value: UInt32, at text: UnsafeMutablePointer<UInt8>) {
-        for index in 0..<8 {
-            let nibble = UInt8(truncatingIfNeeded: value >> (UInt32(7 - index) * 4)) & 0xF
-            text[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
         }
     }
 

@@ -92,6 +92,14 @@ package struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The last eight hex digits: enough to tell calls apart in a timeline.
     public var description: String { String(uuid.lowercasedText.utf8.suffix(8))! }
+
+    /// Appends ``description``'s eight digits without making the string (a row per call).
+    package func writeDescription(to output: inout ScratchBytes) {
+        output.appendWriting(atMost: 8) { text in
+            Hex.write(UInt32(truncatingIfNeeded: low), at: UnsafeMutableRawPointer(text))
+            return 8
+        }
+    }
 }
 
 /// Identifies one delivery task (one HTTP request and its retries) within a journal.

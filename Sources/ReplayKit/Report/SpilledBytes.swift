@@ -11,7 +11,8 @@ final class SpilledBytes {
     /// The bytes not written yet; they start at `written` in the file.
     private var buffer: [UInt8] = []
     private var written: UInt64 = 0
-    private let name: String
+    /// What the temporary file is made for, named in errors.
+    let name: String
     private let flushBytes: Int
 
     /// `name`: what the temporary file is made for (`replay-NAME-…`), named in errors;
@@ -20,6 +21,9 @@ final class SpilledBytes {
         self.name = name
         self.flushBytes = max(1, flushBytes)
     }
+
+    /// Whether any bytes went to the file (rather than only the buffer).
+    var spilled: Bool { file != nil }
 
     /// Appends `bytes`; returns where they start, for ``read(at:count:)``.
     func append(_ bytes: some Collection<UInt8>) throws -> UInt64 {
@@ -39,6 +43,23 @@ final class SpilledBytes {
         // Everything before `written` is in the file (a value is flushed whole with the buffer).
         guard let file else { throw SpillError.cutShort(name) }
         return try file.read(at: offset, count: count)
+    }
+
+    /// Hands out every byte appended, in order, in chunks of a whole number of `unit`s (the file's
+    /// a chunk at a time, then what is still buffered), for a reader of `unit`-byte records.
+    func forEachChunk(of unit: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if let file {
+            var chunk = [UInt8](repeating: 0, count: max(unit, flushBytes / unit * unit))
+            var offset: UInt64 = 0
+            while offset < written {
+                let got = try chunk.withUnsafeMutableBytes { try file.read(at: offset, into: $0) }
+                guard got > 0, got % unit == 0 else { throw SpillError.cutShort(name) }
+                try chunk.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+                offset += UInt64(got)
+            }
+        }
+        guard buffer.count % unit == 0 else { throw SpillError.cutShort(name) }
+        try buffer.withUnsafeBytes { try body($0) }
     }
 
     private func flush() throws {

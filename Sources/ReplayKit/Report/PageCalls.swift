@@ -24,7 +24,8 @@ final class PageCalls {
     }
 
     /// A notable call: how the calls are ordered (received sequence, then time made, then id),
-    /// whether it is notable on its own, what a bucket counts of it, and where its drawing is.
+    /// its name, whether it is notable on its own, what a bucket counts of it, and where its
+    /// drawing is.
     struct Key {
         /// 0 when it was received before the retained journal (``hasSequence`` false).
         var sequence: UInt64
@@ -33,6 +34,7 @@ final class PageCalls {
         var rowNotable: Bool
         var madeAt: Int64
         var call: CallID
+        var name: PublicCall.Name
         var receiver: UInt32
         var status: UInt32
         var offset: UInt64
@@ -66,10 +68,8 @@ final class PageCalls {
     private let heldCalls = SpilledValues<Held>(name: "report-held")
     /// The notable calls' keys, in the order they came, sorted by ``sort()``.
     private(set) var notable: [Key] = []
-    private var receivers: [ProjectFingerprint?] = []
-    private var receiverIndex: [ProjectFingerprint?: UInt32] = [:]
-    private var statuses: [String] = []
-    private var statusIndex: [String: UInt32] = [:]
+    private var receivers = InternedValues<ProjectFingerprint?>()
+    private var statuses = InternedValues<String>()
 
     /// How many calls were let go: folded and notable.
     var count: Int { folded.count + notable.count }
@@ -77,18 +77,18 @@ final class PageCalls {
     /// Folds the call of `row`.
     func fold(_ row: AuditRow) throws {
         try folded.append(Folded(madeAt: row.madeAt.microsecondsSince1970, sequence: row.received?.sequence ?? 0,
-                                 receiver: number(of: Timeline.receiver(of: row)), status: number(of: row.status)))
+                                 receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.status)))
     }
 
     /// Keeps the call of `row` as a notable one, with its summary and `callReceived` record.
     func keep(_ row: AuditRow, summary: String, factJSON: String?) throws {
-        let drawing: JSONValue = .array([.string(row.name.rawValue), .string(summary), .optional(factJSON, JSONValue.string),
-                                         .string(row.statusText), row.json])
+        let drawing: JSONValue = .array([.string(summary), .optional(factJSON, JSONValue.string), .string(row.statusText), row.json])
         let bytes = Array(drawing.serialized().utf8)
         let offset = try drawings.append(bytes)
         notable.append(Key(sequence: row.received?.sequence ?? 0, hasSequence: row.received != nil, rowNotable: Timeline.Call.isNotable(row),
-                           madeAt: row.madeAt.microsecondsSince1970, call: row.call, receiver: number(of: Timeline.receiver(of: row)),
-                           status: number(of: row.status), offset: offset, length: UInt32(bytes.count)))
+                           madeAt: row.madeAt.microsecondsSince1970, call: row.call, name: row.name,
+                           receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.status),
+                           offset: offset, length: UInt32(bytes.count)))
     }
 
     /// Puts the notable calls in the calls' order (``Timeline/calls``).
@@ -123,20 +123,20 @@ final class PageCalls {
         notable[index].held = UInt32(heldIndex + 1)
     }
 
-    func receiver(of key: Key) -> ProjectFingerprint? { receivers[Int(key.receiver)] }
+    func receiver(of key: Key) -> ProjectFingerprint? { receivers[key.receiver] }
 
-    func status(of key: Key) -> String { statuses[Int(key.status)] }
+    func status(of key: Key) -> String { statuses[key.status] }
 
     /// The drawing of a notable call, read back.
     func drawing(of key: Key) throws -> Drawing {
         let bytes = try drawings.read(at: key.offset, count: Int(key.length))
-        guard case .array(let parts)? = JSONParser.parse(bytes), parts.count == 5,
-              case .string(let name) = parts[0], case .string(let summary) = parts[1], case .string(let statusText) = parts[3] else {
+        guard case .array(let parts)? = JSONParser.parse(bytes), parts.count == 4,
+              case .string(let summary) = parts[0], case .string(let statusText) = parts[2] else {
             throw SpillError.cutShort("report-marks")
         }
         var factJSON: String?
-        if case .string(let fact) = parts[2] { factJSON = fact }
-        return Drawing(name: name, summary: summary, factJSON: factJSON, statusText: statusText, audit: parts[4])
+        if case .string(let fact) = parts[1] { factJSON = fact }
+        return Drawing(name: key.name.rawValue, summary: summary, factJSON: factJSON, statusText: statusText, audit: parts[3])
     }
 
     /// Hands out every folded call, in the order they were folded: when it was made, the sequence
@@ -144,21 +144,7 @@ final class PageCalls {
     /// not delivered, ``Timeline/receiver(of:)``) and its status.
     func forEachFolded(_ body: (_ madeAt: JournalTime, _ sequence: UInt64, _ receiver: ProjectFingerprint?, _ status: String) throws -> Void) throws {
         try folded.forEach { entry in
-            try body(JournalTime(microsecondsSince1970: entry.madeAt), entry.sequence, receivers[Int(entry.receiver)], statuses[Int(entry.status)])
+            try body(JournalTime(microsecondsSince1970: entry.madeAt), entry.sequence, receivers[entry.receiver], statuses[entry.status])
         }
-    }
-
-    private func number(of receiver: ProjectFingerprint?) -> UInt32 {
-        if let number = receiverIndex[receiver] { return number }
-        receivers.append(receiver)
-        receiverIndex[receiver] = UInt32(receivers.count - 1)
-        return UInt32(receivers.count - 1)
-    }
-
-    private func number(of status: String) -> UInt32 {
-        if let number = statusIndex[status] { return number }
-        statuses.append(status)
-        statusIndex[status] = UInt32(statuses.count - 1)
-        return UInt32(statuses.count - 1)
     }
 }

@@ -102,6 +102,9 @@ final class PageCalls {
                                   replayedOn: held.replayedOn, dropped: held.dropped))
     }
 
+    /// How many held calls were kept (``keep(_:)``).
+    var heldCount: Int { heldCalls.count }
+
     /// Hands out each held call kept (``keep(_:)``), in order: its index and the call.
     func forEachHeld(_ body: (Int, CallID) throws -> Void) throws {
         var index = 0

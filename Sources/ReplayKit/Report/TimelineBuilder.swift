@@ -139,26 +139,28 @@ package enum TimelineBuilder {
         checker.finish(state: walk.state)
         calls.sort { ($0.row.received?.sequence ?? 0, $0.row.madeAt, $0.row.call) < ($1.row.received?.sequence ?? 0, $1.row.madeAt, $1.row.call) }
         page?.sort()
-        // Each kept call held by the gate learns where (a call held twice: the last switch's).
-        var kept: [CallID: Timeline.Kept] = Dictionary(minimumCapacity: calls.count + (page?.notable.count ?? 0))
-        for index in calls.indices { kept[calls[index].row.call] = .whole(index) }
-        for (index, key) in (page?.notable ?? []).enumerated() { kept[key.call] = .notable(index) }
-        if let page {
-            try page.forEachHeld { heldIndex, call in
-                switch kept[call] {
-                case .whole(let index)?: calls[index].held = try page.held(heldIndex, name: calls[index].row.name.rawValue)
-                case .notable(let index)?: page.hold(index, heldIndex: heldIndex)
-                case nil: break
+        // Each kept call held by the gate learns where (a call held twice: the last switch's);
+        // the kept calls are looked up by id only when a switch held any.
+        if page.map({ $0.heldCount > 0 }) ?? timeline.switches.contains(where: { !$0.held.isEmpty }) {
+            var kept: [CallID: Timeline.Kept] = Dictionary(minimumCapacity: calls.count + (page?.notable.count ?? 0))
+            for index in calls.indices { kept[calls[index].row.call] = .whole(index) }
+            for (index, key) in (page?.notable ?? []).enumerated() { kept[key.call] = .notable(index) }
+            if let page {
+                try page.forEachHeld { heldIndex, call in
+                    switch kept[call] {
+                    case .whole(let index)?: calls[index].held = try page.held(heldIndex, name: calls[index].row.name.rawValue)
+                    case .notable(let index)?: page.hold(index, heldIndex: heldIndex)
+                    case nil: break
+                    }
                 }
-            }
-        } else {
-            for report in timeline.switches {
-                for held in report.held {
-                    if case .whole(let index)? = kept[held.call] { calls[index].held = held }
+            } else {
+                for report in timeline.switches {
+                    for held in report.held {
+                        if case .whole(let index)? = kept[held.call] { calls[index].held = held }
+                    }
                 }
             }
         }
-        kept = [:]
         timeline.calls = calls
         timeline.pageCalls = page
         for rule in ContractRule.allCases {

@@ -10,7 +10,7 @@ extension ContractChecker {
     func checkGate(_ fact: Fact, at sequence: UInt64, look: Look) {
         if case .callReceived(let call) = fact {
             received[call.id] = sequence
-            if call.call.name.switchBehavior == .gated {
+            if call.call.name.isGated {
                 guard case .gate(let switching, let live) = look else { preconditionFailure("a callReceived's look says where the gate stood") }
                 if switching {
                     targets[call.id] = (.nextLanding, sequence)

@@ -123,7 +123,7 @@ package final class ContractChecker {
         // to the project it landed on, the live one; those held by a switch in flight, to the
         // next landing.
         let landedOn = state.switching.isSwitching || state.switching.releasingHeldCalls == nil ? nil : state.live?.fingerprint
-        for held in state.switching.gate where held.call.call.name.switchBehavior == .gated {
+        for held in state.switching.gate where held.call.call.name.isGated {
             targets[held.call.id] = (landedOn.map { .project($0, because: 0) } ?? .nextLanding, 0)
         }
         for (id, queued) in state.tasks { tasks[id] = (queued.task.path, nil) }

@@ -32,7 +32,7 @@ struct RequestBody: Equatable {
         switch call.declaration.request {
         case .none: return nil
         case .post(let path): return post(path, identity.fields.adding(declaredFields(of: call)))
-        case .built: return built(for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
+        case .built(let shape): return built(shape, for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
         }
     }
 
@@ -54,48 +54,53 @@ struct RequestBody: Equatable {
         return fields
     }
 
-    /// The requests whose shape is their own (``CallRequest/built``).
-    private static func built(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String) -> RequestBody? {
+    /// The request of `shape` for `call`, the call that declares it (``BuiltRequest``); nil when
+    /// the call makes none now (a disable without a push token), or were a declaration to name
+    /// another call's shape (`CallDeclarationTests` holds every declaration to building one).
+    private static func built(_ shape: BuiltRequest, for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime,
+                              sdkVersion: String) -> RequestBody? {
         let createdAt = createdAt(time)
-        switch call {
-        case .updateEmail(let newEmail):
+        switch shape {
+        case .updateEmail:
+            guard case .updateEmail(let newEmail) = call else { return nil }
             var object: JSONFields = ["newEmail": .string(newEmail)]
             if let email = identity.email { object["currentEmail"] = .string(email) }
             else if let userID = identity.userID { object["currentUserId"] = .string(userID) }
             return post("users/updateEmail", object)
-        case .updateCart(let items):
+        case .updateCart:
+            guard case .updateCart(let items) = call else { return nil }
             return post("commerce/updateCart", ["user": identity.fields.dataValue, "items": .array(items.map(\.dataValue))])
-        case .trackPurchase(let total, let items, let dataFields):
+        case .trackPurchase:
+            guard case .trackPurchase(let total, let items, let dataFields) = call else { return nil }
             var object: JSONFields = ["user": identity.fields.dataValue, "items": .array(items.map(\.dataValue)),
                                       "total": .number(total), "createdAt": createdAt]
             if let dataFields { object["dataFields"] = .object(dataFields) }
             return post("commerce/trackPurchase", object)
-        case .track(let event, let dataFields):
+        case .track:
+            guard case .track(let event, let dataFields) = call else { return nil }
             return RequestBody(path: DeliveryTask.trackPath, method: .post, query: nil,
                                body: trackBody(event, dataFields: dataFields, identity: identity, createdAt: createdAt))
-        case .registerToken(let token):
+        case .registerToken:
+            guard case .registerToken(let token) = call else { return nil }
             return post("users/registerDeviceToken", identity.fields.adding([
                 "device": .object(["token": .string(token), "platform": "APNS", "applicationName": "engagement-sdk"]),
             ]))
         case .disableDevice:
-            guard let pushToken else { return nil }
+            guard case .disableDevice = call, let pushToken else { return nil }
             return post(DeliveryTask.disableDevicePath, identity.fields.adding(["token": .string(pushToken)]))
-        case .trackPushOpen(let open):
+        case .trackPushOpen:
+            guard case .trackPushOpen(let open) = call else { return nil }
             var object = identity.fields.adding(["messageId": .string(open.messageID), "appAlreadyRunning": .bool(open.appAlreadyRunning)])
             if let campaign = open.campaignID { object["campaignId"] = .integer(campaign) }
             if let template = open.templateID { object["templateId"] = .integer(template) }
             if let dataFields = open.dataFields { object["dataFields"] = .object(dataFields) }
             return post("events/trackPushOpen", object)
-        case .inAppFetch(let count):
+        case .inAppMessages:
+            guard case .inAppFetch(let count) = call else { return nil }
             return get("inApp/getMessages", identity, ["count": String(count), "platform": "iOS", "SDKVersion": sdkVersion])
-        case .embeddedFetch:
+        case .embeddedMessages:
+            guard case .embeddedFetch = call else { return nil }
             return get("embedded-messaging/messages", identity, ["platform": "iOS", "sdkVersion": sdkVersion])
-        case .initialize, .switchProject, .setEmail, .setUserId, .updateUser, .logoutUser, .handlePush, .inAppOpen,
-             .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume, .embeddedReceived, .embeddedClick, .setAttribution,
-             .flush, .handleUniversalLink, .setConsent, .eraseLocalData, .oversized:
-            // These declare their request as `.none` or `.post` (make(for:…) never asks here, and
-            // CallDeclarationTests holds each declaration to this list): no request of their own.
-            return nil
         }
     }
 

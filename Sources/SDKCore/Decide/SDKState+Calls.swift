@@ -9,9 +9,14 @@ extension SDKState {
             resolve(received.id, .failed(.rejected(problem.reason)), &decisions)
             return
         }
+        if case .control(let control) = received.call {
+            handleControlCall(control, received, &decisions)
+            return
+        }
         switch received.call.name.switchBehavior {
         case .control:
-            handleControlCall(received, &decisions)
+            // Only a ``ControlCall``'s name is a control call's: handled above.
+            break
         case .gated:
             guard let live, instanceRunning || switching.isSwitching else {
                 refuseUninitialized(received, &decisions)
@@ -83,8 +88,8 @@ extension SDKState {
         // Attribution (SDKState+AttributionCalls.swift)
         case .setAttribution(let info): executeSetAttribution(info, id, on: project, &decisions)
         case .handleUniversalLink(let url): executeHandleUniversalLink(url, id, on: project, &decisions)
-        // Control calls (SDKState+Switch.swift)
-        case .initialize, .switchProject, .flush, .setConsent, .eraseLocalData: handleControlCall(received, &decisions)
+        // Control calls run at once in ``handleCall(_:problem:_:)``, never gated or replayed.
+        case .control(let control): handleControlCall(control, received, &decisions)
         // Rejected before it runs (``handleCall(_:problem:_:)``): an over-limit call does nothing.
         case .oversized: break
         }

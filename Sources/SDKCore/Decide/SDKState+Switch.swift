@@ -9,8 +9,9 @@ import Journal
 extension SDKState {
     // MARK: - Control calls
 
-    mutating func handleControlCall(_ received: ReceivedCall, _ decisions: inout InputDecisions) {
-        switch received.call {
+    /// Runs a control call (`received`, which is `control`): never gated, whatever runs.
+    mutating func handleControlCall(_ control: ControlCall, _ received: ReceivedCall, _ decisions: inout InputDecisions) {
+        switch control {
         case .flush:
             emit(.durabilityRequested(request: takeRequestNumber(), purpose: .flush(received.id)), &decisions)
         case .initialize(let project):
@@ -21,16 +22,6 @@ extension SDKState {
             changeConsent(granted: granted, received, &decisions)
         case .eraseLocalData:
             eraseLocalData(&decisions)
-        // Gated and inline calls (``PublicCall/Name/switchBehavior``): `handleCall` runs them
-        // through the gate and ``execute(_:on:_:)``, never here.
-        case .setEmail, .setUserId, .updateEmail, .updateUser, .logoutUser, .track, .trackPurchase, .updateCart,
-             .registerToken, .disableDevice, .trackPushOpen, .handlePush,
-             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
-             .embeddedFetch, .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink:
-            break
-        // Rejected before it runs (`handleCall`): an over-limit call does nothing.
-        case .oversized:
-            break
         }
     }
 
@@ -297,38 +288,40 @@ extension SDKState {
         let identity = requestIdentity
         var count = 0
         var bytes = 0
-        switch call {
-        case .setEmail(.some), .setUserId(.some):
-            // Identifying the user registers the push token and releases the held events, which
-            // hold their room in the queue already.
+        switch heldRoom(of: call) {
+        case .identifying where call.arguments.first.map(Self.isGivenText) ?? false:
             count = pushToken == nil ? 0 : 1
             bytes = count * DeliveryTask.footprint(bodyBytes: 256 + CallLimits.pushTokenBytes + RequestBody.identityReserve, path: "users/registerDeviceToken",
                                                    endpoint: live.endpoint, region: live.region, query: nil, user: nil)
                 + count * CallLimits.longestIdentityBytes
-        case .logoutUser:
-            // Its disable is never refused by the queue's bounds.
+        case .nothing:
             count = 0
-        case .track where !identity.isKnown, .trackPurchase where !identity.isKnown, .updateCart where !identity.isKnown:
-            // Held for the unknown user, holding its room in the queue (none when held events
-            // are full: it is discarded for that, not for the queue).
+        case .heldEventWhileUnknown where !identity.isKnown:
             guard heldEvents.count < Self.heldEventCapacity else { return true }
             count = 1
             bytes = heldEventsReservation(adding: call)
-        case .updateEmail, .updateUser, .registerToken:
-            // Without a user, profile calls are refused and a token is registered once the
-            // user is known: no task.
+        case .requestForKnownUser:
             guard identity.isKnown else { return true }
             guard let room = roomOfTask(for: call, identity: identity, on: live) else { return true }
             (count, bytes) = room
-        case .setEmail(.none), .setUserId(.none), .track, .trackPurchase, .updateCart, .disableDevice, .trackPushOpen, .handlePush,
-             .inAppFetch, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
-             .embeddedFetch, .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink,
-             .initialize, .switchProject, .flush, .setConsent, .eraseLocalData, .oversized:
-            // Whoever the user is: the task `RequestBody.make` builds for the call, if any.
+        case .itsRequest, .identifying, .heldEventWhileUnknown:
             guard let room = roomOfTask(for: call, identity: identity, on: live) else { return true }
             (count, bytes) = room
         }
         return count == 0 || queueHasRoom(forEvents: count, bytes: bytes)
+    }
+
+    /// The room `call` needs as its declaration states it (``HeldCallRoom``); only a gated call
+    /// is ever held, any other is counted as its request.
+    private func heldRoom(of call: PublicCall) -> HeldCallRoom {
+        switch call.name.switchBehavior {
+        case .gated(let room): room
+        case .inline, .control: .itsRequest
+        }
+    }
+
+    private static func isGivenText(_ value: ArgumentValue) -> Bool {
+        if case .text(.some) = value { true } else { false }
     }
 
     /// The room (events, bytes) of the task `call` makes for `identity` on `live`: the request

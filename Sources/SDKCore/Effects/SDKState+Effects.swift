@@ -61,7 +61,7 @@ extension SDKState {
             case .storageCleared(_, .identity), .storageCleared(_, .personalData):
                 body(.identityChanged(user: nil))
             case .callReceived(let received):
-                if case .eraseLocalData = received.call { body(.eraseLocalData(call: received.id)) }
+                if case .control(.eraseLocalData) = received.call { body(.eraseLocalData(call: received.id)) }
             case .initialized(_, let generation):
                 body(.instanceStarted(generation: generation))
             case .linkResolutionStarted(let job, _, let url, _, _):

@@ -4,8 +4,9 @@
 /// large as its largest unboxed case, and every call is moved through the mailbox and the
 /// engine in it, unboxed itself (``Fact/callReceived(_:)``).
 package enum PublicCall: Sendable, Hashable {
-    indirect case initialize(ProjectRef)
-    indirect case switchProject(ProjectRef)
+    /// A call the engine runs itself, never gated (initialize, switchProject, flush, setConsent,
+    /// eraseLocalData).
+    indirect case control(ControlCall)
     case setEmail(String?)
     case setUserId(String?)
     case updateEmail(String)
@@ -29,15 +30,9 @@ package enum PublicCall: Sendable, Hashable {
     case embeddedReceived(messageID: String)
     indirect case embeddedClick(messageID: String, buttonID: String?, url: String?)
     indirect case setAttribution(AttributionInfo?)
-    case flush
     /// A universal link the app was opened with: a tracked link is resolved into its
     /// destination and attribution.
     case handleUniversalLink(url: String)
-    /// The user agreed (`granted: true`) or declined: while declined, no request leaves and
-    /// every call but the control calls resolves at once as declined.
-    case setConsent(granted: Bool)
-    /// Deletes what the device recorded of the user (``Fact/localDataErased(_:)``).
-    case eraseLocalData
     /// A call whose arguments were over their limits (``CallLimits``), as the journal keeps it:
     /// its name and why it was rejected, not the arguments, which may be of any size.
     indirect case oversized(PublicCall.Name, reason: String)
@@ -45,8 +40,7 @@ package enum PublicCall: Sendable, Hashable {
     /// The call's name (an over-limit call's is the name of the call it stands for).
     package var name: PublicCall.Name {
         switch self {
-        case .initialize: .initialize
-        case .switchProject: .switchProject
+        case .control(let control): control.name
         case .setEmail: .setEmail
         case .setUserId: .setUserId
         case .updateEmail: .updateEmail
@@ -69,13 +63,18 @@ package enum PublicCall: Sendable, Hashable {
         case .embeddedReceived: .embeddedReceived
         case .embeddedClick: .embeddedClick
         case .setAttribution: .setAttribution
-        case .flush: .flush
         case .handleUniversalLink: .handleUniversalLink
-        case .setConsent: .setConsent
-        case .eraseLocalData: .eraseLocalData
         case .oversized(let name, _): name
         }
     }
+
+    // The control calls, as the app makes them (``ControlCall``).
+
+    package static func initialize(_ project: ProjectRef) -> PublicCall { .control(.initialize(project)) }
+    package static func switchProject(_ project: ProjectRef) -> PublicCall { .control(.switchProject(project)) }
+    package static let flush = PublicCall.control(.flush)
+    package static func setConsent(granted: Bool) -> PublicCall { .control(.setConsent(granted: granted)) }
+    package static let eraseLocalData = PublicCall.control(.eraseLocalData)
 }
 
 // MARK: - Names
@@ -96,9 +95,10 @@ extension PublicCall {
         case setConsent, eraseLocalData
 
         /// How a call made while a switch runs is treated.
-        package enum SwitchBehavior: Sendable {
-            /// Queued behind the gate and replayed, in order, against the project the switch lands on.
-            case gated
+        package enum SwitchBehavior: Sendable, Hashable {
+            /// Queued behind the gate and replayed, in order, against the project the switch
+            /// lands on, once the delivery queue has `room` for what it would queue.
+            case gated(room: HeldCallRoom)
             /// Run at once against the project the SDK is on (they carry that project's ids).
             case inline
             /// Handled by the engine itself, never gated (initialize, switchProject, flush,
@@ -139,12 +139,19 @@ extension PublicCall {
             }
         }
 
+        /// Whether the call waits behind the gate while a switch runs.
+        package var isGated: Bool {
+            if case .gated = switchBehavior { true } else { false }
+        }
+
         /// How a call made while a switch runs is treated.
         package var switchBehavior: SwitchBehavior {
             switch self {
-            case .setEmail, .setUserId, .updateEmail, .updateUser, .updateCart, .trackPurchase, .track,
-                 .registerToken, .disableDevice, .logoutUser, .inAppFetch, .embeddedFetch:
-                .gated
+            case .setEmail, .setUserId: .gated(room: .identifying)
+            case .logoutUser: .gated(room: .nothing)
+            case .track, .trackPurchase, .updateCart: .gated(room: .heldEventWhileUnknown)
+            case .updateEmail, .updateUser, .registerToken: .gated(room: .requestForKnownUser)
+            case .disableDevice, .inAppFetch, .embeddedFetch: .gated(room: .itsRequest)
             case .trackPushOpen, .handlePush, .inAppOpen, .inAppClick, .inAppClose, .inAppDelivery, .inAppConsume,
                  .embeddedReceived, .embeddedClick, .setAttribution, .handleUniversalLink:
                 .inline
@@ -188,37 +195,37 @@ extension CallDeclaration {
     ])
     static let updateEmail = CallDeclaration(.updateEmail, tag: 5, arguments: [
         Argument("newEmail", json: "new_email", field: 3, .email, .required, text: .quoted),
-    ], request: .built)
+    ], request: .built(.updateEmail))
     static let updateUser = CallDeclaration(.updateUser, tag: 6, arguments: [
         Argument("dataFields", json: "data_fields", field: 4, .dataFields, .defaulted, text: .keys),
         Argument("mergeNestedObjects", json: "merge_nested_objects", field: 5, .flag, .defaulted, text: .choice(yes: "merge", no: "replace")),
     ], request: .post(path: "users/update"))
     static let updateCart = CallDeclaration(.updateCart, tag: 7, arguments: [
         Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
-    ], limitsTotalBytes: true, request: .built)
+    ], limitsTotalBytes: true, request: .built(.updateCart))
     static let trackPurchase = CallDeclaration(.trackPurchase, tag: 8, arguments: [
         Argument("total", json: "total", field: 7, .amount, .defaulted, text: .number),
         Argument("items", json: "items", field: 6, .items, .defaulted, text: .itemCount),
         dataFields,
-    ], limitsTotalBytes: true, request: .built)
+    ], limitsTotalBytes: true, request: .built(.trackPurchase))
     static let track = CallDeclaration(.track, tag: 9, arguments: [
         Argument("eventName", json: "event", field: 3, .identifier, .required, text: .quoted),
         dataFields,
-    ], request: .built)
+    ], request: .built(.track))
     static let registerToken = CallDeclaration(.registerToken, tag: 10, arguments: [
         Argument("token", json: "token", field: 3, .pushToken, .required, text: .quoted),
-    ], request: .built)
-    static let disableDevice = CallDeclaration(.disableDevice, tag: 11, request: .built)
+    ], request: .built(.registerToken))
+    static let disableDevice = CallDeclaration(.disableDevice, tag: 11, request: .built(.disableDevice))
     static let logoutUser = CallDeclaration(.logoutUser, tag: 12, )
     static let trackPushOpen = CallDeclaration(.trackPushOpen, tag: 13, arguments: [
         Argument("pushOpen", json: nil, field: 8, .pushOpen, .required, text: .composite),
-    ], request: .built)
+    ], request: .built(.trackPushOpen))
     static let handlePush = CallDeclaration(.handlePush, tag: 14, arguments: [
         Argument("payload", json: "payload", field: 4, .dataFields, .defaulted, text: .keys),
     ])
     static let inAppFetch = CallDeclaration(.inAppFetch, tag: 15, arguments: [
         Argument("count", json: "count", field: 9, .messageCount, .defaulted, text: .labelled("count")),
-    ], request: .built)
+    ], request: .built(.inAppMessages))
     static let inAppOpen = CallDeclaration(.inAppOpen, tag: 16, arguments: [messageID], request: .post(path: "events/trackInAppOpen"))
     static let inAppClick = CallDeclaration(.inAppClick, tag: 17, arguments: [
         messageID,
@@ -230,7 +237,7 @@ extension CallDeclaration {
     ], request: .post(path: "events/trackInAppClose"))
     static let inAppDelivery = CallDeclaration(.inAppDelivery, tag: 19, arguments: [messageID], request: .post(path: "events/trackInAppDelivery"))
     static let inAppConsume = CallDeclaration(.inAppConsume, tag: 20, arguments: [messageID], request: .post(path: "events/inAppConsume"))
-    static let embeddedFetch = CallDeclaration(.embeddedFetch, tag: 21, request: .built)
+    static let embeddedFetch = CallDeclaration(.embeddedFetch, tag: 21, request: .built(.embeddedMessages))
     static let embeddedReceived = CallDeclaration(.embeddedReceived, tag: 22, arguments: [messageID], request: .post(path: "embedded-messaging/events/received"))
     static let embeddedClick = CallDeclaration(.embeddedClick, tag: 23, arguments: [
         messageID,
@@ -278,15 +285,15 @@ extension PublicCall {
     /// The argument values, in the order of ``declaration``'s arguments.
     package var arguments: [ArgumentValue] {
         switch self {
-        case .initialize(let project), .switchProject(let project): [.project(project)]
+        case .control(.initialize(let project)), .control(.switchProject(let project)): [.project(project)]
         case .setEmail(let text), .setUserId(let text): [.text(text)]
         case .updateEmail(let text), .registerToken(let text), .handleUniversalLink(let text): [.text(text)]
         case .updateUser(let dataFields, let merge): [.dataFields(dataFields), .flag(merge)]
         case .updateCart(let items): [.items(items)]
         case .trackPurchase(let total, let items, let dataFields): [.amount(total), .items(items), .dataFields(dataFields)]
         case .track(let event, let dataFields): [.text(event), .dataFields(dataFields)]
-        case .disableDevice, .logoutUser, .embeddedFetch, .flush, .eraseLocalData: []
-        case .setConsent(let granted): [.flag(granted)]
+        case .disableDevice, .logoutUser, .embeddedFetch, .control(.flush), .control(.eraseLocalData): []
+        case .control(.setConsent(let granted)): [.flag(granted)]
         case .trackPushOpen(let open): [.pushOpen(open)]
         case .handlePush(let payload): [.dataFields(payload)]
         case .inAppFetch(let count): [.count(count)]

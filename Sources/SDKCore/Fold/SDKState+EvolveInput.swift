@@ -36,6 +36,6 @@ extension SDKState {
     mutating func receiveCall(_ received: ReceivedCall, at time: JournalTime) {
         pendingCalls[received.id] = PendingCall(
             name: received.call.name, madeAt: time, caller: received.caller, projectAtCall: live?.fingerprint)
-        if case .setConsent(let granted) = received.call { consentDeclined = !granted }
+        if case .control(.setConsent(let granted)) = received.call { consentDeclined = !granted }
     }
 }

@@ -4,8 +4,8 @@ extension PublicCall {
     /// switchProject's; nil for every other call. A call declared without one needs nothing
     /// here; `CallDeclarationTests` holds this to the declarations.
     package var carriedProject: ProjectRef? {
-        if case .initialize(let project) = self { return project }
-        if case .switchProject(let project) = self { return project }
+        if case .control(.initialize(let project)) = self { return project }
+        if case .control(.switchProject(let project)) = self { return project }
         return nil
     }
 }

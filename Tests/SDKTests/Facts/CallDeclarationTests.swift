@@ -120,7 +120,7 @@ struct CallDeclarationTests {
             switch call.declaration.request {
             case .none: #expect(request == nil, "\(call.name) declares no request")
             case .post(let path): #expect(request?.path == path && request?.method == .post, "\(call.name) declares a POST to \(path)")
-            case .built: #expect(request != nil, "\(call.name) declares a built request, and RequestBody builds none")
+            case .built(let shape): #expect(request != nil, "\(call.name) declares a request of shape \(shape), and RequestBody builds none for it")
             }
         }
     }

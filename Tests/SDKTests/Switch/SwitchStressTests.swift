@@ -88,7 +88,7 @@ struct ContractAudit {
                 for call in waitingForLanding { expectedProject[call] = project }
                 waitingForLanding = []
             case .callReceived(let received):
-                guard received.call.name.switchBehavior == .gated else { continue }
+                guard received.call.name.isGated else { continue }
                 callNames[received.id] = received.call.name
                 caller[received.id] = received.caller
                 callOrder[received.caller, default: []].append(received.id)

@@ -6,7 +6,7 @@ package enum CallRequest: Sendable, Hashable {
     /// A POST to `path` of one JSON object: the user at its top (by email, else by user id),
     /// then each argument under its name in the public API; an absent optional one is left out.
     case post(path: String)
-    /// A request of its own shape, built by ``RequestBody`` (a nested user, a query, a time, a
-    /// value of the SDK's state).
-    case built
+    /// A request of its own shape (a nested user, a query, a time, a value of the SDK's state),
+    /// which ``RequestBody`` builds for this shape alone.
+    case built(BuiltRequest)
 }

@@ -50,3 +50,19 @@ extension EngagementSDK {
         submit(.eraseLocalData, completion)
     }
 }
+
+extension AwaitedCalls {
+    /// Records the user's choice, as ``EngagementSDK/setConsent(_:completion:)`` does, and
+    /// returns its outcome. Returns as soon as the call is processed; never held by a switch.
+    @discardableResult
+    public func setConsent(_ consent: PrivacyConsent) async -> CallOutcome {
+        await sdk.submit(.setConsent(granted: consent == .granted))
+    }
+
+    /// Erases what the device recorded of the user, as ``EngagementSDK/eraseLocalData(completion:)``
+    /// does, and returns its outcome. Returns once the journal is erased (or could not be).
+    @discardableResult
+    public func eraseLocalData() async -> CallOutcome {
+        await sdk.submit(.eraseLocalData)
+    }
+}

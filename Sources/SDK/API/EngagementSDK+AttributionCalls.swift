@@ -13,9 +13,8 @@ extension EngagementSDK {
     /// (journaled as refused) when a switch already cleared that project's storage: attribution
     /// never reaches another project.
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.setAttributionInfo(...)` (``AwaitedCalls/setAttributionInfo(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/setAttributionInfo(_:)``.
     public func setAttributionInfo(_ info: AttributionInfo?, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setAttribution(info), completion)
     }

@@ -55,9 +55,8 @@ extension EngagementSDK {
     /// Outcome: `CallOutcome.applied(project:)`, or `CallFailure.retriesExhausted(_:)` saying
     /// why the journal is not durable (a failed write or sync; see ``journalFailure``).
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.flush()` (``AwaitedCalls/flush()``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/flush()``.
     public func flush(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.flush, completion)
     }

@@ -14,9 +14,8 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.updateCart(...)` (``AwaitedCalls/updateCart(items:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/updateCart(items:)``.
     public func updateCart(items: [CommerceItem], completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.updateCart(items: items), completion)
     }
@@ -30,10 +29,9 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackPurchase(...)`
-    /// (``AwaitedCalls/trackPurchase(total:items:dataFields:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form:
+    /// ``AwaitedCalls/trackPurchase(total:items:dataFields:)``.
     public func trackPurchase(total: Double, items: [CommerceItem], dataFields: [String: DataValue]? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.trackPurchase(total: total, items: items, dataFields: dataFields), completion)
     }
@@ -47,9 +45,8 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.track(...)` (``AwaitedCalls/track(_:dataFields:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/track(_:dataFields:)``.
     public func track(_ event: String, dataFields: [String: DataValue]? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.track(event: event, dataFields: dataFields), completion)
     }

@@ -12,9 +12,8 @@ extension EngagementSDK {
     /// against the new project when the switch lands. Outcome: `CallOutcome.applied(project:)` as
     /// soon as it is processed.
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.setEmail(...)` (``AwaitedCalls/setEmail(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/setEmail(_:)``.
     public func setEmail(_ email: String?, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setEmail(email), completion)
     }
@@ -27,9 +26,8 @@ extension EngagementSDK {
     /// new project when the switch lands. Outcome: `CallOutcome.applied(project:)` as soon as it
     /// is processed.
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.setUserId(...)` (``AwaitedCalls/setUserId(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/setUserId(_:)``.
     public func setUserId(_ userId: String?, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setUserId(userId), completion)
     }
@@ -42,9 +40,8 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.updateEmail(...)` (``AwaitedCalls/updateEmail(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/updateEmail(_:)``.
     public func updateEmail(_ newEmail: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.updateEmail(newEmail), completion)
     }
@@ -57,10 +54,9 @@ extension EngagementSDK {
     /// switch lands. Outcomes: `CallOutcome.delivered(project:status:)` once the project answered
     /// 2xx, else a failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.updateUser(...)`
-    /// (``AwaitedCalls/updateUser(dataFields:mergeNestedObjects:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form:
+    /// ``AwaitedCalls/updateUser(dataFields:mergeNestedObjects:)``.
     public func updateUser(dataFields: [String: DataValue], mergeNestedObjects: Bool = true, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.updateUser(dataFields: dataFields, mergeNestedObjects: mergeNestedObjects), completion)
     }
@@ -74,9 +70,8 @@ extension EngagementSDK {
     /// when the switch lands. Outcome: `CallOutcome.applied(project:)` as soon as it is
     /// processed, not when the disable is delivered.
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.logoutUser()` (``AwaitedCalls/logoutUser()``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/logoutUser()``.
     public func logoutUser(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.logoutUser, completion)
     }

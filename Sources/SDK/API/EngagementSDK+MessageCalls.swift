@@ -13,9 +13,8 @@ extension EngagementSDK {
     /// once the project answered 2xx, else a failure or discard as for every request
     /// (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.fetchInAppMessages(...)` (``AwaitedCalls/fetchInAppMessages(count:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/fetchInAppMessages(count:)``.
     public func fetchInAppMessages(count: Int = 10, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppFetch(count: count), completion)
     }
@@ -26,9 +25,8 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackInAppOpen(...)` (``AwaitedCalls/trackInAppOpen(messageID:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/trackInAppOpen(messageID:)``.
     public func trackInAppOpen(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppOpen(messageID: messageID), completion)
     }
@@ -39,9 +37,9 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackInAppClick(...)` (``AwaitedCalls/trackInAppClick(messageID:url:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form:
+    /// ``AwaitedCalls/trackInAppClick(messageID:url:)``.
     public func trackInAppClick(messageID: String, url: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppClick(messageID: messageID, url: url), completion)
     }
@@ -53,9 +51,9 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackInAppClose(...)` (``AwaitedCalls/trackInAppClose(messageID:url:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form:
+    /// ``AwaitedCalls/trackInAppClose(messageID:url:)``.
     public func trackInAppClose(messageID: String, url: String? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppClose(messageID: messageID, url: url), completion)
     }
@@ -66,10 +64,9 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackInAppDelivery(...)`
-    /// (``AwaitedCalls/trackInAppDelivery(messageID:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form:
+    /// ``AwaitedCalls/trackInAppDelivery(messageID:)``.
     public func trackInAppDelivery(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppDelivery(messageID: messageID), completion)
     }
@@ -80,9 +77,8 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.inAppConsume(...)` (``AwaitedCalls/inAppConsume(messageID:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/inAppConsume(messageID:)``.
     public func inAppConsume(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.inAppConsume(messageID: messageID), completion)
     }
@@ -95,9 +91,8 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.fetchEmbeddedMessages()` (``AwaitedCalls/fetchEmbeddedMessages()``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/fetchEmbeddedMessages()``.
     public func fetchEmbeddedMessages(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.embeddedFetch, completion)
     }
@@ -108,10 +103,9 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackEmbeddedReceived(...)`
-    /// (``AwaitedCalls/trackEmbeddedReceived(messageID:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form:
+    /// ``AwaitedCalls/trackEmbeddedReceived(messageID:)``.
     public func trackEmbeddedReceived(messageID: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.embeddedReceived(messageID: messageID), completion)
     }
@@ -123,10 +117,9 @@ extension EngagementSDK {
     /// Outcomes: `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a
     /// failure or discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackEmbeddedClick(...)`
-    /// (``AwaitedCalls/trackEmbeddedClick(messageID:buttonID:url:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form:
+    /// ``AwaitedCalls/trackEmbeddedClick(messageID:buttonID:url:)``.
     public func trackEmbeddedClick(messageID: String, buttonID: String? = nil, url: String? = nil, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.embeddedClick(messageID: messageID, buttonID: buttonID, url: url), completion)
     }

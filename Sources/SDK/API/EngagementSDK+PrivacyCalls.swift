@@ -17,9 +17,8 @@ extension EngagementSDK {
     ///
     /// Never held by a switch. Outcome: `CallOutcome.applied(project:)` as soon as it is processed.
     ///
-    /// Returns at once, in synchronous and `async` code alike; `completion`, if given, runs once
-    /// on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.setConsent(_:)` (``AwaitedCalls/setConsent(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/setConsent(_:)``.
     public func setConsent(_ consent: PrivacyConsent, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setConsent(granted: consent == .granted), completion)
     }
@@ -43,9 +42,8 @@ extension EngagementSDK {
     /// the disk refused to delete a segment even when asked twice: the reason counts the
     /// segments and bytes left, never claiming them erased).
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
-    /// To await the outcome instead: `await sdk.outcome.eraseLocalData()`
-    /// (``AwaitedCalls/eraseLocalData()``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/eraseLocalData()``.
     public func eraseLocalData(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.eraseLocalData, completion)
     }

@@ -12,9 +12,8 @@ extension EngagementSDK {
     /// user is identified. Gated: during a switch it is held, and runs against the new project when
     /// the switch lands.
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.registerToken(...)` (``AwaitedCalls/registerToken(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/registerToken(_:)``.
     public func registerToken(_ token: String, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.registerToken(token), completion)
     }
@@ -27,9 +26,8 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.disableDevice()` (``AwaitedCalls/disableDevice()``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/disableDevice()``.
     public func disableDevice(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.disableDevice, completion)
     }
@@ -41,9 +39,8 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.trackPushOpen(...)` (``AwaitedCalls/trackPushOpen(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/trackPushOpen(_:)``.
     public func trackPushOpen(_ open: PushOpen, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.trackPushOpen(open), completion)
     }
@@ -57,9 +54,8 @@ extension EngagementSDK {
     /// `CallOutcome.delivered(project:status:)` once the project answered 2xx, else a failure or
     /// discard as for every request (``EngagementSDK``, "Outcomes").
     ///
-    /// Returns at once, in synchronous and `async` code alike (it is never awaited); `completion`,
-    /// if given, runs once on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.handlePush(...)` (``AwaitedCalls/handlePush(payload:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/handlePush(payload:)``.
     public func handlePush(payload: [String: DataValue], completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.handlePush(payload: payload), completion)
     }

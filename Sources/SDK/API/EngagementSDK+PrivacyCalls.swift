@@ -1,5 +1,8 @@
 import SDKCore
 
+// The privacy calls (consent and erasure), each in its two forms, in the same order: on
+// `EngagementSDK`, returning at once with an optional completion, and on `AwaitedCalls`, awaiting
+// the outcome. The engine runs them in SDKCore's `SDKState+PrivacyCalls.swift`.
 extension EngagementSDK {
     /// Records the user's choice: `.declined` stops every request to every project until
     /// `.granted` again. Journaled, so it survives a relaunch (a new install starts granted).

@@ -42,3 +42,19 @@ extension EngagementSDK {
         }
     }
 }
+
+extension AwaitedCalls {
+    /// Writes a redacted, size-bounded copy of the journal into `directory`, as
+    /// ``EngagementSDK/exportDiagnostics(to:byteBudget:completion:)`` does, and returns what it
+    /// wrote. Throws ``DiagnosticsExportError``.
+    ///
+    /// Returns once the copy is written: after a flush of the calls made before it and the copy
+    /// itself, on disk only; never waits for the network.
+    @discardableResult
+    public func exportDiagnostics(to directory: String,
+                                  byteBudget: Int = EngagementSDK.defaultDiagnosticsByteBudget) async throws -> DiagnosticsExport {
+        try await withCheckedThrowingContinuation { continuation in
+            sdk.exportDiagnostics(to: directory, byteBudget: byteBudget) { continuation.resume(with: $0) }
+        }
+    }
+}

@@ -1,5 +1,8 @@
 import SDKCore
 
+// The privacy calls (consent and erasure), each in its two forms, in the same order: on
+// `EngagementSDK`, returning at once with an optional completion, and on `AwaitedCalls`, awaiting
+// the outcome. The engine runs them in SDKCore's `SDKState+PrivacyCalls.swift`.
 extension EngagementSDK {
     /// Records the user's choice: `.declined` stops every request to every project until
     /// `.granted` again. Journaled, so it survives a relaunch (a new install starts granted).
@@ -17,9 +20,8 @@ extension EngagementSDK {
     ///
     /// Never held by a switch. Outcome: `CallOutcome.applied(project:)` as soon as it is processed.
     ///
-    /// Returns at once, in synchronous and `async` code alike; `completion`, if given, runs once
-    /// on ``SDKConfiguration/callbackQueue``. To await the outcome instead:
-    /// `await sdk.outcome.setConsent(_:)` (``AwaitedCalls/setConsent(_:)``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/setConsent(_:)``.
     public func setConsent(_ consent: PrivacyConsent, completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.setConsent(granted: consent == .granted), completion)
     }
@@ -43,10 +45,25 @@ extension EngagementSDK {
     /// the disk refused to delete a segment even when asked twice: the reason counts the
     /// segments and bytes left, never claiming them erased).
     ///
-    /// Returns at once; `completion`, if given, runs once on ``SDKConfiguration/callbackQueue``.
-    /// To await the outcome instead: `await sdk.outcome.eraseLocalData()`
-    /// (``AwaitedCalls/eraseLocalData()``).
+    /// Returns at once; `completion`, if given, runs as every call's does (``EngagementSDK``,
+    /// "The contract of every call"). Awaited form: ``AwaitedCalls/eraseLocalData()``.
     public func eraseLocalData(completion: (@Sendable (CallOutcome) -> Void)? = nil) {
         submit(.eraseLocalData, completion)
+    }
+}
+
+extension AwaitedCalls {
+    /// Records the user's choice, as ``EngagementSDK/setConsent(_:completion:)`` does, and
+    /// returns its outcome. Returns as soon as the call is processed; never held by a switch.
+    @discardableResult
+    public func setConsent(_ consent: PrivacyConsent) async -> CallOutcome {
+        await sdk.submit(.setConsent(granted: consent == .granted))
+    }
+
+    /// Erases what the device recorded of the user, as ``EngagementSDK/eraseLocalData(completion:)``
+    /// does, and returns its outcome. Returns once the journal is erased (or could not be).
+    @discardableResult
+    public func eraseLocalData() async -> CallOutcome {
+        await sdk.submit(.eraseLocalData)
     }
 }

@@ -29,10 +29,13 @@ package struct StoryGenerator {
         var profileRandom = SimulationRandom(seed: seed, stream: 2)
         var profile = FaultProfile.draw(&profileRandom)
         profile.groupsCutInsideInputs = cutsGroupsInsideInputs
+        var declared = DeclaredCallSampler(random: SimulationRandom(seed: seed, stream: 5))
         generator.opening()
         while generator.steps.count < length {
             if generator.field.chance(StoryGenerator.fieldOdds) {
                 generator.fieldStep()
+            } else if declared.random.chance(StoryGenerator.declaredCallOdds) {
+                generator.declaredCall(&declared)
             } else {
                 generator.addStep()
             }
@@ -43,6 +46,16 @@ package struct StoryGenerator {
 
     /// The odds that a step of the story is a field step.
     static let fieldOdds = 0.05
+
+    /// The odds that a step is any declared call, drawn from its declaration
+    /// (``DeclaredCallSampler``), rather than one of the shapes below.
+    static let declaredCallOdds = 0.04
+
+    private mutating func declaredCall(_ sampler: inout DeclaredCallSampler) {
+        let name = sampler.random.pick(DeclaredCallSampler.names)
+        guard let call = sampler.call(name) else { return }
+        steps.append(.call(caller: sampler.random.int(1...3), .sdk(call), engineKeepsUp: sampler.random.chance(0.7)))
+    }
 
     private init(random: SimulationRandom, field: SimulationRandom) {
         self.random = random

@@ -46,7 +46,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Today's figures (files touched, all kinds): the run fails when a change makes either grow.
 # Lower them when a change makes a case cheaper (docs/ARCHITECTURE.md quotes this script).
-RATCHET = {"call": 7, "fact": 20}
+RATCHET = {"call": 4, "fact": 20}
 
 
 class Edit:

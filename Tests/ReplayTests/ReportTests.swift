@@ -79,6 +79,16 @@ struct ReportTests {
         #expect(page.contains("replay report: &lt;t&gt;"))
     }
 
+    @Test("the embedded data is the JSON with every </ and <!-- escaped, and nothing else changed")
+    func embeddingChangesOnlyWhatItMust() {
+        let texts = ["", "<", "</", "<!", "<!-", "<!--", "<<!--", "<</", "<!--</!--", "a</b<!--c<<!--<//<!-<-", "é</ü<!--😀<", String(repeating: "</", count: 3)]
+        for text in texts {
+            let data = JSONValue.object([("text", .string(text)), ("tail", .string(text + "<"))])
+            let expected = data.serialized().replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\u0021--")
+            #expect(ReportPage.embedded(data) == expected, "\(text)")
+        }
+    }
+
     @Test("past the mark limit ordinary calls fold into buckets; every call is a mark or counted in one")
     func folding() throws {
         var timeline = Timeline()

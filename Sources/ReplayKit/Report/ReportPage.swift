@@ -43,10 +43,33 @@ package enum ReportPage {
         """
     }
 
-    /// The data as JSON safe inside a `<script>` element: `</` never appears (it is `<\/`,
-    /// the same string to a JSON parser).
+    /// The data as JSON safe inside a `<script>` element: `</` never appears (it is `<\/`, the
+    /// same string to a JSON parser), nor `<!--` (`<\u0021--`). One pass over the JSON's bytes:
+    /// the page's data runs to megabytes.
     static func embedded(_ data: JSONValue) -> String {
-        data.serialized().replacingOccurrences(of: "</", with: "<\\/").replacingOccurrences(of: "<!--", with: "<\\u0021--")
+        var json: [UInt8] = []
+        data.write(to: &json)
+        var safe: [UInt8] = []
+        safe.reserveCapacity(json.count + json.count / 32)
+        var index = json.startIndex
+        while index < json.endIndex {
+            let byte = json[index]
+            index += 1
+            guard byte == UInt8(ascii: "<"), index < json.endIndex else {
+                safe.append(byte)
+                continue
+            }
+            if json[index] == UInt8(ascii: "/") {
+                safe.append(contentsOf: #"<\/"#.utf8)
+                index += 1
+            } else if json[index...].starts(with: "!--".utf8) {
+                safe.append(contentsOf: #"<\u0021--"#.utf8)
+                index += 3
+            } else {
+                safe.append(byte)
+            }
+        }
+        return String(decoding: safe, as: UTF8.self)
     }
 
     static func escape(_ text: String) -> String {

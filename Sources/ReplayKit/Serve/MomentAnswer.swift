@@ -63,10 +63,10 @@ package enum MomentAnswer {
         let neighbours: [(String, JSONValue)] = [
             ("prev_fact", .optional(sequence > first ? sequence - 1 : nil) { .unsigned($0) }),
             ("next_fact", .optional(sequence < last ? sequence + 1 : nil) { .unsigned($0) }),
-        ] + MomentIndex.Stop.allCases.flatMap { stop in
-            [("prev_" + stop.rawValue, JSONValue.optional(index.previous(stop, before: sequence)) { .unsigned($0) }),
-             ("next_" + stop.rawValue, JSONValue.optional(index.next(stop, after: sequence)) { .unsigned($0) })]
-        }
+        ] + (try MomentIndex.Stop.allCases.flatMap { stop in
+            [("prev_" + stop.rawValue, JSONValue.optional(try index.previous(stop, before: sequence)) { .unsigned($0) }),
+             ("next_" + stop.rawValue, JSONValue.optional(try index.next(stop, after: sequence)) { .unsigned($0) })]
+        })
         var labels = ProjectLabels()
         labels.learn(from: walk.state)
         var members: [(String, JSONValue)] = [

@@ -181,8 +181,8 @@ final class ServedJournals: Sendable {
     }
 
     /// The entry's page, made once (one pass, as `replay report`) and kept; while the pass runs
-    /// past ``firstPaintPatience``, the first paint. Asking for a journal's page starts its
-    /// moment index too, so that the first moments are answered soon after the page comes.
+    /// past ``firstPaintPatience``, the first paint. Asking for a journal's page opens its
+    /// moment index too (its first record and last segment, ``MomentIndex``).
     private func page(_ journal: Int) throws -> String {
         if let device = entries[journal].device {
             return try pages.value(for: journal) {
@@ -223,12 +223,13 @@ final class ServedJournals: Sendable {
                               ("failed", .optional(failed, JSONValue.string))]))
     }
 
-    /// The journal's calls and switches by sequence number, made once and kept.
+    /// The journal's calls and switches by sequence number: opened once and kept, read segment
+    /// by segment as moments are asked for.
     func momentIndex(_ journal: Int) throws -> MomentIndex {
         try indexes.value(for: journal) { try buildMomentIndex(journal) }
     }
 
     private func buildMomentIndex(_ journal: Int) throws -> MomentIndex {
-        try MomentIndex.build(try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in })))
+        try MomentIndex(try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in })))
     }
 }

@@ -138,25 +138,9 @@ struct ParallelExportTests {
 
     @Test("a segment that does not begin with a readable snapshot is written in order at the join; the others alone")
     func segmentWithoutSnapshot() throws {
-        typealias J = CraftedJournal
         let path = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let journal = try CraftedJournal(directory: path, segmentBytes: 1024)
-        try journal.appendLaunchOnUS()
-        // The first segment begun after call 100 begins with a snapshot no build can read.
-        var garbled = false
-        for number in UInt64(2)..<200 {
-            try journal.append(.callReceived(J.received(number, .setEmail("user\(number)@example.com"))))
-            try journal.append(.gateDecided(call: J.call(number), decision: .executed(project: J.us.fingerprint)))
-            try journal.append(.callResolved(call: J.call(number), outcome: .applied(project: J.us.fingerprint)))
-            if number >= 100 && !garbled {
-                garbled = try journal.rotate(snapshotPayload: [0xFF, 0xFE, 0xFD])
-            } else {
-                try journal.rotate()
-            }
-        }
-        #expect(garbled)
-        try journal.close()
+        try Self.writeJournalWithUnreadableSnapshot(path)
         let reader = try JournalReader(directory: path)
         #expect(reader.segments.count >= 6, "segments: \(reader.segments.count)")
         #expect(SegmentFolds.canSplit(reader))
@@ -213,5 +197,96 @@ struct ParallelExportTests {
         // A stopped export keeps the rows before the damage: the same.
         #expect(!alone.rows.isEmpty)
         #expect(Self.withoutTokens(split.rows) == Self.withoutTokens(alone.rows))
+    }
+
+    /// Every record of the journal at `path` and its segments' base sequences.
+    static func records(_ path: String) throws -> (records: [JournalRecord], bases: [UInt64]) {
+        let reader = try JournalReader(directory: path)
+        let cursor = try reader.records()
+        var records: [JournalRecord] = []
+        while let record = try cursor.next() { records.append(record) }
+        return (records, reader.segments.map(\.baseSequence))
+    }
+
+    /// Copies `journal` as a journal with `--jobs 1` and `--jobs 3` under one key (through
+    /// ``JournalExport``) and expects the same records, numbered and laid out alike.
+    static func expectSameCopies(_ journal: String, _ comment: Comment, alone: Int, inOrder: Int,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let scratch = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let reader = try JournalReader(directory: journal)
+        let export = JournalExport(paths: [journal], format: .journal, output: "", singleFile: false, json: false)
+        let console = Console(out: { _ in }, error: { _ in })
+        var copies: [(records: [JournalRecord], bases: [UInt64], summary: JournalExport.ExportSummary)] = []
+        for jobs in [1, 3] {
+            let redactor = Redactor(tokens: TokenMemo(KeyedHash(key: Array(repeating: 9, count: 32))))
+            let (summary, walked) = try export.exportJournal(reader, redactor, to: scratch + "/copy-\(jobs)", console: console, jobs: jobs)
+            if jobs > 1 {
+                #expect(walked.segmentsAlone == alone && walked.segmentsInOrder == inOrder, "\(comment)", sourceLocation: sourceLocation)
+            }
+            let (records, bases) = try Self.records(scratch + "/copy-\(jobs)")
+            copies.append((records, bases, summary))
+        }
+        #expect(copies[0].records.count > 10, "\(comment)", sourceLocation: sourceLocation)
+        #expect(copies[1].records == copies[0].records, "\(comment): \(copies[1].records.count) records against \(copies[0].records.count)",
+                sourceLocation: sourceLocation)
+        #expect(copies[1].bases == copies[0].bases, "\(comment): segments", sourceLocation: sourceLocation)
+        let (a, b) = (copies[0].summary, copies[1].summary)
+        #expect([b.records, b.emptied, b.droppedSnapshots, b.summarized, b.leftOut] == [a.records, a.emptied, a.droppedSnapshots, a.summarized, a.leftOut]
+                && b.sequenceOffset == a.sequenceOffset, "\(comment)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a journal copy: the same records, numbered and laid out alike, with --jobs 1 and 3 (under one key), and through the command")
+    func journalCopies() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await ParallelFoldTests.makeJournal(directory)
+        let segments = try JournalReader(directory: journal).segments.count
+        try Self.expectSameCopies(journal, "many segments", alone: segments, inOrder: 0)
+
+        // Through the command: the same summary and, read back, the same rows.
+        let scratch = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var printed: [String] = []
+        var rows: [String] = []
+        for jobs in [1, 3] {
+            let copy = scratch + "/copy-\(jobs)"
+            let run = ReplayHarness.run(["export", "--redact", "--jobs", String(jobs), "-o", copy, journal])
+            #expect(run.status == 0, "\(run.error)")
+            printed.append(run.out.replacingOccurrences(of: copy, with: "OUT") + run.error)
+            rows.append(Self.withoutTokens(ReplayHarness.run(["cat", "--json", copy]).out))
+        }
+        #expect(printed[1] == printed[0])
+        #expect(!rows[0].isEmpty && rows[1] == rows[0])
+    }
+
+    @Test("a journal copy of a journal with a segment without a readable snapshot: the same records")
+    func journalCopyWithoutSnapshot() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.writeJournalWithUnreadableSnapshot(path)
+        let segments = try JournalReader(directory: path).segments.count
+        try Self.expectSameCopies(path, "unreadable snapshot", alone: segments - 1, inOrder: 1)
+    }
+
+    /// A crafted journal of several segments, one of which begins with a snapshot no build reads.
+    static func writeJournalWithUnreadableSnapshot(_ path: String) throws {
+        typealias J = CraftedJournal
+        let journal = try CraftedJournal(directory: path, segmentBytes: 1024)
+        try journal.appendLaunchOnUS()
+        // The first segment begun after call 100 begins with a snapshot no build can read.
+        var garbled = false
+        for number in UInt64(2)..<200 {
+            try journal.append(.callReceived(J.received(number, .setEmail("user\(number)@example.com"))))
+            try journal.append(.gateDecided(call: J.call(number), decision: .executed(project: J.us.fingerprint)))
+            try journal.append(.callResolved(call: J.call(number), outcome: .applied(project: J.us.fingerprint)))
+            if number >= 100 && !garbled {
+                garbled = try journal.rotate(snapshotPayload: [0xFF, 0xFE, 0xFD])
+            } else {
+                try journal.rotate()
+            }
+        }
+        #expect(garbled)
+        try journal.close()
     }
 }

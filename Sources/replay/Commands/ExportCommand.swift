@@ -31,10 +31,9 @@ struct ExportCommand: Command {
           --single-file     with many journals and --format ndjson: OUT is one file holding
                             every journal's rows, rather than a directory of files
           --json            print a summary as JSON
-          --jobs J          with one journal and --format ndjson: segments written side by
-                            side, each from its snapshot (default: the cores; 1 walks the
-                            journal in order); the rows are the same. The other formats, and
-                            many journals, are written in order
+          --jobs J          with one journal: segments redacted side by side, each from its
+                            snapshot (default: the cores; 1 walks the journal in order); the
+                            copy is the same. A trace, and many journals, are written in order
 
         Many journals at once: give several journal directories, or a folder of journal folders
         (each subdirectory is one journal). OUT is then a directory (created) with one file
@@ -99,8 +98,14 @@ struct ExportCommand: Command {
             try file.close()
             if splits { JobsNote.report(walked, command: Self.name, jobs: jobs, given: jobsGiven, console: console) }
         case .journal:
-            notInOrder(reader, format: format, console: console)
-            summary = try export.exportJournal(reader, redactor, to: output, console: console)
+            let splits = jobs > 1 && SegmentFolds.canSplit(reader)
+            if !splits {
+                JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
+                                inOrder: reader.segments.count, wholeInOrder: true, console: console)
+            }
+            let walked: SegmentFolds.Walked
+            (summary, walked) = try export.exportJournal(reader, redactor, to: output, console: console, jobs: splits ? jobs : 1)
+            if splits { JobsNote.report(walked, command: Self.name, jobs: jobs, given: jobsGiven, console: console) }
         case .trace:
             notInOrder(reader, format: format, console: console)
             let written = try TraceExporter.write(reader, redactor, to: output, console: console)
@@ -134,9 +139,8 @@ struct ExportCommand: Command {
         return summary.emptied == 0 ? .ok : .findings
     }
 
-    /// Notes that a `--jobs` given was not used: `format` writes its copy in one walk in order
-    /// (a journal copy numbers and lays out its segments as it goes; a trace pairs events
-    /// across the whole journal).
+    /// Notes that a `--jobs` given was not used: a trace is written in one walk in order (it
+    /// pairs events across the whole journal).
     private func notInOrder(_ reader: JournalReader, format: JournalExport.OutputFormat, console: Console) {
         JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
                         inOrder: reader.segments.count, wholeInOrder: true,

@@ -142,7 +142,11 @@ struct ReplayBenchmark {
             let switches = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output)))) as? [Any]
             return (switches?.isEmpty ?? true) ? "no switch diagnosed" : nil
         }
-        // `audit`, `check` and `diagnose` in order (--jobs 1), then their segments on every core (the default).
+        let exportProof: (String) throws -> String? = { _ in
+            let rows = try Self.lineCount(ndjson)
+            return rows == info.records ? nil : "\(rows) rows for \(info.records) records"
+        }
+        // `audit`, `check`, `diagnose` and `export` in order (--jobs 1), then their segments on every core (the default).
         let commands: [(name: String, arguments: [String], prove: (String) throws -> String?)] = [
             ("audit --json --jobs 1", ["audit", "--json", "--jobs", "1", path], auditProof),
             ("audit --json", ["audit", "--json", path], auditProof),
@@ -156,10 +160,9 @@ struct ReplayBenchmark {
             }),
             ("diagnose --json --jobs 1", ["diagnose", "--json", "--jobs", "1", path], diagnoseProof),
             ("diagnose --json", ["diagnose", "--json", path], diagnoseProof),
-            ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path], { _ in
-                let rows = try Self.lineCount(ndjson)
-                return rows == info.records ? nil : "\(rows) rows for \(info.records) records"
-            }),
+            ("export --redact --format ndjson --jobs 1", ["export", "--redact", "--format", "ndjson", "--jobs", "1", "-o", ndjson, path],
+             exportProof),
+            ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path], exportProof),
         ]
         for command in commands {
             log("replay \(command.name) (\(runs == 1 ? "1 run" : "\(runs) runs"))")

@@ -130,10 +130,11 @@ final class ExportWalk {
 
     private static func walk(_ reader: JournalReader, into channel: BoundedChannel<Item>) {
         defer { channel.finish() }
+        // The rows begun and not yet handed over: they go before an error the walk throws.
+        var chunk = Chunk.reserving(rows: chunkSize, startBytes: 0)
         do {
             var columns = FleetColumns(reader: reader)
             let walk = try JournalWalk(reader: reader)
-            var chunk = Chunk.reserving(rows: chunkSize, startBytes: 0)
             // The facts of one input share their time: its text is made once for them.
             var time: JournalTime?
             var timeText = ""
@@ -154,6 +155,7 @@ final class ExportWalk {
             if !chunk.rows.isEmpty { guard channel.send(.rows(chunk)) else { return } }
             _ = channel.send(.end)
         } catch {
+            if !chunk.rows.isEmpty { guard channel.send(.rows(chunk)) else { return } }
             _ = channel.send(.failure(HandedOverError(error: error)))
         }
     }

@@ -62,8 +62,18 @@ struct FleetColumns {
     private typealias ProjectJSON = (fingerprint: [UInt8], label: [UInt8])
     /// The last two projects ``json(of:)`` gave, with their JSON (emptied when a label is learned).
     private var recentJSON: [(project: ProjectFingerprint, json: ProjectJSON)] = []
+    /// Whether ``unknownLabels`` is kept: for columns written over one segment alone
+    /// (``SegmentRows``), whose rows learn the labels of the segments before at the join.
+    private let notesUnknownLabels: Bool
+    /// Where the last rows written put `null` for a project label because no label was known
+    /// for the project (only when ``notesUnknownLabels``): the offset of the `null` in the output
+    /// the row was written to, and the project. The caller takes them away after each row.
+    var unknownLabels: [(offset: Int, project: ProjectFingerprint)] = []
 
-    init(reader: JournalReader) {
+    /// The columns of `reader`'s rows; with `notingUnknownLabels`, for the rows of one segment
+    /// alone (``unknownLabels``).
+    init(reader: JournalReader, notingUnknownLabels: Bool = false) {
+        notesUnknownLabels = notingUnknownLabels
         let producer = reader.segments.lazy.compactMap(\.header).first?.producer
         let (sdkVersion, platform) = Self.parse(producer: producer ?? "")
         let journalID = reader.journalID?.uuidString
@@ -118,6 +128,9 @@ struct FleetColumns {
         room += stringRoom(callName) + stringRoom(subject.gateDecision) + stringRoom(subject.outcomeStatus)
         room += stringRoom(subject.outcomeReason) + stringRoom(subject.durabilityPurpose)
         room += stringRoom(subject.region) + stringRoom(subject.endpoint) + Self.wireCallIDsRoom(subject.wireCallIDs.count)
+        // Where a label written as null because none is known goes (-1: nowhere).
+        var unknownAt = (live: -1, row: -1)
+        let base = output.count
         // One reservation for the whole run of columns, written through a pointer: a row has
         // nineteen columns, and an append per key and value costs more than the bytes it copies.
         output.appendWriting(atMost: room) { start in
@@ -126,10 +139,14 @@ struct FleetColumns {
                 var columns = ColumnWriter(at: start, keys: keys, keyEnds: keyEnds, nulls: nulls, nullEnds: nullEnds)
                 columns.copy(journalColumns)
                 columns.day(of: time)
-                for project in [live, row] {
+                for (which, project) in [live, row].enumerated() {
                     if let project {
                         columns.bytes(recentJSON[project].json.fingerprint)
                         columns.bytes(recentJSON[project].json.label)
+                        if notesUnknownLabels && recentJSON[project].json.label.first != UInt8(ascii: "\"") {
+                            let offset = base + (columns.end - start) - Self.nullLength
+                            if which == 0 { unknownAt.live = offset } else { unknownAt.row = offset }
+                        }
                     } else {
                         columns.skip(2)
                     }
@@ -148,6 +165,40 @@ struct FleetColumns {
                 assert(columns.column == Self.names.count, "a column written for each name")
                 return columns.end - start
             } } } }
+        }
+        if let live = state.live?.fingerprint, unknownAt.live >= 0 { unknownLabels.append((unknownAt.live, live)) }
+        if let rowProject, unknownAt.row >= 0 { unknownLabels.append((unknownAt.row, rowProject)) }
+    }
+
+    /// The bytes of `null`, what a label column without a known label holds.
+    private static let nullLength = 4
+
+    /// The labels learned so far, each project's last.
+    var learnedLabels: [ProjectFingerprint: String] { labels }
+
+    /// The label learned last for `project`, if any.
+    func label(of project: ProjectFingerprint) -> String? {
+        labels[project]
+    }
+
+    /// Learns `learned` (the labels the rows of a later stretch of the journal learned, each
+    /// project's last) over the labels learned so far, as if those rows had been written here.
+    mutating func learn(_ learned: [ProjectFingerprint: String]) {
+        for (project, label) in learned where labels[project] != label {
+            labels[project] = label
+            projectJSON[project] = nil
+            recentJSON.removeAll()
+            lastLearned = nil
+        }
+    }
+
+    /// Learns the labels `record` names itself (not those of the state before it), as writing
+    /// its row does: for the first record of a segment alone, whose row is written at the join.
+    mutating func learnLabels(namedBy record: DecodedRecord) {
+        switch record.content {
+        case .snapshot(let snapshot): learn(snapshot.live)
+        case .fact(let fact): learn(ProjectLabels.project(namedBy: fact))
+        case .unreadable: break
         }
     }
 
@@ -181,22 +232,19 @@ struct FleetColumns {
     }
 
     private mutating func learnLabels(_ record: DecodedRecord, _ state: SDKState) {
-        func learn(_ project: ProjectRef?) {
-            guard let project, let label = project.label else { return }
-            // The live project comes by with every row: its label is looked up once, not per row.
-            if let last = lastLearned, last.project == project.fingerprint, last.label == label { return }
-            lastLearned = (project.fingerprint, label)
-            if labels[project.fingerprint] != label {
-                labels[project.fingerprint] = label
-                projectJSON[project.fingerprint] = nil
-                recentJSON.removeAll()
-            }
-        }
         learn(state.live)
-        switch record.content {
-        case .snapshot(let snapshot): learn(snapshot.live)
-        case .fact(let fact): learn(ProjectLabels.project(namedBy: fact))
-        case .unreadable: break
+        learnLabels(namedBy: record)
+    }
+
+    private mutating func learn(_ project: ProjectRef?) {
+        guard let project, let label = project.label else { return }
+        // The live project comes by with every row: its label is looked up once, not per row.
+        if let last = lastLearned, last.project == project.fingerprint, last.label == label { return }
+        lastLearned = (project.fingerprint, label)
+        if labels[project.fingerprint] != label {
+            labels[project.fingerprint] = label
+            projectJSON[project.fingerprint] = nil
+            recentJSON.removeAll()
         }
     }
 

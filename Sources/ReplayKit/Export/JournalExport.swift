@@ -36,6 +36,8 @@ package struct JournalExport: Sendable {
         /// only) left out; a `journalGap` after each says so.
         package var summarized = 0
         package var leftOut = 0
+        /// Whether the copy's first record was taken (``sequenceOffset`` is its).
+        var begun = false
 
         package init(records: Int = 0, emptied: Int = 0) {
             self.records = records
@@ -117,47 +119,13 @@ package struct JournalExport: Sendable {
     // MARK: - Journal
 
     package func exportJournal(_ reader: JournalReader, _ redactor: Redactor, to output: String, console: Console) throws -> ExportSummary {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
-            throw ExportError.exists(output)
-        }
-        let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
-        let writer = try JournalWriter(directory: output, options: options, snapshot: nil)
+        let (writer, options) = try openCopy(of: reader, at: output)
         var summary = ExportSummary()
         var copy = RedactedCopyRecords(redactor: redactor, recordLimit: options.maxRecordBytes)
         let walk = try JournalWalk(reader: reader)
-        var firstSequence: UInt64?
         while let record = try walk.next() {
-            if firstSequence == nil {
-                firstSequence = record.sequence
-                summary.sequenceOffset = Int64(record.sequence) - 1
-            }
-            switch record.content {
-            case .snapshot(let state):
-                // The snapshot opens a copy segment when the current one is big enough; a fresh
-                // journal always opens with it.
-                try writeSnapshot(of: state, at: record.time, &copy, writer, &summary)
-            case .fact(let fact):
-                try ensureStarted(writer, walk.state, &copy, at: record.time, &summary)
-                let (redacted, gap) = copy.records(for: fact, at: record.time)
-                try writer.append(kind: redacted.kind, timestamp: record.time, payload: redacted.payload)
-                summary.records += 1
-                if let gap {
-                    try writer.append(kind: gap.kind, timestamp: record.time, payload: gap.payload)
-                    summary.records += 1
-                }
-            case .unreadable:
-                try ensureStarted(writer, walk.state, &copy, at: record.time, &summary)
-                if record.isSnapshot {
-                    try writeSnapshot(of: walk.state, at: record.time, &copy, writer, &summary)
-                } else {
-                    try writer.append(kind: record.kind, timestamp: record.time, payload: [UInt8]())
-                    summary.records += 1
-                    summary.emptied += 1
-                }
-            }
+            try copyRecord(record, before: walk.state, &copy, writer, &summary, console: console)
             walk.fold(record)
-            if summary.records % 4096 == 0 { console.progress("exported seq \(record.sequence)") }
         }
         try writer.close()
         summary.summarized = copy.summarized
@@ -165,13 +133,80 @@ package struct JournalExport: Sendable {
         return summary
     }
 
-    /// Writes the redacted snapshot of `state` when it opens a segment of the copy (and the
-    /// gap after it when it is in summary); counts it dropped otherwise. Returns whether it was
-    /// written.
+    /// The writer of a new redacted copy at `output` (which must not exist, or be an empty
+    /// directory) and its options.
+    func openCopy(of reader: JournalReader, at output: String) throws -> (JournalWriter, JournalOptions) {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
+            throw ExportError.exists(output)
+        }
+        let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
+        return (try JournalWriter(directory: output, options: options, snapshot: nil), options)
+    }
+
+    /// Writes the copy of `record` (given the state before it) into `writer`, redacted.
+    func copyRecord(_ record: DecodedRecord, before state: SDKState, _ copy: inout RedactedCopyRecords, _ writer: JournalWriter,
+                    _ summary: inout ExportSummary, console: Console) throws {
+        noteFirst(record.sequence, &summary)
+        switch record.content {
+        case .snapshot(let snapshot):
+            // The snapshot opens a copy segment when the current one is big enough; a fresh
+            // journal always opens with it.
+            try writeSnapshot(copy.snapshot(of: snapshot, at: record.time), at: record.time, writer, &summary)
+        case .fact(let fact):
+            try ensureStarted(writer, state, &copy, at: record.time, &summary)
+            let (redacted, gap) = copy.records(for: fact, at: record.time)
+            try writeFact((redacted.kind, redacted.payload), gap: gap.map { ($0.kind, $0.payload) }, at: record.time, writer, &summary)
+        case .unreadable:
+            try ensureStarted(writer, state, &copy, at: record.time, &summary)
+            if record.isSnapshot {
+                try writeSnapshot(copy.snapshot(of: state, at: record.time), at: record.time, writer, &summary)
+            } else {
+                try writeEmptied(kind: record.kind, at: record.time, writer, &summary)
+            }
+        }
+        if summary.records % 4096 == 0 { console.progress("exported seq \(record.sequence)") }
+    }
+
+    /// Takes the copy's first record's sequence, when it is the first: the offset of the copy's numbers.
+    func noteFirst(_ sequence: UInt64, _ summary: inout ExportSummary) {
+        guard !summary.begun else { return }
+        summary.begun = true
+        summary.sequenceOffset = Int64(sequence) - 1
+    }
+
+    /// Writes a redacted fact and the gap after it, if any.
+    func writeFact(_ record: (kind: UInt32, payload: [UInt8]), gap: (kind: UInt32, payload: [UInt8])?, at time: JournalTime,
+                   _ writer: JournalWriter, _ summary: inout ExportSummary) throws {
+        try writer.append(kind: record.kind, timestamp: time, payload: record.payload)
+        summary.records += 1
+        if let gap {
+            try writer.append(kind: gap.kind, timestamp: time, payload: gap.payload)
+            summary.records += 1
+        }
+    }
+
+    /// Writes a record this build cannot read as an empty one of its kind.
+    func writeEmptied(kind: UInt32, at time: JournalTime, _ writer: JournalWriter, _ summary: inout ExportSummary) throws {
+        try writer.append(kind: kind, timestamp: time, payload: [UInt8]())
+        summary.records += 1
+        summary.emptied += 1
+    }
+
+    /// Writes a redacted snapshot (``RedactedCopyRecords/snapshot(of:at:)``) when it opens a
+    /// segment of the copy (and the gap after it when it is in summary); counts it dropped
+    /// otherwise. Returns whether it was written.
     @discardableResult
-    private func writeSnapshot(of state: SDKState, at time: JournalTime, _ copy: inout RedactedCopyRecords, _ writer: JournalWriter,
-                               _ summary: inout ExportSummary) throws -> Bool {
-        let (snapshot, gap) = copy.snapshot(of: state, at: time)
+    func writeSnapshot(_ redacted: (payload: [UInt8], gap: RedactedCopyRecords.Record?), at time: JournalTime, _ writer: JournalWriter,
+                       _ summary: inout ExportSummary) throws -> Bool {
+        try writeSnapshot((redacted.payload, redacted.gap.map { ($0.kind, $0.payload) }), at: time, writer, &summary)
+    }
+
+    /// ``writeSnapshot(_:at:_:_:)-(RedactedCopyRecords.Record?)`` with the gap as its kind and payload.
+    @discardableResult
+    func writeSnapshot(_ redacted: (payload: [UInt8], gap: (kind: UInt32, payload: [UInt8])?), at time: JournalTime,
+                       _ writer: JournalWriter, _ summary: inout ExportSummary) throws -> Bool {
+        let (snapshot, gap) = redacted
         guard try writer.rotateIfNeeded(time: time, snapshot: { _ in snapshot }) else {
             summary.droppedSnapshots += 1
             return false
@@ -190,7 +225,7 @@ package struct JournalExport: Sendable {
                                _ summary: inout ExportSummary) throws {
         guard writer.lastSequence == 0 else { return }
         let records = summary.records
-        if try writeSnapshot(of: state, at: time, &copy, writer, &summary) {
+        if try writeSnapshot(copy.snapshot(of: state, at: time), at: time, writer, &summary) {
             summary.sequenceOffset -= Int64(summary.records - records)
         } else {
             summary.droppedSnapshots -= 1

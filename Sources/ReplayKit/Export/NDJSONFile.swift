@@ -58,6 +58,20 @@ package final class NDJSONFile {
         }
     }
 
+    /// Appends `bytes`, part of what whole lines make (the lines of a segment written apart,
+    /// ``SegmentRows``): into the buffer, or straight to the file when they are a quarter of it
+    /// or more (a segment's piece is not copied twice).
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+        if capacity - count < bytes.count || bytes.count >= capacity / 4 { try flush() }
+        if bytes.count >= capacity / 4 {
+            try handle.write(contentsOf: bytes)
+            return
+        }
+        UnsafeMutableRawPointer(buffer + count).copyMemory(from: from, byteCount: bytes.count)
+        count += bytes.count
+    }
+
     /// Appends bytes that already are whole NDJSON lines.
     func writeRaw(_ bytes: [UInt8]) throws {
         try flush()

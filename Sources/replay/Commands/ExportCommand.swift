@@ -7,7 +7,7 @@ struct ExportCommand: Command {
     static let name = "export"
     static let summary = "a redacted, shareable copy (NDJSON or a journal)"
     static let help = """
-        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--single-file] [--json] <journal>...
+        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--single-file] [--json] [--jobs J] <journal>...
 
         Writes a copy in which emails, user ids, push tokens and data-field values are replaced
         by keyed-hash tokens (HMAC-SHA256 under a random key made for this export and then
@@ -31,6 +31,9 @@ struct ExportCommand: Command {
           --single-file     with many journals and --format ndjson: OUT is one file holding
                             every journal's rows, rather than a directory of files
           --json            print a summary as JSON
+          --jobs J          with one journal: segments redacted side by side, each from its
+                            snapshot (default: the cores; 1 walks the journal in order); the
+                            copy is the same. A trace, and many journals, are written in order
 
         Many journals at once: give several journal directories, or a folder of journal folders
         (each subdirectory is one journal). OUT is then a directory (created) with one file
@@ -47,9 +50,15 @@ struct ExportCommand: Command {
 
     /// What was asked for; the exports themselves are ``JournalExport``'s and ``FleetExport``'s.
     let export: JournalExport
+    /// Segments written side by side (`--jobs`), and whether it was given (``JobsNote``).
+    let jobs: Int
+    let jobsGiven: Bool
 
     init(arguments: inout Arguments) throws(UsageError) {
         guard arguments.flag("--redact") else { throw UsageError("export writes redacted copies only: pass --redact") }
+        let jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        self.jobs = jobs ?? JournalList.defaultJobs
+        jobsGiven = jobs != nil
         let format = try arguments.option("--format", as: "journal, ndjson or trace", JournalExport.OutputFormat.init(rawValue:)) ?? .journal
         let short = try arguments.option("-o")
         let long = try arguments.option("--output")
@@ -73,10 +82,32 @@ struct ExportCommand: Command {
         switch format {
         case .ndjson:
             let file = try NDJSONFile(creating: output)
-            summary = try export.exportNDJSON(reader, redactor, into: file, console: console)
+            let splits = jobs > 1 && SegmentFolds.canSplit(reader)
+            if !splits {
+                JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
+                                inOrder: reader.segments.count, wholeInOrder: true, console: console)
+            }
+            let walked: SegmentFolds.Walked
+            do {
+                (summary, walked) = try export.exportNDJSON(reader, redactor, into: file, console: console, jobs: splits ? jobs : 1)
+            } catch {
+                // The file keeps every row before the error, as far as the journal could be read.
+                try? file.close()
+                throw error
+            }
             try file.close()
-        case .journal: summary = try export.exportJournal(reader, redactor, to: output, console: console)
+            if splits { JobsNote.report(walked, command: Self.name, jobs: jobs, given: jobsGiven, console: console) }
+        case .journal:
+            let splits = jobs > 1 && SegmentFolds.canSplit(reader)
+            if !splits {
+                JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
+                                inOrder: reader.segments.count, wholeInOrder: true, console: console)
+            }
+            let walked: SegmentFolds.Walked
+            (summary, walked) = try export.exportJournal(reader, redactor, to: output, console: console, jobs: splits ? jobs : 1)
+            if splits { JobsNote.report(walked, command: Self.name, jobs: jobs, given: jobsGiven, console: console) }
         case .trace:
+            notInOrder(reader, format: format, console: console)
             let written = try TraceExporter.write(reader, redactor, to: output, console: console)
             summary = JournalExport.ExportSummary(records: written.records, emptied: written.emptied)
         }
@@ -106,5 +137,13 @@ struct ExportCommand: Command {
             console.printError("replay export: \(summary.emptied) record(s) could not be read and were kept empty; the copy is incomplete")
         }
         return summary.emptied == 0 ? .ok : .findings
+    }
+
+    /// Notes that a `--jobs` given was not used: a trace is written in one walk in order (it
+    /// pairs events across the whole journal).
+    private func notInOrder(_ reader: JournalReader, format: JournalExport.OutputFormat, console: Console) {
+        JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
+                        inOrder: reader.segments.count, wholeInOrder: true,
+                        because: "--format \(format.rawValue) is written in order", console: console)
     }
 }

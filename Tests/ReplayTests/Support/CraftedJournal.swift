@@ -77,6 +77,15 @@ final class CraftedJournal {
         return rotated
     }
 
+    /// Starts a new segment if the current one is big enough, its first record a snapshot whose
+    /// payload is `payload` (bytes no build reads, say); returns whether it did.
+    @discardableResult
+    func rotate(snapshotPayload payload: [UInt8]) throws -> Bool {
+        let rotated = try writer.rotateIfNeeded(time: time) { _ in payload }
+        if rotated { lastSequence += 1 }
+        return rotated
+    }
+
     func close() throws {
         try writer.close()
     }

@@ -67,8 +67,12 @@ package enum PublicCall: Sendable, Hashable {
         case .oversized(let name, _): name
         }
     }
+}
 
-    // The control calls, as the app makes them (``ControlCall``).
+// MARK: - Control calls
+
+extension PublicCall {
+    // Made as the app makes them; matched as ``control(_:)`` (``ControlCall``).
 
     package static func initialize(_ project: ProjectRef) -> PublicCall { .control(.initialize(project)) }
     package static func switchProject(_ project: ProjectRef) -> PublicCall { .control(.switchProject(project)) }

@@ -424,9 +424,6 @@ def main():
         if "error" in scanned:
             raise scanned["error"]
         missing, shared, undelivered = scanned["result"]
-        # Converted and scanned: the rows' gigabyte at 10,000 journals goes before it is
-        # written out to the disk, which the file writes below would otherwise wait behind.
-        shutil.rmtree(ndjson)
         prepared["audits"], ids, _ = answers_by_journal(audit_run.result(), "audit")
         prepared["diagnoses"], _, _ = answers_by_journal(diagnose_run.result(), "diagnose")
         phases.done(f"audit, diagnose, {arguments.engine}'s conversion, the export scanned")

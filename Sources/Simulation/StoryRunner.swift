@@ -71,15 +71,14 @@ package enum StoryRunner {
     }
 
     /// Writes the journal files of `storage` into `directory` (created; must not hold segments).
+    /// Each file is created new (`O_EXCL`: one that exists is an error, never overwritten) and
+    /// written without a sync or a rename: what is kept is a copy for reading, not a journal a
+    /// crash must find whole, and a sync per file made `--keep` of 10,000 stories wait on the
+    /// disk for most of its time.
     package static func write(_ storage: InMemoryStorage, to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for name in storage.fileNames(in: SimulationWorld.journalDirectory) {
-            let path = directory + "/" + name
-            guard !FileManager.default.fileExists(atPath: path) else { throw SimulationOutputError.exists(path) }
-            let bytes = storage.bytes(of: SimulationWorld.journalDirectory + "/" + name) ?? []
-            guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-                throw SimulationOutputError.unwritable(path)
-            }
+            try writeNewFile(storage.bytes(of: SimulationWorld.journalDirectory + "/" + name) ?? [], at: directory + "/" + name)
         }
     }
 
@@ -89,15 +88,21 @@ package enum StoryRunner {
 
     /// Writes `lines` as a receipt log (NDJSON, one line each) at `path`, which must not exist.
     package static func write(receiptLog lines: [ReceiptLine], to path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else { throw SimulationOutputError.exists(path) }
         var text = ""
         for line in lines {
             text += line.json
             text += "\n"
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw SimulationOutputError.unwritable(path)
+        try writeNewFile(Array(text.utf8), at: path)
+    }
+
+    /// Creates `path` (mode 0600; ``SimulationOutputError/exists(_:)`` when it exists) holding `bytes`.
+    private static func writeNewFile(_ bytes: [UInt8], at path: String) throws {
+        let file: any WritableFile
+        do { file = try PosixStorage().createFile(at: path) } catch {
+            throw FileManager.default.fileExists(atPath: path) ? SimulationOutputError.exists(path) : SimulationOutputError.unwritable(path)
         }
+        do { try bytes.withUnsafeBytes { try file.append($0) } } catch { throw SimulationOutputError.unwritable(path) }
     }
 
     /// FNV-1a 64 over every file of the journal directory (name, then bytes), in name order.

@@ -5,17 +5,23 @@ import SDK
 /// `replay export` over many journals: several journal directories, or a folder of journal
 /// folders. Each journal is streamed on its own (never loaded whole) into its own NDJSON file or
 /// journal directory under the output directory, or appended to one NDJSON file
-/// (`--single-file`). A journal that cannot be exported is reported by name on standard error,
-/// its partial output removed, and the others still exported (exit status 1).
-package struct FleetExport {
+/// (`--single-file`), `jobs` journals side by side (``InOrderWork``); what is printed and the
+/// combined file's rows come in the journals' order whatever `jobs` is. A journal that cannot
+/// be exported is reported by name on standard error, its partial output removed, and the
+/// others still exported (exit status 1).
+package struct FleetExport: Sendable {
     let command: JournalExport
+    /// The redaction key; nil: a random one made for this run and then forgotten (the
+    /// command's only way: a key given is for tests that compare two runs' files).
+    let key: KeyedHash?
 
-    package init(command: JournalExport) {
+    package init(command: JournalExport, key: KeyedHash? = nil) {
         self.command = command
+        self.key = key
     }
 
     /// One journal to export, and the name its output takes.
-    struct Input {
+    struct Input: Sendable {
         var name: String
         var path: String
     }
@@ -60,6 +66,18 @@ package struct FleetExport {
         }
     }
 
+    /// One journal's export as a worker did it: its summary or what went wrong, what it said
+    /// on standard error, and (`--single-file`) the file its rows wait in.
+    private struct Done: Sendable {
+        var result: Result<JournalExport.ExportSummary, Failure>
+        var messages: String
+        var part: String?
+    }
+
+    private struct Failure: Error, Sendable {
+        var problem: String
+    }
+
     package func run(console: Console) throws -> ExitStatus {
         let inputs = inputs()
         let output = command.output
@@ -69,24 +87,38 @@ package struct FleetExport {
             try Self.createOutputDirectory(output)
         }
         let single = command.singleFile ? try NDJSONFile(creating: output) : nil
-        let redactor = Redactor(tokens: TokenMemo(try KeyedHash.random()))
+        let redactor = Redactor(tokens: TokenMemo(try key ?? KeyedHash.random()))
         var records = 0, emptied = 0, exported = 0
         var failures: [(path: String, problem: String)] = []
-        for (index, input) in inputs.enumerated() {
-            console.progress("[\(index + 1)/\(inputs.count)] \(input.name)")
-            do {
-                let summary = try export(input, redactor, into: single, console: console, prefix: "[\(index + 1)/\(inputs.count)] \(input.name): ")
+        var appendFailure: (any Error)?
+        let export = self
+        let singlePath = single?.path
+        // Journals side by side, each into its own file (with --single-file a part of its own,
+        // appended here in order); what each says is printed here, in the journals' order.
+        InOrderWork.run(count: inputs.count, jobs: command.jobs, work: { index in
+            export.exportCaptured(inputs[index], index: index, redactor, singleFile: singlePath)
+        }) { index, done in
+            console.progress("[\(index + 1)/\(inputs.count)] \(inputs[index].name)")
+            for line in done.messages.split(separator: "\n", omittingEmptySubsequences: true) { console.printError(String(line)) }
+            if case .success = done.result, let part = done.part, let single, appendFailure == nil {
+                // The combined file could not take it: the export stops with that error.
+                do { try Self.append(part, to: single) } catch { appendFailure = error }
+            }
+            if let part = done.part { try? FileManager.default.removeItem(atPath: part) }
+            switch done.result {
+            case .success(let summary):
                 records += summary.records
                 emptied += summary.emptied
                 exported += 1
-            } catch {
+            case .failure(let failure):
                 console.clearProgress()
-                let problem = Self.describe(error)
-                let named = problem.contains(input.path) ? problem : input.path + ": " + problem
+                let input = inputs[index]
+                let named = failure.problem.contains(input.path) ? failure.problem : input.path + ": " + failure.problem
                 console.printError("replay export: \(named); left out, the others go on")
-                failures.append((input.path, problem))
+                failures.append((input.path, failure.problem))
             }
         }
+        if let appendFailure { throw appendFailure }
         try single?.close()
         console.clearProgress()
         if command.json {
@@ -105,23 +137,33 @@ package struct FleetExport {
         return failures.isEmpty && emptied == 0 ? .ok : .findings
     }
 
-    /// Exports one journal; on failure removes what it wrote of it.
-    private func export(_ input: Input, _ redactor: Redactor, into single: NDJSONFile?, console: Console,
-                        prefix: String) throws -> JournalExport.ExportSummary {
+    /// Exports journal number `index` on a worker thread, what it says on standard error kept
+    /// for the calling thread to print in order. With `singleFile` (the combined file's path)
+    /// its rows go to a part file of their own first, so a journal that fails halfway leaves
+    /// no partial rows in the combined file.
+    private func exportCaptured(_ input: Input, index: Int, _ redactor: Redactor, singleFile: String?) -> Done {
+        let messages = CapturedMessages()
+        let console = Console(out: { _ in }, error: { messages.text += $0 })
+        let part = singleFile.map { $0 + ".part-\(index)" }
+        do {
+            return Done(result: .success(try export(input, redactor, part: part, console: console)), messages: messages.text, part: part)
+        } catch {
+            if let part { try? FileManager.default.removeItem(atPath: part) }
+            return Done(result: .failure(Failure(problem: Self.describe(error))), messages: messages.text, part: nil)
+        }
+    }
+
+    /// Exports one journal (its NDJSON rows into `part` when given); on failure removes what
+    /// it wrote of it.
+    private func export(_ input: Input, _ redactor: Redactor, part: String?, console: Console) throws -> JournalExport.ExportSummary {
         let reader = try JournalSource.open(input.path, console: console)
         let target: String
-        switch (command.format, single) {
-        case (.ndjson, let single?):
-            // Rows go to a file of their own first, so a journal that fails halfway leaves no
-            // partial rows in the combined file.
-            target = single.path + ".part"
-            let summary = try exportNDJSON(reader, redactor, to: target, console: console, prefix: prefix)
-            defer { try? FileManager.default.removeItem(atPath: target) }
-            try Self.append(target, to: single)
-            return summary
+        switch (command.format, part) {
+        case (.ndjson, let part?):
+            return try exportNDJSON(reader, redactor, to: part, console: console)
         case (.ndjson, nil):
             target = command.output + "/" + input.name + ".ndjson"
-            return try exportNDJSON(reader, redactor, to: target, console: console, prefix: prefix)
+            return try exportNDJSON(reader, redactor, to: target, console: console)
         case (.journal, _):
             target = command.output + "/" + input.name
             do { return try command.exportJournal(reader, redactor, to: target, console: console) } catch {
@@ -140,11 +182,11 @@ package struct FleetExport {
         }
     }
 
-    private func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, to target: String, console: Console,
-                              prefix: String) throws -> JournalExport.ExportSummary {
+    private func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, to target: String,
+                              console: Console) throws -> JournalExport.ExportSummary {
         let file = try NDJSONFile(creating: target)
         do {
-            let summary = try command.exportNDJSON(reader, redactor, into: file, console: console, progressPrefix: prefix)
+            let summary = try command.exportNDJSON(reader, redactor, into: file, console: console)
             try file.close()
             return summary
         } catch {
@@ -180,4 +222,10 @@ package struct FleetExport {
         if case JournalError.corrupted(let damage) = error { return "stopped at \(damage)" }
         return "\(error)"
     }
+}
+
+/// What one journal's export said on standard error, gathered on the worker thread that
+/// exports it (used on one thread at a time).
+private final class CapturedMessages {
+    var text = ""
 }

@@ -15,8 +15,11 @@ package struct JournalExport: Sendable {
     package let output: String
     package let singleFile: Bool
     package let json: Bool
+    /// Journals exported side by side when there are several (``FleetExport``).
+    package let jobs: Int
 
-    package init(paths: [String], format: OutputFormat, output: String, singleFile: Bool, json: Bool) {
+    package init(paths: [String], format: OutputFormat, output: String, singleFile: Bool, json: Bool, jobs: Int = 1) {
+        self.jobs = jobs
         self.paths = paths
         self.format = format
         self.output = output
@@ -27,7 +30,7 @@ package struct JournalExport: Sendable {
     /// The single journal of the classic form, `export ... -o OUT <journal>`.
     package var path: String { paths[0] }
 
-    package struct ExportSummary {
+    package struct ExportSummary: Sendable {
         package var records = 0
         package var emptied = 0
         package var sequenceOffset: Int64 = 0

@@ -7,7 +7,7 @@ struct ExportCommand: Command {
     static let name = "export"
     static let summary = "a redacted, shareable copy (NDJSON or a journal)"
     static let help = """
-        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--single-file] [--json] [--jobs J] <journal>...
+        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--single-file] [--jobs J] [--json] <journal>...
 
         Writes a copy in which emails, user ids, push tokens and data-field values are replaced
         by keyed-hash tokens (HMAC-SHA256 under a random key made for this export and then
@@ -30,19 +30,20 @@ struct ExportCommand: Command {
           -o OUT            where to write; must not exist (a journal directory may be empty)
           --single-file     with many journals and --format ndjson: OUT is one file holding
                             every journal's rows, rather than a directory of files
+          --jobs J          work side by side (default: the cores): with one journal, its segments,
+                            each from its snapshot (1 walks it in order; a trace is written in
+                            order); with many, J journals at once. The copies and what is
+                            printed are the same whatever J
           --json            print a summary as JSON
-          --jobs J          with one journal: segments redacted side by side, each from its
-                            snapshot (default: the cores; 1 walks the journal in order); the
-                            copy is the same. A trace, and many journals, are written in order
 
         Many journals at once: give several journal directories, or a folder of journal folders
         (each subdirectory is one journal). OUT is then a directory (created) with one file
         (ndjson: NAME.ndjson) or journal directory (journal: NAME/) per journal, NAME being the
-        journal's folder name. Journals are streamed one at a time, never loaded whole; progress
-        goes to standard error on a terminal. One redaction key serves the whole run, so a
-        user's token is the same in every journal of it. A journal that cannot be exported (not
-        a journal, from a newer format, an unreadable segment) is reported by name on standard
-        error and left out; the others are still exported.
+        journal's folder name. Each journal is streamed, never loaded whole, --jobs of them side
+        by side; progress goes to standard error on a terminal. One redaction key serves the
+        whole run, so a user's token is the same in every journal of it. A journal that cannot
+        be exported (not a journal, from a newer format, an unreadable segment) is reported by
+        name on standard error and left out; the others are still exported.
 
         Exit status 1 when records this build cannot read had to be left empty in the copy, or
         when some of many journals could not be exported.
@@ -68,7 +69,7 @@ struct ExportCommand: Command {
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         if singleFile && format != .ndjson { throw UsageError("--single-file writes NDJSON: pass --format ndjson") }
-        export = JournalExport(paths: paths, format: format, output: output, singleFile: singleFile, json: json)
+        export = JournalExport(paths: paths, format: format, output: output, singleFile: singleFile, json: json, jobs: self.jobs)
     }
 
     func run(console: Console) throws -> ExitStatus {

@@ -135,14 +135,9 @@ final class ExportWalk {
         do {
             var columns = FleetColumns(reader: reader)
             let walk = try JournalWalk(reader: reader)
-            // The facts of one input share their time: its text is made once for them.
-            var time: JournalTime?
-            var timeText = ""
+            var times = RecordTimeText()
             while let record = try walk.next() {
-                if record.time != time {
-                    time = record.time
-                    timeText = record.time.description
-                }
+                let timeText = times.text(of: record.time)
                 writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &chunk)
                 walk.fold(record)
                 chunk.append(consume record)

@@ -115,14 +115,9 @@ extension JournalExport {
                 walk.fold(record)
                 first = record
             }
-            // The facts of one input share their time: its text is made once for them.
-            var time: JournalTime?
-            var timeText = ""
+            var times = RecordTimeText()
             while let record = try walk.next() {
-                if record.time != time {
-                    time = record.time
-                    timeText = record.time.description
-                }
+                let timeText = times.text(of: record.time)
                 let place = rows.writeLine { line in
                     walk.withState { state in
                         JournalExport.writeRowStart(record, time: timeText, columns: &columns, before: state, to: &line)

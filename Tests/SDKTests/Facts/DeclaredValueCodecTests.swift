@@ -157,6 +157,22 @@ struct DeclaredValueCodecTests {
         #expect(try decoded([], as: CommerceItems.self).items.isEmpty)
     }
 
+    @Test("a teardown step writes its tag alone, the old table's, and reads back; an unknown tag is an unknown variant")
+    func teardownSteps() throws {
+        let tags: [TeardownStepKind: UInt64] = [
+            .disablePush: 1, .deliverPending: 2, .resetInApp: 3, .resetEmbedded: 4, .purgeQueue: 5,
+            .clearIdentity: 6, .clearProjectStorage: 7, .releaseInstance: 8, .startInstance: 9,
+        ]
+        #expect(Set(tags.keys) == Set(TeardownStepKind.allCases))
+        for (step, tag) in tags {
+            let written = bytes { $0.unsigned(1, tag) }
+            #expect(step.encodedMessage() == written)
+            #expect(try decoded(written, as: TeardownStepKind.self) == step)
+        }
+        let unknown = try #require(throws: CodecError.self) { try decoded(bytes { $0.unsigned(1, 10) }, as: TeardownStepKind.self) }
+        #expect(unknown.reason == "unknown teardown step variant 10" && unknown.isUnknownVariant)
+    }
+
     @Test("bad input names the field it lacks, the variant it does not know, or the field of the wrong type")
     func badInput() throws {
         #expect(throws: CodecError("required field switch request is missing", offset: 0)) {

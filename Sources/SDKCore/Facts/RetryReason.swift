@@ -15,23 +15,22 @@ package enum RetryReason: Sendable, Hashable {
     case notSent(NotSentReason)
 }
 
-extension RetryReason: FieldCodable {
+extension RetryReason: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let noResponse = ValueVariant(1, ValueField(2, "error", .string, .defaulted("")), make: RetryReason.noResponse)
+        static let serverBusy = ValueVariant(
+            2, ValueField(2, "error", .string, .defaulted("")), ValueField(3, "failures", .int, .defaulted(0)),
+            make: { RetryReason.serverBusy($0, failures: $1) })
+        static let notSent = ValueVariant(3, ValueField(4, "why the attempt was not sent", .message, .required), make: RetryReason.notSent)
+    }
+    static let variants = VariantLayout("retry reason", [Wire.noResponse.reader, Wire.serverBusy.reader, Wire.notSent.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .noResponse(let error): writer.unsigned(1, 1); writer.string(2, error)
-        case .serverBusy(let error, let failures): writer.unsigned(1, 2); writer.string(2, error); writer.int(3, failures)
-        case .notSent(let reason): writer.unsigned(1, 3); writer.message(4, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .noResponse(try fields.string(2) ?? "")
-        case 2: self = .serverBusy(try fields.string(2) ?? "", failures: try fields.int(3) ?? 0)
-        case 3:
-            self = .notSent(try fields.requiredMessage(4, "why the attempt was not sent"))
-        default: throw fields.unknown("retry reason")
+        case .noResponse(let error): Wire.noResponse.write(error, to: &writer)
+        case .serverBusy(let error, let failures): Wire.serverBusy.write(error, failures, to: &writer)
+        case .notSent(let reason): Wire.notSent.write(reason, to: &writer)
         }
     }
 }

@@ -94,6 +94,85 @@ struct DeclaredValueCodecTests {
         #expect(try decoded(bytes { $0.unsigned(1, 2) }, as: ModuleSignal.self) == .start)
     }
 
+    @Test("a retry's reason writes its tag and the fields its old switch wrote")
+    func retryReasons() throws {
+        let cases: [(RetryReason, (inout FieldWriter) -> Void)] = [
+            (.noResponse("offline"), { $0.unsigned(1, 1); $0.string(2, "offline") }),
+            (.serverBusy("503", failures: 2), { $0.unsigned(1, 2); $0.string(2, "503"); $0.int(3, 2) }),
+            (.notSent(.noAPIKey), { $0.unsigned(1, 3); $0.message(4, NotSentReason.noAPIKey) }),
+        ]
+        for (reason, write) in cases {
+            let written = bytes(write)
+            #expect(reason.encodedMessage() == written)
+            #expect(try decoded(written, as: RetryReason.self) == reason)
+        }
+        #expect(try decoded(bytes { $0.unsigned(1, 2) }, as: RetryReason.self) == .serverBusy("", failures: 0))
+        #expect(throws: CodecError("required field why the attempt was not sent is missing", offset: 0)) {
+            try decoded(bytes { $0.unsigned(1, 3) }, as: RetryReason.self)
+        }
+        let unknown = try #require(throws: CodecError.self) { try decoded(bytes { $0.unsigned(1, 9) }, as: RetryReason.self) }
+        #expect(unknown.reason == "unknown retry reason variant 9" && unknown.isUnknownVariant)
+    }
+
+    @Test("an erasure writes the files left and their bytes together, only when a file was left; its counts bit for bit")
+    func localDataErasure() throws {
+        var left = JournalErasure(firstSequence: 3, lastSequence: 90, segments: 4, bytes: -1)
+        left.segmentsLeft = 2
+        left.bytesLeft = 0
+        left.failure = "busy"
+        var noneLeft = JournalErasure(firstSequence: 1, lastSequence: 0, segments: 0, bytes: 0)
+        noneLeft.bytesLeft = 5
+        for erasure in [LocalDataErasure(call: call, erased: left), LocalDataErasure(call: nil, erased: noneLeft),
+                        .nothingErased(call: nil, failure: "no disk")] {
+            let erased = erasure.erased
+            let written = bytes { writer in
+                if let call = erasure.call { writer.message(1, call) }
+                writer.unsigned(2, erased.firstSequence)
+                writer.unsigned(3, erased.lastSequence)
+                writer.unsigned(4, UInt64(truncatingIfNeeded: erased.segments))
+                writer.unsigned(5, UInt64(truncatingIfNeeded: erased.bytes))
+                writer.string(6, erased.failure)
+                if erased.segmentsLeft != 0 {
+                    writer.unsigned(7, UInt64(truncatingIfNeeded: erased.segmentsLeft))
+                    writer.unsigned(8, UInt64(truncatingIfNeeded: erased.bytesLeft))
+                }
+            }
+            #expect(erasure.encodedMessage() == written)
+            var read = erasure
+            if erased.segmentsLeft == 0 { read.erased.bytesLeft = 0 }
+            #expect(try decoded(written, as: LocalDataErasure.self) == read)
+        }
+        var empty = JournalErasure(firstSequence: 0, lastSequence: 0, segments: 0, bytes: 0)
+        empty.failure = nil
+        #expect(try decoded([], as: LocalDataErasure.self) == LocalDataErasure(call: nil, erased: empty))
+    }
+
+    @Test("commerce items: one message per item, in order")
+    func commerceItems() throws {
+        let items = [CommerceItem(id: "a", name: "A", price: 1.5, quantity: 2),
+                     CommerceItem(id: "b", name: "B", price: 0, quantity: 1, sku: "s", dataFields: ["k": .integer(3)])]
+        let written = bytes { $0.messages(1, items) }
+        #expect(CommerceItems(items).encodedMessage() == written)
+        #expect(try decoded(written, as: CommerceItems.self).items == items)
+        #expect(try decoded([], as: CommerceItems.self).items.isEmpty)
+    }
+
+    @Test("a teardown step writes its tag alone, the old table's, and reads back; an unknown tag is an unknown variant")
+    func teardownSteps() throws {
+        let tags: [TeardownStepKind: UInt64] = [
+            .disablePush: 1, .deliverPending: 2, .resetInApp: 3, .resetEmbedded: 4, .purgeQueue: 5,
+            .clearIdentity: 6, .clearProjectStorage: 7, .releaseInstance: 8, .startInstance: 9,
+        ]
+        #expect(Set(tags.keys) == Set(TeardownStepKind.allCases))
+        for (step, tag) in tags {
+            let written = bytes { $0.unsigned(1, tag) }
+            #expect(step.encodedMessage() == written)
+            #expect(try decoded(written, as: TeardownStepKind.self) == step)
+        }
+        let unknown = try #require(throws: CodecError.self) { try decoded(bytes { $0.unsigned(1, 10) }, as: TeardownStepKind.self) }
+        #expect(unknown.reason == "unknown teardown step variant 10" && unknown.isUnknownVariant)
+    }
+
     @Test("bad input names the field it lacks, the variant it does not know, or the field of the wrong type")
     func badInput() throws {
         #expect(throws: CodecError("required field switch request is missing", offset: 0)) {

@@ -159,20 +159,36 @@ extension TransportCompletion: FieldCodable {
     }
 }
 
-extension TeardownStepKind: FieldCodable {
-    private static let tags: [TeardownStepKind: UInt64] = [
-        .disablePush: 1, .deliverPending: 2, .resetInApp: 3, .resetEmbedded: 4, .purgeQueue: 5,
-        .clearIdentity: 6, .clearProjectStorage: 7, .releaseInstance: 8, .startInstance: 9,
-    ]
+extension TeardownStepKind: DeclaredVariantCodable {
+    /// The variants, by the steps they stand for: a tag each (field 1), no other field.
+    private enum Wire {
+        static let disablePush = ValueVariant<TeardownStepKind>(1, make: { .disablePush })
+        static let deliverPending = ValueVariant<TeardownStepKind>(2, make: { .deliverPending })
+        static let resetInApp = ValueVariant<TeardownStepKind>(3, make: { .resetInApp })
+        static let resetEmbedded = ValueVariant<TeardownStepKind>(4, make: { .resetEmbedded })
+        static let purgeQueue = ValueVariant<TeardownStepKind>(5, make: { .purgeQueue })
+        static let clearIdentity = ValueVariant<TeardownStepKind>(6, make: { .clearIdentity })
+        static let clearProjectStorage = ValueVariant<TeardownStepKind>(7, make: { .clearProjectStorage })
+        static let releaseInstance = ValueVariant<TeardownStepKind>(8, make: { .releaseInstance })
+        static let startInstance = ValueVariant<TeardownStepKind>(9, make: { .startInstance })
+    }
+    static let variants = VariantLayout("teardown step", [
+        Wire.disablePush.reader, Wire.deliverPending.reader, Wire.resetInApp.reader, Wire.resetEmbedded.reader, Wire.purgeQueue.reader,
+        Wire.clearIdentity.reader, Wire.clearProjectStorage.reader, Wire.releaseInstance.reader, Wire.startInstance.reader,
+    ])
 
     func encode(to writer: inout FieldWriter) {
-        writer.unsigned(1, Self.tags[self]!)
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        guard let found = Self.tags.first(where: { $0.value == fields.tag })?.key else { throw fields.unknown("teardown step") }
-        self = found
+        switch self {
+        case .disablePush: Wire.disablePush.write(to: &writer)
+        case .deliverPending: Wire.deliverPending.write(to: &writer)
+        case .resetInApp: Wire.resetInApp.write(to: &writer)
+        case .resetEmbedded: Wire.resetEmbedded.write(to: &writer)
+        case .purgeQueue: Wire.purgeQueue.write(to: &writer)
+        case .clearIdentity: Wire.clearIdentity.write(to: &writer)
+        case .clearProjectStorage: Wire.clearProjectStorage.write(to: &writer)
+        case .releaseInstance: Wire.releaseInstance.write(to: &writer)
+        case .startInstance: Wire.startInstance.write(to: &writer)
+        }
     }
 }
 

@@ -2,35 +2,34 @@ import Journal
 
 // The counts are the journal's `Int`s, written as unsigned varints: bit for bit both ways
 // (`truncatingIfNeeded`), so a hostile record's count reads back and writes again unchanged.
-extension LocalDataErasure: FieldCodable {
-    func encode(to writer: inout FieldWriter) {
-        if let call { writer.message(1, call) }
-        writer.unsigned(2, erased.firstSequence)
-        writer.unsigned(3, erased.lastSequence)
-        writer.unsigned(4, UInt64(truncatingIfNeeded: erased.segments))
-        writer.unsigned(5, UInt64(truncatingIfNeeded: erased.bytes))
-        writer.string(6, erased.failure)
-        if erased.segmentsLeft != 0 {
-            writer.unsigned(7, UInt64(truncatingIfNeeded: erased.segmentsLeft))
-            writer.unsigned(8, UInt64(truncatingIfNeeded: erased.bytesLeft))
-        }
-    }
+// The files left and their bytes (7, 8) are written together, only when a file was left.
+extension LocalDataErasure: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(optional: 1, "call", \LocalDataErasure.call, .message),
+        ValueField(2, "firstSequence", \LocalDataErasure.erased.firstSequence, .unsigned, .defaulted(0)),
+        ValueField(3, "lastSequence", \LocalDataErasure.erased.lastSequence, .unsigned, .defaulted(0)),
+        ValueField(4, "segments", \LocalDataErasure.erased.segments, .count, .defaulted(0)),
+        ValueField(5, "bytes", \LocalDataErasure.erased.bytes, .count, .defaulted(0)),
+        ValueField(optional: 6, "failure", \LocalDataErasure.erased.failure, .string),
+        ValueField(optional: 7, "segmentsLeft", \LocalDataErasure.segmentsLeftIfAny, .count),
+        ValueField(optional: 8, "bytesLeft", \LocalDataErasure.bytesLeftIfAny, .count),
+        make: { call, first, last, segments, bytes, failure, segmentsLeft, bytesLeft in
+            var erased = JournalErasure(firstSequence: first, lastSequence: last, segments: segments, bytes: bytes)
+            erased.segmentsLeft = segmentsLeft ?? 0
+            erased.bytesLeft = bytesLeft ?? 0
+            erased.failure = failure
+            return LocalDataErasure(call: call, erased: erased)
+        })
 
-    init(from reader: inout FieldReader) throws(CodecError) {
-        self = .nothingErased(call: nil, failure: nil)
-        erased.firstSequence = 0
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: call = try field.message(CallID.self)
-            case 2: erased.firstSequence = try field.unsigned()
-            case 3: erased.lastSequence = try field.unsigned()
-            case 4: erased.segments = Int(truncatingIfNeeded: try field.unsigned())
-            case 5: erased.bytes = Int(truncatingIfNeeded: try field.unsigned())
-            case 6: erased.failure = try field.string()
-            case 7: erased.segmentsLeft = Int(truncatingIfNeeded: try field.unsigned())
-            case 8: erased.bytesLeft = Int(truncatingIfNeeded: try field.unsigned())
-            default: break
-            }
-        }
+    /// The files left, written only when there are any.
+    private var segmentsLeftIfAny: Int? { erased.segmentsLeft == 0 ? nil : erased.segmentsLeft }
+    /// Their bytes, written with them.
+    private var bytesLeftIfAny: Int? { erased.segmentsLeft == 0 ? nil : erased.bytesLeft }
+}
+
+private extension FieldCoding where Value == Int {
+    /// A count as an unsigned varint, bit for bit both ways.
+    static var count: Self {
+        FieldCoding<UInt64>.unsigned.map({ Int(truncatingIfNeeded: $0) }, { UInt64(truncatingIfNeeded: $0) })
     }
 }

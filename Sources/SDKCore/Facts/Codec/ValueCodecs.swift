@@ -177,21 +177,14 @@ extension CommerceItem: DeclaredFieldCodable {
 }
 
 /// A list of commerce items as a message.
-struct CommerceItems: FieldCodable {
+struct CommerceItems: DeclaredFieldCodable {
     var items: [CommerceItem]
-
-    func encode(to writer: inout FieldWriter) {
-        writer.messages(1, items)
-    }
 
     init(_ items: [CommerceItem]) {
         self.items = items
     }
 
-    init(from reader: inout FieldReader) throws(CodecError) {
-        items = []
-        while let field = try reader.next() { if field.number == 1 { items.append(try field.message()) } }
-    }
+    static let layout = ValueLayout(ValueField(repeated: 1, "items", \CommerceItems.items, .message), make: { CommerceItems($0) })
 }
 
 extension PushOpen: DeclaredFieldCodable {

@@ -34,12 +34,11 @@ extension JournalExport {
     /// `jobs` 1, is walked in order. Memory: the 2J segments' redacted records in flight.
     package func exportJournal(_ reader: JournalReader, _ redactor: Redactor, to output: String, console: Console,
                                jobs: Int) throws -> (ExportSummary, SegmentFolds.Walked) {
-        var walked = SegmentFolds.Walked()
         guard jobs > 1, SegmentFolds.canSplit(reader) else {
-            walked.walkedInOrder = true
-            walked.segmentsInOrder = reader.segments.count
+            let walked = SegmentFolds.Walked.inOrder(segments: reader.segments.count)
             return (try exportJournal(reader, redactor, to: output, console: console), walked)
         }
+        var walked = SegmentFolds.Walked()
         let (writer, options) = try openCopy(of: reader, at: output)
         var summary = ExportSummary()
         var copy = RedactedCopyRecords(redactor: redactor, recordLimit: options.maxRecordBytes)

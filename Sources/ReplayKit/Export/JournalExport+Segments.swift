@@ -36,12 +36,11 @@ extension JournalExport {
     /// segments written in order).
     package func exportNDJSON(_ reader: JournalReader, _ redactor: Redactor, into file: NDJSONFile, console: Console,
                               progressPrefix: String = "", jobs: Int) throws -> (ExportSummary, SegmentFolds.Walked) {
-        var walked = SegmentFolds.Walked()
         guard jobs > 1, SegmentFolds.canSplit(reader) else {
-            walked.walkedInOrder = true
-            walked.segmentsInOrder = reader.segments.count
+            let walked = SegmentFolds.Walked.inOrder(segments: reader.segments.count)
             return (try exportNDJSON(reader, redactor, into: file, console: console, progressPrefix: progressPrefix), walked)
         }
+        var walked = SegmentFolds.Walked()
         var summary = ExportSummary()
         var columns = FleetColumns(reader: reader)
         var state = SDKState()

@@ -19,6 +19,14 @@ extension SegmentFolds {
         package var segmentsInOrder = 0
         /// Whether the journal was walked in order from its start, without a split.
         package var walkedInOrder = false
+
+        /// A journal of `segments` segments walked in order from its start, without a split.
+        package static func inOrder(segments: Int) -> Walked {
+            var walked = Walked()
+            walked.walkedInOrder = true
+            walked.segmentsInOrder = segments
+            return walked
+        }
     }
 
     /// A record of a segment folded alone, as the calling thread takes it.
@@ -64,8 +72,7 @@ extension SegmentFolds {
         var walked = Walked()
         guard jobs > 1, canSplit(reader) else {
             let walk = try JournalWalk(reader: reader, onProgress: onProgress)
-            walked.walkedInOrder = true
-            walked.segmentsInOrder = reader.segments.count
+            walked = .inOrder(segments: reader.segments.count)
             while let record = try walk.next() {
                 walk.fold(record) { consumeInOrder(record, $0) }
             }

@@ -35,6 +35,11 @@ package struct AuditRow: Sendable {
         }
     }
 
+    /// Every project the row names: live at the call, its tasks', the one it took effect on.
+    package var projects: [ProjectFingerprint] {
+        [liveAtCall, deliveredTo].compactMap { $0 } + tasks.map(\.project)
+    }
+
     /// `delivered`, `applied`, `failed`, `discarded` or `pending`.
     package var status: String {
         switch outcome {

@@ -47,7 +47,7 @@ package struct ProjectLabels: Sendable {
 
     /// These labels with `later`'s learned after them (`later`'s win): what an audit that learned
     /// these and then `later`'s knows.
-    func overlaid(by later: ProjectLabels) -> ProjectLabels {
+    package func overlaid(by later: ProjectLabels) -> ProjectLabels {
         if labels.allSatisfy({ later.labels[$0.key] != nil }) { return later }
         return ProjectLabels(labels: labels.merging(later.labels) { $1 })
     }
@@ -57,6 +57,9 @@ package struct ProjectLabels: Sendable {
     }
 
     /// The label of `fingerprint`, if the journal gave it one.
+    /// The projects the journal gave a label to.
+    package var labelled: some Collection<ProjectFingerprint> { labels.keys }
+
     package func label(_ fingerprint: ProjectFingerprint?) -> String? {
         fingerprint.flatMap { labels[$0] }
     }

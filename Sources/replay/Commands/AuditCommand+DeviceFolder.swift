@@ -13,12 +13,12 @@ extension AuditCommand {
         let merge = try DeviceMerge(folder: device) { path in try JournalSource.open(path, console: console) }
         let width = device.roleWidth
         var shown = device.lanes.map { _ in [String: Int]() }
+        var named = Set<ProjectFingerprint>()
         if !json { console.print("process".padding(toLength: max(width, 7), withPad: " ", startingAt: 0) + "  " + AuditRow.header) }
         let audits = device.lanes.enumerated().map { lane, process in
             CallAudit { row in
-                guard calls.isEmpty || calls.contains(row.name) else { return }
-                if let project, !(row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
-                    && !(row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false) { return }
+                if project != nil { named.formUnion(row.projects) }
+                guard shows(row) else { return }
                 shown[lane][row.status, default: 0] += 1
                 if json {
                     guard case .object(let members) = row.json else { return }
@@ -59,6 +59,9 @@ extension AuditCommand {
             }
         }
         if json { console.print(JSONValue.object([("summary", .object([("processes", .array(processes))]))]).serialized()) }
+        let labels = audits.reduce(ProjectLabels()) { $0.overlaid(by: $1.labels) }
+        project?.noteIfUnmatched(audits.reduce(named) { $0.union($1.deliveries.keys) }.union(labels.labelled), labels: labels,
+                                 command: Self.name, path: device.path, console: console)
         return merge.reportProblems(command: Self.name, console: console) ? .findings : .ok
     }
 }

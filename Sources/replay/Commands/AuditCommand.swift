@@ -25,7 +25,9 @@ struct AuditCommand: Command {
         disableDevice), to compare with the backend's logs.
 
           --project FP   only calls made on, or delivered to, this project (fingerprint, a
-                         prefix of at least 4 hex digits, or the project's label, e.g. EU)
+                         prefix of at least 4 hex digits, or the project's label, e.g. EU);
+                         one that names none of the journal's projects is said on standard
+                         error, with the projects it names
           --call NAME    only calls of this name, e.g. track, setEmail (repeatable)
           --json         one JSON object per call (NDJSON), then one {"summary": …}
           --received F...  backends' receipt logs (docs/RECONCILE.md): each row gains what
@@ -58,24 +60,35 @@ struct AuditCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         if journals.paths.count == 1, let device = DeviceFolder.open(journals.paths[0]) { return try run(device, console: console) }
-        if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs, jobsGiven: journals.jobsGiven).status }
+        if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs, jobsGiven: journals.jobsGiven, noteUnmatchedProject: true).status }
         return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
             try answer(path, console: console, jobs: 1)
         }
     }
 
+    /// Whether `row` passes `--call` and `--project` (a call made on, or delivered to, the project).
+    func shows(_ row: AuditRow) -> Bool {
+        guard calls.isEmpty || calls.contains(row.name) else { return false }
+        guard let project else { return true }
+        return (row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
+            || (row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false)
+    }
+
     /// Audits one journal: its rows, then its summary; its segments `jobs` at a time (with
     /// `jobsGiven`, a note on standard error when some were audited in order: ``JobsNote``).
-    func answer(_ path: String, console: Console, jobs: Int, jobsGiven: Bool = false) throws -> ManyJournals.Answer {
+    /// With `noteUnmatchedProject` (one journal asked for), a `--project` that names none of
+    /// the journal's projects is said on standard error.
+    func answer(_ path: String, console: Console, jobs: Int, jobsGiven: Bool = false,
+                noteUnmatchedProject: Bool = false) throws -> ManyJournals.Answer {
         let reader = try JournalSource.open(path, console: console)
         var shown: [String: Int] = [:]
         let received = try receiptVerdicts(path, console: console)
         var verdictCounts: [String: Int] = [:]
         if !json { console.print(AuditRow.header + (received == nil ? "" : "  received")) }
+        var named = Set<ProjectFingerprint>()
         let emit = { (row: AuditRow) in
-            guard calls.isEmpty || calls.contains(row.name) else { return }
-            if let project, !(row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
-                && !(row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false) { return }
+            if project != nil { named.formUnion(row.projects) }
+            guard shows(row) else { return }
             shown[row.status, default: 0] += 1
             guard let received else {
                 if json { console.printLine { row.writeJSON(to: &$0) } } else { console.printLine { row.writeLine(to: &$0) } }
@@ -112,6 +125,10 @@ struct AuditCommand: Command {
                             inOrder: reader.segments.count, wholeInOrder: true, console: console)
             problems = walk.stream.problems
             (deliveries, statusCounts, labels) = (audit.deliveries, audit.statusCounts, audit.labels)
+        }
+        if noteUnmatchedProject {
+            project?.noteIfUnmatched(named.union(deliveries.keys).union(labels.labelled), labels: labels, command: Self.name,
+                                     path: path, console: console)
         }
         let statuses = ["delivered", "applied", "failed", "discarded", "pending"]
         let delivered = deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: labels) ?? true }

@@ -26,7 +26,8 @@ struct TimelineCommand: Command {
                             `snapshot` selects the segments' snapshots
           --project FP      only facts about this project (fingerprint, a prefix of at least 4
                             hex digits, or its label); facts naming no project count for the
-                            live project
+                            live project; one that names none of the projects read is said
+                            on standard error
           --json            one JSON object per fact (NDJSON), with its depth and fields
         """
 
@@ -57,11 +58,13 @@ struct TimelineCommand: Command {
         var depth = TimelineLine.depth(walk.state)
         var labels = ProjectLabels()
         labels.learn(from: walk.state)
+        var named = Set<ProjectFingerprint>()
         while let record = try walk.next() {
             labels.learn(from: record)
             if let to, !to.includes(sequence: record.sequence, time: record.time) { break }
             let mentioned = record.fact.map { FactProjects.mentioned(by: $0, in: walk.state) } ?? []
             let live = walk.state.live?.fingerprint
+            if project != nil { named.formUnion(mentioned + [live].compactMap { $0 }) }
             walk.fold(record)
             let after = TimelineLine.depth(walk.state)
             let shownDepth = record.isSnapshot ? 0 : min(depth, after)
@@ -75,6 +78,8 @@ struct TimelineCommand: Command {
                 console.print(TimelineLine.line(record, depth: shownDepth, labels: labels))
             }
         }
+        project?.noteIfUnmatched(named.union(labels.labelled), labels: labels, command: Self.name, path: path,
+                                 partly: from != nil || to != nil, console: console)
         return walk.stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
     }
 }

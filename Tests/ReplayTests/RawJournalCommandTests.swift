@@ -116,6 +116,8 @@ struct RawJournalCommandTests {
         (["diff", "--from", "1", "/j"], "--to SEQ|TIME is required"),
         (["timeline", "--kind", "callMade", "/j"], "--kind expects a fact kind"),
         (["timeline", "--project", "", "/j"], "--project expects a project fingerprint"),
+        (["timeline", "--from", "60", "--to", "50", "/j"], "--from sequence 60 is after --to sequence 50"),
+        (["timeline", "--from", "2026-01-02T00:00:00Z", "--to", "2026-01-01T00:00:00Z", "/j"], "is after --to 2026-01-01T00:00:00"),
         (["audit", "--call", "buy", "/j"], "--call expects a public call"),
         (["diagnose", "--switch", "x", "/j"], "--switch expects a switch number"),
         (["recheck", "--limit", "-1", "/j"], "--limit expects a count"),

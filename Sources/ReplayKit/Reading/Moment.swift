@@ -19,6 +19,16 @@ package enum Moment: Equatable, Sendable {
     /// How usage errors describe what is expected.
     package static let expectation = "a sequence number or an ISO-8601 time such as 2025-11-24T16:00:01Z"
 
+    /// Whether `later` names a point before this one, when both are of the same kind (two
+    /// sequence numbers, or two times); a sequence number and a time cannot be ordered unread.
+    package func isAfter(_ later: Moment) -> Bool {
+        switch (self, later) {
+        case (.sequence(let first), .sequence(let last)): first > last
+        case (.time(let first), .time(let last)): first > last
+        case (.sequence, .time), (.time, .sequence): false
+        }
+    }
+
     /// Whether the record `(sequence, time)` is at or before this moment.
     package func includes(sequence: UInt64, time: JournalTime) -> Bool {
         switch self {

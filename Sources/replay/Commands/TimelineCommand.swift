@@ -41,6 +41,7 @@ struct TimelineCommand: Command {
     init(arguments: inout Arguments) throws(UsageError) {
         from = try arguments.moment("--from")
         to = try arguments.moment("--to")
+        if let from, let to, from.isAfter(to) { throw UsageError("--from \(from) is after --to \(to): nothing lies between them") }
         let names = try arguments.options("--kind")
         let known = Set(FactKind.allCases.map(\.name) + ["snapshot"])
         for name in names where !known.contains(name) {

@@ -203,8 +203,14 @@ package final class SwitchDiagnosis {
         }
     }
 
+    /// The switches the journal holds, lowest and highest number and how many, whichever
+    /// ``only`` asks for (to say, when that one is not there, which are).
+    package private(set) var held: (first: UInt64, last: UInt64, count: Int)?
+
     private func deliver(_ report: SwitchReport) {
-        if let only, report.id.number != only { return }
+        let number = report.id.number
+        held = held.map { (min($0.first, number), max($0.last, number), $0.count + 1) } ?? (number, number, 1)
+        if let only, number != only { return }
         var report = report
         report.labels = labels
         emit(report)

@@ -73,7 +73,10 @@ struct DiagnoseCommand: Command {
         diagnosis.finish()
         if json && !many { console.print(printed == 0 ? "[]" : "]") }
         if printed == 0 && !json {
-            console.print(only.map { "no switch s\($0) in this journal" } ?? "no switch in this journal")
+            let held = diagnosis.held.map { held in
+                held.count == 1 ? " (it holds s\(held.first))" : " (it holds \(held.count): s\(held.first) to s\(held.last))"
+            } ?? ""
+            console.print(only.map { "no switch s\($0) in this journal" + held } ?? "no switch in this journal")
         }
         let unreadable = walk.problems.report(command: Self.name, console: console)
         return ManyJournals.Answer(status: anomalies || unreadable ? .findings : .ok, journalID: reader.journalID?.uuidString,

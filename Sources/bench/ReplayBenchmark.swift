@@ -146,12 +146,15 @@ struct ReplayBenchmark {
             let rows = try Self.lineCount(ndjson)
             return rows == info.records ? nil : "\(rows) rows for \(info.records) records"
         }
-        // `audit`, `check`, `diagnose` and `export` in order (--jobs 1), then their segments on every core (the default).
+        // `audit`, `check`, `diagnose` and `export` in order (--jobs 1), then their segments on every core (the default,
+        // given as `--jobs` so that replay says on standard error when it walked some segments in order instead:
+        // `provenRun` refuses such a run, which would be timed under the split's name).
+        let cores = ["--jobs", String(ProcessInfo.processInfo.activeProcessorCount)]
         let commands: [(name: String, arguments: [String], prove: (String) throws -> String?)] = [
             ("audit --json --jobs 1", ["audit", "--json", "--jobs", "1", path], auditProof),
-            ("audit --json", ["audit", "--json", path], auditProof),
+            ("audit --json", ["audit", "--json"] + cores + [path], auditProof),
             ("check --jobs 1", ["check", "--jobs", "1", path], checkProof),
-            ("check", ["check", path], checkProof),
+            ("check", ["check"] + cores + [path], checkProof),
             ("recheck", ["recheck", path], { output in
                 let said = Self.lastLine(of: output)
                 guard let rechecked = Self.number(after: "recheck: ", in: said), rechecked > 0,
@@ -159,10 +162,10 @@ struct ReplayBenchmark {
                 return nil
             }),
             ("diagnose --json --jobs 1", ["diagnose", "--json", "--jobs", "1", path], diagnoseProof),
-            ("diagnose --json", ["diagnose", "--json", path], diagnoseProof),
+            ("diagnose --json", ["diagnose", "--json"] + cores + [path], diagnoseProof),
             ("export --redact --format ndjson --jobs 1", ["export", "--redact", "--format", "ndjson", "--jobs", "1", "-o", ndjson, path],
              exportProof),
-            ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson", "-o", ndjson, path], exportProof),
+            ("export --redact --format ndjson", ["export", "--redact", "--format", "ndjson"] + cores + ["-o", ndjson, path], exportProof),
         ]
         for command in commands {
             log("replay \(command.name) (\(runs == 1 ? "1 run" : "\(runs) runs"))")
@@ -424,6 +427,11 @@ struct ReplayBenchmark {
             throw BenchError("\(name) failed (status \(run.status), signal \(run.signal)): \(message.suffix(400))")
         }
         if let missing = try prove(output) { throw BenchError("\(name) did not do its work: \(missing)") }
+        // `--jobs J` above 1 must have split the journal: replay says on standard error when it did not.
+        if let given = arguments.firstIndex(of: "--jobs"), given + 1 < arguments.count, let jobs = Int(arguments[given + 1]), jobs > 1 {
+            let said = (try? String(contentsOfFile: scratch + "/stderr", encoding: .utf8)) ?? ""
+            if said.contains("walked in order") { throw BenchError("\(name) did not split the journal: \(said.prefix(300))") }
+        }
         return run
     }
 

@@ -27,11 +27,21 @@ package final class StepSession {
     private var walk: JournalWalk
     /// The state document before the last move.
     private var previous: JSONValue?
+    /// The projects' labels learned so far (from the states jumped to and the records read), so
+    /// that a line reads as `replay timeline` prints it.
+    private var labels = ProjectLabels()
 
     package init(reader: JournalReader, console: Console) throws {
         self.reader = reader
         self.console = console
         walk = try JournalWalk(reader: reader, remembersLastFolded: true)
+    }
+
+    /// The line of `record`, folded into the walk now, at the depth of the switch or step it
+    /// stands in (`depthBefore`: the depth before it was folded).
+    private func line(_ record: DecodedRecord, depthBefore: Int) -> String {
+        labels.learn(from: record)
+        return TimelineLine.line(record, depth: min(depthBefore, TimelineLine.depth(walk.state)), labels: labels)
     }
 
     /// Reads commands until `quit` or the end of input.
@@ -131,7 +141,7 @@ package final class StepSession {
         while moved < count, let record = try walk.next() {
             let depth = TimelineLine.depth(walk.state)
             walk.fold(record)
-            console.print(TimelineLine.line(record, depth: min(depth, TimelineLine.depth(walk.state))))
+            console.print(line(record, depthBefore: depth))
             moved += 1
         }
         if moved < count { console.print("(end of the journal)") }
@@ -141,6 +151,7 @@ package final class StepSession {
     private func jump(to moment: Moment) throws {
         let before = StateDocument.make(walk.state)
         walk = try JournalWalk(reader: reader, start: .after(moment), remembersLastFolded: true)
+        labels.learn(from: walk.state)
         previous = before
         showCurrent()
     }
@@ -150,7 +161,8 @@ package final class StepSession {
             console.print("(at the start, before the first record)")
             return
         }
-        console.print(TimelineLine.line(record, depth: TimelineLine.depth(walk.state)))
+        labels.learn(from: record)
+        console.print(TimelineLine.line(record, depth: TimelineLine.depth(walk.state), labels: labels))
     }
 
     /// The sequence number of switch `number`'s request.
@@ -169,7 +181,7 @@ package final class StepSession {
         while let record = try walk.next() {
             let depth = TimelineLine.depth(walk.state)
             walk.fold(record)
-            let line = TimelineLine.line(record, depth: min(depth, TimelineLine.depth(walk.state)))
+            let line = line(record, depthBefore: depth)
             if line.lowercased().contains(needle) {
                 previous = before
                 console.print(line)

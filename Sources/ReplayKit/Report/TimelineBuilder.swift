@@ -24,8 +24,10 @@ package enum TimelineBuilder {
         // for a page, the whole call is (``PageCalls``): only its drawing is kept when it may yet
         // be drawn on its own (the gate held it, ``SwitchReport/held``, or `notable` picks it).
         var calls: [Timeline.Call] = []
-        var summaries: [CallID: String] = [:]
-        var facts: [CallID: String] = [:]
+        // The `callReceived` records of the calls still open: a call's summary and record text
+        // are made from it when its row comes, only if the call is kept (most calls of a long
+        // journal are folded into a bucket, and need neither).
+        var received: [CallID: DecodedRecord] = [:]
         // Calls whose row came before their `callReceived` was looked at: their index in `calls`.
         var early: [CallID: Int] = [:]
         let page: PageCalls?
@@ -40,21 +42,21 @@ package enum TimelineBuilder {
         var foldedEarly = Set<CallID>()
         var foldFailure: (any Error)?
         let audit = CallAudit { row in
-            let summary = summaries.removeValue(forKey: row.call)
-            var fact = facts.removeValue(forKey: row.call)
+            let record = received.removeValue(forKey: row.call)
             let pastLimit = calls.count + (page?.count ?? 0) >= MarkBuckets.markLimit
-            if pastLimit, !Timeline.Call.isNotable(row) { fact = nil }
+            // Past the mark limit, only a notable call keeps its record's text.
+            let keepsFact = !pastLimit || Timeline.Call.isNotable(row)
             if pastLimit, let page, let pageNotable {
                 let queued = queuedByGate.remove(row.call) != nil
                 do {
                     if !Timeline.Call.isNotable(row), !queued, !pageNotable(row.call) {
-                        if summary == nil { foldedEarly.insert(row.call) }
+                        if record == nil { foldedEarly.insert(row.call) }
                         try page.fold(row)
                         return
                     }
                     // (A call whose `callReceived` comes later is kept whole, to take its summary then.)
-                    if let summary {
-                        try page.keep(row, summary: summary, factJSON: fact)
+                    if let record {
+                        try page.keep(row, summary: Self.summary(of: record), factJSON: keepsFact ? Self.factJSON(of: record) : nil)
                         return
                     }
                 } catch {
@@ -62,8 +64,9 @@ package enum TimelineBuilder {
                     return
                 }
             }
-            if summary == nil { early[row.call] = calls.count }
-            calls.append(Timeline.Call(row: row, summary: summary ?? row.name.rawValue, factJSON: fact, held: nil))
+            if record == nil { early[row.call] = calls.count }
+            calls.append(Timeline.Call(row: row, summary: record.map(Self.summary(of:)) ?? row.name.rawValue,
+                                       factJSON: keepsFact ? record.map(Self.factJSON(of:)) : nil, held: nil))
         }
         // For a page, the switches' held calls go to the page's calls as each switch comes (the
         // page reads them only for the calls it draws), and the depths to temporary files.
@@ -106,13 +109,12 @@ package enum TimelineBuilder {
             switch record.fact {
             case .callReceived(let call)?:
                 if let index = early.removeValue(forKey: call.id) {
-                    calls[index].summary = Describe.call(call.call)
-                    calls[index].factJSON = FactJSON.object(record).serialized()
+                    calls[index].summary = Self.summary(of: record)
+                    calls[index].factJSON = Self.factJSON(of: record)
                 } else if foldedEarly.remove(call.id) != nil {
                     // Folded already: a bucket needs neither its summary nor its record.
                 } else {
-                    summaries[call.id] = Describe.call(call.call)
-                    facts[call.id] = FactJSON.object(record).serialized()
+                    received[call.id] = record
                 }
                 sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
                 callOrdinal += 1
@@ -171,6 +173,17 @@ package enum TimelineBuilder {
         timeline.statesSkipped = sampler.skipped
         timeline.unreadable = walk.stream.unreadableCount
         return timeline
+    }
+
+    /// A call's summary, from its `callReceived` record.
+    private static func summary(of record: DecodedRecord) -> String {
+        guard case .callReceived(let call)? = record.fact else { return "" }
+        return Describe.call(call.call)
+    }
+
+    /// A call's `callReceived` record as JSON text.
+    private static func factJSON(of record: DecodedRecord) -> String {
+        FactJSON.object(record).serialized()
     }
 
     private static func redacted(_ content: DecodedRecord.Content, _ redactor: Redactor) -> DecodedRecord.Content {

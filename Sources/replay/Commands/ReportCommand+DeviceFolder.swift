@@ -19,7 +19,8 @@ extension ReportCommand {
             let timeline = try TimelineBuilder.build(reader: try JournalSource.open(lane.path, console: console),
                                                      keeping: .page(nil), onProgress: { console.progress("\(lane.role): reading seq \($0)") })
             console.clearProgress()
-            try Self.write(ReportPage.html(data: try ReportData.make(timeline, received: nil), title: "\(title) (\(lane.role))"), to: file)
+            let page = ReportPage.html(data: try ReportData.make(timeline, received: nil), title: "\(title) (\(lane.role))")
+            try ReplacedFile.write(Data(page.utf8), to: file)
             reports.append((file as NSString).lastPathComponent)
             if timeline.unreadable > 0 || timeline.violationCount > 0 { findings = true }
             processes.append(.object([("process", .string(lane.role)), ("output", .string(file)), ("records", .integer(Int64(timeline.records))),
@@ -31,7 +32,7 @@ extension ReportCommand {
         }
         let merge = try DeviceMerge(folder: device) { try JournalSource.open($0, console: console) }
         let (page, shown, facts) = try DevicePage.html(merge, title: title, pages: reports)
-        try Self.write(page, to: output)
+        try ReplacedFile.write(Data(page.utf8), to: output)
         if json {
             console.print(JSONValue.object([("output", .string(output)), ("facts", .integer(Int64(facts))), ("shown", .integer(Int64(shown))),
                                             ("processes", .array(processes))]).serialized())
@@ -43,12 +44,4 @@ extension ReportCommand {
         return findings ? .findings : .ok
     }
 
-    /// Writes `page` to `path` with mode 0600 (it shows personal data), replacing what is there.
-    private static func write(_ page: String, to path: String) throws {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: path) { try? manager.removeItem(atPath: path) }
-        guard manager.createFile(atPath: path, contents: Data(page.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ExportError.cannotWrite(path)
-        }
-    }
 }

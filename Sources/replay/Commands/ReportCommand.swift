@@ -31,7 +31,8 @@ struct ReportCommand: Command {
         Exit status 1 when the journal has `check` violations or unreadable records (the page
         lists them), or, with --received, any verdict but agreed or bad receipt input.
 
-          -o OUT.html   where to write (replaced if it exists)
+          -o OUT.html   where to write: a file, replaced whole if it exists (a directory,
+                        a device or a missing folder is refused before the journal is read)
           --json        print a summary as JSON
         \(ReceivedLogs.help)
         """
@@ -46,6 +47,7 @@ struct ReportCommand: Command {
         let short = try arguments.option("-o")
         let long = try arguments.option("--output")
         guard let output = short ?? long else { throw UsageError("-o OUT.html is required") }
+        try ReplacedFile.check(output, option: short == nil ? "--output" : "-o", example: "report.html")
         self.output = output
         json = arguments.flag("--json")
         path = try arguments.positional("journal directory")
@@ -63,11 +65,7 @@ struct ReportCommand: Command {
         let title = path == "-" ? "standard input" : (path as NSString).lastPathComponent
         let page = ReportPage.html(data: try ReportData.make(timeline, received: received), title: title)
         let bytes = Data(page.utf8)
-        let manager = FileManager.default
-        if manager.fileExists(atPath: output) { try? manager.removeItem(atPath: output) }
-        guard manager.createFile(atPath: output, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
-            throw ExportError.cannotWrite(output)
-        }
+        try ReplacedFile.write(bytes, to: output)
         if json {
             var members: [(String, JSONValue)] = [
                 ("output", .string(output)), ("bytes", .integer(Int64(bytes.count))), ("records", .integer(Int64(timeline.records))),

@@ -55,6 +55,9 @@ struct CatCommand: Command {
             }
             printed += 1
         }
+        if printed == 0, let from, limit != 0 {
+            console.printError("replay \(Self.name): \(path): no record at or after sequence \(from) (`replay info` gives the journal's range)")
+        }
         return stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
     }
 

@@ -60,9 +60,11 @@ struct TimelineCommand: Command {
         var labels = ProjectLabels()
         labels.learn(from: walk.state)
         var named = Set<ProjectFingerprint>()
+        var read = 0
         while let record = try walk.next() {
             labels.learn(from: record)
             if let to, !to.includes(sequence: record.sequence, time: record.time) { break }
+            read += 1
             let mentioned = record.fact.map { FactProjects.mentioned(by: $0, in: walk.state) } ?? []
             let live = walk.state.live?.fingerprint
             if project != nil { named.formUnion(mentioned + [live].compactMap { $0 }) }
@@ -78,6 +80,9 @@ struct TimelineCommand: Command {
             } else {
                 console.print(TimelineLine.line(record, depth: shownDepth, labels: labels))
             }
+        }
+        if read == 0, let range = from.map({ "at or after --from \($0)" }) ?? to.map({ "at or before --to \($0)" }) {
+            console.printError("replay \(Self.name): \(path): no record \(range) (`replay info` gives the journal's range)")
         }
         project?.noteIfUnmatched(named.union(labels.labelled), labels: labels, command: Self.name, path: path,
                                  partly: from != nil || to != nil, console: console)

@@ -72,7 +72,8 @@ struct ReplayBenchmark {
 
     /// Where the receipt log of the journal at `journal` is kept: beside it.
     static func receiptLog(ofJournal journal: String) -> String {
-        (journal as NSString).deletingLastPathComponent + "/received.ndjson"
+        // (URL's, not NSString's `deletingLastPathComponent`, which traps on a one-character path.)
+        URL(fileURLWithPath: journal).deletingLastPathComponent().path + "/received.ndjson"
     }
 
     func run(log: @Sendable (String) -> Void) async throws -> Report {

@@ -41,6 +41,13 @@ struct ReportOutputPathTests {
         #expect(missing.error.contains("no directory \(folder)/no/such to write it in"), "\(missing.error)")
     }
 
+    @Test("a one-character path in the working directory (NSString's deletingLastPathComponent traps on one)")
+    func oneCharacterPath() throws {
+        let run = ReplayHarness.run(["report", "-o", "1", "--not-an-option"])
+        #expect(run.status == 2)
+        #expect(run.error.contains("replay report: missing journal directory"), "the path is checked, then the arguments: \(run.error)")
+    }
+
     @Test("a regular file, and the file a link names, are replaced whole, owner-only, nothing left beside them")
     func replacesAFile() throws {
         let journal = try Self.demo()

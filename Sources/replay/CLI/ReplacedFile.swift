@@ -32,9 +32,9 @@ enum ReplacedFile {
             }
             return
         }
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = Self.folder(of: target)
         var folderIsDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &folderIsDirectory),
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &folderIsDirectory),
               folderIsDirectory.boolValue else {
             throw UsageError("\(option) \(path): no directory \(folder) to write it in")
         }
@@ -45,9 +45,7 @@ enum ReplacedFile {
     /// and leaves `path` as it was when either step fails.
     static func write(_ bytes: Data, to path: String) throws {
         let target = resolved(path)
-        let folder = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).part"
+        let temporary = Self.folder(of: target) + "/." + Self.name(of: target) + ".\(getpid()).part"
         let manager = FileManager.default
         guard manager.createFile(atPath: temporary, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
             throw ExportError.cannotWrite(path)
@@ -62,6 +60,18 @@ enum ReplacedFile {
     private static func resolved(_ path: String) -> String {
         guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { return path }
         if destination.hasPrefix("/") { return destination }
-        return ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        return folder(of: path) + "/" + destination
+    }
+
+    /// The folder `path` names a file in: what comes before its last `/` (`.` for none). (Not
+    /// `NSString.deletingLastPathComponent`, which traps on a one-component path here.)
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The file's own name: what follows the last `/` of `path`.
+    private static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 }

@@ -3,8 +3,8 @@ import Journal
 import SDK
 
 /// A short scripted life of the SDK, decided by the SDK's own pure core (``SDKState/decide(_:at:)``)
-/// with a scripted world answering its requests: the facts of a realistic journal, the same on
-/// every run, made without threads, network or clock.
+/// with a scripted world answering the effects its facts ask for (``SDKState/effects(of:)``): the
+/// facts of a realistic journal, the same on every run, made without threads, network or clock.
 ///
 /// It initializes on a US project, identifies the user, tracks, purchases, fetches and opens
 /// messages (one request fails with 503 and is retried, one EU request needs a fresh JWT),
@@ -91,14 +91,16 @@ package struct FixtureStory {
         input(.callReceived(ReceivedCall(id: Self.callID(calls), caller: 1, call: call)))
     }
 
-    /// Decides one input, journals the facts and queues the world's answers to them.
+    /// Decides one input, journals the facts and queues the world's answers to the effects they
+    /// ask for.
     private mutating func input(_ fact: Fact) {
         guard stepsLeft > 0 else { return }
         stepsLeft -= 1
         time = JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 1_000)
-        for decided in state.decide(fact, at: time) {
-            entries.append(Entry(fact: decided, time: time))
-            world += answers(to: decided)
+        let decided = state.decide(fact, at: time)
+        entries += decided.map { Entry(fact: $0, time: time) }
+        for effect in state.effects(of: decided) {
+            world += answers(to: effect)
         }
     }
 
@@ -116,30 +118,26 @@ package struct FixtureStory {
         }
     }
 
-    private mutating func answers(to fact: Fact) -> [Fact] {
-        switch fact {
-        case .taskDispatched(let task, let attempt):
+    /// What the fixture's world answers to `effect`, the way the engine's world would: every
+    /// request succeeds at once (but for ``response(to:)``), every hook and landing callback
+    /// returns at once. The rest (timers, module signals, identities, completions) asks for no
+    /// answer here: due timers fire in ``settle()``, and the story makes no universal link and no
+    /// erasure.
+    private mutating func answers(to effect: Effect) -> [Fact] {
+        switch effect {
+        case .send(let task, let attempt):
             dispatches += 1
             return [.transportCompleted(TransportCompletion(task: task, attempt: attempt, outcome: response(to: task)))]
-        case .durabilityRequested(let request, _):
+        case .requestDurability(let request):
             return [.durabilityConfirmed(DurabilityConfirmation(request: request, failure: nil))]
-        case .moduleHookStarted(let hook, _, _):
+        case .runHook(let hook, _, _, _, _), .completeHookAtOnce(let hook):
             return [.moduleHookCompleted(ModuleHookCompletion(hook: hook))]
-        case .authRefreshRequested(let project, let request):
+        case .refreshToken(let project, let request):
             return [.authTokenReceived(AuthTokenReceipt(request: request, project: project, failure: nil))]
-        case .switchLanded(let id, _, _, _):
+        case .armLanding(let id):
             return [.callbacksDelivered(id)]
-        // Facts the fixture's world has no answer to.
-        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted,
-             .authTokenReceived, .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved,
-             .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
-             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
-             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
-             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskQueued, .eventBatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshFinished, .journalGap,
-             .moduleEventDelivered, .moduleHookFinished, .messagesStored, .storageCleared,
-             .gateDecided, .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .switchCancelled,
-             .unknown:
+        case .armTimer, .deliverModuleSignal, .abandonHook, .identityChanged, .instanceStarted, .resolveLink, .beginLanding,
+             .complete, .eraseLocalData:
             return []
         }
     }

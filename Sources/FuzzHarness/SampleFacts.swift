@@ -1,9 +1,12 @@
 import Journal
 import SDK
 
-/// One fact of every kind, with values that reach the codec's less common branches (optional
-/// fields present and absent, nested messages, NaN, negative numbers). Exhaustive over
-/// ``FactKind``: a new kind does not compile until it has a sample.
+/// One fact of every declared kind, made from its declaration (``Fact/init(_:sampling:)``):
+/// each field holds the sample of its type (``SampleFacts/Values``), chosen to reach the codec's
+/// less common branches (nested messages, NaN, negative numbers, personal data in every personal
+/// and free-text field), the first optional field of a fact present and the next absent. A new
+/// kind has a sample as soon as it is declared; a field of a type without a sample leaves the
+/// kind's sample an unknown fact, which `FactJSONDeclarationTests` names.
 package enum SampleFacts {
     /// A sample of every kind, in the order of `FactKind.allCases`, then an unknown kind.
     package static var all: [Fact] {
@@ -16,6 +19,7 @@ package enum SampleFacts {
     static let task = TaskID(3)
     static let switchID = SwitchID(2)
     static let time = FixtureStory.startTime
+    static let email = "ada@example.com"
 
     static let received = ReceivedCall(id: call, caller: 9, call: .trackPurchase(
         total: .nan, items: [CommerceItem(id: "i", name: "Item", price: -1.5, quantity: -2, sku: nil, dataFields: ["k": [1, "two", 3.0, true, nil]])],
@@ -23,94 +27,109 @@ package enum SampleFacts {
 
     static let delivery = DeliveryTask(id: task, call: call, project: us.fingerprint, region: us.region, endpoint: us.endpoint,
                                        path: "events/track", method: .post, query: "a=1", body: Array(#"{"eventName":"viewed"}"#.utf8),
-                                       createdAt: time, user: .email("ada@example.com"))
+                                       createdAt: time, user: .email(email))
 
-    /// The sample of `kind`.
+    /// The sample of `kind`; an unknown fact of its number when a field's type has no sample.
     package static func sample(of kind: FactKind) -> Fact {
-        switch kind {
-        case .engineStarted:
-            .engineStarted(EngineStart(sdkVersion: "0.1.0", restored: true,
-                                       options: EngineRules(gateCapacity: 2, pendingEvents: .deliverToOutgoing(timeoutMilliseconds: 500)),
-                                       modules: [ModuleDescriptor(name: "inbox", notifications: ["foreground", "background"])],
-                                       clock: MonotonicReading(microseconds: 86_400_000_000, boot: 0x9e37_79b9_7f4a_7c15)))
-        case .callReceived: .callReceived(received)
-        case .transportCompleted:
-            .transportCompleted(TransportCompletion(task: task, attempt: 2, outcome: .response(status: 200, code: "Success", messageIDs: ["m-1"]),
-                                                    droppedMessageIDs: 3))
-        case .eventBatched: .eventBatched(task: task, event: BatchedEvent(call: call, body: Array(#"{"eventName":"tapped"}"#.utf8)), executedOn: us.fingerprint)
-        case .timerFired: .timerFired(.teardownBound(switchID, .disablePush))
-        case .durabilityConfirmed: .durabilityConfirmed(DurabilityConfirmation(request: 4, failure: "disk full"))
-        case .moduleHookCompleted: .moduleHookCompleted(ModuleHookCompletion(hook: 5, failure: "module threw"))
-        case .authTokenReceived: .authTokenReceived(AuthTokenReceipt(request: 6, project: eu.fingerprint, failure: nil))
-        case .callbacksDelivered: .callbacksDelivered(switchID)
-        case .notificationReceived: .notificationReceived("foreground")
-        case .engineStopping: .engineStopping
-        case .networkReachable: .networkReachable
-        case .backgroundTaskBegan: .backgroundTaskBegan(task: 1, budgetMicroseconds: 29_500_000)
-        case .backgroundTaskExpired: .backgroundTaskExpired(task: 2)
-        case .backgroundFlushFinished: .backgroundFlushFinished(task: 1, queued: 3, left: 1, failure: "disk full for ada@example.com")
-        case .backgroundTaskEnded: .backgroundTaskEnded(task: 1, reason: .deadline)
-        case .storageWasUnavailable:
-            .storageWasUnavailable(reason: "open /var/mobile/journal: EPERM", waitedMicroseconds: 42_000_000, attempts: 3, held: 12, refused: 1)
-        case .keyringWriteFailed: .keyringWriteFailed(project: eu.fingerprint, reason: "write keyring.json.tmp: ENOSPC")
-        case .clockJumped: .clockJumped(wall: JournalTime(microsecondsSince1970: time.microsecondsSince1970 - 3_600_000_000),
-                                        jumpMicroseconds: -3_600_000_000)
-        case .localDataErased:
-            .localDataErased(LocalDataErasure(call: call, erased: {
-                var erased = JournalErasure(firstSequence: 1, lastSequence: 412, segments: 3, bytes: 1_048_576)
-                erased.failure = "disk full for ada@example.com"
-                return erased
-            }()))
-        case .linkResolved:
-            .linkResolved(LinkResolution(job: 8, destination: "https://app.example.com/offer",
-                                         attribution: AttributionInfo(campaignID: 11, templateID: 12, messageID: "m-link"), failure: nil))
-        case .journalGap:
-            .journalGap(JournalGap(lostFacts: 42, from: time, to: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 5_000_000),
-                                   reason: "write failed: no space left on device"))
-        case .linkResolutionStarted:
-            .linkResolutionStarted(job: 8, call: call, url: "https://links.example.com/a/x1", project: us.fingerprint, generation: 3)
-        case .staleResultRefused: .staleResultRefused(job: 8, what: "resolution of link https://links.example.com/a/x1", startedIn: 3, current: 4)
-        case .switchCancelled: .switchCancelled(switch: switchID, reason: "the SDK shut down before this switch began")
-        case .initialized: .initialized(project: us, generation: 3)
-        case .gateDecided: .gateDecided(call: call, decision: .queued(switch: switchID, position: 1, call: received))
-        case .callRejected: .callRejected(call: call, reason: "email 'x' is not valid")
-        case .identityChanged: .identityChanged(email: "ada@example.com", userID: nil)
-        case .pushTokenChanged: .pushTokenChanged(nil)
-        case .attributionChanged: .attributionChanged(project: us.fingerprint, info: AttributionInfo(campaignID: -1, templateID: 2, messageID: "a"))
-        case .attributionRefused: .attributionRefused(project: us.fingerprint, reason: "storage cleared by switch 2")
-        case .unknownUserEventHeld:
-            .unknownUserEventHeld(project: us.fingerprint, call: call, event: .track(event: "viewed", dataFields: ["n": 1]))
-        case .unknownUserSessionCounted: .unknownUserSessionCounted(project: us.fingerprint)
-        case .taskQueued: .taskQueued(delivery)
-        case .taskDispatched: .taskDispatched(task: task, attempt: 1)
-        case .retryScheduled:
-            .retryScheduled(task: task, attempt: 4, due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 8_000_000),
-                            reason: .serverBusy("HTTP 503", failures: 2))
-        case .taskCompleted: .taskCompleted(task: task, outcome: .failed(.httpStatus(400, code: "BadParams", message: "eventName is missing")))
-        case .disableCoalesced: .disableCoalesced(task: task, call: call)
-        case .eventsExpired: .eventsExpired(task: task, calls: [call, CallID(CallIDGenerator.sequentialUUID(77))])
-        case .timerSet: .timerSet(.retry(task, attempt: 2), due: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 2_000_000))
-        case .callResolved: .callResolved(call: call, outcome: .discarded(.undeliveredAtSwitch(switchID)))
-        case .callsResolved:
-            .callsResolved(task: task, calls: [call, FixtureStory.callID(8), FixtureStory.callID(9)],
-                           outcome: .delivered(project: us.fingerprint, status: 200))
-        case .authRefreshRequested: .authRefreshRequested(project: eu.fingerprint, request: 6)
-        case .authRefreshFinished: .authRefreshFinished(project: eu.fingerprint, request: 6, failure: "provider returned nil")
-        case .moduleEventDelivered:
-            .moduleEventDelivered(module: "inbox", event: .willSwitchProject(to: eu.fingerprint), project: us.fingerprint, generation: 3)
-        case .moduleHookStarted: .moduleHookStarted(hook: 5, module: "inbox", event: .notification("foreground"))
-        case .moduleHookFinished: .moduleHookFinished(hook: 5, problem: "overran its 2000 ms bound")
-        case .messagesStored: .messagesStored(kind: .embedded, project: us.fingerprint, ids: ["e-1", "e-2"])
-        case .storageCleared: .storageCleared(project: us.fingerprint, scope: .inAppMessages)
-        case .durabilityRequested: .durabilityRequested(request: 4, purpose: .teardownDisable(switchID))
-        case .unknownUserEventsReleased: .unknownUserEventsReleased(project: us.fingerprint)
-        case .switchRouted: .switchRouted(switch: switchID, call: call, project: eu, routing: .enqueued(behind: SwitchID(1)))
-        case .switchStarted: .switchStarted(switch: switchID, from: us.fingerprint, to: eu)
-        case .teardownStepBegan: .teardownStepBegan(switch: switchID, step: .deliverPending)
-        case .teardownStepFinished:
-            .teardownStepFinished(switch: switchID, step: .purgeQueue, outcome: .warning("2 events purged"), elapsedMicroseconds: -5)
-        case .switchLanded:
-            .switchLanded(switch: switchID, project: eu.fingerprint, result: .switchedWithWarnings, reasons: ["disable not durable in time"])
+        var values = Values()
+        return (try? Fact(kind, sampling: &values)) ?? .unknown(kind: kind.rawValue, payload: [])
+    }
+
+    /// The sample of each type a fact's field holds. Numbers, calls and fingerprints change from
+    /// one field to the next (`drawn`), so that a fact's fields are told apart; of an enumeration
+    /// of raw texts, its last case.
+    struct Values: FactFieldSampler {
+        /// Optional fields asked about so far: odd ones are present.
+        private var optionals = 0
+        /// Values given so far.
+        private var drawn = 0
+
+        mutating func isPresent(_ field: FactField) -> Bool {
+            optionals += 1
+            return optionals % 2 == 1
+        }
+
+        func count(of field: FactField) -> Int { 2 }
+
+        mutating func sample<Value>(_ type: Value.Type, for field: FactField) -> Value? {
+            drawn += 1
+            if let choices = Value.self as? any CaseIterable.Type {
+                return lastCase(of: choices) as? Value
+            }
+            if Value.self == String.self { return text(for: field) as? Value }
+            return composite(Value.self)
+        }
+
+        private func lastCase<Choice: CaseIterable>(of type: Choice.Type) -> Choice? {
+            Array(Choice.allCases).last
+        }
+
+        /// A text, as the field says what it holds: personal data where it may be personal or quoted.
+        private func text(for field: FactField) -> String {
+            switch field.text {
+            case .personal(token: .email)?: email
+            case .personal(token: .user)?: "user-1"
+            case .personal(token: .token)?: "push-token-1"
+            case .freeText?: "disk full for \(email)"
+            case .url?: "https://links.example.com/a/x1?email=\(email)"
+            case .name?: "inbox"
+            case .identifier?: "e-\(drawn)"
+            case nil: ""
+            }
+        }
+
+        /// Numbers, times, ids and the SDK's composite values; nil for a type without a sample.
+        private func composite<Value>(_ type: Value.Type) -> Value? {
+            let sample: Any? = switch type {
+            case is UInt64.Type: UInt64(drawn) * 3 + 1
+            case is Int64.Type: drawn % 2 == 0 ? Int64(-3_600_000_000) : Int64(29_500_000)
+            case is Int.Type: 2
+            case is JournalTime.Type: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 2_000_000)
+            case is CallID.Type: FixtureStory.callID(UInt64(6 + drawn))
+            case is TaskID.Type: task
+            case is SwitchID.Type: switchID
+            case is ProjectFingerprint.Type: drawn % 2 == 0 ? us.fingerprint : eu.fingerprint
+            case is ProjectRef.Type: eu
+            case is ReceivedCall.Type: received
+            case is PublicCall.Type: PublicCall.track(event: "viewed", dataFields: ["n": 1])
+            case is GateDecision.Type: GateDecision.queued(switch: switchID, position: 1, call: received)
+            case is DeliveryTask.Type: delivery
+            case is BatchedEvent.Type: BatchedEvent(call: call, body: Array(#"{"eventName":"tapped"}"#.utf8))
+            case is CallOutcome.Type: CallOutcome.discarded(.undeliveredAtSwitch(switchID))
+            case is TaskOutcome.Type: TaskOutcome.failed(.httpStatus(400, code: "BadParams", message: "eventName is missing"))
+            case is TimerPurpose.Type: TimerPurpose.teardownBound(switchID, .disablePush)
+            case is RetryReason.Type: RetryReason.serverBusy("HTTP 503", failures: 2)
+            case is SwitchRouting.Type: SwitchRouting.enqueued(behind: SwitchID(1))
+            case is StepOutcome.Type: StepOutcome.warning("2 events purged")
+            case is ModuleSignal.Type: ModuleSignal.willSwitchProject(to: eu.fingerprint)
+            case is DurabilityWait.Type: DurabilityWait.teardownDisable(switchID)
+            case is AttributionInfo.Type: AttributionInfo(campaignID: -1, templateID: 2, messageID: "a")
+            case is EngineStart.Type:
+                EngineStart(sdkVersion: "0.1.0", restored: true,
+                            options: EngineRules(gateCapacity: 2, pendingEvents: .deliverToOutgoing(timeoutMilliseconds: 500)),
+                            modules: [ModuleDescriptor(name: "inbox", notifications: ["foreground", "background"])],
+                            clock: MonotonicReading(microseconds: 86_400_000_000, boot: 0x9e37_79b9_7f4a_7c15))
+            case is TransportCompletion.Type:
+                TransportCompletion(task: task, attempt: 2, outcome: .response(status: 200, code: "Success", messageIDs: ["m-1"]),
+                                    droppedMessageIDs: 3)
+            case is DurabilityConfirmation.Type: DurabilityConfirmation(request: 4, failure: "disk full")
+            case is ModuleHookCompletion.Type: ModuleHookCompletion(hook: 5, failure: "module threw")
+            case is AuthTokenReceipt.Type: AuthTokenReceipt(request: 6, project: eu.fingerprint, failure: nil)
+            case is LinkResolution.Type:
+                LinkResolution(job: 8, destination: "https://app.example.com/offer",
+                               attribution: AttributionInfo(campaignID: 11, templateID: 12, messageID: "m-link"), failure: nil)
+            case is LocalDataErasure.Type:
+                LocalDataErasure(call: call, erased: {
+                    var erased = JournalErasure(firstSequence: 1, lastSequence: 412, segments: 3, bytes: 1_048_576)
+                    erased.failure = "disk full for \(email)"
+                    return erased
+                }())
+            case is JournalGap.Type:
+                JournalGap(lostFacts: 42, from: time, to: JournalTime(microsecondsSince1970: time.microsecondsSince1970 + 5_000_000),
+                           reason: "write failed: no space left on device")
+            default: nil
+            }
+            return sample as? Value
         }
     }
 }

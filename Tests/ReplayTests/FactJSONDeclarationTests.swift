@@ -8,6 +8,17 @@ import Testing
 /// is written directly. These hold the two to the same members.
 @Suite("A call's JSON from its declaration", .timeLimit(.minutes(1)))
 struct FactJSONDeclarationTests {
+    @Test("every declared kind has a sample made from its declaration: each field's type has a sample, and it survives the codec")
+    func samplesOfEveryKind() throws {
+        for kind in FactKind.allCases {
+            let sample = SampleFacts.sample(of: kind)
+            #expect(sample.declaration?.kind == kind, "\(kind): a field's type has no sample in SampleFacts.Values")
+            // Compared as bytes: a sample may hold NaN, which is not equal to itself.
+            let payload = FactCodec.payload(of: sample)
+            #expect(FactCodec.payload(of: try FactCodec.decode(kind: kind.rawValue, payload: payload)) == payload, "\(kind)")
+        }
+    }
+
     @Test("the direct JSON of a track call is the JSON its declaration gives")
     func trackFastPath() {
         let tracks = SampleCalls.all.filter { $0.name == .track } + [.track(event: "é \"q\"", dataFields: ["k": .array([1, "two", nil])])]

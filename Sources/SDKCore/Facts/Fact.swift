@@ -165,13 +165,13 @@ package enum GateDecision: Sendable, Hashable {
 }
 
 /// Which kind of messages.
-package enum MessageKind: String, Sendable, Hashable {
+package enum MessageKind: String, Sendable, Hashable, CaseIterable {
     case inApp = "in-app"
     case embedded
 }
 
 /// What a clear wiped.
-package enum StorageScope: String, Sendable, Hashable {
+package enum StorageScope: String, Sendable, Hashable, CaseIterable {
     /// Email, user id, push token, in memory and in storage.
     case identity
     /// Unknown-user events and sessions, attribution.

@@ -99,7 +99,7 @@ package final class CallAuditJoin {
             case .carried(let call, let carried, let labels):
                 var row: AuditRow
                 if var held = carry.open.removeValue(forKey: call) {
-                    for change in carried.changes { change(&held) }
+                    for change in carried.changes { held.apply(change) }
                     row = held
                 } else if let fallback = carried.fallback {
                     row = fallback
@@ -111,8 +111,8 @@ package final class CallAuditJoin {
             }
         }
         for (call, carried) in part.carried {
-            if carry.open[call] != nil {
-                for change in carried.changes { change(&carry.open[call]!) }
+            if let index = carry.open.index(forKey: call) {
+                for change in carried.changes { carry.open.values[index].apply(change) }
             } else if let fallback = carried.fallback {
                 carry.open[call] = fallback
             }

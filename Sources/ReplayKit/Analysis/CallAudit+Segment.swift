@@ -106,7 +106,7 @@ extension CallAudit {
         var taskCalls: [TaskID: TaskCarrier]
         var labels: ProjectLabels
         var deliveries: [ProjectFingerprint: Deliveries]
-        var statusCounts: [String: Int]
+        var statusCounts: StatusCounts
     }
 
     /// A whole-journal audit resumed from `carry` (a segment audited again in order by the join).

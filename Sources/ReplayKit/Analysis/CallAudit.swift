@@ -22,7 +22,7 @@ package final class CallAudit {
         var open: [CallID: AuditRow] = [:]
         var taskCalls: [TaskID: TaskCarrier] = [:]
         var deliveries: [ProjectFingerprint: Deliveries] = [:]
-        var statusCounts: [String: Int] = [:]
+        var statusCounts = StatusCounts()
         /// The projects' labels learned so far (rows render with them).
         var labels = ProjectLabels()
         /// Set when this audit reads one segment on its own (``ofOneSegment()``): what it cannot
@@ -34,7 +34,8 @@ package final class CallAudit {
     var ledger = Ledger()
 
     package var deliveries: [ProjectFingerprint: Deliveries] { ledger.deliveries }
-    package var statusCounts: [String: Int] { ledger.statusCounts }
+    /// Rows handed out, by status (``AuditRow/status``).
+    package var statusCounts: [String: Int] { ledger.statusCounts.byName }
     /// The projects' labels learned so far (rows render with them).
     package var labels: ProjectLabels { ledger.labels }
 
@@ -65,8 +66,11 @@ package final class CallAudit {
 extension CallAudit.Ledger {
     /// ``CallAudit/consume(_:before:)``, handing rows to `emit`.
     mutating func consume(_ record: DecodedRecord, before state: SDKState, emit: (AuditRow) -> Void) {
-        labels.learn(from: record)
-        if case .snapshot(let snapshot) = record.content {
+        // The record's content matched once (each match copies it).
+        let fact: Fact
+        switch record.content {
+        case .snapshot(let snapshot):
+            labels.learn(from: snapshot)
             // Tasks queued before the walk's start, so their completions can be attributed.
             for (id, queued) in snapshot.tasks where taskCalls[id] == nil {
                 taskCalls[id] = TaskCarrier(calls: queued.task.calls, project: queued.task.project)
@@ -74,8 +78,12 @@ extension CallAudit.Ledger {
             // A segment's audit starts at its snapshot: its tasks are the ones it assumes.
             if segment != nil, segment?.snapshotTasks == nil { segment?.snapshotTasks = taskCalls }
             return
+        case .fact(let recorded):
+            labels.learn(from: recorded)
+            fact = recorded
+        case .unreadable:
+            return
         }
-        guard let fact = record.fact else { return }
         // A gateDecided's, or the one an eventBatched carries (format 1.3).
         if let (call, decision) = fact.gateDecision {
             update(call, state, .decided(decision))
@@ -181,7 +189,7 @@ extension CallAudit.Ledger {
             segment?.items.append(.row(row))
             return
         }
-        statusCounts[row.status, default: 0] += 1
+        statusCounts.count(row)
         emit(row)
     }
 

@@ -15,7 +15,7 @@ import SDK
 /// Runs on the calling thread (``audit(_:jobs:)``); rows are handed to `emit` there.
 package final class CallAuditJoin {
     private let emit: (AuditRow) -> Void
-    private var carry = CallAudit.Carry(open: [:], taskCalls: [:], labels: ProjectLabels(), deliveries: [:], statusCounts: [:])
+    private var carry = CallAudit.Carry(open: [:], taskCalls: [:], labels: ProjectLabels(), deliveries: [:], statusCounts: CallAudit.StatusCounts())
     /// Segments audited again in order (their snapshot disagreed, or there was none).
     package private(set) var segmentsRedone = 0
 
@@ -24,7 +24,7 @@ package final class CallAuditJoin {
     }
 
     package var deliveries: [ProjectFingerprint: CallAudit.Deliveries] { carry.deliveries }
-    package var statusCounts: [String: Int] { carry.statusCounts }
+    package var statusCounts: [String: Int] { carry.statusCounts.byName }
     package var labels: ProjectLabels { carry.labels }
 
     /// One segment's audit as the join receives it.
@@ -126,7 +126,7 @@ package final class CallAuditJoin {
     }
 
     private func deliver(_ row: AuditRow) {
-        carry.statusCounts[row.status, default: 0] += 1
+        carry.statusCounts.count(row)
         emit(row)
     }
 

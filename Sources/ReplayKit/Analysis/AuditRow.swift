@@ -128,11 +128,19 @@ package struct AuditRow: Sendable {
 
     private static func spaces(_ count: Int, _ output: inout ScratchBytes) {
         guard count > 0 else { return }
+        // Copied from a literal (no closure to call): a row pads ten or so columns.
+        if count <= blanks.utf8CodeUnitCount {
+            output.append(UnsafeRawBufferPointer(start: blanks.utf8Start, count: count))
+            return
+        }
         output.appendWriting(atMost: count) { text in
             text.update(repeating: UInt8(ascii: " "), count: count)
             return count
         }
     }
+
+    /// Spaces to pad columns with (the widest column is 26 characters).
+    private static var blanks: StaticString { "                                " }
 
     /// `text`, then spaces up to `width` characters.
     private static func padded(_ text: String, _ width: Int, _ output: inout ScratchBytes) {
@@ -156,8 +164,24 @@ package struct AuditRow: Sendable {
 
     /// How many characters `text` has: its bytes when they are ASCII.
     private static func characterCount(_ text: String) -> Int {
-        let utf8 = text.utf8
-        return utf8.allSatisfy { $0 < 0x80 } ? utf8.count : text.count
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
+            // Eight bytes at a time, then the rest: a byte of 0x80 or more is not ASCII.
+            var index = 0
+            var high: UInt64 = 0
+            let raw = UnsafeRawBufferPointer(bytes)
+            while index + 8 <= raw.count {
+                high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < raw.count {
+                high |= UInt64(raw[index])
+                index += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
+        if ascii == true { return text.utf8.count }
+        if ascii == nil, text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return text.count
     }
 
     /// The row as one JSON object; projects are fingerprints, each with a `*_label` beside it.

@@ -23,7 +23,7 @@ extension CallAudit {
         /// What an unsettled call went through in the segment.
         struct Carried: Sendable {
             /// The changes, in order, for a row an earlier segment left open.
-            var changes: [Change] = []
+            var changes: [RowChange] = []
             /// The row as it ends if no earlier segment left one open (made from the state's
             /// pending call at a change, as the sequential audit makes it).
             var fallback: AuditRow?
@@ -67,10 +67,10 @@ extension CallAudit {
             carried[call] = nil
         }
 
-        mutating func change(_ call: CallID, _ change: @escaping Change, pending: @autoclosure () -> AuditRow?) {
-            var entry = carried[call] ?? Carried()
+        mutating func change(_ call: CallID, _ change: RowChange, pending: @autoclosure () -> AuditRow?) {
+            var entry = carried.removeValue(forKey: call) ?? Carried()
             if entry.fallback == nil { entry.fallback = pending() }
-            if entry.fallback != nil { change(&entry.fallback!) }
+            entry.fallback?.apply(change)
             entry.changes.append(change)
             carried[call] = entry
         }
@@ -86,33 +86,18 @@ extension CallAudit {
     /// segment's records (snapshot first), then take its part with ``finishSegment()``.
     package static func ofOneSegment() -> CallAudit {
         let audit = CallAudit { _ in }
-        audit.segment = SegmentPart()
+        audit.ledger.segment = SegmentPart()
         return audit
     }
 
     /// The segment's part, for ``CallAuditJoin/join(_:)``.
     package func finishSegment() -> SegmentPart {
-        guard var part = segment.take() else { preconditionFailure("finishSegment() on an audit of a whole journal") }
-        part.open = open
-        for id in part.writtenTasks { part.tasksAtEnd[id] = taskCalls[id] }
-        part.labels = labels
-        part.deliveries = deliveries
+        guard var part = ledger.segment.take() else { preconditionFailure("finishSegment() on an audit of a whole journal") }
+        part.open = ledger.open
+        for id in part.writtenTasks { part.tasksAtEnd[id] = ledger.taskCalls[id] }
+        part.labels = ledger.labels
+        part.deliveries = ledger.deliveries
         return part
-    }
-
-    /// The task's calls and project; in a segment's audit, a first read of a task the segment
-    /// has not written is noted as assumed.
-    func task(_ id: TaskID) -> TaskCarrier? {
-        let value = taskCalls[id]
-        if segment != nil, segment?.writtenTasks.contains(id) == false, segment?.assumedTasks.index(forKey: id) == nil {
-            segment?.assumedTasks[id] = .some(value)
-        }
-        return value
-    }
-
-    func setTask(_ id: TaskID, _ value: TaskCarrier?) {
-        taskCalls[id] = value
-        if segment != nil { segment?.writtenTasks.insert(id) }
     }
 
     /// What an audit carries from one segment to the next.
@@ -121,20 +106,38 @@ extension CallAudit {
         var taskCalls: [TaskID: TaskCarrier]
         var labels: ProjectLabels
         var deliveries: [ProjectFingerprint: Deliveries]
-        var statusCounts: [String: Int]
+        var statusCounts: StatusCounts
     }
 
     /// A whole-journal audit resumed from `carry` (a segment audited again in order by the join).
     convenience init(carry: Carry, emit: @escaping (AuditRow) -> Void) {
         self.init(emit: emit)
-        open = carry.open
-        taskCalls = carry.taskCalls
-        labels = carry.labels
-        deliveries = carry.deliveries
-        statusCounts = carry.statusCounts
+        ledger.open = carry.open
+        ledger.taskCalls = carry.taskCalls
+        ledger.labels = carry.labels
+        ledger.deliveries = carry.deliveries
+        ledger.statusCounts = carry.statusCounts
     }
 
     var carry: Carry {
-        Carry(open: open, taskCalls: taskCalls, labels: labels, deliveries: deliveries, statusCounts: statusCounts)
+        Carry(open: ledger.open, taskCalls: ledger.taskCalls, labels: ledger.labels, deliveries: ledger.deliveries,
+              statusCounts: ledger.statusCounts)
+    }
+}
+
+extension CallAudit.Ledger {
+    /// The task's calls and project; in a segment's audit, a first read of a task the segment
+    /// has not written is noted as assumed.
+    mutating func task(_ id: TaskID) -> TaskCarrier? {
+        let value = taskCalls[id]
+        if segment != nil, segment?.writtenTasks.contains(id) == false, segment?.assumedTasks.index(forKey: id) == nil {
+            segment?.assumedTasks[id] = .some(value)
+        }
+        return value
+    }
+
+    mutating func setTask(_ id: TaskID, _ value: TaskCarrier?) {
+        taskCalls[id] = value
+        if segment != nil { segment?.writtenTasks.insert(id) }
     }
 }

@@ -15,7 +15,7 @@ import SDK
 /// Runs on the calling thread (``audit(_:jobs:)``); rows are handed to `emit` there.
 package final class CallAuditJoin {
     private let emit: (AuditRow) -> Void
-    private var carry = CallAudit.Carry(open: [:], taskCalls: [:], labels: ProjectLabels(), deliveries: [:], statusCounts: [:])
+    private var carry = CallAudit.Carry(open: [:], taskCalls: [:], labels: ProjectLabels(), deliveries: [:], statusCounts: CallAudit.StatusCounts())
     /// Segments audited again in order (their snapshot disagreed, or there was none).
     package private(set) var segmentsRedone = 0
 
@@ -24,7 +24,7 @@ package final class CallAuditJoin {
     }
 
     package var deliveries: [ProjectFingerprint: CallAudit.Deliveries] { carry.deliveries }
-    package var statusCounts: [String: Int] { carry.statusCounts }
+    package var statusCounts: [String: Int] { carry.statusCounts.byName }
     package var labels: ProjectLabels { carry.labels }
 
     /// One segment's audit as the join receives it.
@@ -99,7 +99,7 @@ package final class CallAuditJoin {
             case .carried(let call, let carried, let labels):
                 var row: AuditRow
                 if var held = carry.open.removeValue(forKey: call) {
-                    for change in carried.changes { change(&held) }
+                    for change in carried.changes { held.apply(change) }
                     row = held
                 } else if let fallback = carried.fallback {
                     row = fallback
@@ -111,8 +111,8 @@ package final class CallAuditJoin {
             }
         }
         for (call, carried) in part.carried {
-            if carry.open[call] != nil {
-                for change in carried.changes { change(&carry.open[call]!) }
+            if let index = carry.open.index(forKey: call) {
+                for change in carried.changes { carry.open.values[index].apply(change) }
             } else if let fallback = carried.fallback {
                 carry.open[call] = fallback
             }
@@ -126,7 +126,7 @@ package final class CallAuditJoin {
     }
 
     private func deliver(_ row: AuditRow) {
-        carry.statusCounts[row.status, default: 0] += 1
+        carry.statusCounts.count(row)
         emit(row)
     }
 

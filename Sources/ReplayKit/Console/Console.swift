@@ -140,7 +140,10 @@ final class FileDescriptorBuffer {
 
     /// Appends the JSON `write` appends, and a newline.
     func writeLine(_ write: (inout ScratchBytes) -> Void) {
-        ScratchBytes.withScratch(capacity: 4096) { line in
+        // 1,024 bytes: the most the standard library places on the stack without asking the
+        // system (a larger scratch buffer was allocated on the heap for every line); a longer
+        // line moves to the heap as it grows.
+        ScratchBytes.withScratch(capacity: 1024) { line in
             write(&line)
             line.append(UInt8(ascii: "\n"))
             pending.append(contentsOf: line.written)

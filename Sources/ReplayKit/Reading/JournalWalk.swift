@@ -193,8 +193,16 @@ package final class JournalWalk {
     /// Lends the state before `record` to `look` (as ``withState(_:)`` does), then folds
     /// `record`: how a command that reads each record against the state before it walks.
     package func fold(_ record: DecodedRecord, lookingBefore look: (borrowing SDKState) throws -> Void) rethrows {
-        try withState(look)
-        fold(record)
+        // Through one access to the state for both (each access to a class's stored property is
+        // checked for exclusivity at run time, once per record here).
+        try Self.lend(&state, to: look, thenApply: record)
+        noteFolded(record)
+    }
+
+    private static func lend(_ state: inout SDKState, to look: (borrowing SDKState) throws -> Void,
+                             thenApply record: DecodedRecord) rethrows {
+        try look(state)
+        apply(record, to: &state)
     }
 
     private static func lend<Result>(_ state: inout SDKState, to body: (borrowing SDKState) throws -> Result) rethrows -> Result {
@@ -210,12 +218,16 @@ package final class JournalWalk {
     /// Applies `record` to the state: a snapshot replaces it, a fact evolves it, an unreadable
     /// record is skipped.
     package func fold(_ record: DecodedRecord) {
+        Self.apply(record, to: &state)
+        noteFolded(record)
+    }
+
+    private static func apply(_ record: DecodedRecord, to state: inout SDKState) {
         switch record.content {
         case .snapshot(let snapshot): state = snapshot
         case .fact(let fact): state.evolve(fact, at: record.time)
         case .unreadable: break
         }
-        noteFolded(record)
     }
 
     /// Runs today's `decide` for `input` on the walk's own state, in place (no copy of the

@@ -81,7 +81,7 @@ struct AuditCommand: Command {
     func answer(_ path: String, console: Console, jobs: Int, jobsGiven: Bool = false,
                 noteUnmatchedProject: Bool = false) throws -> ManyJournals.Answer {
         let reader = try JournalSource.open(path, console: console)
-        var shown: [String: Int] = [:]
+        var shownCounts = CallAudit.StatusCounts()
         let received = try receiptVerdicts(path, console: console)
         var verdictCounts: [String: Int] = [:]
         if !json { console.print(AuditRow.header + (received == nil ? "" : "  received")) }
@@ -89,7 +89,7 @@ struct AuditCommand: Command {
         let emit = { (row: AuditRow) in
             if project != nil { named.formUnion(row.projects) }
             guard shows(row) else { return }
-            shown[row.status, default: 0] += 1
+            shownCounts.count(row)
             guard let received else {
                 if json { console.printLine { row.writeJSON(to: &$0) } } else { console.printLine { row.writeLine(to: &$0) } }
                 return
@@ -126,6 +126,7 @@ struct AuditCommand: Command {
             problems = walk.stream.problems
             (deliveries, statusCounts, labels) = (audit.deliveries, audit.statusCounts, audit.labels)
         }
+        let shown = shownCounts.byName
         if noteUnmatchedProject {
             project?.noteIfUnmatched(named.union(deliveries.keys).union(labels.labelled), labels: labels, command: Self.name,
                                      path: path, console: console)

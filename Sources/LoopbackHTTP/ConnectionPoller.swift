@@ -164,14 +164,7 @@ final class ConnectionPoller: @unchecked Sendable { // safe: only the poller thr
     private func serve(_ connection: LoopbackConnection, server: LoopbackHTTPServer) {
         switch connection.phase {
         case .reading:
-            let bytes: [UInt8]
-            do throws(SocketError) {
-                guard let received = try connection.receiveAvailable(maxBytes: Self.receiveSize) else { return }
-                bytes = received
-            } catch {
-                connection.close()
-                return
-            }
+            guard let bytes = receive(on: connection) else { return }
             guard !bytes.isEmpty else {
                 connection.close()
                 return
@@ -186,14 +179,7 @@ final class ConnectionPoller: @unchecked Sendable { // safe: only the poller thr
         case .writing(let bytes, let offset, _, let keepOpen):
             write(connection, bytes, from: offset, keepOpen: keepOpen, server: server)
         case .lingering(let since, let deadline, let drained):
-            let bytes: [UInt8]
-            do throws(SocketError) {
-                guard let received = try connection.receiveAvailable(maxBytes: Self.receiveSize) else { return }
-                bytes = received
-            } catch {
-                connection.close()
-                return
-            }
+            guard let bytes = receive(on: connection) else { return }
             if bytes.isEmpty || drained + bytes.count > Self.lingerBytes {
                 connection.close()
             } else {
@@ -201,6 +187,17 @@ final class ConnectionPoller: @unchecked Sendable { // safe: only the poller thr
             }
         case .answering:
             return
+        }
+    }
+
+    /// What a ready connection has to read (empty once the peer closed its side), or nil when
+    /// nothing is there yet or the receive failed, in which case the connection is closed.
+    private func receive(on connection: LoopbackConnection) -> [UInt8]? {
+        do throws(SocketError) {
+            return try connection.receiveAvailable(maxBytes: Self.receiveSize)
+        } catch {
+            connection.close()
+            return nil
         }
     }
 

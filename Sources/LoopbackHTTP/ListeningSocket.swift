@@ -59,26 +59,9 @@ final class ListeningSocket {
                 // IPv6 only, so that an IPv4 socket can hold the same port.
                 try SocketOptions.enable(Int32(IPV6_V6ONLY), level: Int32(IPPROTO_IPV6), on: descriptor)
             }
-            let bound: Int32
-            if family == AF_INET {
-                var socketAddress = sockaddr_in()
-                SystemSocket.setLength(of: &socketAddress)
-                socketAddress.sin_family = sa_family_t(AF_INET)
-                socketAddress.sin_port = port.bigEndian
-                socketAddress.sin_addr = v4
-                bound = withUnsafePointer(to: &socketAddress) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-            } else {
-                var socketAddress = sockaddr_in6()
-                SystemSocket.setLength(of: &socketAddress)
-                socketAddress.sin6_family = sa_family_t(AF_INET6)
-                socketAddress.sin6_port = port.bigEndian
-                socketAddress.sin6_addr = v6
-                bound = withUnsafePointer(to: &socketAddress) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-                }
-            }
+            let bound = family == AF_INET
+                ? SystemSocket.bind(descriptor, to: SystemSocket.socketAddress(v4, port: port))
+                : SystemSocket.bind(descriptor, to: SystemSocket.socketAddress(v6, port: port))
             guard bound == 0 else { throw .lastError("bind to \(address):\(port)") }
             guard listen(descriptor, backlog) == 0 else { throw .lastError("listen") }
             guard SystemSocket.makeNonBlocking(descriptor) else { throw .lastError("fcntl") }

@@ -90,6 +90,20 @@ package enum SystemSocket {
         #endif
     }
 
+    /// Binds the socket to `address` (a `sockaddr_in` or a `sockaddr_in6`, passed as the
+    /// `sockaddr` it begins with, with its size); `bind`'s result.
+    static func bind<Address>(_ descriptor: Int32, to address: Address) -> Int32 {
+        withUnsafePointer(to: address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                #if canImport(Darwin)
+                Darwin.bind(descriptor, $0, socklen_t(MemoryLayout<Address>.size))
+                #else
+                Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<Address>.size))
+                #endif
+            }
+        }
+    }
+
     /// Accepts a connection on a listening socket; the new descriptor, or -1 with `errno` set.
     static func accept(_ descriptor: Int32) -> Int32 {
         #if canImport(Darwin)
@@ -134,18 +148,30 @@ package enum SystemSocket {
         }
     }
 
-    /// Sets the length field Apple's socket addresses carry (Linux's have none).
-    static func setLength(of address: inout sockaddr_in) {
+    /// The IPv4 socket address of `host` and `port`, with the length field Apple's socket
+    /// addresses carry (Linux's have none).
+    static func socketAddress(_ host: in_addr, port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr = host
+        return address
     }
 
-    /// Sets the length field Apple's IPv6 socket addresses carry (Linux's have none).
-    static func setLength(of address: inout sockaddr_in6) {
+    /// The IPv6 socket address of `host` and `port`, with the length field Apple's socket
+    /// addresses carry (Linux's have none).
+    static func socketAddress(_ host: in6_addr, port: UInt16) -> sockaddr_in6 {
+        var address = sockaddr_in6()
         #if canImport(Darwin)
         address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
         #endif
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = port.bigEndian
+        address.sin6_addr = host
+        return address
     }
 
     /// The process's soft limit on open descriptors, or nil when unlimited or unknown.

@@ -283,18 +283,24 @@ struct ReplayBenchmark {
         return report
     }
 
-    /// The peer's question, the one `replay audit` answers: for every public call, the project
-    /// it was made on, the gate's last decision, the project its request went to, and how it
-    /// ended. One row per call, written to a CSV file (as `audit --json` writes one per call);
-    /// prints the number of calls. Timed as a whole process, DuckDB's start included, as
-    /// `replay` is.
-    static let duckdbScript = #"""
+    /// How both scripts over the NDJSON export begin: their arguments (the export, the file to
+    /// write), and `spec`, the export's columns the question reads with their types.
+    static let duckdbScriptHead = #"""
     import sys, duckdb
     ndjson, out = sys.argv[1], sys.argv[2]
     columns = {"seq": "BIGINT", "kind": "VARCHAR", "call_id": "VARCHAR", "call_name": "VARCHAR",
                "live_project": "VARCHAR", "row_project": "VARCHAR", "task_id": "BIGINT",
                "gate_decision": "VARCHAR", "outcome_status": "VARCHAR", "outcome_reason": "VARCHAR"}
     spec = "{" + ", ".join(f"'{k}': '{v}'" for k, v in columns.items()) + "}"
+    """#
+
+    /// The peer's question, the one `replay audit` answers: for every public call, the project
+    /// it was made on, the gate's last decision, the project its request went to, and how it
+    /// ended. One row per call, written to a CSV file (as `audit --json` writes one per call);
+    /// prints the number of calls. Timed as a whole process, DuckDB's start included, as
+    /// `replay` is.
+    static let duckdbScript = #"""
+    \#(duckdbScriptHead)
     db = duckdb.connect()
     path = ndjson.replace("'", "''")
     if path.endswith(".parquet"):
@@ -332,12 +338,7 @@ struct ReplayBenchmark {
     /// Writes the NDJSON export's columns the question reads as a Parquet file (DuckDB's own
     /// writer, zstd): what a team would keep to query, written once, not timed.
     static let duckdbParquetScript = #"""
-    import sys, duckdb
-    ndjson, out = sys.argv[1], sys.argv[2]
-    columns = {"seq": "BIGINT", "kind": "VARCHAR", "call_id": "VARCHAR", "call_name": "VARCHAR",
-               "live_project": "VARCHAR", "row_project": "VARCHAR", "task_id": "BIGINT",
-               "gate_decision": "VARCHAR", "outcome_status": "VARCHAR", "outcome_reason": "VARCHAR"}
-    spec = "{" + ", ".join(f"'{k}': '{v}'" for k, v in columns.items()) + "}"
+    \#(duckdbScriptHead)
     path = ndjson.replace("'", "''")
     duckdb.connect().execute(f"COPY (SELECT * FROM read_json('{path}', format = 'newline_delimited', columns = {spec})) "
                              f"TO '{out.replace(chr(39), chr(39) * 2)}' (FORMAT PARQUET, COMPRESSION ZSTD)")

@@ -291,19 +291,9 @@ public final class JournalWriter: Sendable {
             return state.segmentIsDue ? (true, state.rotationMayWait) : (false, false)
         }
         guard due, !(mayWait && snapshotIsLarge()) else { return false }
-        let threaded = groupCommit != nil
-        let (rotated, ready, wake) = try exclusively { state in
-            let pendingBefore = state.pendingCount
-            let writtenBefore = state.writtenSequence
-            let rotated = try state.rotateIfNeeded(time: time, now: { threaded ? DispatchTime.now().uptimeNanoseconds : nil },
-                                                   snapshot: provider)
-            let wake = threaded && state.flusherMustWake(pendingBefore: pendingBefore, queuedBefore: 0,
-                                                         wroteGroup: state.writtenSequence > writtenBefore)
-            return (rotated, state.takeReady(), wake)
+        return try withSegmentWork { state, now in
+            try state.rotateIfNeeded(time: time, now: now, snapshot: provider)
         }
-        if wake { groupCommit?.wake() }
-        core.complete(ready)
-        return rotated
     }
 
     /// Begins a new segment now, whatever the size of the current one, with the snapshot

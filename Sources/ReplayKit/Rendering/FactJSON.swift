@@ -317,11 +317,8 @@ package enum FactJSON {
         }
     }
 
-    static func deliveryTask(_ task: DeliveryTask) -> JSONValue {
-        JSONMemberTree.object { write(task, into: &$0) }
-    }
-
-    /// Adds the members of ``deliveryTask(_:)`` to `sink`.
+    /// Adds the members of a delivery task to `sink`: its number, call and project, its
+    /// request's address, query and body, when it was made, and its user.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ task: DeliveryTask, into sink: inout Sink) {
         sink.add("id", unsigned: task.id.number)
         sink.add("call", call: task.call)
@@ -340,11 +337,7 @@ package enum FactJSON {
         }
     }
 
-    static func failure(_ failure: CallFailure) -> JSONValue {
-        JSONMemberTree.object { write(failure, into: &$0) }
-    }
-
-    /// Adds the members of ``failure(_:)`` to `sink`.
+    /// Adds the members of a call's failure to `sink`: `failure`, its kind, then what it says.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ failure: CallFailure, into sink: inout Sink) {
         switch failure {
         case .rejected(let reason):
@@ -372,11 +365,8 @@ package enum FactJSON {
         }
     }
 
-    static func discard(_ reason: DiscardReason) -> JSONValue {
-        JSONMemberTree.object { write(reason, into: &$0) }
-    }
-
-    /// Adds the members of ``discard(_:)`` to `sink`.
+    /// Adds the members of why a call was discarded to `sink`: `discard`, its kind, then what
+    /// it carries.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ reason: DiscardReason, into sink: inout Sink) {
         switch reason {
         case .purgedByLogout:
@@ -432,26 +422,22 @@ package enum FactJSON {
         JSONMemberTree.object { write(outcome, into: &$0) }
     }
 
-    /// Adds the members of ``taskOutcome(_:)`` to `sink`.
+    /// Adds the members of ``taskOutcome(_:)`` to `sink`: a failed or discarded task's are its
+    /// calls' outcome's.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: TaskOutcome, into sink: inout Sink) {
         switch outcome {
         case .delivered(let status):
             sink.add("status", string: "delivered")
             sink.add("http_status", integer: Int64(status))
         case .failed(let failure):
-            sink.add("status", string: "failed")
-            sink.addObject("failure") { write(failure, into: &$0) }
+            write(CallOutcome.failed(failure), into: &sink)
         case .discarded(let reason):
-            sink.add("status", string: "discarded")
-            sink.addObject("reason") { write(reason, into: &$0) }
+            write(CallOutcome.discarded(reason), into: &sink)
         }
     }
 
-    static func decision(_ decision: GateDecision) -> JSONValue {
-        JSONMemberTree.object { write(decision, into: &$0) }
-    }
-
-    /// Adds the members of ``decision(_:)`` to `sink`.
+    /// Adds the members of the gate's decision to `sink`: `decision`, its name, then the
+    /// project or switch it names.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ decision: GateDecision, into sink: inout Sink) {
         sink.add("decision", string: Describe.decisionName(decision))
         switch decision {
@@ -533,11 +519,8 @@ package enum FactJSON {
         }
     }
 
-    static func transport(_ outcome: TransportOutcome) -> JSONValue {
-        JSONMemberTree.object { write(outcome, into: &$0) }
-    }
-
-    /// Adds the members of ``transport(_:)`` to `sink`.
+    /// Adds the members of what an HTTP exchange came back with to `sink`: the response's
+    /// status and words, the network's error, or why nothing was sent.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: TransportOutcome, into sink: inout Sink) {
         switch outcome {
         case .response(let status, let code, let ids, let message):

@@ -16,9 +16,7 @@ struct JournalList: Sendable {
     /// Parses `--jobs J`, then the journals' paths (a usage error when there is none, or when
     /// `-` is one of several).
     init(arguments: inout Arguments) throws(UsageError) {
-        let given = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
-        jobs = given ?? Self.defaultJobs
-        jobsGiven = given != nil
+        (jobs, jobsGiven) = try Self.parseJobs(&arguments)
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         if paths.count > 1 && paths.contains("-") {
@@ -36,6 +34,13 @@ struct JournalList: Sendable {
     /// Every journal named, folders of journals expanded (their subdirectories, by name).
     var journals: [String] {
         FleetExport.journalPaths(paths)
+    }
+
+    /// Parses `--jobs J` (a positive count, a usage error otherwise): J, or ``defaultJobs``
+    /// when it is not given, and whether it was given.
+    static func parseJobs(_ arguments: inout Arguments) throws(UsageError) -> (jobs: Int, given: Bool) {
+        let given = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        return (given ?? defaultJobs, given != nil)
     }
 
     /// The default `--jobs`: the cores this process may use.

@@ -57,9 +57,7 @@ struct ExportCommand: Command {
 
     init(arguments: inout Arguments) throws(UsageError) {
         guard arguments.flag("--redact") else { throw UsageError("export writes redacted copies only: pass --redact") }
-        let jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
-        self.jobs = jobs ?? JournalList.defaultJobs
-        jobsGiven = jobs != nil
+        (jobs, jobsGiven) = try JournalList.parseJobs(&arguments)
         let format = try arguments.option("--format", as: "journal, ndjson or trace", JournalExport.OutputFormat.init(rawValue:)) ?? .journal
         let short = try arguments.option("-o")
         let long = try arguments.option("--output")

@@ -32,9 +32,7 @@ struct RecheckCommand: Command {
     let jobsGiven: Bool
 
     init(arguments: inout Arguments) throws(UsageError) {
-        let jobs = try arguments.option("--jobs", as: "a positive count") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
-        self.jobs = jobs ?? JournalList.defaultJobs
-        jobsGiven = jobs != nil
+        (jobs, jobsGiven) = try JournalList.parseJobs(&arguments)
         limit = try arguments.option("--limit", as: "a count", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }) ?? 10
         json = arguments.flag("--json")
         path = try arguments.positional("journal directory")

@@ -57,15 +57,19 @@ struct ReconcileCommand: Command {
     init(arguments: inout Arguments) throws(UsageError) {
         receiptLogs = try arguments.optionList("--received")
         guard !receiptLogs.isEmpty else { throw UsageError("--received needs at least one receipt log") }
-        clockSkewMicroseconds = try arguments.option("--clock-skew", as: "milliseconds (0 or more)") { Int64($0).flatMap { $0 >= 0 && $0 < Int64.max / 1000 ? $0 * 1000 : nil } } ?? 0
+        clockSkewMicroseconds = try Self.microseconds(of: "--clock-skew", &arguments) ?? 0
         json = arguments.flag("--json")
         all = arguments.flag("--all")
         whole = arguments.flag("--whole")
-        windowMicroseconds = try arguments.option("--window", as: "milliseconds (0 or more)") { Int64($0).flatMap { $0 >= 0 && $0 < Int64.max / 1000 ? $0 * 1000 : nil } }
-            ?? JournalReconciler.streamingWindowMicroseconds
+        windowMicroseconds = try Self.microseconds(of: "--window", &arguments) ?? JournalReconciler.streamingWindowMicroseconds
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         journals = FleetExport.journalPaths(paths)
+    }
+
+    /// Parses option `name`, milliseconds (0 or more, a usage error otherwise), as microseconds.
+    private static func microseconds(of name: String, _ arguments: inout Arguments) throws(UsageError) -> Int64? {
+        try arguments.option(name, as: "milliseconds (0 or more)") { Int64($0).flatMap { $0 >= 0 && $0 < Int64.max / 1000 ? $0 * 1000 : nil } }
     }
 
     func run(console: Console) throws -> ExitStatus {

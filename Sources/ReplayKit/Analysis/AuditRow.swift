@@ -40,16 +40,25 @@ package struct AuditRow: Sendable {
         [liveAtCall, deliveredTo].compactMap { $0 } + tasks.map(\.project)
     }
 
-    /// `delivered`, `applied`, `failed`, `discarded` or `pending`.
-    package var status: String {
-        switch outcome {
-        case .delivered?: "delivered"
-        case .applied?: "applied"
-        case .failed?: "failed"
-        case .discarded?: "discarded"
-        case nil: "pending"
+    /// How a call stands: how it ended, or that it has not. The summaries count calls by
+    /// status in the order of `allCases`.
+    package enum Status: String, CaseIterable, Sendable {
+        case delivered, applied, failed, discarded, pending
+
+        /// The status of a call that ended with `outcome` (nil: not yet).
+        init(_ outcome: CallOutcome?) {
+            switch outcome {
+            case .delivered?: self = .delivered
+            case .applied?: self = .applied
+            case .failed?: self = .failed
+            case .discarded?: self = .discarded
+            case nil: self = .pending
+            }
         }
     }
+
+    /// `delivered`, `applied`, `failed`, `discarded` or `pending` (``Status``).
+    package var status: String { Status(outcome).rawValue }
 
     /// The status with its detail: `delivered (200)`, `discarded: purged by switch s1`.
     var statusText: String {

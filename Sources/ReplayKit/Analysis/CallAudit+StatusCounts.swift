@@ -14,22 +14,30 @@ extension CallAudit {
 
         /// Counts `row` under its status.
         package mutating func count(_ row: AuditRow) {
-            switch row.outcome {
-            case .delivered?: delivered += 1
-            case .applied?: applied += 1
-            case .failed?: failed += 1
-            case .discarded?: discarded += 1
-            case nil: pending += 1
+            switch AuditRow.Status(row.outcome) {
+            case .delivered: delivered += 1
+            case .applied: applied += 1
+            case .failed: failed += 1
+            case .discarded: discarded += 1
+            case .pending: pending += 1
+            }
+        }
+
+        /// How many rows have `status`.
+        package subscript(status: AuditRow.Status) -> Int {
+            switch status {
+            case .delivered: delivered
+            case .applied: applied
+            case .failed: failed
+            case .discarded: discarded
+            case .pending: pending
             }
         }
 
         /// The counts by status name; a status no row had is absent.
         package var byName: [String: Int] {
             var counts: [String: Int] = [:]
-            for (name, count) in [("delivered", delivered), ("applied", applied), ("failed", failed), ("discarded", discarded),
-                                  ("pending", pending)] where count > 0 {
-                counts[name] = count
-            }
+            for status in AuditRow.Status.allCases where self[status] > 0 { counts[status.rawValue] = self[status] }
             return counts
         }
     }

@@ -31,7 +31,7 @@ extension AuditCommand {
         while let (lane, record) = try merge.next() {
             merge.walk(lane).fold(record) { audits[lane].consume(record, before: $0) }
         }
-        let statuses = ["delivered", "applied", "failed", "discarded", "pending"]
+        let statuses = AuditRow.Status.allCases.map(\.rawValue)
         var processes: [JSONValue] = []
         if !json { console.print() }
         for (lane, audit) in audits.enumerated() {

@@ -131,7 +131,7 @@ struct AuditCommand: Command {
             project?.noteIfUnmatched(named.union(deliveries.keys).union(labels.labelled), labels: labels, command: Self.name,
                                      path: path, console: console)
         }
-        let statuses = ["delivered", "applied", "failed", "discarded", "pending"]
+        let statuses = AuditRow.Status.allCases.map(\.rawValue)
         let delivered = deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: labels) ?? true }
         let total = statusCounts.values.reduce(0, +)
         let shownTotal = shown.values.reduce(0, +)

@@ -56,10 +56,10 @@ package struct ProjectLabels: Sendable {
         self.labels = labels
     }
 
-    /// The label of `fingerprint`, if the journal gave it one.
     /// The projects the journal gave a label to.
     package var labelled: some Collection<ProjectFingerprint> { labels.keys }
 
+    /// The label of `fingerprint`, if the journal gave it one.
     package func label(_ fingerprint: ProjectFingerprint?) -> String? {
         fingerprint.flatMap { labels[$0] }
     }

@@ -181,10 +181,10 @@ package final class StepSession {
         while let record = try walk.next() {
             let depth = TimelineLine.depth(walk.state)
             walk.fold(record)
-            let line = line(record, depthBefore: depth)
-            if line.lowercased().contains(needle) {
+            let text = line(record, depthBefore: depth)
+            if text.lowercased().contains(needle) {
                 previous = before
-                console.print(line)
+                console.print(text)
                 return
             }
         }

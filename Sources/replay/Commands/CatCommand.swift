@@ -56,7 +56,7 @@ struct CatCommand: Command {
             printed += 1
         }
         if printed == 0, let from, limit != 0 {
-            console.printError("replay \(Self.name): \(path): no record at or after sequence \(from) (`replay info` gives the journal's range)")
+            console.noteNoRecord("at or after sequence \(from)", command: Self.name, path: path)
         }
         return stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
     }

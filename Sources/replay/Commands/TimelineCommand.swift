@@ -82,7 +82,7 @@ struct TimelineCommand: Command {
             }
         }
         if read == 0, let range = from.map({ "at or after --from \($0)" }) ?? to.map({ "at or before --to \($0)" }) {
-            console.printError("replay \(Self.name): \(path): no record \(range) (`replay info` gives the journal's range)")
+            console.noteNoRecord(range, command: Self.name, path: path)
         }
         project?.noteIfUnmatched(named.union(labels.labelled), labels: labels, command: Self.name, path: path,
                                  partly: from != nil || to != nil, console: console)

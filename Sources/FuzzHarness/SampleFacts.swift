@@ -32,6 +32,8 @@ package enum SampleFacts {
     /// The sample of `kind`; an unknown fact of its number when a field's type has no sample.
     package static func sample(of kind: FactKind) -> Fact {
         var values = Values()
+        // The error names a type without a sample; the unknown fact stands for it, and
+        // FactJSONDeclarationTests names the kind.
         return (try? Fact(kind, sampling: &values)) ?? .unknown(kind: kind.rawValue, payload: [])
     }
 

@@ -104,6 +104,8 @@ package struct FleetExport: Sendable {
                 // The combined file could not take it: the export stops with that error.
                 do { try Self.append(part, to: single) } catch { appendFailure = error }
             }
+            // A part left behind (copied already, or its export failed) is only litter beside the
+            // output: what went wrong was said above.
             if let part = done.part { try? FileManager.default.removeItem(atPath: part) }
             switch done.result {
             case .success(let summary):
@@ -148,7 +150,7 @@ package struct FleetExport: Sendable {
         do {
             return Done(result: .success(try export(input, redactor, part: part, console: console)), messages: messages.text, part: part)
         } catch {
-            if let part { try? FileManager.default.removeItem(atPath: part) }
+            if let part { try? FileManager.default.removeItem(atPath: part) } // litter: the export's error is the one to say
             return Done(result: .failure(Failure(problem: Self.describe(error))), messages: messages.text, part: nil)
         }
     }

@@ -58,6 +58,7 @@ enum ReplacedFile {
 
     /// `path` with a final symbolic link followed (the file it names is the one replaced).
     private static func resolved(_ path: String) -> String {
+        // Its only error: `path` is not a link (or not there), so the path itself is the file.
         guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { return path }
         if destination.hasPrefix("/") { return destination }
         return folder(of: path) + "/" + destination

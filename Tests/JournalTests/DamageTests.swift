@@ -132,6 +132,44 @@ struct DamageTests {
         #expect(report.corruption.count == 1 && !report.isClean)
     }
 
+    @Test("skipping to the next segment: the rest of a damaged segment and a missing segment are skipped whole, reading resumes where the next segment begins")
+    func skipToNextSegment() throws {
+        let fixture = try JournalFixture(count: 500)
+        try #require(fixture.segments.count >= 4)
+        let name = fixture.segments[0]
+        let located = fixture.records.filter { $0.segment == name }
+        let victim = located[located.count / 2]
+        var bytes = fixture.bytes(of: name)
+        bytes[victim.blockEnd - 6] ^= 0xFF
+        let storage = fixture.storage.copy()
+        storage.setBytes(bytes, of: Self.directory + "/" + name)
+        // And the third segment lost whole.
+        let missing = fixture.segments[2]
+        try storage.removeFile(at: Self.directory + "/" + missing)
+
+        var reader = try JournalReader(directory: Self.directory, storage: storage)
+        reader.readMode = .skipToNextSegment   // the mode every cursor it opens reads in
+        let cursor = try reader.records()
+        var read: [JournalRecord] = []
+        while let record = try cursor.next() { read.append(record) }
+        let bases = reader.segments.map(\.baseSequence)
+        #expect(cursor.skipped.count == 2, "\(cursor.skipped)")
+        let inSegment = try #require(cursor.skipped.first)
+        #expect(inSegment.damage.segment == name && inSegment.resumedAtOffset == nil)
+        #expect(inSegment.resumedAtSequence == bases[1], "resumed where the next segment begins, not at a sync point inside")
+        let gap = try #require(cursor.skipped.last)
+        #expect(gap.resumedAtOffset == 0 && gap.damage.offset == 0 && gap.resumedAtSequence == bases[2])
+        // Every record of the damaged segment before the damage, and of every later segment but
+        // the lost one, is read; none of the damaged segment's after it.
+        let expected = fixture.records.filter { located in
+            located.segment == missing ? false
+                : located.segment == name ? located.record.sequence < inSegment.damage.sequence! : true
+        }.map(\.record)
+        #expect(read == expected)
+        // The same journal read strictly stops at the first damage.
+        #expect(throws: JournalError.self) { _ = try JournalReader(directory: Self.directory, storage: storage).readAll() }
+    }
+
     @Test("corruption in the last segment's tail with readable data after it is not a torn tail; the writer keeps it and moves on")
     func corruptionBeforeReadableTail() throws {
         let fixture = try JournalFixture(count: 200)

@@ -41,12 +41,21 @@ public struct JournalReader: Sendable {
         case strict
         /// Corruption is recorded and skipped: reading resumes at the next sync point.
         case salvage
+        /// Corruption, and a segment missing, are recorded and skipped whole segments at a
+        /// time: reading resumes at the start of the next segment, never inside one. For a
+        /// reader that folds records into a state that a lost record would change: it can
+        /// begin again only where a segment begins (the writer makes a segment's first record
+        /// one its owner can start from alone).
+        case skipToNextSegment
     }
 
     public let directory: String
     /// The segments, oldest first.
     public let segments: [Segment]
     let storage: any JournalStorage
+    /// The mode ``records(from:mode:)`` and ``records(fromTime:mode:)`` read in when they are
+    /// not given one: a command opens the reader once and every cursor of its walk reads alike.
+    public var readMode = ReadMode.strict
 
     /// Whether headers are read on demand, so segments are checked when they are reached.
     let readsHeadersOnDemand: Bool
@@ -115,16 +124,16 @@ public struct JournalReader: Sendable {
 
     /// A cursor over the records from `sequence` on (from the first retained record when nil or
     /// older than the journal).
-    public func records(from sequence: UInt64? = nil, mode: ReadMode = .strict) throws -> RecordCursor {
+    public func records(from sequence: UInt64? = nil, mode: ReadMode? = nil) throws -> RecordCursor {
         let start = sequence.map { sequence in segments.lastIndex { $0.baseSequence <= sequence } ?? 0 } ?? 0
-        return RecordCursor(reader: self, firstSegment: start, start: sequence.map { .sequence($0) }, mode: mode)
+        return RecordCursor(reader: self, firstSegment: start, start: sequence.map { .sequence($0) }, mode: mode ?? readMode)
     }
 
     /// A cursor over the records whose timestamp is at or after `time` (timestamps are assumed
     /// to be non-decreasing; the cursor starts at the last sync point before `time`).
-    public func records(fromTime time: JournalTime, mode: ReadMode = .strict) throws -> RecordCursor {
+    public func records(fromTime time: JournalTime, mode: ReadMode? = nil) throws -> RecordCursor {
         let start = segments.lastIndex { ($0.header?.baseTime ?? time) <= time } ?? 0
-        return RecordCursor(reader: self, firstSegment: start, start: .time(time), mode: mode)
+        return RecordCursor(reader: self, firstSegment: start, start: .time(time), mode: mode ?? readMode)
     }
 
     /// The sync points of segment `index`: from its index file when present, otherwise by

@@ -10,9 +10,9 @@ public final class RecordCursor {
 
     /// The torn tail that ended the iteration, if it ended on one.
     public private(set) var tornTail: Damage?
-    /// Corruption found so far (salvage mode only; strict mode throws at the first).
+    /// Corruption found so far (the salvaging modes only; strict mode throws at the first).
     public private(set) var corruption: [Damage] = []
-    /// What salvage stepped over so far.
+    /// What the salvaging modes stepped over so far.
     public private(set) var skipped: [SkippedRange] = []
     /// The sequence numbers passed so far that a failed writer gave out and no segment holds, as
     /// the segment after each run declares (``SegmentHeader/continuesFrom``): not damage.
@@ -53,7 +53,7 @@ public final class RecordCursor {
 
     /// The next record, its payload borrowed until the next call; nil at the end of the journal.
     ///
-    /// Strict mode throws ``JournalError/corrupted(_:)`` at corruption; salvage mode skips it.
+    /// Strict mode throws ``JournalError/corrupted(_:)`` at corruption; the salvaging modes skip it.
     public func nextView() throws -> RecordView? {
         while true {
             // Stepped in place through optional chaining (comparing it with nil would copy it).
@@ -110,7 +110,7 @@ public final class RecordCursor {
                 segmentIndex = segments.count
                 return false
             }
-            guard mode == .salvage else { throw JournalError.corrupted(damage) }
+            guard mode != .strict else { throw JournalError.corrupted(damage) }
             corruption.append(damage)
             skipped.append(SkippedRange(damage: damage, resumedAtOffset: nil, resumedAtSequence: nil))
             expectedSequence = nil
@@ -126,7 +126,7 @@ public final class RecordCursor {
                 ? "sequences \(expected)...\(base - 1) are missing before this segment"
                 : "segment starts at sequence \(base), overlapping records up to \(expected - 1)"
             let damage = Damage(kind: .corruption, segment: segment.name, offset: 0, sequence: expected, reason: reason)
-            guard mode == .salvage else { throw JournalError.corrupted(damage) }
+            guard mode != .strict else { throw JournalError.corrupted(damage) }
             corruption.append(damage)
             skipped.append(SkippedRange(damage: damage, resumedAtOffset: 0, resumedAtSequence: base))
         }
@@ -180,9 +180,9 @@ public final class RecordCursor {
             segmentIndex = reader.segments.count
             return
         }
-        guard mode == .salvage else { throw JournalError.corrupted(damage) }
+        guard mode != .strict else { throw JournalError.corrupted(damage) }
         corruption.append(damage)
-        if let resumed = decoder!.resynchronize(from: damage.offset) {
+        if mode == .salvage, let resumed = decoder!.resynchronize(from: damage.offset) {
             skipped.append(SkippedRange(damage: damage, resumedAtOffset: resumed.offset, resumedAtSequence: resumed.sequence))
             expectedSequence = resumed.sequence
         } else {

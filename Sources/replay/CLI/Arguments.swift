@@ -92,6 +92,7 @@ struct Arguments {
     /// Removes and returns the next positional argument, or throws naming what is missing.
     mutating func positional(_ label: String) throws(UsageError) -> String {
         guard let value = optionalPositional() else { throw UsageError("missing \(label)") }
+        guard !value.isEmpty else { throw UsageError("the \(label) given is empty") }
         return value
     }
 

@@ -9,14 +9,18 @@ package enum JournalSource {
 
     /// A reader over the journal at `path` (`-`: the console's standard input); throws when it
     /// holds no segments. `headers` says when the segments' headers are read: a command that
-    /// reads a few segments of a long journal (`state --at`) reads them on demand.
-    package static func open(_ path: String, console: Console,
-                             headers: JournalReader.HeaderReading = .everySegment) throws -> JournalReader {
-        if path == "-" { return try reader(forStream: try console.readAllBytes()) }
-        let reader = try JournalReader(directory: path, headers: headers)
+    /// reads a few segments of a long journal (`state --at`) reads them on demand. `readMode`
+    /// is how its walks meet damage (strict: they stop; `--salvage`: they go on at the next
+    /// segment).
+    package static func open(_ path: String, console: Console, headers: JournalReader.HeaderReading = .everySegment,
+                             readMode: JournalReader.ReadMode = .strict) throws -> JournalReader {
+        var reader = path == "-"
+            ? try reader(forStream: try console.readAllBytes())
+            : try JournalReader(directory: path, headers: headers)
         guard !reader.segments.isEmpty else {
             throw JournalError.notAJournal(path: path, reason: "no segment files (segment-*.lz4) in this directory")
         }
+        reader.readMode = readMode
         return reader
     }
 

@@ -4,8 +4,10 @@ import SDK
 /// Streams a journal's records, decoded, in sequence order. They are read and decoded ahead on
 /// a thread of their own (``ReadAheadDecoder``): at most a few thousand records in memory.
 ///
-/// Strict: corruption throws ``JournalError/corrupted(_:)`` (commands report it and exit 1); a
-/// torn tail ends the stream normally and is kept in ``tornTail``. Records that cannot be
+/// Strict by default: corruption throws ``JournalError/corrupted(_:)`` (commands report it and
+/// exit 1). A reader opened with ``JournalReader/ReadMode/skipToNextSegment`` goes on instead at
+/// the next segment, whose first record is a snapshot the fold starts again from; what it
+/// skipped is in ``problems``. A torn tail ends the stream normally and is kept in ``tornTail``. Records that cannot be
 /// interpreted are returned as ``DecodedRecord/Content/unreadable(_:)`` and counted.
 package final class FactStream {
     private let records: ReadAheadDecoder
@@ -39,6 +41,7 @@ package final class FactStream {
     package var problems: StreamProblems {
         var problems = skipped
         problems.tornTail = tornTail
+        problems.skippedDamage = records.skipped
         return problems
     }
 

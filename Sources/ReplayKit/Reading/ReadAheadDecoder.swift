@@ -10,7 +10,7 @@ import Journal
 /// payloads copied) and it decodes the chunk itself; otherwise the reading thread decodes it.
 /// Decoding is pure, so which thread decoded a record never shows.
 ///
-/// The records come out in journal order, exactly as a ``RecordCursor`` in strict mode and
+/// The records come out in journal order, exactly as a ``RecordCursor`` in the reader's mode and
 /// ``RecordDecoder`` would give them on the calling thread; an error the cursor throws comes out
 /// of ``next()`` after every record before it, where the cursor would have thrown it. Memory is
 /// bounded: at most ``chunksAhead`` chunks of ``chunkSize`` records are read ahead.
@@ -39,8 +39,8 @@ final class ReadAheadDecoder {
         /// reference: reversing on the consumer's side would copy the shared array).
         case records([DecodedRecord])
         case undecoded(UndecodedChunk)
-        /// The journal ended, on a torn tail or not.
-        case end(tornTail: Damage?)
+        /// The journal ended, on a torn tail or not, with what a salvaging cursor stepped over.
+        case end(tornTail: Damage?, skipped: [SkippedRange])
         /// The cursor threw.
         case failure(HandedOverError)
     }
@@ -55,6 +55,9 @@ final class ReadAheadDecoder {
     private var ended = false
     /// The torn tail that ended the journal, once the consumer has reached the end.
     private(set) var tornTail: Damage?
+    /// What the cursor stepped over in a salvaging mode (``JournalReader/readMode``), once the
+    /// consumer has reached the end.
+    private(set) var skipped: [SkippedRange] = []
 
     /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
     init(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool) {
@@ -84,8 +87,9 @@ final class ReadAheadDecoder {
             case .undecoded(let undecoded):
                 chunk = Self.decode(undecoded, decodingSnapshots: decodesSnapshots)
                 chunk.reverse()
-            case .end(let tail):
+            case .end(let tail, let skippedRanges):
                 tornTail = tail
+                skipped = skippedRanges
                 ended = true
                 return nil
             case .failure(let thrown):
@@ -145,7 +149,7 @@ final class ReadAheadDecoder {
                 if count == chunkSize { guard send() else { return } }
             }
             if count > 0 { guard send() else { return } }
-            _ = channel.send(.end(tornTail: cursor.tornTail))
+            _ = channel.send(.end(tornTail: cursor.tornTail, skipped: cursor.skipped))
         } catch {
             if count > 0 { guard send() else { return } }
             _ = channel.send(.failure(HandedOverError(error: error)))

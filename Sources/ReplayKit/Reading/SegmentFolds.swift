@@ -11,11 +11,12 @@ import Journal
 /// threads have finished the ones they were folding.
 package enum SegmentFolds {
     /// Whether `reader`'s segments can be folded each on its own: more than one, each header
-    /// readable and of this journal, base sequences increasing. Otherwise a command walks the
-    /// journal in order (which reports whatever is wrong where it is met).
+    /// readable and of this journal, base sequences increasing, and a reader that stops at
+    /// damage (one that goes on past it walks in order, where the damage is met). Otherwise a
+    /// command walks the journal in order (which reports whatever is wrong where it is met).
     package static func canSplit(_ reader: JournalReader) -> Bool {
         let segments = reader.segments
-        guard segments.count > 1 else { return false }
+        guard segments.count > 1, reader.readMode == .strict else { return false }
         for index in segments.indices {
             guard (try? reader.header(ofSegment: index)) != nil else { return false }
             if index > 0 && segments[index].baseSequence <= segments[index - 1].baseSequence { return false }

@@ -10,6 +10,9 @@ package struct StreamProblems: Sendable {
     var unreadableCount = 0
     /// The torn tail that ended the journal, if it ended on one.
     var tornTail: Damage?
+    /// The damage a walk went on past (a reader in ``JournalReader/ReadMode/skipToNextSegment``
+    /// mode), each with where it resumed.
+    package var skippedDamage: [SkippedRange] = []
     static let sampleLimit = 20
 
     package init() {}
@@ -23,13 +26,17 @@ package struct StreamProblems: Sendable {
     package mutating func append(_ later: StreamProblems) {
         unreadableSample += later.unreadableSample.prefix(Self.sampleLimit - unreadableSample.count)
         unreadableCount += later.unreadableCount
+        skippedDamage += later.skippedDamage
         tornTail = later.tornTail
     }
 
     /// Prints what was skipped or where the journal stopped, on standard error; returns whether
-    /// there was anything worth exit status 1 (unreadable records).
+    /// there was anything worth exit status 1 (unreadable records, damage gone on past).
     @discardableResult
     package func report(command: String, console: Console) -> Bool {
+        for skip in skippedDamage {
+            console.printError("replay \(command): \(Self.wentOnPast(skip))")
+        }
         for (sequence, reason) in unreadableSample {
             console.printError("replay \(command): record \(sequence) skipped: \(reason)")
         }
@@ -39,6 +46,20 @@ package struct StreamProblems: Sendable {
         if let tornTail {
             console.printError("replay \(command): the journal ends in a torn tail (\(tornTail)); records after it are lost")
         }
-        return unreadableCount > 0
+        return unreadableCount > 0 || !skippedDamage.isEmpty
+    }
+
+    /// What a walk that went on past damage says of `skip`: what was lost and where it resumed.
+    static func wentOnPast(_ skip: SkippedRange) -> String {
+        guard let resumed = skip.resumedAtSequence else { return "went on past damage: \(skip); nothing readable follows it" }
+        switch skip.resumedAtOffset {
+        case 0? where skip.damage.offset == 0:
+            // A segment file missing (or a segment that does not follow on): nothing was read past.
+            return "went on past a gap: \(skip.damage.reason); the answer goes on from sequence \(resumed), where \(skip.damage.segment) begins"
+        case nil, 0?:
+            return "went on past damage: \(skip); the answer goes on from sequence \(resumed), where the next segment begins"
+        case _?:
+            return "went on past damage: \(skip); reading goes on from sequence \(resumed), at the next readable block"
+        }
     }
 }

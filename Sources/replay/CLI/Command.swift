@@ -13,4 +13,11 @@ protocol Command: Sendable {
     init(arguments: inout Arguments) throws(UsageError)
 
     func run(console: Console) throws -> ExitStatus
+
+    /// Whether the command takes `--salvage` (``SalvageOption``): its error at damage says so.
+    static var takesSalvage: Bool { get }
+}
+
+extension Command {
+    static var takesSalvage: Bool { false }
 }

@@ -8,9 +8,10 @@ import ReplayKit
 /// answer on standard output is the same either way.
 enum JobsNote {
     /// Notes how `walked` went, when `jobs` was given.
-    static func report(_ walked: SegmentFolds.Walked, command: String, jobs: Int, given: Bool, console: Console) {
+    static func report(_ walked: SegmentFolds.Walked, command: String, jobs: Int, given: Bool, because: String? = nil,
+                       console: Console) {
         report(command: command, jobs: jobs, given: given, segments: walked.segmentsAlone + walked.segmentsInOrder,
-               inOrder: walked.segmentsInOrder, wholeInOrder: walked.walkedInOrder, console: console)
+               inOrder: walked.segmentsInOrder, wholeInOrder: walked.walkedInOrder, because: because, console: console)
     }
 
     /// Notes that `inOrder` of `segments` segments were walked in order (all of them, from the

@@ -75,7 +75,8 @@ package enum ReplayCommandLine {
             return ExitStatus.failure.rawValue
         } catch JournalError.corrupted(let damage) {
             console.clearProgress()
-            console.printError("replay \(name): stopped at \(damage) (run `replay verify` for the whole picture)")
+            let salvage = command.takesSalvage ? "; `--salvage` goes on past it" : ""
+            console.printError("replay \(name): stopped at \(damage) (run `replay verify` for the whole picture\(salvage))")
             return ExitStatus.findings.rawValue
         } catch {
             console.clearProgress()

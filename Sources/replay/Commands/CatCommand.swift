@@ -7,24 +7,31 @@ struct CatCommand: Command {
     static let name = "cat"
     static let summary = "one line per record: sequence, time, fact kind, payload size"
     static let help = """
-        usage: replay cat [--from SEQ] [--limit N] [--json] <journal>
+        usage: replay cat [--from SEQ] [--limit N] [--json] [--salvage] <journal>
 
         Prints one line per record, in sequence order: its sequence number, timestamp (UTC),
         kind by name (a public call also by its name, e.g. `callReceived track`) and payload
         size. Kinds this build does not know print as `kind N`. Stops with exit status 1 at
-        corruption (naming where) or after records it could not decode.
+        corruption (naming where; with --salvage, goes on at the next readable block) or
+        after records it could not decode.
 
           --from SEQ   start at this sequence number (seeks through the index)
           --limit N    print at most N records
           --json       one JSON object per line (NDJSON)
+          --salvage    go on past corruption or a missing segment at the next readable block
+                       (nothing is folded, so no record that can be read is left out); each
+                       skip is said on standard error, with the sequences lost (exit 1)
         """
 
     let path: String
     let from: UInt64?
     let limit: Int?
     let json: Bool
+    let salvage: SalvageOption
+    static let takesSalvage = true
 
     init(arguments: inout Arguments) throws(UsageError) {
+        salvage = SalvageOption(arguments: &arguments)
         from = try arguments.option("--from", as: "a sequence number", UInt64.init)
         limit = try arguments.option("--limit", as: "a count", { Int($0).flatMap { $0 >= 0 ? $0 : nil } })
         json = arguments.flag("--json")
@@ -32,7 +39,7 @@ struct CatCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let stream = try FactStream(reader: try JournalSource.open(path, console: console), from: from, decodesSnapshots: false)
+        let stream = try FactStream(reader: try JournalSource.open(path, console: console, readMode: salvage.readMode(folds: false)), from: from, decodesSnapshots: false)
         var printed = 0
         while printed < (limit ?? .max), let record = try stream.next() {
             let call = Self.callName(record)

@@ -7,7 +7,7 @@ struct DiagnoseCommand: Command {
     static let name = "diagnose"
     static let summary = "per switch: routing, teardown steps, disable durability, held calls, result"
     static let help = """
-        usage: replay diagnose [--switch N] [--json] [--jobs J] <journal>...
+        usage: replay diagnose [--switch N] [--json] [--salvage] [--jobs J] <journal>...
 
         For every switch request: when it was requested (its switchRouted) and how it was
         routed (started, absorbed into another, enqueued, noop, initialization); each teardown
@@ -22,14 +22,18 @@ struct DiagnoseCommand: Command {
           --switch N   only switch N (as in s3, or just 3)
           --json       one JSON array of switch reports (with several journals: one line per
                        switch report, tagged with its journal)
+        \(SalvageOption.help(column: 15))
         \(JournalList.help(column: 15, splitsSegments: true))
         """
 
     let journals: JournalList
     let only: UInt64?
     let json: Bool
+    let salvage: SalvageOption
+    static let takesSalvage = true
 
     init(arguments: inout Arguments) throws(UsageError) {
+        salvage = SalvageOption(arguments: &arguments)
         only = try arguments.option("--switch", as: "a switch number such as 3 or s3") { text in
             UInt64(text.hasPrefix("s") ? String(text.dropFirst()) : text)
         }
@@ -49,7 +53,7 @@ struct DiagnoseCommand: Command {
     /// `jobs` at a time; the diagnosis takes the records in order, on this thread (it follows
     /// switches, held calls and durability requests across the segments).
     func answer(_ path: String, console: Console, many: Bool, jobs: Int) throws -> ManyJournals.Answer {
-        let reader = try JournalSource.open(path, console: console)
+        let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         var withAnomalies = 0
         var anomalies = false
         var printed = 0
@@ -69,7 +73,8 @@ struct DiagnoseCommand: Command {
             printed += 1
         }
         let walk = try diagnosis.consume(reader, jobs: jobs)
-        JobsNote.report(walk, command: Self.name, jobs: jobs, given: journals.jobsGiven && !many, console: console)
+        JobsNote.report(walk, command: Self.name, jobs: jobs, given: journals.jobsGiven && !many,
+                        because: salvage.walksInOrderBecause, console: console)
         diagnosis.finish()
         if json && !many { console.print(printed == 0 ? "[]" : "]") }
         if printed == 0 && !json {

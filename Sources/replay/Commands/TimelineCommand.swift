@@ -7,7 +7,7 @@ struct TimelineCommand: Command {
     static let name = "timeline"
     static let summary = "one line per fact, switches and teardown steps nested"
     static let help = """
-        usage: replay timeline [--from SEQ|TIME] [--to SEQ|TIME] [--kind NAME]... [--project FP] [--json] <journal>
+        usage: replay timeline [--from SEQ|TIME] [--to SEQ|TIME] [--kind NAME]... [--project FP] [--json] [--salvage] <journal>
 
         Prints one line per fact: sequence number, time (UTC) and what happened, in words.
         A device folder (the journals of an app and its extensions: journal/, journal-ROLE/)
@@ -29,6 +29,7 @@ struct TimelineCommand: Command {
                             live project; one that names none of the projects read is said
                             on standard error
           --json            one JSON object per fact (NDJSON), with its depth and fields
+        \(SalvageOption.help(column: 20))
         """
 
     let path: String
@@ -37,8 +38,11 @@ struct TimelineCommand: Command {
     let kinds: Set<String>
     let project: ProjectFilter?
     let json: Bool
+    let salvage: SalvageOption
+    static let takesSalvage = true
 
     init(arguments: inout Arguments) throws(UsageError) {
+        salvage = SalvageOption(arguments: &arguments)
         from = try arguments.moment("--from")
         to = try arguments.moment("--to")
         if let from, let to, from.isAfter(to) { throw UsageError("--from \(from) is after --to \(to): nothing lies between them") }
@@ -55,7 +59,7 @@ struct TimelineCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         if let device = DeviceFolder.open(path) { return try run(device, console: console) }
-        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console), start: from.map { .at($0) } ?? .beginning)
+        let walk = try JournalWalk(reader: try JournalSource.open(path, console: console, readMode: salvage.readMode()), start: from.map { .at($0) } ?? .beginning)
         var depth = TimelineLine.depth(walk.state)
         var labels = ProjectLabels()
         labels.learn(from: walk.state)

@@ -1,0 +1,117 @@
+import Foundation
+import Journal
+import Testing
+
+/// `--salvage`: a journal damaged in its middle (a corrupt block, a segment file lost) is
+/// answered past the damage, from the snapshot that begins the next segment, instead of
+/// stopping there; what was skipped is said on standard error and the exit status is 1.
+/// Without it the commands stop as before and say that `--salvage` goes on.
+@Suite("replay --salvage", .tags(.endToEnd), .serialized, .timeLimit(.minutes(3)))
+struct SalvageTests {
+    /// A journal of the real SDK in segments of about 64 records, under `directory/journal`.
+    static func makeJournal(_ directory: String) async throws -> String {
+        try await LongSDKJournal.make(directory: directory, calls: 400, switchEvery: 150, segmentRecords: 64)
+        return directory + "/journal"
+    }
+
+    /// A copy of `journal` with segment `index`'s block checksums broken from its middle on.
+    static func corruptCopy(of journal: String, segment index: Int, in directory: String) throws -> String {
+        let copy = directory + "/corrupt"
+        try FileManager.default.copyItem(atPath: journal, toPath: copy)
+        let name = try ParallelFoldTests.segmentFiles(copy)[index]
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + name)))
+        for offset in bytes.count / 2..<bytes.count / 2 + 4 { bytes[offset] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + name))
+        return copy
+    }
+
+    /// The audit's rows (not its header or summary) by their first column, the sequence.
+    static func rows(_ output: String) -> [(sequence: UInt64, line: Substring)] {
+        output.split(separator: "\n").compactMap { line in
+            guard let first = line.split(separator: " ").first, let sequence = UInt64(first) else { return nil }
+            return (sequence, line)
+        }
+    }
+
+    @Test("a corrupt block: without --salvage the answer stops there; with it, every row of the later segments is the intact journal's")
+    func corruptBlock() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let reader = try JournalReader(directory: journal)
+        #expect(reader.segments.count >= 6, "segments: \(reader.segments.count)")
+        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
+        let nextBase = reader.segments[3].baseSequence
+
+        for command in ["audit", "diagnose", "timeline"] {
+            let stopped = ReplayHarness.run([command, damaged])
+            #expect(stopped.status == 1, "\(command)")
+            #expect(stopped.error.contains("stopped at corruption in \(reader.segments[2].name)"), "\(command): \(stopped.error)")
+            #expect(stopped.error.contains("`--salvage` goes on past it"), "\(command): \(stopped.error)")
+            let salvaged = ReplayHarness.run([command, "--salvage", damaged])
+            #expect(salvaged.status == 1, "\(command)")
+            #expect(salvaged.error.contains("went on past damage: skipped bytes"), "\(command): \(salvaged.error)")
+            #expect(salvaged.error.contains("the answer goes on from sequence \(nextBase), where the next segment begins"),
+                    "\(command): \(salvaged.error)")
+            #expect(salvaged.out.count > stopped.out.count, "\(command): the answer went on")
+        }
+
+        let intact = Self.rows(ReplayHarness.run(["audit", journal]).out)
+        let salvaged = ReplayHarness.run(["audit", "--salvage", damaged])
+        #expect(salvaged.error.contains("a call made before a skip whose end lay in the lost records shows as pending"))
+        let rows = Self.rows(salvaged.out)
+        // A call made after the damage is audited exactly as in the intact journal.
+        let after = rows.filter { $0.sequence >= nextBase }.map(\.line)
+        #expect(!after.isEmpty)
+        #expect(after == intact.filter { $0.sequence >= nextBase }.map(\.line))
+        // A call made before it is too, unless its end lay in the lost records: then it is pending.
+        let before = Dictionary(uniqueKeysWithValues: intact.filter { $0.sequence < nextBase }.map { ($0.sequence, $0.line) })
+        for row in rows where row.sequence < nextBase {
+            #expect(row.line == before[row.sequence] || row.line.contains("pending"), "\(row.line)")
+        }
+        // --jobs asked for: the walk is in order, and the note says why.
+        let jobs = ReplayHarness.run(["audit", "--salvage", "--jobs", "2", damaged])
+        #expect(jobs.out == salvaged.out)
+        #expect(jobs.error.contains("--jobs 2: walked in order (--salvage goes on past damage where the walk in order meets it)"))
+        // cat folds nothing: it goes on too, and says what it skipped.
+        let cat = ReplayHarness.run(["cat", "--salvage", damaged])
+        #expect(cat.status == 1 && cat.error.contains("replay cat: went on past damage"), "\(cat.error)")
+        #expect(cat.out.contains("\n\(nextBase)  "))
+    }
+
+    @Test("a segment file lost in the middle: --salvage goes on past the gap at the next segment's snapshot")
+    func lostSegment() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let copy = directory + "/gap"
+        try FileManager.default.copyItem(atPath: journal, toPath: copy)
+        let segments = try JournalReader(directory: journal).segments
+        let lost = segments[2].name
+        try FileManager.default.removeItem(atPath: copy + "/" + lost)
+        try? FileManager.default.removeItem(atPath: copy + "/" + lost.replacingOccurrences(of: ".lz4", with: ".idx"))
+
+        let stopped = ReplayHarness.run(["audit", copy])
+        #expect(stopped.status == 1 && stopped.error.contains("are missing before this segment"), "\(stopped.error)")
+        let salvaged = ReplayHarness.run(["audit", "--salvage", copy])
+        #expect(salvaged.status == 1)
+        let first = segments[2].baseSequence, last = segments[3].baseSequence - 1
+        #expect(salvaged.error.contains("went on past a gap: sequences \(first)...\(last) are missing before this segment; "
+                                        + "the answer goes on from sequence \(last + 1), where \(segments[3].name) begins"), "\(salvaged.error)")
+        let intact = Self.rows(ReplayHarness.run(["audit", journal]).out).filter { $0.sequence > last }.map(\.line)
+        #expect(Self.rows(salvaged.out).filter { $0.sequence > last }.map(\.line) == intact)
+    }
+
+    @Test("an intact journal: --salvage changes nothing")
+    func intact() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        for command in [["audit"], ["audit", "--json"], ["diagnose"], ["timeline"], ["cat"]] {
+            let plain = ReplayHarness.run(command + [journal])
+            let salvaging = ReplayHarness.run(command + ["--salvage", journal])
+            #expect(salvaging.out == plain.out && salvaging.error == plain.error && salvaging.status == plain.status, "\(command)")
+            #expect(plain.status == 0, "\(command): \(plain.error)")
+        }
+    }
+}

@@ -80,6 +80,20 @@ package enum JournalReaderFuzzer {
             checker.expect(report.corruption.isEmpty && report.unreadable == nil,
                            "strict read everything but verify found corruption: \(report.corruption)")
         }
+        // Skipping whole segments at damage reads what the strict cursor reads, then goes on; it
+        // never reads more than salvage (which resumes inside a segment too), nor fails where
+        // salvage does not.
+        let bySegment = trail { try reader.records(mode: .skipToNextSegment) }
+        let sharedBySegment = min(strict.digests.count, bySegment.digests.count)
+        checker.expect(strict.count <= bySegment.count && strict.digests[..<sharedBySegment] == bySegment.digests[..<sharedBySegment],
+                       "the strict cursor's records are not a prefix of the one skipping to the next segment")
+        checker.expect(bySegment.count <= salvage.count && (salvage.failure != nil || bySegment.failure == nil),
+                       "skipping to the next segment read \(bySegment.count) records (\(bySegment.failure ?? "no error")), "
+                       + "salvage \(salvage.count) (\(salvage.failure ?? "no error"))")
+        if strictReadAll {
+            checker.expect(bySegment.failure == nil && bySegment.count == strict.count && bySegment.combined == strict.combined,
+                           "strict read \(strict.count) records cleanly, skipping to the next segment read \(bySegment.count)")
+        }
         seek(reader, in: strict, selector: seekSelector, compare: strictReadAll, &checker)
         // The Swift block decoder (Apple platforms' reader) reads the journal exactly as liblz4
         // does: the same records, and the same damage where either stops or skips.

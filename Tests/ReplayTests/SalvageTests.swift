@@ -1,6 +1,8 @@
 import Foundation
 import Journal
+import ReplayKit
 import Testing
+@testable import replay
 
 /// `--salvage`: a journal damaged in its middle (a corrupt block, a segment file lost) is
 /// answered past the damage, from the snapshot that begins the next segment, instead of
@@ -73,10 +75,64 @@ struct SalvageTests {
         let jobs = ReplayHarness.run(["audit", "--salvage", "--jobs", "2", damaged])
         #expect(jobs.out == salvaged.out)
         #expect(jobs.error.contains("--jobs 2: walked in order (--salvage goes on past damage where the walk in order meets it)"))
+        // The report's page names the loss at its top (its findings), and says so on standard error.
+        let page = directory + "/report.html"
+        let report = ReplayHarness.run(["report", "--salvage", "-o", page, damaged])
+        #expect(report.status == 1 && report.error.contains("replay report: went on past damage"), "\(report.error)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("\"lost_to_damage\":[\"went on past damage: skipped bytes"))
+        #expect(ReplayHarness.run(["report", "-o", page, damaged]).error.contains("`--salvage` goes on past it"))
+        // serve: without it, the page's pass says what goes on past the damage; with it, the page is made.
+        for salvaging in [false, true] {
+            var arguments = Arguments((salvaging ? ["--salvage"] : []) + ["--page-wait", "600", damaged])
+            let (journals, server) = try ServeCommand(arguments: &arguments).listen(console: Console(out: { _ in }, error: { _ in }))
+            server.stop()
+            let served = String(decoding: journals.answer(HTTPRequestHead(method: "GET", path: "/j/0/")).body, as: UTF8.self)
+            let progress = String(decoding: journals.answer(HTTPRequestHead(method: "GET", path: "/j/0/progress")).body, as: UTF8.self)
+            if salvaging {
+                #expect(served.contains("\"lost_to_damage\":[\"went on past damage"), "\(progress)")
+            } else {
+                #expect(progress.contains("`replay serve --salvage` goes on past it"), "\(progress)")
+            }
+        }
         // cat folds nothing: it goes on too, and says what it skipped.
         let cat = ReplayHarness.run(["cat", "--salvage", damaged])
         #expect(cat.status == 1 && cat.error.contains("replay cat: went on past damage"), "\(cat.error)")
         #expect(cat.out.contains("\n\(nextBase)  "))
+    }
+
+    @Test("a switch open where the records were lost: check begins again at the snapshot (no violation), diagnose says the loss, not a landing never made")
+    func switchOpenAtTheLoss() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await LongSDKJournal.make(directory: directory, calls: 400, switchEvery: 150, segmentRecords: 16)
+        let journal = directory + "/journal"
+        let bases = try JournalReader(directory: journal).segments.map(\.baseSequence)
+        // A switch requested before a whole segment and landed after it.
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(ReplayHarness.run(["diagnose", "--json", journal]).out.utf8)) as? [[String: Any]])
+        let spans = reports.compactMap { report -> (number: Int, segment: Int)? in
+            guard let requested = (report["requested"] as? [String: Any])?["seq"] as? Int,
+                  let landed = (report["landed"] as? [String: Any])?["seq"] as? Int,
+                  let segment = bases.indices.dropLast().first(where: { Int(bases[$0]) > requested && Int(bases[$0 + 1]) <= landed })
+            else { return nil }
+            return ((report["switch"] as? Int) ?? 0, segment)
+        }
+        let span = try #require(spans.first, "no switch spans a segment: \(reports.count) switches")
+        let copy = directory + "/lost"
+        try FileManager.default.copyItem(atPath: journal, toPath: copy)
+        let name = try ParallelFoldTests.segmentFiles(copy)[span.segment]
+        try FileManager.default.removeItem(atPath: copy + "/" + name)
+
+        let check = ReplayHarness.run(["check", "--salvage", copy])
+        #expect(check.out.hasSuffix("no violation\n"), "\(check.out)")
+        #expect(check.status == 1 && check.error.contains("went on past a gap"), "\(check.error)")
+        let stopped = ReplayHarness.run(["check", copy])
+        #expect(stopped.error.contains("`--salvage` goes on past it"), "\(stopped.error)")
+
+        let diagnose = ReplayHarness.run(["diagnose", "--salvage", copy])
+        let lost = "the journal lost sequences \(bases[span.segment])...\(bases[span.segment + 1] - 1) to damage"
+        #expect(diagnose.out.contains("switch s\(span.number):"), "\(diagnose.out)")
+        #expect(diagnose.out.contains(lost), "\(diagnose.out)")
+        #expect(!diagnose.out.contains("never landed"), "\(diagnose.out)")
     }
 
     @Test("a segment file lost in the middle: --salvage goes on past the gap at the next segment's snapshot")

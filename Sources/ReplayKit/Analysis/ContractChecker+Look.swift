@@ -27,7 +27,8 @@ extension ContractChecker: StateLooking {
     /// the walk went (``finish(state:)`` is the caller's, with the walk's final state).
     package func consume(_ reader: JournalReader, jobs: Int, onProgress: ((UInt64) -> Void)? = nil) throws -> SegmentFolds.Walked {
         try SegmentFolds.walk(reader, jobs: jobs, look: Self.lookUnlessPassedOver(at:in:), consume: { self.consume($0, looking: $1) },
-                              passOver: { self.passOver($0) }, consumeInOrder: { self.consume($0, before: $1) }, onProgress: onProgress)
+                              passOver: { self.passOver($0) }, consumeInOrder: { self.consume($0, before: $1) },
+                              resume: { _ in self.resumeAfterSkip() }, onProgress: onProgress)
     }
 
     /// Whether taking in `fact` changes nothing but the count of records: no rule reads it

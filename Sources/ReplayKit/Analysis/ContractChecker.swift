@@ -25,6 +25,8 @@ package final class ContractChecker {
     }
 
     private var started = false
+    /// Whether the next snapshot begins again after records lost to damage (``resumeAfterSkip()``).
+    private var restartsAtSnapshot = false
     // What the rules remember from the facts (each `ContractChecker+<Rules>` file keeps its own).
     var gateQueue: [(call: CallID, sequence: UInt64?)] = []
     var targets: [CallID: (target: Target, received: UInt64)] = [:]
@@ -69,7 +71,10 @@ package final class ContractChecker {
         labels.learn(from: record)
         switch record.content {
         case .snapshot(let snapshot):
-            if started {
+            if restartsAtSnapshot {
+                restartsAtSnapshot = false
+                gapRestart(snapshot)
+            } else if started {
                 guard case .state(let fold) = look else { preconditionFailure("a snapshot's look holds the state before it") }
                 compare(snapshot: snapshot, fold: fold, at: record.sequence)
             } else {
@@ -139,6 +144,14 @@ package final class ContractChecker {
             pendingSwitches.insert(request.id)
             switchTargets[request.id] = request.project.fingerprint
         }
+    }
+
+    /// The walk skipped records lost to damage (a reader that goes on past it): the snapshot it
+    /// resumes at is taken over as after a journal gap, not compared with a fold that misses
+    /// the lost records, and what the facts told before is forgotten (a call's end, a
+    /// switch's landing there are not known, and are not violations).
+    package func resumeAfterSkip() {
+        restartsAtSnapshot = true
     }
 
     /// After a journal gap: forget what the facts told, take the state over again.

@@ -22,7 +22,8 @@ extension SwitchDiagnosis: StateLooking {
     /// the walk went (``finish()`` is the caller's).
     package func consume(_ reader: JournalReader, jobs: Int, onProgress: ((UInt64) -> Void)? = nil) throws -> SegmentFolds.Walked {
         try SegmentFolds.walk(reader, jobs: jobs, look: Self.lookUnlessPassedOver(at:in:), consume: { self.consume($0, looking: $1) },
-                              passOver: { _ in }, consumeInOrder: { self.consume($0, before: $1) }, onProgress: onProgress)
+                              passOver: { _ in }, consumeInOrder: { self.consume($0, before: $1) },
+                              resume: { self.resume(after: $0) }, onProgress: onProgress)
     }
 
     /// Whether taking in `fact` changes nothing, whatever the switches open: it says nothing

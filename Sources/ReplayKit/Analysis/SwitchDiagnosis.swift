@@ -31,6 +31,7 @@ package final class SwitchDiagnosis {
         let diagnosis = SwitchDiagnosis(only: only) { reports.append($0) }
         let walk = try JournalWalk(reader: reader)
         while let record = try walk.next() {
+            if let skip = walk.resumedAfter { diagnosis.resume(after: skip) }
             walk.fold(record) { diagnosis.consume(record, before: $0) }
         }
         diagnosis.finish()
@@ -174,6 +175,21 @@ package final class SwitchDiagnosis {
              .unknown:
             break
         }
+    }
+
+    /// The walk skipped records lost to damage (a reader that goes on past it): every switch
+    /// still open is reported as far as it went, closed with the loss (how it went on is not
+    /// known: its landing, a step's end or a held call's replay may lie in the lost records),
+    /// and what later records say of it is not taken in.
+    package func resume(after skip: SkippedRange) {
+        for id in open.keys.sorted() {
+            guard var report = open.removeValue(forKey: id) else { continue }
+            report.closeAtLoss(skip)
+            finished[id] = report
+        }
+        heldBy = [:]
+        durabilityOf = [:]
+        for id in finished.keys.sorted() { if let report = finished.removeValue(forKey: id) { deliver(report) } }
     }
 
     /// Reports what is still open, with the anomalies the end of the journal reveals.

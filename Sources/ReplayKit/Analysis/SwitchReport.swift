@@ -127,6 +127,17 @@ package struct SwitchReport {
         }
     }
 
+    /// Closes a switch that was open where the journal lost records to damage: that is said,
+    /// not what the lost records would have shown.
+    mutating func closeAtLoss(_ skip: SkippedRange) {
+        let lost = switch (skip.damage.sequence, skip.resumedAtSequence) {
+        case let (first?, resumed?) where resumed > first: "sequences \(first)...\(resumed - 1)"
+        case let (first?, nil): "the sequences from \(first)"
+        default: "records"
+        }
+        anomalies.append("the journal lost \(lost) to damage (\(skip.damage.segment)) while it was open: how it went on is not known")
+    }
+
     /// Adds the anomalies only the end of the journal reveals.
     mutating func closeAtEnd() {
         switch routing {

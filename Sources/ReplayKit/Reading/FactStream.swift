@@ -28,6 +28,12 @@ package final class FactStream {
     /// The torn tail that ended the stream, if it ended on one.
     var tornTail: Damage? { records.tornTail }
 
+    /// The skip the record last handed out is the first after (a reader that goes on past
+    /// damage); nil for every other record.
+    package var lastSkip: SkippedRange? {
+        records.lastFollowsSkip ? records.skipped.last : nil
+    }
+
     /// The next record; nil at the end of the journal.
     package func next() throws -> DecodedRecord? {
         guard let record = try records.next() else { return nil }

@@ -22,6 +22,13 @@ package final class JournalWalk {
     private let remembersLastFolded: Bool
     package let stream: FactStream
     private var lookahead: DecodedRecord?
+    /// The skip the lookahead is the first record after, if it is.
+    private var lookaheadSkip: SkippedRange?
+    /// The skip the record last handed out by ``next()`` is the first after, if it is: a
+    /// reader that goes on past damage (``JournalReader/ReadMode/skipToNextSegment``) resumes
+    /// at a segment's snapshot, and what a command followed across the lost records is not
+    /// known any more (a call's end, a switch's landing).
+    package private(set) var resumedAfter: SkippedRange?
     /// The first sequence past the walk's end (a walk over one segment), if any.
     private var end: UInt64?
     /// Called with the sequence number every ``progressInterval`` records folded (for a
@@ -57,6 +64,7 @@ package final class JournalWalk {
         self.state = state
         self.stream = stream
         self.lookahead = first
+        self.lookaheadSkip = stream.lastSkip
         // The snapshot stays the first record handed out; folding it again changes nothing.
         switch start {
         case .beginning:
@@ -98,6 +106,7 @@ package final class JournalWalk {
             return nil
         }
         lookahead = first
+        lookaheadSkip = stream.lastSkip
     }
 
     private func isBefore(_ record: DecodedRecord, _ moment: Moment) -> Bool {
@@ -144,6 +153,7 @@ package final class JournalWalk {
         while let record = try next() {
             guard isBefore(record) else {
                 lookahead = record
+                lookaheadSkip = resumedAfter
                 return
             }
             fold(record)
@@ -166,16 +176,30 @@ package final class JournalWalk {
 
     /// The next record without taking it.
     package func peek() throws -> DecodedRecord? {
-        if lookahead == nil { lookahead = try next() }
+        if lookahead == nil {
+            let current = resumedAfter
+            lookahead = try next()
+            lookaheadSkip = resumedAfter
+            resumedAfter = current
+        }
         return lookahead
     }
 
     /// Takes the next record, not yet folded: look at ``state`` first if needed, then call
     /// ``fold(_:)``.
     package func next() throws -> DecodedRecord? {
-        guard let record = try lookahead.take() ?? stream.next() else { return nil }
+        let record: DecodedRecord
+        if let held = lookahead.take() {
+            record = held
+            resumedAfter = lookaheadSkip.take()
+        } else {
+            guard let read = try stream.next() else { return nil }
+            record = read
+            resumedAfter = stream.lastSkip
+        }
         if let end, record.sequence >= end {
             lookahead = record
+            lookaheadSkip = resumedAfter
             return nil
         }
         return record

@@ -39,7 +39,11 @@ final class ReadAheadDecoder {
         /// reference: reversing on the consumer's side would copy the shared array).
         case records([DecodedRecord])
         case undecoded(UndecodedChunk)
-        /// The journal ended, on a torn tail or not, with what a salvaging cursor stepped over.
+        /// What a salvaging cursor stepped over before the records that follow (the chunk before
+        /// it is handed over first, so the next record is the first read after the skip).
+        case skipped([SkippedRange])
+        /// The journal ended, on a torn tail or not, with what a salvaging cursor stepped over
+        /// after the last record.
         case end(tornTail: Damage?, skipped: [SkippedRange])
         /// The cursor threw.
         case failure(HandedOverError)
@@ -55,9 +59,12 @@ final class ReadAheadDecoder {
     private var ended = false
     /// The torn tail that ended the journal, once the consumer has reached the end.
     private(set) var tornTail: Damage?
-    /// What the cursor stepped over in a salvaging mode (``JournalReader/readMode``), once the
-    /// consumer has reached the end.
+    /// What the cursor stepped over in a salvaging mode (``JournalReader/readMode``), up to the
+    /// record last handed out (and after it, once the consumer has reached the end).
     private(set) var skipped: [SkippedRange] = []
+    /// Whether the record last handed out is the first read after a skip (``skipped``'s last).
+    private(set) var lastFollowsSkip = false
+    private var nextFollowsSkip = false
 
     /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
     init(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool) {
@@ -87,9 +94,13 @@ final class ReadAheadDecoder {
             case .undecoded(let undecoded):
                 chunk = Self.decode(undecoded, decodingSnapshots: decodesSnapshots)
                 chunk.reverse()
-            case .end(let tail, let skippedRanges):
+            case .skipped(let ranges):
+                skipped += ranges
+                nextFollowsSkip = true
+            case .end(let tail, let ranges):
                 tornTail = tail
-                skipped = skippedRanges
+                skipped += ranges
+                lastFollowsSkip = false
                 ended = true
                 return nil
             case .failure(let thrown):
@@ -97,6 +108,8 @@ final class ReadAheadDecoder {
                 throw thrown.error
             }
         }
+        lastFollowsSkip = nextFollowsSkip
+        nextFollowsSkip = false
         return chunk.popLast()
     }
 
@@ -130,9 +143,16 @@ final class ReadAheadDecoder {
             records.reverse()
             return channel.send(.records(records))
         }
+        /// How many of the cursor's skips were handed over.
+        var skipsSent = 0
         do {
             let cursor = try reader.records(from: sequence)
             while let view = try cursor.nextView() {
+                if cursor.skipped.count > skipsSent {
+                    if count > 0 { guard send() else { return } }
+                    guard channel.send(.skipped(Array(cursor.skipped[skipsSent...]))) else { return }
+                    skipsSent = cursor.skipped.count
+                }
                 if count == 0 {
                     // The consumer waits for records: let it decode this chunk itself.
                     handsOverUndecoded = channel.isEmpty
@@ -149,7 +169,7 @@ final class ReadAheadDecoder {
                 if count == chunkSize { guard send() else { return } }
             }
             if count > 0 { guard send() else { return } }
-            _ = channel.send(.end(tornTail: cursor.tornTail, skipped: cursor.skipped))
+            _ = channel.send(.end(tornTail: cursor.tornTail, skipped: Array(cursor.skipped[skipsSent...])))
         } catch {
             if count > 0 { guard send() else { return } }
             _ = channel.send(.failure(HandedOverError(error: error)))

@@ -62,18 +62,22 @@ extension SegmentFolds {
     /// 1) go to `consumeInOrder` with the state itself, as a walk in order hands them. Every
     /// record goes to one of the three, in the order of the walk over the whole journal, against
     /// the same state; an error is thrown after the records the walk in order hands out before
-    /// throwing it. `onProgress` gets a sequence now and then.
+    /// throwing it. `onProgress` gets a sequence now and then. A reader that goes on past
+    /// damage is walked in order; `resume` hears of each skip before the record after it (the
+    /// snapshot the walk resumes at).
     package static func walk<Look: Sendable>(_ reader: JournalReader, jobs: Int,
                                              look: @escaping @Sendable (DecodedRecord, borrowing SDKState) -> Look?,
                                              consume: (DecodedRecord, Look) -> Void,
                                              passOver: (Int) -> Void,
                                              consumeInOrder: (DecodedRecord, borrowing SDKState) -> Void,
+                                             resume: (SkippedRange) -> Void = { _ in },
                                              onProgress: ((UInt64) -> Void)? = nil) throws -> Walked {
         var walked = Walked()
         guard jobs > 1, canSplit(reader) else {
             let walk = try JournalWalk(reader: reader, onProgress: onProgress)
             walked = .inOrder(segments: reader.segments.count)
             while let record = try walk.next() {
+                if let skip = walk.resumedAfter { resume(skip) }
                 walk.fold(record) { consumeInOrder(record, $0) }
             }
             walked.problems = walk.stream.problems

@@ -50,7 +50,7 @@ package struct StreamProblems: Sendable {
     }
 
     /// What a walk that went on past damage says of `skip`: what was lost and where it resumed.
-    static func wentOnPast(_ skip: SkippedRange) -> String {
+    package static func wentOnPast(_ skip: SkippedRange) -> String {
         guard let resumed = skip.resumedAtSequence else { return "went on past damage: \(skip); nothing readable follows it" }
         switch skip.resumedAtOffset {
         case 0? where skip.damage.offset == 0:

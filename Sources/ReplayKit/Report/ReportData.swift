@@ -44,7 +44,7 @@ package enum ReportData {
             ("end", .optional(timeline.last?.time) { .string($0.description) }),
             ("span_us", .integer(timeline.last.map { timeline.offset($0.time) } ?? 0)),
             ("unreadable", .integer(Int64(timeline.unreadable))),
-        ])
+        ] + (timeline.lostToDamage.isEmpty ? [] : [("lost_to_damage", .array(timeline.lostToDamage.map(JSONValue.string)))]))
         let detailed = detailedSwitches(timeline.switches)
         let switches: [JSONValue] = timeline.switches.indices.filter(detailed.contains).map { index in
             switchWindow(timeline.switches[index], timeline, laneOf)

@@ -268,7 +268,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
 
   // Findings at the top.
   function findings() {
-    const items = D.warnings.map(w => `<li class="warning"><a href="#seq=${w.seq}">seq ${w.seq}</a> <b>${esc(w.kind)}</b> ${esc(w.text)}</li>`)
+    const items = (D.journal.lost_to_damage || []).map(l => `<li class="warning"><b>lost to damage</b> ${esc(l)}</li>`).concat(D.warnings.map(w => `<li class="warning"><a href="#seq=${w.seq}">seq ${w.seq}</a> <b>${esc(w.kind)}</b> ${esc(w.text)}</li>`))
       .concat(D.violations.map(v => `<li class="violation"><a href="#seq=${v.seqs.length ? v.seqs[0] : 0}">seq ${esc(v.seqs.join(", "))}</a> <b>check: ${esc(v.rule)}</b> ${esc(v.message)}</li>`));
     const moreWarnings = D.warning_count > D.warnings.length ? `<li>... and ${D.warning_count - D.warnings.length} more warning(s): run <code>replay diagnose</code></li>` : "";
     const more = moreWarnings + (D.violation_count > D.violations.length ? `<li>... and ${D.violation_count - D.violations.length} more violation(s): run <code>replay check</code></li>` : "");
@@ -291,6 +291,7 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
       (D.folded ? `; <b>${D.folded.toLocaleString("en")} call(s) folded into ${D.buckets.length} bucket(s)</b> (${D.marks.length ? "the " + D.marks.length.toLocaleString("en") + " notable ones (failed, discarded, pending, held) are drawn one by one" : "no notable call (failed, discarded, pending, held) to draw one by one"})` : "") +
       `; states embedded for ${Object.keys(D.states).length} moment(s)` + (D.states_skipped ? ` (${D.states_skipped} left out for size)` : "") +
       (j.unreadable ? `; <b>${j.unreadable} unreadable record(s) skipped</b>` : "") +
+      (j.lost_to_damage ? `; <b>${j.lost_to_damage.length} loss(es) to damage gone on past (listed below)</b>` : "") +
       (R ? `; against ${R.logs.length} receipt log(s): ` + VERDICTS.map(v => R.totals[v] && v !== "agreed" ? `<b style="color:${VERDICT[v]}">${R.totals[v]} ${v}</b>` : `${R.totals[v] || 0} ${v}`).join(", ") +
         (R.not_judged ? `, ${R.not_judged} not judged (in a hole of the journal)` : "") + (R.problem_count ? `; <b>${R.problem_count} problem(s) in the receipt input</b>` : "") +
         (R.marks_left_out ? `; ${R.marks_left_out} agreed receipt mark(s) not drawn` : "") : "");

@@ -75,6 +75,9 @@ package struct Timeline {
     /// How many moments wanted a state document the byte budget no longer allowed.
     var statesSkipped = 0
     package var unreadable = 0
+    /// What the pass went on past, lost to damage (a reader that goes on past it), in words
+    /// (``StreamProblems/wentOnPast(_:)``).
+    package var lostToDamage: [String] = []
     /// Every ``indexStride``-th record's (sequence, time), so a page can place any sequence
     /// number on the time axis.
     var index: [(sequence: UInt64, time: JournalTime)] = []

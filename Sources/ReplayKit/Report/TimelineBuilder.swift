@@ -88,6 +88,11 @@ package enum TimelineBuilder {
         let walk = try JournalWalk(reader: reader, onProgress: onProgress)
         if let redactor { walk.replaceState(redactor.redact(walk.state)) }
         while var record = try walk.next() {
+            if let skip = walk.resumedAfter {
+                diagnosis.resume(after: skip)
+                checker.resumeAfterSkip()
+                timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
+            }
             if let redactor { record.content = redacted(record.content, redactor) }
             timeline.labels.learn(from: record)
             if page != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
@@ -172,6 +177,8 @@ package enum TimelineBuilder {
         timeline.states = sampler.states
         timeline.statesSkipped = sampler.skipped
         timeline.unreadable = walk.stream.unreadableCount
+        // A skip with nothing readable after it is known at the end only.
+        timeline.lostToDamage += walk.stream.problems.skippedDamage.dropFirst(timeline.lostToDamage.count).map(StreamProblems.wentOnPast)
         return timeline
     }
 

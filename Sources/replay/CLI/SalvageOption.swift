@@ -17,6 +17,11 @@ struct SalvageOption: Sendable {
         salvages = arguments.flag("--salvage")
     }
 
+    /// Not given: the command stops at damage.
+    init() {
+        salvages = false
+    }
+
     /// How the command's reader meets damage: `folds` for a command that folds the state.
     func readMode(folds: Bool = true) -> JournalReader.ReadMode {
         guard salvages else { return .strict }

@@ -7,7 +7,7 @@ struct CheckCommand: JournalListCommand {
     static let name = "check"
     static let summary = "verify the switch contract's invariants; exit 1 on any violation"
     static let help = """
-        usage: replay check [--json] [--jobs J] <journal>...
+        usage: replay check [--json] [--salvage] [--jobs J] <journal>...
 
         Checks, over the whole journal, the invariants of the switch contract:
 
@@ -17,31 +17,48 @@ struct CheckCommand: JournalListCommand {
         `replay timeline --from SEQ`). Exit status: 0 when every rule holds, 1 otherwise.
 
           --json     one JSON object: every rule with its violations
+        \(SalvageOption.help(column: 13))
+                     (the rules begin again from that snapshot: what the lost records
+                     would have shown is not a violation)
         \(JournalList.help(column: 13, splitsSegments: true))
         """
 
     let journal: JournalArgument
+    let salvage: SalvageOption
+    static let takesSalvage = true
+
+    init(journal: JournalArgument) {
+        self.journal = journal
+        salvage = SalvageOption()
+    }
+
+    init(arguments: inout Arguments) throws(UsageError) {
+        salvage = SalvageOption(arguments: &arguments)
+        journal = try JournalArgument(arguments: &arguments)
+    }
 
     func run(console: Console) throws -> ExitStatus {
-        try journal.run(Self.name, console: console) { [json = journal.json, list = journal.list] path, console, many in
-            try Self.answer(path, json: json, console: console, jobs: many ? 1 : list.jobs, jobsGiven: list.jobsGiven && !many)
+        try journal.run(Self.name, console: console) { [json = journal.json, list = journal.list, salvage] path, console, many in
+            try Self.answer(path, json: json, console: console, jobs: many ? 1 : list.jobs, jobsGiven: list.jobsGiven && !many,
+                            salvage: salvage)
         }
     }
 
     /// Checks one journal and prints its findings (as one of many: its segments in order).
     static func answer(_ path: String, json: Bool, console: Console, many: Bool) throws -> ManyJournals.Answer {
-        try answer(path, json: json, console: console, jobs: 1, jobsGiven: false)
+        try answer(path, json: json, console: console, jobs: 1, jobsGiven: false, salvage: SalvageOption())
     }
 
     /// Checks one journal and prints its findings; its segments decoded and folded `jobs` at a
     /// time (the rules take the records in order, on this thread: they follow calls, tasks
     /// and switches across the segments).
-    static func answer(_ path: String, json: Bool, console: Console, jobs: Int, jobsGiven: Bool) throws -> ManyJournals.Answer {
-        let reader = try JournalArgument.open(path, console: console)
+    static func answer(_ path: String, json: Bool, console: Console, jobs: Int, jobsGiven: Bool,
+                       salvage: SalvageOption) throws -> ManyJournals.Answer {
+        let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         let checker = ContractChecker()
         let walk = try checker.consume(reader, jobs: jobs, onProgress: { console.progress("checking seq \($0)") })
         console.clearProgress()
-        JobsNote.report(walk, command: Self.name, jobs: jobs, given: jobsGiven, console: console)
+        JobsNote.report(walk, command: Self.name, jobs: jobs, given: jobsGiven, because: salvage.walksInOrderBecause, console: console)
         checker.finish(state: walk.state)
         if json {
             console.print(JSONValue.object([

@@ -7,7 +7,7 @@ struct ReportCommand: Command {
     static let name = "report"
     static let summary = "an HTML report: lanes per project, switch windows, calls, findings"
     static let help = """
-        usage: replay report -o OUT.html [--json] <journal> [--received <file>...]
+        usage: replay report -o OUT.html [--json] [--salvage] <journal> [--received <file>...]
 
         Writes one self-contained HTML file (inline style, script and SVG; it loads nothing):
         a time axis with a swimlane per project (its label and fingerprint) and one for calls
@@ -34,6 +34,8 @@ struct ReportCommand: Command {
           -o OUT.html   where to write: a file, replaced whole if it exists (a directory,
                         a device or a missing folder is refused before the journal is read)
           --json        print a summary as JSON
+        \(SalvageOption.help(column: 16))
+                        (the page names each loss at its top; `check` begins again there)
         \(ReceivedLogs.help)
         """
 
@@ -41,9 +43,12 @@ struct ReportCommand: Command {
     let output: String
     let json: Bool
     let receiptLogs: [String]
+    let salvage: SalvageOption
+    static let takesSalvage = true
 
     init(arguments: inout Arguments) throws(UsageError) {
         receiptLogs = try arguments.optionList("--received")
+        salvage = SalvageOption(arguments: &arguments)
         let short = try arguments.option("-o")
         let long = try arguments.option("--output")
         guard let output = short ?? long else { throw UsageError("-o OUT.html is required") }
@@ -59,7 +64,7 @@ struct ReportCommand: Command {
         // The receipts first: the pass keeps whole the calls they disagree on (marks of their own).
         let received = receiptLogs.isEmpty ? nil
             : try ReceivedLogs.reconcile(journals: [path], logs: receiptLogs, command: Self.name, console: console).first
-        let reader = try JournalSource.open(path, console: console)
+        let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         let timeline = try TimelineBuilder.build(reader: reader, keeping: .page(received), onProgress: { console.progress("reading seq \($0)") })
         console.clearProgress()
         let title = path == "-" ? "standard input" : (path as NSString).lastPathComponent
@@ -90,10 +95,11 @@ struct ReportCommand: Command {
                               + (received.notJudged > 0 ? ", \(received.notJudged) not judged" : ""))
             }
         }
+        for lost in timeline.lostToDamage { console.printError("replay report: \(lost)") }
         if timeline.unreadable > 0 {
             console.printError("replay report: \(timeline.unreadable) unreadable record(s) skipped (`replay verify` lists them)")
         }
         let disagreed = received?.hasFindings ?? false
-        return timeline.unreadable > 0 || timeline.violationCount > 0 || disagreed ? .findings : .ok
+        return timeline.unreadable > 0 || !timeline.lostToDamage.isEmpty || timeline.violationCount > 0 || disagreed ? .findings : .ok
     }
 }

@@ -7,7 +7,7 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "a local web app: any moment's state, diff, fact and audit row, many journals"
     static let help = """
-        usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... [--page-wait S] <journal>... [--received <file>...]
+        usage: replay serve [--port N] [--host ADDR] [--allow-host NAME]... [--page-wait S] [--salvage] <journal>... [--received <file>...]
 
         Serves the journals (directories, folders of journal folders, or device folders: an app's
         and its extensions' journals, served as one page with a lane per process beside each
@@ -39,6 +39,9 @@ struct ServeCommand: Command {
                         others reach it by, e.g. support-box.local); repeatable
           --page-wait S how long a request for a page waits for its pass before answering with
                         the first paint (default 1 second; 0 answers with it at once)
+        \(SalvageOption.help(column: 16))
+                        (for the pages, which name each loss at their top; a moment in a
+                        damaged segment is refused, as `replay state --at` refuses it)
         \(ReceivedLogs.help)
                            (one reconciliation of every journal served against every log,
                            before serving; a call's moment, #seq=N, names its verdict and receipts)
@@ -51,9 +54,11 @@ struct ServeCommand: Command {
     let receiptLogs: [String]
     /// How long a page request waits for the page's pass (`--page-wait`), in milliseconds.
     let pageWaitMilliseconds: Int
+    let salvage: SalvageOption
 
     init(arguments: inout Arguments) throws(UsageError) {
         receiptLogs = try arguments.optionList("--received")
+        salvage = SalvageOption(arguments: &arguments)
         port = try arguments.option("--port", as: "a port number (0 to 65535)") { UInt16($0) } ?? 0
         host = try arguments.option("--host") ?? "127.0.0.1"
         allowedHosts = try arguments.options("--allow-host")
@@ -69,13 +74,13 @@ struct ServeCommand: Command {
     /// The journals served and the server over them, listening (not yet accepting).
     func listen(console: Console) throws -> (journals: ServedJournals, server: LoopbackServer) {
         let patience = DispatchTimeInterval.milliseconds(pageWaitMilliseconds)
-        let layout = ServedJournals(paths: paths, firstPaintPatience: patience)
+        let layout = ServedJournals(paths: paths, firstPaintPatience: patience, pageReadMode: salvage.readMode())
         // Each is opened once now, so a path that is not a journal is named before serving.
         for path in layout.journalPaths { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
         let journals = receiptLogs.isEmpty ? layout
             : ServedJournals(paths: paths, received: try ReceivedLogs.reconcile(journals: layout.journalPaths, logs: receiptLogs,
                                                                                command: Self.name, console: console),
-                             firstPaintPatience: patience)
+                             firstPaintPatience: patience, pageReadMode: salvage.readMode())
         let server = try LoopbackServer(host: host, port: port, allowedHosts: allowedHosts) { journals.answer($0) }
         return (journals, server)
     }

@@ -41,13 +41,19 @@ final class ServedJournals: Sendable {
     let firstPaintPatience: DispatchTimeInterval
     /// The sequence number each entry's page pass has read up to.
     private let pageProgress: [AtomicWord]
+    /// How a page's pass meets damage (`--salvage`: it goes on at the next segment, the page
+    /// naming each loss); a moment is always read strictly (a state folded past a lost record
+    /// would be wrong).
+    let pageReadMode: JournalReader.ReadMode
 
     /// The entries `paths` name, in order: a device folder (``DeviceFolder``) is its own entry
     /// followed by each process's journal; a folder of journals is its journals; a journal is
     /// itself. `received`, when given, holds what the receipt logs say of each journal (device
     /// folders' entries excluded), in that order.
-    init(paths: [String], received: [ReceivedCalls]? = nil, firstPaintPatience: DispatchTimeInterval = .seconds(1)) {
+    init(paths: [String], received: [ReceivedCalls]? = nil, firstPaintPatience: DispatchTimeInterval = .seconds(1),
+         pageReadMode: JournalReader.ReadMode = .strict) {
         self.firstPaintPatience = firstPaintPatience
+        self.pageReadMode = pageReadMode
         var taken: [String: Int] = [:]
         func unique(_ base: String) -> String {
             taken[base, default: 0] += 1
@@ -200,7 +206,7 @@ final class ServedJournals: Sendable {
     }
 
     private func buildPage(_ journal: Int, served: ServedPage) throws -> String {
-        let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }))
+        let reader = try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in }), readMode: pageReadMode)
         let progress = pageProgress[journal]
         let page = try {
             let receipts = received?[journal] ?? nil
@@ -218,6 +224,10 @@ final class ServedJournals: Sendable {
         let state = pages.state(of: journal)
         var failed: String?
         if case .notMade(let failure) = state { failed = failure }
+        if let stopped = failed, stopped.hasPrefix("stopped at "), pageReadMode == .strict {
+            // Damage stops the pass the same way every time: say what goes on past it.
+            failed = stopped + "; `replay serve --salvage` goes on past it"
+        }
         let ready = if case .made = state { true } else { false }
         return .json(.object([("ready", .bool(ready)), ("read", .unsigned(pageProgress[journal].load())),
                               ("failed", .optional(failed, JSONValue.string))]))

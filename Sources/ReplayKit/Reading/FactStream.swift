@@ -34,6 +34,9 @@ package final class FactStream {
         records.lastFollowsSkip ? records.skipped.last : nil
     }
 
+    /// Whether the record last handed out is the first after a skip (``lastSkip`` is not nil).
+    var lastFollowsSkip: Bool { records.lastFollowsSkip }
+
     /// The next record; nil at the end of the journal.
     package func next() throws -> DecodedRecord? {
         guard let record = try records.next() else { return nil }

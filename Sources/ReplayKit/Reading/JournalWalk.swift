@@ -24,11 +24,20 @@ package final class JournalWalk {
     private var lookahead: DecodedRecord?
     /// The skip the lookahead is the first record after, if it is.
     private var lookaheadSkip: SkippedRange?
+    /// Whether the record last handed out by ``next()`` is the first after a skip. Its exclusive
+    /// access is not checked at run time: only this walk's methods touch it, never with another
+    /// access open, and a walk is not Sendable; the check would cost two a record.
+    @exclusivity(unchecked) private var followsSkip = false
+    /// That skip, when it is one.
+    private var skipBefore: SkippedRange?
+
     /// The skip the record last handed out by ``next()`` is the first after, if it is: a
     /// reader that goes on past damage (``JournalReader/ReadMode/skipToNextSegment``) resumes
     /// at a segment's snapshot, and what a command followed across the lost records is not
     /// known any more (a call's end, a switch's landing).
-    package private(set) var resumedAfter: SkippedRange?
+    package var resumedAfter: SkippedRange? {
+        followsSkip ? skipBefore : nil
+    }
     /// The first sequence past the walk's end (a walk over one segment), if any.
     private var end: UInt64?
     /// Called with the sequence number every ``progressInterval`` records folded (for a
@@ -177,10 +186,10 @@ package final class JournalWalk {
     /// The next record without taking it.
     package func peek() throws -> DecodedRecord? {
         if lookahead == nil {
-            let current = resumedAfter
+            let current = (followsSkip, skipBefore)
             lookahead = try next()
             lookaheadSkip = resumedAfter
-            resumedAfter = current
+            (followsSkip, skipBefore) = current
         }
         return lookahead
     }
@@ -191,11 +200,14 @@ package final class JournalWalk {
         let record: DecodedRecord
         if let held = lookahead.take() {
             record = held
-            resumedAfter = lookaheadSkip.take()
+            skipBefore = lookaheadSkip.take()
+            followsSkip = skipBefore != nil
         } else {
             guard let read = try stream.next() else { return nil }
             record = read
-            resumedAfter = stream.lastSkip
+            // A flag a record; the skip itself is copied only for the record after one.
+            followsSkip = stream.lastFollowsSkip
+            if followsSkip { skipBefore = stream.lastSkip }
         }
         if let end, record.sequence >= end {
             lookahead = record

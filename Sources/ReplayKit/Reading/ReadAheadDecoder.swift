@@ -63,8 +63,9 @@ final class ReadAheadDecoder {
     /// record last handed out (and after it, once the consumer has reached the end).
     private(set) var skipped: [SkippedRange] = []
     /// Whether the record last handed out is the first read after a skip (``skipped``'s last).
-    private(set) var lastFollowsSkip = false
-    private var nextFollowsSkip = false
+    /// Both flags' exclusive access is not checked at run time, for the reason ``chunk``'s is not.
+    @exclusivity(unchecked) private(set) var lastFollowsSkip = false
+    @exclusivity(unchecked) private var nextFollowsSkip = false
 
     /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
     init(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool) {
@@ -108,8 +109,10 @@ final class ReadAheadDecoder {
                 throw thrown.error
             }
         }
-        lastFollowsSkip = nextFollowsSkip
-        nextFollowsSkip = false
+        if lastFollowsSkip || nextFollowsSkip {
+            lastFollowsSkip = nextFollowsSkip
+            nextFollowsSkip = false
+        }
         return chunk.popLast()
     }
 
@@ -143,12 +146,13 @@ final class ReadAheadDecoder {
             records.reverse()
             return channel.send(.records(records))
         }
-        /// How many of the cursor's skips were handed over.
+        /// How many of the cursor's skips were handed over (a strict cursor throws instead).
         var skipsSent = 0
+        let salvages = reader.readMode != .strict
         do {
             let cursor = try reader.records(from: sequence)
             while let view = try cursor.nextView() {
-                if cursor.skipped.count > skipsSent {
+                if salvages, cursor.skipped.count > skipsSent {
                     if count > 0 { guard send() else { return } }
                     guard channel.send(.skipped(Array(cursor.skipped[skipsSent...]))) else { return }
                     skipsSent = cursor.skipped.count

@@ -45,7 +45,7 @@ struct SalvageTests {
         let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
         let nextBase = reader.segments[3].baseSequence
 
-        for command in ["audit", "diagnose", "timeline"] {
+        for command in ["audit", "diagnose", "timeline", "check", "recheck"] {
             let stopped = ReplayHarness.run([command, damaged])
             #expect(stopped.status == 1, "\(command)")
             #expect(stopped.error.contains("stopped at corruption in \(reader.segments[2].name)"), "\(command): \(stopped.error)")
@@ -58,6 +58,10 @@ struct SalvageTests {
             #expect(salvaged.out.count > stopped.out.count, "\(command): the answer went on")
         }
 
+        // The rules begin again at the snapshot: neither the loss nor an input it cut is a finding.
+        #expect(ReplayHarness.run(["check", "--salvage", damaged]).out.hasSuffix("no violation\n"))
+        let recheck = ReplayHarness.run(["recheck", "--salvage", damaged]).out
+        #expect(recheck.hasSuffix("every one decides as recorded\n"), "\(recheck)")
         let intact = Self.rows(ReplayHarness.run(["audit", journal]).out)
         let salvaged = ReplayHarness.run(["audit", "--salvage", damaged])
         #expect(salvaged.error.contains("a call made before a skip whose end lay in the lost records shows as pending"))
@@ -163,7 +167,7 @@ struct SalvageTests {
         let directory = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = try await Self.makeJournal(directory)
-        for command in [["audit"], ["audit", "--json"], ["diagnose"], ["timeline"], ["cat"]] {
+        for command in [["audit"], ["audit", "--json"], ["diagnose"], ["timeline"], ["cat"], ["check"], ["recheck"]] {
             let plain = ReplayHarness.run(command + [journal])
             let salvaging = ReplayHarness.run(command + ["--salvage", journal])
             #expect(salvaging.out == plain.out && salvaging.error == plain.error && salvaging.status == plain.status, "\(command)")

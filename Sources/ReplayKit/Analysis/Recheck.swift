@@ -94,6 +94,13 @@ package final class Recheck {
         closeCurrent()
     }
 
+    /// The walk skipped records lost to damage (a reader that goes on past it): the current
+    /// input's recorded decisions may have been among them, so it is not compared (it counts as
+    /// skipped); the snapshot the walk resumes at closes it.
+    package func resumeAfterSkip() {
+        if current != nil { currentIsUnverifiable = true }
+    }
+
     /// Takes in one record and folds it into `walk` (the state before it is the walk's). Throws
     /// what reading the journal again throws, when a differing input's state is folded again.
     package func take(_ record: DecodedRecord, on walk: JournalWalk) throws {

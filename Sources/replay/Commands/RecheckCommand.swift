@@ -7,7 +7,7 @@ struct RecheckCommand: Command {
     static let name = "recheck"
     static let summary = "replay recorded inputs through today's decide; report differing decisions"
     static let help = """
-        usage: replay recheck [--limit N] [--json] [--jobs J] <journal>
+        usage: replay recheck [--limit N] [--json] [--salvage] [--jobs J] <journal>
 
         Feeds every recorded input (a call, an HTTP answer, a timer, a durability answer, a
         module hook's end ...) through this build's SDKState.decide, on the state folded from
@@ -22,6 +22,8 @@ struct RecheckCommand: Command {
           --json      one JSON object with the counts and the mismatches
           --jobs J    segments rechecked side by side, each from its snapshot (default: the
                       cores; 1 walks the journal in order); the answer is the same
+        \(SalvageOption.help(column: 14))
+                      (an input whose decisions the damage cut is counted skipped)
         """
 
     let path: String
@@ -30,16 +32,19 @@ struct RecheckCommand: Command {
     let jobs: Int
     /// Whether `--jobs` was given (``JobsNote``).
     let jobsGiven: Bool
+    let salvage: SalvageOption
+    static let takesSalvage = true
 
     init(arguments: inout Arguments) throws(UsageError) {
         (jobs, jobsGiven) = try JournalList.parseJobs(&arguments)
+        salvage = SalvageOption(arguments: &arguments)
         limit = try arguments.option("--limit", as: "a count", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }) ?? 10
         json = arguments.flag("--json")
         path = try arguments.positional("journal directory")
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let reader = try JournalSource.open(path, console: console)
+        let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         let recheck: Recheck.Summary
         let problems: StreamProblems
         let splits = jobs > 1 && SegmentFolds.canSplit(reader)
@@ -48,10 +53,14 @@ struct RecheckCommand: Command {
         } else {
             JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
                             inOrder: reader.segments.count, wholeInOrder: true,
-                            because: splits ? "a segment does not begin with a readable snapshot, or reading one failed" : nil, console: console)
+                            because: splits ? "a segment does not begin with a readable snapshot, or reading one failed"
+                                : salvage.walksInOrderBecause, console: console)
             let walk = try JournalWalk(reader: reader, onProgress: { console.progress("rechecking seq \($0)") })
             let whole = Recheck(limit: limit)
-            while let record = try walk.next() { try whole.take(record, on: walk) }
+            while let record = try walk.next() {
+                if walk.resumedAfter != nil { whole.resumeAfterSkip() }
+                try whole.take(record, on: walk)
+            }
             try whole.finish(on: walk)
             console.clearProgress()
             (recheck, problems) = (whole.summary, walk.stream.problems)
@@ -70,7 +79,7 @@ struct RecheckCommand: Command {
                 mismatch.lines.forEach(console.print)
             }
             if recheck.mismatchCount > 0 { console.print() }
-            let skipped = recheck.skipped > 0 ? ", \(recheck.skipped) skipped (unknown kinds or unreadable records)" : ""
+            let skipped = recheck.skipped > 0 ? ", \(recheck.skipped) skipped (unknown kinds, unreadable records, or decisions cut by damage)" : ""
             console.print("recheck: \(recheck.checked) of \(recheck.inputs) input(s) rechecked\(skipped); "
                           + (recheck.mismatchCount == 0 ? "every one decides as recorded"
                              : "\(recheck.mismatchCount) decide(s) differently" + (recheck.mismatchCount > recheck.mismatches.count ? " (first \(recheck.mismatches.count) shown)" : "")))

@@ -10,7 +10,7 @@ extension AuditCommand {
         guard receiptLogs.isEmpty else {
             throw UsageError("--received reads one journal's receipts: give a process's journal (\(device.lanes.map(\.path).joined(separator: ", ")))")
         }
-        let merge = try DeviceMerge(folder: device) { path in try JournalSource.open(path, console: console) }
+        let merge = try DeviceMerge(folder: device) { path in try JournalSource.open(path, console: console, readMode: salvage.readMode()) }
         let width = device.roleWidth
         var shown = device.lanes.map { _ in [String: Int]() }
         var named = Set<ProjectFingerprint>()

@@ -16,7 +16,7 @@ extension ReportCommand {
         var processes: [JSONValue] = []
         for lane in device.lanes {
             let file = base + "-" + lane.role + ".html"
-            let timeline = try TimelineBuilder.build(reader: try JournalSource.open(lane.path, console: console),
+            let timeline = try TimelineBuilder.build(reader: try JournalSource.open(lane.path, console: console, readMode: salvage.readMode()),
                                                      keeping: .page(nil), onProgress: { console.progress("\(lane.role): reading seq \($0)") })
             console.clearProgress()
             let page = ReportPage.html(data: try ReportData.make(timeline, received: nil), title: "\(title) (\(lane.role))")
@@ -30,7 +30,7 @@ extension ReportCommand {
                               + "\(timeline.violationCount) violation(s)")
             }
         }
-        let merge = try DeviceMerge(folder: device) { try JournalSource.open($0, console: console) }
+        let merge = try DeviceMerge(folder: device) { try JournalSource.open($0, console: console, readMode: salvage.readMode()) }
         let (page, shown, facts) = try DevicePage.html(merge, title: title, pages: reports)
         try ReplacedFile.write(Data(page.utf8), to: output)
         if json {

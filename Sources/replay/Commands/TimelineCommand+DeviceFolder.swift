@@ -8,7 +8,7 @@ extension TimelineCommand {
     /// the project filter kept per process.
     func run(_ device: DeviceFolder, console: Console) throws -> ExitStatus {
         let merge = try DeviceMerge(folder: device, start: from.map { .at($0) } ?? .beginning) { path in
-            try JournalSource.open(path, console: console)
+            try JournalSource.open(path, console: console, readMode: salvage.readMode())
         }
         let width = device.roleWidth
         var depths = device.lanes.indices.map { TimelineLine.depth(merge.walk($0).state) }

@@ -220,10 +220,11 @@ package enum Describe {
         }
     }
 
-    static func outcome(_ outcome: CallOutcome) -> String {
+    /// A call's outcome in words; projects by their labels in `labels` where they have one.
+    static func outcome(_ outcome: CallOutcome, labels: ProjectLabels = ProjectLabels()) -> String {
         switch outcome {
-        case .delivered(let project, let status): "delivered to \(project) (\(status))"
-        case .applied(let project): "applied" + (project.map { " on \($0)" } ?? "")
+        case .delivered(let project, let status): "delivered to \(labels.name(project)) (\(status))"
+        case .applied(let project): "applied" + (project.map { " on \(labels.name($0))" } ?? "")
         case .failed(let failure): "failed: " + self.failure(failure)
         case .discarded(let reason): "discarded: " + discard(reason)
         }
@@ -237,12 +238,13 @@ package enum Describe {
         }
     }
 
-    static func decision(_ decision: GateDecision) -> String {
+    /// The gate's decision in words; projects by their labels in `labels` where they have one.
+    static func decision(_ decision: GateDecision, labels: ProjectLabels = ProjectLabels()) -> String {
         switch decision {
-        case .executed(let project): "executed on \(project)"
+        case .executed(let project): "executed on \(labels.name(project))"
         case .queued(let id, let position, _): "queued behind \(id) at #\(position)"
-        case .replayed(let id, let project): "replayed by \(id) on \(project)"
-        case .inline(let project): "inline on \(project)"
+        case .replayed(let id, let project): "replayed by \(id) on \(labels.name(project))"
+        case .inline(let project): "inline on \(labels.name(project))"
         case .refused: "refused"
         }
     }

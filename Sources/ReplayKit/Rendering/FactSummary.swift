@@ -48,7 +48,7 @@ package enum FactSummary {
         case .moduleHookCompleted(let completion):
             return "#\(completion.hook)" + (completion.failure.map { " failed: \($0)" } ?? "")
         case .authTokenReceived(let receipt):
-            return "#\(receipt.request) for \(receipt.project)" + (receipt.failure.map { " failed: \($0)" } ?? "")
+            return "#\(receipt.request) for \(labels.name(receipt.project))" + (receipt.failure.map { " failed: \($0)" } ?? "")
         case .callbacksDelivered(let id):
             return "\(id)"
         case .notificationReceived(let name):
@@ -82,7 +82,7 @@ package enum FactSummary {
             let sequence = gap.firstLostSequence.map { " (from seq \($0))" } ?? ""
             return "\(gap.lostFacts) fact(s) not recorded from \(gap.from) to \(gap.to)\(sequence): \(gap.reason)"
         case .linkResolutionStarted(let job, let call, let url, let project, let generation):
-            return "job #\(job) \(url) for \(project), generation \(generation) (call \(call))"
+            return "job #\(job) \(url) for \(labels.name(project)), generation \(generation) (call \(call))"
         case .staleResultRefused(let job, let what, let startedIn, let current):
             return "#\(job) \(what): started in generation \(startedIn), now \(current)"
         case .switchCancelled(let id, let reason):
@@ -91,7 +91,7 @@ package enum FactSummary {
         case .initialized(let project, let generation):
             return "on \(Describe.project(project)), generation \(generation)"
         case .gateDecided(let call, let decision):
-            return "\(call) \(Describe.decision(decision))"
+            return "\(call) \(Describe.decision(decision, labels: labels))"
         case .callRejected(let call, let reason):
             return "\(call): \(reason)"
         case .identityChanged(let email, let userID):
@@ -99,19 +99,19 @@ package enum FactSummary {
         case .pushTokenChanged(let token):
             return Describe.optionalQuoted(token)
         case .attributionChanged(let project, let info):
-            return "\(project) " + (info.map(Describe.attribution) ?? "cleared")
+            return "\(labels.name(project)) " + (info.map(Describe.attribution) ?? "cleared")
         case .attributionRefused(let project, let reason):
-            return "\(project): \(reason)"
+            return "\(labels.name(project)): \(reason)"
         case .unknownUserEventHeld(let project, let call, let event):
-            return "\(project) \(Describe.call(event)) (call \(call))"
+            return "\(labels.name(project)) \(Describe.call(event)) (call \(call))"
         case .unknownUserEventsReleased(let project), .unknownUserSessionCounted(let project):
-            return project.hex
+            return labels.name(project)
         case .taskQueued(let task):
             return "\(task.id) \(Describe.request(task)) for \(labels.name(task.project)) (\(task.region))"
                 + (task.user.map { " for user \($0.value)" } ?? "") + (task.call.map { " (call \($0))" } ?? "")
         case .eventBatched(let task, let event, let executedOn):
             // With the gate's decision when it travels here (format 1.3), worded as a gateDecided's.
-            let gate = executedOn.map { " \(Describe.decision(.executed(project: $0)))," } ?? ""
+            let gate = executedOn.map { " \(Describe.decision(.executed(project: $0), labels: labels))," } ?? ""
             return "call \(event.call)\(gate) joins \(task) (sent as \(DeliveryTask.bulkTrackPath))"
         case .taskDispatched(let task, let attempt):
             return "\(task) attempt \(attempt)"
@@ -126,24 +126,24 @@ package enum FactSummary {
         case .timerSet(let timer, let due):
             return "\(Describe.timer(timer)) due \(due)"
         case .callResolved(let call, let outcome):
-            return "\(call) \(Describe.outcome(outcome))"
+            return "\(call) \(Describe.outcome(outcome, labels: labels))"
         case .callsResolved(let task, let calls, let outcome):
             // Every call named, so a search for a call's id finds where it ended.
-            return "\(calls.count) calls of \(task) \(Describe.outcome(outcome)): " + calls.map(\.description).joined(separator: " ")
+            return "\(calls.count) calls of \(task) \(Describe.outcome(outcome, labels: labels)): " + calls.map(\.description).joined(separator: " ")
         case .authRefreshRequested(let project, let request):
-            return "#\(request) for \(project)"
+            return "#\(request) for \(labels.name(project))"
         case .authRefreshFinished(let project, let request, let failure):
-            return "#\(request) for \(project)" + (failure.map { " failed: \($0)" } ?? "")
+            return "#\(request) for \(labels.name(project))" + (failure.map { " failed: \($0)" } ?? "")
         case .moduleEventDelivered(let module, let event, let project, let generation):
-            return "\(module) \(event.label) (\(project), generation \(generation))"
+            return "\(module) \(event.label) (\(labels.name(project)), generation \(generation))"
         case .moduleHookStarted(let hook, let module, let event):
             return "#\(hook) \(module) \(event.label)"
         case .moduleHookFinished(let hook, let problem):
             return "#\(hook) " + (problem.map { "with a problem: \($0)" } ?? "ok")
         case .messagesStored(let kind, let project, let ids):
-            return "\(kind.rawValue) for \(project): \(ids.count) message(s)"
+            return "\(kind.rawValue) for \(labels.name(project)): \(ids.count) message(s)"
         case .storageCleared(let project, let scope):
-            return "\(project) \(scope.rawValue)"
+            return "\(labels.name(project)) \(scope.rawValue)"
         case .durabilityRequested(let request, let purpose):
             return "#\(request) for \(Describe.durabilityWait(purpose))"
         case .switchRouted(let id, let call, let project, let routing):

@@ -221,17 +221,17 @@ package enum Describe {
     }
 
     static func outcome(_ outcome: CallOutcome) -> String {
-        switch outcome {
-        case .delivered(let project, let status): "delivered to \(project) (\(status))"
+        switch outcome.parts {
+        case .task(let task, let project): taskOutcome(task, deliveredTo: project)
         case .applied(let project): "applied" + (project.map { " on \($0)" } ?? "")
-        case .failed(let failure): "failed: " + self.failure(failure)
-        case .discarded(let reason): "discarded: " + discard(reason)
         }
     }
 
-    package static func taskOutcome(_ outcome: TaskOutcome) -> String {
+    /// A task's outcome (`delivered (200)`), or a call's with the project it was delivered to
+    /// (`delivered to <project> (200)`).
+    package static func taskOutcome(_ outcome: TaskOutcome, deliveredTo project: ProjectFingerprint? = nil) -> String {
         switch outcome {
-        case .delivered(let status): "delivered (\(status))"
+        case .delivered(let status): "delivered" + (project.map { " to \($0)" } ?? "") + " (\(status))"
         case .failed(let failure): "failed: " + self.failure(failure)
         case .discarded(let reason): "discarded: " + discard(reason)
         }

@@ -3,40 +3,38 @@ import Journal
 // Tagged-field encodings of decisions' values. Variant tags and field numbers are part of the
 // journal format: never reuse or renumber; add new ones.
 
-extension GateDecision: FieldCodable {
+extension GateDecision: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let executed = ValueVariant(1, ValueField(2, "project", .message, .required), make: GateDecision.executed(project:))
+        static let queued = ValueVariant(
+            2, ValueField(3, "switch", .message, .required), ValueField(4, "position", .int, .defaulted(0)),
+            ValueField(5, "call", .message, .required), make: GateDecision.queued(switch:position:call:))
+        /// The switch is written before the project, as it is read.
+        static let replayed = ValueVariant(
+            3, ValueField(3, "switch", .message, .required), ValueField(2, "project", .message, .required),
+            make: GateDecision.replayed(switch:project:))
+        static let inline = ValueVariant(4, ValueField(2, "project", .message, .required), make: GateDecision.inline(project:))
+        static let refused = ValueVariant<GateDecision>(5, make: { .refused })
+    }
+    static let variants = VariantLayout("gate decision", [
+        Wire.executed.reader, Wire.queued.reader, Wire.replayed.reader, Wire.inline.reader, Wire.refused.reader,
+    ])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .executed(let project): writer.unsigned(1, 1); writer.message(2, project)
-        case .queued(let id, let position, let call):
-            writer.unsigned(1, 2); writer.message(3, id); writer.int(4, position); writer.message(5, call)
-        case .replayed(let id, let project): writer.unsigned(1, 3); writer.message(3, id); writer.message(2, project)
-        case .inline(let project): writer.unsigned(1, 4); writer.message(2, project)
-        case .refused: writer.unsigned(1, 5)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .executed(project: try fields.requiredMessage(2, "project"))
-        case 2: self = .queued(switch: try fields.requiredMessage(3, "switch"), position: try fields.int(4) ?? 0,
-                               call: try fields.requiredMessage(5, "call"))
-        case 3: self = .replayed(switch: try fields.requiredMessage(3, "switch"), project: try fields.requiredMessage(2, "project"))
-        case 4: self = .inline(project: try fields.requiredMessage(2, "project"))
-        case 5: self = .refused
-        default: throw fields.unknown("gate decision")
+        case .executed(let project): Wire.executed.write(project, to: &writer)
+        case .queued(let id, let position, let call): Wire.queued.write(id, position, call, to: &writer)
+        case .replayed(let id, let project): Wire.replayed.write(id, project, to: &writer)
+        case .inline(let project): Wire.inline.write(project, to: &writer)
+        case .refused: Wire.refused.write(to: &writer)
         }
     }
 }
 
-extension JournalTime: FieldCodable {
-    func encode(to writer: inout FieldWriter) { writer.signed(1, microsecondsSince1970) }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var value: Int64 = 0
-        while let field = try reader.next() { if field.number == 1 { value = try field.signed() } }
-        self.init(microsecondsSince1970: value)
-    }
+extension JournalTime: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "microseconds", \JournalTime.microsecondsSince1970, .signed, .defaulted(0)), make: JournalTime.init(microsecondsSince1970:))
 }
 
 extension DeliveryTask: FieldCodable {
@@ -231,44 +229,42 @@ extension DiscardReason: DeclaredVariantCodable {
     }
 }
 
-extension TaskOutcome: FieldCodable {
+extension TaskOutcome: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let delivered = ValueVariant(1, ValueField(2, "status", .int, .defaulted(0)), make: TaskOutcome.delivered(status:))
+        static let failed = ValueVariant(2, ValueField(3, "failure", .message, .required), make: TaskOutcome.failed)
+        static let discarded = ValueVariant(3, ValueField(4, "reason", .message, .required), make: TaskOutcome.discarded)
+    }
+    static let variants = VariantLayout("task outcome", [Wire.delivered.reader, Wire.failed.reader, Wire.discarded.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .delivered(let status): writer.unsigned(1, 1); writer.int(2, status)
-        case .failed(let failure): writer.unsigned(1, 2); writer.message(3, failure)
-        case .discarded(let reason): writer.unsigned(1, 3); writer.message(4, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .delivered(status: try fields.int(2) ?? 0)
-        case 2: self = .failed(try fields.requiredMessage(3, "failure"))
-        case 3: self = .discarded(try fields.requiredMessage(4, "reason"))
-        default: throw fields.unknown("task outcome")
+        case .delivered(let status): Wire.delivered.write(status, to: &writer)
+        case .failed(let failure): Wire.failed.write(failure, to: &writer)
+        case .discarded(let reason): Wire.discarded.write(reason, to: &writer)
         }
     }
 }
 
-extension CallOutcome: FieldCodable {
+extension CallOutcome: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let delivered = ValueVariant(
+            1, ValueField(2, "project", .message, .required), ValueField(3, "status", .int, .defaulted(0)),
+            make: CallOutcome.delivered(project:status:))
+        static let applied = ValueVariant(2, ValueField(optional: 2, "project", .message), make: CallOutcome.applied(project:))
+        static let failed = ValueVariant(3, ValueField(4, "failure", .message, .required), make: CallOutcome.failed)
+        static let discarded = ValueVariant(4, ValueField(5, "reason", .message, .required), make: CallOutcome.discarded)
+    }
+    static let variants = VariantLayout("call outcome", [Wire.delivered.reader, Wire.applied.reader, Wire.failed.reader, Wire.discarded.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .delivered(let project, let status): writer.unsigned(1, 1); writer.message(2, project); writer.int(3, status)
-        case .applied(let project): writer.unsigned(1, 2); writer.message(2, project)
-        case .failed(let failure): writer.unsigned(1, 3); writer.message(4, failure)
-        case .discarded(let reason): writer.unsigned(1, 4); writer.message(5, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .delivered(project: try fields.requiredMessage(2, "project"), status: try fields.int(3) ?? 0)
-        case 2: self = .applied(project: try fields.message(2))
-        case 3: self = .failed(try fields.requiredMessage(4, "failure"))
-        case 4: self = .discarded(try fields.requiredMessage(5, "reason"))
-        default: throw fields.unknown("call outcome")
+        case .delivered(let project, let status): Wire.delivered.write(project, status, to: &writer)
+        case .applied(let project): Wire.applied.write(project, to: &writer)
+        case .failed(let failure): Wire.failed.write(failure, to: &writer)
+        case .discarded(let reason): Wire.discarded.write(reason, to: &writer)
         }
     }
 }

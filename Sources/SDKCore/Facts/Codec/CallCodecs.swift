@@ -80,6 +80,7 @@ extension EngineStart: DeclaredFieldCodable {
         })
 }
 
+// Hand-written: every call's `callReceived`, the busiest record, is read in one pass (a layout reads the message once per field).
 extension ReceivedCall: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.message(1, id)

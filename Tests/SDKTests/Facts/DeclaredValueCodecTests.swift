@@ -134,7 +134,9 @@ struct DeclaredValueCodecTests {
         }
     }
 
-    @Test("the gate's decision, a transport's outcome and completion, and a time write what their old encoders wrote")
+    /// `JournalTime` is declared; the gate's decision and a transport's completion stay hand-written (their codecs
+    /// say why), their bytes pinned here beside the declared ones they carry.
+    @Test("a time, the gate's decision and a transport's outcome and completion write the bytes the format says")
     func gateAndTransport() throws {
         let received = ReceivedCall(id: call, caller: 2, call: .track(event: "viewed", dataFields: ["n": 1]))
         try expectWritten([

@@ -105,37 +105,61 @@ extension ReceivedCall: FieldCodable {
     }
 }
 
-extension TransportOutcome: DeclaredVariantCodable {
-    /// The variants, by the cases they stand for.
-    private enum Wire {
-        static let response = ValueVariant(
-            1, ValueField(2, "status", .int, .defaulted(0)), ValueField(optional: 3, "code", .string),
-            ValueField(repeated: 4, "messageIDs", { $0 }, .string), ValueField(optional: 6, "message", .string),
-            make: TransportOutcome.response(status:code:messageIDs:message:))
-        static let networkError = ValueVariant(2, ValueField(5, "reason", .string, .defaulted("")), make: TransportOutcome.networkError)
-        static let notSent = ValueVariant(
-            3, ValueField(7, "why the attempt was not sent", .message, .required), make: TransportOutcome.notSent)
-    }
-    static let variants = VariantLayout("transport outcome", [Wire.response.reader, Wire.networkError.reader, Wire.notSent.reader])
-
+// Hand-written: read with every `transportCompleted`; declared with its completion, `replay audit` took 1.8% more instructions.
+extension TransportOutcome: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .response(let status, let code, let messageIDs, let message): Wire.response.write(status, code, messageIDs, message, to: &writer)
-        case .networkError(let reason): Wire.networkError.write(reason, to: &writer)
-        case .notSent(let reason): Wire.notSent.write(reason, to: &writer)
+        case .response(let status, let code, let messageIDs, let message):
+            writer.unsigned(1, 1); writer.int(2, status); writer.string(3, code); writer.strings(4, messageIDs)
+            writer.string(6, message)
+        case .networkError(let reason):
+            writer.unsigned(1, 2); writer.string(5, reason)
+        case .notSent(let reason):
+            writer.unsigned(1, 3); writer.message(7, reason)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .response(status: try fields.int(2) ?? 0, code: try fields.string(3), messageIDs: try fields.strings(4),
+                                 message: try fields.string(6))
+        case 2: self = .networkError(try fields.string(5) ?? "")
+        case 3:
+            self = .notSent(try fields.requiredMessage(7, "why the attempt was not sent"))
+        default: throw fields.unknown("transport outcome")
         }
     }
 }
 
-extension TransportCompletion: DeclaredFieldCodable {
-    /// A completion without its task or its outcome is damaged as a whole.
-    static let layout = ValueLayout(
-        ValueField(1, "task", \TransportCompletion.task, .message, .required(else: missing("transport completion"))),
-        ValueField(2, "attempt", \TransportCompletion.attempt, .int, .defaulted(0)),
-        ValueField(3, "outcome", \TransportCompletion.outcome, .message, .required(else: missing("transport completion"))),
-        ValueField(repeated: 4, "refusedEvents", \TransportCompletion.refusedEvents, .message),
-        ValueField(5, "droppedMessageIDs", \TransportCompletion.droppedMessageIDs, .int, .leftOut(when: 0)),
-        make: TransportCompletion.init(task:attempt:outcome:refusedEvents:droppedMessageIDs:))
+// Hand-written: read for every answer (its repeated refusals and its outcome's message ids are each a scan when declared).
+extension TransportCompletion: FieldCodable {
+    func encode(to writer: inout FieldWriter) {
+        writer.message(1, task)
+        writer.int(2, attempt)
+        writer.message(3, outcome)
+        writer.messages(4, refusedEvents)
+        if droppedMessageIDs > 0 { writer.int(5, droppedMessageIDs) }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        var task: TaskID?, outcome: TransportOutcome?
+        var attempt = 0
+        var refused: [RefusedEvent] = []
+        var dropped = 0
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: task = try field.message()
+            case 2: attempt = try field.int()
+            case 3: outcome = try field.message()
+            case 4: refused.append(try field.message())
+            case 5: dropped = try field.int()
+            default: break
+            }
+        }
+        guard let task, let outcome else { throw missing("transport completion") }
+        self.init(task: task, attempt: attempt, outcome: outcome, refusedEvents: refused, droppedMessageIDs: dropped)
+    }
 }
 
 extension TeardownStepKind: DeclaredVariantCodable {

@@ -3,31 +3,29 @@ import Journal
 // Tagged-field encodings of decisions' values. Variant tags and field numbers are part of the
 // journal format: never reuse or renumber; add new ones.
 
-extension GateDecision: DeclaredVariantCodable {
-    /// The variants, by the cases they stand for.
-    private enum Wire {
-        static let executed = ValueVariant(1, ValueField(2, "project", .message, .required), make: GateDecision.executed(project:))
-        static let queued = ValueVariant(
-            2, ValueField(3, "switch", .message, .required), ValueField(4, "position", .int, .defaulted(0)),
-            ValueField(5, "call", .message, .required), make: GateDecision.queued(switch:position:call:))
-        /// The switch is written before the project, as it is read.
-        static let replayed = ValueVariant(
-            3, ValueField(3, "switch", .message, .required), ValueField(2, "project", .message, .required),
-            make: GateDecision.replayed(switch:project:))
-        static let inline = ValueVariant(4, ValueField(2, "project", .message, .required), make: GateDecision.inline(project:))
-        static let refused = ValueVariant<GateDecision>(5, make: { .refused })
-    }
-    static let variants = VariantLayout("gate decision", [
-        Wire.executed.reader, Wire.queued.reader, Wire.replayed.reader, Wire.inline.reader, Wire.refused.reader,
-    ])
-
+// Hand-written: `replay` reads one for about a sixth of a journal's records; declared, `replay audit` took 1.2% more instructions.
+extension GateDecision: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .executed(let project): Wire.executed.write(project, to: &writer)
-        case .queued(let id, let position, let call): Wire.queued.write(id, position, call, to: &writer)
-        case .replayed(let id, let project): Wire.replayed.write(id, project, to: &writer)
-        case .inline(let project): Wire.inline.write(project, to: &writer)
-        case .refused: Wire.refused.write(to: &writer)
+        case .executed(let project): writer.unsigned(1, 1); writer.message(2, project)
+        case .queued(let id, let position, let call):
+            writer.unsigned(1, 2); writer.message(3, id); writer.int(4, position); writer.message(5, call)
+        case .replayed(let id, let project): writer.unsigned(1, 3); writer.message(3, id); writer.message(2, project)
+        case .inline(let project): writer.unsigned(1, 4); writer.message(2, project)
+        case .refused: writer.unsigned(1, 5)
+        }
+    }
+
+    init(from reader: inout FieldReader) throws(CodecError) {
+        let fields = try VariantFields(&reader)
+        switch fields.tag {
+        case 1: self = .executed(project: try fields.requiredMessage(2, "project"))
+        case 2: self = .queued(switch: try fields.requiredMessage(3, "switch"), position: try fields.int(4) ?? 0,
+                               call: try fields.requiredMessage(5, "call"))
+        case 3: self = .replayed(switch: try fields.requiredMessage(3, "switch"), project: try fields.requiredMessage(2, "project"))
+        case 4: self = .inline(project: try fields.requiredMessage(2, "project"))
+        case 5: self = .refused
+        default: throw fields.unknown("gate decision")
         }
     }
 }

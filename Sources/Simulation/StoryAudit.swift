@@ -316,7 +316,7 @@ struct StoryAudit {
             tasks[id]?.outcome = outcome
             tasks[id]?.completedAt = time
             waitingForNetwork[id] = nil
-            checkTaskOutcome(id, outcome, sequence: sequence, time: time, walk: walk)
+            checkOutcome(outcome, call: nil, task: id, sequence: sequence, time: time, walk: walk)
         case .unknownUserEventsReleased:
             releasing = Set(walk.state.heldEvents.map(\.call))
             released = releasing
@@ -362,10 +362,9 @@ struct StoryAudit {
         let firstResolution = resolved[call] == nil
         resolved[call] = outcome
         resolutions[call, default: 0] += 1
-        switch outcome {
-        case .failed(let failure): checkFailure(failure, call: call, task: nil, sequence: sequence, walk: walk)
-        case .discarded(let reason): checkDiscard(reason, call: call, task: nil, sequence: sequence, time: time, walk: walk)
-        case .delivered, .applied: break
+        switch outcome.parts {
+        case .task(let ended, _): checkOutcome(ended, call: call, task: nil, sequence: sequence, time: time, walk: walk)
+        case .applied: break
         }
         // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
         // resolved as discarded at shutdown, and hears it for every such call.
@@ -414,11 +413,14 @@ struct StoryAudit {
         released = []
     }
 
-    private mutating func checkTaskOutcome(_ id: TaskID, _ outcome: TaskOutcome, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+    /// A task's outcome, or a call's told as its task's (``CallOutcome/parts``): a failure or a
+    /// discard must have its honest cause.
+    private mutating func checkOutcome(_ outcome: TaskOutcome, call: CallID?, task: TaskID?, sequence: UInt64, time: JournalTime,
+                                       walk: JournalWalk) {
         switch outcome {
         case .delivered: break
-        case .failed(let failure): checkFailure(failure, call: nil, task: id, sequence: sequence, walk: walk)
-        case .discarded(let reason): checkDiscard(reason, call: nil, task: id, sequence: sequence, time: time, walk: walk)
+        case .failed(let failure): checkFailure(failure, call: call, task: task, sequence: sequence, walk: walk)
+        case .discarded(let reason): checkDiscard(reason, call: call, task: task, sequence: sequence, time: time, walk: walk)
         }
     }
 

@@ -62,11 +62,9 @@ package struct AuditRow: Sendable {
 
     /// The status with its detail: `delivered (200)`, `discarded: purged by switch s1`.
     var statusText: String {
-        switch outcome {
-        case .delivered(_, let status)?: "delivered (\(status))"
+        switch outcome?.parts {
+        case .task(let ended, _)?: Describe.taskOutcome(ended)
         case .applied?: "applied"
-        case .failed(let failure)?: "failed: " + Describe.failure(failure)
-        case .discarded(let reason)?: "discarded: " + Describe.discard(reason)
         case nil: "pending" + (tasks.last.map { " (\($0.id) \($0.path) queued)" } ?? "")
         }
     }

@@ -26,7 +26,7 @@ extension JournalReconciler.Row {
             output.append(",\"label\":")
             Self.write(labels.label(call.project), to: &output)
             output.append(",\"journal_outcome\":")
-            JSONValue.writeString(call.outcome.map(Describe.taskOutcome) ?? "pending", to: &output)
+            JSONValue.writeString(call.outcome.map { Describe.taskOutcome($0) } ?? "pending", to: &output)
             output.append(",\"outcome_at\":")
             Self.write(call.outcomeAt, to: &output)
         } else {

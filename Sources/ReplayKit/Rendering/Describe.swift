@@ -222,17 +222,18 @@ package enum Describe {
 
     /// A call's outcome in words; projects by their labels in `labels` where they have one.
     static func outcome(_ outcome: CallOutcome, labels: ProjectLabels = ProjectLabels()) -> String {
-        switch outcome {
-        case .delivered(let project, let status): "delivered to \(labels.name(project)) (\(status))"
+        switch outcome.parts {
+        case .task(let task, let project): taskOutcome(task, deliveredTo: project, labels: labels)
         case .applied(let project): "applied" + (project.map { " on \(labels.name($0))" } ?? "")
-        case .failed(let failure): "failed: " + self.failure(failure)
-        case .discarded(let reason): "discarded: " + discard(reason)
         }
     }
 
-    package static func taskOutcome(_ outcome: TaskOutcome) -> String {
+    /// A task's outcome (`delivered (200)`), or a call's with the project it was delivered to
+    /// (`delivered to <project> (200)`).
+    package static func taskOutcome(_ outcome: TaskOutcome, deliveredTo project: ProjectFingerprint? = nil,
+                                    labels: ProjectLabels = ProjectLabels()) -> String {
         switch outcome {
-        case .delivered(let status): "delivered (\(status))"
+        case .delivered(let status): "delivered" + (project.map { " to \(labels.name($0))" } ?? "") + " (\(status))"
         case .failed(let failure): "failed: " + self.failure(failure)
         case .discarded(let reason): "discarded: " + discard(reason)
         }

@@ -399,22 +399,15 @@ package enum FactJSON {
         JSONMemberTree.object { write(outcome, into: &$0) }
     }
 
-    /// Adds the members of ``outcome(_:)`` to `sink`.
+    /// Adds the members of ``outcome(_:)`` to `sink`: an applied call's, or its task's outcome's
+    /// with the project it was delivered to.
     static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: CallOutcome, into sink: inout Sink) {
-        switch outcome {
-        case .delivered(let project, let status):
-            sink.add("status", string: "delivered")
-            sink.add("project", project: project)
-            sink.add("http_status", integer: Int64(status))
+        switch outcome.parts {
+        case .task(let task, let project):
+            write(task, deliveredTo: project, into: &sink)
         case .applied(let project):
             sink.add("status", string: "applied")
             sink.add("project", project: project)
-        case .failed(let failure):
-            sink.add("status", string: "failed")
-            sink.addObject("failure") { write(failure, into: &$0) }
-        case .discarded(let reason):
-            sink.add("status", string: "discarded")
-            sink.addObject("reason") { write(reason, into: &$0) }
         }
     }
 
@@ -422,17 +415,21 @@ package enum FactJSON {
         JSONMemberTree.object { write(outcome, into: &$0) }
     }
 
-    /// Adds the members of ``taskOutcome(_:)`` to `sink`: a failed or discarded task's are its
-    /// calls' outcome's.
-    static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: TaskOutcome, into sink: inout Sink) {
+    /// Adds the members of ``taskOutcome(_:)`` to `sink`; `project`, a call's, is written as
+    /// where it was delivered.
+    static func write<Sink: JSONMemberSink & ~Copyable>(_ outcome: TaskOutcome, deliveredTo project: ProjectFingerprint? = nil,
+                                                        into sink: inout Sink) {
         switch outcome {
         case .delivered(let status):
             sink.add("status", string: "delivered")
+            if let project { sink.add("project", project: project) }
             sink.add("http_status", integer: Int64(status))
         case .failed(let failure):
-            write(CallOutcome.failed(failure), into: &sink)
+            sink.add("status", string: "failed")
+            sink.addObject("failure") { write(failure, into: &$0) }
         case .discarded(let reason):
-            write(CallOutcome.discarded(reason), into: &sink)
+            sink.add("status", string: "discarded")
+            sink.addObject("reason") { write(reason, into: &$0) }
         }
     }
 

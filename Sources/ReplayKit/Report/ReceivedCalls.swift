@@ -119,7 +119,7 @@ package struct ReceivedCalls: Sendable {
         func entry(_ call: JournalReconciler.JournalCall, _ verdict: ReconcileVerdict?, hole: String?) -> Entry {
             named(call.project)
             return Entry(verdict: verdict, hole: hole, project: call.project, task: call.task.description, endpoint: call.endpoint,
-                         outcome: call.outcome.map(Describe.taskOutcome) ?? "pending", outcomeAt: call.outcomeAt,
+                         outcome: call.outcome.map { Describe.taskOutcome($0) } ?? "pending", outcomeAt: call.outcomeAt,
                          receipts: receipts(call.receipts))
         }
         var result = reconciler.journals.map { _ in ReceivedCalls() }

@@ -268,8 +268,7 @@ extension SDKState {
             guard let queued = tasks[id] else { continue }
             switch expiry {
             case .overdue:
-                emit(.taskCompleted(task: id, outcome: .discarded(reason)), &decisions)
-                for call in queued.task.calls { resolve(call, .discarded(reason), &decisions) }
+                complete(queued.task, .discarded(reason), &decisions)
             case .overdueAside:
                 fail(queued.task, asideFailure(queued, waited: limit), &decisions)
             case .someEvents(let count):
@@ -424,8 +423,15 @@ extension SDKState {
     }
 
     private mutating func fail(_ task: DeliveryTask, _ failure: CallFailure, _ decisions: inout InputDecisions) {
-        emit(.taskCompleted(task: task.id, outcome: .failed(failure)), &decisions)
-        for call in task.calls { resolve(call, .failed(failure), &decisions) }
+        complete(task, .failed(failure), &decisions)
+    }
+
+    /// Ends `task` with `outcome`: its `taskCompleted`, then each call it carried resolved, one
+    /// by one, with the same outcome (``CallOutcome/init(_:project:)``).
+    private mutating func complete(_ task: DeliveryTask, _ outcome: TaskOutcome, _ decisions: inout InputDecisions) {
+        emit(.taskCompleted(task: task.id, outcome: outcome), &decisions)
+        let each = CallOutcome(outcome, project: task.project)
+        for call in task.calls { resolve(call, each, &decisions) }
     }
 
     /// Resolves every call a delivered task carried: delivered, except the events the answer
@@ -548,8 +554,7 @@ extension SDKState {
             .map(\.task)
             .sorted { $0.id < $1.id }
         for task in victims {
-            emit(.taskCompleted(task: task.id, outcome: .discarded(reason)), &decisions)
-            for call in task.calls { resolve(call, .discarded(reason), &decisions) }
+            complete(task, .discarded(reason), &decisions)
         }
         for project in Set(victims.map(\.project)).sorted() { dispatchIfIdle(project, &decisions) }
     }

@@ -82,10 +82,10 @@ package struct Redactor: Sendable {
             return .deliveryTask(redact(task))
         case .batchedEvent(let event):
             return redact(event).map(FactFieldValue.batchedEvent)
-        case .callOutcome(.failed(let failure)):
-            return .callOutcome(.failed(redact(failure)))
-        case .taskOutcome(.failed(let failure)):
-            return .taskOutcome(.failed(redact(failure)))
+        case .callOutcome(let outcome):
+            return redact(outcome).map(FactFieldValue.callOutcome)
+        case .taskOutcome(let outcome):
+            return redact(outcome).map(FactFieldValue.taskOutcome)
         case .transportCompletion(var completion):
             completion.outcome = switch completion.outcome {
             case .networkError(let reason): .networkError(redact(text: reason))
@@ -122,10 +122,10 @@ package struct Redactor: Sendable {
             confirmation.failure = confirmation.failure.map(redact(text:))
             return .durabilityConfirmation(confirmation)
         case .number, .attempt, .microseconds, .time, .call, .calls, .task, .switchID, .fingerprint, .executedOn, .project,
-             .callOutcome, .taskOutcome, .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleSignal,
+             .timer, .routing, .teardownStep, .stepOutcome, .landing, .moduleSignal,
              .durabilityWait, .attribution, .messageKind, .storageScope, .backgroundTaskEnd, .engineStart:
             // Nothing personal: ids, projects, counts, times, the SDK's own names and rules
-            // (an outcome's failure is redacted above).
+            // (an outcome is redacted above).
             return nil
         }
     }
@@ -245,14 +245,20 @@ package struct Redactor: Sendable {
         return BatchedEvent(call: event.call, body: redact(body: event.body))
     }
 
-    package func redact(_ outcome: CallOutcome) -> CallOutcome {
-        if case .failed(let failure) = outcome { return .failed(redact(failure)) }
-        return outcome
+    /// A task's outcome with its failure's words redacted; nil when it carries none.
+    package func redact(_ outcome: TaskOutcome) -> TaskOutcome? {
+        switch outcome {
+        case .failed(let failure): .failed(redact(failure))
+        case .delivered, .discarded: nil
+        }
     }
 
-    package func redact(_ outcome: TaskOutcome) -> TaskOutcome {
-        if case .failed(let failure) = outcome { return .failed(redact(failure)) }
-        return outcome
+    /// A call's outcome with its failure's words redacted; nil when it carries none.
+    package func redact(_ outcome: CallOutcome) -> CallOutcome? {
+        switch outcome {
+        case .failed(let failure): .failed(redact(failure))
+        case .delivered, .applied, .discarded: nil
+        }
     }
 
     /// Why an attempt was not sent, with the provider's and the endpoint's words as free text.

@@ -60,3 +60,34 @@ public enum DiscardReason: Sendable, Hashable {
     /// ``PublicCall/eraseLocalData`` deleted the queued request or the held call.
     case erased
 }
+
+extension CallOutcome {
+    /// A call's outcome as its renderings read it: the outcome of a task that carried the call
+    /// (``TaskOutcome``) with the project it was delivered to, or applied, the one outcome no
+    /// task has. A new case is asked for here once; the wordings follow the task's outcome.
+    package enum Parts: Sendable {
+        /// The outcome its task ended with; `deliveredTo` is the project of a `delivered` one.
+        case task(TaskOutcome, deliveredTo: ProjectFingerprint?)
+        /// The call took effect inside the SDK for `project`; nothing was sent for it.
+        case applied(project: ProjectFingerprint?)
+    }
+
+    /// This outcome in its parts.
+    package var parts: Parts {
+        switch self {
+        case .delivered(let project, let status): .task(.delivered(status: status), deliveredTo: project)
+        case .applied(let project): .applied(project: project)
+        case .failed(let failure): .task(.failed(failure), deliveredTo: nil)
+        case .discarded(let reason): .task(.discarded(reason), deliveredTo: nil)
+        }
+    }
+
+    /// The outcome of each call that a task of `project` carried when it ended with `outcome`.
+    package init(_ outcome: TaskOutcome, project: ProjectFingerprint) {
+        switch outcome {
+        case .delivered(let status): self = .delivered(project: project, status: status)
+        case .failed(let failure): self = .failed(failure)
+        case .discarded(let reason): self = .discarded(reason)
+        }
+    }
+}

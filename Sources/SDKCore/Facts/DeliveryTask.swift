@@ -340,13 +340,6 @@ package struct DeliveryTask: Sendable, Hashable {
     }
 }
 
-/// How a task ended.
-package enum TaskOutcome: Sendable, Hashable {
-    case delivered(status: Int)
-    case failed(CallFailure)
-    case discarded(DiscardReason)
-}
-
 /// Writes a request's wire body part after part at a cursor, never past `end`: a value, so its
 /// moves need no runtime exclusivity check.
 private struct WireBodyWriter {

@@ -94,6 +94,80 @@ struct DeclaredValueCodecTests {
         #expect(try decoded(bytes { $0.unsigned(1, 2) }, as: ModuleSignal.self) == .start)
     }
 
+    /// Each value as written, with the writer calls of the hand-written encoder it replaced.
+    private func expectWritten<Value: FieldCodable & Equatable>(_ cases: [(Value, (inout FieldWriter) -> Void)]) throws {
+        for (value, write) in cases {
+            let written = bytes(write)
+            #expect(value.encodedMessage() == written, "\(value)")
+            #expect(try decoded(written, as: Value.self) == value)
+        }
+    }
+
+    @Test("a task's and a call's outcome write the tags and fields their old switches wrote")
+    func outcomes() throws {
+        try expectWritten([
+            (TaskOutcome.delivered(status: 200), { $0.unsigned(1, 1); $0.int(2, 200) }),
+            (.failed(.notInitialized), { $0.unsigned(1, 2); $0.message(3, CallFailure.notInitialized) }),
+            (.discarded(.shutdown), { $0.unsigned(1, 3); $0.message(4, DiscardReason.shutdown) }),
+        ])
+        try expectWritten([
+            (CallOutcome.delivered(project: project, status: 204), { $0.unsigned(1, 1); $0.message(2, project); $0.int(3, 204) }),
+            (.applied(project: nil), { $0.unsigned(1, 2) }),
+            (.applied(project: project), { $0.unsigned(1, 2); $0.message(2, project) }),
+            (.failed(.rejected("no")), { $0.unsigned(1, 3); $0.message(4, CallFailure.rejected("no")) }),
+            (.discarded(.queueFull(capacity: 3)), { $0.unsigned(1, 4); $0.message(5, DiscardReason.queueFull(capacity: 3)) }),
+        ])
+        // A call's outcome in its parts, and back: the project is a delivered one's alone.
+        let elsewhere = ProjectFingerprint(apiKey: "other")
+        for outcome in [CallOutcome.delivered(project: project, status: 201), .failed(.notDurable("disk")), .discarded(.erased)] {
+            guard case .task(let ended, let deliveredTo) = outcome.parts else {
+                Issue.record("\(outcome) is told as applied")
+                continue
+            }
+            #expect(CallOutcome(ended, project: deliveredTo ?? elsewhere) == outcome)
+        }
+        #expect(try decoded(bytes { $0.unsigned(1, 1) }, as: TaskOutcome.self) == .delivered(status: 0))
+        let unknown = try #require(throws: CodecError.self) { try decoded(bytes { $0.unsigned(1, 4) }, as: TaskOutcome.self) }
+        #expect(unknown.reason == "unknown task outcome variant 4" && unknown.isUnknownVariant)
+        #expect(throws: CodecError("required field project is missing", offset: 0)) {
+            try decoded(bytes { $0.unsigned(1, 1); $0.int(3, 200) }, as: CallOutcome.self)
+        }
+    }
+
+    /// `JournalTime` is declared; the gate's decision and a transport's completion stay hand-written (their codecs
+    /// say why), their bytes pinned here beside the declared ones they carry.
+    @Test("a time, the gate's decision and a transport's outcome and completion write the bytes the format says")
+    func gateAndTransport() throws {
+        let received = ReceivedCall(id: call, caller: 2, call: .track(event: "viewed", dataFields: ["n": 1]))
+        try expectWritten([
+            (GateDecision.executed(project: project), { $0.unsigned(1, 1); $0.message(2, project) }),
+            (.queued(switch: SwitchID(4), position: 2, call: received),
+             { $0.unsigned(1, 2); $0.message(3, SwitchID(4)); $0.int(4, 2); $0.message(5, received) }),
+            (.replayed(switch: SwitchID(4), project: project), { $0.unsigned(1, 3); $0.message(3, SwitchID(4)); $0.message(2, project) }),
+            (.inline(project: project), { $0.unsigned(1, 4); $0.message(2, project) }),
+            (.refused, { $0.unsigned(1, 5) }),
+        ])
+        let response = TransportOutcome.response(status: 207, code: nil, messageIDs: ["a", "b"], message: "partly")
+        try expectWritten([
+            (response, { $0.unsigned(1, 1); $0.int(2, 207); $0.string(3, nil as String?); $0.strings(4, ["a", "b"]); $0.string(6, "partly") }),
+            (.response(status: 400, code: "BadParams", messageIDs: [], message: nil),
+             { $0.unsigned(1, 1); $0.int(2, 400); $0.string(3, "BadParams"); $0.strings(4, [String]()); $0.string(6, nil as String?) }),
+            (.networkError("offline"), { $0.unsigned(1, 2); $0.string(5, "offline") }),
+            (.notSent(.noAPIKey), { $0.unsigned(1, 3); $0.message(7, NotSentReason.noAPIKey) }),
+        ])
+        let refused = [RefusedEvent(index: 1, reason: "disallowed")]
+        try expectWritten([
+            (TransportCompletion(task: TaskID(3), attempt: 2, outcome: response),
+             { $0.message(1, TaskID(3)); $0.int(2, 2); $0.message(3, response) }),
+            (TransportCompletion(task: TaskID(3), attempt: 1, outcome: response, refusedEvents: refused, droppedMessageIDs: 5),
+             { $0.message(1, TaskID(3)); $0.int(2, 1); $0.message(3, response); $0.messages(4, refused); $0.int(5, 5) }),
+        ])
+        try expectWritten([(JournalTime(microsecondsSince1970: -5), { $0.signed(1, -5) })])
+        #expect(throws: CodecError("required field transport completion is missing", offset: 0)) {
+            try decoded(bytes { $0.message(1, TaskID(3)) }, as: TransportCompletion.self)
+        }
+    }
+
     @Test("a retry's reason writes its tag and the fields its old switch wrote")
     func retryReasons() throws {
         let cases: [(RetryReason, (inout FieldWriter) -> Void)] = [

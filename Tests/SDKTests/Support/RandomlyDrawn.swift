@@ -74,12 +74,9 @@ extension GateDecision: RandomlyDrawn {
 
 extension CallOutcome: RandomlyDrawn {
     static func draw(_ random: inout RandomFacts) -> CallOutcome {
-        switch random.int(0...3) {
-        case 0: .delivered(project: random.fingerprint(), status: random.int(200...299))
-        case 1: .applied(project: random.bool() ? random.fingerprint() : nil)
-        case 2: .failed(random.failure())
-        default: .discarded(random.discard())
-        }
+        // A task's outcome, as each call it carried takes it, or applied (no task).
+        random.int(0...3) == 0 ? .applied(project: random.bool() ? random.fingerprint() : nil)
+            : CallOutcome(TaskOutcome.draw(&random), project: random.fingerprint())
     }
 }
 

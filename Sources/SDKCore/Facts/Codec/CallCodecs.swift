@@ -80,6 +80,7 @@ extension EngineStart: DeclaredFieldCodable {
         })
 }
 
+// Hand-written: every call's `callReceived`, the busiest record, is read in one pass (a layout reads the message once per field).
 extension ReceivedCall: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.message(1, id)
@@ -104,6 +105,7 @@ extension ReceivedCall: FieldCodable {
     }
 }
 
+// Hand-written: read with every `transportCompleted`; declared with its completion, `replay audit` took 1.8% more instructions.
 extension TransportOutcome: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
@@ -130,6 +132,7 @@ extension TransportOutcome: FieldCodable {
     }
 }
 
+// Hand-written: read for every answer (its repeated refusals and its outcome's message ids are each a scan when declared).
 extension TransportCompletion: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.message(1, task)

@@ -3,6 +3,7 @@ import Journal
 // Tagged-field encodings of decisions' values. Variant tags and field numbers are part of the
 // journal format: never reuse or renumber; add new ones.
 
+// Hand-written: `replay` reads one for about a sixth of a journal's records; declared, `replay audit` took 1.2% more instructions.
 extension GateDecision: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
@@ -29,16 +30,12 @@ extension GateDecision: FieldCodable {
     }
 }
 
-extension JournalTime: FieldCodable {
-    func encode(to writer: inout FieldWriter) { writer.signed(1, microsecondsSince1970) }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        var value: Int64 = 0
-        while let field = try reader.next() { if field.number == 1 { value = try field.signed() } }
-        self.init(microsecondsSince1970: value)
-    }
+extension JournalTime: DeclaredFieldCodable {
+    static let layout = ValueLayout(
+        ValueField(1, "microseconds", \JournalTime.microsecondsSince1970, .signed, .defaulted(0)), make: JournalTime.init(microsecondsSince1970:))
 }
 
+// Hand-written: an absent user is the one its body names, and its events' times are distances from its creation; no field says either.
 extension DeliveryTask: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.message(1, id)
@@ -116,6 +113,7 @@ extension UserIdentity {
 }
 
 /// A task's field 13: its user, or none (an empty message).
+// Hand-written: which of two fields is present is the case (no tag field), which a variant cannot say.
 private struct OptionalUserIdentity: FieldCodable {
     var identity: UserIdentity?
 
@@ -135,6 +133,7 @@ private struct OptionalUserIdentity: FieldCodable {
     }
 }
 
+// Hand-written: read for every `eventBatched`, the busiest decision, in one pass (a layout reads the message once per field).
 extension BatchedEvent: FieldCodable {
     /// Without field 2 when the body is empty: an event whose `eventBatched` carries the gate's
     /// decision (format 1.3), whose body its call makes. A JSON body is never empty.
@@ -231,44 +230,42 @@ extension DiscardReason: DeclaredVariantCodable {
     }
 }
 
-extension TaskOutcome: FieldCodable {
+extension TaskOutcome: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let delivered = ValueVariant(1, ValueField(2, "status", .int, .defaulted(0)), make: TaskOutcome.delivered(status:))
+        static let failed = ValueVariant(2, ValueField(3, "failure", .message, .required), make: TaskOutcome.failed)
+        static let discarded = ValueVariant(3, ValueField(4, "reason", .message, .required), make: TaskOutcome.discarded)
+    }
+    static let variants = VariantLayout("task outcome", [Wire.delivered.reader, Wire.failed.reader, Wire.discarded.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .delivered(let status): writer.unsigned(1, 1); writer.int(2, status)
-        case .failed(let failure): writer.unsigned(1, 2); writer.message(3, failure)
-        case .discarded(let reason): writer.unsigned(1, 3); writer.message(4, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .delivered(status: try fields.int(2) ?? 0)
-        case 2: self = .failed(try fields.requiredMessage(3, "failure"))
-        case 3: self = .discarded(try fields.requiredMessage(4, "reason"))
-        default: throw fields.unknown("task outcome")
+        case .delivered(let status): Wire.delivered.write(status, to: &writer)
+        case .failed(let failure): Wire.failed.write(failure, to: &writer)
+        case .discarded(let reason): Wire.discarded.write(reason, to: &writer)
         }
     }
 }
 
-extension CallOutcome: FieldCodable {
+extension CallOutcome: DeclaredVariantCodable {
+    /// The variants, by the cases they stand for.
+    private enum Wire {
+        static let delivered = ValueVariant(
+            1, ValueField(2, "project", .message, .required), ValueField(3, "status", .int, .defaulted(0)),
+            make: CallOutcome.delivered(project:status:))
+        static let applied = ValueVariant(2, ValueField(optional: 2, "project", .message), make: CallOutcome.applied(project:))
+        static let failed = ValueVariant(3, ValueField(4, "failure", .message, .required), make: CallOutcome.failed)
+        static let discarded = ValueVariant(4, ValueField(5, "reason", .message, .required), make: CallOutcome.discarded)
+    }
+    static let variants = VariantLayout("call outcome", [Wire.delivered.reader, Wire.applied.reader, Wire.failed.reader, Wire.discarded.reader])
+
     func encode(to writer: inout FieldWriter) {
         switch self {
-        case .delivered(let project, let status): writer.unsigned(1, 1); writer.message(2, project); writer.int(3, status)
-        case .applied(let project): writer.unsigned(1, 2); writer.message(2, project)
-        case .failed(let failure): writer.unsigned(1, 3); writer.message(4, failure)
-        case .discarded(let reason): writer.unsigned(1, 4); writer.message(5, reason)
-        }
-    }
-
-    init(from reader: inout FieldReader) throws(CodecError) {
-        let fields = try VariantFields(&reader)
-        switch fields.tag {
-        case 1: self = .delivered(project: try fields.requiredMessage(2, "project"), status: try fields.int(3) ?? 0)
-        case 2: self = .applied(project: try fields.message(2))
-        case 3: self = .failed(try fields.requiredMessage(4, "failure"))
-        case 4: self = .discarded(try fields.requiredMessage(5, "reason"))
-        default: throw fields.unknown("call outcome")
+        case .delivered(let project, let status): Wire.delivered.write(project, status, to: &writer)
+        case .applied(let project): Wire.applied.write(project, to: &writer)
+        case .failed(let failure): Wire.failed.write(failure, to: &writer)
+        case .discarded(let reason): Wire.discarded.write(reason, to: &writer)
         }
     }
 }

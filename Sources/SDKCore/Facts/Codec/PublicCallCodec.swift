@@ -1,6 +1,7 @@
 // A public call in a journal record: its declaration's tag in field 1, then each argument in its
 // declared field (``CallDeclaration``). Tags and field numbers are part of the journal format.
 
+// Hand-written over its own declaration (``CallDeclaration``), with `track`'s bytes written directly (its busiest call).
 extension PublicCall: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         if case .track(let event, let dataFields) = self {

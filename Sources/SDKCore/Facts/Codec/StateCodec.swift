@@ -55,6 +55,7 @@ package enum StateCodec {
     }
 }
 
+// Hand-written: a snapshot holds thousands of entries, read in one pass (a layout reads the message once per field).
 extension SDKState: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.message(1, live)
@@ -178,6 +179,7 @@ extension HeldEvent: DeclaredFieldCodable {
         make: HeldEvent.init(call:event:))
 }
 
+// Hand-written: its status spans fields 2 and 3 (the tag and an attempt shared by three of its cases).
 extension QueuedTask: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         writer.message(1, task)

@@ -4,6 +4,7 @@ import Journal
 // Tagged-field encodings of the values facts carry. Field numbers are part of the journal
 // format: never reuse or renumber one; add new fields with new numbers.
 
+// Hand-written: in nearly every record; one field read in one pass (a layout scans the message twice, through closures).
 extension ProjectFingerprint: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         withBytes { writer.bytes(1, $0) }
@@ -17,6 +18,7 @@ extension ProjectFingerprint: FieldCodable {
     }
 }
 
+// Hand-written: in nearly every record; one field read in one pass (a layout scans the message twice, through closures).
 extension CallID: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         withBytes { writer.bytes(1, $0) }
@@ -52,6 +54,7 @@ extension ProjectRef: DeclaredFieldCodable {
 }
 
 /// A `[String: DataValue]` as a message: one entry per key, keys sorted.
+// Hand-written: JSON or entries, merged, sized before the first insert; no layout field says that.
 struct DataObject: FieldCodable {
     var members: [String: DataValue]
 
@@ -100,6 +103,7 @@ struct DataObject: FieldCodable {
     }
 }
 
+// Hand-written: one per data field of every call in a journal older than format 1.3, read in one pass.
 struct DataEntry: FieldCodable {
     var key: String
     var value: DataValue
@@ -129,6 +133,7 @@ struct DataEntry: FieldCodable {
     }
 }
 
+// Hand-written: the field present is the case (no tag), and an array is flagged apart from its elements.
 extension DataValue: FieldCodable {
     func encode(to writer: inout FieldWriter) {
         switch self {
@@ -205,6 +210,7 @@ extension AttributionInfo: DeclaredFieldCodable {
         make: AttributionInfo.init(campaignID:templateID:messageID:))
 }
 
+// Hand-written: in nearly every record; one field read in one pass (a layout scans the message twice, through closures).
 extension TaskID: FieldCodable {
     func encode(to writer: inout FieldWriter) { writer.unsigned(1, number) }
 

@@ -13,9 +13,8 @@ the whole folder: `--jobs J` journals side by side). Then the reconciliation
 (fleet/reconcile/): the SQL's verdict on every call, with its project and the journal's outcome
 and time, against `replay reconcile --json` over the same journals and logs, call by call, and
 its totals per verdict, project, SDK version and outcome against replay's. Steps that do not
-need each other's answers run side by side (audit and diagnose while the export is written;
-the scan of the export, the logs changed and reconcile while the engine converts it and
-queries); the phases' wall and CPU times are printed at the end. Exit
+need each other's answers run side by side (audit and diagnose while the export is scanned;
+reconcile while the engine works); the phases' wall and CPU times are printed at the end. Exit
 status 0 when every query agrees, 1 on any difference (each printed), 2 when a step could not
 run.
 """
@@ -396,27 +395,38 @@ def main():
     if simulated.returncode != 0:
         raise SystemExit(f"fleet-check: the simulation failed:\n{simulated.stdout}{simulated.stderr}")
     phases.done("simulate")
-    # Side by side: the export and replay's answers over every journal (audit, diagnose), which
-    # read the same journals and need nothing of each other.
-    audit_run = Background(binary, work, "audit", "audit", "--json", "--jobs", jobs, journals)
-    diagnose_run = Background(binary, work, "diagnose", "diagnose", "--json", "--jobs", jobs, journals)
     exported = replay(binary, "export", "--redact", "--format", "ndjson", "--single-file", "--jobs", jobs,
                       "-o", os.path.join(ndjson, "fleet.ndjson"), journals)
     if exported.returncode != 0:
         raise SystemExit(f"fleet-check: the export failed:\n{exported.stdout}{exported.stderr}")
-    audits, ids, _ = answers_by_journal(audit_run.result(), "audit")
-    diagnoses, _, _ = answers_by_journal(diagnose_run.result(), "diagnose")
-    phases.done("export, audit, diagnose")
+    phases.done("export")
 
-    # Side by side with the engine's conversion, on a thread of this process: the scan of the
-    # export, the journals set aside, the receipt logs changed and replay's reconciliation
-    # started; the engine waits for it (prepare()) before it reads anything but the export.
+    # Side by side: replay's answers over every journal (audit, diagnose), the scan of the
+    # export (a thread of this process) and the engine's conversion; the journals set aside in
+    # prepare() are then left out of both sides.
+    audit_run = Background(binary, work, "audit", "audit", "--json", "--jobs", jobs, journals)
+    diagnose_run = Background(binary, work, "diagnose", "diagnose", "--json", "--jobs", jobs, journals)
+    scanned = {}
+
+    def scan():
+        try:
+            scanned["result"] = scan_export(ndjson)
+        except BaseException as error:  # handed to the main thread, raised there
+            scanned["error"] = error
+
+    scanning = threading.Thread(target=scan)
+    scanning.start()
     prepared = {}
-    received = os.path.join(work, "received.ndjson")
 
-    def prepare_aside():
+    def prepare():
         global SDK_VERSION
-        missing, shared, undelivered = scan_export(ndjson)
+        scanning.join()
+        if "error" in scanned:
+            raise scanned["error"]
+        missing, shared, undelivered = scanned["result"]
+        prepared["audits"], ids, _ = answers_by_journal(audit_run.result(), "audit")
+        prepared["diagnoses"], _, _ = answers_by_journal(diagnose_run.result(), "diagnose")
+        phases.done(f"audit, diagnose, {arguments.engine}'s conversion, the export scanned")
         names = {journal_id: os.path.basename(path) for path, journal_id in ids.items()}
         if len(names) != len(ids) or "" in names:
             raise SystemExit("fleet-check: the journals' ids are not one per journal: cannot tell the export's rows apart")
@@ -453,31 +463,18 @@ def main():
                 if os.path.isfile(log):
                     with open(log, "rb") as handle:
                         shutil.copyfileobj(handle, combined)
-        prepared["exclude"] = missing | shared
+        phases.done("set aside, logs changed")
+        return missing | shared
 
-    def run_aside():
-        try:
-            prepare_aside()
-        except BaseException as error:  # handed to the main thread, raised there
-            prepared["error"] = error
-
-    aside = threading.Thread(target=run_aside)
-    aside.start()
-
-    def prepare():
-        aside.join()
-        if "error" in prepared:
-            raise prepared["error"]
-        phases.done(f"{arguments.engine}'s conversion, the export scanned, set aside, logs changed")
-        return prepared["exclude"]
-
+    received = os.path.join(work, "received.ndjson")
     try:
         results, figures = fleet.run(arguments.engine, ndjson, received=[received], calls=True, prepare=prepare)
     finally:
-        aside.join()
+        scanning.join()
     reconciliation = {name: results.pop(name) for name in list(results) if name.startswith("reconcile/")}
     expected_calls, reconcile_summary, logs = reconcile_expected(prepared["reconciling"])
     phases.done(f"{arguments.engine}'s queries, reconcile")
+    audits, diagnoses = prepared["audits"], prepared["diagnoses"]
 
     expected = {name: collections.Counter() for name in results}
     paths = [os.path.join(journals, name) for name in sorted(os.listdir(journals))]

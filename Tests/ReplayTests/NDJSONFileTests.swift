@@ -80,4 +80,33 @@ struct NDJSONFileTests {
         #expect(throws: ExportError.self) { try NDJSONFile(creating: path) }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "kept\n")
     }
+
+    @Test("a held file: lines that fit in its buffer handed back, no file made; more, and the file holds them all")
+    func held() throws {
+        let path = NSTemporaryDirectory() + "ndjson-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let small = NDJSONFile(holding: path)
+        try small.writeLine { $0.append("one" as StaticString) }
+        try small.writeLine { $0.append("two" as StaticString) }
+        #expect(try small.closeHolding() == Array("one\ntwo\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let large = NDJSONFile(holding: path)
+        var expected: [UInt8] = []
+        for index in 0..<300 {
+            let byte = UInt8(ascii: "a") + UInt8(index % 26)
+            try large.writeLine { line in
+                for _ in 0..<(index * 7_919 % 10_000) { line.append(byte) }
+            }
+            expected += Array(repeating: byte, count: index * 7_919 % 10_000) + [UInt8(ascii: "\n")]
+        }
+        #expect(expected.count > 1 << 20)
+        #expect(try large.closeHolding() == nil)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+        // A file that exists by the time the buffer is full is refused, not overwritten.
+        let late = NDJSONFile(holding: path)
+        #expect(throws: ExportError.self) {
+            for _ in 0..<300 { try late.writeLine { line in for _ in 0..<10_000 { line.append(UInt8(ascii: "z")) } } }
+        }
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+    }
 }

@@ -10,17 +10,19 @@ import Testing
 struct ReadAheadTests {
     typealias J = CraftedJournal
 
-    /// A journal of `calls` setEmail calls (three records each) in many small segments.
-    private func journal(calls: UInt64) throws -> String {
+    /// A journal of `calls` setEmail calls (three records each) in many small segments (read
+    /// ahead on a thread), or with `oneSegment` in one small segment (read on the calling
+    /// thread, ``ReadAheadDecoder/readsInline(_:)``).
+    private func journal(calls: UInt64, oneSegment: Bool = false) throws -> String {
         let path = ReplayHarness.temporaryDirectory()
-        let journal = try CraftedJournal(directory: path, segmentBytes: 8192)
+        let journal = try CraftedJournal(directory: path, segmentBytes: oneSegment ? 1 << 20 : 8192)
         try journal.append(.callReceived(J.received(1, .initialize(J.us))))
         try journal.append(.initialized(project: J.us, generation: 1))
         for number in UInt64(2)..<(calls + 2) {
             try journal.append(.callReceived(J.received(number, .setEmail("user\(number)@example.com"))))
             try journal.append(.identityChanged(email: "user\(number)@example.com", userID: nil))
             try journal.append(.callResolved(call: J.call(number), outcome: .applied(project: J.us.fingerprint)))
-            try journal.rotate()
+            if !oneSegment { try journal.rotate() }
         }
         try journal.close()
         return path
@@ -129,5 +131,42 @@ struct ReadAheadTests {
             let stream = try FactStream(reader: reader)
             #expect(try stream.next()?.sequence == 1)
         }
+    }
+
+    @Test("a small journal read on the calling thread: the same records, errors and torn tail")
+    func smallJournalInline() throws {
+        let path = try journal(calls: 600, oneSegment: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = try JournalReader(directory: path)
+        #expect(ReadAheadDecoder.readsInline(reader))
+        let all = direct(reader)
+        #expect(all.records.count > ReadAheadDecoder.chunkSize * (ReadAheadDecoder.chunksAhead + 2))
+        #expect(same(try readAhead(reader).records, all.records))
+        for start in [UInt64(1), 129, 1000, UInt64(all.records.count)] {
+            #expect(same(try readAhead(reader, from: start).records, direct(reader, from: start).records), "from \(start)")
+        }
+        // Damaged in the middle: the records before it, then the same error.
+        let segment = path + "/" + reader.segments[0].name
+        let original = try Data(contentsOf: URL(fileURLWithPath: segment))
+        var bytes = original
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: segment))
+        reader = try JournalReader(directory: path)
+        let expected = direct(reader)
+        let error = try #require(expected.error)
+        let ahead = try readAhead(reader)
+        #expect(ahead.error == error)
+        #expect(same(ahead.records, expected.records))
+        // Torn: the records before the tear, and the tail once the end is reached.
+        try original.prefix(original.count - 5).write(to: URL(fileURLWithPath: segment))
+        reader = try JournalReader(directory: path)
+        let torn = direct(reader)
+        let tail = try #require(torn.tail)
+        let stream = try FactStream(reader: reader)
+        _ = try stream.next()
+        #expect(stream.tornTail == nil)
+        let read = try readAhead(reader)
+        #expect(same(read.records, torn.records))
+        #expect(read.tail == tail)
     }
 }

@@ -20,4 +20,15 @@ struct WireCallFilterTests {
         let falseYeses = (0..<1_000_000).reduce(0) { count, _ in count + (filter.mayContain(randomID()) ? 1 : 0) }
         #expect(falseYeses < 10_000, "\(falseYeses) false yeses")
     }
+
+    @Test("below its exact limit it answers exactly; past it, every id kept before still answers yes")
+    func exactThenFiltered() {
+        var filter = WireCallFilter()
+        let ids = (0..<UInt64(WireCallFilter.exactLimit + 100)).map { WireCallID(high: $0 &* 0x9E37_79B9_7F4A_7C15, low: $0) }
+        for id in ids.prefix(WireCallFilter.exactLimit) { filter.insert(id) }
+        #expect(ids.prefix(WireCallFilter.exactLimit).allSatisfy { filter.mayContain($0) })
+        #expect(!ids.suffix(100).contains { filter.mayContain($0) }, "exact: no false yes")
+        for id in ids.suffix(100) { filter.insert(id) }
+        #expect(ids.allSatisfy { filter.mayContain($0) })
+    }
 }

@@ -12,6 +12,10 @@ import SDK
 /// throws comes out of ``next()`` after every row before it. Memory is bounded: at most
 /// ``chunksAhead`` chunks of ``chunkSize`` rows are ahead of the consumer. Dropping the walk
 /// early stops the thread and waits for it.
+///
+/// A small journal (``ReadAheadDecoder/readsInline(_:)``) is walked on the calling thread, a
+/// chunk at each ``next()``, no thread started: with many journals exported side by side, a
+/// thread per journal costs more than the overlap gains. The rows are the same either way.
 final class ExportWalk {
     /// Rows per hand-over (the lock is taken once per chunk, not per row, and a thread that
     /// waits for the other is woken once per chunk: 1,024 rows wake it a quarter as often as
@@ -83,12 +87,22 @@ final class ExportWalk {
     /// What an unreadable record says in an export, in place of why it was unreadable.
     static let unreadableReason = "not readable by this build; left out of the export"
 
-    private let channel = BoundedChannel<Item>(capacity: ExportWalk.chunksAhead)
+    /// The walking thread's channel; nil when the journal is walked on the calling thread.
+    private let channel: BoundedChannel<Item>?
+    /// The rows walked on the calling thread (a small journal).
+    private var inline: Rows?
     private var ended = false
 
-    /// Starts walking `reader` from its first retained record on a new thread.
+    /// Starts walking `reader` from its first retained record: on a new thread, or, for a
+    /// small journal, on the calling thread as ``next()`` asks.
     init(reader: JournalReader) {
-        let channel = self.channel
+        guard !ReadAheadDecoder.readsInline(reader) else {
+            channel = nil
+            inline = Rows(reader: reader)
+            return
+        }
+        let channel = BoundedChannel<Item>(capacity: ExportWalk.chunksAhead)
+        self.channel = channel
         let thread = Thread {
             Self.walk(reader, into: channel)
         }
@@ -97,11 +111,24 @@ final class ExportWalk {
     }
 
     deinit {
-        channel.close()
+        channel?.close()
     }
 
     /// The next chunk of rows; nil after the last. Throws what the walk threw, in place.
     func next() throws -> Chunk? {
+        guard let channel else {
+            guard !ended, inline != nil else { return nil }
+            do {
+                guard let chunk = try inline?.next() else {
+                    ended = true
+                    return nil
+                }
+                return chunk
+            } catch {
+                ended = true
+                throw error
+            }
+        }
         guard !ended, let item = channel.receive() else {
             ended = true
             return nil
@@ -130,28 +157,65 @@ final class ExportWalk {
 
     private static func walk(_ reader: JournalReader, into channel: BoundedChannel<Item>) {
         defer { channel.finish() }
-        // The rows begun and not yet handed over: they go before an error the walk throws.
-        var chunk = Chunk.reserving(rows: chunkSize, startBytes: 0)
+        var rows = Rows(reader: reader)
         do {
-            var columns = FleetColumns(reader: reader)
-            let walk = try JournalWalk(reader: reader)
-            var times = RecordTimeText()
-            while let record = try walk.next() {
-                let timeText = times.text(of: record.time)
-                writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &chunk)
-                walk.fold(record)
-                chunk.append(consume record)
-                if chunk.rows.count == chunkSize {
-                    let startBytes = chunk.startBytes
-                    guard channel.send(.rows(chunk)) else { return }
-                    chunk = Chunk.reserving(rows: chunkSize, startBytes: startBytes + startBytes / 4)
-                }
+            while let chunk = try rows.next() {
+                guard channel.send(.rows(chunk)) else { return }
             }
-            if !chunk.rows.isEmpty { guard channel.send(.rows(chunk)) else { return } }
             _ = channel.send(.end)
         } catch {
-            if !chunk.rows.isEmpty { guard channel.send(.rows(chunk)) else { return } }
             _ = channel.send(.failure(HandedOverError(error: error)))
+        }
+    }
+
+    /// The walk itself, a chunk of rows at a time, on whichever thread asks.
+    private struct Rows {
+        let reader: JournalReader
+        private var columns: FleetColumns
+        private var walk: JournalWalk?
+        private var times = RecordTimeText()
+        /// The starts' bytes of the last chunk, to reserve the next one's.
+        private var lastStartBytes = 0
+        /// What the walk threw after rows of the chunk that held them: thrown by the next call.
+        private var failure: (any Error)?
+        private var finished = false
+
+        init(reader: JournalReader) {
+            self.reader = reader
+            columns = FleetColumns(reader: reader)
+        }
+
+        /// The next chunk of at most ``ExportWalk/chunkSize`` rows; nil after the last. An
+        /// error comes after every row walked before it.
+        mutating func next() throws -> Chunk? {
+            if let failure {
+                self.failure = nil
+                finished = true
+                throw failure
+            }
+            guard !finished else { return nil }
+            // The rows begun and not yet handed over: they go before an error the walk throws.
+            var chunk = Chunk.reserving(rows: chunkSize, startBytes: lastStartBytes + lastStartBytes / 4)
+            do {
+                let walk = try self.walk ?? JournalWalk(reader: reader)
+                self.walk = walk
+                while chunk.rows.count < chunkSize, let record = try walk.next() {
+                    let timeText = times.text(of: record.time)
+                    writeRowStart(of: record, time: timeText, walk: walk, columns: &columns, into: &chunk)
+                    walk.fold(record)
+                    chunk.append(consume record)
+                }
+            } catch {
+                guard chunk.rows.isEmpty else {
+                    failure = error
+                    return chunk
+                }
+                finished = true
+                throw error
+            }
+            if chunk.rows.count < chunkSize { finished = true }
+            lastStartBytes = chunk.startBytes
+            return chunk.rows.isEmpty ? nil : chunk
         }
     }
 }

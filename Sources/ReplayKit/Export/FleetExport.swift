@@ -67,11 +67,13 @@ package struct FleetExport: Sendable {
     }
 
     /// One journal's export as a worker did it: its summary or what went wrong, what it said
-    /// on standard error, and (`--single-file`) the file its rows wait in.
+    /// on standard error, and (`--single-file`) its rows: held in memory when they fit in one
+    /// piece of ``NDJSONFile`` (1 MiB), else the file they wait in.
     private struct Done: Sendable {
         var result: Result<JournalExport.ExportSummary, Failure>
         var messages: String
         var part: String?
+        var held: [UInt8]?
     }
 
     private struct Failure: Error, Sendable {
@@ -100,9 +102,15 @@ package struct FleetExport: Sendable {
         }) { index, done in
             console.progress("[\(index + 1)/\(inputs.count)] \(inputs[index].name)")
             for line in done.messages.split(separator: "\n", omittingEmptySubsequences: true) { console.printError(String(line)) }
-            if case .success = done.result, let part = done.part, let single, appendFailure == nil {
+            if case .success = done.result, let single, appendFailure == nil {
                 // The combined file could not take it: the export stops with that error.
-                do { try Self.append(part, to: single) } catch { appendFailure = error }
+                do {
+                    if let held = done.held {
+                        try held.withUnsafeBytes { try single.write($0) }
+                    } else if let part = done.part {
+                        try Self.append(part, to: single)
+                    }
+                } catch { appendFailure = error }
             }
             // A part left behind (copied already, or its export failed) is only litter beside the
             // output: what went wrong was said above.
@@ -141,13 +149,17 @@ package struct FleetExport: Sendable {
 
     /// Exports journal number `index` on a worker thread, what it says on standard error kept
     /// for the calling thread to print in order. With `singleFile` (the combined file's path)
-    /// its rows go to a part file of their own first, so a journal that fails halfway leaves
-    /// no partial rows in the combined file.
+    /// its rows go to a part of their own first (in memory, or a file when they outgrow it), so
+    /// a journal that fails halfway leaves no partial rows in the combined file.
     private func exportCaptured(_ input: Input, index: Int, _ redactor: Redactor, singleFile: String?) -> Done {
         let messages = CapturedMessages()
         let console = Console(out: { _ in }, error: { messages.text += $0 })
         let part = singleFile.map { $0 + ".part-\(index)" }
         do {
+            if let part, command.format == .ndjson {
+                let (summary, held) = try exportHeld(input, redactor, part: part, console: console)
+                return Done(result: .success(summary), messages: messages.text, part: held == nil ? part : nil, held: held)
+            }
             return Done(result: .success(try export(input, redactor, part: part, console: console)), messages: messages.text, part: part)
         } catch {
             if let part { try? FileManager.default.removeItem(atPath: part) } // litter: the export's error is the one to say
@@ -181,6 +193,22 @@ package struct FleetExport: Sendable {
                 try? FileManager.default.removeItem(atPath: target)
                 throw error
             }
+        }
+    }
+
+    /// Exports one journal's NDJSON rows into a part held in memory, or the file `part` once
+    /// they outgrow it (then removed on failure): the summary and the rows when held.
+    private func exportHeld(_ input: Input, _ redactor: Redactor, part: String,
+                            console: Console) throws -> (JournalExport.ExportSummary, [UInt8]?) {
+        let reader = try JournalSource.open(input.path, console: console)
+        let file = NDJSONFile(holding: part)
+        do {
+            let summary = try command.exportNDJSON(reader, redactor, into: file, console: console)
+            return (summary, try file.closeHolding())
+        } catch {
+            try? file.close()
+            try? FileManager.default.removeItem(atPath: part)
+            throw error
         }
     }
 

@@ -2,9 +2,13 @@ import Foundation
 import SDK
 
 /// A new NDJSON file (mode 0600) written in 1 MiB pieces. Not thread-safe: one command writes it.
+///
+/// Made with ``init(holding:)``, the file is created only once more than one piece is written:
+/// lines that fit in one are handed back by ``closeHolding()`` and never touch the disk.
 package final class NDJSONFile {
     let path: String
-    private let handle: FileHandle
+    /// The open file; nil while a file made ``init(holding:)`` is still held in the buffer.
+    private var handle: FileHandle?
     /// What is written and not yet flushed: `count` of `capacity` bytes.
     private let buffer: UnsafeMutablePointer<UInt8>
     private let capacity = 1 << 20
@@ -19,6 +23,14 @@ package final class NDJSONFile {
               let handle = FileHandle(forWritingAtPath: path) else { throw ExportError.cannotWrite(path) }
         self.path = path
         self.handle = handle
+        buffer = .allocate(capacity: capacity)
+    }
+
+    /// A file at `path` created only when what is written outgrows the buffer (throwing
+    /// ``ExportError`` then if it exists or cannot be created).
+    init(holding path: String) {
+        self.path = path
+        handle = nil
         buffer = .allocate(capacity: capacity)
     }
 
@@ -40,7 +52,7 @@ package final class NDJSONFile {
             } else {
                 // It outgrew the room left: it moved to the heap, and is written from there.
                 try flush()
-                try handle.write(contentsOf: UnsafeRawBufferPointer(line))
+                try opened().write(contentsOf: UnsafeRawBufferPointer(line))
             }
         })
     }
@@ -65,7 +77,7 @@ package final class NDJSONFile {
         guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
         if capacity - count < bytes.count || bytes.count >= capacity / 4 { try flush() }
         if bytes.count >= capacity / 4 {
-            try handle.write(contentsOf: bytes)
+            try opened().write(contentsOf: bytes)
             return
         }
         UnsafeMutableRawPointer(buffer + count).copyMemory(from: from, byteCount: bytes.count)
@@ -75,19 +87,40 @@ package final class NDJSONFile {
     /// Appends bytes that already are whole NDJSON lines.
     func writeRaw(_ bytes: [UInt8]) throws {
         try flush()
-        try handle.write(contentsOf: bytes)
+        try opened().write(contentsOf: bytes)
     }
 
     /// Writes out what is buffered.
     func flush() throws {
         guard count > 0 else { return }
-        try handle.write(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
+        try opened().write(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
         count = 0
     }
 
     /// Flushes and closes; the file is complete.
     package func close() throws {
         try flush()
-        try handle.close()
+        try handle?.close()
+    }
+
+    /// Closes a file made ``init(holding:)``: the bytes written when they were all held (no
+    /// file was created), or nil once the file holds them (flushed and closed).
+    func closeHolding() throws -> [UInt8]? {
+        guard handle == nil else {
+            try close()
+            return nil
+        }
+        defer { count = 0 }
+        return Array(UnsafeBufferPointer(start: buffer, count: count))
+    }
+
+    /// The file's handle, the file created now if it is not yet.
+    private func opened() throws -> FileHandle {
+        if let handle { return handle }
+        guard !FileManager.default.fileExists(atPath: path) else { throw ExportError.exists(path) }
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else { throw ExportError.cannotWrite(path) }
+        self.handle = handle
+        return handle
     }
 }

@@ -15,6 +15,11 @@ import Journal
 /// of ``next()`` after every record before it, where the cursor would have thrown it. Memory is
 /// bounded: at most ``chunksAhead`` chunks of ``chunkSize`` records are read ahead.
 /// Dropping the reader early (a walk that stops at a moment) stops the thread and waits for it.
+///
+/// A small journal (``readsInline(_:)``) is read and decoded on the calling thread, no thread
+/// started: with many journals read side by side (a fleet's folder), a thread and its
+/// hand-overs per journal cost more than the overlap gains, and the workers already fill the
+/// cores. The records, errors and torn tail are the same either way.
 final class ReadAheadDecoder {
     /// Records per hand-over (the lock is taken once per chunk, not per record).
     static let chunkSize = 256
@@ -49,7 +54,21 @@ final class ReadAheadDecoder {
         case failure(HandedOverError)
     }
 
-    private let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.chunksAhead)
+    /// A journal of one segment of at most this many bytes is read on the calling thread.
+    static let inlineBytes = 1 << 20
+
+    /// Whether `reader`'s records are read on the calling thread: one segment, of at most
+    /// ``inlineBytes`` (compressed: a few thousand records).
+    static func readsInline(_ reader: JournalReader) -> Bool {
+        reader.segments.count == 1 && reader.segments[0].bytes <= inlineBytes
+    }
+
+    /// The reading thread's channel; nil when the records are read on the calling thread.
+    private let channel: BoundedChannel<Item>?
+    /// The cursor read on the calling thread (a small journal), until it ends or throws.
+    private var cursor: RecordCursor?
+    /// What opening the cursor on the calling thread threw, thrown by the first ``next()``.
+    private var openingError: (any Error)?
     private let decodesSnapshots: Bool
     /// The current chunk, last record first: each is moved out with `popLast()`, not copied.
     /// Its exclusive access is not checked at run time: only ``next()`` touches it, never
@@ -70,7 +89,13 @@ final class ReadAheadDecoder {
     /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
     init(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool) {
         self.decodesSnapshots = decodesSnapshots
-        let channel = self.channel
+        guard !Self.readsInline(reader) else {
+            channel = nil
+            do { cursor = try reader.records(from: sequence) } catch { openingError = error }
+            return
+        }
+        let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.chunksAhead)
+        self.channel = channel
         let thread = Thread {
             Self.produce(reader: reader, from: sequence, decodesSnapshots: decodesSnapshots, into: channel)
         }
@@ -79,11 +104,12 @@ final class ReadAheadDecoder {
     }
 
     deinit {
-        channel.close()
+        channel?.close()
     }
 
     /// The next record; nil at the end of the journal. Throws what the cursor threw, in place.
     func next() throws -> DecodedRecord? {
+        guard let channel else { return try nextInline() }
         while chunk.isEmpty {
             guard !ended, let item = channel.receive() else {
                 ended = true
@@ -114,6 +140,29 @@ final class ReadAheadDecoder {
             nextFollowsSkip = false
         }
         return chunk.popLast()
+    }
+
+    /// The next record of a journal read on the calling thread.
+    private func nextInline() throws -> DecodedRecord? {
+        if let openingError {
+            self.openingError = nil
+            ended = true
+            throw openingError
+        }
+        guard !ended, let cursor else { return nil }
+        do {
+            guard let view = try cursor.nextView() else {
+                tornTail = cursor.tornTail
+                ended = true
+                self.cursor = nil
+                return nil
+            }
+            return RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots)
+        } catch {
+            ended = true
+            self.cursor = nil
+            throw error
+        }
     }
 
     private static func decode(_ undecoded: UndecodedChunk, decodingSnapshots: Bool) -> [DecodedRecord] {

@@ -162,6 +162,22 @@ struct SalvageTests {
         #expect(Self.rows(salvaged.out).filter { $0.sequence > last }.map(\.line) == intact)
     }
 
+    @Test("a small journal (one segment, read on the calling thread): the skip to its end is said, exit 1")
+    func smallJournal() throws {
+        let copy = try GoldenJournals.copy("demo")
+        defer { GoldenJournals.remove(copy) }
+        let name = try ParallelFoldTests.segmentFiles(copy)[0]
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + name)))
+        for offset in bytes.count / 2..<bytes.count / 2 + 4 { bytes[offset] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + name))
+        for command in ["audit", "check", "diagnose", "timeline", "cat"] {
+            let run = ReplayHarness.run([command, "--salvage", copy])
+            #expect(run.status == 1, "\(command): \(run.error)")
+            #expect(run.error.contains("replay \(command): went on past damage: skipped bytes"), "\(command): \(run.error)")
+            #expect(run.error.contains("nothing readable follows it"), "\(command): \(run.error)")
+        }
+    }
+
     @Test("an intact journal: --salvage changes nothing")
     func intact() async throws {
         let directory = ReplayHarness.temporaryDirectory()

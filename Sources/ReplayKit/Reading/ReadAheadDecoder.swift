@@ -153,9 +153,18 @@ final class ReadAheadDecoder {
         do {
             guard let view = try cursor.nextView() else {
                 tornTail = cursor.tornTail
+                skipped = cursor.skipped
+                lastFollowsSkip = false
                 ended = true
                 self.cursor = nil
                 return nil
+            }
+            // A skip the cursor made (a salvaging mode) comes before the record it returned.
+            if cursor.skipped.count > skipped.count {
+                skipped = cursor.skipped
+                lastFollowsSkip = true
+            } else if lastFollowsSkip {
+                lastFollowsSkip = false
             }
             return RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots)
         } catch {

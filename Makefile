@@ -172,8 +172,8 @@ DEMO_DIR ?= /tmp/replay-demo
 # sum of `replay audit --json` / `diagnose --json` over the journals, and the reconciliation's
 # (fleet/reconcile/, docs/RECONCILE.md) must give every call the verdict `replay reconcile
 # --json` gives it, over the receipt logs changed so that every verdict occurs. Exit 1 on any
-# difference. About half a minute here (31 s, 33 s of CPU, with other builds sharing the cores;
-# docs/BENCHMARKS.md, "Fleet SQL").
+# difference. About 20 seconds here (19.6 s, 34 s of CPU, at load 5; docs/BENCHMARKS.md, "Fleet
+# SQL").
 FLEET_JOURNALS ?= 1040
 FLEET_JOBS ?= 4
 fleet-check: deps

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 @testable import SDK
 
@@ -7,33 +8,40 @@ import Testing
 @Suite("Edges: the engine's mailbox", .tags(.endToEnd), .timeLimit(.minutes(1)))
 struct MailboxTests {
     @Test("taking into one array gets every message once, in each poster's order, and false once closed and drained")
-    func takesEveryMessageInOrder() async {
+    func takesEveryMessageInOrder() {
         let mailbox = Mailbox<Int>(capacity: 64)
         let posters = 4, perPoster = 5_000
-        let posting = Task.detached {
-            await withTaskGroup(of: Void.self) { group in
-                for poster in 0..<posters {
-                    group.addTask {
-                        for index in 0..<perPoster { #expect(mailbox.postWaitingForRoom(poster * perPoster + index) == nil) }
-                    }
-                }
-            }
-            mailbox.close()
+        // Each poster and the taker on a thread of its own, as the engine's callers and loop are:
+        // a poster blocks while the mailbox is full, which no task of the cooperative pool may
+        // do (with as many posters waiting as the pool has threads, the taker never runs: the
+        // test hung so on a 2-core machine).
+        let refused = Locked(0)
+        let postersDone = Locked(0)
+        let taken = Locked<(seen: [[Int]], largestCapacity: Int, emptyBatches: Int, leftOver: Int)?>(nil)
+        for poster in 0..<posters {
+            Thread {
+                var refusals = 0
+                for index in 0..<perPoster where mailbox.postWaitingForRoom(poster * perPoster + index) != nil { refusals += 1 }
+                refused.withLock { $0 += refusals }
+                if postersDone.withLock({ count -> Bool in count += 1; return count == posters }) { mailbox.close() }
+            }.start()
         }
-        let taking = Task.detached { () -> (seen: [[Int]], largestCapacity: Int) in
+        Thread {
             var seen = Array(repeating: [Int](), count: posters)
             var batch: [Int] = []
             var largestCapacity = 0
+            var emptyBatches = 0
             while mailbox.takeAll(into: &batch) {
-                #expect(!batch.isEmpty)
+                if batch.isEmpty { emptyBatches += 1 }
                 largestCapacity = max(largestCapacity, batch.capacity)
                 for message in batch { seen[message / perPoster].append(message % perPoster) }
             }
-            #expect(batch.isEmpty)
-            return (seen, largestCapacity)
-        }
-        await posting.value
-        let (seen, largestCapacity) = await taking.value
+            taken.withLock { $0 = (seen, largestCapacity, emptyBatches, batch.count) }
+            taken.notifyWaiters()
+        }.start()
+        let (seen, largestCapacity, emptyBatches, leftOver) = taken.withLock(waitingUntil: { $0 != nil }) { $0! }
+        #expect(refused.withLock { $0 } == 0)
+        #expect(emptyBatches == 0 && leftOver == 0)
         for poster in 0..<posters { #expect(seen[poster] == Array(0..<perPoster), "poster \(poster)") }
         // Posts that wait for room keep the batches within the capacity's order of size.
         #expect(largestCapacity <= 4 * 64)

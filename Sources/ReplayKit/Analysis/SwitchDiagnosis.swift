@@ -182,21 +182,21 @@ package final class SwitchDiagnosis {
     /// known: its landing, a step's end or a held call's replay may lie in the lost records),
     /// and what later records say of it is not taken in.
     package func resume(after skip: SkippedRange) {
-        for id in open.keys.sorted() {
-            guard var report = open.removeValue(forKey: id) else { continue }
-            report.closeAtLoss(skip)
-            finished[id] = report
-        }
+        closeEveryOpen { $0.closeAtLoss(skip) }
         heldBy = [:]
         durabilityOf = [:]
-        for id in finished.keys.sorted() { if let report = finished.removeValue(forKey: id) { deliver(report) } }
     }
 
     /// Reports what is still open, with the anomalies the end of the journal reveals.
     package func finish() {
+        closeEveryOpen { $0.closeAtEnd() }
+    }
+
+    /// Closes every open report with `close`, then hands out every finished one, in switch order.
+    private func closeEveryOpen(_ close: (inout SwitchReport) -> Void) {
         for id in open.keys.sorted() {
             guard var report = open.removeValue(forKey: id) else { continue }
-            report.closeAtEnd()
+            close(&report)
             finished[id] = report
         }
         for id in finished.keys.sorted() { if let report = finished.removeValue(forKey: id) { deliver(report) } }

@@ -70,6 +70,9 @@ final class ReadAheadDecoder {
     /// What opening the cursor on the calling thread threw, thrown by the first ``next()``.
     private var openingError: (any Error)?
     private let decodesSnapshots: Bool
+    /// Whether the reader goes on past damage (``JournalReader/readMode`` not strict): only then
+    /// are the cursor's skips looked at, record by record.
+    private let readsPastDamage: Bool
     /// The current chunk, last record first: each is moved out with `popLast()`, not copied.
     /// Its exclusive access is not checked at run time: only ``next()`` touches it, never
     /// with another access open, and the reader is not Sendable, so one thread at a time; the
@@ -89,6 +92,7 @@ final class ReadAheadDecoder {
     /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
     init(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool) {
         self.decodesSnapshots = decodesSnapshots
+        readsPastDamage = reader.readMode != .strict
         guard !Self.readsInline(reader) else {
             channel = nil
             do { cursor = try reader.records(from: sequence) } catch { openingError = error }
@@ -160,11 +164,9 @@ final class ReadAheadDecoder {
                 return nil
             }
             // A skip the cursor made (a salvaging mode) comes before the record it returned.
-            if cursor.skipped.count > skipped.count {
-                skipped = cursor.skipped
-                lastFollowsSkip = true
-            } else if lastFollowsSkip {
-                lastFollowsSkip = false
+            if readsPastDamage {
+                lastFollowsSkip = cursor.skipped.count > skipped.count
+                if lastFollowsSkip { skipped = cursor.skipped }
             }
             return RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots)
         } catch {

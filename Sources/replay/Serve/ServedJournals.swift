@@ -210,7 +210,13 @@ final class ServedJournals: Sendable {
         let progress = pageProgress[journal]
         let page = try {
             let receipts = received?[journal] ?? nil
-            let timeline = try TimelineBuilder.build(reader: reader, keeping: .page(receipts), onProgress: { progress.store($0) })
+            let timeline: Timeline
+            do {
+                timeline = try TimelineBuilder.build(reader: reader, keeping: .page(receipts), onProgress: { progress.store($0) })
+            } catch JournalError.corrupted(let damage) where pageReadMode == .strict {
+                // Damage stops the pass the same way every time: the page says what goes on past it.
+                throw PageStoppedAtDamage(damage: damage)
+            }
             return ReportPage.html(data: try ReportData.make(timeline, received: receipts), title: entries[journal].name, served: served)
         }()
         // The pass's calls are gone now; the server keeps the page.
@@ -224,10 +230,6 @@ final class ServedJournals: Sendable {
         let state = pages.state(of: journal)
         var failed: String?
         if case .notMade(let failure) = state { failed = failure }
-        if let stopped = failed, stopped.hasPrefix("stopped at "), pageReadMode == .strict {
-            // Damage stops the pass the same way every time: say what goes on past it.
-            failed = stopped + "; `replay serve --salvage` goes on past it"
-        }
         let ready = if case .made = state { true } else { false }
         return .json(.object([("ready", .bool(ready)), ("read", .unsigned(pageProgress[journal].load())),
                               ("failed", .optional(failed, JSONValue.string))]))
@@ -241,5 +243,14 @@ final class ServedJournals: Sendable {
 
     private func buildMomentIndex(_ journal: Int) throws -> MomentIndex {
         try MomentIndex(try JournalSource.open(entries[journal].path, console: Console(out: { _ in }, error: { _ in })))
+    }
+}
+
+/// A page's pass stopped at damage, with the option that goes on past it (what the page shows).
+private struct PageStoppedAtDamage: Error, CustomStringConvertible {
+    let damage: Damage
+
+    var description: String {
+        "stopped at \(damage); `replay serve --salvage` goes on past it"
     }
 }

@@ -17,13 +17,9 @@ package final class NDJSONFile {
     private static let lineRoom = 1 << 14
 
     /// Creates `path`; throws ``ExportError`` when it exists or cannot be created.
-    package init(creating path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else { throw ExportError.exists(path) }
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else { throw ExportError.cannotWrite(path) }
-        self.path = path
-        self.handle = handle
-        buffer = .allocate(capacity: capacity)
+    package convenience init(creating path: String) throws {
+        self.init(holding: path)
+        _ = try opened()
     }
 
     /// A file at `path` created only when what is written outgrows the buffer (throwing

@@ -27,6 +27,18 @@ struct SalvageTests {
         return copy
     }
 
+    /// A copy of `journal` with segment `index`'s bytes broken just past its header: the whole
+    /// segment is lost.
+    static func corruptStart(of journal: String, segment index: Int, in directory: String) throws -> String {
+        let copy = directory + "/corrupt-start"
+        try FileManager.default.copyItem(atPath: journal, toPath: copy)
+        let name = try ParallelFoldTests.segmentFiles(copy)[index]
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + name)))
+        for offset in 64..<68 { bytes[offset] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + name))
+        return copy
+    }
+
     /// The audit's rows (not its header or summary) by their first column, the sequence.
     static func rows(_ output: String) -> [(sequence: UInt64, line: Substring)] {
         output.split(separator: "\n").compactMap { line in
@@ -64,16 +76,17 @@ struct SalvageTests {
         #expect(recheck.hasSuffix("every one decides as recorded\n"), "\(recheck)")
         let intact = Self.rows(ReplayHarness.run(["audit", journal]).out)
         let salvaged = ReplayHarness.run(["audit", "--salvage", damaged])
-        #expect(salvaged.error.contains("a call made before a skip whose end lay in the lost records shows as pending"))
+        #expect(salvaged.error.contains("a call made before a skip whose end lay in the lost records shows as lost"))
         let rows = Self.rows(salvaged.out)
         // A call made after the damage is audited exactly as in the intact journal.
         let after = rows.filter { $0.sequence >= nextBase }.map(\.line)
         #expect(!after.isEmpty)
         #expect(after == intact.filter { $0.sequence >= nextBase }.map(\.line))
-        // A call made before it is too, unless its end lay in the lost records: then it is pending.
+        // A call made before it is too, unless its end lay in the lost records: then it is lost
+        // (lostCallsEnd).
         let before = Dictionary(uniqueKeysWithValues: intact.filter { $0.sequence < nextBase }.map { ($0.sequence, $0.line) })
         for row in rows where row.sequence < nextBase {
-            #expect(row.line == before[row.sequence] || row.line.contains("pending"), "\(row.line)")
+            #expect(row.line == before[row.sequence] || row.line.contains("lost: its end lay in records lost to damage"), "\(row.line)")
         }
         // --jobs asked for: the walk is in order, and the note says why.
         let jobs = ReplayHarness.run(["audit", "--salvage", "--jobs", "2", damaged])
@@ -102,6 +115,64 @@ struct SalvageTests {
         let cat = ReplayHarness.run(["cat", "--salvage", damaged])
         #expect(cat.status == 1 && cat.error.contains("replay cat: went on past damage"), "\(cat.error)")
         #expect(cat.out.contains("\n\(nextBase)  "))
+    }
+
+    @Test("a call whose end lay in the lost records: audit hands it out as lost at the snapshot it resumes at, the rest as in the intact journal")
+    func lostCallsEnd() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let reader = try JournalReader(directory: journal)
+        // The intact journal's rows: where each call was received and resolved.
+        let intact = ReplayHarness.run(["audit", "--json", journal]).out.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }.filter { $0["call"] != nil }
+        func sequence(_ row: [String: Any], _ key: String) -> UInt64? { (row[key] as? NSNumber)?.uint64Value }
+        // A segment in the middle where a call made in an earlier one ended.
+        let bases = reader.segments.map(\.baseSequence)
+        let index = try #require((1..<bases.count - 1).first { index in
+            intact.contains { row in
+                guard let made = sequence(row, "seq"), let resolved = sequence(row, "resolved_seq") else { return false }
+                return made < bases[index] && (bases[index]..<bases[index + 1]).contains(resolved)
+            }
+        })
+        let damaged = try Self.corruptStart(of: journal, segment: index, in: directory)
+        let salvaged = ReplayHarness.run(["audit", "--json", "--salvage", damaged])
+        #expect(salvaged.status == 1)
+        #expect(salvaged.error.contains("shows as lost"), "\(salvaged.error)")
+        let rows = salvaged.out.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        let calls = rows.filter { $0["call"] != nil }
+        let byCall = Dictionary(uniqueKeysWithValues: calls.map { ($0["call"] as! String, $0) })
+        // Lost: made before the segment, ended in it. Every other call made before it, or after
+        // the segment, is the intact journal's row.
+        var expectedLost = 0
+        for row in intact {
+            let made = try #require(sequence(row, "seq"))
+            let resolved = sequence(row, "resolved_seq")
+            let call = row["call"] as! String
+            if made >= bases[index] && made < bases[index + 1] { continue }
+            let got = try #require(byCall[call], "\(call)")
+            if made < bases[index], let resolved, (bases[index]..<bases[index + 1]).contains(resolved) {
+                expectedLost += 1
+                #expect(got["status"] as? String == "lost", "\(got)")
+                #expect(got["outcome"] is NSNull && got["resolved_seq"] is NSNull, "\(got)")
+            } else {
+                #expect(NSDictionary(dictionary: got).isEqual(to: row), "\(got) against \(row)")
+            }
+        }
+        #expect(expectedLost > 0)
+        let summary = try #require(rows.last?["summary"] as? [String: Any])
+        let shown = try #require(summary["shown"] as? [String: Int])
+        #expect(shown["lost"] == expectedLost, "\(shown)")
+        // The text rows say where the walk resumed; the summary counts them.
+        let text = ReplayHarness.run(["audit", "--salvage", damaged]).out
+        #expect(text.components(separatedBy: "lost: its end lay in records lost to damage (resumed at \(bases[index + 1]))").count - 1 == expectedLost)
+        #expect(text.contains(", 0 pending, \(expectedLost) lost\n"), "\(text.suffix(200))")
+        // An intact journal's summary names no loss.
+        #expect(!ReplayHarness.run(["audit", journal]).out.contains(" lost"))
+        #expect(!ReplayHarness.run(["audit", "--json", journal]).out.contains("\"lost\""))
     }
 
     @Test("a switch open where the records were lost: check begins again at the snapshot (no violation), diagnose says the loss, not a landing never made")

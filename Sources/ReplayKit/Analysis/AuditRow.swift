@@ -23,6 +23,9 @@ package struct AuditRow: Sendable {
     var tasks: [Task] = []
     var outcome: CallOutcome?
     var resolved: (sequence: UInt64, time: JournalTime)?
+    /// Set when the call's end lay in records lost to damage (`--salvage`): the sequence where
+    /// the walk resumed, at a snapshot in which the call was no longer pending.
+    var lostBefore: UInt64?
     /// The projects' labels as the journal gave them, for the renderings.
     package var labels = ProjectLabels()
 
@@ -40,32 +43,53 @@ package struct AuditRow: Sendable {
         [liveAtCall, deliveredTo].compactMap { $0 } + tasks.map(\.project)
     }
 
-    /// How a call stands: how it ended, or that it has not. The summaries count calls by
-    /// status in the order of `allCases`.
+    /// How a call stands: how it ended, that it has not, or that its end was lost to damage.
+    /// The summaries count calls by status in the order of `allCases` (`lost` only where a
+    /// walk went on past damage: ``isSaidWhenNone``).
     package enum Status: String, CaseIterable, Sendable {
-        case delivered, applied, failed, discarded, pending
+        case delivered, applied, failed, discarded, pending, lost
 
-        /// The status of a call that ended with `outcome` (nil: not yet).
-        init(_ outcome: CallOutcome?) {
+        /// The status of a call that ended with `outcome` (nil: not yet, or `lost` when its end
+        /// lay in records lost to damage).
+        init(_ outcome: CallOutcome?, endLost: Bool = false) {
             switch outcome {
             case .delivered?: self = .delivered
             case .applied?: self = .applied
             case .failed?: self = .failed
             case .discarded?: self = .discarded
-            case nil: self = .pending
+            case nil: self = endLost ? .lost : .pending
             }
+        }
+
+        /// Whether a summary names this status with a count of 0: every status but `lost`,
+        /// which only a walk past damage (`--salvage`) can give.
+        package var isSaidWhenNone: Bool {
+            switch self {
+            case .delivered, .applied, .failed, .discarded, .pending: true
+            case .lost: false
+            }
+        }
+
+        /// The statuses a summary names, given how many calls have each.
+        package static func summarized(_ count: (Status) -> Int) -> [Status] {
+            allCases.filter { $0.isSaidWhenNone || count($0) > 0 }
         }
     }
 
-    /// `delivered`, `applied`, `failed`, `discarded` or `pending` (``Status``).
-    package var status: String { Status(outcome).rawValue }
+    /// The row's ``Status``.
+    package var statusCase: Status { Status(outcome, endLost: lostBefore != nil) }
+
+    /// `delivered`, `applied`, `failed`, `discarded`, `pending` or `lost` (``Status``).
+    package var status: String { statusCase.rawValue }
 
     /// The status with its detail: `delivered (200)`, `discarded: purged by switch s1`.
     var statusText: String {
         switch outcome?.parts {
         case .task(let ended, _)?: Describe.taskOutcome(ended)
         case .applied?: "applied"
-        case nil: "pending" + (tasks.last.map { " (\($0.id) \($0.path) queued)" } ?? "")
+        case nil:
+            if let lostBefore { "lost: its end lay in records lost to damage (resumed at \(lostBefore))" }
+            else { "pending" + (tasks.last.map { " (\($0.id) \($0.path) queued)" } ?? "") }
         }
     }
 

@@ -9,17 +9,19 @@ extension CallAudit {
         private var failed = 0
         private var discarded = 0
         private var pending = 0
+        private var lost = 0
 
         package init() {}
 
         /// Counts `row` under its status.
         package mutating func count(_ row: AuditRow) {
-            switch AuditRow.Status(row.outcome) {
+            switch row.statusCase {
             case .delivered: delivered += 1
             case .applied: applied += 1
             case .failed: failed += 1
             case .discarded: discarded += 1
             case .pending: pending += 1
+            case .lost: lost += 1
             }
         }
 
@@ -31,6 +33,7 @@ extension CallAudit {
             case .failed: failed
             case .discarded: discarded
             case .pending: pending
+            case .lost: lost
             }
         }
 

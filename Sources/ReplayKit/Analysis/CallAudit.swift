@@ -28,6 +28,9 @@ package final class CallAudit {
         /// Set when this audit reads one segment on its own (``ofOneSegment()``): what it cannot
         /// know of the segments before is kept aside for the join (``CallAuditJoin``).
         var segment: SegmentPart?
+        /// Set when the walk went on past damage (``CallAudit/resume(after:)``) until the
+        /// snapshot it resumes at is taken in.
+        var resumingAfterLoss = false
     }
 
     private let emit: (AuditRow) -> Void
@@ -57,6 +60,13 @@ package final class CallAudit {
         }
     }
 
+    /// The walk went on past damage (`--salvage`): at the snapshot it resumes at, each open
+    /// call that snapshot no longer holds as pending ended in the lost records, and is handed
+    /// out as `lost`, oldest first. Call it before that snapshot is taken in.
+    package func resume(after skip: SkippedRange) {
+        ledger.resumingAfterLoss = true
+    }
+
     /// Hands out the calls still pending, oldest first.
     package func finish() {
         ledger.finish(emit: emit)
@@ -71,6 +81,10 @@ extension CallAudit.Ledger {
         switch record.content {
         case .snapshot(let snapshot):
             labels.learn(from: snapshot)
+            if resumingAfterLoss {
+                resumingAfterLoss = false
+                closeLost(at: record.sequence, pendingIn: snapshot, emit: emit)
+            }
             // Tasks queued before the walk's start, so their completions can be attributed.
             for (id, queued) in snapshot.tasks where taskCalls[id] == nil {
                 taskCalls[id] = TaskCarrier(calls: queued.task.calls, project: queued.task.project)
@@ -175,6 +189,17 @@ extension CallAudit.Ledger {
         }
         row.apply(change)
         deliver(&row, emit: emit)
+    }
+
+    /// Hands out, as `lost`, the open rows whose calls `snapshot` (read at `sequence`, after a
+    /// loss) no longer holds as pending: they ended in the lost records.
+    private mutating func closeLost(at sequence: UInt64, pendingIn snapshot: SDKState, emit: (AuditRow) -> Void) {
+        let lost = open.values.filter { snapshot.pendingCall($0.call) == nil }
+        for var row in lost.sorted(by: { ($0.madeAt, $0.call) < ($1.madeAt, $1.call) }) {
+            open[row.call] = nil
+            row.lostBefore = sequence
+            deliver(&row, emit: emit)
+        }
     }
 
     /// Hands out the calls still pending, oldest first.

@@ -91,6 +91,7 @@ package enum TimelineBuilder {
             if let skip = walk.resumedAfter {
                 diagnosis.resume(after: skip)
                 checker.resumeAfterSkip()
+                audit.resume(after: skip)
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
             if let redactor { record.content = redacted(record.content, redactor) }

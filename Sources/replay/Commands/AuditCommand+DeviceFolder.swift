@@ -29,14 +29,15 @@ extension AuditCommand {
             }
         }
         while let (lane, record) = try merge.next() {
+            if let skip = merge.walk(lane).resumedAfter { audits[lane].resume(after: skip) }
             merge.walk(lane).fold(record) { audits[lane].consume(record, before: $0) }
         }
-        let statuses = AuditRow.Status.allCases.map(\.rawValue)
         var processes: [JSONValue] = []
         if !json { console.print() }
         for (lane, audit) in audits.enumerated() {
             audit.finish()
             let role = device.lanes[lane].role
+            let statuses = AuditRow.Status.summarized { audit.statusCounts[$0.rawValue] ?? 0 }.map(\.rawValue)
             let total = audit.statusCounts.values.reduce(0, +)
             let shownTotal = shown[lane].values.reduce(0, +)
             let deliveries = audit.deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: audit.labels) ?? true }

@@ -13,7 +13,8 @@ struct AuditCommand: Command {
         the project the SDK was on when it was made; what the gate did (executed, queued and
         replayed, inline, refused; for switchProject and initialize, how the switch was routed);
         the project its request went to (the task that carried it); and how it ended: delivered
-        (with the HTTP status), applied, failed or discarded (with the reason), or pending.
+        (with the HTTP status), applied, failed or discarded (with the reason), or pending
+        (with --salvage, lost: its end lay in records lost to damage).
 
         A device folder (the journals of an app and its extensions: journal/, journal-ROLE/)
         is audited as one: each row begins with its process's role, rows in the order the
@@ -122,6 +123,7 @@ struct AuditCommand: Command {
             let walk = try JournalWalk(reader: reader)
             let audit = CallAudit(emit: emit)
             while let record = try walk.next() {
+                if let skip = walk.resumedAfter { audit.resume(after: skip) }
                 walk.fold(record) { audit.consume(record, before: $0) }
             }
             audit.finish()
@@ -135,7 +137,7 @@ struct AuditCommand: Command {
             project?.noteIfUnmatched(named.union(deliveries.keys).union(labels.labelled), labels: labels, command: Self.name,
                                      path: path, console: console)
         }
-        let statuses = AuditRow.Status.allCases.map(\.rawValue)
+        let statuses = AuditRow.Status.summarized { statusCounts[$0.rawValue] ?? 0 }.map(\.rawValue)
         let delivered = deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: labels) ?? true }
         let total = statusCounts.values.reduce(0, +)
         let shownTotal = shown.values.reduce(0, +)
@@ -167,7 +169,7 @@ struct AuditCommand: Command {
         }
         let unreadable = problems.report(command: Self.name, console: console)
         if !problems.skippedDamage.isEmpty {
-            console.printError("replay audit: a call made before a skip whose end lay in the lost records shows as pending")
+            console.printError("replay audit: a call made before a skip whose end lay in the lost records shows as lost")
         }
         var tally = Tally([("calls", total), ("shown", shownTotal)])
         for status in statuses { tally.add(status, shown[status] ?? 0) }

@@ -258,6 +258,14 @@ struct ParallelExportTests {
         }
         #expect(printed[1] == printed[0])
         #expect(!rows[0].isEmpty && rows[1] == rows[0])
+        // The copy checks as clean as the original: its fold comes to its redacted snapshots,
+        // bulk events joined on the gate's decision included (their bodies carried, redacted).
+        #expect(ReplayHarness.run(["check", journal]).out.hasSuffix("no violation\n"))
+        #expect(rows[0].contains("\"name\":\"eventBatched\""), "the journal batches events")
+        for jobs in [1, 3] {
+            let check = ReplayHarness.run(["check", scratch + "/copy-\(jobs)"])
+            #expect(check.out.hasSuffix("no violation\n"), "--jobs \(jobs): \(check.out.suffix(600))")
+        }
     }
 
     @Test("a journal copy of a journal with a segment without a readable snapshot: the same records")

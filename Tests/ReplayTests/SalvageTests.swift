@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import ReplayKit
+import SDKCore
 import Testing
 @testable import replay
 
@@ -173,6 +174,56 @@ struct SalvageTests {
         // An intact journal's summary names no loss.
         #expect(!ReplayHarness.run(["audit", journal]).out.contains(" lost"))
         #expect(!ReplayHarness.run(["audit", "--json", journal]).out.contains("\"lost\""))
+    }
+
+    @Test("export --salvage: the copy carries the loss as the SDK carries its own (numbers jump, a segment at the snapshot, a journalGap), and checks clean")
+    func exportCarriesTheLoss() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let reader = try JournalReader(directory: journal)
+        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
+        let nextBase = reader.segments[3].baseSequence
+
+        // Without it: stopped at the damage, and told that --salvage goes on.
+        let stopped = ReplayHarness.run(["export", "--redact", "-o", directory + "/stopped", damaged])
+        #expect(stopped.status == 1 && stopped.error.contains("`--salvage` goes on past it"), "\(stopped.error)")
+        // Only a journal copy has a place for the loss.
+        let ndjson = ReplayHarness.run(["export", "--redact", "--salvage", "--format", "ndjson", "-o", directory + "/rows", damaged])
+        #expect(ndjson.status == 2 && ndjson.error.contains("--salvage writes a journal copy (--format journal)"), "\(ndjson.error)")
+
+        let copy = directory + "/copy"
+        let run = ReplayHarness.run(["export", "--redact", "--salvage", "--jobs", "2", "-o", copy, damaged])
+        #expect(run.status == 1)
+        #expect(run.error.contains("replay export: went on past damage: skipped bytes"), "\(run.error)")
+        #expect(run.error.contains("the copy says so in a journalGap"), "\(run.error)")
+        #expect(run.error.contains("--jobs 2: walked in order (--salvage goes on past damage where the walk in order meets it)"), "\(run.error)")
+        // The copy numbers its records as the original did (it began at 1): the lost numbers are
+        // in no segment, the snapshot the original resumed at opens a segment, a gap follows it.
+        let rows = ReplayHarness.run(["cat", "--json", copy]).out.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        let gaps = rows.filter { $0["name"] as? String == "journalGap" }
+        #expect(gaps.count == 1)
+        let gap = try #require(gaps.first)
+        #expect((gap["seq"] as? NSNumber)?.uint64Value == nextBase + 1, "\(gap)")
+        let copied = try JournalReader(directory: copy)
+        let record = try #require(try copied.records(from: nextBase + 1).next())
+        guard case .journalGap(let said)? = try? FactCodec.decode(kind: record.kind, payload: record.payload) else {
+            Issue.record("not a journalGap at \(nextBase + 1)")
+            return
+        }
+        #expect(said.reason.hasPrefix("the original journal was damaged (block checksum does not match, in \(reader.segments[2].name)"),
+                "\(said.reason)")
+        #expect(said.reason.hasSuffix("could not be read, and `replay export --salvage` went on at the next segment's snapshot"))
+        #expect(said.lostFacts > 0 && said.firstLostSequence == nextBase - said.lostFacts, "\(said)")
+        #expect(copied.segments.contains { $0.baseSequence == nextBase }, "\(copied.segments.map(\.baseSequence))")
+        // Read back: every command goes on from there without a finding of the loss's making.
+        #expect(ReplayHarness.run(["check", copy]).out.hasSuffix("no violation\n"))
+        #expect(ReplayHarness.run(["verify", copy]).status == 0)
+        let original = Self.rows(ReplayHarness.run(["audit", journal]).out).filter { $0.sequence >= nextBase }
+        let again = Self.rows(ReplayHarness.run(["audit", copy]).out).filter { $0.sequence >= nextBase }
+        #expect(!again.isEmpty && again.count == original.count)
     }
 
     @Test("a switch open where the records were lost: check begins again at the snapshot (no violation), diagnose says the loss, not a landing never made")

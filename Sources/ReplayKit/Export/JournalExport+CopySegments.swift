@@ -103,7 +103,7 @@ extension JournalExport {
                     let (payload, gap) = copy.snapshot(of: snapshot, at: time)
                     items.append(.snapshot(payload: payload, gap: gap.map { ($0.kind, $0.payload) }, sequence: sequence, time: time))
                 case .fact(let fact):
-                    let (redacted, gap) = copy.records(for: fact, at: time)
+                    let (redacted, gap) = walk.withState { copy.records(for: fact, at: time, before: $0) }
                     items.append(.fact(kind: redacted.kind, payload: redacted.payload, gap: gap.map { ($0.kind, $0.payload) },
                                        sequence: sequence, time: time))
                 case .unreadable where record.isSnapshot:

@@ -39,6 +39,9 @@ package struct JournalExport: Sendable {
         /// only) left out; a `journalGap` after each says so.
         package var summarized = 0
         package var leftOut = 0
+        /// What a reader going on past damage skipped (`--salvage`), in order: the copy carries
+        /// each loss as a `journalGap` (``JournalExport/carryLoss(_:resumingWith:at:_:_:_:)``).
+        package var lostToDamage: [SkippedRange] = []
         /// Whether the copy's first record was taken (``sequenceOffset`` is its).
         var begun = false
 
@@ -126,9 +129,33 @@ package struct JournalExport: Sendable {
         var summary = ExportSummary()
         var copy = RedactedCopyRecords(redactor: redactor, recordLimit: options.maxRecordBytes)
         let walk = try JournalWalk(reader: reader)
+        var lastTime: JournalTime?
         while let record = try walk.next() {
+            if let skip = walk.resumedAfter {
+                summary.lostToDamage.append(skip)
+                if summary.begun, let since = lastTime, case .snapshot(let snapshot) = record.content {
+                    try carryLoss(skip, resumingWith: snapshot, at: record.time, since: since, &copy, writer, &summary)
+                    lastTime = record.time
+                    walk.fold(record)
+                    continue
+                }
+                // The copy begins here (or the original went on without a snapshot): the gap
+                // follows the record, its numbers not in the copy.
+                try copyRecord(record, before: walk.state, &copy, writer, &summary, console: console)
+                try writeLossGap(skip, lost: Self.lostCount(skip), firstLost: nil, from: lastTime ?? record.time, to: record.time,
+                                 writer, &summary)
+                lastTime = record.time
+                walk.fold(record)
+                continue
+            }
             try copyRecord(record, before: walk.state, &copy, writer, &summary, console: console)
+            lastTime = record.time
             walk.fold(record)
+        }
+        // A loss no record came after (the damage ran to the journal's end): said at the end.
+        for skip in walk.stream.problems.skippedDamage.dropFirst(summary.lostToDamage.count) {
+            summary.lostToDamage.append(skip)
+            if let lastTime { try writeLossGap(skip, lost: 0, firstLost: nil, from: lastTime, to: lastTime, writer, &summary) }
         }
         try writer.close()
         summary.summarized = copy.summarized
@@ -158,7 +185,7 @@ package struct JournalExport: Sendable {
             try writeSnapshot(copy.snapshot(of: snapshot, at: record.time), at: record.time, writer, &summary)
         case .fact(let fact):
             try ensureStarted(writer, state, &copy, at: record.time, &summary)
-            let (redacted, gap) = copy.records(for: fact, at: record.time)
+            let (redacted, gap) = copy.records(for: fact, at: record.time, before: state)
             try writeFact((redacted.kind, redacted.payload), gap: gap.map { ($0.kind, $0.payload) }, at: record.time, writer, &summary)
         case .unreadable:
             try ensureStarted(writer, state, &copy, at: record.time, &summary)
@@ -169,6 +196,47 @@ package struct JournalExport: Sendable {
             }
         }
         if summary.records % 4096 == 0 { console.progress("exported seq \(record.sequence)") }
+    }
+
+    /// Carries a loss to damage into the copy as the SDK carries its own lost records: the
+    /// copy's numbers jump by as many as were lost, a new segment begins with the redacted
+    /// `snapshot` the original resumed at (read at `time`), and a `journalGap` after it says
+    /// what was lost, from `since` (the last record read before the damage) to `time`, so that
+    /// every command reading the copy knows its fold begins again there.
+    func carryLoss(_ skip: SkippedRange, resumingWith snapshot: SDKState, at time: JournalTime, since: JournalTime,
+                   _ copy: inout RedactedCopyRecords, _ writer: JournalWriter, _ summary: inout ExportSummary) throws {
+        let lost = Self.lostCount(skip)
+        let firstLost = writer.lastSequence + 1
+        let (payload, summarizedGap) = copy.snapshot(of: snapshot, at: time)
+        try writer.beginSegment(time: time, skippingThrough: writer.lastSequence + lost) { _ in payload }
+        summary.records += 1
+        if let summarizedGap {
+            try writer.append(kind: summarizedGap.kind, timestamp: time, payload: summarizedGap.payload)
+            summary.records += 1
+        }
+        try writeLossGap(skip, lost: lost, firstLost: lost > 0 ? firstLost : nil, from: since, to: time, writer, &summary)
+    }
+
+    /// How many records `skip` lost: 0 when that is not known.
+    static func lostCount(_ skip: SkippedRange) -> UInt64 {
+        guard let first = skip.damage.sequence, let resumed = skip.resumedAtSequence, resumed > first else { return 0 }
+        return resumed - first
+    }
+
+    /// Writes the `journalGap` that says what `skip` lost: `lost` records (0: not known) from
+    /// the copy's sequence `firstLost`. Its words are the reader's, no record's content.
+    private func writeLossGap(_ skip: SkippedRange, lost: UInt64, firstLost: UInt64?, from: JournalTime, to: JournalTime,
+                              _ writer: JournalWriter, _ summary: inout ExportSummary) throws {
+        let original: String = switch (skip.damage.sequence, skip.resumedAtSequence) {
+        case let (first?, resumed?) where resumed > first: "its sequences \(first)...\(resumed - 1)"
+        case let (first?, nil): "its records from sequence \(first) to its end"
+        default: "records"
+        }
+        let reason = "the original journal was damaged (\(skip.damage.reason), in \(skip.damage.segment) at byte \(skip.damage.offset)): "
+            + "\(original) could not be read, and `replay export --salvage` went on at the next segment's snapshot"
+        let gap = Fact.journalGap(JournalGap(lostFacts: lost, from: from, to: to, reason: reason, firstLostSequence: firstLost))
+        try writer.append(kind: FactCodec.kind(of: gap), timestamp: to, payload: FactCodec.payload(of: gap))
+        summary.records += 1
     }
 
     /// Takes the copy's first record's sequence, when it is the first: the offset of the copy's numbers.

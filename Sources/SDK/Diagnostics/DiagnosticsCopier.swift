@@ -116,8 +116,8 @@ struct DiagnosticsCopier {
                 }
                 if writer.lastSequence == 0 { try writeSnapshot(of: state ?? SDKState(), at: record.timestamp) }
                 if let fact = try? FactCodec.decode(kind: record.kind, payload: record.payload) {
+                    let (redacted, gap) = records.records(for: fact, at: record.timestamp, before: state)
                     state?.evolve(fact, at: record.timestamp)
-                    let (redacted, gap) = records.records(for: fact, at: record.timestamp)
                     try writer.append(kind: redacted.kind, timestamp: record.timestamp, payload: redacted.payload)
                     written.records += 1
                     if let gap {

@@ -32,7 +32,19 @@ package struct RedactedCopyRecords {
     /// The records for `fact`, recorded at `time`: the redacted fact, or (over the limit) the
     /// fact in summary and the gap that says so, or only the gap. A pair, not an array: no
     /// allocation for the one record nearly every fact gives.
-    package mutating func records(for fact: Fact, at time: JournalTime) -> (Record, Record?) {
+    ///
+    /// `state` is the original's state before the fact. An event joining a bulk on the gate's
+    /// decision carries no body in the original (format 1.3: the fold builds it from the input's
+    /// call); the copy carries its body, redacted, since a body built from the redacted call is
+    /// not the redacted body (event names and times are kept in a call, tokens in a body), and
+    /// the copy's fold must come to the redacted snapshots' bodies (`replay check`'s
+    /// `snapshot-agrees` on the copy).
+    package mutating func records(for fact: Fact, at time: JournalTime, before state: SDKState?) -> (Record, Record?) {
+        var fact = fact
+        if case .eventBatched(let task, let event, let executedOn?) = fact, event.body.isEmpty, let state {
+            let body = state.receivedTrackBody(of: event.call, at: time)
+            if !body.isEmpty { fact = .eventBatched(task: task, event: BatchedEvent(call: event.call, body: body), executedOn: executedOn) }
+        }
         let redacted = redactor.redact(fact)
         let payload = FactCodec.payload(of: redacted)
         let kind = FactCodec.kind(of: redacted)

@@ -7,7 +7,7 @@ struct ExportCommand: Command {
     static let name = "export"
     static let summary = "a redacted, shareable copy (NDJSON or a journal)"
     static let help = """
-        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--single-file] [--jobs J] [--json] <journal>...
+        usage: replay export --redact [--format journal|ndjson|trace] -o OUT [--single-file] [--salvage] [--jobs J] [--json] <journal>...
 
         Writes a copy in which emails, user ids, push tokens and data-field values are replaced
         by keyed-hash tokens (HMAC-SHA256 under a random key made for this export and then
@@ -35,6 +35,14 @@ struct ExportCommand: Command {
                             order); with many, J journals at once. The copies and what is
                             printed are the same whatever J
           --json            print a summary as JSON
+          --salvage         one journal, --format journal: go on past corruption or a missing
+                            segment from the snapshot that begins the next one; the copy
+                            carries each loss as the SDK carries its own: its numbers jump by
+                            the records lost, a segment begins with that snapshot and a
+                            journalGap after it says what was lost (every command reading the
+                            copy begins its fold again there). Each skip is said on standard
+                            error (exit 1). Without it, the export stops at the damage, the
+                            copy keeping every record before it
 
         Many journals at once: give several journal directories, or a folder of journal folders
         (each subdirectory is one journal). OUT is then a directory (created) with one file
@@ -54,6 +62,8 @@ struct ExportCommand: Command {
     /// Segments written side by side (`--jobs`), and whether it was given (``JobsNote``).
     let jobs: Int
     let jobsGiven: Bool
+    let salvage: SalvageOption
+    static let takesSalvage = true
 
     init(arguments: inout Arguments) throws(UsageError) {
         guard arguments.flag("--redact") else { throw UsageError("export writes redacted copies only: pass --redact") }
@@ -67,6 +77,11 @@ struct ExportCommand: Command {
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         if singleFile && format != .ndjson { throw UsageError("--single-file writes NDJSON: pass --format ndjson") }
+        salvage = SalvageOption(arguments: &arguments)
+        if salvage.salvages && format != .journal {
+            throw UsageError("--salvage writes a journal copy (--format journal), which carries each loss to damage as a journalGap: an \(format.rawValue) file has no place for it")
+        }
+        if salvage.salvages && paths.count > 1 { throw UsageError("--salvage exports one journal at a time") }
         export = JournalExport(paths: paths, format: format, output: output, singleFile: singleFile, json: json, jobs: self.jobs)
     }
 
@@ -75,7 +90,8 @@ struct ExportCommand: Command {
         if export.paths.count > 1 || export.singleFile || FleetExport.isFolderOfJournals(path) {
             return try FleetExport(command: export).run(console: console)
         }
-        let reader = try JournalSource.open(path, console: console)
+        if salvage.salvages && FleetExport.isFolderOfJournals(path) { throw UsageError("--salvage exports one journal at a time") }
+        let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         let redactor = Redactor(tokens: TokenMemo(try KeyedHash.random()))
         let summary: JournalExport.ExportSummary
         switch format {
@@ -100,7 +116,7 @@ struct ExportCommand: Command {
             let splits = jobs > 1 && SegmentFolds.canSplit(reader)
             if !splits {
                 JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,
-                                inOrder: reader.segments.count, wholeInOrder: true, console: console)
+                                inOrder: reader.segments.count, wholeInOrder: true, because: salvage.walksInOrderBecause, console: console)
             }
             let walked: SegmentFolds.Walked
             (summary, walked) = try export.exportJournal(reader, redactor, to: output, console: console, jobs: splits ? jobs : 1)
@@ -135,7 +151,10 @@ struct ExportCommand: Command {
         if summary.emptied > 0 {
             console.printError("replay export: \(summary.emptied) record(s) could not be read and were kept empty; the copy is incomplete")
         }
-        return summary.emptied == 0 ? .ok : .findings
+        for skip in summary.lostToDamage {
+            console.printError("replay export: \(StreamProblems.wentOnPast(skip))" + (summary.records > 0 ? "; the copy says so in a journalGap" : ""))
+        }
+        return summary.emptied == 0 && summary.lostToDamage.isEmpty ? .ok : .findings
     }
 
     /// Notes that a `--jobs` given was not used: a trace is written in one walk in order (it

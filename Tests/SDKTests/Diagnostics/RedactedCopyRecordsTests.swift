@@ -34,7 +34,7 @@ struct RedactedCopyRecordsTests {
         let fact = Fact.taskQueued(Self.task(1, body: Self.body(200)))
         #expect(FactCodec.payload(of: fact).count < 4_000)
         var copy = RedactedCopyRecords(redactor: redactor, recordLimit: 4_000)
-        let pair = copy.records(for: fact, at: Self.time)
+        let pair = copy.records(for: fact, at: Self.time, before: nil)
         let records = [pair.0] + (pair.1.map { [$0] } ?? [])
         #expect(records.count == 2 && copy.summarized == 1)
         for record in records { #expect(record.payload.count + RedactedCopyRecords.recordOverhead <= 4_000) }
@@ -49,7 +49,7 @@ struct RedactedCopyRecordsTests {
         let ids = Fact.messagesStored(kind: .inApp, project: ProjectFingerprint(apiKey: "key"),
                                       ids: (0..<100).map { "message-\($0)-" + String(repeating: "x", count: 40) })
         var tight = RedactedCopyRecords(redactor: redactor, recordLimit: 1_000)
-        let single = tight.records(for: ids, at: Self.time)
+        let single = tight.records(for: ids, at: Self.time, before: nil)
         let only = [single.0] + (single.1.map { [$0] } ?? [])
         guard only.count == 1, case .journalGap(let lost) = try FactCodec.decode(kind: only[0].kind, payload: only[0].payload) else {
             Issue.record("not a gap alone"); return
@@ -57,7 +57,7 @@ struct RedactedCopyRecordsTests {
         #expect(lost.lostFacts == 1 && tight.leftOut == 1)
         // A record that fits is the redacted fact, as before.
         var roomy = RedactedCopyRecords(redactor: redactor, recordLimit: 1 << 20)
-        let fitting = roomy.records(for: fact, at: Self.time)
+        let fitting = roomy.records(for: fact, at: Self.time, before: nil)
         #expect(fitting.0 == .init(kind: FactCodec.kind(of: fact), payload: FactCodec.payload(of: redactor.redact(fact))) && fitting.1 == nil)
     }
 

@@ -17,26 +17,18 @@ struct SalvageTests {
         return directory + "/journal"
     }
 
-    /// A copy of `journal` with segment `index`'s block checksums broken from its middle on.
-    static func corruptCopy(of journal: String, segment index: Int, in directory: String) throws -> String {
-        let copy = directory + "/corrupt"
+    /// A copy of `journal` (named `name` in `directory`) with four bytes of segment `index`
+    /// broken: from its middle on by default, or at `offset` of its bytes' count (`{ _ in 64 }`:
+    /// just past its header, so the whole segment is lost).
+    static func corruptCopy(of journal: String, segment index: Int, in directory: String, name: String = "corrupt",
+                            at offset: (Int) -> Int = { $0 / 2 }) throws -> String {
+        let copy = directory + "/" + name
         try FileManager.default.copyItem(atPath: journal, toPath: copy)
-        let name = try ParallelFoldTests.segmentFiles(copy)[index]
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + name)))
-        for offset in bytes.count / 2..<bytes.count / 2 + 4 { bytes[offset] ^= 0xFF }
-        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + name))
-        return copy
-    }
-
-    /// A copy of `journal` with segment `index`'s bytes broken just past its header: the whole
-    /// segment is lost.
-    static func corruptStart(of journal: String, segment index: Int, in directory: String) throws -> String {
-        let copy = directory + "/corrupt-start"
-        try FileManager.default.copyItem(atPath: journal, toPath: copy)
-        let name = try ParallelFoldTests.segmentFiles(copy)[index]
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + name)))
-        for offset in 64..<68 { bytes[offset] ^= 0xFF }
-        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + name))
+        let file = try ParallelFoldTests.segmentFiles(copy)[index]
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: copy + "/" + file)))
+        let start = offset(bytes.count)
+        for position in start..<start + 4 { bytes[position] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/" + file))
         return copy
     }
 
@@ -137,7 +129,7 @@ struct SalvageTests {
                 return made < bases[index] && (bases[index]..<bases[index + 1]).contains(resolved)
             }
         })
-        let damaged = try Self.corruptStart(of: journal, segment: index, in: directory)
+        let damaged = try Self.corruptCopy(of: journal, segment: index, in: directory, name: "corrupt-start", at: { _ in 64 })
         let salvaged = ReplayHarness.run(["audit", "--json", "--salvage", damaged])
         #expect(salvaged.status == 1)
         #expect(salvaged.error.contains("shows as lost"), "\(salvaged.error)")

@@ -266,6 +266,14 @@ struct ParallelExportTests {
             let check = ReplayHarness.run(["check", scratch + "/copy-\(jobs)"])
             #expect(check.out.hasSuffix("no violation\n"), "--jobs \(jobs): \(check.out.suffix(600))")
         }
+        // recheck of a copy decides over redacted calls: it says so, and that the original is
+        // the one to recheck; of the original it has nothing to say.
+        let recheckCopy = ReplayHarness.run(["recheck", scratch + "/copy-1"])
+        #expect(recheckCopy.status == 1)
+        #expect(recheckCopy.error.contains("/copy-1 is a redacted copy (replay export (redacted) of engagement-sdk/"), "\(recheckCopy.error)")
+        #expect(recheckCopy.error.contains("recheck the original journal"))
+        let recheckOriginal = ReplayHarness.run(["recheck", journal])
+        #expect(recheckOriginal.status == 0 && !recheckOriginal.error.contains("redacted copy"))
     }
 
     @Test("a journal copy of a journal with a segment without a readable snapshot: the same records")

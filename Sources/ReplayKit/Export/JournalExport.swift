@@ -170,7 +170,7 @@ package struct JournalExport: Sendable {
         if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
             throw ExportError.exists(output)
         }
-        let options = RedactedCopyOptions.make(madeBy: "replay export (redacted)", of: reader.segments.lazy.compactMap(\.header).first?.producer)
+        let options = RedactedCopyOptions.make(madeBy: RedactedCopyOptions.exportMaker, of: reader.segments.lazy.compactMap(\.header).first?.producer)
         return (try JournalWriter(directory: output, options: options, snapshot: nil), options)
     }
 

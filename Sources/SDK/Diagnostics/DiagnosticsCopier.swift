@@ -82,7 +82,7 @@ struct DiagnosticsCopier {
 
     private func copy(_ chosen: [JournalReader.Segment], from reader: JournalReader,
                       with redactor: Redactor) throws(DiagnosticsExportError) -> Written {
-        let options = RedactedCopyOptions.make(madeBy: "diagnostics (redacted)", of: chosen.lazy.compactMap(\.header).first?.producer,
+        let options = RedactedCopyOptions.make(madeBy: RedactedCopyOptions.diagnosticsMaker, of: chosen.lazy.compactMap(\.header).first?.producer,
                                                journalID: reader.journalID)
         let writer: JournalWriter
         do { writer = try JournalWriter(directory: destination, options: options, snapshot: nil) }

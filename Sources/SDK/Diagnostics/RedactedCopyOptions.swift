@@ -18,4 +18,15 @@ package enum RedactedCopyOptions {
         options.producer = String("\(maker) of \(producer ?? "unknown")".utf8.prefix(255)) ?? maker
         return options
     }
+
+    /// What `replay export --redact` says it is, first in a copy's producer.
+    package static let exportMaker = "replay export (redacted)"
+    /// What `exportDiagnostics` says it is, first in a copy's producer.
+    package static let diagnosticsMaker = "diagnostics (redacted)"
+
+    /// Whether a journal whose header names `producer` is a redacted copy, made by either.
+    package static func isRedactedCopy(producer: String?) -> Bool {
+        guard let producer else { return false }
+        return [exportMaker, diagnosticsMaker].contains { producer.hasPrefix($0 + " of ") }
+    }
 }

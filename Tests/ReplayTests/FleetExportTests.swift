@@ -146,6 +146,20 @@ struct FleetExportTests {
         }
     }
 
+    @Test("a journal copy keeps the journal's id: it reconciles against the backend's receipt log as the original does")
+    func journalCopyReconciles() async throws {
+        let demo = await DemoFixture.shared.journal().journal
+        let copy = ReplayHarness.temporaryDirectory() + "/copy"
+        defer { try? FileManager.default.removeItem(atPath: (copy as NSString).deletingLastPathComponent) }
+        #expect(ReplayHarness.run(["export", "--redact", "-o", copy, demo]).status == 0)
+        #expect(try JournalReader(directory: copy).journalID == JournalReader(directory: demo).journalID)
+        let original = ReplayHarness.run(["reconcile", demo, "--received", demo + "/received.ndjson"])
+        let copied = ReplayHarness.run(["reconcile", copy, "--received", demo + "/received.ndjson"])
+        #expect(original.status == 0 && copied.status == 0, "\(copied.out.suffix(400))\(copied.error)")
+        #expect(copied.out.contains(" agreed") && !copied.out.contains(" 0 agreed"))
+        #expect(copied.out.split(separator: "\n").last == original.out.split(separator: "\n").last)
+    }
+
     /// The export writes a row's columns from the record as recorded, on the walking thread, and
     /// redacts the record on the writing thread: what redaction changes must never show in them.
     @Test("the fleet columns of a record and of its redacted copy are the same bytes, for the demo journal and every kind of fact")

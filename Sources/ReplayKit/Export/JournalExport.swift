@@ -170,7 +170,10 @@ package struct JournalExport: Sendable {
         if manager.fileExists(atPath: output), !((try? manager.contentsOfDirectory(atPath: output))?.isEmpty ?? false) {
             throw ExportError.exists(output)
         }
-        let options = RedactedCopyOptions.make(madeBy: RedactedCopyOptions.exportMaker, of: reader.segments.lazy.compactMap(\.header).first?.producer)
+        // The original's id, as the NDJSON rows and `exportDiagnostics`'s copy keep it: the calls'
+        // wire ids derive from it, so the copy reconciles against the backends' receipt logs.
+        let options = RedactedCopyOptions.make(madeBy: RedactedCopyOptions.exportMaker, of: reader.segments.lazy.compactMap(\.header).first?.producer,
+                                               journalID: reader.journalID)
         return (try JournalWriter(directory: output, options: options, snapshot: nil), options)
     }
 

@@ -53,7 +53,7 @@ package final class CallAuditJoin {
                 return
             }
             segmentsRedone += 1
-            guard let walk = try JournalWalk(reader: reader, segment: index, after: state) else { return }
+            guard let walk = try JournalWalk(reader: reader, segment: index, after: state, decoding: CallAudit.decoding) else { return }
             let audit = CallAudit(carry: carry, emit: emit)
             defer {
                 carry = audit.carry
@@ -68,7 +68,7 @@ package final class CallAuditJoin {
     }
 
     private static func auditAlone(_ reader: JournalReader, segment index: Int) -> Part {
-        guard let walk = JournalWalk.alone(reader, segment: index) else { return .unsplit }
+        guard let walk = JournalWalk.alone(reader, segment: index, decoding: CallAudit.decoding) else { return .unsplit }
         let audit = CallAudit.ofOneSegment()
         do {
             while let record = try walk.next() {

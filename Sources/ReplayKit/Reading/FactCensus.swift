@@ -22,7 +22,7 @@ package struct FactCensus {
         while let view = try? cursor.nextView() {
             kinds[view.kind, default: 0] += 1
             if view.isSnapshot { continue }
-            let record = RecordDecoder.decode(view, decodingSnapshots: false)
+            let record = RecordDecoder.decode(view, decoding: .withoutSnapshots)
             switch record.content {
             case .fact(.callReceived(let received)): calls[received.call.name.rawValue, default: 0] += 1
             case .unreadable: census.undecodable += 1

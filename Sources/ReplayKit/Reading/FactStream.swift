@@ -11,7 +11,7 @@ import SDK
 /// interpreted are returned as ``DecodedRecord/Content/unreadable(_:)`` and counted.
 package final class FactStream {
     private let records: ReadAheadDecoder
-    private let decodesSnapshots: Bool
+    private let decoding: RecordDecoding
     /// What the stream skipped so far (the torn tail once it has ended).
     private var skipped = StreamProblems()
     /// The first unreadable records (sequence and reason), at most ``unreadableSampleLimit``.
@@ -20,9 +20,9 @@ package final class FactStream {
     var unreadableCount: Int { skipped.unreadableCount }
     static let unreadableSampleLimit = StreamProblems.sampleLimit
 
-    package init(reader: JournalReader, from sequence: UInt64? = nil, decodesSnapshots: Bool = true) throws {
-        records = ReadAheadDecoder(reader: reader, from: sequence, decodesSnapshots: decodesSnapshots)
-        self.decodesSnapshots = decodesSnapshots
+    package init(reader: JournalReader, from sequence: UInt64? = nil, decoding: RecordDecoding = .whole) throws {
+        records = ReadAheadDecoder(reader: reader, from: sequence, decoding: decoding)
+        self.decoding = decoding
     }
 
     /// The torn tail that ended the stream, if it ended on one.
@@ -40,7 +40,7 @@ package final class FactStream {
     /// The next record; nil at the end of the journal.
     package func next() throws -> DecodedRecord? {
         guard let record = try records.next() else { return nil }
-        if case .unreadable(let reason) = record.content, !(record.isSnapshot && !decodesSnapshots) {
+        if case .unreadable(let reason) = record.content, !(record.isSnapshot && !decoding.snapshots) {
             skipped.noteUnreadable(record.sequence, reason)
         }
         return record

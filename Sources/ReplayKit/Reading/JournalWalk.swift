@@ -56,12 +56,12 @@ package final class JournalWalk {
         case at(Moment)
     }
 
-    /// Opens a walk over `reader` at `start`.
+    /// Opens a walk over `reader` at `start`, decoding what `decoding` says of each record.
     ///
     /// Throws ``MomentError`` when the moment lies before the journal's first retained record,
     /// and journal errors (corruption on the way is ``JournalError/corrupted(_:)``).
     package init(reader: JournalReader, start: Start = .beginning, remembersLastFolded: Bool = false,
-                 onProgress: ((UInt64) -> Void)? = nil) throws {
+                 decoding: RecordDecoding = .whole, onProgress: ((UInt64) -> Void)? = nil) throws {
         self.remembersLastFolded = remembersLastFolded
         self.reader = reader
         self.onProgress = onProgress
@@ -69,7 +69,7 @@ package final class JournalWalk {
         case .beginning: nil
         case .after(let moment), .at(let moment): moment
         }
-        let (state, stream, first) = try Self.open(reader: reader, near: moment)
+        let (state, stream, first) = try Self.open(reader: reader, near: moment, decoding: decoding)
         self.state = state
         self.stream = stream
         self.lookahead = first
@@ -90,8 +90,8 @@ package final class JournalWalk {
     /// A walk over segment `index` of `reader` alone, from the snapshot that begins it; nil when
     /// the segment cannot be folded alone (it does not begin with a readable snapshot, or it
     /// cannot be opened): a caller folding segments side by side then walks it in order.
-    package static func alone(_ reader: JournalReader, segment index: Int) -> JournalWalk? {
-        (try? JournalWalk(reader: reader, segment: index, after: nil)) ?? nil // the reason is found again by the walk in order
+    package static func alone(_ reader: JournalReader, segment index: Int, decoding: RecordDecoding = .whole) -> JournalWalk? {
+        (try? JournalWalk(reader: reader, segment: index, after: nil, decoding: decoding)) ?? nil // the reason is found again by the walk in order
     }
 
     /// Opens a walk over segment `index` of `reader` alone, up to the next segment's first
@@ -99,12 +99,12 @@ package final class JournalWalk {
     /// is nil when the segment does not begin with a readable one (its state then depends on
     /// the segments before). With `state` (the state the segments before ended with), the walk
     /// goes on from it exactly as a walk over the whole journal would at that point.
-    package init?(reader: JournalReader, segment index: Int, after state: SDKState?) throws {
+    package init?(reader: JournalReader, segment index: Int, after state: SDKState?, decoding: RecordDecoding = .whole) throws {
         let segments = reader.segments
         remembersLastFolded = false
         self.reader = reader
         end = index + 1 < segments.count ? segments[index + 1].baseSequence : nil
-        let stream = try FactStream(reader: reader, from: index == 0 && state != nil ? nil : segments[index].baseSequence)
+        let stream = try FactStream(reader: reader, from: index == 0 && state != nil ? nil : segments[index].baseSequence, decoding: decoding)
         self.stream = stream
         let first = try stream.next()
         if let state {
@@ -127,7 +127,7 @@ package final class JournalWalk {
 
     /// Opens the segment whose snapshot comes last at or before `moment`, falling back to
     /// earlier segments when a snapshot cannot be read.
-    private static func open(reader: JournalReader, near moment: Moment?)
+    private static func open(reader: JournalReader, near moment: Moment?, decoding: RecordDecoding)
         throws -> (SDKState, FactStream, DecodedRecord?) {
         let segments = reader.segments
         if case .time? = moment {
@@ -142,7 +142,7 @@ package final class JournalWalk {
         while let index = candidate {
             let segment = segments[index]
             if try reader.header(ofSegment: index) != nil {
-                let stream = try FactStream(reader: reader, from: segment.baseSequence)
+                let stream = try FactStream(reader: reader, from: segment.baseSequence, decoding: decoding)
                 if let first = try stream.next(), first.sequence == segment.baseSequence, case .snapshot(let state) = first.content {
                     return (state, stream, first)
                 }
@@ -152,7 +152,7 @@ package final class JournalWalk {
         // No readable snapshot at or before the start: fold from an empty state at the first
         // record (right for a journal that still holds its first segment; the unreadable
         // snapshots are reported as skipped records).
-        let stream = try FactStream(reader: reader)
+        let stream = try FactStream(reader: reader, decoding: decoding)
         return (SDKState(), stream, try stream.next())
     }
 

@@ -69,7 +69,7 @@ final class ReadAheadDecoder {
     private var cursor: RecordCursor?
     /// What opening the cursor on the calling thread threw, thrown by the first ``next()``.
     private var openingError: (any Error)?
-    private let decodesSnapshots: Bool
+    private let decoding: RecordDecoding
     /// Whether the reader goes on past damage (``JournalReader/readMode`` not strict): only then
     /// are the cursor's skips looked at, record by record.
     private let readsPastDamage: Bool
@@ -90,8 +90,8 @@ final class ReadAheadDecoder {
     @exclusivity(unchecked) private var nextFollowsSkip = false
 
     /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
-    init(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool) {
-        self.decodesSnapshots = decodesSnapshots
+    init(reader: JournalReader, from sequence: UInt64?, decoding: RecordDecoding) {
+        self.decoding = decoding
         readsPastDamage = reader.readMode != .strict
         guard !Self.readsInline(reader) else {
             channel = nil
@@ -101,7 +101,7 @@ final class ReadAheadDecoder {
         let channel = BoundedChannel<Item>(capacity: ReadAheadDecoder.chunksAhead)
         self.channel = channel
         let thread = Thread {
-            Self.produce(reader: reader, from: sequence, decodesSnapshots: decodesSnapshots, into: channel)
+            Self.produce(reader: reader, from: sequence, decoding: decoding, into: channel)
         }
         thread.name = "replay read-ahead"
         thread.start()
@@ -123,7 +123,7 @@ final class ReadAheadDecoder {
             case .records(let records):
                 chunk = records
             case .undecoded(let undecoded):
-                chunk = Self.decode(undecoded, decodingSnapshots: decodesSnapshots)
+                chunk = Self.decode(undecoded, decoding: decoding)
                 chunk.reverse()
             case .skipped(let ranges):
                 skipped += ranges
@@ -168,7 +168,7 @@ final class ReadAheadDecoder {
                 lastFollowsSkip = cursor.skipped.count > skipped.count
                 if lastFollowsSkip { skipped = cursor.skipped }
             }
-            return RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots)
+            return RecordDecoder.decode(view, decoding: decoding)
         } catch {
             ended = true
             self.cursor = nil
@@ -176,19 +176,19 @@ final class ReadAheadDecoder {
         }
     }
 
-    private static func decode(_ undecoded: UndecodedChunk, decodingSnapshots: Bool) -> [DecodedRecord] {
+    private static func decode(_ undecoded: UndecodedChunk, decoding: RecordDecoding) -> [DecodedRecord] {
         undecoded.bytes.withUnsafeBytes { bytes in
             var start = 0
             return undecoded.entries.map { entry in
                 defer { start = entry.end }
                 return RecordDecoder.decode(sequence: entry.sequence, time: entry.time, kind: entry.kind,
                                             payload: UnsafeRawBufferPointer(rebasing: bytes[start..<entry.end]),
-                                            decodingSnapshots: decodingSnapshots)
+                                            decoding: decoding)
             }
         }
     }
 
-    private static func produce(reader: JournalReader, from sequence: UInt64?, decodesSnapshots: Bool,
+    private static func produce(reader: JournalReader, from sequence: UInt64?, decoding: RecordDecoding,
                                 into channel: BoundedChannel<Item>) {
         defer { channel.finish() }
         var records: [DecodedRecord] = []
@@ -227,7 +227,7 @@ final class ReadAheadDecoder {
                     undecoded.entries.append(.init(sequence: view.sequence, time: view.timestamp, kind: view.kind,
                                                    end: undecoded.bytes.count))
                 } else {
-                    records.append(RecordDecoder.decode(view, decodingSnapshots: decodesSnapshots))
+                    records.append(RecordDecoder.decode(view, decoding: decoding))
                 }
                 count += 1
                 if count == chunkSize { guard send() else { return } }

@@ -12,22 +12,21 @@ enum RecordDecoder {
     /// messages recursively, so a deeper payload could exhaust the stack.
     static let maximumNesting = 96
 
-    static func decode(_ view: RecordView, decodingSnapshots: Bool = true) -> DecodedRecord {
-        decode(sequence: view.sequence, time: view.timestamp, kind: view.kind, payload: view.payload,
-               decodingSnapshots: decodingSnapshots)
+    static func decode(_ view: RecordView, decoding: RecordDecoding = .whole) -> DecodedRecord {
+        decode(sequence: view.sequence, time: view.timestamp, kind: view.kind, payload: view.payload, decoding: decoding)
     }
 
     static func decode(sequence: UInt64, time: JournalTime, kind: UInt32, payload: UnsafeRawBufferPointer,
-                       decodingSnapshots: Bool = true) -> DecodedRecord {
+                       decoding: RecordDecoding = .whole) -> DecodedRecord {
         DecodedRecord(sequence: sequence, time: time, kind: kind, payloadBytes: payload.count,
-                      content: content(kind: kind, time: time, payload: payload, decodingSnapshots: decodingSnapshots))
+                      content: content(kind: kind, time: time, payload: payload, decoding: decoding))
     }
 
     private static func content(kind: UInt32, time: JournalTime, payload: UnsafeRawBufferPointer,
-                                decodingSnapshots: Bool) -> DecodedRecord.Content {
+                                decoding: RecordDecoding) -> DecodedRecord.Content {
         if let problem = OverflowGuard.problem(with: time) { return .unreadable(problem) }
         if kind == SegmentFormat.snapshotKind {
-            guard decodingSnapshots else { return .unreadable("snapshot not decoded") }
+            guard decoding.snapshots else { return .unreadable("snapshot not decoded") }
             guard !NestingProbe.exceeds(payload, limit: maximumNesting) else {
                 return .unreadable("snapshot nests deeper than \(maximumNesting) levels")
             }
@@ -44,7 +43,7 @@ enum RecordDecoder {
             return .unreadable("payload nests deeper than \(maximumNesting) levels")
         }
         do {
-            let fact = try FactCodec.decode(kind: kind, payload: payload)
+            let fact = try FactCodec.decode(kind: kind, payload: payload, readsDataValues: decoding.dataValues)
             if let problem = OverflowGuard.problem(with: fact) { return .unreadable(problem) }
             return .fact(fact)
         } catch {

@@ -167,7 +167,7 @@ package final class StepSession {
 
     /// The sequence number of switch `number`'s request.
     private func findSwitch(_ number: UInt64) throws -> UInt64? {
-        let stream = try FactStream(reader: reader, decodesSnapshots: false)
+        let stream = try FactStream(reader: reader, decoding: .withoutSnapshots)
         while let record = try stream.next() {
             if case .switchRouted(let id, _, _, _)? = record.fact, id.number == number { return record.sequence }
         }

@@ -120,7 +120,7 @@ struct AuditCommand: Command {
                             inOrder: join.segmentsRedone, wholeInOrder: false, console: console)
             (deliveries, statusCounts, labels) = (join.deliveries, join.statusCounts, join.labels)
         } else {
-            let walk = try JournalWalk(reader: reader)
+            let walk = try JournalWalk(reader: reader, decoding: CallAudit.decoding)
             let audit = CallAudit(emit: emit)
             while let record = try walk.next() {
                 if let skip = walk.resumedAfter { audit.resume(after: skip) }

@@ -39,7 +39,7 @@ struct CatCommand: Command {
     }
 
     func run(console: Console) throws -> ExitStatus {
-        let stream = try FactStream(reader: try JournalSource.open(path, console: console, readMode: salvage.readMode(folds: false)), from: from, decodesSnapshots: false)
+        let stream = try FactStream(reader: try JournalSource.open(path, console: console, readMode: salvage.readMode(folds: false)), from: from, decoding: .withoutSnapshots)
         var printed = 0
         while printed < (limit ?? .max), let record = try stream.next() {
             let call = Self.callName(record)

@@ -16,6 +16,66 @@ struct FactCodecTests {
         }
     }
 
+    @Test("read without data values: every call's data values read empty, everything else as read whole", arguments: 0..<5)
+    func withoutDataValues(seed: Int) throws {
+        var random = RandomFacts(seed: UInt64(1_000 + seed))
+        var emptied = 0
+        for _ in 0..<2_000 {
+            let fact = random.fact()
+            let payload = FactCodec.payload(of: fact)
+            let light = try FactCodec.decode(kind: FactCodec.kind(of: fact), payload: payload, readsDataValues: false)
+            #expect(light == Self.withDataValuesEmptied(fact), "\(fact)")
+            if light != fact { emptied += 1 }
+        }
+        #expect(emptied > 0, "some facts carry data values")
+    }
+
+    @Test("read without data values: a data value's bytes are not looked at (a malformed one reads as empty)")
+    func dataValuesNotLookedAt() throws {
+        let received = ReceivedCall(id: CallID(UUID()), caller: 1, call: .track(event: "purchase", dataFields: ["sku": .string("A-1")]))
+        var payload = FactCodec.payload(of: .callReceived(received))
+        // The data fields' JSON ends the payload: its last byte (the object's closing brace) broken.
+        #expect(payload.last == UInt8(ascii: "}"))
+        payload[payload.count - 1] = UInt8(ascii: "!")
+        #expect(throws: CodecError.self) { try FactCodec.decode(kind: FactCodec.kind(of: .callReceived(received)), payload: payload) }
+        let light = try FactCodec.decode(kind: FactCodec.kind(of: .callReceived(received)), payload: payload, readsDataValues: false)
+        #expect(light == .callReceived(ReceivedCall(id: received.id, caller: 1, call: .track(event: "purchase", dataFields: [:]))))
+    }
+
+    /// `fact` with each call's data values (its own and its items') present but empty: what a
+    /// decoding that does not read them gives.
+    static func withDataValuesEmptied(_ fact: Fact) -> Fact {
+        func emptied(_ call: PublicCall) -> PublicCall {
+            if case .oversized = call { return call }
+            let arguments = call.arguments.map { argument -> ArgumentValue in
+                switch argument {
+                case .dataFields(let fields): return .dataFields(fields.map { _ in [:] })
+                case .items(let items):
+                    return .items(items.map { item in
+                        var item = item
+                        item.dataFields = item.dataFields.map { _ in [:] }
+                        return item
+                    })
+                case .pushOpen(var open):
+                    open.dataFields = open.dataFields.map { _ in [:] }
+                    return .pushOpen(open)
+                case .text, .count, .amount, .flag, .project, .attribution, .callName: return argument
+                }
+            }
+            return PublicCall(call.declaration, arguments: arguments) ?? call
+        }
+        func emptied(_ received: ReceivedCall) -> ReceivedCall {
+            ReceivedCall(id: received.id, caller: received.caller, call: emptied(received.call))
+        }
+        switch fact {
+        case .callReceived(let received): return .callReceived(emptied(received))
+        case .gateDecided(let call, .queued(let id, let position, let received)):
+            return .gateDecided(call: call, decision: .queued(switch: id, position: position, call: emptied(received)))
+        case .unknownUserEventHeld(let project, let call, let event): return .unknownUserEventHeld(project: project, call: call, event: emptied(event))
+        default: return fact
+        }
+    }
+
     @Test("a received call encoded from its call is the record of its fact (decide records it so)")
     func receivedCallRecord() {
         var random = RandomFacts(seed: 77)

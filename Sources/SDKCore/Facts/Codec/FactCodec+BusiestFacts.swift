@@ -40,8 +40,8 @@ extension FactCodec {
     /// (received calls, the gate's decisions, events joining a bulk); nil for every other kind.
     /// The same facts and errors as ``Fact/init(_:reading:)`` (`FactCodecTests` compares them).
     @inline(__always)
-    static func decodeBusiest(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer) throws(CodecError) -> Fact? {
-        var reader = FieldReader(bytes)
+    static func decodeBusiest(_ kind: FactKind, _ bytes: UnsafeRawBufferPointer, readsDataValues: Bool = true) throws(CodecError) -> Fact? {
+        var reader = FieldReader(bytes, readsDataValues: readsDataValues)
         if kind == .callReceived { return .callReceived(try ReceivedCall(from: &reader)) }
         if kind == .gateDecided {
             let fields = try FieldsByNumber(&reader)

@@ -35,6 +35,9 @@ struct FieldReader {
 
         let number: Int
         let value: Value
+        /// Whether the message it sits in reads data values (``FieldReader/readsDataValues``):
+        /// a nested message is read alike.
+        let readsDataValues: Bool
         let offset: Int
         /// How deep in nested messages this field sits.
         let depth: Int
@@ -85,7 +88,7 @@ struct FieldReader {
             guard depth < FieldReader.maxDepth else {
                 throw CodecError("messages nested deeper than \(FieldReader.maxDepth) levels", offset: offset)
             }
-            var nested = FieldReader(try bytes(), baseOffset: offset, depth: depth + 1)
+            var nested = FieldReader(try bytes(), baseOffset: offset, depth: depth + 1, readsDataValues: readsDataValues)
             return try Value(from: &nested)
         }
     }
@@ -98,13 +101,17 @@ struct FieldReader {
     private var position: Int
     private let baseOffset: Int
     private let depth: Int
+    /// Whether data values (the `dataFields` of calls and their items, ``DataObject``) are read;
+    /// false reads each as empty without looking at its bytes (``FactCodec/decode(kind:payload:readsDataValues:)``).
+    let readsDataValues: Bool
 
     /// A reader of `bytes`, which must outlive it.
-    init(_ bytes: UnsafeRawBufferPointer, baseOffset: Int = 0, depth: Int = 0) {
+    init(_ bytes: UnsafeRawBufferPointer, baseOffset: Int = 0, depth: Int = 0, readsDataValues: Bool = true) {
         input = bytes
         position = 0
         self.baseOffset = baseOffset
         self.depth = depth
+        self.readsDataValues = readsDataValues
     }
 
     private var offset: Int { baseOffset + position }
@@ -119,18 +126,18 @@ struct FieldReader {
         let number = Int(key >> 3)
         switch key & 7 {
         case 0:
-            return Field(number: number, value: .varint(try varint()), offset: start, depth: depth)
+            return Field(number: number, value: .varint(try varint()), readsDataValues: readsDataValues, offset: start, depth: depth)
         case 1:
             guard input.count - position >= 8 else { throw CodecError("fixed64 runs past the end", offset: start) }
             let raw = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             position += 8
-            return Field(number: number, value: .fixed64(raw), offset: start, depth: depth)
+            return Field(number: number, value: .fixed64(raw), readsDataValues: readsDataValues, offset: start, depth: depth)
         case 2:
             let length = try varint()
             guard length <= UInt64(input.count - position) else { throw CodecError("length \(length) runs past the end", offset: start) }
             let slice = UnsafeRawBufferPointer(rebasing: input[position..<(position + Int(length))])
             position += Int(length)
-            return Field(number: number, value: .bytes(slice), offset: start, depth: depth)
+            return Field(number: number, value: .bytes(slice), readsDataValues: readsDataValues, offset: start, depth: depth)
         default:
             throw CodecError("unknown wire type \(key & 7)", offset: start)
         }

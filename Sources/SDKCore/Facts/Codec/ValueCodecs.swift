@@ -78,6 +78,10 @@ struct DataObject: FieldCodable {
     /// Reads entries (field 1) and JSON (field 2, ``DataValue/members(ofJSON:baseOffset:)``); a writer writes one or
     /// the other, a reader takes both, later members replacing earlier ones of the same key.
     init(from reader: inout FieldReader) throws(CodecError) {
+        guard reader.readsDataValues else {
+            members = [:]
+            return
+        }
         // Sized for its entries before the first is inserted (counted over the same bytes), so
         // that inserting never grows it; damaged bytes stop the count and throw below.
         var counter = reader

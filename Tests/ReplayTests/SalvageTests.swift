@@ -218,6 +218,31 @@ struct SalvageTests {
         #expect(!again.isEmpty && again.count == original.count)
     }
 
+    @Test("step meets damage: it says where and where reading goes on, stays before it, and goes on after a goto past it")
+    func stepStaysAtDamage() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let reader = try JournalReader(directory: journal)
+        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
+        let (base, nextBase) = (reader.segments[2].baseSequence, reader.segments[3].baseSequence)
+        let run = ReplayHarness.run(["step", damaged], input: [
+            "goto \(base - 2)", "next 1000", "next", "find callReceived", "goto \(base + 1)", "goto \(nextBase)", "next", "quit",
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        let said = lines.filter { $0.hasPrefix("! stopped at corruption in \(reader.segments[2].name)") }
+        // next, next again, find, and the goto into the lost records: each says it, none ends the session.
+        #expect(said.count == 4, "\(run.out.suffix(3000))")
+        #expect(said.allSatisfy { $0.hasSuffix("the next segment begins at seq \(nextBase); `goto` it or later to go on") })
+        #expect(!run.out.contains("(end of the journal)"))
+        // After a goto past it, the walk reads on from the next segment's snapshot.
+        // Before it, the walk stayed at the last record read: the one before the damage.
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(base - 1) ") })
+        let last = try #require(lines.last)
+        #expect(last.trimmingCharacters(in: .whitespaces).hasPrefix("\(nextBase + 1) "), "\(last)")
+    }
+
     @Test("a switch open where the records were lost: check begins again at the snapshot (no violation), diagnose says the loss, not a landing never made")
     func switchOpenAtTheLoss() async throws {
         let directory = ReplayHarness.temporaryDirectory()

@@ -30,6 +30,8 @@ package final class StepSession {
     /// The projects' labels learned so far (from the states jumped to and the records read), so
     /// that a line reads as `replay timeline` prints it.
     private var labels = ProjectLabels()
+    /// The damage the walk stopped at, while it stays before it: moving on meets it again.
+    private var damageAhead: Damage?
 
     package init(reader: JournalReader, console: Console) throws {
         self.reader = reader
@@ -58,8 +60,25 @@ package final class StepSession {
                 if try !perform(command, argument) { break }
             } catch let error as MomentError {
                 console.print("! \(error)")
+            } catch JournalError.corrupted(let damage) {
+                stayAfterDamage(damage)
             }
         }
+    }
+
+    /// A move met damage: says where, and what can still be read past it, and stays at the last
+    /// fact read before it (or where it was, for a jump that met it), so that the session goes on.
+    private func stayAfterDamage(_ damage: Damage) {
+        damageAhead = damage
+        sayDamage(damage)
+        showCurrent()
+    }
+
+    /// What `damage` stops and where reading can go on.
+    private func sayDamage(_ damage: Damage) {
+        let after = damage.sequence.flatMap { lost in reader.segments.first { $0.baseSequence > lost }?.baseSequence }
+        console.print("! stopped at \(damage): "
+                      + (after.map { "the next segment begins at seq \($0); `goto` it or later to go on" } ?? "nothing after it can be read"))
     }
 
     private var promptText: String {
@@ -136,6 +155,7 @@ package final class StepSession {
     // MARK: - Moving
 
     private func forward(_ count: Int) throws {
+        if let damageAhead { return sayDamage(damageAhead) }
         let before = StateDocument.make(walk.state)
         var moved = 0
         while moved < count, let record = try walk.next() {
@@ -150,7 +170,15 @@ package final class StepSession {
 
     private func jump(to moment: Moment) throws {
         let before = StateDocument.make(walk.state)
-        walk = try JournalWalk(reader: reader, start: .after(moment), remembersLastFolded: true)
+        do {
+            walk = try JournalWalk(reader: reader, start: .after(moment), remembersLastFolded: true)
+        } catch JournalError.corrupted(let damage) {
+            // The walk to the moment met damage: the session stays where it was.
+            sayDamage(damage)
+            showCurrent()
+            return
+        }
+        damageAhead = nil
         labels.learn(from: walk.state)
         previous = before
         showCurrent()
@@ -175,6 +203,7 @@ package final class StepSession {
     }
 
     private func find(_ text: String) throws {
+        if let damageAhead { return sayDamage(damageAhead) }
         let needle = text.lowercased()
         let start = walk.position
         let before = StateDocument.make(walk.state)

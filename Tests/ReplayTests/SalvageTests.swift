@@ -243,6 +243,40 @@ struct SalvageTests {
         #expect(last.trimmingCharacters(in: .whitespaces).hasPrefix("\(nextBase + 1) "), "\(last)")
     }
 
+    @Test("--salvage with receipt logs: reconcile, audit --received and report --received read past the damage")
+    func receiptsPastDamage() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try await Self.makeJournal(directory)
+        let reader = try JournalReader(directory: journal)
+        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
+        let nextBase = reader.segments[3].baseSequence
+        let log = directory + "/received.ndjson"
+        try Data().write(to: URL(fileURLWithPath: log))
+        for whole in [false, true] {
+            let stopped = ReplayHarness.run(["reconcile", damaged] + (whole ? ["--whole"] : []) + ["--received", log])
+            #expect(stopped.error.contains("stopped at corruption") && stopped.error.contains("`--salvage` goes on past it"), "\(stopped.error)")
+            let run = ReplayHarness.run(["reconcile", "--salvage", damaged] + (whole ? ["--whole"] : []) + ["--received", log])
+            #expect(run.status == 1)
+            #expect(run.error.contains("replay reconcile: \(damaged): went on past damage: skipped bytes"), "\(run.error)")
+            // Every call the walk read is judged (no receipt: each delivered one is lost), those
+            // after the damage among them.
+            let intact = ReplayHarness.run(["reconcile", journal] + (whole ? ["--whole"] : []) + ["--received", log])
+            func calls(_ out: String) -> Int? {
+                out.split(separator: "\n").first { $0.contains(" call(s) in 1 journal(s)") }
+                    .flatMap { Int($0.split(separator: " ")[0].replacingOccurrences(of: ",", with: "")) }
+            }
+            let (read, all) = (try #require(calls(run.out)), try #require(calls(intact.out)))
+            #expect(read > 0 && read < all, "\(read) of \(all)")
+        }
+        let audit = ReplayHarness.run(["audit", "--salvage", damaged, "--received", log])
+        #expect(!audit.error.contains("stopped at corruption"), "\(audit.error)")
+        #expect(Self.rows(audit.out).contains { $0.sequence >= nextBase }, "rows past the damage")
+        let page = directory + "/report.html"
+        let report = ReplayHarness.run(["report", "--salvage", "-o", page, damaged, "--received", log])
+        #expect(!report.error.contains("stopped at corruption") && FileManager.default.fileExists(atPath: page), "\(report.error)")
+    }
+
     @Test("a switch open where the records were lost: check begins again at the snapshot (no violation), diagnose says the loss, not a landing never made")
     func switchOpenAtTheLoss() async throws {
         let directory = ReplayHarness.temporaryDirectory()

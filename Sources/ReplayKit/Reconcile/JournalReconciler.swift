@@ -283,6 +283,15 @@ package final class JournalReconciler {
         if let torn = walk.stream.tornTail {
             addHole(number, from: cursor.last?.time, to: JournalTime(microsecondsSince1970: .max), what: "the torn tail of \(path) (\(torn))")
         }
+        // Damage a reader going on past it skipped (`--salvage`): where it resumed, the numbers
+        // jump and that is a hole already; damage nothing readable follows is one to the end.
+        for skip in walk.stream.problems.skippedDamage {
+            problem(path, StreamProblems.wentOnPast(skip))
+            if skip.resumedAtSequence == nil {
+                addHole(number, from: cursor.last?.time, to: JournalTime(microsecondsSince1970: .max),
+                        what: "the records of \(path) lost to damage from \(skip.damage.sequence.map { "sequence \($0)" } ?? "its last readable record") on")
+            }
+        }
         for (holeIndex, hole) in holes.enumerated() where hole.journal == number {
             for (_, slots) in cursor.tasks {
                 for slot in slots where calls[slot].outcome == 0 && calls[slot].hole == 0 && calls[slot].queuedAt <= hole.to {

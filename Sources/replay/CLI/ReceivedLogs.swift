@@ -13,14 +13,17 @@ enum ReceivedLogs {
                            argument after it up to the next option, or --received=F
         """
 
-    /// Reconciles `journals` with `logs`: one ``ReceivedCalls`` per journal, in order. Bad input
-    /// is named on standard error as `replay reconcile` names it (`FILE:LINE: …`, `JOURNAL
-    /// record N …`); a log that cannot be read at all throws, naming it (exit 2).
-    static func reconcile(journals: [String], logs: [String], command: String, console: Console) throws -> [ReceivedCalls] {
+    /// Reconciles `journals` with `logs`: one ``ReceivedCalls`` per journal, in order, each
+    /// journal read as `salvage` says (past damage, the records lost are a hole whose receipts
+    /// are not judged). Bad input is named on standard error as `replay reconcile` names it
+    /// (`FILE:LINE: …`, `JOURNAL record N …`); a log that cannot be read at all throws, naming
+    /// it (exit 2).
+    static func reconcile(journals: [String], logs: [String], salvage: SalvageOption, command: String,
+                          console: Console) throws -> [ReceivedCalls] {
         let reconciler = JournalReconciler()
         for path in journals {
             console.progress("reconciling \(path)")
-            try reconciler.addJournal(path: path, reader: try JournalSource.open(path, console: console))
+            try reconciler.addJournal(path: path, reader: try JournalSource.open(path, console: console, readMode: salvage.readMode()))
         }
         for log in logs {
             console.progress("matching \(log)")

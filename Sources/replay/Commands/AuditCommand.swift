@@ -192,7 +192,7 @@ struct AuditCommand: Command {
         -> (verdicts: [CallID: ReconcileVerdict], notJudged: Set<CallID>, unjournaled: Int, problems: Bool)? {
         guard !receiptLogs.isEmpty else { return nil }
         let reconciler = JournalReconciler()
-        try reconciler.addJournal(path: path, reader: try JournalSource.open(path, console: console))
+        try reconciler.addJournal(path: path, reader: try JournalSource.open(path, console: console, readMode: salvage.readMode()))
         for log in receiptLogs {
             do throws(ReceiptLogError) {
                 try reconciler.addReceipts(path: log)

@@ -8,7 +8,7 @@ struct ReconcileCommand: Command {
     static let name = "reconcile"
     static let summary = "every call against the backends' receipt logs: agreed, lost, duplicate, elsewhere, …"
     static let help = """
-        usage: replay reconcile [--json] [--all] [--whole] [--window MS] [--clock-skew MS] <journal>... --received <file>...
+        usage: replay reconcile [--json] [--all] [--whole] [--window MS] [--clock-skew MS] [--salvage] <journal>... --received <file>...
 
         Matches what the journals say each project received with what the projects say they
         received (receipt logs: NDJSON, one line per call received, docs/RECONCILE.md), call
@@ -44,6 +44,7 @@ struct ReconcileCommand: Command {
                            calls) instead of both in one pass in time order (memory by the
                            calls in flight): the same verdicts, agreed calls in journal order
           --json           one JSON object per call (NDJSON), then one {"summary": …}
+        \(SalvageOption.help(column: 19)); the records lost are a hole: what falls in it is not judged
         """
 
     let journals: [String]
@@ -53,6 +54,8 @@ struct ReconcileCommand: Command {
     let clockSkewMicroseconds: Int64
     let whole: Bool
     let windowMicroseconds: Int64
+    let salvage: SalvageOption
+    static let takesSalvage = true
 
     init(arguments: inout Arguments) throws(UsageError) {
         receiptLogs = try arguments.optionList("--received")
@@ -62,6 +65,7 @@ struct ReconcileCommand: Command {
         all = arguments.flag("--all")
         whole = arguments.flag("--whole")
         windowMicroseconds = try Self.microseconds(of: "--window", &arguments) ?? JournalReconciler.streamingWindowMicroseconds
+        salvage = SalvageOption(arguments: &arguments)
         var paths = [try arguments.positional("journal directory")]
         while let more = arguments.optionalPositional() { paths.append(more) }
         journals = FleetExport.journalPaths(paths)
@@ -77,7 +81,7 @@ struct ReconcileCommand: Command {
         if whole {
             for path in journals {
                 console.progress("reading \(path)")
-                let reader = try JournalSource.open(path, console: console)
+                let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
                 try reconciler.addJournal(path: path, reader: reader)
             }
             for path in receiptLogs {
@@ -92,7 +96,7 @@ struct ReconcileCommand: Command {
             }
         } else {
             var sources: [(path: String, reader: JournalReader)] = []
-            for path in journals { sources.append((path, try JournalSource.open(path, console: console))) }
+            for path in journals { sources.append((path, try JournalSource.open(path, console: console, readMode: salvage.readMode()))) }
             console.progress("matching \(journals.count) journal(s) with \(receiptLogs.count) receipt log(s)")
             do {
                 try reconciler.reconcile(journals: sources, receiptLogs: receiptLogs, windowMicroseconds: windowMicroseconds)

@@ -63,7 +63,7 @@ struct ReportCommand: Command {
         if let device = DeviceFolder.open(path) { return try run(device, console: console) }
         // The receipts first: the pass keeps whole the calls they disagree on (marks of their own).
         let received = receiptLogs.isEmpty ? nil
-            : try ReceivedLogs.reconcile(journals: [path], logs: receiptLogs, command: Self.name, console: console).first
+            : try ReceivedLogs.reconcile(journals: [path], logs: receiptLogs, salvage: salvage, command: Self.name, console: console).first
         let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         let timeline = try TimelineBuilder.build(reader: reader, keeping: .page(received), onProgress: { console.progress("reading seq \($0)") })
         console.clearProgress()

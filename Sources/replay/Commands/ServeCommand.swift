@@ -79,7 +79,7 @@ struct ServeCommand: Command {
         for path in layout.journalPaths { _ = try JournalSource.open(path, console: console, headers: .onDemand) }
         let journals = receiptLogs.isEmpty ? layout
             : ServedJournals(paths: paths, received: try ReceivedLogs.reconcile(journals: layout.journalPaths, logs: receiptLogs,
-                                                                               command: Self.name, console: console),
+                                                                               salvage: salvage, command: Self.name, console: console),
                              firstPaintPatience: patience, pageReadMode: salvage.readMode())
         let server = try LoopbackServer(host: host, port: port, allowedHosts: allowedHosts) { journals.answer($0) }
         return (journals, server)

@@ -17,6 +17,13 @@ struct SalvageTests {
         return directory + "/journal"
     }
 
+    /// A journal (``makeJournal(_:)``) under `directory`, its reader, and a copy of it with
+    /// segment 2 broken from its middle on (``corruptCopy(of:segment:in:name:at:)``).
+    static func damagedJournal(_ directory: String) async throws -> (journal: String, reader: JournalReader, damaged: String) {
+        let journal = try await makeJournal(directory)
+        return (journal, try JournalReader(directory: journal), try corruptCopy(of: journal, segment: 2, in: directory))
+    }
+
     /// A copy of `journal` (named `name` in `directory`) with four bytes of segment `index`
     /// broken: from its middle on by default, or at `offset` of its bytes' count (`{ _ in 64 }`:
     /// just past its header, so the whole segment is lost).
@@ -44,10 +51,8 @@ struct SalvageTests {
     func corruptBlock() async throws {
         let directory = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let journal = try await Self.makeJournal(directory)
-        let reader = try JournalReader(directory: journal)
+        let (journal, reader, damaged) = try await Self.damagedJournal(directory)
         #expect(reader.segments.count >= 6, "segments: \(reader.segments.count)")
-        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
         let nextBase = reader.segments[3].baseSequence
 
         for command in ["audit", "diagnose", "timeline", "check", "recheck"] {
@@ -172,9 +177,7 @@ struct SalvageTests {
     func exportCarriesTheLoss() async throws {
         let directory = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let journal = try await Self.makeJournal(directory)
-        let reader = try JournalReader(directory: journal)
-        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
+        let (journal, reader, damaged) = try await Self.damagedJournal(directory)
         let nextBase = reader.segments[3].baseSequence
 
         // Without it: stopped at the damage, and told that --salvage goes on.
@@ -222,9 +225,7 @@ struct SalvageTests {
     func stepStaysAtDamage() async throws {
         let directory = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let journal = try await Self.makeJournal(directory)
-        let reader = try JournalReader(directory: journal)
-        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
+        let (_, reader, damaged) = try await Self.damagedJournal(directory)
         let (base, nextBase) = (reader.segments[2].baseSequence, reader.segments[3].baseSequence)
         let run = ReplayHarness.run(["step", damaged], input: [
             "goto \(base - 2)", "next 1000", "next", "find callReceived", "goto \(base + 1)", "goto \(nextBase)", "next", "quit",
@@ -247,9 +248,7 @@ struct SalvageTests {
     func receiptsPastDamage() async throws {
         let directory = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let journal = try await Self.makeJournal(directory)
-        let reader = try JournalReader(directory: journal)
-        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory)
+        let (journal, reader, damaged) = try await Self.damagedJournal(directory)
         let nextBase = reader.segments[3].baseSequence
         let log = directory + "/received.ndjson"
         try Data().write(to: URL(fileURLWithPath: log))

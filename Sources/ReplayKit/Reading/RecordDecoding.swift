@@ -13,7 +13,7 @@ package struct RecordDecoding: Sendable, Equatable {
 
     /// Every record whole.
     package static let whole = RecordDecoding()
-    /// Facts only: `cat` and `step`'s search, which show no state.
+    /// Facts only: what shows no state (`cat`, `step`'s search for a switch, the kinds' census).
     package static let withoutSnapshots = RecordDecoding(snapshots: false)
     /// Everything but the calls' data values: `audit`, whose rows name calls, never their data.
     package static let withoutDataValues = RecordDecoding(dataValues: false)

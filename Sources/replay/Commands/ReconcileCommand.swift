@@ -44,7 +44,8 @@ struct ReconcileCommand: Command {
                            calls) instead of both in one pass in time order (memory by the
                            calls in flight): the same verdicts, agreed calls in journal order
           --json           one JSON object per call (NDJSON), then one {"summary": …}
-        \(SalvageOption.help(column: 19)); the records lost are a hole: what falls in it is not judged
+        \(SalvageOption.help(column: 19))
+                           (the records lost are a hole: what falls in it is not judged)
         """
 
     let journals: [String]

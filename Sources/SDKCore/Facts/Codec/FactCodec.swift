@@ -32,8 +32,8 @@ package enum FactCodec {
 
     /// Decodes a record's payload as the fact of `kind`, as its declaration lays it out.
     ///
-    /// With `readsDataValues` false, the calls' data values (`track`'s and `updateUser`'s
-    /// `dataFields`, a purchase's items' and a link's) read as empty, their bytes not looked at
+    /// With `readsDataValues` false, the calls' data values (every `dataFields` of a call and
+    /// of its items, a push's payload, a push open's data) read as empty, their bytes not looked at
     /// (neither parsed nor checked): for a reader that reads none of them (`replay audit`),
     /// about a tenth of its work. Such a fact must not be encoded again or compared.
     public static func decode(kind: UInt32, payload: some Collection<UInt8>, readsDataValues: Bool = true) throws(CodecError) -> Fact {

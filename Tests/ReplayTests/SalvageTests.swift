@@ -193,6 +193,9 @@ struct SalvageTests {
         #expect(run.error.contains("replay export: went on past damage: skipped bytes"), "\(run.error)")
         #expect(run.error.contains("the copy says so in a journalGap"), "\(run.error)")
         #expect(run.error.contains("--jobs 2: walked in order (--salvage goes on past damage where the walk in order meets it)"), "\(run.error)")
+        let json = ReplayHarness.run(["export", "--redact", "--salvage", "--json", "-o", directory + "/copy-json", damaged])
+        #expect(json.out.contains("\"lost_to_damage\":[\"went on past damage: skipped bytes"), "\(json.out)")
+        #expect(!ReplayHarness.run(["export", "--redact", "--json", "-o", directory + "/copy-intact", journal]).out.contains("lost_to_damage"))
         // The copy numbers its records as the original did (it began at 1): the lost numbers are
         // in no segment, the snapshot the original resumed at opens a segment, a gap follows it.
         let rows = ReplayHarness.run(["cat", "--json", copy]).out.split(separator: "\n").compactMap { line in

@@ -132,7 +132,9 @@ struct ExportCommand: Command {
                 ("output", .string(output)), ("format", .string(format.rawValue)),
                 ("records", .integer(Int64(summary.records))), ("emptied", .integer(Int64(summary.emptied))),
                 ("sequence_offset", .integer(summary.sequenceOffset)),
-            ]).serialized())
+            ] + (summary.lostToDamage.isEmpty ? [] : [
+                ("lost_to_damage", .array(summary.lostToDamage.map { .string(StreamProblems.wentOnPast($0)) })),
+            ])).serialized())
         } else {
             console.print("wrote \(Format.count(summary.records)) redacted record(s) to \(output) (\(format.rawValue))")
             if summary.emptied > 0 {

@@ -231,13 +231,16 @@ struct SalvageTests {
         let (_, reader, damaged) = try await Self.damagedJournal(directory)
         let (base, nextBase) = (reader.segments[2].baseSequence, reader.segments[3].baseSequence)
         let run = ReplayHarness.run(["step", damaged], input: [
-            "goto \(base - 2)", "next 1000", "next", "find callReceived", "goto \(base + 1)", "goto \(nextBase)", "next", "quit",
+            "goto \(base - 2)", "next 1000", "next", "find callReceived", "goto \(base + 1)", "goto \(base - 1)", "next",
+            "goto \(nextBase)", "next", "quit",
         ])
         #expect(run.status == 0, "\(run.error)")
         let lines = run.out.split(separator: "\n").map(String.init)
         let said = lines.filter { $0.hasPrefix("! stopped at corruption in \(reader.segments[2].name)") }
-        // next, next again, find, and the goto into the lost records: each says it, none ends the session.
-        #expect(said.count == 4, "\(run.out.suffix(3000))")
+        // next, next again, find, the goto into the lost records, and next after a goto to the last
+        // record before them (which lands there): each says it, none ends the session.
+        #expect(said.count == 5, "\(run.out.suffix(3000))")
+        #expect(lines.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(base - 1) ") }.count >= 3, "\(run.out.suffix(3000))")
         #expect(said.allSatisfy { $0.hasSuffix("the next segment begins at seq \(nextBase); `goto` it or later to go on") })
         #expect(!run.out.contains("(end of the journal)"))
         // After a goto past it, the walk reads on from the next segment's snapshot.
@@ -245,6 +248,13 @@ struct SalvageTests {
         #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(base - 1) ") })
         let last = try #require(lines.last)
         #expect(last.trimmingCharacters(in: .whitespaces).hasPrefix("\(nextBase + 1) "), "\(last)")
+        // The state at the last record before the damage is whole; that the next one is damaged
+        // is said, exit 1. One record into the damage is refused.
+        let state = ReplayHarness.run(["state", "--at", "\(base - 1)", damaged])
+        #expect(state.status == 1 && state.out.hasPrefix("state after seq \(base - 1) "), "\(state.out.prefix(200))")
+        #expect(state.error.contains("replay state: the record after it is damaged: corruption in \(reader.segments[2].name)"), "\(state.error)")
+        let into = ReplayHarness.run(["state", "--at", "\(base)", damaged])
+        #expect(into.status == 1 && into.out.isEmpty && into.error.contains("stopped at corruption"), "\(into.error)")
     }
 
     @Test("--salvage with receipt logs: reconcile, audit --received and report --received read past the damage")

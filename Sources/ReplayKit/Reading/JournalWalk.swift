@@ -30,6 +30,11 @@ package final class JournalWalk {
     @exclusivity(unchecked) private var followsSkip = false
     /// That skip, when it is one.
     private var skipBefore: SkippedRange?
+    /// Damage met reading the record after the moment a walk opened after a sequence number
+    /// (every record up to it folded): the next read throws it, so the state at the last record
+    /// before damage can be looked at. Unchecked exclusive access, as ``followsSkip``: the read
+    /// path looks at it once a record.
+    @exclusivity(unchecked) private var failureAhead: (any Error)?
 
     /// The skip the record last handed out by ``next()`` is the first after, if it is: a
     /// reader that goes on past damage (``JournalReader/ReadMode/skipToNextSegment``) resumes
@@ -80,7 +85,11 @@ package final class JournalWalk {
             break
         case .after(let moment):
             try checkNotBeforeJournal(moment)
-            try foldWhile { moment.includes(sequence: $0.sequence, time: $0.time) }
+            do {
+                try foldWhile { moment.includes(sequence: $0.sequence, time: $0.time) }
+            } catch JournalError.corrupted(let damage) where Self.reached(moment, at: position) {
+                failureAhead = JournalError.corrupted(damage)
+            }
         case .at(let moment):
             try checkNotBeforeJournal(moment)
             try foldWhile { isBefore($0, moment) }
@@ -169,6 +178,13 @@ package final class JournalWalk {
         }
     }
 
+    /// Whether a walk at `position` has folded every record of `moment`: known for a sequence
+    /// number only (a later record might still be at or before a time).
+    private static func reached(_ moment: Moment, at position: (sequence: UInt64, time: JournalTime)?) -> Bool {
+        guard case .sequence(let last) = moment else { return false }
+        return position?.sequence == last
+    }
+
     private func checkNotBeforeJournal(_ moment: Moment) throws {
         var first: SegmentHeader?
         for index in reader.segments.indices where first == nil { first = try reader.header(ofSegment: index) }
@@ -203,6 +219,10 @@ package final class JournalWalk {
             skipBefore = lookaheadSkip.take()
             followsSkip = skipBefore != nil
         } else {
+            if let failure = failureAhead {
+                failureAhead = nil
+                throw failure
+            }
             guard let read = try stream.next() else { return nil }
             record = read
             // A flag a record; the skip itself is copied only for the record after one.

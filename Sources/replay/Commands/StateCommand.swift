@@ -49,7 +49,14 @@ struct StateCommand: Command {
     /// Prints the state `walk` has folded to, everything at or before `moment`: what `replay
     /// state --at` prints (and `replay serve` sends, the same bytes).
     static func print(_ walk: JournalWalk, moment: Moment, json: Bool, console: Console) throws -> ExitStatus {
-        let ended = try walk.peek() == nil
+        // The record after the moment may be damaged: the state at the moment is still whole.
+        var damagedAfter: Damage?
+        let ended: Bool
+        do {
+            ended = try walk.peek() == nil
+        } catch JournalError.corrupted(let damage) {
+            (ended, damagedAfter) = (false, damage)
+        }
         console.clearProgress()
         let document = StateDocument.make(walk.state)
         if json {
@@ -59,7 +66,10 @@ struct StateCommand: Command {
             console.print()
             DocumentText.lines(document).forEach(console.print)
         }
-        return walk.stream.reportProblems(command: Self.name, console: console) ? .findings : .ok
+        if let damagedAfter {
+            console.printError("replay \(Self.name): the record after it is damaged: \(damagedAfter) (run `replay verify` for the whole picture)")
+        }
+        return walk.stream.reportProblems(command: Self.name, console: console) || damagedAfter != nil ? .findings : .ok
     }
 
     static func position(_ walk: JournalWalk) -> JSONValue {

@@ -304,6 +304,38 @@ struct SalvageTests {
         #expect(!report.error.contains("stopped at corruption") && FileManager.default.fileExists(atPath: page), "\(report.error)")
     }
 
+    @Test("serve's moments around damage: the last record before it and every record after the loss answer; one inside is refused")
+    func momentsAroundDamage() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (_, reader, damaged) = try await Self.damagedJournal(directory)
+        let nextBase = reader.segments[3].baseSequence
+        let skipped = ReplayHarness.run(["audit", "--salvage", damaged]).error
+        let lostFrom = try #require(skipped.firstMatch(of: /sequences (\d+)\.\.\./).flatMap { UInt64($0.1) })
+        var arguments = Arguments(["--page-wait", "600", damaged])
+        let (journals, server) = try ServeCommand(arguments: &arguments).listen(console: Console(out: { _ in }, error: { _ in }))
+        server.stop()
+        func moment(_ sequence: UInt64) -> (status: Int, json: [String: Any]?, text: String) {
+            let reply = journals.answer(HTTPRequestHead(method: "GET", path: "/j/0/moment", query: ["at": "\(sequence)"]))
+            let text = String(decoding: reply.body, as: UTF8.self)
+            return (reply.status, try? JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any], text)
+        }
+        // The last record before the damage: its state, its diff; what follows it is not read.
+        let before = moment(lostFrom - 1)
+        #expect(before.status == 200 && (before.json?["seq"] as? NSNumber)?.uint64Value == lostFrom - 1, "\(before.text.prefix(300))")
+        #expect((before.json?["state_text"] as? String)?.hasPrefix("state after seq \(lostFrom - 1) ") == true)
+        // Inside the damage: refused, naming it.
+        let inside = moment(lostFrom)
+        #expect(inside.status == 404 && inside.text.contains("seq \(lostFrom) cannot be read: stopped at corruption in \(reader.segments[2].name)"),
+                "\(inside.text)")
+        // The next segment's snapshot: its state, and that the state before it is not known.
+        let resumed = moment(nextBase)
+        #expect(resumed.status == 200 && resumed.json?["kind"] as? String == "snapshot", "\(resumed.text.prefix(300))")
+        #expect(resumed.json?["diff"] as? [String] == ["(the state before it is not known: the records before it were lost to damage)"])
+        let after = moment(nextBase + 1)
+        #expect(after.status == 200 && (after.json?["seq"] as? NSNumber)?.uint64Value == nextBase + 1, "\(after.text.prefix(300))")
+    }
+
     @Test("a switch open where the records were lost: check begins again at the snapshot (no violation), diagnose says the loss, not a landing never made")
     func switchOpenAtTheLoss() async throws {
         let directory = ReplayHarness.temporaryDirectory()

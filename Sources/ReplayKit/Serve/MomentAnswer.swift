@@ -21,10 +21,17 @@ package enum MomentAnswer {
         guard let first = index.first, let last = index.last else { throw MomentError.beforeJournal(.sequence(sequence), first: "an empty journal") }
         guard sequence >= first else { throw MomentError.beforeJournal(.sequence(sequence), first: "sequence \(first)") }
         let walk: JournalWalk
-        let before: JSONValue
+        // The state before the moment; nil when the records before it were lost to damage (the
+        // moment begins a segment whose snapshot is read alone).
+        let before: JSONValue?
         if sequence > first {
-            walk = try JournalWalk(reader: reader, start: .after(.sequence(sequence - 1)))
-            before = StateDocument.make(walk.state)
+            do {
+                walk = try JournalWalk(reader: reader, start: .after(.sequence(sequence - 1)))
+                before = StateDocument.make(walk.state)
+            } catch JournalError.corrupted where reader.segments.contains(where: { $0.baseSequence == sequence }) {
+                walk = try JournalWalk(reader: reader, start: .at(.sequence(sequence)))
+                before = nil
+            }
         } else {
             walk = try JournalWalk(reader: reader)
             before = StateDocument.make(SDKState())
@@ -33,7 +40,8 @@ package enum MomentAnswer {
         var audit: CallAudit?
         var row: AuditRow?
         var receivedCall: CallID?
-        while let next = try walk.peek(), next.sequence <= sequence {
+        // Up to the moment's record and no further: the record after it may be damaged.
+        while record?.sequence != sequence, let next = try walk.peek(), next.sequence <= sequence {
             _ = try walk.next()
             if next.sequence == sequence, case .fact(.callReceived(let received)) = next.content {
                 receivedCall = received.id
@@ -46,18 +54,22 @@ package enum MomentAnswer {
         }
         let text = try stateText(walk)
         let after = StateDocument.make(walk.state)
-        let diff = DocumentDiff(from: before, to: after)
+        let diffLines = before.map { DocumentDiff(from: $0, to: after).lines() }
+            ?? ["(the state before it is not known: the records before it were lost to damage)"]
         var auditComplete = true
         if let audit {
-            var folded = 0
-            while row == nil, folded < auditHorizon, let next = try walk.next() {
-                walk.fold(next) { audit.consume(next, before: $0) }
-                folded += 1
+            // A call's end past damage is not known: the row stays as far as the records read.
+            do {
+                var folded = 0
+                while row == nil, folded < auditHorizon, let next = try walk.next() {
+                    walk.fold(next) { audit.consume(next, before: $0) }
+                    folded += 1
+                }
+                if row == nil { auditComplete = try walk.peek() == nil }
+            } catch JournalError.corrupted {
+                auditComplete = false
             }
-            if row == nil {
-                auditComplete = try walk.peek() == nil
-                audit.finish()
-            }
+            if row == nil { audit.finish() }
         }
         let at = record
         let neighbours: [(String, JSONValue)] = [
@@ -76,7 +88,7 @@ package enum MomentAnswer {
             ("summary", .optional(at) { .string(FactSummary.text($0, labels: labels)) }),
             ("fact", .optional(at) { $0.isSnapshot ? .null : FactJSON.object($0, labels: labels) }),
             ("state_text", .string(text)),
-            ("diff", .array(diff.lines().map(JSONValue.string))),
+            ("diff", .array(diffLines.map(JSONValue.string))),
             ("audit", .optional(row) { $0.json }),
             ("audit_complete", .bool(auditComplete)),
             ("first_seq", .unsigned(first)),

@@ -168,13 +168,18 @@ final class ServedJournals: Sendable {
             throw Refusal(reply: .refusal(404, "seq \(sequence) is not in this journal (\(index.first.map { "\($0)" } ?? "-") ... \(index.last.map { "\($0)" } ?? "-"))"))
         }
         let received = self.received?[journal] ?? nil
-        let value = try MomentAnswer.json(reader: reader, index: index, sequence: sequence,
-                                          received: received.map { received in { received.json($0) ?? .null } }) { walk in
-            var text = ""
-            _ = try StateCommand.print(walk, moment: .sequence(sequence), json: false, console: Console(out: { text += $0 }, error: { _ in }))
-            return text
+        do {
+            let value = try MomentAnswer.json(reader: reader, index: index, sequence: sequence,
+                                              received: received.map { received in { received.json($0) ?? .null } }) { walk in
+                var text = ""
+                _ = try StateCommand.print(walk, moment: .sequence(sequence), json: false, console: Console(out: { text += $0 }, error: { _ in }))
+                return text
+            }
+            return .json(value)
+        } catch JournalError.corrupted(let damage) {
+            // A moment inside the damage (or past it in its segment): refused, as `state --at` refuses it.
+            return .refusal(404, "seq \(sequence) cannot be read: stopped at \(damage) (run `replay verify` for the whole picture)")
         }
-        return .json(value)
     }
 
     private func search(_ journal: Int, _ query: [String: String]) throws -> HTTPReply {

@@ -122,6 +122,9 @@ public struct JournalReader: Sendable {
     /// The journal's id, from the first readable segment header.
     public var journalID: UUID? { segments.lazy.compactMap(\.header).first?.journalID }
 
+    /// What wrote the journal (``SegmentHeader/producer``), from the first readable segment header.
+    public var producer: String? { segments.lazy.compactMap(\.header).first?.producer }
+
     /// A cursor over the records from `sequence` on (from the first retained record when nil or
     /// older than the journal).
     public func records(from sequence: UInt64? = nil, mode: ReadMode? = nil) throws -> RecordCursor {

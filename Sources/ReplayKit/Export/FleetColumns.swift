@@ -74,7 +74,7 @@ struct FleetColumns {
     /// alone (``unknownLabels``).
     init(reader: JournalReader, notingUnknownLabels: Bool = false) {
         notesUnknownLabels = notingUnknownLabels
-        let producer = reader.segments.lazy.compactMap(\.header).first?.producer
+        let producer = reader.producer
         let (sdkVersion, platform) = Self.parse(producer: producer ?? "")
         let journalID = reader.journalID?.uuidString
         var journalColumns: [UInt8] = []

@@ -172,7 +172,7 @@ package struct JournalExport: Sendable {
         }
         // The original's id, as the NDJSON rows and `exportDiagnostics`'s copy keep it: the calls'
         // wire ids derive from it, so the copy reconciles against the backends' receipt logs.
-        let options = RedactedCopyOptions.make(madeBy: RedactedCopyOptions.exportMaker, of: reader.segments.lazy.compactMap(\.header).first?.producer,
+        let options = RedactedCopyOptions.make(madeBy: RedactedCopyOptions.exportMaker, of: reader.producer,
                                                journalID: reader.journalID)
         return (try JournalWriter(directory: output, options: options, snapshot: nil), options)
     }

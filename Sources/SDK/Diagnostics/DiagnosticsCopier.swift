@@ -171,7 +171,7 @@ struct DiagnosticsCopier {
             ("kind", .string("engagement-sdk diagnostics")),
             ("redacted", .bool(true)),
             ("journal_id", .optional(reader.journalID) { .string($0.uuidString) }),
-            ("producer", .optional(reader.segments.lazy.compactMap(\.header).first?.producer, JSONValue.string)),
+            ("producer", .optional(reader.producer, JSONValue.string)),
             ("byte_budget", .integer(Int64(byteBudget))),
             ("records", .integer(Int64(written.records))),
             ("emptied_records", .integer(Int64(written.emptied))),

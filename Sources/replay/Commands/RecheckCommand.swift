@@ -84,7 +84,7 @@ struct RecheckCommand: Command {
                           + (recheck.mismatchCount == 0 ? "every one decides as recorded"
                              : "\(recheck.mismatchCount) decide(s) differently" + (recheck.mismatchCount > recheck.mismatches.count ? " (first \(recheck.mismatches.count) shown)" : "")))
         }
-        if recheck.mismatchCount > 0, let producer = reader.segments.lazy.compactMap(\.header).first?.producer,
+        if recheck.mismatchCount > 0, let producer = reader.producer,
            RedactedCopyOptions.isRedactedCopy(producer: producer) {
             console.printError("replay recheck: \(path) is a redacted copy (\(producer)): decide sees the redacted calls "
                                + "(tokens where emails, user ids, tokens and values were) and builds requests from them, so a decision "

@@ -18,10 +18,12 @@ struct SalvageTests {
     }
 
     /// A journal (``makeJournal(_:)``) under `directory`, its reader, and a copy of it with
-    /// segment 2 broken from its middle on (``corruptCopy(of:segment:in:name:at:)``).
-    static func damagedJournal(_ directory: String) async throws -> (journal: String, reader: JournalReader, damaged: String) {
+    /// segment 2 broken at `offset` of its bytes (``corruptCopy(of:segment:in:name:at:)``: from
+    /// its middle on by default).
+    static func damagedJournal(_ directory: String, at offset: @escaping (Int) -> Int = { $0 / 2 }) async throws
+        -> (journal: String, reader: JournalReader, damaged: String) {
         let journal = try await makeJournal(directory)
-        return (journal, try JournalReader(directory: journal), try corruptCopy(of: journal, segment: 2, in: directory))
+        return (journal, try JournalReader(directory: journal), try corruptCopy(of: journal, segment: 2, in: directory, at: offset))
     }
 
     /// A copy of `journal` (named `name` in `directory`) with four bytes of segment `index`
@@ -186,6 +188,12 @@ struct SalvageTests {
         // Only a journal copy has a place for the loss.
         let ndjson = ReplayHarness.run(["export", "--redact", "--salvage", "--format", "ndjson", "-o", directory + "/rows", damaged])
         #expect(ndjson.status == 2 && ndjson.error.contains("--salvage writes a journal copy (--format journal)"), "\(ndjson.error)")
+        // Nor does a folder of journals take it (each is exported as it is, side by side).
+        let folder = directory + "/folder"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: damaged, toPath: folder + "/one")
+        let many = ReplayHarness.run(["export", "--redact", "--salvage", "-o", directory + "/many", folder])
+        #expect(many.status == 2 && many.error.contains("--salvage exports one journal at a time"), "\(many.error)")
 
         let copy = directory + "/copy"
         let run = ReplayHarness.run(["export", "--redact", "--salvage", "--jobs", "2", "-o", copy, damaged])
@@ -230,9 +238,7 @@ struct SalvageTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Segment 2 broken at its start (its header or first block, however the writer laid out
         // its blocks): the damage is at its first sequence.
-        let journal = try await Self.makeJournal(directory)
-        let reader = try JournalReader(directory: journal)
-        let damaged = try Self.corruptCopy(of: journal, segment: 2, in: directory, at: { _ in 64 })
+        let (_, reader, damaged) = try await Self.damagedJournal(directory, at: { _ in 64 })
         let (base, nextBase) = (reader.segments[2].baseSequence, reader.segments[3].baseSequence)
         let run = ReplayHarness.run(["step", damaged], input: [
             "goto \(base - 2)", "next 1000", "next", "find callReceived", "goto \(base + 1)", "goto \(base - 1)", "next",

@@ -135,20 +135,16 @@ package struct JournalExport: Sendable {
                 summary.lostToDamage.append(skip)
                 if summary.begun, let since = lastTime, case .snapshot(let snapshot) = record.content {
                     try carryLoss(skip, resumingWith: snapshot, at: record.time, since: since, &copy, writer, &summary)
-                    lastTime = record.time
-                    walk.fold(record)
-                    continue
+                } else {
+                    // The copy begins here (or the original went on without a snapshot): the gap
+                    // follows the record, its numbers not in the copy.
+                    try copyRecord(record, before: walk.state, &copy, writer, &summary, console: console)
+                    try writeLossGap(skip, lost: Self.lostCount(skip), firstLost: nil, from: lastTime ?? record.time, to: record.time,
+                                     writer, &summary)
                 }
-                // The copy begins here (or the original went on without a snapshot): the gap
-                // follows the record, its numbers not in the copy.
+            } else {
                 try copyRecord(record, before: walk.state, &copy, writer, &summary, console: console)
-                try writeLossGap(skip, lost: Self.lostCount(skip), firstLost: nil, from: lastTime ?? record.time, to: record.time,
-                                 writer, &summary)
-                lastTime = record.time
-                walk.fold(record)
-                continue
             }
-            try copyRecord(record, before: walk.state, &copy, writer, &summary, console: console)
             lastTime = record.time
             walk.fold(record)
         }

@@ -87,10 +87,12 @@ struct ExportCommand: Command {
 
     func run(console: Console) throws -> ExitStatus {
         let (path, format, output, json) = (export.path, export.format, export.output, export.json)
-        if export.paths.count > 1 || export.singleFile || FleetExport.isFolderOfJournals(path) {
+        let folder = FleetExport.isFolderOfJournals(path)
+        // (Several paths were refused with it already; a folder is known only by looking.)
+        if salvage.salvages && folder { throw UsageError("--salvage exports one journal at a time") }
+        if export.paths.count > 1 || export.singleFile || folder {
             return try FleetExport(command: export).run(console: console)
         }
-        if salvage.salvages && FleetExport.isFolderOfJournals(path) { throw UsageError("--salvage exports one journal at a time") }
         let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         let redactor = Redactor(tokens: TokenMemo(try KeyedHash.random()))
         let summary: JournalExport.ExportSummary

@@ -38,7 +38,7 @@ extension Recheck {
         do {
             try SegmentFolds.run(segments: reader.segments.count, jobs: jobs, fold: { index -> (Summary, StreamProblems)? in
                 do {
-                    guard let walk = try JournalWalk(reader: reader, segment: index, after: nil) else { return nil }
+                    guard let walk = try JournalWalk(reader: reader, segment: index, after: nil, readsAhead: false) else { return nil }
                     let recheck = Recheck(limit: limit)
                     while let record = try walk.next() { try recheck.take(record, on: walk) }
                     try recheck.finish(on: walk)

@@ -20,8 +20,11 @@ package final class FactStream {
     var unreadableCount: Int { skipped.unreadableCount }
     static let unreadableSampleLimit = StreamProblems.sampleLimit
 
-    package init(reader: JournalReader, from sequence: UInt64? = nil, decoding: RecordDecoding = .whole) throws {
-        records = ReadAheadDecoder(reader: reader, from: sequence, decoding: decoding)
+    /// A stream of `reader`'s records from `sequence` (from its start when nil). With
+    /// `readsAhead` false they are read and decoded on the calling thread, no thread started.
+    package init(reader: JournalReader, from sequence: UInt64? = nil, decoding: RecordDecoding = .whole,
+                 readsAhead: Bool = true) throws {
+        records = ReadAheadDecoder(reader: reader, from: sequence, decoding: decoding, readsAhead: readsAhead)
         self.decoding = decoding
     }
 

@@ -98,22 +98,27 @@ package final class JournalWalk {
 
     /// A walk over segment `index` of `reader` alone, from the snapshot that begins it; nil when
     /// the segment cannot be folded alone (it does not begin with a readable snapshot, or it
-    /// cannot be opened): a caller folding segments side by side then walks it in order.
+    /// cannot be opened): a caller folding segments side by side then walks it in order. It
+    /// reads on the calling thread: a worker of such a fold, whose peers already fill the cores.
     package static func alone(_ reader: JournalReader, segment index: Int, decoding: RecordDecoding = .whole) -> JournalWalk? {
-        (try? JournalWalk(reader: reader, segment: index, after: nil, decoding: decoding)) ?? nil // the reason is found again by the walk in order
+        // The reason is found again by the walk in order.
+        (try? JournalWalk(reader: reader, segment: index, after: nil, decoding: decoding, readsAhead: false)) ?? nil
     }
 
     /// Opens a walk over segment `index` of `reader` alone, up to the next segment's first
     /// sequence. Without `state`, the walk starts at the snapshot that begins the segment, and
     /// is nil when the segment does not begin with a readable one (its state then depends on
     /// the segments before). With `state` (the state the segments before ended with), the walk
-    /// goes on from it exactly as a walk over the whole journal would at that point.
-    package init?(reader: JournalReader, segment index: Int, after state: SDKState?, decoding: RecordDecoding = .whole) throws {
+    /// goes on from it exactly as a walk over the whole journal would at that point. With
+    /// `readsAhead` false the records are read on the calling thread (``FactStream``).
+    package init?(reader: JournalReader, segment index: Int, after state: SDKState?, decoding: RecordDecoding = .whole,
+                  readsAhead: Bool = true) throws {
         let segments = reader.segments
         remembersLastFolded = false
         self.reader = reader
         end = index + 1 < segments.count ? segments[index + 1].baseSequence : nil
-        let stream = try FactStream(reader: reader, from: index == 0 && state != nil ? nil : segments[index].baseSequence, decoding: decoding)
+        let stream = try FactStream(reader: reader, from: index == 0 && state != nil ? nil : segments[index].baseSequence,
+                                    decoding: decoding, readsAhead: readsAhead)
         self.stream = stream
         let first = try stream.next()
         if let state {

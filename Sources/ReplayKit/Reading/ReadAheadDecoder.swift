@@ -89,11 +89,13 @@ final class ReadAheadDecoder {
     @exclusivity(unchecked) private(set) var lastFollowsSkip = false
     @exclusivity(unchecked) private var nextFollowsSkip = false
 
-    /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread.
-    init(reader: JournalReader, from sequence: UInt64?, decoding: RecordDecoding) {
+    /// Starts reading `reader` from `sequence` (from its start when nil) on a new thread; on
+    /// the calling thread when `readsAhead` is false (a worker of a fold side by side, whose
+    /// peers already fill the cores) or the journal is small (``readsInline(_:)``).
+    init(reader: JournalReader, from sequence: UInt64?, decoding: RecordDecoding, readsAhead: Bool = true) {
         self.decoding = decoding
         readsPastDamage = reader.readMode != .strict
-        guard !Self.readsInline(reader) else {
+        guard readsAhead, !Self.readsInline(reader) else {
             channel = nil
             do { cursor = try reader.records(from: sequence) } catch { openingError = error }
             return

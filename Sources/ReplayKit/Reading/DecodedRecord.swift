@@ -8,7 +8,7 @@ package struct DecodedRecord: Sendable {
         /// The first record of a segment: the state as of every record before it.
         indirect case snapshot(SDKState)
         /// A fact (an unknown kind from a newer SDK decodes as ``Fact/unknown(kind:payload:)``).
-        case fact(Fact)
+        indirect case fact(Fact)
         /// A record that could not be interpreted, and why; it is skipped, never folded.
         case unreadable(String)
     }

@@ -18,8 +18,7 @@ package struct AuditRow: Sendable {
     var madeAt: JournalTime
     package var liveAtCall: ProjectFingerprint?
     /// What the gate (or the switch router, for control calls) did with it, in order.
-    var decisions: [String] = []
-    var decisionNames: [String] = []
+    var gate: [GateStep] = []
     var tasks: [Task] = []
     var outcome: CallOutcome?
     var resolved: (sequence: UInt64, time: JournalTime)?
@@ -94,8 +93,10 @@ package struct AuditRow: Sendable {
     }
 
     var gateText: String {
-        if decisions.isEmpty { return name.switchBehavior == .control ? "control" : "-" }
-        return decisions.joined(separator: ", ")
+        ScratchBytes.withScratch { bytes in
+            writeGateText(to: &bytes)
+            return String(decoding: bytes.written, as: UTF8.self)
+        }
     }
 
     package static let header = "   seq  time                         call      name            live at call         gate                        delivered to         status"
@@ -137,13 +138,9 @@ package struct AuditRow: Sendable {
         Self.spaces(2, &output)
         Self.padded(project: liveAtCall, labels, 19, &output)
         Self.spaces(2, &output)
-        if decisions.isEmpty {
-            Self.padded(name.switchBehavior == .control ? "control" : "-", 26, &output)
-        } else if decisions.count == 1 {
-            Self.padded(decisions[0], 26, &output)
-        } else {
-            Self.padded(gateText, 26, &output)
-        }
+        let gateStart = output.count
+        writeGateText(to: &output)
+        Self.spaces(26 - Self.characterCount(UnsafeBufferPointer(rebasing: output.written[gateStart...])), &output)
         Self.spaces(2, &output)
         Self.padded(project: deliveredTo, labels, 19, &output)
         Self.spaces(2, &output)
@@ -195,24 +192,29 @@ package struct AuditRow: Sendable {
 
     /// How many characters `text` has: its bytes when they are ASCII.
     private static func characterCount(_ text: String) -> Int {
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
-            // Eight bytes at a time, then the rest: a byte of 0x80 or more is not ASCII.
-            var index = 0
-            var high: UInt64 = 0
-            let raw = UnsafeRawBufferPointer(bytes)
-            while index + 8 <= raw.count {
-                high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            while index < raw.count {
-                high |= UInt64(raw[index])
-                index += 1
-            }
-            return high & 0x8080_8080_8080_8080 == 0
-        }
-        if ascii == true { return text.utf8.count }
-        if ascii == nil, text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        if let count = text.utf8.withContiguousStorageIfAvailable({ characterCount($0) }) { return count }
         return text.count
+    }
+
+    /// How many characters the UTF-8 `bytes` make: their count when they are ASCII.
+    private static func characterCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        isASCII(bytes) ? bytes.count : String(decoding: bytes, as: UTF8.self).count
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Eight bytes at a time, then the rest: a byte of 0x80 or more is not ASCII.
+        var index = 0
+        var high: UInt64 = 0
+        let raw = UnsafeRawBufferPointer(bytes)
+        while index + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < raw.count {
+            high |= UInt64(raw[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// The row as one JSON object; projects are fingerprints, each with a `*_label` beside it.
@@ -224,8 +226,8 @@ package struct AuditRow: Sendable {
             ("time", .string(madeAt.description)),
             ("live_at_call", .optional(liveAtCall, FactJSON.project)),
             ("live_at_call_label", labels.json(liveAtCall)),
-            ("gate", .array(decisionNames.map(JSONValue.string))),
-            ("gate_detail", .array(decisions.map(JSONValue.string))),
+            ("gate", .array(gateNames.map(JSONValue.string))),
+            ("gate_detail", .array(gateDetails.map(JSONValue.string))),
             ("tasks", .array(tasks.map { task in
                 .object([("task", .unsigned(task.id.number)), ("project", FactJSON.project(task.project)), ("path", .string(task.path)),
                          ("outcome", .optional(task.outcome, FactJSON.taskOutcome))])
@@ -254,10 +256,13 @@ package struct AuditRow: Sendable {
         Self.project(liveAtCall, &output)
         Self.key(",\"live_at_call_label\":", &output)
         Self.string(labels.label(liveAtCall), &output)
-        Self.key(",\"gate\":", &output)
-        Self.strings(decisionNames, &output)
-        Self.key(",\"gate_detail\":", &output)
-        Self.strings(decisions, &output)
+        Self.key(",\"gate\":[", &output)
+        for (index, step) in gate.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(step.name, to: &output)
+        }
+        Self.key("],\"gate_detail\":", &output)
+        Self.strings(gateDetails, &output)
         Self.key(",\"tasks\":[", &output)
         for (index, task) in tasks.enumerated() {
             Self.key(index == 0 ? "{\"task\":" : ",{\"task\":", &output)

@@ -28,31 +28,11 @@ extension AuditRow {
     mutating func apply(_ change: CallAudit.RowChange) {
         switch change {
         case .decided(let decision):
-            switch decision {
-            case .replayed(let id, let project):
-                if let last = decisions.indices.last, decisionNames.last == "queued" {
-                    decisions[last] = "queued \(id), replayed"
-                } else {
-                    decisions.append("replayed by \(id) on \(project)")
-                }
-            case .queued(let id, _, _): decisions.append("queued \(id)")
-            case .executed, .inline, .refused: decisions.append(Describe.decisionName(decision))
-            }
-            decisionNames.append(Describe.decisionName(decision))
+            gate.append(.decided(decision))
         case .rejected:
-            decisions.append("rejected")
-            decisionNames.append("rejected")
+            gate.append(.rejected)
         case .routed(let id, let routing):
-            let text: String = switch routing {
-            case .absorbed(let into): "absorbed into \(into)"
-            case .enqueued(let behind): "\(id) behind \(behind)"
-            case .noop: "noop"
-            case .started: "\(id) started"
-            case .initialization: "\(id) initialization"
-            case .moved(let entry): "moved \(entry) to the tail"
-            }
-            decisions.append(text)
-            decisionNames.append(Describe.routingName(routing))
+            gate.append(.routed(id, routing))
         case .taskAdded(let task):
             tasks.append(task)
         case .taskPath(let id, let path):

@@ -21,7 +21,7 @@ package struct Timeline {
         /// Whether the call is worth a mark of its own in a long journal: the gate held it,
         /// or it was not delivered or applied (failed, discarded, pending).
         static func isNotable(_ row: AuditRow) -> Bool {
-            row.decisionNames.contains("queued") || ![.delivered, .applied].contains(row.statusCase)
+            row.gate.contains(where: \.isQueued) || ![.delivered, .applied].contains(row.statusCase)
         }
     }
 

@@ -136,6 +136,16 @@ extension CallAudit.Ledger {
         return value
     }
 
+    /// Changes task `id` in place (its calls are not copied to be changed) and returns its
+    /// project; nil, changing nothing, for a task the audit does not know. Reads and writes
+    /// the task as ``task(_:)`` then ``setTask(_:_:)`` would.
+    mutating func changeTask(_ id: TaskID, _ change: (inout TaskCarrier) -> Void) -> ProjectFingerprint? {
+        guard task(id) != nil, let index = taskCalls.index(forKey: id) else { return nil }
+        change(&taskCalls.values[index])
+        if segment != nil { segment?.writtenTasks.insert(id) }
+        return taskCalls.values[index].project
+    }
+
     mutating func setTask(_ id: TaskID, _ value: TaskCarrier?) {
         taskCalls[id] = value
         if segment != nil { segment?.writtenTasks.insert(id) }

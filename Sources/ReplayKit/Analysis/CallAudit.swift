@@ -122,14 +122,16 @@ extension CallAudit.Ledger {
                 update(call, state, .taskAdded(AuditRow.Task(id: task.id, project: task.project, path: task.path)))
             }
         case .eventBatched(let id, let event, _):
-            guard var carried = task(id) else { break }
-            if carried.calls.count == 1, let first = carried.calls.first {
+            var soleCall: CallID?
+            guard let project = changeTask(id, { carried in
+                if carried.calls.count == 1 { soleCall = carried.calls.first }
+                carried.calls.append(event.call)
+            }) else { break }
+            if let soleCall {
                 // The task's own call now travels in a bulk request too.
-                update(first, state, .taskPath(id, DeliveryTask.bulkTrackPath))
+                update(soleCall, state, .taskPath(id, DeliveryTask.bulkTrackPath))
             }
-            carried.calls.append(event.call)
-            setTask(id, carried)
-            update(event.call, state, .taskAdded(AuditRow.Task(id: id, project: carried.project, path: DeliveryTask.bulkTrackPath)))
+            update(event.call, state, .taskAdded(AuditRow.Task(id: id, project: project, path: DeliveryTask.bulkTrackPath)))
         case .taskCompleted(let id, let outcome):
             guard let (calls, project) = task(id).map({ ($0.calls, $0.project) }) else { break }
             setTask(id, nil)
@@ -141,15 +143,11 @@ extension CallAudit.Ledger {
                 update(call, state, .taskOutcome(id, outcome))
             }
         case .disableCoalesced(let id, let call):
-            guard var carried = task(id) else { break }
-            carried.calls.append(call)
-            setTask(id, carried)
-            update(call, state, .taskAdded(AuditRow.Task(id: id, project: carried.project, path: DeliveryTask.disableDevicePath)))
+            guard let project = changeTask(id, { $0.calls.append(call) }) else { break }
+            update(call, state, .taskAdded(AuditRow.Task(id: id, project: project, path: DeliveryTask.disableDevicePath)))
         case .eventsExpired(let id, let expired):
             // Those calls' events left the task: its later outcome is no longer theirs.
-            guard var carried = task(id) else { break }
-            carried.calls.removeAll { expired.contains($0) }
-            setTask(id, carried)
+            guard changeTask(id, { $0.calls.removeAll { expired.contains($0) } }) != nil else { break }
             let outcome = TaskOutcome.discarded(.expired(ageLimit: .milliseconds(state.rules.deliveryAgeLimitMilliseconds)))
             for call in expired {
                 update(call, state, .taskOutcome(id, outcome))

@@ -38,7 +38,10 @@ enum RecordDecoder {
                 return .unreadable("snapshot: \(error)")
             }
         }
-        if FactKind(rawValue: kind) != nil,
+        // Only data values nest without a bound of their declarations': a fact read without
+        // them (``RecordDecoding/dataValues``) nests no deeper than its declaration, and the
+        // reader refuses anything past ``FieldReader``'s own bound.
+        if decoding.dataValues, FactKind(rawValue: kind) != nil,
            NestingProbe.exceeds(payload, limit: maximumNesting) {
             return .unreadable("payload nests deeper than \(maximumNesting) levels")
         }

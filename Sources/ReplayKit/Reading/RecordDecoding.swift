@@ -8,7 +8,9 @@ package struct RecordDecoding: Sendable, Equatable {
     /// decoded", and is not counted as a problem.
     package var snapshots = true
     /// Whether the calls' data values are read; when not, each reads as empty, its bytes
-    /// neither parsed nor checked (``FactCodec/decode(kind:payload:readsDataValues:)``).
+    /// neither parsed nor checked (``FactCodec/decode(kind:payload:readsDataValues:)``), nor
+    /// is the fact's nesting probed (``NestingProbe``: only data values nest deeper than a
+    /// declaration).
     package var dataValues = true
 
     /// Every record whole.

@@ -53,7 +53,7 @@ struct AuditRowLineTests {
                 case 0: row.received = row.received.map { (sequence: $0.sequence * 1_000_003, time: $0.time) }
                 case 1: row.received = nil
                 case 2: row.madeAt = JournalTime(microsecondsSince1970: 15_000 * 365 * 86_400 * 1_000_000)
-                default: row.decisions.append(contentsOf: ["queued behind s1 at #2", label])
+                default: row.gate.append(contentsOf: [.routed(SwitchID(7), .enqueued(behind: SwitchID(6))), .rejected])
                 }
                 if index == 3, case .delivered(let project, _)? = row.outcome { row.outcome = .delivered(project: project, status: -7) }
                 #expect(row.line == Self.padded(row))
@@ -61,5 +61,40 @@ struct AuditRowLineTests {
             }
         }
         #expect(checked == labels.count * min(rows.count, 40))
+    }
+
+    @Test("the gate's words: each step's own, a queueing and the replay right after it as one, names kept apart")
+    func gateWords() throws {
+        let us = ProjectFingerprint(hex: String(repeating: "1", count: 16))!
+        let received = ReceivedCall(id: CallID(UUID()), caller: 1, call: .setEmail("a@example.com"))
+        var row = AuditRow(call: received.id, name: .setEmail, received: nil, madeAt: JournalTime(microsecondsSince1970: 0), liveAtCall: nil)
+        #expect(row.gateText == "-" && row.gateDetails.isEmpty && row.gateNames.isEmpty)
+        let queued = AuditRow.GateStep.decided(.queued(switch: SwitchID(1), position: 0, call: received))
+        // The replay says the switch that replayed the call, said with the queueing it follows.
+        row.gate = [queued, .decided(.replayed(switch: SwitchID(2), project: us))]
+        #expect(row.gateDetails == ["queued s2, replayed"])
+        #expect(row.gateNames == ["queued", "replayed"])
+        #expect(row.gateText == "queued s2, replayed")
+        // A second replay, and one that follows no queueing, is said on its own.
+        row.gate.append(.decided(.replayed(switch: SwitchID(3), project: us)))
+        #expect(row.gateDetails == ["queued s2, replayed", "replayed by s3 on \(us)"])
+        row.gate = [.decided(.replayed(switch: SwitchID(3), project: us)), queued, .decided(.executed(project: us)), .rejected]
+        #expect(row.gateDetails == ["replayed by s3 on \(us)", "queued s1", "executed", "rejected"])
+        #expect(row.gateText == row.gateDetails.joined(separator: ", "))
+        #expect(row.gateNames == ["replayed", "queued", "executed", "rejected"])
+        let routings: [(SwitchRouting, String, String)] = [
+            (.started, "s4 started", "started"), (.absorbed(into: SwitchID(2)), "absorbed into s2", "absorbed"),
+            (.enqueued(behind: SwitchID(3)), "s4 behind s3", "enqueued"), (.noop, "noop", "noop"),
+            (.initialization, "s4 initialization", "initialization"), (.moved(entry: SwitchID(1)), "moved s1 to the tail", "moved"),
+        ]
+        for (routing, detail, name) in routings {
+            row.gate = [.routed(SwitchID(4), routing)]
+            #expect(row.gateDetails == [detail] && row.gateText == detail && row.gateNames == [name])
+        }
+        // A control call the gate never saw.
+        var control = AuditRow(call: received.id, name: .switchProject, received: nil, madeAt: row.madeAt, liveAtCall: nil)
+        #expect(control.gateText == "control")
+        control.gate = [.routed(SwitchID(1), .started)]
+        #expect(control.gateText == "s1 started")
     }
 }

@@ -35,7 +35,7 @@ struct DemoAuditTests {
         // The calls made while the US disable was held went to EU; the push open stayed on US.
         let us = try #require(outcome.projects.first { $0.name == "us" }?.fingerprint)
         let eu = try #require(outcome.projects.first { $0.name == "eu" }?.fingerprint)
-        let queued = rows.filter { $0.decisionNames.first == "queued" }
+        let queued = rows.filter { $0.gateNames.first == "queued" }
         #expect(queued.map(\.name) == [.setEmail, .track, .registerToken, .track])
         #expect(queued.prefix(3).allSatisfy { $0.deliveredTo == eu && $0.liveAtCall == us })
         #expect(rows.first { $0.name == .trackPushOpen }?.deliveredTo == us)

@@ -1,4 +1,5 @@
 import Journal
+import SDK
 import SDKTesting
 import Testing
 import TestSupport
@@ -96,5 +97,32 @@ struct NestingProbeTests {
                 }
             }
         }
+    }
+
+    @Test("a fact read without its data values is not refused for its data's nesting: the data is not read")
+    func dataNotReadNotProbed() throws {
+        // A track whose data nests arrays about 200,000 deep (HostileJournalTests).
+        let payload = HostileJournalTests.deeplyNestedTrack()
+        func decoded(_ decoding: RecordDecoding) -> DecodedRecord.Content {
+            payload.withUnsafeBytes { bytes in
+                RecordDecoder.decode(sequence: 1, time: JournalTime(microsecondsSince1970: 0), kind: FactKind.callReceived.rawValue,
+                                     payload: bytes, decoding: decoding).content
+            }
+        }
+        guard case .unreadable(let reason) = decoded(.whole) else {
+            Issue.record("read whole, the payload is refused")
+            return
+        }
+        #expect(reason == "payload nests deeper than \(RecordDecoder.maximumNesting) levels")
+        guard case .fact(.callReceived(let received)) = decoded(.withoutDataValues) else {
+            Issue.record("read without data values, the call is read")
+            return
+        }
+        guard case .track(let event, let data) = received.call else {
+            Issue.record("a track, got \(received.call)")
+            return
+        }
+        #expect(event == "event")
+        #expect(data == [:])
     }
 }

@@ -42,8 +42,11 @@ struct ReadAheadTests {
         return (records, nil, cursor.tornTail)
     }
 
-    private func readAhead(_ reader: JournalReader, from sequence: UInt64? = nil) throws -> (records: [DecodedRecord], error: JournalError?, tail: Damage?) {
-        let stream = try FactStream(reader: reader, from: sequence)
+    /// What a ``FactStream`` gives: read ahead on its thread, or with `readsAhead` false on this
+    /// one (a worker of a fold side by side).
+    private func readAhead(_ reader: JournalReader, from sequence: UInt64? = nil,
+                           readsAhead: Bool = true) throws -> (records: [DecodedRecord], error: JournalError?, tail: Damage?) {
+        let stream = try FactStream(reader: reader, from: sequence, readsAhead: readsAhead)
         var records: [DecodedRecord] = []
         do {
             while let record = try stream.next() { records.append(record) }
@@ -73,11 +76,14 @@ struct ReadAheadTests {
         let all = direct(reader)
         #expect(all.records.count > ReadAheadDecoder.chunkSize * (ReadAheadDecoder.chunksAhead + 2))
         #expect(reader.segments.count > 3)
-        let ahead = try readAhead(reader)
-        #expect(same(ahead.records, all.records))
-        #expect(ahead.error == nil && ahead.tail == nil)
-        for start in [UInt64(1), 2, 129, 1000, 3001, UInt64(all.records.count)] {
-            #expect(same(try readAhead(reader, from: start).records, direct(reader, from: start).records), "from \(start)")
+        for readsAhead in [true, false] {
+            let ahead = try readAhead(reader, readsAhead: readsAhead)
+            #expect(same(ahead.records, all.records), "reads ahead: \(readsAhead)")
+            #expect(ahead.error == nil && ahead.tail == nil)
+            for start in [UInt64(1), 2, 129, 1000, 3001, UInt64(all.records.count)] {
+                #expect(same(try readAhead(reader, from: start, readsAhead: readsAhead).records, direct(reader, from: start).records),
+                        "from \(start), reads ahead: \(readsAhead)")
+            }
         }
     }
 
@@ -95,9 +101,11 @@ struct ReadAheadTests {
         let error = try #require(expected.error)
         guard case .corrupted(let damage) = error else { Issue.record("expected corruption, got \(error)"); return }
         #expect(damage.segment == names[names.count / 2])
-        let ahead = try readAhead(reader)
-        #expect(ahead.error == error)
-        #expect(same(ahead.records, expected.records))
+        for readsAhead in [true, false] {
+            let ahead = try readAhead(reader, readsAhead: readsAhead)
+            #expect(ahead.error == error, "reads ahead: \(readsAhead)")
+            #expect(same(ahead.records, expected.records), "reads ahead: \(readsAhead)")
+        }
     }
 
     @Test("a torn tail ends the stream and is reported once the end is reached")
@@ -113,9 +121,11 @@ struct ReadAheadTests {
         let expected = direct(reader)
         #expect(expected.error == nil)
         let tail = try #require(expected.tail)
-        let ahead = try readAhead(reader)
-        #expect(same(ahead.records, expected.records))
-        #expect(ahead.tail == tail)
+        for readsAhead in [true, false] {
+            let ahead = try readAhead(reader, readsAhead: readsAhead)
+            #expect(same(ahead.records, expected.records), "reads ahead: \(readsAhead)")
+            #expect(ahead.tail == tail, "reads ahead: \(readsAhead)")
+        }
         // Not reached yet: not reported.
         let early = try FactStream(reader: reader)
         _ = try early.next()

@@ -53,7 +53,13 @@ package final class CallAudit {
 
     /// Takes in one record; `state` is the state before it.
     package func consume(_ record: DecodedRecord, before state: SDKState) {
-        ledger.consume(record, before: state, emit: emit)
+        ledger.consume(record, fact: record.fact, before: state, emit: emit)
+    }
+
+    /// ``consume(_:before:)`` given the fact `record` holds (nil for a snapshot or an unreadable
+    /// record), already taken out of it (``JournalWalk/fold(_:lookingBeforeWithFact:)``).
+    package func consume(_ record: DecodedRecord, fact: Fact?, before state: SDKState) {
+        ledger.consume(record, fact: fact, before: state, emit: emit)
     }
 
     /// Starts mid-journal from `state`, as from a snapshot: its projects' labels and queued
@@ -79,10 +85,15 @@ package final class CallAudit {
 }
 
 extension CallAudit.Ledger {
-    /// ``CallAudit/consume(_:before:)``, handing rows to `emit`.
-    mutating func consume(_ record: DecodedRecord, before state: SDKState, emit: (AuditRow) -> Void) {
-        // The record's content matched once (each match copies it).
-        let fact: Fact
+    /// ``CallAudit/consume(_:fact:before:)``, handing rows to `emit`.
+    mutating func consume(_ record: DecodedRecord, fact: Fact?, before state: SDKState, emit: (AuditRow) -> Void) {
+        guard let fact else { return consumeOther(record, emit: emit) }
+        labels.learn(from: fact)
+        consumeFact(fact, record, before: state, emit: emit)
+    }
+
+    /// A record that holds no fact: a snapshot (an unreadable record changes nothing).
+    private mutating func consumeOther(_ record: DecodedRecord, emit: (AuditRow) -> Void) {
         switch record.content {
         case .snapshot(let snapshot):
             labels.learn(from: snapshot)
@@ -96,13 +107,12 @@ extension CallAudit.Ledger {
             }
             // A segment's audit starts at its snapshot: its tasks are the ones it assumes.
             if segment != nil, segment?.snapshotTasks == nil { segment?.snapshotTasks = taskCalls }
-            return
-        case .fact(let recorded):
-            labels.learn(from: recorded)
-            fact = recorded
-        case .unreadable:
-            return
+        case .fact, .unreadable:
+            break
         }
+    }
+
+    private mutating func consumeFact(_ fact: Fact, _ record: DecodedRecord, before state: SDKState, emit: (AuditRow) -> Void) {
         // A gateDecided's, or the one an eventBatched carries (format 1.3).
         if let (call, decision) = fact.gateDecision {
             update(call, state, .decided(decision))

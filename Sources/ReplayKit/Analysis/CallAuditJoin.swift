@@ -61,7 +61,7 @@ package final class CallAuditJoin {
                 state = walk.state
             }
             while let record = try walk.next() {
-                walk.fold(record) { audit.consume(record, before: $0) }
+                walk.fold(record, lookingBeforeWithFact: { audit.consume(record, fact: $1, before: $0) })
             }
         })
         return problems
@@ -72,7 +72,7 @@ package final class CallAuditJoin {
         let audit = CallAudit.ofOneSegment()
         do {
             while let record = try walk.next() {
-                walk.fold(record) { audit.consume(record, before: $0) }
+                walk.fold(record, lookingBeforeWithFact: { audit.consume(record, fact: $1, before: $0) })
             }
         } catch {
             return .audited(audit.finishSegment(), walk.stream.problems, walk.state, HandedOverError(error: error))

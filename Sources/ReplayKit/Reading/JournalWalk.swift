@@ -266,6 +266,25 @@ package final class JournalWalk {
         apply(record, to: &state)
     }
 
+    /// ``fold(_:lookingBefore:)`` for a command that reads the record's fact too: `look` gets
+    /// the state before `record` and the fact it holds (nil for a snapshot or an unreadable
+    /// record). The fact is taken out of the record once for both (each taking-out copies it:
+    /// a retain and a release of each of its parts, a record).
+    package func fold(_ record: DecodedRecord, lookingBeforeWithFact look: (borrowing SDKState, Fact?) throws -> Void) rethrows {
+        try Self.lend(&state, to: look, thenApply: record)
+        noteFolded(record)
+    }
+
+    private static func lend(_ state: inout SDKState, to look: (borrowing SDKState, Fact?) throws -> Void,
+                             thenApply record: DecodedRecord) rethrows {
+        guard case .fact(let fact) = record.content else {
+            try look(state, nil)
+            return apply(record, to: &state)
+        }
+        try look(state, fact)
+        state.evolve(fact, at: record.time)
+    }
+
     private static func lend<Result>(_ state: inout SDKState, to body: (borrowing SDKState) throws -> Result) rethrows -> Result {
         try body(state)
     }

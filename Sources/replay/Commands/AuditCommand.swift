@@ -124,7 +124,7 @@ struct AuditCommand: Command {
             let audit = CallAudit(emit: emit)
             while let record = try walk.next() {
                 if let skip = walk.resumedAfter { audit.resume(after: skip) }
-                walk.fold(record) { audit.consume(record, before: $0) }
+                walk.fold(record, lookingBeforeWithFact: { audit.consume(record, fact: $1, before: $0) })
             }
             audit.finish()
             JobsNote.report(command: Self.name, jobs: jobs, given: jobsGiven, segments: reader.segments.count,

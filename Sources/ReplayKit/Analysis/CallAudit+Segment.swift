@@ -38,8 +38,9 @@ extension CallAudit {
         }
 
         var items: [Item] = []
-        /// Calls received in the segment or resolved in it.
-        private var settled: Set<CallID> = []
+        /// Calls received before the segment and resolved in it (with ``receivedIDs``, the
+        /// settled calls).
+        private var resolvedCarried: Set<CallID> = []
         /// Unsettled calls changed in the segment and not resolved in it.
         var carried: [CallID: Carried] = [:]
         /// Calls received in the segment: a row an earlier segment left open for one is replaced.
@@ -58,13 +59,12 @@ extension CallAudit {
         var deliveries: [ProjectFingerprint: Deliveries] = [:]
 
         func isSettled(_ call: CallID) -> Bool {
-            settled.contains(call)
+            receivedIDs.contains(call) || resolvedCarried.contains(call)
         }
 
         mutating func received(_ call: CallID) {
-            settled.insert(call)
             receivedIDs.insert(call)
-            carried[call] = nil
+            if !carried.isEmpty { carried[call] = nil }
         }
 
         mutating func change(_ call: CallID, _ change: RowChange, pending: @autoclosure () -> AuditRow?) {
@@ -76,7 +76,7 @@ extension CallAudit {
         }
 
         mutating func resolveCarried(_ call: CallID, labels: ProjectLabels) {
-            settled.insert(call)
+            resolvedCarried.insert(call)
             guard let entry = carried.removeValue(forKey: call) else { return }
             items.append(.carried(call, entry, labels))
         }

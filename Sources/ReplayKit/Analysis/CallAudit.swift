@@ -185,16 +185,17 @@ extension CallAudit.Ledger {
     private mutating func resolve(_ call: CallID, _ outcome: CallOutcome, at resolved: (sequence: UInt64, time: JournalTime),
                                   _ state: SDKState, emit: (AuditRow) -> Void) {
         let change = CallAudit.RowChange.resolved(outcome, at: resolved)
-        if segment?.isSettled(call) == false {
+        // The row taken out with one look-up (or made from the state), changed, handed out. A
+        // row the audit holds is of a settled call (a segment's audit holds no other), so the
+        // look-up comes first and most calls need no other.
+        var row: AuditRow
+        if let index = open.index(forKey: call) {
+            row = open.remove(at: index).value
+        } else if segment?.isSettled(call) == false {
             changeCarried(call, state, change)
             // A row an earlier segment may hold: the join resolves it, in this place in order.
             segment?.resolveCarried(call, labels: labels)
             return
-        }
-        // The row taken out with one look-up (or made from the state), changed, handed out.
-        var row: AuditRow
-        if let index = open.index(forKey: call) {
-            row = open.remove(at: index).value
         } else if let pending = state.pendingCall(call) {
             row = AuditRow(pending: pending, call: call)
         } else {
@@ -234,13 +235,12 @@ extension CallAudit.Ledger {
     /// Changes the row of `call`, creating it from the state for a call received before the
     /// walk began.
     private mutating func update(_ call: CallID, _ state: SDKState, _ change: CallAudit.RowChange) {
-        if segment?.isSettled(call) == false {
-            changeCarried(call, state, change)
-            return
-        }
         // In place, with one look-up: a row copied out and written back would copy its arrays.
+        // A row the audit holds is of a settled call (as in ``resolve``), so it comes first.
         if let index = open.index(forKey: call) {
             open.values[index].apply(change)
+        } else if segment?.isSettled(call) == false {
+            changeCarried(call, state, change)
         } else if let pending = state.pendingCall(call) {
             var row = AuditRow(pending: pending, call: call)
             row.apply(change)

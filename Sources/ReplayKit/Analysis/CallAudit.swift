@@ -34,7 +34,10 @@ package final class CallAudit {
     }
 
     private let emit: (AuditRow) -> Void
-    var ledger = Ledger()
+    /// Its exclusive access is not checked at run time: only this audit's methods touch it,
+    /// one at a time (`emit` must not call back into the audit, and an audit is not Sendable);
+    /// the check would cost two a record.
+    @exclusivity(unchecked) var ledger = Ledger()
 
     package var deliveries: [ProjectFingerprint: Deliveries] { ledger.deliveries }
     /// Rows handed out, by status (``AuditRow/status``).

@@ -63,6 +63,14 @@ struct AuditRowLineTests {
         #expect(checked == labels.count * min(rows.count, 40))
     }
 
+    /// What `audit --json` writes for `row` (`AuditRow.writeJSON(to:)`).
+    private static func writtenJSON(_ row: AuditRow) -> String {
+        ScratchBytes.withScratch { bytes in
+            row.writeJSON(to: &bytes)
+            return String(decoding: bytes.written, as: UTF8.self)
+        }
+    }
+
     @Test("the gate's words: each step's own, a queueing and the replay right after it as one, names kept apart")
     func gateWords() throws {
         let us = ProjectFingerprint(hex: String(repeating: "1", count: 16))!
@@ -87,10 +95,15 @@ struct AuditRowLineTests {
             (.enqueued(behind: SwitchID(3)), "s4 behind s3", "enqueued"), (.noop, "noop", "noop"),
             (.initialization, "s4 initialization", "initialization"), (.moved(entry: SwitchID(1)), "moved s1 to the tail", "moved"),
         ]
+        #expect(Self.writtenJSON(row) == row.json.serialized())
         for (routing, detail, name) in routings {
             row.gate = [.routed(SwitchID(4), routing)]
             #expect(row.gateDetails == [detail] && row.gateText == detail && row.gateNames == [name])
+            #expect(Self.writtenJSON(row) == row.json.serialized())
         }
+        row.gate = [queued, .decided(.replayed(switch: SwitchID(2), project: us)), .decided(.inline(project: us)), .decided(.refused)]
+        #expect(row.gateText == "queued s2, replayed, inline, refused")
+        #expect(Self.writtenJSON(row) == row.json.serialized())
         // A control call the gate never saw.
         var control = AuditRow(call: received.id, name: .switchProject, received: nil, madeAt: row.madeAt, liveAtCall: nil)
         #expect(control.gateText == "control")

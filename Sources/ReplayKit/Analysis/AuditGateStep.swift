@@ -119,6 +119,21 @@ extension AuditRow {
         return details
     }
 
+    /// Appends ``gateDetails`` as a JSON array of strings, each written in place. A detail is
+    /// words, switch ids (`s2`) and fingerprints' hex: nothing in it is escaped in JSON (a
+    /// test holds the bytes to ``gateDetails`` serialized).
+    func writeGateDetailsJSON(to output: inout ScratchBytes) {
+        output.append(UInt8(ascii: "["))
+        var first = true
+        forEachGateDetail { write in
+            output.append(first ? "\"" as StaticString : ",\"")
+            first = false
+            write(&output)
+            output.append(UInt8(ascii: "\""))
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
     /// Appends ``AuditRow/gateText``'s bytes (the text's gate column), without making its
     /// strings.
     func writeGateText(to output: inout ScratchBytes) {

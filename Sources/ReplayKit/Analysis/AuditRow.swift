@@ -121,16 +121,7 @@ package struct AuditRow: Sendable {
             output.append(UInt8(ascii: "-"))
         }
         Self.spaces(2, &output)
-        var fits = true
-        output.appendWriting(atMost: JournalTime.textCount) { text in
-            guard let count = madeAt.writeText(to: text) else {
-                fits = false
-                return 0
-            }
-            return count
-        }
-        // A year outside 0…9999: its longer text, made as a string.
-        if !fits { output.append(madeAt.description) }
+        writeMadeAt(to: &output)
         Self.spaces(2, &output)
         call.writeDescription(to: &output)
         Self.spaces(2, &output)
@@ -152,6 +143,21 @@ package struct AuditRow: Sendable {
         } else {
             output.append(statusText)
         }
+    }
+
+    /// Appends `madeAt`'s text (``JournalTime/description``: digits, `-`, `:`, `.`, `T`, `Z`,
+    /// nothing JSON escapes) without making the string.
+    private func writeMadeAt(to output: inout ScratchBytes) {
+        var fits = true
+        output.appendWriting(atMost: JournalTime.textCount) { text in
+            guard let count = madeAt.writeText(to: text) else {
+                fits = false
+                return 0
+            }
+            return count
+        }
+        // A year outside 0…9999: its longer text, made as a string.
+        if !fits { output.append(madeAt.description) }
     }
 
     private static func spaces(_ count: Int, _ output: inout ScratchBytes) {
@@ -250,8 +256,9 @@ package struct AuditRow: Sendable {
         JSONValue.writeString(name.rawValue, to: &output)
         Self.key(",\"seq\":", &output)
         Self.unsigned(received?.sequence, &output)
-        Self.key(",\"time\":", &output)
-        JSONValue.writeString(madeAt.description, to: &output)
+        Self.key(",\"time\":\"", &output)
+        writeMadeAt(to: &output)
+        output.append(UInt8(ascii: "\""))
         Self.key(",\"live_at_call\":", &output)
         Self.project(liveAtCall, &output)
         Self.key(",\"live_at_call_label\":", &output)
@@ -262,7 +269,7 @@ package struct AuditRow: Sendable {
             JSONValue.writeString(step.name, to: &output)
         }
         Self.key("],\"gate_detail\":", &output)
-        Self.strings(gateDetails, &output)
+        writeGateDetailsJSON(to: &output)
         Self.key(",\"tasks\":[", &output)
         for (index, task) in tasks.enumerated() {
             Self.key(index == 0 ? "{\"task\":" : ",{\"task\":", &output)
@@ -294,15 +301,6 @@ package struct AuditRow: Sendable {
 
     private static func string(_ text: String?, _ output: inout ScratchBytes) {
         if let text { JSONValue.writeString(text, to: &output) } else { key("null", &output) }
-    }
-
-    private static func strings(_ texts: [String], _ output: inout ScratchBytes) {
-        output.append(UInt8(ascii: "["))
-        for (index, text) in texts.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(text, to: &output)
-        }
-        output.append(UInt8(ascii: "]"))
     }
 
     private static func unsigned(_ value: UInt64?, _ output: inout ScratchBytes) {

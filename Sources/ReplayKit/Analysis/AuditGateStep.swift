@@ -26,16 +26,8 @@ extension AuditRow {
             if case .decided(.queued) = self { true } else { false }
         }
 
-        /// What the step says on its own (a replay after a queueing is said with it:
+        /// Appends what the step says on its own (a replay after a queueing is said with it:
         /// ``AuditRow/gateDetails``).
-        var detail: String {
-            ScratchBytes.withScratch { bytes in
-                writeDetail(to: &bytes)
-                return String(decoding: bytes.written, as: UTF8.self)
-            }
-        }
-
-        /// Appends ``detail``'s bytes.
         func writeDetail(to output: inout ScratchBytes) {
             switch self {
             case .decided(let decision):
@@ -106,7 +98,7 @@ extension AuditRow {
     }
 
     /// What the gate did, in words, in order (`--json`'s `gate_detail`, the text's gate
-    /// column): each step's ``GateStep/detail``, but a queueing and the replay right after it
+    /// column): each step's own words (``GateStep/writeDetail(to:)``), but a queueing and the replay right after it
     /// are said as one, `queued s2, replayed`.
     var gateDetails: [String] {
         var details: [String] = []

@@ -130,17 +130,27 @@ extension CallAudit.Ledger {
     /// has not written is noted as assumed.
     mutating func task(_ id: TaskID) -> TaskCarrier? {
         let value = taskCalls[id]
-        if segment != nil, segment?.writtenTasks.contains(id) == false, segment?.assumedTasks.index(forKey: id) == nil {
-            segment?.assumedTasks[id] = .some(value)
-        }
+        noteRead(id, value)
         return value
     }
 
-    /// Changes task `id` in place (its calls are not copied to be changed) and returns its
-    /// project; nil, changing nothing, for a task the audit does not know. Reads and writes
-    /// the task as ``task(_:)`` then ``setTask(_:_:)`` would.
+    /// In a segment's audit, a first read of a task the segment has not written is noted as
+    /// assumed, with what the table held (`value`).
+    private mutating func noteRead(_ id: TaskID, _ value: TaskCarrier?) {
+        if segment != nil, segment?.writtenTasks.contains(id) == false, segment?.assumedTasks.index(forKey: id) == nil {
+            segment?.assumedTasks[id] = .some(value)
+        }
+    }
+
+    /// Changes task `id` in place (its calls are not copied to be changed), with one look-up,
+    /// and returns its project; nil, changing nothing, for a task the audit does not know.
+    /// Reads and writes the task as ``task(_:)`` then ``setTask(_:_:)`` would.
     mutating func changeTask(_ id: TaskID, _ change: (inout TaskCarrier) -> Void) -> ProjectFingerprint? {
-        guard task(id) != nil, let index = taskCalls.index(forKey: id) else { return nil }
+        guard let index = taskCalls.index(forKey: id) else {
+            noteRead(id, nil)
+            return nil
+        }
+        noteRead(id, taskCalls.values[index])
         change(&taskCalls.values[index])
         if segment != nil { segment?.writtenTasks.insert(id) }
         return taskCalls.values[index].project

@@ -10,6 +10,9 @@ package enum ReplayCommandLine {
         ExportCommand.self, ReportCommand.self, StepCommand.self, ServeCommand.self, SimulateCommand.self, CompletionCommand.self,
     ]
 
+    /// What every answer stopped or refused at damage advises, in its own words' parentheses.
+    static let verifyAdvice = "run `replay verify` for the whole picture"
+
     /// The subcommands' names, in the order `--help` lists them.
     package static var commandNames: [String] { commands.map { $0.name } }
 
@@ -76,7 +79,7 @@ package enum ReplayCommandLine {
         } catch JournalError.corrupted(let damage) {
             console.clearProgress()
             let salvage = command.takesSalvage ? "; `--salvage` goes on past it" : ""
-            console.printError("replay \(name): stopped at \(damage) (run `replay verify` for the whole picture\(salvage))")
+            console.printError("replay \(name): stopped at \(damage) (\(Self.verifyAdvice)\(salvage))")
             return ExitStatus.findings.rawValue
         } catch {
             console.clearProgress()

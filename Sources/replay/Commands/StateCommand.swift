@@ -67,7 +67,7 @@ struct StateCommand: Command {
             DocumentText.lines(document).forEach(console.print)
         }
         if let damagedAfter {
-            console.printError("replay \(Self.name): the record after it is damaged: \(damagedAfter) (run `replay verify` for the whole picture)")
+            console.printError("replay \(Self.name): the record after it is damaged: \(damagedAfter) (\(ReplayCommandLine.verifyAdvice))")
         }
         return walk.stream.reportProblems(command: Self.name, console: console) || damagedAfter != nil ? .findings : .ok
     }

@@ -178,7 +178,7 @@ final class ServedJournals: Sendable {
             return .json(value)
         } catch JournalError.corrupted(let damage) {
             // A moment inside the damage (or past it in its segment): refused, as `state --at` refuses it.
-            return .refusal(404, "seq \(sequence) cannot be read: stopped at \(damage) (run `replay verify` for the whole picture)")
+            return .refusal(404, "seq \(sequence) cannot be read: stopped at \(damage) (\(ReplayCommandLine.verifyAdvice))")
         }
     }
 

@@ -135,7 +135,8 @@ struct StoryAudit {
         let walk: JournalWalk
         do {
             reader = try JournalReader(directory: SimulationWorld.journalDirectory, storage: world.storage.memory)
-            walk = try JournalWalk(reader: reader)
+            // Read here: the simulation's workers already fill the cores, and a story's journal is small.
+            walk = try JournalWalk(reader: reader, readsAhead: false)
         } catch {
             report(.journal, "the final journal cannot be read: \(error)")
             return

@@ -61,12 +61,15 @@ package final class JournalWalk {
         case at(Moment)
     }
 
-    /// Opens a walk over `reader` at `start`, decoding what `decoding` says of each record.
+    /// Opens a walk over `reader` at `start`, decoding what `decoding` says of each record. With
+    /// `readsAhead` false the records are read on the calling thread (``FactStream``): for a walk
+    /// among many at once (a story's check, a reconciliation of many journals), whose threads
+    /// would cost more than they overlap.
     ///
     /// Throws ``MomentError`` when the moment lies before the journal's first retained record,
     /// and journal errors (corruption on the way is ``JournalError/corrupted(_:)``).
     package init(reader: JournalReader, start: Start = .beginning, remembersLastFolded: Bool = false,
-                 decoding: RecordDecoding = .whole, onProgress: ((UInt64) -> Void)? = nil) throws {
+                 decoding: RecordDecoding = .whole, readsAhead: Bool = true, onProgress: ((UInt64) -> Void)? = nil) throws {
         self.remembersLastFolded = remembersLastFolded
         self.reader = reader
         self.onProgress = onProgress
@@ -74,7 +77,7 @@ package final class JournalWalk {
         case .beginning: nil
         case .after(let moment), .at(let moment): moment
         }
-        let (state, stream, first) = try Self.open(reader: reader, near: moment, decoding: decoding)
+        let (state, stream, first) = try Self.open(reader: reader, near: moment, decoding: decoding, readsAhead: readsAhead)
         self.state = state
         self.stream = stream
         self.lookahead = first
@@ -141,7 +144,7 @@ package final class JournalWalk {
 
     /// Opens the segment whose snapshot comes last at or before `moment`, falling back to
     /// earlier segments when a snapshot cannot be read.
-    private static func open(reader: JournalReader, near moment: Moment?, decoding: RecordDecoding)
+    private static func open(reader: JournalReader, near moment: Moment?, decoding: RecordDecoding, readsAhead: Bool)
         throws -> (SDKState, FactStream, DecodedRecord?) {
         let segments = reader.segments
         if case .time? = moment {
@@ -156,7 +159,7 @@ package final class JournalWalk {
         while let index = candidate {
             let segment = segments[index]
             if try reader.header(ofSegment: index) != nil {
-                let stream = try FactStream(reader: reader, from: segment.baseSequence, decoding: decoding)
+                let stream = try FactStream(reader: reader, from: segment.baseSequence, decoding: decoding, readsAhead: readsAhead)
                 if let first = try stream.next(), first.sequence == segment.baseSequence, case .snapshot(let state) = first.content {
                     return (state, stream, first)
                 }
@@ -166,7 +169,7 @@ package final class JournalWalk {
         // No readable snapshot at or before the start: fold from an empty state at the first
         // record (right for a journal that still holds its first segment; the unreadable
         // snapshots are reported as skipped records).
-        let stream = try FactStream(reader: reader, decoding: decoding)
+        let stream = try FactStream(reader: reader, decoding: decoding, readsAhead: readsAhead)
         return (SDKState(), stream, try stream.next())
     }
 

@@ -142,7 +142,7 @@ package final class JournalReconciler {
     }
 
     /// Registers the journal at `path`; nil when it is skipped (no journal id, read already).
-    private func openJournal(path: String, reader: JournalReader) throws -> JournalCursor? {
+    private func openJournal(path: String, reader: JournalReader, readsAhead: Bool = true) throws -> JournalCursor? {
         let number = journals.count
         let stream = reader.journalID
         journals.append(JournalInfo(path: path, stream: stream))
@@ -155,7 +155,7 @@ package final class JournalReconciler {
             return nil
         }
         journalOfStream[stream] = number
-        return JournalCursor(number: number, path: path, stream: stream, walk: try JournalWalk(reader: reader))
+        return JournalCursor(number: number, path: path, stream: stream, walk: try JournalWalk(reader: reader, readsAhead: readsAhead))
     }
 
     /// The slots of `task`'s calls, registered, in the order of
@@ -536,29 +536,32 @@ package final class JournalReconciler {
                 throw ReceiptLogError(path: path, problem: error.problem)
             }
         }
-        try reconcile(journals: sources, receiptReaders: readers, windowMicroseconds: windowMicroseconds, parsesAhead: true)
+        try reconcile(journals: sources, receiptReaders: readers, windowMicroseconds: windowMicroseconds, readsAhead: true)
     }
 
     /// ``reconcile(journals:receiptLogs:)`` over receipt logs opened already (a log in
-    /// memory: ``ReceiptLogReader/init(bytes:)``), each named by its path. With `parsesAhead`,
-    /// each log is parsed on a thread of its own (``ReadAheadReceipts``): for big files; a
-    /// small log in memory is read here.
+    /// memory: ``ReceiptLogReader/init(bytes:)``), each named by its path. With `readsAhead`,
+    /// each log is parsed on a thread of its own (``ReadAheadReceipts``), and so is each journal
+    /// when there are fewer journals than cores: for big files. Many journals (a fleet's) are
+    /// read here, as is a small log in memory: as many threads as journals would cost more
+    /// than they overlap.
     package func reconcile(journals sources: [(path: String, reader: JournalReader)],
                            receiptReaders: [(path: String, reader: ReceiptLogReader)],
-                           windowMicroseconds: Int64 = streamingWindowMicroseconds, parsesAhead: Bool = false) throws {
+                           windowMicroseconds: Int64 = streamingWindowMicroseconds, readsAhead: Bool = false) throws {
         precondition(journals.isEmpty && receiptFiles.isEmpty, "reconcile(journals:receiptLogs:) runs on a new reconciler")
         streaming = true
         let receiptLogs = receiptReaders.map(\.path)
         let window = max(clockSkewMicroseconds, windowMicroseconds, 0)
         var cursors: [JournalCursor] = []
+        let journalsReadAhead = readsAhead && sources.count < ProcessInfo.processInfo.activeProcessorCount
         for source in sources {
-            guard let cursor = try openJournal(path: source.path, reader: source.reader) else { continue }
+            guard let cursor = try openJournal(path: source.path, reader: source.reader, readsAhead: journalsReadAhead) else { continue }
             cursor.head = try cursor.walk.next()
             if cursor.head == nil { finishJournal(cursor) } else { cursors.append(cursor) }
         }
         var logs: [LogCursor] = []
         for (path, reader) in receiptReaders {
-            logs.append(LogCursor(lines: parsesAhead ? .ahead(ReadAheadReceipts(reader: reader)) : .here(reader), file: openReceipts(path: path)))
+            logs.append(LogCursor(lines: readsAhead ? .ahead(ReadAheadReceipts(reader: reader)) : .here(reader), file: openReceipts(path: path)))
         }
         for index in logs.indices { try advance(&logs[index], path: receiptLogs[index]) }
         // The earliest receipt, and the earliest journal record, across every log and journal.

@@ -29,7 +29,8 @@ public final class InMemoryStorage: JournalStorage {
     }
 
     private struct Tree {
-        var files: [String: Node] = [:]
+        /// Files by directory, then by name: a directory's listing and its sync read one entry.
+        var files: [String: [String: Node]] = [:]
         /// Names whose directory entry is durable, per directory.
         var durableNames: [String: Set<String>] = [:]
         var directories: Set<String> = []
@@ -57,19 +58,19 @@ public final class InMemoryStorage: JournalStorage {
             guard tree.directories.contains(directory) else {
                 throw JournalError.io(path: path, operation: "opendir", code: 2)
             }
-            return tree.files.keys.compactMap { Self.split($0).directory == directory ? Self.split($0).name : nil }
+            return tree.files[directory].map { Array($0.keys) } ?? []
         }
     }
 
     public func createFile(at path: String) throws -> any WritableFile {
-        let key = Self.normalized(path)
+        let (directory, name) = Self.split(Self.normalized(path))
         let node = try tree.withLock { tree -> Node in
-            guard tree.directories.contains(Self.split(key).directory) else {
+            guard tree.directories.contains(directory) else {
                 throw JournalError.io(path: path, operation: "create", code: 2)
             }
-            guard tree.files[key] == nil else { throw JournalError.io(path: path, operation: "create", code: 17) }
+            guard tree.files[directory]?[name] == nil else { throw JournalError.io(path: path, operation: "create", code: 17) }
             let node = Node()
-            tree.files[key] = node
+            tree.files[directory, default: [:]][name] = node
             return node
         }
         return Handle(node: node)
@@ -88,19 +89,17 @@ public final class InMemoryStorage: JournalStorage {
     }
 
     public func removeFile(at path: String) throws {
-        let key = Self.normalized(path)
+        let (directory, name) = Self.split(Self.normalized(path))
         tree.withLock { tree in
-            tree.files[key] = nil
-            tree.durableNames[Self.split(key).directory]?.remove(Self.split(key).name)
+            tree.files[directory]?[name] = nil
+            tree.durableNames[directory]?.remove(name)
         }
     }
 
     public func synchronizeDirectory(at path: String) throws {
         let directory = Self.normalized(path)
         tree.withLock { tree in
-            tree.durableNames[directory] = Set(tree.files.keys.compactMap {
-                Self.split($0).directory == directory ? Self.split($0).name : nil
-            })
+            tree.durableNames[directory] = Set(tree.files[directory]?.keys ?? [:].keys)
         }
     }
 
@@ -108,15 +107,16 @@ public final class InMemoryStorage: JournalStorage {
 
     /// The current bytes of a file, or nil when it does not exist.
     public func bytes(of path: String) -> [UInt8]? {
-        tree.withLock { $0.files[Self.normalized(path)] }?.state.withLock { $0.data }
+        let (directory, name) = Self.split(Self.normalized(path))
+        return tree.withLock { $0.files[directory]?[name] }?.state.withLock { $0.data }
     }
 
     /// Replaces a file's bytes (and its durable bytes): for tests that damage files.
     public func setBytes(_ bytes: [UInt8], of path: String) {
-        let key = Self.normalized(path)
+        let (directory, name) = Self.split(Self.normalized(path))
         tree.withLock { tree in
-            tree.files[key] = Node(data: bytes, synced: bytes)
-            tree.durableNames[Self.split(key).directory, default: []].insert(Self.split(key).name)
+            tree.files[directory, default: [:]][name] = Node(data: bytes, synced: bytes)
+            tree.durableNames[directory, default: []].insert(name)
         }
     }
 
@@ -129,9 +129,11 @@ public final class InMemoryStorage: JournalStorage {
     public func copy() -> InMemoryStorage {
         tree.withLock { tree in
             var copy = tree
-            copy.files = tree.files.mapValues { node in
-                let state = node.state.withLock { $0 }
-                return Node(data: state.data, synced: state.synced)
+            copy.files = tree.files.mapValues { directory in
+                directory.mapValues { node in
+                    let state = node.state.withLock { $0 }
+                    return Node(data: state.data, synced: state.synced)
+                }
             }
             return InMemoryStorage(tree: copy)
         }
@@ -143,30 +145,11 @@ public final class InMemoryStorage: JournalStorage {
             var after = Tree()
             after.directories = tree.directories
             after.durableNames = tree.durableNames
-            for (key, node) in tree.files {
-                let (directory, name) = Self.split(key)
-                guard tree.durableNames[directory]?.contains(name) == true else { continue }
-                let state = node.state.withLock { $0 }
-                var kept = state.synced
-                switch tail {
-                case .clean:
-                    break
-                case .unsyncedPrefix(let count):
-                    if state.data.count > kept.count, state.data.starts(with: kept) {
-                        kept += state.data[kept.count..<min(state.data.count, kept.count + count)]
-                    }
-                case .zeros(let count):
-                    if state.data.count > kept.count { kept += [UInt8](repeating: 0, count: count) }
-                case .garbage(let count, let seed):
-                    if state.data.count > kept.count {
-                        var generator = seed
-                        kept += (0..<count).map { _ in
-                            generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                            return UInt8(truncatingIfNeeded: generator >> 33)
-                        }
-                    }
+            for (directory, nodes) in tree.files {
+                for (name, node) in nodes where tree.durableNames[directory]?.contains(name) == true {
+                    let kept = Self.bytesSurviving(node.state.withLock { $0 }, tail)
+                    after.files[directory, default: [:]][name] = Node(data: kept, synced: kept)
                 }
-                after.files[key] = Node(data: kept, synced: kept)
             }
             return InMemoryStorage(tree: after)
         }
@@ -174,21 +157,55 @@ public final class InMemoryStorage: JournalStorage {
 
     // MARK: - Helpers
 
+    /// The bytes of a file (its current and its synchronized ones) that a power loss leaves.
+    private static func bytesSurviving(_ state: (data: [UInt8], synced: [UInt8]), _ tail: LossTail) -> [UInt8] {
+        var kept = state.synced
+        switch tail {
+        case .clean:
+            break
+        case .unsyncedPrefix(let count):
+            if state.data.count > kept.count, state.data.starts(with: kept) {
+                kept += state.data[kept.count..<min(state.data.count, kept.count + count)]
+            }
+        case .zeros(let count):
+            if state.data.count > kept.count { kept += [UInt8](repeating: 0, count: count) }
+        case .garbage(let count, let seed):
+            if state.data.count > kept.count {
+                var generator = seed
+                kept += (0..<count).map { _ in
+                    generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return UInt8(truncatingIfNeeded: generator >> 33)
+                }
+            }
+        }
+        return kept
+    }
+
     private func node(_ path: String, operation: String) throws -> Node {
-        guard let node = tree.withLock({ $0.files[Self.normalized(path)] }) else {
+        let (directory, name) = Self.split(Self.normalized(path))
+        guard let node = tree.withLock({ $0.files[directory]?[name] }) else {
             throw JournalError.io(path: path, operation: operation, code: 2)
         }
         return node
     }
 
+    /// `path` with one leading slash, no empty parts and no trailing slash.
     private static func normalized(_ path: String) -> String {
-        "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        var previous: UInt8 = 0
+        let isNormal = path.utf8.first == UInt8(ascii: "/") && path.utf8.allSatisfy { byte in
+            defer { previous = byte }
+            return !(byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/"))
+        } && (path.utf8.count == 1 || path.utf8.last != UInt8(ascii: "/"))
+        if isNormal { return path }
+        return "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }
 
+    /// A normalized path's directory and name.
     private static func split(_ key: String) -> (directory: String, name: String) {
-        guard let slash = key.lastIndex(of: "/") else { return ("/", key) }
+        let bytes = key.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("/", key) }
         let directory = String(key[..<slash])
-        return (directory.isEmpty ? "/" : directory, String(key[key.index(after: slash)...]))
+        return (directory.isEmpty ? "/" : directory, String(key[bytes.index(after: slash)...]))
     }
 }
 

@@ -146,14 +146,15 @@ struct StoryAudit {
         do {
             while let record = try walk.next() {
                 records += 1
-                // Read in place (a copy of the state per record is a large share of a story's cost).
-                checker.consume(record, before: walk.state)
-                recheck.consume(record, before: walk.state)
                 if case .unreadable(let reason) = record.content {
                     report(.journal, "record \(record.sequence) of the final journal is unreadable: \(reason)")
                 }
-                if let fact = record.fact { note(fact, sequence: record.sequence, time: record.time, walk: walk) }
-                walk.fold(record)
+                // The state lent, not read: reading `walk.state` copies it (a large share of a story's cost).
+                walk.fold(record) { state, fact in
+                    checker.consume(record, before: state)
+                    recheck.consume(record, before: state)
+                    if let fact { note(fact, sequence: record.sequence, time: record.time, state: state) }
+                }
                 // A journal that begins with an erasure's snapshot: the calls pending in it were
                 // received in the records the erasure deleted.
                 if records == 1 { notePendingAsReceived(walk.state, sequence: record.sequence) }
@@ -181,10 +182,10 @@ struct StoryAudit {
         checkCrashes(journalID: reader.journalID)
     }
 
-    private mutating func note(_ fact: Fact, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+    private mutating func note(_ fact: Fact, sequence: UInt64, time: JournalTime, state: SDKState) {
         let isInput = FactKind(rawValue: FactCodec.kind(of: fact))?.isInput == true
         if isInput {
-            finishInput(walk.state)
+            finishInput(state)
             answeringLink = nil
             input = AuditedInput(fact)
             executing = if case .callReceived(let call) = fact { call.call.name } else { nil }
@@ -200,9 +201,9 @@ struct StoryAudit {
         case .engineStarted:
             lastStart = sequence
         case .engineStopping:
-            inFlightAtStop = Set(walk.state.switching.inFlight?.calls ?? [])
+            inFlightAtStop = Set(state.switching.inFlight?.calls ?? [])
         case .moduleHookStarted(let hook, _, let event):
-            if event == .start { startHooks[hook] = walk.state.generation }
+            if event == .start { startHooks[hook] = state.generation }
         case .moduleHookFinished(let hook, let problem):
             // A module's start reports what failed for its own instance, never another's.
             if let generation = startHooks.removeValue(forKey: hook), let problem, problem.contains("simulated failure"),
@@ -217,8 +218,8 @@ struct StoryAudit {
             // Late work is refused once its instance is gone: a link's attribution is written
             // only for the instance (generation) that started the job.
             if let job = answeringLink, let started = linkJobGenerations[job] {
-                let generation = walk.state.generation
-                if started != generation || walk.state.live?.fingerprint != project {
+                let generation = state.generation
+                if started != generation || state.live?.fingerprint != project {
                     report(.contract, "link job \(job), started by generation \(started), wrote attribution for \(project) in generation \(generation) (seq \(sequence))")
                 }
             }
@@ -234,11 +235,11 @@ struct StoryAudit {
             switch decision {
             case .executed, .replayed, .inline:
                 // A call the gate held is in the gate (its callReceived may be in a gap).
-                executing = received[call]?.name ?? walk.state.switching.gate.first { $0.call.id == call }?.call.call.name
+                executing = received[call]?.name ?? state.switching.gate.first { $0.call.id == call }?.call.call.name
             case .queued, .refused: break
             }
             if case .queued = decision { gated.insert(call) }
-            if case .replayed = decision, walk.state.tasks.isEmpty { replayedIntoEmptyQueue.insert(call) }
+            if case .replayed = decision, state.tasks.isEmpty { replayedIntoEmptyQueue.insert(call) }
             if let expected = world.reactionTargets[call] {
                 let landedOn: ProjectFingerprint? = switch decision {
                 case .executed(let project), .replayed(_, let project), .inline(let project): project
@@ -251,7 +252,7 @@ struct StoryAudit {
         case .localDataErased:
             // The journal begins again here: the calls still pending were received in the
             // records the erasure deleted.
-            notePendingAsReceived(walk.state, sequence: sequence)
+            notePendingAsReceived(state, sequence: sequence)
         case .journalGap(let gap):
             gapSeen = true
             // The switch's landing may be in the gap: what it reset is not known across it.
@@ -261,7 +262,7 @@ struct StoryAudit {
             if gap.reason.contains("over the journal's limit") {
                 report(.journal, "a record was over the journal's limit: \(gap.reason) (seq \(sequence))")
             }
-            let pending = walk.state.pendingCalls
+            let pending = state.pendingCalls
             for call in received.keys where resolved[call] == nil && pending[call] == nil { settledInGap.insert(call) }
         case .callReceived(let call):
             received[call.id] = (sequence, call.call.name)
@@ -277,7 +278,7 @@ struct StoryAudit {
                 }
             }
         case .callResolved, .callsResolved:
-            fact.forEachResolution { call, outcome in noteResolution(of: call, outcome, sequence: sequence, time: time, walk: walk) }
+            fact.forEachResolution { call, outcome in noteResolution(of: call, outcome, sequence: sequence, time: time, state: state) }
         case .taskQueued(let task):
             tasks[task.id] = TaskRecord(task: task)
             if let call = task.call { queuedAt[call] = time }
@@ -285,8 +286,8 @@ struct StoryAudit {
             queueGrew = true
         case .networkReachable:
             // While the user declined, nothing is sent, the network back or not.
-            for (project, order) in walk.state.taskOrder where walk.state.auth[project]?.refreshing == nil && !walk.state.consentDeclined {
-                if let head = order.first, let queued = walk.state.tasks[head], queued.waitsForNetwork,
+            for (project, order) in state.taskOrder where state.auth[project]?.refreshing == nil && !state.consentDeclined {
+                if let head = order.first, let queued = state.tasks[head], queued.waitsForNetwork,
                    case .retrying = queued.status {
                     waitingForNetwork[head] = sequence
                 }
@@ -295,7 +296,7 @@ struct StoryAudit {
             waitingForNetwork[id] = nil
             // A request past its age limit is discarded when its turn comes, never sent (a
             // disable never expires); an event's age is its own, a task's its oldest event's.
-            let limit = walk.state.rules.deliveryAgeLimitMilliseconds
+            let limit = state.rules.deliveryAgeLimitMilliseconds
             if let task = tasks[id]?.task, !task.isDisableDevice {
                 let age = (time.microsecondsSince1970 - task.oldestEventQueuedAt.microsecondsSince1970) / 1_000
                 if age > limit {
@@ -303,29 +304,29 @@ struct StoryAudit {
                 }
             }
         case .retryScheduled(let id, _, let due, let reason):
-            checkRetry(id, due: due, reason: reason, sequence: sequence, time: time, walk: walk)
+            checkRetry(id, due: due, reason: reason, sequence: sequence, time: time, state: state)
             switch reason {
             case .noResponse, .serverBusy: tasks[id]?.rejectedTokens = 0
             case .notSent: break
             }
         case .eventsExpired(let id, let calls):
             tasks[id]?.task.removeExpiredEvents(calls)
-            for call in calls { checkOwnAge(call, expiredAt: time, sequence: sequence, walk: walk) }
+            for call in calls { checkOwnAge(call, expiredAt: time, sequence: sequence, state: state) }
         case .disableCoalesced(let id, let call):
             tasks[id]?.task.coalesce(call)
         case .taskCompleted(let id, let outcome):
             tasks[id]?.outcome = outcome
             tasks[id]?.completedAt = time
             waitingForNetwork[id] = nil
-            checkOutcome(outcome, call: nil, task: id, sequence: sequence, time: time, walk: walk)
+            checkOutcome(outcome, call: nil, task: id, sequence: sequence, time: time, state: state)
         case .unknownUserEventsReleased:
-            releasing = Set(walk.state.heldEvents.map(\.call))
+            releasing = Set(state.heldEvents.map(\.call))
             released = releasing
             releasedAt = sequence
         case .identityChanged(let email, let userID):
             // The user became known (setEmail, setUserId): the push token is registered for them.
             let known = (executing == .setEmail && email != nil) || (executing == .setUserId && userID != nil)
-            if known && walk.state.pushToken != nil { registrationDue = sequence }
+            if known && state.pushToken != nil { registrationDue = sequence }
         case .storageCleared(let project, let scope):
             switch scope {
             case .inAppMessages: messagesReset.insert("\(project) \(MessageKind.inApp.rawValue)")
@@ -359,12 +360,12 @@ struct StoryAudit {
 
     /// What a call's resolution must agree with (a `callResolved`, or one call of a
     /// `callsResolved`).
-    private mutating func noteResolution(of call: CallID, _ outcome: CallOutcome, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+    private mutating func noteResolution(of call: CallID, _ outcome: CallOutcome, sequence: UInt64, time: JournalTime, state: SDKState) {
         let firstResolution = resolved[call] == nil
         resolved[call] = outcome
         resolutions[call, default: 0] += 1
         switch outcome.parts {
-        case .task(let ended, _): checkOutcome(ended, call: call, task: nil, sequence: sequence, time: time, walk: walk)
+        case .task(let ended, _): checkOutcome(ended, call: call, task: nil, sequence: sequence, time: time, state: state)
         case .applied: break
         }
         // A switch's caller hears "not performed" or "interrupted" only for a call the SDK
@@ -383,14 +384,14 @@ struct StoryAudit {
         }
         // Nothing the gate accepted is lost at the landing because the smaller delivery
         // queue filled: the replay waits for room.
-        if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), walk.state.heldEvents.count < 100 {
+        if case .discarded(.queueFull) = outcome, gated.contains(call), !replayedIntoEmptyQueue.contains(call), state.heldEvents.count < 100 {
             report(.contract, "call \(call), held by the gate, was discarded at its replay because the delivery queue was full (seq \(sequence))")
         }
         // A switch reported done leaves the SDK running an instance of its project (a
         // relaunched SDK that was never initialized is not "already there"). Calls a
         // previous process made are not heard by anyone.
         if case .applied(let project) = outcome, let made = received[call], made.name == .switchProject, made.sequence > lastStart,
-           !walk.state.instanceRunning || walk.state.live?.fingerprint != project {
+           !state.instanceRunning || state.live?.fingerprint != project {
             report(.contract, "switch call \(call) resolved as applied on \(project.map(\.description) ?? "nil"), yet no instance of it runs (seq \(sequence))")
         }
     }
@@ -417,11 +418,11 @@ struct StoryAudit {
     /// A task's outcome, or a call's told as its task's (``CallOutcome/parts``): a failure or a
     /// discard must have its honest cause.
     private mutating func checkOutcome(_ outcome: TaskOutcome, call: CallID?, task: TaskID?, sequence: UInt64, time: JournalTime,
-                                       walk: JournalWalk) {
+                                       state: SDKState) {
         switch outcome {
         case .delivered: break
-        case .failed(let failure): checkFailure(failure, call: call, task: task, sequence: sequence, walk: walk)
-        case .discarded(let reason): checkDiscard(reason, call: call, task: task, sequence: sequence, time: time, walk: walk)
+        case .failed(let failure): checkFailure(failure, call: call, task: task, sequence: sequence, state: state)
+        case .discarded(let reason): checkDiscard(reason, call: call, task: task, sequence: sequence, time: time, state: state)
         }
     }
 
@@ -459,7 +460,7 @@ struct StoryAudit {
     /// project's answer (a status retrying cannot fix, an event refused, 5xx/429 answers up to
     /// the retry bound: never a request that got no response), the arguments (validation), no
     /// instance, or authentication (the JWT refresh budget, the auth provider).
-    private mutating func checkFailure(_ failure: CallFailure, call: CallID?, task: TaskID?, sequence: UInt64, walk: JournalWalk) {
+    private mutating func checkFailure(_ failure: CallFailure, call: CallID?, task: TaskID?, sequence: UInt64, state: SDKState) {
         let subject = call.map { "call \($0)" } ?? "task \(task.map(\.description) ?? "?")"
         let answer = input.transportOutcome(for: task)
         func dishonest(_ why: String) {
@@ -480,7 +481,7 @@ struct StoryAudit {
             guard case .response(let status, _, _, _)? = answer, status == 429 || status >= 500 else {
                 return dishonest("its last attempt \(input.describeAnswer(for: task)): only 5xx/429 answers use a request up")
             }
-            if let task, let project = tasks[task]?.task.project, let retry = walk.state.projects[project]?.retry,
+            if let task, let project = tasks[task]?.task.project, let retry = state.projects[project]?.retry,
                !last.hasPrefix("\(retry.maxAttempts) attempts") {
                 dishonest("the project allows \(retry.maxAttempts) such answers")
             }
@@ -498,7 +499,7 @@ struct StoryAudit {
                 guard case .response(401, _, _, _)? = answer else { return dishonest("no 401 came with it: it \(input.describeAnswer(for: task))") }
                 // The budget bounds refreshes in a row for one request: it is spent only by
                 // that request's own 401s, one more than the budget.
-                if let task, let record = tasks[task], let budget = walk.state.projects[record.task.project]?.retry.jwtRefreshBudget,
+                if let task, let record = tasks[task], let budget = state.projects[record.task.project]?.retry.jwtRefreshBudget,
                    record.rejectedTokens <= budget {
                     report(.liveness, "task \(task) (\(record.task.path)) failed (\(failure)) after \(record.rejectedTokens) rejected JWT(s) of its own: the refresh budget of \(budget) bounds one request's refreshes in a row (seq \(sequence))")
                 }
@@ -512,13 +513,13 @@ struct StoryAudit {
                 // fails so with its task.
                 if let call, failedAside.contains(call) { return }
                 // The bound counts from when the task was made (or went aside, if earlier).
-                guard let task, let queued = walk.state.tasks[task] else {
+                guard let task, let queued = state.tasks[task] else {
                     return dishonest("it was not queued")
                 }
                 failedAside.formUnion(queued.task.calls)
-                let limit = walk.state.rules.deliveryAgeLimitMilliseconds * 1_000
+                let limit = state.rules.deliveryAgeLimitMilliseconds * 1_000
                 let since = min(queued.aside?.since ?? queued.task.createdAt, queued.task.createdAt)
-                let waited = walk.state.time.microsecondsSince1970 - since.microsecondsSince1970
+                let waited = state.time.microsecondsSince1970 - since.microsecondsSince1970
                 if waited < limit { dishonest("it waited \(waited / 1_000) ms only") }
             } else {
                 dishonest("no rule fails a request so")
@@ -529,7 +530,7 @@ struct StoryAudit {
             let known = rejections[call] == reason || Self.rejectionsWithoutValidation.contains { reason.hasPrefix($0) }
             if !known { dishonest("no callRejected and no rule names that reason") }
         case .notInitialized:
-            let state = walk.state
+            let state = state
             if call == nil || (state.live != nil && (state.instanceRunning || state.switching.isSwitching)) {
                 dishonest("the SDK was initialized")
             }
@@ -540,17 +541,17 @@ struct StoryAudit {
     /// the project), a bound (the gate, the delivery queue: never a held event's reserved
     /// room), the age limit (past it), or the shutdown.
     private mutating func checkDiscard(_ reason: DiscardReason, call: CallID?, task: TaskID?, sequence: UInt64, time: JournalTime,
-                                       walk: JournalWalk) {
+                                       state: SDKState) {
         let subject = call.map { "call \($0)" } ?? "task \(task.map(\.description) ?? "?")"
         func dishonest(_ why: String) {
             report(.contract, "\(subject) was discarded (\(reason)), but \(why) (seq \(sequence))")
         }
-        let rules = walk.state.rules
+        let rules = state.rules
         switch reason {
         case .purgedByLogout:
             if executing != .logoutUser && !(executing == nil && gapSeen) { dishonest("no logout was being carried out") }
         case .purgedBySwitch(let id), .undeliveredAtSwitch(let id):
-            guard let run = walk.state.switching.inFlight, run.id == id, run.step == .purgeQueue else {
+            guard let run = state.switching.inFlight, run.id == id, run.step == .purgeQueue else {
                 return dishonest("that switch was not purging its queue")
             }
         case .gateFull(let capacity):
@@ -564,16 +565,16 @@ struct StoryAudit {
             }
         case .expired(let limit):
             if limit != .milliseconds(rules.deliveryAgeLimitMilliseconds) { dishonest("the age limit is \(rules.deliveryAgeLimitMilliseconds) ms") }
-            if let call { checkOwnAge(call, expiredAt: time, sequence: sequence, walk: walk) }
+            if let call { checkOwnAge(call, expiredAt: time, sequence: sequence, state: state) }
             guard let task, let made = tasks[task]?.task else { return }
             let age = time.microsecondsSince1970 - made.createdAt.microsecondsSince1970
             if made.isDisableDevice { dishonest("a disable never expires") }
             if age <= rules.deliveryAgeLimitMilliseconds * 1_000 { dishonest("it waited \(age / 1_000) ms only") }
-            if call == nil { for each in made.calls { checkOwnAge(each, expiredAt: time, sequence: sequence, walk: walk) } }
+            if call == nil { for each in made.calls { checkOwnAge(each, expiredAt: time, sequence: sequence, state: state) } }
         case .shutdown:
             if call == nil || input.fact != .engineStopping { dishonest("the SDK was not shutting down") }
         case .consentDeclined:
-            if !walk.state.consentDeclined { dishonest("the user had not declined") }
+            if !state.consentDeclined { dishonest("the user had not declined") }
         case .erased:
             if executing != .eraseLocalData { dishonest("no erasure was being carried out") }
         }
@@ -581,7 +582,7 @@ struct StoryAudit {
 
     /// A retry waits for the reason its attempt gave (no response, or a 5xx/429 answer), and no
     /// longer than the project's longest backoff.
-    private mutating func checkRetry(_ id: TaskID, due: JournalTime, reason: RetryReason, sequence: UInt64, time: JournalTime, walk: JournalWalk) {
+    private mutating func checkRetry(_ id: TaskID, due: JournalTime, reason: RetryReason, sequence: UInt64, time: JournalTime, state: SDKState) {
         let answer = input.transportOutcome(for: id)
         switch (reason, answer) {
         case (.noResponse, .networkError?):
@@ -600,7 +601,7 @@ struct StoryAudit {
             // Any other answer disagrees with the reason.
             report(.contract, "task \(id)'s retry says \(reason), but its attempt \(input.describeAnswer(for: id)) (seq \(sequence))")
         }
-        guard let project = tasks[id]?.task.project, let retry = walk.state.projects[project]?.retry else { return }
+        guard let project = tasks[id]?.task.project, let retry = state.projects[project]?.retry else { return }
         // A missing key or auth provider waits for an instance start, up to the age limit.
         if case .notSent(.noAPIKey) = reason { return }
         if case .notSent(.noAuthProvider) = reason { return }
@@ -647,9 +648,9 @@ struct StoryAudit {
 
     /// An event (or request) expired at its own age, on the world's clock: no wall-clock jump
     /// and no older event of its bulk may make it expire young.
-    private mutating func checkOwnAge(_ call: CallID, expiredAt time: JournalTime, sequence: UInt64, walk: JournalWalk) {
+    private mutating func checkOwnAge(_ call: CallID, expiredAt time: JournalTime, sequence: UInt64, state: SDKState) {
         guard let joined = queuedAt[call] else { return }
-        let limit = walk.state.rules.deliveryAgeLimitMilliseconds
+        let limit = state.rules.deliveryAgeLimitMilliseconds
         let age = (world.worldTime(ofJournal: time).microsecondsSince1970 - world.worldTime(ofJournal: joined).microsecondsSince1970) / 1_000
         if age < limit {
             report(.liveness, "call \(call) expired \(age) ms after it was queued (on the device's monotonic clock), before the age limit of \(limit) ms (seq \(sequence))")

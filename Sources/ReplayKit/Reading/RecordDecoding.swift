@@ -17,6 +17,7 @@ package struct RecordDecoding: Sendable, Equatable {
     package static let whole = RecordDecoding()
     /// Facts only: what shows no state (`cat`, `step`'s search for a switch, the kinds' census).
     package static let withoutSnapshots = RecordDecoding(snapshots: false)
-    /// Everything but the calls' data values: `audit`, whose rows name calls, never their data.
+    /// Everything but the calls' data values: `audit`, whose rows name calls, never their data,
+    /// and `reconcile`, which matches calls by their ids on the wire.
     package static let withoutDataValues = RecordDecoding(dataValues: false)
 }

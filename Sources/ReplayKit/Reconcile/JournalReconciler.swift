@@ -155,7 +155,7 @@ package final class JournalReconciler {
             return nil
         }
         journalOfStream[stream] = number
-        return JournalCursor(number: number, path: path, stream: stream, walk: try JournalWalk(reader: reader, readsAhead: readsAhead))
+        return JournalCursor(number: number, path: path, stream: stream, walk: try JournalWalk(reader: reader, decoding: .withoutDataValues, readsAhead: readsAhead))
     }
 
     /// The slots of `task`'s calls, registered, in the order of

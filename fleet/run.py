@@ -85,6 +85,9 @@ def set_aside_values(journal_ids):
 class DuckDBEngine:
     """Embedded DuckDB: reads the NDJSON with explicit columns, writes hive-partitioned Parquet."""
 
+    # The function that makes a row of each element of an array column.
+    EXPLODE = "unnest"
+
     def __init__(self):
         import duckdb
         self.duckdb = duckdb
@@ -139,6 +142,8 @@ class DuckDBEngine:
 
 class SparkEngine:
     """Spark SQL on a local session (local[*]); the same code runs on a cluster given a master."""
+
+    EXPLODE = "explode"
 
     def __init__(self):
         from pyspark.sql import SparkSession
@@ -207,10 +212,11 @@ ENGINES = {"duckdb": DuckDBEngine, "spark": SparkEngine}
 def run(engine_name, ndjson, parquet=None, rebuild=False, log=sys.stderr, received=None, calls=False, prepare=None):
     """Converts (once) and runs every query; with `received` (receipt-log paths) the
     reconciliation's too, as `reconcile/NAME`, and with `calls` every row of `reconciled` as
-    `reconcile/calls`. `prepare`, when given, is called once the rows are in Parquet and before
-    anything is read from them or from the logs (the cross-check changes the logs then); it
-    returns the journal ids whose rows the `fleet` view leaves out (journals the cross-check
-    sets aside). Returns (results by query name, figures)."""
+    `reconcile/calls`. `prepare`, when given, is called with the engine once the rows are in
+    Parquet, its `fleet` view over every row (`engine.rows(sql)` queries it), and before any
+    query is run or the logs are read (the cross-check changes the logs then); it returns the
+    journal ids whose rows the `fleet` view then leaves out (journals the cross-check sets
+    aside). Returns (results by query name, figures)."""
     ndjson = os.path.abspath(ndjson)
     if not os.path.isdir(ndjson):
         raise SystemExit(f"fleet/run.py: {ndjson}: not a directory of NDJSON files")
@@ -228,8 +234,10 @@ def run(engine_name, ndjson, parquet=None, rebuild=False, log=sys.stderr, receiv
             open(os.path.join(parquet, MARKER), "w").close()
             figures["convert_s"] = round(time.monotonic() - began, 2)
             print(f"fleet: converted {ndjson} to Parquet in {parquet} ({figures['convert_s']} s)", file=log)
-        exclude = prepare() if prepare else ()
-        engine.register(parquet, exclude)
+        engine.register(parquet)
+        exclude = prepare(engine) if prepare else ()
+        if exclude:
+            engine.register(parquet, exclude)
         figures["rows"] = engine.count()
         began = time.monotonic()
         results = {name[:-4]: engine.rows(read_query(name)) for name in query_files()}

@@ -1,17 +1,17 @@
 #!/bin/sh
 # Installs, with pip from PyPI, the Python packages fleet/run.py needs for an engine, when they
-# are missing: duckdb (the default, embedded engine) or pyspark (plus Java 17, from apt, when no
-# java is on PATH). A system Python that refuses user installs (PEP 668) gets them with
+# are missing: duckdb (the default, embedded engine) and orjson (fleet/check.py's faster JSON
+# reader), or pyspark (plus Java 17, from apt, when no java is on PATH). A system Python that refuses user installs (PEP 668) gets them with
 # --break-system-packages. Usage: scripts/install-fleet-deps.sh duckdb|spark
 set -eu
 engine=${1:-duckdb}
 case "$engine" in
-    duckdb) module=duckdb; packages="duckdb" ;;
-    spark) module=pyspark; packages="pyspark" ;;
+    duckdb) modules="duckdb, orjson"; packages="duckdb orjson" ;;
+    spark) modules="pyspark, orjson"; packages="pyspark orjson" ;;
     *) echo "install-fleet-deps: unknown engine '$engine' (duckdb or spark)" >&2; exit 2 ;;
 esac
 python=${PYTHON:-python3}
-if ! "$python" -c "import $module" 2>/dev/null; then
+if ! "$python" -c "import $modules" 2>/dev/null; then
     echo "install-fleet-deps: installing $packages with pip"
     "$python" -m pip install --quiet $packages 2>/dev/null \
         || "$python" -m pip install --quiet --break-system-packages $packages

@@ -99,7 +99,7 @@ public final class InMemoryStorage: JournalStorage {
     public func synchronizeDirectory(at path: String) throws {
         let directory = Self.normalized(path)
         tree.withLock { tree in
-            tree.durableNames[directory] = Set(tree.files[directory]?.keys ?? [:].keys)
+            tree.durableNames[directory] = tree.files[directory].map { Set($0.keys) } ?? []
         }
     }
 

@@ -146,6 +146,25 @@ struct HostileJournalTests {
         #expect(timeline.error.contains("out of range"))
     }
 
+    @Test("reconcile reads past a call whose data alone nests too deep (no verdict reads a call's data); check still names the record")
+    func reconcileReadsNoCallData() throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/journal"
+        let journal = try CraftedJournal(directory: path)
+        try journal.appendLaunchOnUS()
+        let nested = try journal.appendRaw(kind: FactKind.callReceived.rawValue, payload: Self.deeplyNestedTrack())
+        try journal.close()
+        let log = directory + "/received.ndjson"
+        #expect(FileManager.default.createFile(atPath: log, contents: Data()))
+        let reconcile = ReplayHarness.run(["reconcile", path, "--received", log])
+        #expect(reconcile.status == 0, "\(reconcile.out)\(reconcile.error)")
+        #expect(!reconcile.error.contains("unreadable"), "\(reconcile.error)")
+        let check = ReplayHarness.run(["check", path])
+        #expect(check.status == 1)
+        #expect(check.error.contains("record \(nested)") && check.error.contains("nests deeper than"), "\(check.error)")
+    }
+
     /// A `callReceived` whose data field nests arrays about 200,000 deep (0.9 MB): the SDK's
     /// codecs decode nested messages recursively and would run out of stack.
     static func deeplyNestedTrack() -> [UInt8] {

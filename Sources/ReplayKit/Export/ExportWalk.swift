@@ -52,9 +52,22 @@ final class ExportWalk {
             UnsafeRawBufferPointer(rebasing: starts[(index == 0 ? 0 : rows[index - 1].end)..<rows[index].end])
         }
 
+        /// Makes the room at least `count` bytes (at least twice what it was), the starts
+        /// written so far copied over: the room past them is not (appending a room would copy it).
+        private mutating func grow(toAtLeast count: Int) {
+            var grown = Self.room(max(count, 2 * starts.count))
+            let used = startBytes
+            if used > 0 {
+                grown.withUnsafeMutableBufferPointer { room in
+                    starts.withUnsafeBufferPointer { old in room.baseAddress!.update(from: old.baseAddress!, count: used) }
+                }
+            }
+            starts = grown
+        }
+
         /// Writes the start of a row with `write`, in place after the others.
         mutating func writeStart(_ write: (inout ScratchBytes) -> Void) {
-            if starts.count - startBytes < Self.startRoom { starts += Self.room(starts.count) }
+            if starts.count - startBytes < Self.startRoom { grow(toAtLeast: starts.count + Self.startRoom) }
             var outgrown: [UInt8]?
             let used = startBytes
             starts.withUnsafeMutableBufferPointer { room in
@@ -64,7 +77,7 @@ final class ExportWalk {
                 })
             }
             if let outgrown {
-                if starts.count - startBytes < outgrown.count { starts += Self.room(starts.count + outgrown.count) }
+                if starts.count - startBytes < outgrown.count { grow(toAtLeast: startBytes + outgrown.count) }
                 starts.withUnsafeMutableBufferPointer { room in
                     (room.baseAddress! + startBytes).update(from: outgrown, count: outgrown.count)
                 }

@@ -541,10 +541,10 @@ package final class JournalReconciler {
 
     /// ``reconcile(journals:receiptLogs:)`` over receipt logs opened already (a log in
     /// memory: ``ReceiptLogReader/init(bytes:)``), each named by its path. With `readsAhead`,
-    /// each log is parsed on a thread of its own (``ReadAheadReceipts``), and so is each journal
-    /// when there are fewer journals than cores: for big files. Many journals (a fleet's) are
-    /// read here, as is a small log in memory: as many threads as journals would cost more
-    /// than they overlap.
+    /// each log is parsed, and each journal read, on a thread of its own (``ReadAheadReceipts``,
+    /// ``FactStream``) when there are fewer of them than cores: for big files. Many journals
+    /// and logs (a fleet's) are read here, as is a small log in memory: a thread for each of
+    /// 10,000 would cost more than it overlaps.
     package func reconcile(journals sources: [(path: String, reader: JournalReader)],
                            receiptReaders: [(path: String, reader: ReceiptLogReader)],
                            windowMicroseconds: Int64 = streamingWindowMicroseconds, readsAhead: Bool = false) throws {
@@ -553,15 +553,17 @@ package final class JournalReconciler {
         let receiptLogs = receiptReaders.map(\.path)
         let window = max(clockSkewMicroseconds, windowMicroseconds, 0)
         var cursors: [JournalCursor] = []
-        let journalsReadAhead = readsAhead && sources.count < ProcessInfo.processInfo.activeProcessorCount
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let journalsReadAhead = readsAhead && sources.count < cores
         for source in sources {
             guard let cursor = try openJournal(path: source.path, reader: source.reader, readsAhead: journalsReadAhead) else { continue }
             cursor.head = try cursor.walk.next()
             if cursor.head == nil { finishJournal(cursor) } else { cursors.append(cursor) }
         }
         var logs: [LogCursor] = []
+        let logsReadAhead = readsAhead && receiptReaders.count < cores
         for (path, reader) in receiptReaders {
-            logs.append(LogCursor(lines: readsAhead ? .ahead(ReadAheadReceipts(reader: reader)) : .here(reader), file: openReceipts(path: path)))
+            logs.append(LogCursor(lines: logsReadAhead ? .ahead(ReadAheadReceipts(reader: reader)) : .here(reader), file: openReceipts(path: path)))
         }
         for index in logs.indices { try advance(&logs[index], path: receiptLogs[index]) }
         // The earliest receipt, and the earliest journal record, across every log and journal.

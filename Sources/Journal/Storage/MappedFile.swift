@@ -12,21 +12,9 @@ final class MappedFile: FileContents {
     nonisolated(unsafe) private let base: UnsafeRawPointer?
     let count: Int
 
-    init(path: String) throws {
-        // A journal is read from the files in its directory, never through a symbolic link to
-        // somewhere else (O_NOFOLLOW), and only when they are regular files.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw JournalError.notAJournal(path: path, reason: "a symbolic link, which is never followed") }
-            throw JournalError.io(path: path, operation: "open", code: errno)
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw JournalError.io(path: path, operation: "fstat", code: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw JournalError.notAJournal(path: path, reason: "not a regular file")
-        }
-        count = Int(status.st_size)
+    /// Maps the first `size` bytes of the open file `descriptor` (at `path`).
+    init(descriptor: Int32, size: Int, path: String) throws {
+        count = size
         guard count > 0 else {
             base = nil
             return

@@ -61,26 +61,8 @@ public struct PosixStorage: JournalStorage {
         return Int(status.st_size)
     }
 
-    /// Files up to this size are read into memory; larger ones are mapped.
-    static let wholeReadLimit = 256 * 1024
-
     public func contents(of path: String) throws -> any FileContents {
-        // A journal is read from the files in its directory, never through a symbolic link to
-        // somewhere else (O_NOFOLLOW), and only when they are regular files.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw JournalError.notAJournal(path: path, reason: "a symbolic link, which is never followed") }
-            throw JournalError.io(path: path, operation: "open", code: errno)
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw JournalError.io(path: path, operation: "fstat", code: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw JournalError.notAJournal(path: path, reason: "not a regular file")
-        }
-        let size = Int(status.st_size)
-        if size <= Self.wholeReadLimit { return try LoadedFile(descriptor: descriptor, size: size, path: path) }
-        return try MappedFile(descriptor: descriptor, size: size, path: path)
+        try PosixFileContents(path: path)
     }
 
     public func removeFile(at path: String) throws {

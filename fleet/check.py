@@ -14,9 +14,9 @@ the whole folder: `--jobs J` journals side by side). Then the reconciliation
 and time, against `replay reconcile --json` over the same journals and logs, call by call, and
 its totals per verdict, project, SDK version and outcome against replay's. Steps that do not
 need each other's answers run side by side (audit and diagnose while the engine converts the
-export; reconcile while the engine works); the phases' wall and CPU times are printed at the end. Exit
-status 0 when every query agrees, 1 on any difference (each printed), 2 when a step could not
-run.
+export; reconcile while the engine works); the phases' wall and CPU times are printed at the
+end. Exit status 0 when every query agrees, 1 on any difference (each printed), 2 when a step
+could not run.
 """
 import argparse
 import collections

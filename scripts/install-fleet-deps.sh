@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs, with pip from PyPI, the Python packages fleet/run.py needs for an engine, when they
-# are missing: duckdb (the default, embedded engine) and orjson (fleet/check.py's faster JSON
-# reader), or pyspark (plus Java 17, from apt, when no java is on PATH). A system Python that refuses user installs (PEP 668) gets them with
-# --break-system-packages. Usage: scripts/install-fleet-deps.sh duckdb|spark
+# are missing: duckdb (the default, embedded engine) or pyspark (plus Java 17, from apt, when no
+# java is on PATH), and orjson (fleet/check.py's faster JSON reader). A system Python that
+# refuses user installs (PEP 668) gets them with --break-system-packages.
+# Usage: scripts/install-fleet-deps.sh duckdb|spark
 set -eu
 engine=${1:-duckdb}
 case "$engine" in

@@ -19,8 +19,8 @@ final class PosixFileContents: FileContents {
     // so no concurrent reader) can exist.
     nonisolated(unsafe) private let base: UnsafeRawPointer?
     let count: Int
-    /// Whether `base` is a mapping (else memory allocated here).
-    private let isMapped: Bool
+    /// Whether the bytes are a mapping (else memory allocated here).
+    let isMapped: Bool
 
     init(path: String) throws {
         // A journal is read from the files in its directory, never through a symbolic link to

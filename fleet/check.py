@@ -208,16 +208,15 @@ MISSING_FACTS = "('journalGap', 'localDataErased')"
 
 def scan_rows(engine):
     """What the export's rows say that the check needs before it runs the queries, by journal
-    id, asked of the engine (its `fleet` view over every row): the journals with a journalGap or
-    localDataErased row; the other journals one of whose queued calls has the wire id of
-    another such journal's call; and per journal, the calls its journal ended without
-    delivering them (wire id, project, path and the time it ended them, in journal order), for
-    tamper_receipts."""
+    id, asked of the engine (its `fleet` and `call_rows` views over every row): the journals
+    with a journalGap or localDataErased row; the other journals one of whose queued calls has
+    the wire id of another such journal's call; and per journal, the calls its journal ended
+    without delivering them (wire id, project, path and the time it ended them, in journal
+    order), for tamper_receipts."""
     missing = {row["journal_id"] for row in engine.rows(f"SELECT DISTINCT journal_id FROM fleet WHERE kind IN {MISSING_FACTS}")}
     owners = collections.defaultdict(set)
     for row in engine.rows(
-            "WITH owned AS (SELECT DISTINCT journal_id, wire FROM "
-            f"  (SELECT journal_id, {engine.EXPLODE}(wire_call_ids) AS wire FROM fleet WHERE kind IN ('taskQueued', 'eventBatched')) AS calls) "
+            "WITH owned AS (SELECT DISTINCT journal_id, wire_call_id AS wire FROM call_rows WHERE kind IN ('taskQueued', 'eventBatched')) "
             "SELECT owned.wire, owned.journal_id FROM owned "
             "JOIN (SELECT wire FROM owned GROUP BY wire HAVING COUNT(*) > 1) AS twice ON owned.wire = twice.wire"):
         owners[row["wire"]].add(row["journal_id"])

@@ -85,9 +85,6 @@ def set_aside_values(journal_ids):
 class DuckDBEngine:
     """Embedded DuckDB: reads the NDJSON with explicit columns, writes hive-partitioned Parquet."""
 
-    # The function that makes a row of each element of an array column.
-    EXPLODE = "unnest"
-
     def __init__(self):
         import duckdb
         self.duckdb = duckdb
@@ -113,11 +110,11 @@ class DuckDBEngine:
             "regexp_replace(reason, '[0-9a-f]{16}', '<project>', 'g') AS reason "
             "FROM (SELECT *, unnest(CASE WHEN len(reasons) = 0 THEN [NULL] ELSE reasons END) AS reason "
             "      FROM fleet WHERE kind = 'switchLanded')")
-
-    def register_reconcile(self, receipts):
         self.connection.execute(
             f"CREATE OR REPLACE VIEW call_rows AS SELECT {CALL_ROW_COLUMNS}, time, CAST(time AS TIMESTAMPTZ) AS recorded_at, "
             f"unnest(wire_call_ids) AS wire_call_id FROM fleet WHERE kind IN {CALL_ROW_KINDS}")
+
+    def register_reconcile(self, receipts):
         sources = [os.path.join(path, "**", "*.ndjson") if directory else path for path, directory in receipts]
         self.connection.execute(
             f"CREATE OR REPLACE TABLE receipts AS SELECT {RECEIPT_VIEW_COLUMNS}, "
@@ -142,8 +139,6 @@ class DuckDBEngine:
 
 class SparkEngine:
     """Spark SQL on a local session (local[*]); the same code runs on a cluster given a master."""
-
-    EXPLODE = "explode"
 
     def __init__(self):
         from pyspark.sql import SparkSession
@@ -173,11 +168,11 @@ class SparkEngine:
             "SELECT journal_id, sdk_version, switch_id, result, "
             "regexp_replace(reason, '[0-9a-f]{16}', '<project>') AS reason "
             "FROM (SELECT *, explode_outer(reasons) AS reason FROM fleet WHERE kind = 'switchLanded')")
-
-    def register_reconcile(self, receipts):
         self.spark.sql(
             f"CREATE OR REPLACE TEMP VIEW call_rows AS SELECT {CALL_ROW_COLUMNS}, time, CAST(time AS TIMESTAMP) AS recorded_at, "
             f"explode(wire_call_ids) AS wire_call_id FROM fleet WHERE kind IN {CALL_ROW_KINDS}")
+
+    def register_reconcile(self, receipts):
         reader = self.spark.read.schema(schema.spark_ddl(schema.RECEIPT_COLUMNS))
         frames = []
         for path, directory in receipts:
@@ -213,7 +208,8 @@ def run(engine_name, ndjson, parquet=None, rebuild=False, log=sys.stderr, receiv
     """Converts (once) and runs every query; with `received` (receipt-log paths) the
     reconciliation's too, as `reconcile/NAME`, and with `calls` every row of `reconciled` as
     `reconcile/calls`. `prepare`, when given, is called with the engine once the rows are in
-    Parquet, its `fleet` view over every row (`engine.rows(sql)` queries it), and before any
+    Parquet, its `fleet` and `call_rows` views over every row (`engine.rows(sql)` queries
+    them), and before any
     query is run or the logs are read (the cross-check changes the logs then); it returns the
     journal ids whose rows the `fleet` view then leaves out (journals the cross-check sets
     aside). Returns (results by query name, figures)."""

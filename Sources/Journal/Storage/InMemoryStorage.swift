@@ -191,11 +191,9 @@ public final class InMemoryStorage: JournalStorage {
 
     /// `path` with one leading slash, no empty parts and no trailing slash.
     private static func normalized(_ path: String) -> String {
-        var previous: UInt8 = 0
-        let isNormal = path.utf8.first == UInt8(ascii: "/") && path.utf8.allSatisfy { byte in
-            defer { previous = byte }
-            return !(byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/"))
-        } && (path.utf8.count == 1 || path.utf8.last != UInt8(ascii: "/"))
+        let bytes = path.utf8, slash = UInt8(ascii: "/")
+        let isNormal = bytes.first == slash && (bytes.count == 1 || bytes.last != slash)
+            && !zip(bytes, bytes.dropFirst()).contains { $0 == slash && $1 == slash }
         if isNormal { return path }
         return "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }

@@ -192,8 +192,12 @@ public final class InMemoryStorage: JournalStorage {
     /// `path` with one leading slash, no empty parts and no trailing slash.
     private static func normalized(_ path: String) -> String {
         let bytes = path.utf8, slash = UInt8(ascii: "/")
-        let isNormal = bytes.first == slash && (bytes.count == 1 || bytes.last != slash)
-            && !zip(bytes, bytes.dropFirst()).contains { $0 == slash && $1 == slash }
+        var isNormal = bytes.first == slash && (bytes.count == 1 || bytes.last != slash)
+        var previous: UInt8 = 0
+        for byte in bytes where isNormal {
+            isNormal = !(byte == slash && previous == slash)
+            previous = byte
+        }
         if isNormal { return path }
         return "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }

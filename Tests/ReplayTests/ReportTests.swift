@@ -183,4 +183,22 @@ struct ReportTests {
         tight.keep(SDKState(), after: 1)
         #expect(tight.states.isEmpty && tight.skipped == 1)
     }
+
+    @Test("a state document's least count, which spares the sampler documents it would refuse, never exceeds its bytes")
+    func leastSerializedCount() async throws {
+        let journal = await DemoFixture.shared.journal().journal
+        let walk = try JournalWalk(reader: try JournalReader(directory: journal))
+        var seen = (pending: 0, held: 0, tasks: 0)
+        while let record = try walk.next() {
+            walk.fold(record)
+            let state = walk.state
+            let least = StateDocument.leastSerializedCount(state)
+            let bytes = StateDocument.make(state).serialized().utf8.count
+            #expect(least <= bytes, "record \(record.sequence): \(least) > \(bytes)")
+            seen.pending = max(seen.pending, state.pendingCalls.count)
+            seen.held = max(seen.held, state.switching.gate.count)
+            seen.tasks = max(seen.tasks, state.tasks.count)
+        }
+        #expect(seen.pending > 0 && seen.held > 0 && seen.tasks > 0, "the demo's states hold calls, held calls and tasks: \(seen)")
+    }
 }

@@ -37,6 +37,14 @@ package enum StateDocument {
         ])
     }
 
+    /// A lower bound of the bytes of `make(state).serialized()`, counted from the calls and tasks
+    /// the state holds without making the document: each pending call's member takes at least
+    /// 140 bytes (a 36-character id, a 27-character time and five keys), each held call's 100
+    /// and each queued task's 95.
+    package static func leastSerializedCount(_ state: borrowing SDKState) -> Int {
+        140 * state.pendingCalls.count + 100 * state.switching.gate.count + 95 * state.tasks.count
+    }
+
     private static func live(_ state: SDKState) -> JSONValue {
         guard let live = state.live else { return .null }
         return .object([("project", .string(live.fingerprint.hex)), ("label", .optional(live.label, JSONValue.string)),

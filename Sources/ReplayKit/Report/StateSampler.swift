@@ -26,6 +26,9 @@ package struct StateSampler {
             if states[sequence] == nil { skipped += 1 }
             return
         }
+        // Near the budget most documents would be made only to be refused: one its lower
+        // bound already rules out is not made.
+        guard bytes + StateDocument.leastSerializedCount(state) <= byteBudget else { skipped += 1; return }
         let document = StateDocument.make(state)
         let size = document.serialized().utf8.count
         guard bytes + size <= byteBudget else { skipped += 1; return }
@@ -47,7 +50,9 @@ package struct StateSampler {
             }
             guard ordinal % stride == 0 else { return }
         }
-        let document = StateDocument.make(state())
+        let state = state()
+        guard bytes + StateDocument.leastSerializedCount(state) <= byteBudget else { return }
+        let document = StateDocument.make(state)
         let size = document.serialized().utf8.count
         guard bytes + size <= byteBudget else { return }
         states[sequence] = document

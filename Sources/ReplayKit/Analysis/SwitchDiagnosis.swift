@@ -203,9 +203,9 @@ package final class SwitchDiagnosis {
     }
 
     private func update(_ id: SwitchID, _ change: (inout SwitchReport) -> Void) {
-        guard var report = open[id] else { return }
-        change(&report)
-        open[id] = report
+        // In place: a report taken out and written back would copy its held calls at each change.
+        guard open[id] != nil else { return }
+        change(&open[id]!)
     }
 
     private func closeIfComplete(_ id: SwitchID) {

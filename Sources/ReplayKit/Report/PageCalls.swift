@@ -10,8 +10,8 @@ import SDK
 /// - the *notable* ones, which the page may draw one by one: of each, its ``Key`` in memory
 ///   (what orders, picks and folds it) and its drawing (summary, record, audit row) in another
 ///   temporary file (``SpilledBytes``), read back only for the calls drawn;
-/// - where the gate held each call (the switches' ``SwitchReport/held``, taken out of each
-///   switch as it comes), in a third temporary file, read back for the calls drawn.
+/// - where the gate held each call (``SpilledHeldCalls``), in a third temporary file, read back
+///   for the calls drawn.
 ///
 /// Not thread-safe: filled by one pass, then read by the page made from it.
 final class PageCalls {
@@ -43,16 +43,6 @@ final class PageCalls {
         var held: UInt32 = 0
     }
 
-    /// A held call without its name (the call's own).
-    private struct Held {
-        var call: CallID
-        var queued: SwitchReport.Mark
-        var position: Int
-        var replayed: SwitchReport.Mark?
-        var replayedOn: ProjectFingerprint?
-        var dropped: SwitchReport.Mark?
-    }
-
     /// What a notable call's mark shows beside its key.
     struct Drawing {
         var name: String
@@ -65,7 +55,9 @@ final class PageCalls {
 
     private let folded = SpilledValues<Folded>(name: "report-calls")
     private let drawings = SpilledBytes(name: "report-marks")
-    private let heldCalls = SpilledValues<Held>(name: "report-held")
+    /// Where the gate held each call, kept beside the pass (by ``SideFold``'s thread) and
+    /// handed over when the pass ends.
+    var heldCalls = SpilledHeldCalls()
     /// The notable calls' keys, in the order they came, sorted by ``sort()``.
     private(set) var notable: [Key] = []
     private var receivers = InternedValues<ProjectFingerprint?>()
@@ -96,32 +88,7 @@ final class PageCalls {
         notable.sort { ($0.sequence, $0.madeAt, $0.call) < ($1.sequence, $1.madeAt, $1.call) }
     }
 
-    /// Keeps a call a switch held, in the switches' order.
-    func keep(_ held: SwitchReport.HeldCall) throws {
-        try heldCalls.append(Held(call: held.call, queued: held.queued, position: held.position, replayed: held.replayed,
-                                  replayedOn: held.replayedOn, dropped: held.dropped))
-    }
-
-    /// How many held calls were kept (``keep(_:)``).
-    var heldCount: Int { heldCalls.count }
-
-    /// Hands out each held call kept (``keep(_:)``), in order: its index and the call.
-    func forEachHeld(_ body: (Int, CallID) throws -> Void) throws {
-        var index = 0
-        try heldCalls.forEach { held in
-            try body(index, held.call)
-            index += 1
-        }
-    }
-
-    /// The `index`-th held call kept; `name` is the call's.
-    func held(_ index: Int, name: String) throws -> SwitchReport.HeldCall {
-        let held = try heldCalls.value(at: index)
-        return SwitchReport.HeldCall(call: held.call, name: name, queued: held.queued, position: held.position, replayed: held.replayed,
-                                     replayedOn: held.replayedOn, dropped: held.dropped)
-    }
-
-    /// Notes that the `index`-th notable call is the held call ``held(_:name:)`` gives at `heldIndex`.
+    /// Notes that the `index`-th notable call is the held call ``heldCalls`` gives at `heldIndex`.
     func hold(_ index: Int, heldIndex: Int) {
         notable[index].held = UInt32(heldIndex + 1)
     }

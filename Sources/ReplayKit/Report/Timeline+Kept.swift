@@ -83,7 +83,7 @@ extension Timeline {
         case .notable(let index):
             let key = key(index)
             guard key.held > 0, let pageCalls else { return nil }
-            return try pageCalls.held(Int(key.held) - 1, name: key.name.rawValue)
+            return try pageCalls.heldCalls.held(Int(key.held) - 1, name: key.name.rawValue)
         }
     }
 

@@ -3,7 +3,8 @@ import SDK
 
 /// Builds a ``Timeline`` in one pass over a journal, from the analyses the other commands use:
 /// ``CallAudit`` (calls), ``SwitchDiagnosis`` (switch windows and steps), ``ContractChecker``
-/// (violations) and the walk's own fold (depths, state documents).
+/// (violations) and the walk's own fold (depths, state documents). The switches and the
+/// contract are followed on a second thread (``SideFold``), beside the calls.
 ///
 /// Keeping ``Timeline/Keeping/every`` call, memory grows with the number of calls, switches
 /// and depth changes; keeping what a ``Timeline/Keeping/page(notable:)`` draws, with the mark
@@ -68,33 +69,26 @@ package enum TimelineBuilder {
             calls.append(Timeline.Call(row: row, summary: record.map(Self.summary(of:)) ?? row.name.rawValue,
                                        factJSON: keepsFact ? record.map(Self.factJSON(of:)) : nil, held: nil))
         }
-        // For a page, the switches' held calls go to the page's calls as each switch comes (the
-        // page reads them only for the calls it draws), and the depths to temporary files.
-        let diagnosis = SwitchDiagnosis(only: nil) { report in
-            guard let page else { return timeline.switches.append(report) }
-            var report = report
-            do { for held in report.held { try page.keep(held) } } catch { foldFailure = foldFailure ?? error }
-            report.held = []
-            timeline.switches.append(report)
-        }
         if page != nil {
             timeline.gateDepth = Timeline.Counter(spilling: "report-gate")
             timeline.queueDepth = Timeline.Counter(spilling: "report-queue")
         }
-        let checker = ContractChecker()
         var sampler = sampler
         var known = Set<ProjectFingerprint>()
         var callOrdinal = 0
         let walk = try JournalWalk(reader: reader, onProgress: onProgress)
         if let redactor { walk.replaceState(redactor.redact(walk.state)) }
+        // The switches and the contract are followed beside the pass, on a second core.
+        let spillingHeld = page != nil
+        let side = SideFold(startingFrom: walk.state) { feed in followSwitchesAndContract(feed, spillingHeld: spillingHeld) }
         while var record = try walk.next() {
             if let skip = walk.resumedAfter {
-                diagnosis.resume(after: skip)
-                checker.resumeAfterSkip()
+                side.handResumption(after: skip)
                 audit.resume(after: skip)
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
             if let redactor { record.content = redacted(record.content, redactor) }
+            side.hand(record)
             timeline.labels.learn(from: record)
             if page != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
             walk.fold(record) { before in
@@ -102,8 +96,6 @@ package enum TimelineBuilder {
                     timeline.projects.append(project)
                 }
                 audit.consume(record, before: before)
-                diagnosis.consume(record, before: before)
-                checker.consume(record, before: before)
             }
             timeline.records += 1
             if timeline.first == nil { timeline.first = (record.sequence, record.time) }
@@ -142,21 +134,22 @@ package enum TimelineBuilder {
             }
         }
         audit.finish()
-        diagnosis.finish()
-        if let foldFailure { throw foldFailure }
-        checker.finish(state: walk.state)
+        let followed = side.finish()
+        if let failure = foldFailure ?? followed.failure { throw failure }
+        timeline.switches = followed.switches
+        page?.heldCalls = followed.held
         calls.sort { ($0.row.received?.sequence ?? 0, $0.row.madeAt, $0.row.call) < ($1.row.received?.sequence ?? 0, $1.row.madeAt, $1.row.call) }
         page?.sort()
         // Each kept call held by the gate learns where (a call held twice: the last switch's);
         // the kept calls are looked up by id only when a switch held any.
-        if page.map({ $0.heldCount > 0 }) ?? timeline.switches.contains(where: { !$0.held.isEmpty }) {
+        if page.map({ $0.heldCalls.count > 0 }) ?? timeline.switches.contains(where: { !$0.held.isEmpty }) {
             var kept: [CallID: Timeline.Kept] = Dictionary(minimumCapacity: calls.count + (page?.notable.count ?? 0))
             for index in calls.indices { kept[calls[index].row.call] = .whole(index) }
             for (index, key) in (page?.notable ?? []).enumerated() { kept[key.call] = .notable(index) }
             if let page {
-                try page.forEachHeld { heldIndex, call in
+                try page.heldCalls.forEach { heldIndex, call in
                     switch kept[call] {
-                    case .whole(let index)?: calls[index].held = try page.held(heldIndex, name: calls[index].row.name.rawValue)
+                    case .whole(let index)?: calls[index].held = try page.heldCalls.held(heldIndex, name: calls[index].row.name.rawValue)
                     case .notable(let index)?: page.hold(index, heldIndex: heldIndex)
                     case nil: break
                     }
@@ -172,8 +165,8 @@ package enum TimelineBuilder {
         timeline.calls = calls
         timeline.pageCalls = page
         for rule in ContractRule.allCases {
-            timeline.violations += checker.violations[rule] ?? []
-            timeline.violationCount += checker.counts[rule] ?? 0
+            timeline.violations += followed.violations[rule] ?? []
+            timeline.violationCount += followed.counts[rule] ?? 0
         }
         timeline.states = sampler.states
         timeline.statesSkipped = sampler.skipped
@@ -181,6 +174,47 @@ package enum TimelineBuilder {
         // A skip with nothing readable after it is known at the end only.
         timeline.lostToDamage += walk.stream.problems.skippedDamage.dropFirst(timeline.lostToDamage.count).map(StreamProblems.wentOnPast)
         return timeline
+    }
+
+    /// What ``followSwitchesAndContract(_:spillingHeld:)`` found.
+    private struct SwitchesAndContract: Sendable {
+        /// Every switch, in switch order (for a page, without its held calls: they are in ``held``).
+        var switches: [SwitchReport] = []
+        var held = SpilledHeldCalls()
+        var violations: [ContractRule: [Violation]] = [:]
+        var counts: [ContractRule: Int] = [:]
+        /// Why the held calls could not be kept.
+        var failure: (any Error)?
+    }
+
+    /// Follows every switch (``SwitchDiagnosis``) and checks the contract (``ContractChecker``)
+    /// over the records `feed` reads. With `spillingHeld` (a page), the switches' held calls go
+    /// to a temporary file as each switch comes (the page reads them only for the calls it draws).
+    private static func followSwitchesAndContract(_ feed: SideFold<SwitchesAndContract>.Feed, spillingHeld: Bool) -> SwitchesAndContract {
+        var found = SwitchesAndContract()
+        let diagnosis = SwitchDiagnosis(only: nil) { report in
+            guard spillingHeld else { return found.switches.append(report) }
+            var report = report
+            do { for held in report.held { try found.held.keep(held) } } catch { found.failure = found.failure ?? error }
+            report.held = []
+            found.switches.append(report)
+        }
+        let checker = ContractChecker()
+        feed.forEach { item, before in
+            switch item {
+            case .record(let record):
+                diagnosis.consume(record, before: before)
+                checker.consume(record, before: before)
+            case .resumed(let skip):
+                diagnosis.resume(after: skip)
+                checker.resumeAfterSkip()
+            }
+        }
+        diagnosis.finish()
+        checker.finish(state: feed.state)
+        found.violations = checker.violations
+        found.counts = checker.counts
+        return found
     }
 
     /// A call's summary, from its `callReceived` record.

@@ -1,0 +1,50 @@
+import SDK
+
+/// Where the gate held each call of a page's pass (the switches' ``SwitchReport/held``, taken
+/// out of each switch as it comes), in a temporary file, read back only for the calls drawn:
+/// a long journal's held calls would not fit in the memory a page is allowed.
+///
+/// One owner at a time, on one thread (see the `Sendable` conformance below).
+final class SpilledHeldCalls {
+    /// A held call without its name (the call's own).
+    private struct Held {
+        var call: CallID
+        var queued: SwitchReport.Mark
+        var position: Int
+        var replayed: SwitchReport.Mark?
+        var replayedOn: ProjectFingerprint?
+        var dropped: SwitchReport.Mark?
+    }
+
+    private let values = SpilledValues<Held>(name: "report-held")
+
+    /// How many held calls were kept.
+    var count: Int { values.count }
+
+    /// Keeps a call a switch held, in the switches' order.
+    func keep(_ held: SwitchReport.HeldCall) throws {
+        try values.append(Held(call: held.call, queued: held.queued, position: held.position, replayed: held.replayed,
+                               replayedOn: held.replayedOn, dropped: held.dropped))
+    }
+
+    /// Hands out each held call kept, in order: its index and the call.
+    func forEach(_ body: (Int, CallID) throws -> Void) throws {
+        var index = 0
+        try values.forEach { held in
+            try body(index, held.call)
+            index += 1
+        }
+    }
+
+    /// The `index`-th held call kept; `name` is the call's.
+    func held(_ index: Int, name: String) throws -> SwitchReport.HeldCall {
+        let held = try values.value(at: index)
+        return SwitchReport.HeldCall(call: held.call, name: name, queued: held.queued, position: held.position, replayed: held.replayed,
+                                     replayedOn: held.replayedOn, dropped: held.dropped)
+    }
+}
+
+// Unchecked: the calls are kept by the thread that diagnoses the switches (``SideFold``) and
+// read by the pass's thread only after that thread has ended and handed them over through
+// ``SideFold/finish()``'s lock, so no two threads ever touch them at once.
+extension SpilledHeldCalls: @unchecked Sendable {}

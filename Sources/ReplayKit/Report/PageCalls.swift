@@ -55,6 +55,8 @@ final class PageCalls {
 
     private let folded = SpilledValues<Folded>(name: "report-calls")
     private let drawings = SpilledBytes(name: "report-marks")
+    /// The drawing being kept (``keep(_:summary:factJSON:)``), its room kept from call to call.
+    private var drawingBytes: [UInt8] = []
     /// Where the gate held each call, kept beside the pass (by ``SideFold``'s thread) and
     /// handed over when the pass ends.
     var heldCalls = SpilledHeldCalls()
@@ -74,13 +76,16 @@ final class PageCalls {
 
     /// Keeps the call of `row` as a notable one, with its summary and `callReceived` record.
     func keep(_ row: AuditRow, summary: String, factJSON: String?) throws {
-        let drawing: JSONValue = .array([.string(summary), .optional(factJSON, JSONValue.string), .string(row.statusText), row.json])
-        let bytes = Array(drawing.serialized().utf8)
-        let offset = try drawings.append(bytes)
+        drawingBytes.removeAll(keepingCapacity: true)
+        Self.appendText(summary, to: &drawingBytes)
+        Self.appendText(factJSON, to: &drawingBytes)
+        Self.appendText(row.statusText, to: &drawingBytes)
+        row.json.write(to: &drawingBytes)
+        let offset = try drawings.append(drawingBytes)
         notable.append(Key(sequence: row.received?.sequence ?? 0, hasSequence: row.received != nil, rowNotable: Timeline.Call.isNotable(row),
                            madeAt: row.madeAt.microsecondsSince1970, call: row.call, name: row.name,
                            receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.status),
-                           offset: offset, length: UInt32(bytes.count)))
+                           offset: offset, length: UInt32(drawingBytes.count)))
     }
 
     /// Puts the notable calls in the calls' order (``Timeline/calls``).
@@ -100,13 +105,38 @@ final class PageCalls {
     /// The drawing of a notable call, read back.
     func drawing(of key: Key) throws -> Drawing {
         let bytes = try drawings.read(at: key.offset, count: Int(key.length))
-        guard case .array(let parts)? = JSONParser.parse(bytes), parts.count == 4,
-              case .string(let summary) = parts[0], case .string(let statusText) = parts[2] else {
-            throw SpillError.cutShort("report-marks")
+        var start = 0
+        guard let summary = Self.text(in: bytes, at: &start) ?? nil, let factJSON = Self.text(in: bytes, at: &start),
+              let statusText = Self.text(in: bytes, at: &start) ?? nil, let audit = JSONParser.parse(Array(bytes[start...])) else {
+            throw SpillError.cutShort(drawings.name)
         }
-        var factJSON: String?
-        if case .string(let fact) = parts[1] { factJSON = fact }
-        return Drawing(name: key.name.rawValue, summary: summary, factJSON: factJSON, statusText: statusText, audit: parts[3])
+        return Drawing(name: key.name.rawValue, summary: summary, factJSON: factJSON, statusText: statusText, audit: audit)
+    }
+
+    /// A drawing's bytes: its summary, record and status text, each after its UTF-8 length (four
+    /// bytes, little-endian; ``noText`` for a call without a record), then the audit row's JSON.
+    /// The texts go as they are: JSON around them would escape them on the way in and parse them
+    /// on the way out, for every notable call where a page reads back a few thousand.
+    private static let noText = UInt32.max
+
+    private static func appendText(_ text: String?, to bytes: inout [UInt8]) {
+        guard var text else { return withUnsafeBytes(of: noText.littleEndian) { bytes.append(contentsOf: $0) } }
+        text.withUTF8 { utf8 in
+            withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// The text at `start` of `bytes` (advancing `start` past it): nil when the bytes end short,
+    /// `.some(nil)` for ``noText``.
+    private static func text(in bytes: [UInt8], at start: inout Int) -> String?? {
+        guard start + 4 <= bytes.count else { return nil }
+        let length = bytes[start..<start + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        start += 4
+        if length == noText { return .some(nil) }
+        guard length <= bytes.count - start else { return nil }
+        defer { start += Int(length) }
+        return String(decoding: bytes[start..<start + Int(length)], as: UTF8.self)
     }
 
     /// Hands out every folded call, in the order they were folded: when it was made, the sequence

@@ -26,6 +26,17 @@ package struct DecodedRecord: Sendable {
 
     package var isSnapshot: Bool { kind == SegmentFormat.snapshotKind }
 
+    /// The record as `redactor` lets it be seen: its fact or snapshot redacted.
+    func redacted(by redactor: Redactor) -> DecodedRecord {
+        var record = self
+        switch content {
+        case .fact(let fact): record.content = .fact(redactor.redact(fact))
+        case .snapshot(let state): record.content = .snapshot(redactor.redact(state))
+        case .unreadable: break
+        }
+        return record
+    }
+
     /// The record's kind by name: a fact kind's name, `snapshot`, or `kind N`.
     package var kindName: String {
         if isSnapshot { return "snapshot" }

@@ -8,8 +8,10 @@ import SDK
 ///   a bucket counts (when it was made, where it was received, the project it ended on, its
 ///   status), 24 bytes in a temporary file (``SpilledValues``);
 /// - the *notable* ones, which the page may draw one by one: of each, its ``Key`` in memory
-///   (what orders, picks and folds it) and its drawing (summary, record, audit row) in another
-///   temporary file (``SpilledBytes``), read back only for the calls drawn;
+///   (what orders, picks and folds it) and its audit row in another temporary file
+///   (``SpilledBytes``), read back only for the calls drawn, with the call's `callReceived`
+///   record read again from the journal (a page draws a few thousand of a long journal's
+///   million notable calls: their summaries and records are made for those only);
 /// - where the gate held each call (``SpilledHeldCalls``), in a third temporary file, read back
 ///   for the calls drawn.
 ///
@@ -55,8 +57,11 @@ final class PageCalls {
 
     private let folded = SpilledValues<Folded>(name: "report-calls")
     private let drawings = SpilledBytes(name: "report-marks")
-    /// The drawing being kept (``keep(_:summary:factJSON:)``), its room kept from call to call.
+    /// The drawing being kept (``keep(_:)``), its room kept from call to call.
     private var drawingBytes: [UInt8] = []
+    /// Where the notable calls' `callReceived` records are read again, and how they are redacted.
+    private let journal: JournalReader
+    private let redactor: Redactor?
     /// Where the gate held each call, kept beside the pass (by ``SideFold``'s thread) and
     /// handed over when the pass ends.
     var heldCalls = SpilledHeldCalls()
@@ -64,6 +69,12 @@ final class PageCalls {
     private(set) var notable: [Key] = []
     private var receivers = InternedValues<ProjectFingerprint?>()
     private var statuses = InternedValues<String>()
+
+    /// Calls let go by a pass over `journal`, whose records it redacted with `redactor`.
+    init(rereadingFrom journal: JournalReader, redactor: Redactor?) {
+        self.journal = journal
+        self.redactor = redactor
+    }
 
     /// How many calls were let go: folded and notable.
     var count: Int { folded.count + notable.count }
@@ -74,11 +85,10 @@ final class PageCalls {
                                  receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.status)))
     }
 
-    /// Keeps the call of `row` as a notable one, with its summary and `callReceived` record.
-    func keep(_ row: AuditRow, summary: String, factJSON: String?) throws {
+    /// Keeps the call of `row` as a notable one; its `callReceived` record is the journal's at
+    /// the row's received sequence.
+    func keep(_ row: AuditRow) throws {
         drawingBytes.removeAll(keepingCapacity: true)
-        Self.appendText(summary, to: &drawingBytes)
-        Self.appendText(factJSON, to: &drawingBytes)
         Self.appendText(row.statusText, to: &drawingBytes)
         row.json.write(to: &drawingBytes)
         let offset = try drawings.append(drawingBytes)
@@ -102,38 +112,46 @@ final class PageCalls {
 
     func status(of key: Key) -> String { statuses[key.status] }
 
-    /// The drawing of a notable call, read back.
+    /// The drawing of a notable call: its row read back, its summary and record (the record only
+    /// for a call notable on its own, ``Key/rowNotable``) made from its `callReceived` record,
+    /// read again from the journal.
     func drawing(of key: Key) throws -> Drawing {
         let bytes = try drawings.read(at: key.offset, count: Int(key.length))
         var start = 0
-        guard let summary = Self.text(in: bytes, at: &start) ?? nil, let factJSON = Self.text(in: bytes, at: &start),
-              let statusText = Self.text(in: bytes, at: &start) ?? nil, let audit = JSONParser.parse(Array(bytes[start...])) else {
+        guard let statusText = Self.text(in: bytes, at: &start), let audit = JSONParser.parse(Array(bytes[start...])) else {
             throw SpillError.cutShort(drawings.name)
         }
-        return Drawing(name: key.name.rawValue, summary: summary, factJSON: factJSON, statusText: statusText, audit: audit)
+        let record = try receivedRecord(of: key)
+        return Drawing(name: key.name.rawValue, summary: Timeline.Call.summary(of: record),
+                       factJSON: key.rowNotable ? Timeline.Call.factJSON(of: record) : nil, statusText: statusText, audit: audit)
     }
 
-    /// A drawing's bytes: its summary, record and status text, each after its UTF-8 length (four
-    /// bytes, little-endian; ``noText`` for a call without a record), then the audit row's JSON.
-    /// The texts go as they are: JSON around them would escape them on the way in and parse them
-    /// on the way out, for every notable call where a page reads back a few thousand.
-    private static let noText = UInt32.max
+    /// The `callReceived` record of a notable call, read again from the journal and redacted as
+    /// the pass redacted it.
+    private func receivedRecord(of key: Key) throws -> DecodedRecord {
+        let cursor = try journal.records(from: key.sequence)
+        guard key.hasSequence, let view = try cursor.nextView(), view.sequence == key.sequence else {
+            throw SpillError.recordGone(sequence: key.sequence)
+        }
+        let record = RecordDecoder.decode(view)
+        return redactor.map(record.redacted(by:)) ?? record
+    }
 
-    private static func appendText(_ text: String?, to bytes: inout [UInt8]) {
-        guard var text else { return withUnsafeBytes(of: noText.littleEndian) { bytes.append(contentsOf: $0) } }
+    /// A drawing's bytes: the status text after its UTF-8 length (four bytes, little-endian),
+    /// then the audit row's JSON.
+    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
         text.withUTF8 { utf8 in
             withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
             bytes.append(contentsOf: utf8)
         }
     }
 
-    /// The text at `start` of `bytes` (advancing `start` past it): nil when the bytes end short,
-    /// `.some(nil)` for ``noText``.
-    private static func text(in bytes: [UInt8], at start: inout Int) -> String?? {
+    /// The text at `start` of `bytes` (advancing `start` past it); nil when the bytes end short.
+    private static func text(in bytes: [UInt8], at start: inout Int) -> String? {
         guard start + 4 <= bytes.count else { return nil }
         let length = bytes[start..<start + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         start += 4
-        if length == noText { return .some(nil) }
         guard length <= bytes.count - start else { return nil }
         defer { start += Int(length) }
         return String(decoding: bytes[start..<start + Int(length)], as: UTF8.self)

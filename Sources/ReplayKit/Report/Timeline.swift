@@ -23,6 +23,17 @@ package struct Timeline {
         static func isNotable(_ row: AuditRow) -> Bool {
             row.gate.contains(where: \.isQueued) || ![.delivered, .applied].contains(row.statusCase)
         }
+
+        /// A call's summary, from its `callReceived` record.
+        static func summary(of record: DecodedRecord) -> String {
+            guard case .callReceived(let call)? = record.fact else { return "" }
+            return Describe.call(call.call)
+        }
+
+        /// A call's `callReceived` record as JSON text.
+        static func factJSON(of record: DecodedRecord) -> String {
+            FactJSON.object(record).serialized()
+        }
     }
 
     /// Which calls a pass keeps whole.

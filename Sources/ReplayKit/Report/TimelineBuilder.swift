@@ -35,7 +35,7 @@ package enum TimelineBuilder {
         let pageNotable: ((CallID) -> Bool)?
         switch keeping {
         case .every: (page, pageNotable) = (nil, nil)
-        case .page(let notable): (page, pageNotable) = (PageCalls(), notable)
+        case .page(let notable): (page, pageNotable) = (PageCalls(rereadingFrom: reader, redactor: redactor), notable)
         }
         // For a page: the calls the gate queued (held) so far, and those folded before their
         // `callReceived` was looked at (whose summary is then not made).
@@ -56,8 +56,8 @@ package enum TimelineBuilder {
                         return
                     }
                     // (A call whose `callReceived` comes later is kept whole, to take its summary then.)
-                    if let record {
-                        try page.keep(row, summary: Self.summary(of: record), factJSON: keepsFact ? Self.factJSON(of: record) : nil)
+                    if record != nil {
+                        try page.keep(row)
                         return
                     }
                 } catch {
@@ -66,8 +66,8 @@ package enum TimelineBuilder {
                 }
             }
             if record == nil { early[row.call] = calls.count }
-            calls.append(Timeline.Call(row: row, summary: record.map(Self.summary(of:)) ?? row.name.rawValue,
-                                       factJSON: keepsFact ? record.map(Self.factJSON(of:)) : nil, held: nil))
+            calls.append(Timeline.Call(row: row, summary: record.map(Timeline.Call.summary(of:)) ?? row.name.rawValue,
+                                       factJSON: keepsFact ? record.map(Timeline.Call.factJSON(of:)) : nil, held: nil))
         }
         if page != nil {
             timeline.gateDepth = Timeline.Counter(spilling: "report-gate")
@@ -87,7 +87,7 @@ package enum TimelineBuilder {
                 audit.resume(after: skip)
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
-            if let redactor { record.content = redacted(record.content, redactor) }
+            if let redactor { record = record.redacted(by: redactor) }
             side.hand(record)
             timeline.labels.learn(from: record)
             if page != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
@@ -107,8 +107,8 @@ package enum TimelineBuilder {
             switch record.fact {
             case .callReceived(let call)?:
                 if let index = early.removeValue(forKey: call.id) {
-                    calls[index].summary = Self.summary(of: record)
-                    calls[index].factJSON = Self.factJSON(of: record)
+                    calls[index].summary = Timeline.Call.summary(of: record)
+                    calls[index].factJSON = Timeline.Call.factJSON(of: record)
                 } else if foldedEarly.remove(call.id) != nil {
                     // Folded already: a bucket needs neither its summary nor its record.
                 } else {
@@ -217,24 +217,6 @@ package enum TimelineBuilder {
         return found
     }
 
-    /// A call's summary, from its `callReceived` record.
-    private static func summary(of record: DecodedRecord) -> String {
-        guard case .callReceived(let call)? = record.fact else { return "" }
-        return Describe.call(call.call)
-    }
-
-    /// A call's `callReceived` record as JSON text.
-    private static func factJSON(of record: DecodedRecord) -> String {
-        FactJSON.object(record).serialized()
-    }
-
-    private static func redacted(_ content: DecodedRecord.Content, _ redactor: Redactor) -> DecodedRecord.Content {
-        switch content {
-        case .fact(let fact): .fact(redactor.redact(fact))
-        case .snapshot(let state): .snapshot(redactor.redact(state))
-        case .unreadable(let reason): .unreadable(reason)
-        }
-    }
 
     /// The projects a record brings into view (a lane each).
     private static func projects(in record: DecodedRecord, before state: SDKState) -> [ProjectFingerprint] {

@@ -89,8 +89,11 @@ final class PageCalls {
     /// the row's received sequence.
     func keep(_ row: AuditRow) throws {
         drawingBytes.removeAll(keepingCapacity: true)
-        Self.appendText(row.statusText, to: &drawingBytes)
-        row.json.write(to: &drawingBytes)
+        ScratchBytes.withScratch(capacity: 1024) { bytes in
+            Self.appendText(row.statusText, to: &bytes)
+            row.writeJSON(to: &bytes)
+            drawingBytes.append(contentsOf: bytes.written)
+        }
         let offset = try drawings.append(drawingBytes)
         notable.append(Key(sequence: row.received?.sequence ?? 0, hasSequence: row.received != nil, rowNotable: Timeline.Call.isNotable(row),
                            madeAt: row.madeAt.microsecondsSince1970, call: row.call, name: row.name,
@@ -139,12 +142,9 @@ final class PageCalls {
 
     /// A drawing's bytes: the status text after its UTF-8 length (four bytes, little-endian),
     /// then the audit row's JSON.
-    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
-            withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: utf8)
-        }
+    private static func appendText(_ text: String, to bytes: inout ScratchBytes) {
+        withUnsafeBytes(of: UInt32(text.utf8.count).littleEndian) { bytes.append($0) }
+        bytes.append(text)
     }
 
     /// The text at `start` of `bytes` (advancing `start` past it); nil when the bytes end short.

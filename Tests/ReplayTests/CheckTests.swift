@@ -152,6 +152,19 @@ struct CheckTests {
         #expect(result.violations.contains { $0.sequences == [stranded] && $0.message.contains("never resolved") })
     }
 
+    @Test("resolved-once: a call's first resolution is still named after as many others as are remembered")
+    func firstResolutionRemembered() {
+        let checker = ContractChecker()
+        checker.remember(J.call(1), resolvedAt: 7)
+        for number in UInt64(2)..<UInt64(ContractChecker.rememberedResolutions + 2) {
+            checker.remember(J.call(number), resolvedAt: number + 10)
+        }
+        checker.checkResolution(of: J.call(1), .applied(project: nil), at: 1_000_000, wasPending: false)
+        let violations = checker.violations[.resolvedOnce] ?? []
+        #expect(violations.map(\.sequences) == [[7, 1_000_000]])
+        #expect(violations.first?.message.contains("resolved again (first at seq 7)") == true, "\(violations)")
+    }
+
     @Test("resolved-once: a call still waiting on a queued task is legitimately pending")
     func legitimatelyPending() throws {
         let result = try check(.resolvedOnce) { journal in

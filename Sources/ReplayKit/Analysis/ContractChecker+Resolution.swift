@@ -17,7 +17,7 @@ extension ContractChecker {
     /// A call resolves: it must have been pending (`wasPending`, in the state before the record).
     func checkResolution(of call: CallID, _ outcome: CallOutcome, at sequence: UInt64, wasPending: Bool) {
         if !wasPending {
-            let first = resolvedAt[call]
+            let first = resolvedAt[call] ?? resolvedBefore[call]
             report(.resolvedOnce, first.map { "call \(call) was resolved again (first at seq \($0))" }
                    ?? "call \(call) was resolved but was not pending (resolved before, or never received)",
                    [first, sequence].compactMap { $0 })
@@ -43,18 +43,15 @@ extension ContractChecker {
         }
     }
 
-    /// Remembers where `call` resolved (the last ``rememberedResolutions``), to name it in a
-    /// second resolution.
+    /// Remembers where `call` resolved, to name it in a second resolution: the last
+    /// ``rememberedResolutions`` at least. They are remembered in generations of that many, the
+    /// one before the current kept whole and then dropped whole (forgetting the oldest one at a
+    /// time cost a delete from a table of that size at every resolution).
     func remember(_ call: CallID, resolvedAt sequence: UInt64) {
         resolvedAt[call] = sequence
-        resolvedOrder.append(call)
-        if resolvedOrder.count - resolvedHead > Self.rememberedResolutions {
-            resolvedAt[resolvedOrder[resolvedHead]] = nil
-            resolvedHead += 1
-            if resolvedHead > Self.rememberedResolutions {
-                resolvedOrder.removeFirst(resolvedHead)
-                resolvedHead = 0
-            }
+        if resolvedAt.count >= Self.rememberedResolutions {
+            resolvedBefore = resolvedAt
+            resolvedAt = Dictionary(minimumCapacity: Self.rememberedResolutions)
         }
     }
 

@@ -10,7 +10,8 @@ import SDK
 package final class ContractChecker {
     /// At most this many violations are kept per rule (all are counted).
     static let keptPerRule = 100
-    /// How many resolutions are remembered to name a call's first resolution.
+    /// How many resolutions are remembered at least (up to twice as many) to name a call's
+    /// first resolution.
     static let rememberedResolutions = 100_000
 
     package private(set) var violations: [ContractRule: [Violation]] = [:]
@@ -31,9 +32,9 @@ package final class ContractChecker {
     var gateQueue: [(call: CallID, sequence: UInt64?)] = []
     var targets: [CallID: (target: Target, received: UInt64)] = [:]
     var received: [CallID: UInt64] = [:]
+    /// Where the latest resolutions were (``remember(_:resolvedAt:)``), and the ones before them.
     var resolvedAt: [CallID: UInt64] = [:]
-    var resolvedOrder: [CallID] = []
-    var resolvedHead = 0
+    var resolvedBefore: [CallID: UInt64] = [:]
     var tasks: [TaskID: (path: String, queued: UInt64?)] = [:]
     var cleared: [ProjectFingerprint: UInt64?] = [:]
     var modules: [String: (generation: UInt64, initialized: Bool, started: Bool, deinitialized: Bool)] = [:]

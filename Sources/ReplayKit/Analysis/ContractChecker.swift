@@ -62,8 +62,10 @@ package final class ContractChecker {
         consume(record, looking: look, unstarted: nil)
     }
 
-    /// Takes in one record; `unstarted` is the state before it when the checker has not started.
-    private func consume(_ record: DecodedRecord, looking look: Look, unstarted: SDKState?) {
+    /// Takes in one record with what the rules read of the state before it, and `unstarted`, the
+    /// state before it for a checker that has not started (which takes it over at its first
+    /// snapshot or fact): a walk that looks for the checker hands it until then.
+    package func consume(_ record: DecodedRecord, looking look: Look, unstarted: SDKState?) {
         records += 1
         if let pending = unexplainedSnapshot {
             unexplainedSnapshot = nil

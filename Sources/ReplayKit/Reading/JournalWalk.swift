@@ -305,8 +305,7 @@ package final class JournalWalk {
         noteFolded(record)
     }
 
-    /// How every fold of a journal's records moves a state (the walk's own, a ``SideFold``'s).
-    static func apply(_ record: DecodedRecord, to state: inout SDKState) {
+    private static func apply(_ record: DecodedRecord, to state: inout SDKState) {
         switch record.content {
         case .snapshot(let snapshot): state = snapshot
         case .fact(let fact): state.evolve(fact, at: record.time)

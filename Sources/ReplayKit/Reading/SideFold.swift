@@ -3,20 +3,21 @@ import Journal
 import Locking
 import SDK
 
-/// A second fold of the records a walk reads, on a thread of its own, so that the analyses of
-/// one pass share the cores: the walk hands each record over as it reads it (``hand(_:)``), and
-/// `body`, on the side thread, reads them in the same order (``Feed``) against a state of its
-/// own, folded from the walk's starting state as the walk folds its own. (Reading the walk's
-/// state from a second thread would copy it at every change.)
+/// Analyses of a walk's records on a second thread, beside the walk, so that one pass shares
+/// the cores: the walk hands each record over as it reads it, with what the analyses read of
+/// the state before it (`Look`, taken on the walk's thread: ``StateLooking``), and `body`, on
+/// the side thread, reads them in the same order (``Feed``) without ever needing the state
+/// itself (reading the walk's state from a second thread would copy it at every change).
 ///
 /// Memory is bounded: at most ``batchesAhead`` batches of ``batchSize`` records wait for the side
-/// thread; the walk waits while they do. ``finish()`` returns `body`'s result once the side
-/// thread has read every record handed over. A fold dropped unfinished (the walk threw) lets the
-/// side thread read what was handed over and end, and waits for it.
-final class SideFold<Result: Sendable> {
+/// thread; the walk waits while they do. ``finish(endingWith:)`` returns `body`'s result once the
+/// side thread has read every record handed over. A fold dropped unfinished (the walk threw)
+/// lets the side thread read what was handed over and end, and waits for it.
+final class SideFold<Look: Sendable, Result: Sendable> {
     /// What the walk hands over, in its order.
     enum Item: Sendable {
-        case record(DecodedRecord)
+        /// A record, with what the analyses read of the state before it.
+        case record(DecodedRecord, Look)
         /// The walk stepped over records lost to damage; the next record is the first after them.
         case resumed(after: SkippedRange)
     }
@@ -27,30 +28,33 @@ final class SideFold<Result: Sendable> {
     static var batchesAhead: Int { 32 }
 
     private let channel: BoundedChannel<[Item]>
+    private let end: Locked<SDKState?>
     private let result = Locked<Result?>(nil)
     private var batch: [Item] = []
     private var finished = false
 
-    /// Starts the side thread, which runs `body` over the records handed over, from `state` (the
-    /// walk's state before the first of them).
-    init(startingFrom state: SDKState, body: @escaping @Sendable (Feed) -> Result) {
+    /// Starts the side thread, which runs `body` over what is handed over.
+    init(body: @escaping @Sendable (Feed) -> Result) {
         let channel = BoundedChannel<[Item]>(capacity: Self.batchesAhead)
+        let end = Locked<SDKState?>(nil)
         self.channel = channel
+        self.end = end
         let result = result
         let thread = Thread {
-            let value = body(Feed(channel: channel, state: state))
+            let value = body(Feed(channel: channel, end: end))
             result.withLock { $0 = value }
             result.notifyWaiters()
         }
-        // The analyses fold a whole journal on it: the main thread's stack, not a helper's 512 KiB.
+        // The analyses run over a whole journal on it: the main thread's stack, not a helper's 512 KiB.
         thread.stackSize = 8 << 20
         thread.start()
         batch.reserveCapacity(Self.batchSize)
     }
 
-    /// Hands `record` over (the record after those handed over before).
-    func hand(_ record: DecodedRecord) {
-        batch.append(.record(record))
+    /// Hands `record` over (the record after those handed over before), with what the analyses
+    /// read of the state before it.
+    func hand(_ record: DecodedRecord, looking look: Look) {
+        batch.append(.record(record, look))
         if batch.count >= Self.batchSize { send() }
     }
 
@@ -59,9 +63,11 @@ final class SideFold<Result: Sendable> {
         batch.append(.resumed(after: skip))
     }
 
-    /// Waits for the side thread to read every record handed over, and returns what `body` returned.
-    func finish() -> Result {
+    /// Hands over the walk's state after its last record (``Feed/end``), waits for the side
+    /// thread to read everything handed over, and returns what `body` returned.
+    func finish(endingWith state: SDKState) -> Result {
         send()
+        end.withLock { $0 = state }
         return waitForSide()
     }
 
@@ -84,29 +90,25 @@ final class SideFold<Result: Sendable> {
 }
 
 extension SideFold {
-    /// The records handed over, as the side thread reads them.
+    /// What the walk hands over, as the side thread reads it.
     final class Feed {
         private let channel: BoundedChannel<[Item]>
-        /// The state after the items read so far (the starting state before ``forEach(_:)``).
-        private(set) var state: SDKState
+        private let handedEnd: Locked<SDKState?>
 
-        fileprivate init(channel: BoundedChannel<[Item]>, state: SDKState) {
+        fileprivate init(channel: BoundedChannel<[Item]>, end: Locked<SDKState?>) {
             self.channel = channel
-            self.state = state
+            handedEnd = end
         }
 
-        /// Reads every item handed over, in order, until the walk finishes: a record with the
-        /// state before it (then folded into ``state``), or a resumption after lost records.
-        func forEach(_ look: (Item, borrowing SDKState) -> Void) {
-            // A local state: a class's stored property lent to `look` would be copied each time.
-            var state = self.state
+        /// Reads every item handed over, in order, until the walk finishes.
+        func forEach(_ read: (Item) -> Void) {
             while let batch = channel.receive() {
-                for item in batch {
-                    look(item, state)
-                    if case .record(let record) = item { JournalWalk.apply(record, to: &state) }
-                }
+                for item in batch { read(item) }
             }
-            self.state = state
         }
+
+        /// The walk's state after its last record, once ``forEach(_:)`` has returned; nil when the
+        /// walk did not finish (it threw).
+        var end: SDKState? { handedEnd.withLock { $0 } }
     }
 }

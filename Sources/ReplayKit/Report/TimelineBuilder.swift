@@ -78,9 +78,11 @@ package enum TimelineBuilder {
         var callOrdinal = 0
         let walk = try JournalWalk(reader: reader, onProgress: onProgress)
         if let redactor { walk.replaceState(redactor.redact(walk.state)) }
-        // The switches and the contract are followed beside the pass, on a second core.
+        // The switches and the contract are followed beside the pass, on a second core, from
+        // what they read of the state before each record (taken here, where the state is).
         let spillingHeld = page != nil
-        let side = SideFold(startingFrom: walk.state) { feed in followSwitchesAndContract(feed, spillingHeld: spillingHeld) }
+        let side = SideFold<SideLook, SwitchesAndContract> { feed in followSwitchesAndContract(feed, spillingHeld: spillingHeld) }
+        var checkerStarted = false
         while var record = try walk.next() {
             if let skip = walk.resumedAfter {
                 side.handResumption(after: skip)
@@ -88,7 +90,6 @@ package enum TimelineBuilder {
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
             if let redactor { record = record.redacted(by: redactor) }
-            side.hand(record)
             timeline.labels.learn(from: record)
             if page != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
             walk.fold(record) { before in
@@ -96,7 +97,11 @@ package enum TimelineBuilder {
                     timeline.projects.append(project)
                 }
                 audit.consume(record, before: before)
+                side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, in: before),
+                                                    diagnosis: SwitchDiagnosis.look(at: record, in: before),
+                                                    unstarted: checkerStarted ? nil : copy before))
             }
+            if case .unreadable = record.content {} else { checkerStarted = true }
             timeline.records += 1
             if timeline.first == nil { timeline.first = (record.sequence, record.time) }
             timeline.last = (record.sequence, record.time)
@@ -134,7 +139,7 @@ package enum TimelineBuilder {
             }
         }
         audit.finish()
-        let followed = side.finish()
+        let followed = side.finish(endingWith: walk.state)
         if let failure = foldFailure ?? followed.failure { throw failure }
         timeline.switches = followed.switches
         page?.heldCalls = followed.held
@@ -187,10 +192,19 @@ package enum TimelineBuilder {
         var failure: (any Error)?
     }
 
+    /// What ``followSwitchesAndContract(_:spillingHeld:)`` reads of the state before a record.
+    private struct SideLook: Sendable {
+        var checker: ContractChecker.Look
+        var diagnosis: SwitchDiagnosis.Look
+        /// The whole state, until the checker has started (``ContractChecker/consume(_:looking:unstarted:)``).
+        var unstarted: SDKState?
+    }
+
     /// Follows every switch (``SwitchDiagnosis``) and checks the contract (``ContractChecker``)
     /// over the records `feed` reads. With `spillingHeld` (a page), the switches' held calls go
     /// to a temporary file as each switch comes (the page reads them only for the calls it draws).
-    private static func followSwitchesAndContract(_ feed: SideFold<SwitchesAndContract>.Feed, spillingHeld: Bool) -> SwitchesAndContract {
+    private static func followSwitchesAndContract(_ feed: SideFold<SideLook, SwitchesAndContract>.Feed,
+                                                  spillingHeld: Bool) -> SwitchesAndContract {
         var found = SwitchesAndContract()
         let diagnosis = SwitchDiagnosis(only: nil) { report in
             guard spillingHeld else { return found.switches.append(report) }
@@ -200,18 +214,19 @@ package enum TimelineBuilder {
             found.switches.append(report)
         }
         let checker = ContractChecker()
-        feed.forEach { item, before in
+        feed.forEach { item in
             switch item {
-            case .record(let record):
-                diagnosis.consume(record, before: before)
-                checker.consume(record, before: before)
+            case .record(let record, let look):
+                diagnosis.consume(record, looking: look.diagnosis)
+                checker.consume(record, looking: look.checker, unstarted: look.unstarted)
             case .resumed(let skip):
                 diagnosis.resume(after: skip)
                 checker.resumeAfterSkip()
             }
         }
         diagnosis.finish()
-        checker.finish(state: feed.state)
+        // (No end: the walk threw, and what is found here is dropped.)
+        if let end = feed.end { checker.finish(state: end) }
         found.violations = checker.violations
         found.counts = checker.counts
         return found

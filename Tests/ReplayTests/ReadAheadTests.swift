@@ -13,7 +13,7 @@ struct ReadAheadTests {
     /// A journal of `calls` setEmail calls (three records each) in many small segments (read
     /// ahead on a thread), or with `oneSegment` in one small segment (read on the calling
     /// thread, ``ReadAheadDecoder/readsInline(_:)``).
-    private func journal(calls: UInt64, oneSegment: Bool = false) throws -> String {
+    static func journal(calls: UInt64, oneSegment: Bool = false) throws -> String {
         let path = ReplayHarness.temporaryDirectory()
         let journal = try CraftedJournal(directory: path, segmentBytes: oneSegment ? 1 << 20 : 8192)
         try journal.append(.callReceived(J.received(1, .initialize(J.us))))
@@ -70,7 +70,7 @@ struct ReadAheadTests {
 
     @Test("every record, in order, more than the read-ahead holds, from the start and from any sequence")
     func sameRecordsInOrder() throws {
-        let path = try journal(calls: 1500)
+        let path = try Self.journal(calls: 1500)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try JournalReader(directory: path)
         let all = direct(reader)
@@ -89,7 +89,7 @@ struct ReadAheadTests {
 
     @Test("corruption throws after exactly the records before it, with the same location")
     func corruptionInPlace() throws {
-        let path = try journal(calls: 1500)
+        let path = try Self.journal(calls: 1500)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let names = try JournalReader(directory: path).segments.map(\.name)
         let damaged = path + "/" + names[names.count / 2]
@@ -110,7 +110,7 @@ struct ReadAheadTests {
 
     @Test("a torn tail ends the stream and is reported once the end is reached")
     func tornTail() throws {
-        let path = try journal(calls: 400)
+        let path = try Self.journal(calls: 400)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let last = try #require(try JournalReader(directory: path).segments.last).name
         let handle = try #require(FileHandle(forUpdatingAtPath: path + "/" + last))
@@ -134,7 +134,7 @@ struct ReadAheadTests {
 
     @Test("a stream dropped after one record stops its thread")
     func droppedEarly() throws {
-        let path = try journal(calls: 1500)
+        let path = try Self.journal(calls: 1500)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try JournalReader(directory: path)
         for _ in 0..<20 {
@@ -145,7 +145,7 @@ struct ReadAheadTests {
 
     @Test("a small journal read on the calling thread: the same records, errors and torn tail")
     func smallJournalInline() throws {
-        let path = try journal(calls: 600, oneSegment: true)
+        let path = try Self.journal(calls: 600, oneSegment: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
         var reader = try JournalReader(directory: path)
         #expect(ReadAheadDecoder.readsInline(reader))

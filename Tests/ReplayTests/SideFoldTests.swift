@@ -9,25 +9,9 @@ import Testing
 /// contract beside its calls) must read what the walk handed over, in the walk's order.
 @Suite("analysing beside a walk", .timeLimit(.minutes(2)))
 struct SideFoldTests {
-    /// A journal of `calls` setEmail calls (three records each), in segments of 8 KiB.
-    private func journal(calls: UInt64) throws -> String {
-        typealias J = CraftedJournal
-        let path = ReplayHarness.temporaryDirectory()
-        let journal = try CraftedJournal(directory: path, segmentBytes: 8192)
-        try journal.append(.callReceived(J.received(1, .initialize(J.us))))
-        try journal.append(.initialized(project: J.us, generation: 1))
-        for number in UInt64(2)..<(calls + 2) {
-            try journal.append(.callReceived(J.received(number, .setEmail("user\(number)@example.com"))))
-            try journal.append(.identityChanged(email: "user\(number)@example.com", userID: nil))
-            try journal.append(.callResolved(call: J.call(number), outcome: .applied(project: J.us.fingerprint)))
-        }
-        try journal.close()
-        return path
-    }
-
     @Test("the side thread reads every record with its look, in order, each resumption where it was handed, and the walk's end")
     func sameAsTheWalk() throws {
-        let journal = try journal(calls: 400)
+        let journal = try ReadAheadTests.journal(calls: 400)
         defer { try? FileManager.default.removeItem(atPath: journal) }
         let walk = try JournalWalk(reader: try JournalReader(directory: journal))
         // The look: the number of pending calls before the record.

@@ -54,29 +54,34 @@ extension ContractChecker: StateLooking {
 
     /// What the rules read of `state` (the state before `record`) when they take in `record`.
     package static func look(at record: DecodedRecord, in state: borrowing SDKState) -> Look {
-        switch record.content {
-        case .snapshot: return .state(copy state)
-        case .unreadable: return .nothing
-        case .fact(let fact):
-            switch fact {
-            case .journalGap, .localDataErased: return .state(copy state)
-            case .callReceived: return .gate(switching: state.switching.isSwitching, live: state.live?.fingerprint)
-            case .eventBatched(let task, _, _): return .batchedInto(state.tasks[task]?.task.project)
-            case .callResolved(let call, _): return .pending(state.pendingCall(call) != nil)
-            case .callsResolved(_, let calls, _): return .pendingEach(calls.map { state.pendingCall($0) != nil })
-            // Facts whose rules read nothing of the state.
-            case .engineStarted, .gateDecided, .taskQueued, .taskCompleted, .switchRouted, .switchCancelled, .switchStarted,
-                 .switchLanded, .initialized, .storageCleared, .attributionChanged, .moduleEventDelivered, .moduleHookStarted,
-                 .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-                 .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped,
-                 .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
-                 .storageWasUnavailable, .keyringWriteFailed, .callRejected, .identityChanged, .pushTokenChanged,
-                 .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
-                 .linkResolutionStarted, .staleResultRefused, .taskDispatched, .retryScheduled, .eventsExpired,
-                 .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
-                 .moduleHookFinished, .messagesStored, .teardownStepBegan, .teardownStepFinished, .unknown:
-                return .nothing
-            }
+        look(at: record, fact: record.fact, in: state)
+    }
+
+    /// ``look(at:in:)`` given the fact `record` holds, already taken out of it
+    /// (``JournalWalk/fold(_:lookingBeforeWithFact:)``).
+    package static func look(at record: DecodedRecord, fact: Fact?, in state: borrowing SDKState) -> Look {
+        guard let fact else {
+            if case .snapshot = record.content { return .state(copy state) }
+            return .nothing
+        }
+        switch fact {
+        case .journalGap, .localDataErased: return .state(copy state)
+        case .callReceived: return .gate(switching: state.switching.isSwitching, live: state.live?.fingerprint)
+        case .eventBatched(let task, _, _): return .batchedInto(state.tasks[task]?.task.project)
+        case .callResolved(let call, _): return .pending(state.pendingCall(call) != nil)
+        case .callsResolved(_, let calls, _): return .pendingEach(calls.map { state.pendingCall($0) != nil })
+        // Facts whose rules read nothing of the state.
+        case .engineStarted, .gateDecided, .taskQueued, .taskCompleted, .switchRouted, .switchCancelled, .switchStarted,
+             .switchLanded, .initialized, .storageCleared, .attributionChanged, .moduleEventDelivered, .moduleHookStarted,
+             .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
+             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped,
+             .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
+             .storageWasUnavailable, .keyringWriteFailed, .callRejected, .identityChanged, .pushTokenChanged,
+             .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
+             .linkResolutionStarted, .staleResultRefused, .taskDispatched, .retryScheduled, .eventsExpired,
+             .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
+             .moduleHookFinished, .messagesStored, .teardownStepBegan, .teardownStepFinished, .unknown:
+            return .nothing
         }
     }
 }

@@ -56,7 +56,13 @@ extension SwitchDiagnosis: StateLooking {
 
     /// What the diagnosis reads of `state` (the state before `record`) when it takes in `record`.
     package static func look(at record: DecodedRecord, in state: borrowing SDKState) -> Look {
-        guard let fact = record.fact else { return .nothing }
+        look(fact: record.fact, in: state)
+    }
+
+    /// ``look(at:in:)`` given the fact the record holds (nil for a snapshot or an unreadable
+    /// record), already taken out of it (``JournalWalk/fold(_:lookingBeforeWithFact:)``).
+    package static func look(fact: Fact?, in state: borrowing SDKState) -> Look {
+        guard let fact else { return .nothing }
         switch fact {
         case .switchRouted: return .live(state.live?.fingerprint)
         case .gateDecided(let call, .inline):

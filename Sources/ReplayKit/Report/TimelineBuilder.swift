@@ -90,17 +90,21 @@ package enum TimelineBuilder {
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
             if let redactor { record = record.redacted(by: redactor) }
-            timeline.labels.learn(from: record)
-            if page != nil, let (call, decision) = record.fact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
-            walk.fold(record) { before in
-                for project in projects(in: record, before: before) where known.insert(project).inserted {
+            // The fact is taken out of the record once for every look (each taking-out copies
+            // it: a retain of each of its parts, contended with the side thread's).
+            var fact: Fact?
+            walk.fold(record, lookingBeforeWithFact: { before, recordFact in
+                if let recordFact { timeline.labels.learn(from: recordFact) } else { timeline.labels.learn(from: record) }
+                if page != nil, let (call, decision) = recordFact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
+                for project in projects(in: record, fact: recordFact, before: before) where known.insert(project).inserted {
                     timeline.projects.append(project)
                 }
-                audit.consume(record, before: before)
-                side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, in: before),
-                                                    diagnosis: SwitchDiagnosis.look(at: record, in: before),
+                audit.consume(record, fact: recordFact, before: before)
+                side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, fact: recordFact, in: before),
+                                                    diagnosis: SwitchDiagnosis.look(fact: recordFact, in: before),
                                                     unstarted: checkerStarted ? nil : copy before))
-            }
+                fact = recordFact
+            })
             if case .unreadable = record.content {} else { checkerStarted = true }
             timeline.records += 1
             if timeline.first == nil { timeline.first = (record.sequence, record.time) }
@@ -109,7 +113,7 @@ package enum TimelineBuilder {
             let (gateDepth, queueDepth) = walk.withState { ($0.switching.gate.count, $0.tasks.count) }
             try timeline.gateDepth.record(gateDepth, at: record.time, sequence: record.sequence)
             try timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
-            switch record.fact {
+            switch fact {
             case .callReceived(let call)?:
                 if let index = early.removeValue(forKey: call.id) {
                     calls[index].summary = Timeline.Call.summary(of: record)
@@ -233,15 +237,10 @@ package enum TimelineBuilder {
     }
 
 
-    /// The projects a record brings into view (a lane each).
-    private static func projects(in record: DecodedRecord, before state: SDKState) -> [ProjectFingerprint] {
-        switch record.content {
-        case .snapshot(let snapshot):
-            return (snapshot.live.map { [$0.fingerprint] } ?? []) + snapshot.projects.keys.sorted()
-        case .fact(let fact):
-            return FactProjects.mentioned(by: fact, in: state)
-        case .unreadable:
-            return []
-        }
+    /// The projects a record brings into view (a lane each); `fact` is the one it holds.
+    private static func projects(in record: DecodedRecord, fact: Fact?, before state: borrowing SDKState) -> [ProjectFingerprint] {
+        if let fact { return FactProjects.mentioned(by: fact, in: state) }
+        guard case .snapshot(let snapshot) = record.content else { return [] }
+        return (snapshot.live.map { [$0.fingerprint] } ?? []) + snapshot.projects.keys.sorted()
     }
 }

@@ -92,7 +92,7 @@ package enum TimelineBuilder {
             if let redactor { record = record.redacted(by: redactor) }
             // The fact is taken out of the record once for every look (each taking-out copies
             // it: a retain of each of its parts, contended with the side thread's).
-            var fact: Fact?
+            var moment: StateMoment?
             walk.fold(record, lookingBeforeWithFact: { before, recordFact in
                 if let recordFact { timeline.labels.learn(from: recordFact) } else { timeline.labels.learn(from: record) }
                 if page != nil, let (call, decision) = recordFact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
@@ -103,7 +103,23 @@ package enum TimelineBuilder {
                 side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, fact: recordFact, in: before),
                                                     diagnosis: SwitchDiagnosis.look(fact: recordFact, in: before),
                                                     unstarted: checkerStarted ? nil : copy before))
-                fact = recordFact
+                let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
+                switch recordFact {
+                case .callReceived(let call)?:
+                    moment = .call(call.id)
+                case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
+                    moment = .milestone
+                case let fact? where Describe.background(fact) != nil:
+                    timeline.background.append((FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "background", Describe.background(fact) ?? "", mark))
+                case let fact? where Describe.storage(fact) != nil:
+                    timeline.background.append((FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "storage", Describe.storage(fact) ?? "", mark))
+                case .clockJumped(let wall, let jump)?:
+                    timeline.clockJumps.append(SwitchReport.ClockJump(at: mark, jumpMicroseconds: jump, wall: wall))
+                default:
+                    // A default is right: only a call or a switch's milestone is a moment the
+                    // report keeps the state at; any other record leaves the samples as they are.
+                    break
+                }
             })
             if case .unreadable = record.content {} else { checkerStarted = true }
             timeline.records += 1
@@ -113,32 +129,22 @@ package enum TimelineBuilder {
             let (gateDepth, queueDepth) = walk.withState { ($0.switching.gate.count, $0.tasks.count) }
             try timeline.gateDepth.record(gateDepth, at: record.time, sequence: record.sequence)
             try timeline.queueDepth.record(queueDepth, at: record.time, sequence: record.sequence)
-            switch fact {
-            case .callReceived(let call)?:
-                if let index = early.removeValue(forKey: call.id) {
+            // The state after the record, at a moment the report may keep it.
+            switch moment {
+            case .call(let call)?:
+                if let index = early.removeValue(forKey: call) {
                     calls[index].summary = Timeline.Call.summary(of: record)
                     calls[index].factJSON = Timeline.Call.factJSON(of: record)
-                } else if foldedEarly.remove(call.id) != nil {
+                } else if foldedEarly.remove(call) != nil {
                     // Folded already: a bucket needs neither its summary nor its record.
                 } else {
-                    received[call.id] = record
+                    received[call] = record
                 }
                 sampler.offer(walk.state, call: callOrdinal, after: record.sequence)
                 callOrdinal += 1
-            case .switchStarted?, .switchLanded?, .teardownStepFinished(_, _, .warning, _)?:
+            case .milestone?:
                 sampler.keep(walk.state, after: record.sequence)
-            case let fact? where Describe.background(fact) != nil:
-                timeline.background.append((FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "background",
-                                            Describe.background(fact) ?? "", SwitchReport.Mark(sequence: record.sequence, time: record.time)))
-            case let fact? where Describe.storage(fact) != nil:
-                timeline.background.append((FactKind(rawValue: FactCodec.kind(of: fact))?.name ?? "storage",
-                                            Describe.storage(fact) ?? "", SwitchReport.Mark(sequence: record.sequence, time: record.time)))
-            case .clockJumped(let wall, let jump)?:
-                timeline.clockJumps.append(SwitchReport.ClockJump(at: SwitchReport.Mark(sequence: record.sequence, time: record.time),
-                                                                  jumpMicroseconds: jump, wall: wall))
-            default:
-                // A default is right: only a call or a switch's milestone is a moment the report
-                // keeps the state at; any other record leaves the samples as they are.
+            case nil:
                 break
             }
         }
@@ -183,6 +189,14 @@ package enum TimelineBuilder {
         // A skip with nothing readable after it is known at the end only.
         timeline.lostToDamage += walk.stream.problems.skippedDamage.dropFirst(timeline.lostToDamage.count).map(StreamProblems.wentOnPast)
         return timeline
+    }
+
+    /// A record after which the report may keep the state (``StateSampler``).
+    private enum StateMoment {
+        /// A call was received (the state after it may be sampled).
+        case call(CallID)
+        /// A switch started or landed, or a step ended with a warning.
+        case milestone
     }
 
     /// What ``followSwitchesAndContract(_:spillingHeld:)`` found.

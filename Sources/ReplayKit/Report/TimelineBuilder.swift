@@ -102,7 +102,7 @@ package enum TimelineBuilder {
                 audit.consume(record, fact: recordFact, before: before)
                 side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, fact: recordFact, in: before),
                                                     diagnosis: SwitchDiagnosis.look(fact: recordFact, in: before),
-                                                    unstarted: checkerStarted ? nil : copy before))
+                                                    unstarted: checkerStarted ? nil : StateBox(copy before)))
                 let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
                 switch recordFact {
                 case .callReceived(let call)?:
@@ -215,7 +215,17 @@ package enum TimelineBuilder {
         var checker: ContractChecker.Look
         var diagnosis: SwitchDiagnosis.Look
         /// The whole state, until the checker has started (``ContractChecker/consume(_:looking:unstarted:)``).
-        var unstarted: SDKState?
+        var unstarted: StateBox?
+    }
+
+    /// A state by reference: a state is 657 bytes in place, which every record's look would
+    /// carry (and copy through each hand-over) for the few that need one.
+    private final class StateBox: Sendable {
+        let state: SDKState
+
+        init(_ state: SDKState) {
+            self.state = state
+        }
     }
 
     /// Follows every switch (``SwitchDiagnosis``) and checks the contract (``ContractChecker``)
@@ -236,7 +246,7 @@ package enum TimelineBuilder {
             switch item {
             case .record(let record, let look):
                 diagnosis.consume(record, looking: look.diagnosis)
-                checker.consume(record, looking: look.checker, unstarted: look.unstarted)
+                checker.consume(record, looking: look.checker, unstarted: look.unstarted?.state)
             case .resumed(let skip):
                 diagnosis.resume(after: skip)
                 checker.resumeAfterSkip()

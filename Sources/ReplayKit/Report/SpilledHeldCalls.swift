@@ -4,7 +4,7 @@ import SDK
 /// out of each switch as it comes), in a temporary file, read back only for the calls drawn:
 /// a long journal's held calls would not fit in the memory a page is allowed.
 ///
-/// One owner at a time, on one thread (see the `Sendable` conformance below).
+/// One owner at a time, on one thread (the `Sendable` conformance below says how).
 final class SpilledHeldCalls {
     /// A held call without its name (the call's own).
     private struct Held {
@@ -44,7 +44,4 @@ final class SpilledHeldCalls {
     }
 }
 
-// Unchecked: the calls are kept by the thread that diagnoses the switches (``SideFold``) and
-// read by the pass's thread only after that thread has ended and handed them over through
-// ``SideFold/finish()``'s lock, so no two threads ever touch them at once.
-extension SpilledHeldCalls: @unchecked Sendable {}
+extension SpilledHeldCalls: @unchecked Sendable {} // one thread at a time: kept by the side thread (SideFold), read by the pass's only after that thread ended and handed them over through finish(endingWith:)'s lock

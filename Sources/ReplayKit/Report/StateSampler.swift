@@ -26,12 +26,7 @@ package struct StateSampler {
             if states[sequence] == nil { skipped += 1 }
             return
         }
-        // Near the budget most documents would be made only to be refused: one its lower
-        // bound already rules out is not made.
-        guard bytes + StateDocument.leastSerializedCount(state) <= byteBudget else { skipped += 1; return }
-        let document = StateDocument.make(state)
-        let size = document.serialized().utf8.count
-        guard bytes + size <= byteBudget else { skipped += 1; return }
+        guard let (document, size) = documentWithinBudget(state) else { skipped += 1; return }
         states[sequence] = document
         bytes += size
     }
@@ -50,13 +45,19 @@ package struct StateSampler {
             }
             guard ordinal % stride == 0 else { return }
         }
-        let state = state()
-        guard bytes + StateDocument.leastSerializedCount(state) <= byteBudget else { return }
-        let document = StateDocument.make(state)
-        let size = document.serialized().utf8.count
-        guard bytes + size <= byteBudget else { return }
+        guard let (document, size) = documentWithinBudget(state()) else { return }
         states[sequence] = document
         bytes += size
         sampled.append((ordinal, sequence, size))
+    }
+
+    /// The document of `state` and its serialized size, when it fits in what is left of the budget.
+    private func documentWithinBudget(_ state: SDKState) -> (document: JSONValue, size: Int)? {
+        // Near the budget most documents would be made only to be refused: one its lower bound
+        // already rules out is not made.
+        guard bytes + StateDocument.leastSerializedCount(state) <= byteBudget else { return nil }
+        let document = StateDocument.make(state)
+        let size = document.serialized().utf8.count
+        return bytes + size <= byteBudget ? (document, size) : nil
     }
 }

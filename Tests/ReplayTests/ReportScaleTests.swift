@@ -62,4 +62,44 @@ struct ReportScaleTests {
         #expect(fromPage.buckets.map { "\($0.lane) \($0.slot) \($0.count) \($0.firstSequence) \($0.lastSequence) \($0.statuses.sorted { $0.key < $1.key })" }
                 == fromEvery.buckets.map { "\($0.lane) \($0.slot) \($0.count) \($0.firstSequence) \($0.lastSequence) \($0.statuses.sorted { $0.key < $1.key })" })
     }
+
+    @Test("receipt marks past the limit are counted, and only the calls of those embedded are read again from the journal",
+          .timeLimit(.minutes(10)))
+    func receiptMarksPastTheLimit() async throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await LongSDKJournal.make(directory: directory, calls: 3_500, switchEvery: 400)
+        let journal = directory + "/journal"
+        // No receipt log: every call sent is lost, each a receipt mark of its own.
+        let reconciler = JournalReconciler()
+        try reconciler.addJournal(path: journal, reader: try JournalReader(directory: journal))
+        let received = try #require(ReceivedCalls.perJournal(reconciler).first)
+        func page() throws -> Timeline { try TimelineBuilder.build(reader: try JournalReader(directory: journal), keeping: .page(received)) }
+        func receiptMarks(_ data: JSONValue) throws -> JSONProbe {
+            try #require(JSONProbe(parsing: data.serialized()))["received"]
+        }
+        let whole = try page()
+        let all = try receiptMarks(try ReportData.make(whole, received: received, receiptMarkLimit: .max))
+        let total = all["marks"].array.count
+        #expect(total > MarkBuckets.markLimit && all["marks_left_out"].int == 0)
+        #expect(all["marks"].array.allSatisfy { $0["text"].string?.hasPrefix("lost: ") == true && $0["missing"].bool == true })
+
+        let limited = try page()
+        func readAgain(_ body: () throws -> Void) throws -> Int {
+            let before = try #require(limited.pageCalls?.recordsReadAgain)
+            try body()
+            return try #require(limited.pageCalls?.recordsReadAgain) - before
+        }
+        let limit = 40
+        let forMarks = try readAgain { _ = try ReportData.make(limited, received: received, receiptMarkLimit: 0) }
+        var some = JSONProbe(nil)
+        let forBoth = try readAgain { some = try receiptMarks(try ReportData.make(limited, received: received, receiptMarkLimit: limit)) }
+        #expect(some["marks"].array.count == limit && some["marks_left_out"].int == total - limit)
+        #expect(some["marks"].array.map { $0["text"].string } == all["marks"].array.prefix(limit).map { $0["text"].string })
+        let split = try MarkBuckets(limited, lane: { _ in 0 }, notable: received.marksOnItsOwn)
+        let drawnNotable = split.marks.filter { if case .notable = $0 { true } else { false } }.count
+        #expect(forMarks == drawnNotable, "without receipt marks, only the notable calls drawn are read again")
+        let readAgain = forBoth - forMarks
+        #expect(readAgain <= limit, "\(readAgain) records read again for \(limit) receipt marks")
+    }
 }

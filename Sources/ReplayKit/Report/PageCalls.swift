@@ -67,6 +67,8 @@ final class PageCalls {
     var heldCalls = SpilledHeldCalls()
     /// The notable calls' keys, in the order they came, sorted by ``sort()``.
     private(set) var notable: [Key] = []
+    /// How many `callReceived` records were read again from the journal (``drawing(of:)``).
+    private(set) var recordsReadAgain = 0
     private var receivers = InternedValues<ProjectFingerprint?>()
     private var statuses = InternedValues<String>()
 
@@ -132,6 +134,7 @@ final class PageCalls {
     /// The `callReceived` record of a notable call, read again from the journal and redacted as
     /// the pass redacted it.
     private func receivedRecord(of key: Key) throws -> DecodedRecord {
+        recordsReadAgain += 1
         let cursor = try journal.records(from: key.sequence)
         guard key.hasSequence, let view = try cursor.nextView(), view.sequence == key.sequence else {
             throw SpillError.recordGone(sequence: key.sequence)

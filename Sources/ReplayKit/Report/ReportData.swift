@@ -16,11 +16,13 @@ package enum ReportData {
 
     /// The data for `timeline`. With `received` (`--received`), each call's mark carries what
     /// the receipt logs say of it, and a `received` member holds the receipt marks, the totals
-    /// and the logs (``receivedJSON(_:_:split:laneOf:)``); projects only a receipt names get a
+    /// and the logs (``receivedJSON(_:_:split:laneOf:markLimit:)``, at most `receiptMarkLimit`
+    /// receipt marks); projects only a receipt names get a
     /// lane of their own, before the not-delivered one. Without it the data is as it always was.
     /// `timeline` keeps ``Timeline/Keeping/every`` call, or those of ``Timeline/Keeping/page(_:)``
     /// with the same `received`. Throws when the calls its pass folded cannot be read back.
-    package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil) throws -> JSONValue {
+    package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil,
+                             receiptMarkLimit: Int = receiptMarkLimit) throws -> JSONValue {
         let receivers = received.map { received in
             received.receivingProjects.subtracting(timeline.projects).sorted()
         } ?? []
@@ -74,7 +76,8 @@ package enum ReportData {
                     ("violations", .array(violations)),
                     ("violation_count", .integer(Int64(timeline.violationCount))), ("index", .array(index)),
                     ("states", .object(states)), ("states_skipped", .integer(Int64(timeline.statesSkipped)))]
-        if let received { members.append(("received", try receivedJSON(received, timeline, split: split, laneOf: laneOf))) }
+        if let received { members.append(("received", try receivedJSON(received, timeline, split: split, laneOf: laneOf,
+                                                                          markLimit: receiptMarkLimit))) }
         return .object(members)
     }
 

@@ -41,10 +41,13 @@ struct SalvageTests {
         return copy
     }
 
-    /// The audit's rows (not its header or summary) by their first column, the sequence.
+    /// The audit's rows by their first column, the sequence: the lines whose second column is a
+    /// time (not the header, nor a summary such as `410 call(s): …`, whose counts differ where
+    /// calls are lost).
     static func rows(_ output: String) -> [(sequence: UInt64, line: Substring)] {
         output.split(separator: "\n").compactMap { line in
-            guard let first = line.split(separator: " ").first, let sequence = UInt64(first) else { return nil }
+            let columns = line.split(separator: " ", maxSplits: 2)
+            guard columns.count > 1, let sequence = UInt64(columns[0]), columns[1].contains("T"), columns[1].hasSuffix("Z") else { return nil }
             return (sequence, line)
         }
     }
@@ -82,11 +85,12 @@ struct SalvageTests {
         let after = rows.filter { $0.sequence >= nextBase }.map(\.line)
         #expect(!after.isEmpty)
         #expect(after == intact.filter { $0.sequence >= nextBase }.map(\.line))
-        // A call made before it is too, unless its end lay in the lost records: then it is lost
-        // (lostCallsEnd).
+        // A call made before it is too, unless its end lay in the lost records (then it is
+        // lost) or it was pending across them (then it says so): lostCallsEnd.
         let before = Dictionary(uniqueKeysWithValues: intact.filter { $0.sequence < nextBase }.map { ($0.sequence, $0.line) })
         for row in rows where row.sequence < nextBase {
-            #expect(row.line == before[row.sequence] || row.line.contains("lost: its end lay in records lost to damage"), "\(row.line)")
+            #expect(row.line == before[row.sequence] || row.line.contains("lost: its end lay in records lost to damage")
+                    || row.line.contains("; part of its history lay in records lost to damage (resumed at \(nextBase))"), "\(row.line)")
         }
         // --jobs asked for: the walk is in order, and the note says why.
         let jobs = ReplayHarness.run(["audit", "--salvage", "--jobs", "2", damaged])
@@ -117,62 +121,71 @@ struct SalvageTests {
         #expect(cat.out.contains("\n\(nextBase)  "))
     }
 
-    @Test("a call whose end lay in the lost records: audit hands it out as lost at the snapshot it resumes at, the rest as in the intact journal")
+    @Test("records lost in any segment: a call whose end lay there is lost, one open across them says so, every other row is the intact journal's")
     func lostCallsEnd() async throws {
         let directory = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = try await Self.makeJournal(directory)
         let reader = try JournalReader(directory: journal)
+        func objects(_ output: String) -> [[String: Any]] {
+            output.split(separator: "\n").compactMap { line in try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] }
+        }
         // The intact journal's rows: where each call was received and resolved.
-        let intact = ReplayHarness.run(["audit", "--json", journal]).out.split(separator: "\n").compactMap { line in
-            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        }.filter { $0["call"] != nil }
+        let intact = objects(ReplayHarness.run(["audit", "--json", journal]).out).filter { $0["call"] != nil }
         func sequence(_ row: [String: Any], _ key: String) -> UInt64? { (row[key] as? NSNumber)?.uint64Value }
-        // A segment in the middle where a call made in an earlier one ended.
         let bases = reader.segments.map(\.baseSequence)
-        let index = try #require((1..<bases.count - 1).first { index in
-            intact.contains { row in
-                guard let made = sequence(row, "seq"), let resolved = sequence(row, "resolved_seq") else { return false }
-                return made < bases[index] && (bases[index]..<bases[index + 1]).contains(resolved)
+        // Every segment in the middle lost in turn (where calls end depends on the run's timing).
+        var lostSeen = 0, crossedSeen = 0
+        for index in 1..<bases.count - 1 {
+            let lostRange = bases[index]..<bases[index + 1]
+            let damaged = try Self.corruptCopy(of: journal, segment: index, in: directory, name: "corrupt-\(index)", at: { _ in 64 })
+            defer { try? FileManager.default.removeItem(atPath: damaged) }
+            let salvaged = ReplayHarness.run(["audit", "--json", "--salvage", damaged])
+            #expect(salvaged.status == 1)
+            let rows = objects(salvaged.out)
+            let byCall = Dictionary(rows.filter { $0["call"] != nil }.map { ($0["call"] as! String, $0) }, uniquingKeysWith: { first, _ in first })
+            // Lost: made before the segment, ended in it. Crossed: made before, ended after it
+            // (or not at all): the row says so, and its gate steps are the intact row's up to
+            // the loss. Every other call made before it, or after it, is the intact journal's row.
+            var expectedLost = 0
+            for row in intact {
+                let made = try #require(sequence(row, "seq"))
+                let resolved = sequence(row, "resolved_seq")
+                let call = row["call"] as! String
+                if lostRange.contains(made) { continue }
+                let got = try #require(byCall[call], "\(call)")
+                if made < lostRange.lowerBound, let resolved, lostRange.contains(resolved) {
+                    expectedLost += 1
+                    #expect(got["status"] as? String == "lost" && got["outcome"] is NSNull && got["resolved_seq"] is NSNull, "\(got)")
+                } else if made < lostRange.lowerBound, resolved.map({ $0 >= lostRange.upperBound }) ?? true {
+                    crossedSeen += 1
+                    #expect(sequence(got, "history_lost_before") == lostRange.upperBound, "\(got)")
+                    var expected = row, rest = got
+                    expected["history_lost_before"] = NSNumber(value: lostRange.upperBound)
+                    let gate = got["gate"] as? [String] ?? [], intactGate = row["gate"] as? [String] ?? []
+                    #expect(intactGate.starts(with: gate), "\(gate) against \(intactGate)")
+                    for key in ["gate", "gate_detail"] { expected[key] = nil; rest[key] = nil }
+                    #expect(NSDictionary(dictionary: rest).isEqual(to: expected), "\(got) against \(row)")
+                } else {
+                    #expect(NSDictionary(dictionary: got).isEqual(to: row), "\(got) against \(row)")
+                }
             }
-        })
-        let damaged = try Self.corruptCopy(of: journal, segment: index, in: directory, name: "corrupt-start", at: { _ in 64 })
-        let salvaged = ReplayHarness.run(["audit", "--json", "--salvage", damaged])
-        #expect(salvaged.status == 1)
-        #expect(salvaged.error.contains("shows as lost"), "\(salvaged.error)")
-        let rows = salvaged.out.split(separator: "\n").compactMap { line in
-            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let summary = try #require(rows.last?["summary"] as? [String: Any])
+            #expect((summary["shown"] as? [String: Int])?["lost"] == (expectedLost > 0 ? expectedLost : nil), "\(summary)")
+            guard expectedLost > 0 else { continue }
+            lostSeen += 1
+            #expect(salvaged.error.contains("shows as lost"), "\(salvaged.error)")
+            // The text rows say where the walk resumed; the summary counts them.
+            let text = ReplayHarness.run(["audit", "--salvage", damaged]).out
+            #expect(text.components(separatedBy: "lost: its end lay in records lost to damage (resumed at \(lostRange.upperBound))").count - 1
+                    == expectedLost)
+            #expect(text.contains(", 0 pending, \(expectedLost) lost\n"), "\(text.suffix(200))")
         }
-        let calls = rows.filter { $0["call"] != nil }
-        let byCall = Dictionary(uniqueKeysWithValues: calls.map { ($0["call"] as! String, $0) })
-        // Lost: made before the segment, ended in it. Every other call made before it, or after
-        // the segment, is the intact journal's row.
-        var expectedLost = 0
-        for row in intact {
-            let made = try #require(sequence(row, "seq"))
-            let resolved = sequence(row, "resolved_seq")
-            let call = row["call"] as! String
-            if made >= bases[index] && made < bases[index + 1] { continue }
-            let got = try #require(byCall[call], "\(call)")
-            if made < bases[index], let resolved, (bases[index]..<bases[index + 1]).contains(resolved) {
-                expectedLost += 1
-                #expect(got["status"] as? String == "lost", "\(got)")
-                #expect(got["outcome"] is NSNull && got["resolved_seq"] is NSNull, "\(got)")
-            } else {
-                #expect(NSDictionary(dictionary: got).isEqual(to: row), "\(got) against \(row)")
-            }
-        }
-        #expect(expectedLost > 0)
-        let summary = try #require(rows.last?["summary"] as? [String: Any])
-        let shown = try #require(summary["shown"] as? [String: Int])
-        #expect(shown["lost"] == expectedLost, "\(shown)")
-        // The text rows say where the walk resumed; the summary counts them.
-        let text = ReplayHarness.run(["audit", "--salvage", damaged]).out
-        #expect(text.components(separatedBy: "lost: its end lay in records lost to damage (resumed at \(bases[index + 1]))").count - 1 == expectedLost)
-        #expect(text.contains(", 0 pending, \(expectedLost) lost\n"), "\(text.suffix(200))")
+        #expect(lostSeen > 0 && crossedSeen > 0, "\(lostSeen) losses ended calls, \(crossedSeen) calls crossed one")
         // An intact journal's summary names no loss.
         #expect(!ReplayHarness.run(["audit", journal]).out.contains(" lost"))
         #expect(!ReplayHarness.run(["audit", "--json", journal]).out.contains("\"lost\""))
+        #expect(!ReplayHarness.run(["audit", "--json", journal]).out.contains("history_lost_before"))
     }
 
     @Test("export --salvage: the copy carries the loss as the SDK carries its own (numbers jump, a segment at the snapshot, a journalGap), and checks clean")

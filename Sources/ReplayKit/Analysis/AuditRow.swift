@@ -25,6 +25,11 @@ package struct AuditRow: Sendable {
     /// Set when the call's end lay in records lost to damage (`--salvage`): the sequence where
     /// the walk resumed, at a snapshot in which the call was no longer pending.
     var lostBefore: UInt64?
+    /// Set when records lost to damage lay between the call's start and its end (`--salvage`):
+    /// the sequence where the walk resumed, at a snapshot in which the call was still pending.
+    /// What the gate did with it in the lost records is not known; its tasks are brought up to
+    /// that snapshot's (``CallAudit/resume(after:)``).
+    var historyLostBefore: UInt64?
     /// The projects' labels as the journal gave them, for the renderings.
     package var labels = ProjectLabels()
 
@@ -81,8 +86,20 @@ package struct AuditRow: Sendable {
     /// `delivered`, `applied`, `failed`, `discarded`, `pending` or `lost` (``Status``).
     package var status: String { statusCase.rawValue }
 
-    /// The status with its detail: `delivered (200)`, `discarded: purged by switch s1`.
+    /// The status with its detail: `delivered (200)`, `discarded: purged by switch s1`; then,
+    /// for a call whose history crossed a loss, where (``historyLostBefore``).
     var statusText: String {
+        guard let historyLostBefore else { return outcomeText }
+        return outcomeText + Self.historyLostText(historyLostBefore)
+    }
+
+    /// `; part of its history lay in records lost to damage (resumed at N)`.
+    private static func historyLostText(_ resumedAt: UInt64) -> String {
+        "; part of its history lay in records lost to damage (resumed at \(resumedAt))"
+    }
+
+    /// The status with its detail, without the loss its history crossed.
+    private var outcomeText: String {
         switch outcome?.parts {
         case .task(let ended, _)?: Describe.taskOutcome(ended)
         case .applied?: "applied"
@@ -140,6 +157,7 @@ package struct AuditRow: Sendable {
             if status < 0 { output.append(UInt8(ascii: "-")) }
             output.appendDecimal(UInt64(status.magnitude))
             output.append(UInt8(ascii: ")"))
+            if let historyLostBefore { output.append(Self.historyLostText(historyLostBefore)) }
         } else {
             output.append(statusText)
         }
@@ -243,7 +261,7 @@ package struct AuditRow: Sendable {
             ("status", .string(status)),
             ("outcome", .optional(outcome, FactJSON.outcome)),
             ("resolved_seq", .optional(resolved?.sequence) { .unsigned($0) }),
-        ])
+        ] + (historyLostBefore.map { [("history_lost_before", .unsigned($0))] } ?? []))
     }
 
     /// Appends the bytes of ``json``'s compact serialization without building the value: `audit
@@ -292,6 +310,10 @@ package struct AuditRow: Sendable {
         Self.object(outcome, &output) { outcome, sink in FactJSON.write(outcome, into: &sink) }
         Self.key(",\"resolved_seq\":", &output)
         Self.unsigned(resolved?.sequence, &output)
+        if let historyLostBefore {
+            Self.key(",\"history_lost_before\":", &output)
+            output.appendDecimal(historyLostBefore)
+        }
         output.append(UInt8(ascii: "}"))
     }
 

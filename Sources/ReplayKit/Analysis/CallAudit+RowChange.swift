@@ -45,3 +45,13 @@ extension AuditRow {
         }
     }
 }
+
+extension AuditRow {
+    /// Brings the row's task `task.id` to `task`'s project and path, or adds it: a task a
+    /// snapshot after a loss holds for the call (``CallAudit/resume(after:)``).
+    mutating func bringTask(_ task: Task) {
+        guard let index = tasks.lastIndex(where: { $0.id == task.id }) else { return tasks.append(task) }
+        tasks[index].project = task.project
+        tasks[index].path = task.path
+    }
+}

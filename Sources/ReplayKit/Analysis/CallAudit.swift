@@ -76,7 +76,9 @@ package final class CallAudit {
 
     /// The walk went on past damage (`--salvage`): at the snapshot it resumes at, each open
     /// call that snapshot no longer holds as pending ended in the lost records, and is handed
-    /// out as `lost`, oldest first. Call it before that snapshot is taken in.
+    /// out as `lost`, oldest first; each it still holds goes on, its row saying that part of its
+    /// history was lost (``AuditRow/historyLostBefore``) and its tasks those the snapshot gives
+    /// it. Call it before that snapshot is taken in.
     package func resume(after skip: SkippedRange) {
         ledger.resumingAfterLoss = true
     }
@@ -102,7 +104,7 @@ extension CallAudit.Ledger {
             labels.learn(from: snapshot)
             if resumingAfterLoss {
                 resumingAfterLoss = false
-                closeLost(at: record.sequence, pendingIn: snapshot, emit: emit)
+                resumeAfterLoss(at: record.sequence, snapshot: snapshot, emit: emit)
             }
             // Tasks queued before the walk's start, so their completions can be attributed.
             for (id, queued) in snapshot.tasks where taskCalls[id] == nil {
@@ -208,14 +210,22 @@ extension CallAudit.Ledger {
         deliver(&row, emit: emit)
     }
 
-    /// Hands out, as `lost`, the open rows whose calls `snapshot` (read at `sequence`, after a
-    /// loss) no longer holds as pending: they ended in the lost records.
-    private mutating func closeLost(at sequence: UInt64, pendingIn snapshot: SDKState, emit: (AuditRow) -> Void) {
+    /// At `snapshot`, read at `sequence` after a loss: hands out, as `lost`, the open rows whose
+    /// calls it no longer holds as pending (they ended in the lost records); marks the others as
+    /// having crossed the loss, their tasks brought up to the snapshot's (a task made or sent
+    /// elsewhere in the lost records, such as a held call's replay or an event joining a bulk).
+    private mutating func resumeAfterLoss(at sequence: UInt64, snapshot: SDKState, emit: (AuditRow) -> Void) {
         let lost = open.values.filter { snapshot.pendingCall($0.call) == nil }
         for var row in lost.sorted(by: { ($0.madeAt, $0.call) < ($1.madeAt, $1.call) }) {
             open[row.call] = nil
             row.lostBefore = sequence
             deliver(&row, emit: emit)
+        }
+        for call in Array(open.keys) { open[call]?.historyLostBefore = sequence }
+        for (id, queued) in snapshot.tasks.sorted(by: { $0.key < $1.key }) {
+            for call in queued.task.calls where open[call] != nil {
+                open[call]?.bringTask(AuditRow.Task(id: id, project: queued.task.project, path: queued.task.wirePath))
+            }
         }
     }
 

@@ -14,7 +14,9 @@ struct AuditCommand: Command {
         replayed, inline, refused; for switchProject and initialize, how the switch was routed);
         the project its request went to (the task that carried it); and how it ended: delivered
         (with the HTTP status), applied, failed or discarded (with the reason), or pending
-        (with --salvage, lost: its end lay in records lost to damage).
+        (with --salvage, lost: its end lay in records lost to damage; a call pending across
+        such records says part of its history was lost, its tasks as the snapshot after them
+        gives them).
 
         A device folder (the journals of an app and its extensions: journal/, journal-ROLE/)
         is audited as one: each row begins with its process's role, rows in the order the
@@ -169,7 +171,8 @@ struct AuditCommand: Command {
         }
         let unreadable = problems.report(command: Self.name, console: console)
         if !problems.skippedDamage.isEmpty {
-            console.printError("replay audit: a call made before a skip whose end lay in the lost records shows as lost")
+            console.printError("replay audit: a call made before a skip whose end lay in the lost records shows as lost; "
+                               + "one still pending after them says part of its history was lost")
         }
         var tally = Tally([("calls", total), ("shown", shownTotal)])
         for status in statuses { tally.add(status, shown[status] ?? 0) }

@@ -76,9 +76,10 @@ package final class CallAudit {
 
     /// The walk went on past damage (`--salvage`): at the snapshot it resumes at, each open
     /// call that snapshot no longer holds as pending ended in the lost records, and is handed
-    /// out as `lost`, oldest first; each it still holds goes on, its row saying that part of its
-    /// history was lost (``AuditRow/historyLostBefore``) and its tasks those the snapshot gives
-    /// it. Call it before that snapshot is taken in.
+    /// out as `lost`, oldest first; each call it holds as pending goes on (one received in the
+    /// lost records with a row from the snapshot, its sequence unknown), its row saying that part
+    /// of its history was lost (``AuditRow/historyLostBefore``) and its tasks those the snapshot
+    /// gives it. Call it before that snapshot is taken in.
     package func resume(after skip: SkippedRange) {
         ledger.resumingAfterLoss = true
     }
@@ -211,15 +212,21 @@ extension CallAudit.Ledger {
     }
 
     /// At `snapshot`, read at `sequence` after a loss: hands out, as `lost`, the open rows whose
-    /// calls it no longer holds as pending (they ended in the lost records); marks the others as
-    /// having crossed the loss, their tasks brought up to the snapshot's (a task made or sent
-    /// elsewhere in the lost records, such as a held call's replay or an event joining a bulk).
+    /// calls it no longer holds as pending (they ended in the lost records); marks every call it
+    /// holds as pending as having crossed the loss (a row opened for those received in the lost
+    /// records), their tasks brought up to the snapshot's (a task made or sent elsewhere in the
+    /// lost records, such as a held call's replay or an event joining a bulk).
     private mutating func resumeAfterLoss(at sequence: UInt64, snapshot: SDKState, emit: (AuditRow) -> Void) {
         let lost = open.values.filter { snapshot.pendingCall($0.call) == nil }
         for var row in lost.sorted(by: { ($0.madeAt, $0.call) < ($1.madeAt, $1.call) }) {
             open[row.call] = nil
             row.lostBefore = sequence
             deliver(&row, emit: emit)
+        }
+        // Every call the snapshot holds as pending crossed the loss: those received in the lost
+        // records (or before the walk) get their row now, from the snapshot.
+        for entry in snapshot.pendingCalls where open[entry.key] == nil {
+            open[entry.key] = AuditRow(pending: entry.value, call: entry.key)
         }
         for call in Array(open.keys) { open[call]?.historyLostBefore = sequence }
         for (id, queued) in snapshot.tasks.sorted(by: { $0.key < $1.key }) {

@@ -93,8 +93,9 @@ extension ReportData {
             func what(_ subject: Subject, _ entry: ReceivedCalls.Entry) throws -> String {
                 switch subject {
                 case .call(let call):
-                    if summaries[call] == nil { summaries[call] = try summary(call, timeline) }
-                    return "\(summaries[call] ?? "") (call \(timeline.call(of: call)))"
+                    let summary = try summaries[call] ?? ReportData.summary(call, timeline)
+                    summaries[call] = summary
+                    return "\(summary) (call \(timeline.call(of: call)))"
                 case .ownRequest:
                     return "the SDK's own \(entry.endpoint) (\(entry.task))"
                 }

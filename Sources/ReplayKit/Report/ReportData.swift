@@ -15,10 +15,10 @@ package enum ReportData {
     static let warningLimit = 500
 
     /// The data for `timeline`. With `received` (`--received`), each call's mark carries what
-    /// the receipt logs say of it, and a `received` member holds the receipt marks, the totals
-    /// and the logs (``receivedJSON(_:_:split:laneOf:markLimit:)``, at most `receiptMarkLimit`
-    /// receipt marks); projects only a receipt names get a
-    /// lane of their own, before the not-delivered one. Without it the data is as it always was.
+    /// the receipt logs say of it, and a `received` member holds at most `receiptMarkLimit`
+    /// receipt marks, the totals and the logs (``receivedJSON(_:_:split:laneOf:markLimit:)``);
+    /// projects only a receipt names get a lane of their own, before the not-delivered one.
+    /// Without it the data is as it always was.
     /// `timeline` keeps ``Timeline/Keeping/every`` call, or those of ``Timeline/Keeping/page(_:)``
     /// with the same `received`. Throws when the calls its pass folded cannot be read back.
     package static func make(_ timeline: Timeline, received: ReceivedCalls? = nil,

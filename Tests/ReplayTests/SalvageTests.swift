@@ -145,8 +145,9 @@ struct SalvageTests {
             let rows = objects(salvaged.out)
             let byCall = Dictionary(rows.filter { $0["call"] != nil }.map { ($0["call"] as! String, $0) }, uniquingKeysWith: { first, _ in first })
             // Lost: made before the segment, ended in it. Crossed: made before, ended after it
-            // (or not at all): the row says so, and its gate steps are the intact row's up to
-            // the loss. Every other call made before it, or after it, is the intact journal's row.
+            // (or not at all): the row says so, and its gate steps are the intact row's but those
+            // in the lost records. Every other call made before it, or after it, is the intact
+            // journal's row.
             var expectedLost = 0
             for row in intact {
                 let made = try #require(sequence(row, "seq"))
@@ -177,7 +178,12 @@ struct SalvageTests {
                     var expected = row, rest = got
                     expected["history_lost_before"] = NSNumber(value: lostRange.upperBound)
                     let gate = got["gate"] as? [String] ?? [], intactGate = row["gate"] as? [String] ?? []
-                    #expect(intactGate.starts(with: gate), "\(gate) against \(intactGate)")
+                    var intactSteps = intactGate[...]
+                    #expect(gate.allSatisfy { step in
+                        guard let found = intactSteps.firstIndex(of: step) else { return false }
+                        intactSteps = intactSteps[(found + 1)...]
+                        return true
+                    }, "\(gate) against \(intactGate)")
                     for key in ["gate", "gate_detail"] { expected[key] = nil; rest[key] = nil }
                     #expect(NSDictionary(dictionary: rest).isEqual(to: expected), "\(got) against \(row)")
                 } else {

@@ -4,9 +4,9 @@ import SDK
 /// storage was cleared, until it is live again.
 extension ContractChecker {
     /// A project goes live: attribution may be written for it again.
-    func projectWentLive(_ project: ProjectRef, at sequence: UInt64) {
-        lastLive = (project.fingerprint, sequence)
-        cleared[project.fingerprint] = nil
+    func projectWentLive(_ project: ProjectFingerprint, at sequence: UInt64) {
+        lastLive = (project, sequence)
+        cleared[project] = nil
     }
 
     /// A project's storage is cleared: after a switch's clearing of its project-scoped storage,

@@ -4,10 +4,10 @@ import SDK
 /// past the disables it reserves, was never queued: it is journaled as made and discarded at
 /// once, `queueFull`.)
 extension ContractChecker {
-    /// A task is queued: its call must go where it belongs.
-    func taskQueued(_ task: DeliveryTask, at sequence: UInt64) {
-        tasks[task.id] = (task.path, sequence)
-        if let call = task.call { expect(call, deliveredTo: task.project, at: sequence, what: "its task \(task.id) was queued") }
+    /// Task `id` (to `path`, for `call` on `project`) is queued: its call must go where it belongs.
+    func taskQueued(_ id: TaskID, path: String, call: CallID?, project: ProjectFingerprint, at sequence: UInt64) {
+        tasks[id] = (path, sequence)
+        if let call { expect(call, deliveredTo: project, at: sequence, what: "its task \(id) was queued") }
     }
 
     /// A task completes: a disable must not have been discarded.

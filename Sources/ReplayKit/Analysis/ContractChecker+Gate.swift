@@ -3,48 +3,45 @@ import SDK
 /// The gate's rules: `fifo-replay` (held calls replay in the order they were queued) and
 /// `delivery-target` (a gated call goes where it belongs).
 extension ContractChecker {
-    /// A call arrives (where it must go) or the gate decides about it (in a `gateDecided`, or,
-    /// since format 1.3, in an `eventBatched`: ``Fact/gateDecision``).
-    /// `look` is what the rules read of the state before it (``Look/gate(switching:live:)``
-    /// before a `callReceived`).
-    func checkGate(_ fact: Fact, at sequence: UInt64, look: Look) {
-        if case .callReceived(let call) = fact {
-            received[call.id] = sequence
-            if call.call.name.isGated {
-                guard case .gate(let switching, let live) = look else { preconditionFailure("a callReceived's look says where the gate stood") }
-                if switching {
-                    targets[call.id] = (.nextLanding, sequence)
-                } else if let live {
-                    targets[call.id] = (.project(live, because: lastLive?.sequence ?? sequence), sequence)
-                }
+    /// A call is received: a gated call belongs to the live project, or, made while a switch
+    /// is in flight, to the next landing.
+    func callReceived(_ call: CallID, gated: Bool, switching: Bool, live: ProjectFingerprint?, at sequence: UInt64) {
+        received[call] = sequence
+        guard gated else { return }
+        if switching {
+            targets[call] = (.nextLanding, sequence)
+        } else if let live {
+            targets[call] = (.project(live, because: lastLive?.sequence ?? sequence), sequence)
+        }
+    }
+
+    /// The gate decides a call's way: queued in order, replayed in order, run where it belongs.
+    func gateDecided(_ call: CallID, _ decision: GateDecision, at sequence: UInt64) {
+        switch decision {
+        case .queued(_, let position, _):
+            if position != gateQueue.count {
+                report(.fifoReplay, "call \(call) was queued at position \(position) while the gate held \(gateQueue.count) call(s)", [sequence])
             }
-        } else if let (call, decision) = fact.gateDecision {
-            switch decision {
-            case .queued(_, let position, _):
-                if position != gateQueue.count {
-                    report(.fifoReplay, "call \(call) was queued at position \(position) while the gate held \(gateQueue.count) call(s)", [sequence])
-                }
-                gateQueue.append((call, sequence))
-            case .replayed(_, let project):
-                if let head = gateQueue.first, head.call != call {
-                    let queuedAt = gateQueue.first { $0.call == call }?.sequence
-                    report(.fifoReplay, "call \(call) was replayed before call \(head.call), which was queued earlier",
-                           [head.sequence, queuedAt, sequence].compactMap { $0 })
-                } else if gateQueue.isEmpty {
-                    report(.fifoReplay, "call \(call) was replayed but was never queued", [sequence])
-                }
-                gateQueue.removeAll { $0.call == call }
-                expect(call, deliveredTo: project, at: sequence, what: "replayed")
-            case .executed(let project):
-                expect(call, deliveredTo: project, at: sequence, what: "executed")
-            case .refused:
-                // Only the SDK's shutdown refuses a call it held, from the front of the gate: it
-                // leaves it. (A full gate refuses calls it never held: nothing to scan for.)
-                if gateQueue.first?.call == call { gateQueue.removeFirst() }
-                targets[call] = nil
-            case .inline:
-                break
+            gateQueue.append((call, sequence))
+        case .replayed(_, let project):
+            if let head = gateQueue.first, head.call != call {
+                let queuedAt = gateQueue.first { $0.call == call }?.sequence
+                report(.fifoReplay, "call \(call) was replayed before call \(head.call), which was queued earlier",
+                       [head.sequence, queuedAt, sequence].compactMap { $0 })
+            } else if gateQueue.isEmpty {
+                report(.fifoReplay, "call \(call) was replayed but was never queued", [sequence])
             }
+            gateQueue.removeAll { $0.call == call }
+            expect(call, deliveredTo: project, at: sequence, what: "replayed")
+        case .executed(let project):
+            expect(call, deliveredTo: project, at: sequence, what: "executed")
+        case .refused:
+            // Only the SDK's shutdown refuses a call it held, from the front of the gate: it
+            // leaves it. (A full gate refuses calls it never held: nothing to scan for.)
+            if gateQueue.first?.call == call { gateQueue.removeFirst() }
+            targets[call] = nil
+        case .inline:
+            break
         }
     }
 

@@ -2,24 +2,44 @@ import Journal
 import SDK
 
 extension ContractChecker: StateLooking {
-    /// What the rules read of the state before a record: all of it before a snapshot (compared
-    /// with it, or taken over) and before a journal gap or an erasure (taken over again), a few
-    /// answers before the facts that need them, nothing before the others. Taken on the thread
-    /// that folds the state (``SegmentFolds/walk(_:jobs:look:consume:passOver:consumeInOrder:onProgress:)``),
-    /// so that the checker, on the calling thread, never needs the state itself.
+    /// What the rules take in from a record: the parts of its fact they read, with what they read
+    /// of the state before it (all of it before a snapshot, compared with it or taken over, and
+    /// before a journal gap or an erasure, taken over again), or nothing for a record no rule
+    /// reads. Taken on the thread that folds the state
+    /// (``SegmentFolds/walk(_:jobs:look:consume:passOver:consumeInOrder:onProgress:)``), so that
+    /// the checker, on the calling thread, never needs the state, and the one place that says
+    /// which facts the rules read is ``look(at:fact:in:)``.
     package enum Look: Sendable {
-        /// Nothing: no rule reads the state before this record.
+        /// No rule reads the record (a fact that names a project's label is taken in for it).
         case nothing
         /// The whole state (boxed: a look is otherwise a few words).
         indirect case state(SDKState)
-        /// Before a `callReceived`: whether a switch was in flight, and the live project.
-        case gate(switching: Bool, live: ProjectFingerprint?)
-        /// Before an `eventBatched`: the project of the task the event joined, if it was queued.
-        case batchedInto(ProjectFingerprint?)
-        /// Before a `callResolved`: whether the call was pending.
-        case pending(Bool)
-        /// Before a `callsResolved`: whether each call listed was pending.
-        case pendingEach([Bool])
+        /// A call received: whether the gate holds calls of its name, whether a switch was in
+        /// flight, and the live project.
+        case received(CallID, gated: Bool, switching: Bool, live: ProjectFingerprint?)
+        /// The gate's decision for a call (a `gateDecided`).
+        case decided(CallID, GateDecision)
+        /// An event joined task `task`: the project its call was executed on, when the record
+        /// carries the gate's decision (format 1.3), and the project of the task, if it was queued.
+        case batched(CallID, task: TaskID, executedOn: ProjectFingerprint?, into: ProjectFingerprint?)
+        /// A task queued, with its own call (none for the SDK's own request).
+        case taskQueued(TaskID, path: String, call: CallID?, project: ProjectFingerprint)
+        case taskCompleted(TaskID, TaskOutcome)
+        /// A call resolved, and whether it was pending.
+        case resolved(CallID, CallOutcome, wasPending: Bool)
+        /// A bulk's calls resolved, and whether each was pending.
+        indirect case resolvedEach([CallID], CallOutcome, pending: [Bool])
+        case switchRouted(SwitchID, to: ProjectFingerprint, SwitchRouting)
+        case switchCancelled(SwitchID)
+        case switchStarted(SwitchID, to: ProjectFingerprint)
+        case switchLanded(SwitchID, on: ProjectFingerprint)
+        case wentLive(ProjectFingerprint)
+        case storageCleared(ProjectFingerprint, StorageScope)
+        case attributionWritten(ProjectFingerprint)
+        /// A module heard a signal (delivered), in its generation.
+        case moduleSignal(module: String, ModuleSignal, generation: UInt64)
+        /// A hook of a module started.
+        case hookStarted(module: String, ModuleSignal)
     }
 
     /// Takes in every record of `reader` in order, its segments decoded and folded `jobs` at a
@@ -31,28 +51,14 @@ extension ContractChecker: StateLooking {
                               resume: { _ in self.resumeAfterSkip() }, onProgress: onProgress)
     }
 
-    /// Whether taking in `fact` changes nothing but the count of records: no rule reads it
-    /// (``check(_:at:look:)`` lets it by), and it carries no project's label.
-    static func passesOver(_ fact: Fact) -> Bool {
-        switch fact {
-        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped,
-             .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable,
-             .keyringWriteFailed, .callRejected, .identityChanged, .pushTokenChanged, .attributionRefused, .unknownUserEventHeld,
-             .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskDispatched, .retryScheduled, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested,
-             .authRefreshFinished, .durabilityRequested, .moduleHookFinished, .messagesStored,
-             .teardownStepBegan, .teardownStepFinished, .unknown:
-            return ProjectLabels.project(namedBy: fact) == nil
-        case .callReceived, .gateDecided, .taskQueued, .taskCompleted, .eventBatched, .callResolved, .callsResolved,
-             .switchRouted, .switchCancelled, .switchStarted, .switchLanded, .journalGap, .localDataErased, .initialized,
-             .storageCleared, .attributionChanged, .moduleEventDelivered, .moduleHookStarted:
-            return false
-        }
+    /// Whether taking in `fact`, which the rules take in as `look`, changes nothing but the count
+    /// of records: no rule reads it, and it carries no project's label.
+    static func passesOver(_ fact: Fact, looking look: Look) -> Bool {
+        guard case .nothing = look else { return false }
+        return ProjectLabels.project(namedBy: fact) == nil
     }
 
-
-    /// What the rules read of `state` (the state before `record`) when they take in `record`.
+    /// What the rules take in from `record` (``Look``), `state` the state before it.
     package static func look(at record: DecodedRecord, in state: borrowing SDKState) -> Look {
         look(at: record, fact: record.fact, in: state)
     }
@@ -65,22 +71,35 @@ extension ContractChecker: StateLooking {
             return .nothing
         }
         switch fact {
+        case .callReceived(let call):
+            return .received(call.id, gated: call.call.name.isGated, switching: state.switching.isSwitching, live: state.live?.fingerprint)
+        case .gateDecided(let call, let decision): return .decided(call, decision)
+        case .eventBatched(let task, let event, let executedOn):
+            return .batched(event.call, task: task, executedOn: executedOn, into: state.tasks[task]?.task.project)
+        case .taskQueued(let task): return .taskQueued(task.id, path: task.path, call: task.call, project: task.project)
+        case .taskCompleted(let task, let outcome): return .taskCompleted(task, outcome)
+        case .callResolved(let call, let outcome): return .resolved(call, outcome, wasPending: state.pendingCall(call) != nil)
+        case .callsResolved(_, let calls, let outcome): return .resolvedEach(calls, outcome, pending: calls.map { state.pendingCall($0) != nil })
+        case .switchRouted(let id, _, let project, let routing): return .switchRouted(id, to: project.fingerprint, routing)
+        case .switchCancelled(let id, _): return .switchCancelled(id)
+        case .switchStarted(let id, _, let to): return .switchStarted(id, to: to.fingerprint)
+        case .switchLanded(let id, let project, _, _): return .switchLanded(id, on: project)
+        // Facts are missing here (lost, or erased on request): the rules take the state over again.
         case .journalGap, .localDataErased: return .state(copy state)
-        case .callReceived: return .gate(switching: state.switching.isSwitching, live: state.live?.fingerprint)
-        case .eventBatched(let task, _, _): return .batchedInto(state.tasks[task]?.task.project)
-        case .callResolved(let call, _): return .pending(state.pendingCall(call) != nil)
-        case .callsResolved(_, let calls, _): return .pendingEach(calls.map { state.pendingCall($0) != nil })
-        // Facts whose rules read nothing of the state.
-        case .engineStarted, .gateDecided, .taskQueued, .taskCompleted, .switchRouted, .switchCancelled, .switchStarted,
-             .switchLanded, .initialized, .storageCleared, .attributionChanged, .moduleEventDelivered, .moduleHookStarted,
-             .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
+        case .initialized(let project, _): return .wentLive(project.fingerprint)
+        case .storageCleared(let project, let scope): return .storageCleared(project, scope)
+        case .attributionChanged(let project, _): return .attributionWritten(project)
+        case .moduleEventDelivered(let module, let signal, _, let generation): return .moduleSignal(module: module, signal, generation: generation)
+        case .moduleHookStarted(_, let module, let signal): return .hookStarted(module: module, signal)
+        // Facts no rule reads.
+        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
              .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped,
-             .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded,
-             .storageWasUnavailable, .keyringWriteFailed, .callRejected, .identityChanged, .pushTokenChanged,
-             .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
-             .linkResolutionStarted, .staleResultRefused, .taskDispatched, .retryScheduled, .eventsExpired,
-             .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
-             .moduleHookFinished, .messagesStored, .teardownStepBegan, .teardownStepFinished, .unknown:
+             .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable,
+             .keyringWriteFailed, .callRejected, .identityChanged, .pushTokenChanged, .attributionRefused, .unknownUserEventHeld,
+             .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
+             .taskDispatched, .retryScheduled, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested,
+             .authRefreshFinished, .durabilityRequested, .moduleHookFinished, .messagesStored,
+             .teardownStepBegan, .teardownStepFinished, .unknown:
             return .nothing
         }
     }

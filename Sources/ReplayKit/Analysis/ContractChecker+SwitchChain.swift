@@ -4,12 +4,12 @@ import SDK
 /// on the last requested project.
 extension ContractChecker {
     /// A switch is routed: one that starts or waits in the queue is pending, headed for `project`.
-    func switchRouted(_ id: SwitchID, to project: ProjectRef, _ routing: SwitchRouting, at sequence: UInt64) {
-        lastRouted = (id, project.fingerprint, sequence)
+    func switchRouted(_ id: SwitchID, to project: ProjectFingerprint, _ routing: SwitchRouting, at sequence: UInt64) {
+        lastRouted = (id, project, sequence)
         switch routing {
         case .started, .enqueued, .initialization:
             pendingSwitches.insert(id)
-            switchTargets[id] = project.fingerprint
+            switchTargets[id] = project
         case .absorbed, .noop, .moved:
             break
         }
@@ -29,11 +29,11 @@ extension ContractChecker {
     }
 
     /// A switch starts: towards the project it was requested for.
-    func switchStarted(_ id: SwitchID, to: ProjectRef, at sequence: UInt64) {
-        if let headed = switchTargets[id], headed != to.fingerprint {
-            report(.chainSettles, "\(id) was requested for \(labels.name(headed)) but started towards \(labels.name(to.fingerprint))", [sequence])
+    func switchStarted(_ id: SwitchID, to: ProjectFingerprint, at sequence: UInt64) {
+        if let headed = switchTargets[id], headed != to {
+            report(.chainSettles, "\(id) was requested for \(labels.name(headed)) but started towards \(labels.name(to))", [sequence])
         }
-        switchTargets[id] = to.fingerprint
+        switchTargets[id] = to
     }
 
     /// A switch lands: where it was headed; calls waiting for the next landing belong there.

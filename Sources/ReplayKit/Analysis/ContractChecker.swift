@@ -87,18 +87,18 @@ package final class ContractChecker {
             return
         case .unreadable:
             return
-        case .fact(let fact):
+        case .fact:
             if !started {
                 guard let unstarted else { preconditionFailure("a checker starts with a record and the state before it") }
                 adopt(unstarted)
             }
             started = true
-            check(fact, at: record.sequence, look: look)
+            check(look, at: record.sequence)
         }
     }
 
     /// Takes in `count` records in a row that change nothing but the count of records
-    /// (unreadable ones, and facts that ``passesOver(_:)``), as ``consume(_:looking:)`` takes
+    /// (unreadable ones, and facts that ``passesOver(_:looking:)``), as ``consume(_:looking:)`` takes
     /// each: counted, and none of them a journal gap, so a snapshot's difference held back for
     /// the record after it is reported.
     func passOver(_ count: Int) {
@@ -174,47 +174,36 @@ package final class ContractChecker {
 
     // MARK: - Facts
 
-    /// Hands a fact to the rules it concerns (one family of rules a file: `ContractChecker+<Rules>`).
-    private func check(_ fact: Fact, at sequence: UInt64, look: Look) {
-        switch fact {
-        case .callReceived, .gateDecided: checkGate(fact, at: sequence, look: look)
-        case .taskQueued(let task): taskQueued(task, at: sequence)
-        case .taskCompleted(let id, let outcome): taskCompleted(id, outcome, at: sequence)
-        case .eventBatched(let task, let event, _):
+    /// Hands what the rules take in from a fact (``look(at:fact:in:)``, which says which facts
+    /// they read) to the rules it concerns (one family of rules a file: `ContractChecker+<Rules>`).
+    private func check(_ look: Look, at sequence: UInt64) {
+        switch look {
+        case .nothing: break
+        case .received(let call, let gated, let switching, let live):
+            callReceived(call, gated: gated, switching: switching, live: live, at: sequence)
+        case .decided(let call, let decision): gateDecided(call, decision, at: sequence)
+        case .batched(let call, let task, let executedOn, let into):
             // The gate's decision first, when it travels here (format 1.3).
-            checkGate(fact, at: sequence, look: look)
-            if case .batchedInto(let project?) = look {
-                expect(event.call, deliveredTo: project, at: sequence, what: "its event joined task \(task)")
-            }
-        case .callResolved(let call, let outcome):
-            checkResolution(of: call, outcome, at: sequence, wasPending: { if case .pending(true) = look { true } else { false } }())
-        case .callsResolved(_, let calls, let outcome):
-            guard case .pendingEach(let pending) = look else { preconditionFailure("a callsResolved's look says which calls were pending") }
-            checkResolutions(of: calls, outcome, at: sequence, pending: pending)
-        case .switchRouted(let id, _, let project, let routing): switchRouted(id, to: project, routing, at: sequence)
-        case .switchCancelled(let id, _): switchCancelled(id, at: sequence)
-        case .switchStarted(let id, _, let to): switchStarted(id, to: to, at: sequence)
-        case .switchLanded(let id, let project, _, _): switchLanded(id, on: project, at: sequence)
-        case .journalGap, .localDataErased:
+            if let executedOn { gateDecided(call, .executed(project: executedOn), at: sequence) }
+            if let into { expect(call, deliveredTo: into, at: sequence, what: "its event joined task \(task)") }
+        case .taskQueued(let id, let path, let call, let project): taskQueued(id, path: path, call: call, project: project, at: sequence)
+        case .taskCompleted(let id, let outcome): taskCompleted(id, outcome, at: sequence)
+        case .resolved(let call, let outcome, let wasPending): checkResolution(of: call, outcome, at: sequence, wasPending: wasPending)
+        case .resolvedEach(let calls, let outcome, let pending): checkResolutions(of: calls, outcome, at: sequence, pending: pending)
+        case .switchRouted(let id, let project, let routing): switchRouted(id, to: project, routing, at: sequence)
+        case .switchCancelled(let id): switchCancelled(id, at: sequence)
+        case .switchStarted(let id, let to): switchStarted(id, to: to, at: sequence)
+        case .switchLanded(let id, let project): switchLanded(id, on: project, at: sequence)
+        case .state(let state):
             // Facts are missing here (lost, or erased on request): what the rules track from the
             // facts themselves starts over from the state (the snapshot before the fact), never
             // judged across it.
-            guard case .state(let state) = look else { preconditionFailure("a gap's look holds the state before it") }
             gapRestart(state)
-        case .initialized(let project, _): projectWentLive(project, at: sequence)
+        case .wentLive(let project): projectWentLive(project, at: sequence)
         case .storageCleared(let project, let scope): storageCleared(project, scope, at: sequence)
-        case .attributionChanged(let project, _): attributionWritten(for: project, at: sequence)
-        case .moduleEventDelivered(let module, let signal, _, let generation): checkModule(module, signal, generation: generation, at: sequence)
-        case .moduleHookStarted(_, let module, let signal): hookStarted(module, signal, at: sequence)
-        // Facts no rule reads.
-        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
-             .callRejected, .identityChanged, .pushTokenChanged, .attributionRefused, .unknownUserEventHeld,
-             .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskDispatched, .retryScheduled, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested, .authRefreshFinished, .durabilityRequested,
-             .moduleHookFinished, .messagesStored,
-             .teardownStepBegan, .teardownStepFinished,
-             .unknown: break
+        case .attributionWritten(let project): attributionWritten(for: project, at: sequence)
+        case .moduleSignal(let module, let signal, let generation): checkModule(module, signal, generation: generation, at: sequence)
+        case .hookStarted(let module, let signal): hookStarted(module, signal, at: sequence)
         }
     }
 

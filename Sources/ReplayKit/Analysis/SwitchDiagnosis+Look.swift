@@ -29,7 +29,7 @@ extension SwitchDiagnosis: StateLooking {
     /// Whether taking in `fact` changes nothing, whatever the switches open: it says nothing
     /// about a switch (``consume(_:looking:)`` lets it by: a call executed at once, a timer or
     /// a durability request not a teardown's) and carries no project's label.
-    static func passesOver(_ fact: Fact) -> Bool {
+    static func passesOver(_ fact: Fact, looking look: Look) -> Bool {
         switch fact {
         case .switchRouted, .switchStarted, .teardownStepBegan, .teardownStepFinished, .durabilityRequested(_, .teardownDisable),
              .timerSet(.teardownBound(_, .disablePush), _), .timerFired(.teardownBound(_, .disablePush)), .durabilityConfirmed,

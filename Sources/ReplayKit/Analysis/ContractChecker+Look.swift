@@ -51,55 +51,54 @@ extension ContractChecker: StateLooking {
                               resume: { _ in self.resumeAfterSkip() }, onProgress: onProgress)
     }
 
-    /// Whether taking in `fact`, which the rules take in as `look`, changes nothing but the count
-    /// of records: no rule reads it, and it carries no project's label.
-    static func passesOver(_ fact: Fact, looking look: Look) -> Bool {
+    /// Whether taking in `record`, which the rules take in as `look`, changes nothing but the
+    /// count of records: no rule reads it, and it carries no project's label.
+    static func passesOver(_ record: DecodedRecord, looking look: Look) -> Bool {
         guard case .nothing = look else { return false }
-        return ProjectLabels.project(namedBy: fact) == nil
+        return !ProjectLabels.namesProject(record)
     }
 
-    /// What the rules take in from `record` (``Look``), `state` the state before it.
+    /// What the rules take in from `record` (``Look``), `state` the state before it: read from
+    /// the record's fact in place (a fact taken out of its record is a copy of all its parts,
+    /// and most records' parts are not read).
     package static func look(at record: DecodedRecord, in state: borrowing SDKState) -> Look {
-        look(at: record, fact: record.fact, in: state)
-    }
-
-    /// ``look(at:in:)`` given the fact `record` holds, already taken out of it
-    /// (``JournalWalk/fold(_:lookingBeforeWithFact:)``).
-    package static func look(at record: DecodedRecord, fact: Fact?, in state: borrowing SDKState) -> Look {
-        guard let fact else {
-            if case .snapshot = record.content { return .state(copy state) }
-            return .nothing
-        }
-        switch fact {
-        case .callReceived(let call):
+        switch record.content {
+        case .snapshot: return .state(copy state)
+        case .unreadable: return .nothing
+        case .fact(.callReceived(let call)):
             return .received(call.id, gated: call.call.name.isGated, switching: state.switching.isSwitching, live: state.live?.fingerprint)
-        case .gateDecided(let call, let decision): return .decided(call, decision)
-        case .eventBatched(let task, let event, let executedOn):
+        case .fact(.gateDecided(let call, let decision)): return .decided(call, decision)
+        case .fact(.eventBatched(let task, let event, let executedOn)):
             return .batched(event.call, task: task, executedOn: executedOn, into: state.tasks[task]?.task.project)
-        case .taskQueued(let task): return .taskQueued(task.id, path: task.path, call: task.call, project: task.project)
-        case .taskCompleted(let task, let outcome): return .taskCompleted(task, outcome)
-        case .callResolved(let call, let outcome): return .resolved(call, outcome, wasPending: state.pendingCall(call) != nil)
-        case .callsResolved(_, let calls, let outcome): return .resolvedEach(calls, outcome, pending: calls.map { state.pendingCall($0) != nil })
-        case .switchRouted(let id, _, let project, let routing): return .switchRouted(id, to: project.fingerprint, routing)
-        case .switchCancelled(let id, _): return .switchCancelled(id)
-        case .switchStarted(let id, _, let to): return .switchStarted(id, to: to.fingerprint)
-        case .switchLanded(let id, let project, _, _): return .switchLanded(id, on: project)
+        case .fact(.taskQueued(let task)): return .taskQueued(task.id, path: task.path, call: task.call, project: task.project)
+        case .fact(.taskCompleted(let task, let outcome)): return .taskCompleted(task, outcome)
+        case .fact(.callResolved(let call, let outcome)): return .resolved(call, outcome, wasPending: state.pendingCall(call) != nil)
+        case .fact(.callsResolved(_, let calls, let outcome)):
+            return .resolvedEach(calls, outcome, pending: calls.map { state.pendingCall($0) != nil })
+        case .fact(.switchRouted(let id, _, let project, let routing)): return .switchRouted(id, to: project.fingerprint, routing)
+        case .fact(.switchCancelled(let id, _)): return .switchCancelled(id)
+        case .fact(.switchStarted(let id, _, let to)): return .switchStarted(id, to: to.fingerprint)
+        case .fact(.switchLanded(let id, let project, _, _)): return .switchLanded(id, on: project)
         // Facts are missing here (lost, or erased on request): the rules take the state over again.
-        case .journalGap, .localDataErased: return .state(copy state)
-        case .initialized(let project, _): return .wentLive(project.fingerprint)
-        case .storageCleared(let project, let scope): return .storageCleared(project, scope)
-        case .attributionChanged(let project, _): return .attributionWritten(project)
-        case .moduleEventDelivered(let module, let signal, _, let generation): return .moduleSignal(module: module, signal, generation: generation)
-        case .moduleHookStarted(_, let module, let signal): return .hookStarted(module: module, signal)
+        case .fact(.journalGap), .fact(.localDataErased): return .state(copy state)
+        case .fact(.initialized(let project, _)): return .wentLive(project.fingerprint)
+        case .fact(.storageCleared(let project, let scope)): return .storageCleared(project, scope)
+        case .fact(.attributionChanged(let project, _)): return .attributionWritten(project)
+        case .fact(.moduleEventDelivered(let module, let signal, _, let generation)):
+            return .moduleSignal(module: module, signal, generation: generation)
+        case .fact(.moduleHookStarted(_, let module, let signal)): return .hookStarted(module: module, signal)
         // Facts no rule reads.
-        case .engineStarted, .transportCompleted, .timerFired, .durabilityConfirmed, .moduleHookCompleted, .authTokenReceived,
-             .callbacksDelivered, .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .clockJumped,
-             .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable,
-             .keyringWriteFailed, .callRejected, .identityChanged, .pushTokenChanged, .attributionRefused, .unknownUserEventHeld,
-             .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskDispatched, .retryScheduled, .eventsExpired, .disableCoalesced, .timerSet, .authRefreshRequested,
-             .authRefreshFinished, .durabilityRequested, .moduleHookFinished, .messagesStored,
-             .teardownStepBegan, .teardownStepFinished, .unknown:
+        case .fact(.engineStarted), .fact(.transportCompleted), .fact(.timerFired), .fact(.durabilityConfirmed),
+             .fact(.moduleHookCompleted), .fact(.authTokenReceived), .fact(.callbacksDelivered), .fact(.notificationReceived),
+             .fact(.engineStopping), .fact(.linkResolved), .fact(.networkReachable), .fact(.clockJumped),
+             .fact(.backgroundTaskBegan), .fact(.backgroundTaskExpired), .fact(.backgroundFlushFinished),
+             .fact(.backgroundTaskEnded), .fact(.storageWasUnavailable), .fact(.keyringWriteFailed), .fact(.callRejected),
+             .fact(.identityChanged), .fact(.pushTokenChanged), .fact(.attributionRefused), .fact(.unknownUserEventHeld),
+             .fact(.unknownUserSessionCounted), .fact(.unknownUserEventsReleased), .fact(.linkResolutionStarted),
+             .fact(.staleResultRefused), .fact(.taskDispatched), .fact(.retryScheduled), .fact(.eventsExpired),
+             .fact(.disableCoalesced), .fact(.timerSet), .fact(.authRefreshRequested), .fact(.authRefreshFinished),
+             .fact(.durabilityRequested), .fact(.moduleHookFinished), .fact(.messagesStored), .fact(.teardownStepBegan),
+             .fact(.teardownStepFinished), .fact(.unknown):
             return .nothing
         }
     }

@@ -43,15 +43,15 @@ package final class SwitchDiagnosis {
         consume(record, looking: Self.look(at: record, in: state))
     }
 
-    /// Takes in one record with what the diagnosis reads of the state before it
-    /// (``look(at:in:)`` of that state).
+    /// Takes in one record with what the diagnosis takes in from it (``look(at:in:)`` of the
+    /// state before it).
     package func consume(_ record: DecodedRecord, looking look: Look) {
         labels.learn(from: record)
-        guard let fact = record.fact else { return }
         let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
-        switch fact {
-        case .switchRouted(let id, let call, let project, let routing):
-            let live: ProjectFingerprint? = if case .live(let live) = look { live } else { nil }
+        switch look {
+        case .nothing:
+            break
+        case .routed(let id, let call, let project, let routing, let live):
             var report = SwitchReport(id: id, call: call, requested: mark, project: project, routing: routing,
                                       liveAtRequest: live)
             switch routing {
@@ -61,14 +61,14 @@ package final class SwitchDiagnosis {
             if case .noop = routing { report.landedOn = live }
             open[id] = report
             closeIfComplete(id)
-        case .switchStarted(let id, let from, _):
+        case .started(let id, let from):
             update(id) { report in
                 report.started = mark
                 report.from = from
             }
-        case .teardownStepBegan(let id, let step):
+        case .stepBegan(let id, let step):
             update(id) { $0.steps.append(SwitchReport.Step(step: step, began: mark)) }
-        case .teardownStepFinished(let id, let step, let outcome, let elapsed):
+        case .stepFinished(let id, let step, let outcome, let elapsed):
             update(id) { report in
                 if let index = report.steps.lastIndex(where: { $0.step == step && $0.finished == nil }) {
                     report.steps[index].finished = mark
@@ -78,12 +78,12 @@ package final class SwitchDiagnosis {
                     report.anomalies.append("step \(step.rawValue) finished (\(mark.text)) without having begun")
                 }
             }
-        case .durabilityRequested(let request, .teardownDisable(let id)):
+        case .disableDurabilityRequested(let id, let request):
             durabilityOf[request] = id
             update(id) { $0.durability = SwitchReport.Durability(request: request, requested: mark) }
-        case .timerSet(.teardownBound(let id, .disablePush), let due):
+        case .disableBoundSet(let id, let due):
             update(id) { $0.durability?.boundDue = due }
-        case .timerFired(.teardownBound(let id, .disablePush)):
+        case .disableBoundPassed(let id):
             update(id) { report in
                 if report.durability?.confirmed == nil, report.durability?.boundPassed == nil { report.durability?.boundPassed = mark }
             }
@@ -95,36 +95,26 @@ package final class SwitchDiagnosis {
                 }
                 closeIfComplete(id)
             }
-        case .gateDecided(let call, let decision):
-            // (An eventBatched carries only an `executed` decision, which no switch reports.)
-            switch decision {
-            case .queued(let id, let position, let received):
-                heldBy[call] = id
-                update(id) { $0.held.append(SwitchReport.HeldCall(call: call, name: received.call.name.rawValue, queued: mark, position: position)) }
-            case .refused:
-                // Refused while held: the gate let it go (shutdown).
-                if let holder = heldBy.removeValue(forKey: call) {
-                    update(holder) { report in
-                        if let index = report.held.firstIndex(where: { $0.call == call }) { report.held[index].dropped = mark }
-                    }
-                }
-            case .replayed(let id, let project):
-                let holder = heldBy.removeValue(forKey: call) ?? id
+        case .held(let call, let id, let name, let position):
+            heldBy[call] = id
+            update(id) { $0.held.append(SwitchReport.HeldCall(call: call, name: name, queued: mark, position: position)) }
+        case .refused(let call):
+            if let holder = heldBy.removeValue(forKey: call) {
                 update(holder) { report in
-                    if let index = report.held.firstIndex(where: { $0.call == call }) {
-                        report.held[index].replayed = mark
-                        report.held[index].replayedOn = project
-                    }
+                    if let index = report.held.firstIndex(where: { $0.call == call }) { report.held[index].dropped = mark }
                 }
-            case .inline(let project):
-                if case .inline(let run?, let name) = look {
-                    update(run) { $0.inline.append(SwitchReport.InlineCall(call: call, name: name ?? "?", at: mark, project: project)) }
-                }
-            // Run at once: no switch holds it.
-            case .executed:
-                break
             }
-        case .switchLanded(let id, let project, let result, let reasons):
+        case .replayed(let call, let id, let project):
+            let holder = heldBy.removeValue(forKey: call) ?? id
+            update(holder) { report in
+                if let index = report.held.firstIndex(where: { $0.call == call }) {
+                    report.held[index].replayed = mark
+                    report.held[index].replayedOn = project
+                }
+            }
+        case .inline(let call, let run, let name, let project):
+            update(run) { $0.inline.append(SwitchReport.InlineCall(call: call, name: name ?? "?", at: mark, project: project)) }
+        case .landed(let id, let project, let result, let reasons):
             update(id) { report in
                 report.landed = mark
                 report.landedOn = project
@@ -144,36 +134,19 @@ package final class SwitchDiagnosis {
         case .callbacksDelivered(let id):
             update(id) { $0.callbacks = mark }
             closeIfComplete(id)
-        case .switchCancelled(let id, let reason):
+        case .cancelled(let id, let reason):
             update(id) { $0.cancelled = (mark, reason) }
             for (joined, _, _) in open[id]?.absorbed ?? [] {
                 update(joined) { $0.cancelled = (mark, reason) }
                 closeIfComplete(joined)
             }
             closeIfComplete(id)
-        case .clockJumped(let wall, let jump):
-            if case .inFlight(let run?) = look {
-                update(run) { $0.clockJumps.append(SwitchReport.ClockJump(at: mark, jumpMicroseconds: jump, wall: wall)) }
-            }
-        case .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded:
-            if case .inFlight(let run?) = look, let text = Describe.background(fact) {
-                update(run) { $0.background.append((mark, text)) }
-            }
-        case .storageWasUnavailable, .keyringWriteFailed:
-            if case .inFlight(let run?) = look, let text = Describe.storage(fact) {
-                update(run) { $0.storage.append((mark, text)) }
-            }
-        // Facts that say nothing about a switch (other timers and durability waits included).
-        case .engineStarted, .callReceived, .transportCompleted, .timerFired, .moduleHookCompleted, .authTokenReceived,
-             .notificationReceived, .engineStopping, .linkResolved, .networkReachable, .localDataErased,
-             .initialized, .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged,
-             .attributionChanged, .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted,
-             .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-             .taskQueued, .eventBatched, .taskDispatched, .retryScheduled, .taskCompleted, .eventsExpired, .disableCoalesced, .timerSet, .durabilityRequested,
-             .authRefreshRequested, .authRefreshFinished, .journalGap,
-             .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
-             .unknown:
-            break
+        case .clockJumped(let run, let wall, let jump):
+            update(run) { $0.clockJumps.append(SwitchReport.ClockJump(at: mark, jumpMicroseconds: jump, wall: wall)) }
+        case .background(let run, let text):
+            update(run) { $0.background.append((mark, text)) }
+        case .storage(let run, let text):
+            update(run) { $0.storage.append((mark, text)) }
         }
     }
 

@@ -8,12 +8,13 @@ import SDK
 protocol StateLooking {
     associatedtype Look: Sendable
 
-    /// What the analysis reads of `state`, the state before `record`, when it takes in `record`.
+    /// What the analysis reads of `record`, and of `state`, the state before it, when it takes in
+    /// `record`.
     static func look(at record: DecodedRecord, in state: borrowing SDKState) -> Look
 
-    /// Whether taking in `fact`, whose look is `look`, changes nothing for the analysis but the
+    /// Whether taking in `record`, whose look is `look`, changes nothing for the analysis but the
     /// count of records.
-    static func passesOver(_ fact: Fact, looking look: Look) -> Bool
+    static func passesOver(_ record: DecodedRecord, looking look: Look) -> Bool
 }
 
 extension StateLooking {
@@ -23,9 +24,9 @@ extension StateLooking {
         switch record.content {
         case .snapshot: return look(at: record, in: state)
         case .unreadable: return nil
-        case .fact(let fact):
+        case .fact:
             let look = look(at: record, in: state)
-            return passesOver(fact, looking: look) ? nil : look
+            return passesOver(record, looking: look) ? nil : look
         }
     }
 }

@@ -41,6 +41,16 @@ package struct ProjectLabels: Sendable {
         return nil
     }
 
+    /// Whether `record` holds a fact that names a project (``project(namedBy:)``), read in the
+    /// record without taking its fact out (a copy of all its parts).
+    static func namesProject(_ record: DecodedRecord) -> Bool {
+        if case .fact(.callReceived(let received)) = record.content { return received.call.carriedProject != nil }
+        if case .fact(.initialized) = record.content { return true }
+        if case .fact(.switchRouted) = record.content { return true }
+        if case .fact(.switchStarted) = record.content { return true }
+        return false
+    }
+
     mutating func learn(_ project: ProjectRef) {
         if let label = project.label { labels[project.fingerprint] = label }
     }

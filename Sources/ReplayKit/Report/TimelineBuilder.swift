@@ -90,8 +90,9 @@ package enum TimelineBuilder {
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
             if let redactor { record = record.redacted(by: redactor) }
-            // The fact is taken out of the record once for every look (each taking-out copies
-            // it: a retain of each of its parts, contended with the side thread's).
+            // The fact is taken out of the record once for every reader here (each taking-out
+            // copies it: a retain of each of its parts, contended with the side thread's); the
+            // switches' and the contract's looks read the record in place.
             var moment: StateMoment?
             walk.fold(record, lookingBeforeWithFact: { before, recordFact in
                 if let recordFact { timeline.labels.learn(from: recordFact) } else { timeline.labels.learn(from: record) }
@@ -100,8 +101,8 @@ package enum TimelineBuilder {
                     timeline.projects.append(project)
                 }
                 audit.consume(record, fact: recordFact, before: before)
-                side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, fact: recordFact, in: before),
-                                                    diagnosis: SwitchDiagnosis.look(fact: recordFact, in: before),
+                side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, in: before),
+                                                    diagnosis: SwitchDiagnosis.look(at: record, in: before),
                                                     unstarted: checkerStarted ? nil : StateBox(copy before)))
                 let mark = SwitchReport.Mark(sequence: record.sequence, time: record.time)
                 switch recordFact {

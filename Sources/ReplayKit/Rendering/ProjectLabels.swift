@@ -12,10 +12,14 @@ package struct ProjectLabels: Sendable {
 
     /// Learns the labels `record` carries (the latest label given to a fingerprint wins).
     package mutating func learn(from record: DecodedRecord) {
+        // The fact read in place (taken out, it is a copy of all its parts): only four kinds
+        // name a project (``project(namedBy:)``).
         switch record.content {
         case .snapshot(let state): learn(from: state)
-        case .fact(let fact): learn(from: fact)
-        case .unreadable: break
+        case .fact(.callReceived(let received)): if let project = received.call.carriedProject { learn(project) }
+        case .fact(.initialized(let project, _)), .fact(.switchRouted(_, _, let project, _)), .fact(.switchStarted(_, _, let project)):
+            learn(project)
+        case .fact, .unreadable: break
         }
     }
 

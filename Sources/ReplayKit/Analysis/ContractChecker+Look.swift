@@ -8,7 +8,7 @@ extension ContractChecker: StateLooking {
     /// reads. Taken on the thread that folds the state
     /// (``SegmentFolds/walk(_:jobs:look:consume:passOver:consumeInOrder:onProgress:)``), so that
     /// the checker, on the calling thread, never needs the state, and the one place that says
-    /// which facts the rules read is ``look(at:fact:in:)``.
+    /// which facts the rules read is ``look(at:in:)``.
     package enum Look: Sendable {
         /// No rule reads the record (a fact that names a project's label is taken in for it).
         case nothing

@@ -174,7 +174,7 @@ package final class ContractChecker {
 
     // MARK: - Facts
 
-    /// Hands what the rules take in from a fact (``look(at:fact:in:)``, which says which facts
+    /// Hands what the rules take in from a fact (``look(at:in:)``, which says which facts
     /// they read) to the rules it concerns (one family of rules a file: `ContractChecker+<Rules>`).
     private func check(_ look: Look, at sequence: UInt64) {
         switch look {

@@ -8,7 +8,7 @@ extension SwitchDiagnosis: StateLooking {
     /// the storage's fact), or nothing. Taken on the thread that folds the state
     /// (``SegmentFolds/walk(_:jobs:look:consume:passOver:consumeInOrder:onProgress:)``), so that
     /// the diagnosis, on the calling thread, never needs the state, and the one place that says
-    /// which facts it reads is ``look(fact:in:)``.
+    /// which facts it reads is ``look(at:in:)``.
     package enum Look: Sendable {
         /// Nothing the diagnosis reads (a fact that names a project's label is taken in for it).
         case nothing

@@ -57,8 +57,6 @@ final class PageCalls {
 
     private let folded = SpilledValues<Folded>(name: "report-calls")
     private let drawings = SpilledBytes(name: "report-marks")
-    /// The drawing being kept (``keep(_:)``), its room kept from call to call.
-    private var drawingBytes: [UInt8] = []
     /// Where the notable calls' `callReceived` records are read again, and how they are redacted.
     private let journal: JournalReader
     private let redactor: Redactor?
@@ -90,17 +88,16 @@ final class PageCalls {
     /// Keeps the call of `row` as a notable one; its `callReceived` record is the journal's at
     /// the row's received sequence.
     func keep(_ row: AuditRow) throws {
-        drawingBytes.removeAll(keepingCapacity: true)
-        ScratchBytes.withScratch(capacity: 1024) { bytes in
+        let (appended, length) = ScratchBytes.withScratch(capacity: 1024) { bytes in
             Self.appendText(row.statusText, to: &bytes)
             row.writeJSON(to: &bytes)
-            drawingBytes.append(contentsOf: bytes.written)
+            return (Result { try drawings.append(bytes.written) }, bytes.written.count)
         }
-        let offset = try drawings.append(drawingBytes)
+        let offset = try appended.get()
         notable.append(Key(sequence: row.received?.sequence ?? 0, hasSequence: row.received != nil, rowNotable: Timeline.Call.isNotable(row),
                            madeAt: row.madeAt.microsecondsSince1970, call: row.call, name: row.name,
                            receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.status),
-                           offset: offset, length: UInt32(drawingBytes.count)))
+                           offset: offset, length: UInt32(length)))
     }
 
     /// Puts the notable calls in the calls' order (``Timeline/calls``).

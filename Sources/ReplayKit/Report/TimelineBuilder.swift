@@ -95,7 +95,7 @@ package enum TimelineBuilder {
             // switches' and the contract's looks read the record in place.
             var moment: StateMoment?
             walk.fold(record, lookingBeforeWithFact: { before, recordFact in
-                if let recordFact { timeline.labels.learn(from: recordFact) } else { timeline.labels.learn(from: record) }
+                timeline.labels.learn(from: record)
                 if page != nil, let (call, decision) = recordFact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
                 for project in projects(in: record, fact: recordFact, before: before) where known.insert(project).inserted {
                     timeline.projects.append(project)
@@ -260,7 +260,6 @@ package enum TimelineBuilder {
         found.counts = checker.counts
         return found
     }
-
 
     /// The projects a record brings into view (a lane each); `fact` is the one it holds.
     private static func projects(in record: DecodedRecord, fact: Fact?, before state: borrowing SDKState) -> [ProjectFingerprint] {

@@ -12,14 +12,9 @@ package struct ProjectLabels: Sendable {
 
     /// Learns the labels `record` carries (the latest label given to a fingerprint wins).
     package mutating func learn(from record: DecodedRecord) {
-        // The fact read in place (taken out, it is a copy of all its parts): only four kinds
-        // name a project (``project(namedBy:)``).
         switch record.content {
         case .snapshot(let state): learn(from: state)
-        case .fact(.callReceived(let received)): if let project = received.call.carriedProject { learn(project) }
-        case .fact(.initialized(let project, _)), .fact(.switchRouted(_, _, let project, _)), .fact(.switchStarted(_, _, let project)):
-            learn(project)
-        case .fact, .unreadable: break
+        case .fact, .unreadable: Self.withProject(namedBy: record) { learn($0) }
         }
     }
 
@@ -45,14 +40,24 @@ package struct ProjectLabels: Sendable {
         return nil
     }
 
-    /// Whether `record` holds a fact that names a project (``project(namedBy:)``), read in the
-    /// record without taking its fact out (a copy of all its parts).
+    /// Hands `body` the project configuration the fact of `record` carries (``project(namedBy:)``),
+    /// if any, read in the record: a fact taken out of its record is a copy of all its parts,
+    /// and most name none.
+    @inline(__always)
+    static func withProject(namedBy record: DecodedRecord, _ body: (ProjectRef) -> Void) {
+        switch record.content {
+        case .fact(.callReceived(let received)): if let project = received.call.carriedProject { body(project) }
+        case .fact(.initialized(let project, _)), .fact(.switchRouted(_, _, let project, _)), .fact(.switchStarted(_, _, let project)):
+            body(project)
+        case .fact, .snapshot, .unreadable: break
+        }
+    }
+
+    /// Whether the fact of `record` names a project (``withProject(namedBy:_:)``).
     static func namesProject(_ record: DecodedRecord) -> Bool {
-        if case .fact(.callReceived(let received)) = record.content { return received.call.carriedProject != nil }
-        if case .fact(.initialized) = record.content { return true }
-        if case .fact(.switchRouted) = record.content { return true }
-        if case .fact(.switchStarted) = record.content { return true }
-        return false
+        var named = false
+        withProject(namedBy: record) { _ in named = true }
+        return named
     }
 
     mutating func learn(_ project: ProjectRef) {

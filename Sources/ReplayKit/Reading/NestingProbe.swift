@@ -10,11 +10,19 @@ enum NestingProbe {
     /// `2 * limit` bytes cannot, and is not walked.
     static func exceeds(_ payload: UnsafeRawBufferPointer, limit: Int) -> Bool {
         guard payload.count > 2 * limit else { return false }
-        return depth(of: payload, limit: limit) > limit
+        return deepest(in: payload, limit: limit, exactWithinLimit: false) > limit
     }
 
     /// The nesting depth of `payload`, or a value above `limit` as soon as it exceeds it.
     static func depth(of payload: UnsafeRawBufferPointer, limit: Int) -> Int {
+        deepest(in: payload, limit: limit, exactWithinLimit: true)
+    }
+
+    /// ``depth(of:limit:)``; without `exactWithinLimit`, only whether it is above `limit` is
+    /// exact: a message too short to hold levels past the limit is not walked (each level
+    /// below one of `n` bytes costs it a key and a length byte, so it reaches at most
+    /// `(n - 1) / 2` levels further), which skips nearly every message of a legitimate payload.
+    private static func deepest(in payload: UnsafeRawBufferPointer, limit: Int, exactWithinLimit: Bool) -> Int {
         // Each pending range is a byte range believed to be a message, with its depth.
         var pending: [(range: Range<Int>, depth: Int)] = []
         pending.reserveCapacity(16)
@@ -24,6 +32,7 @@ enum NestingProbe {
         while let (range, depth) = pending.popLast() {
             deepest = max(deepest, depth)
             if deepest > limit { return deepest }
+            if !exactWithinLimit, depth + (range.count - 1) / 2 <= limit { continue }
             guard pushLengthDelimitedFields(in: payload, range: range, depth: depth + 1, onto: &pending, budget: &budget) else { continue }
             if budget <= 0 { return limit + 1 }
         }

@@ -37,8 +37,10 @@ extension DataValue {
         var members: [String: DataValue] = [:]
         try reader.readObject { key, reader throws(JSONReader.Failure) in
             // Room for the commonest objects (one to three members) made at once: a dictionary
-            // grown from empty is made for one member, then made again for the second.
-            if members.isEmpty { members.reserveCapacity(3) }
+            // grown from empty is made for one member, then made again for the second. (Made
+            // new, not reserved: `reserveCapacity` is not specialized here and looks up the
+            // dictionary's generic type at run time, which costs more than it saves.)
+            if members.isEmpty { members = Dictionary(minimumCapacity: 3) }
             members[key] = try value(&reader, level: level + 1)
         }
         return members

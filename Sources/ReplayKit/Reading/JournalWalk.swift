@@ -27,7 +27,7 @@ package final class JournalWalk {
     /// Whether the record last handed out by ``next()`` is the first after a skip. Its exclusive
     /// access is not checked at run time: only this walk's methods touch it, never with another
     /// access open, and a walk is not Sendable; the check would cost two a record.
-    @exclusivity(unchecked) private var followsSkip = false
+    @exclusivity(unchecked) private(set) var followsSkip = false
     /// That skip, when it is one.
     private var skipBefore: SkippedRange?
     /// Damage met reading the record after the moment a walk opened after a sequence number

@@ -30,7 +30,10 @@ final class SideFold<Look: Sendable, Result: Sendable> {
     private let channel: BoundedChannel<[Item]>
     private let end: Locked<SDKState?>
     private let result = Locked<Result?>(nil)
-    private var batch: [Item] = []
+    /// The batch being filled. Its exclusive access is not checked at run time: only the walk's
+    /// thread touches it, in ``hand(_:looking:)`` and ``send()``, never with another access open
+    /// (the fold is not Sendable); the check would cost two per record.
+    @exclusivity(unchecked) private var batch: [Item] = []
     private var finished = false
 
     /// Starts the side thread, which runs `body` over what is handed over.
@@ -53,7 +56,7 @@ final class SideFold<Look: Sendable, Result: Sendable> {
 
     /// Hands `record` over (the record after those handed over before), with what the analyses
     /// read of the state before it.
-    func hand(_ record: DecodedRecord, looking look: Look) {
+    func hand(_ record: consuming DecodedRecord, looking look: consuming Look) {
         batch.append(.record(record, look))
         if batch.count >= Self.batchSize { send() }
     }

@@ -3,13 +3,20 @@
 struct InternedValues<Value: Hashable> {
     private var values: [Value] = []
     private var numbers: [Value: UInt32] = [:]
+    /// The value last numbered: values come in runs (a project, a status), and comparing is
+    /// cheaper than hashing.
+    private var last: (value: Value, number: UInt32)?
 
     /// The number of `value`, given it now when it is new.
     mutating func number(of value: Value) -> UInt32 {
-        if let number = numbers[value] { return number }
-        let number = UInt32(values.count)
-        values.append(value)
-        numbers[value] = number
+        if let last, last.value == value { return last.number }
+        let number = numbers[value] ?? {
+            let number = UInt32(values.count)
+            values.append(value)
+            numbers[value] = number
+            return number
+        }()
+        last = (value, number)
         return number
     }
 

@@ -68,7 +68,7 @@ final class PageCalls {
     /// How many `callReceived` records were read again from the journal (``drawing(of:)``).
     private(set) var recordsReadAgain = 0
     private var receivers = InternedValues<ProjectFingerprint?>()
-    private var statuses = InternedValues<String>()
+    private var statuses = InternedValues<AuditRow.Status>()
 
     /// Calls let go by a pass over `journal`, whose records it redacted with `redactor`.
     init(rereadingFrom journal: JournalReader, redactor: Redactor?) {
@@ -82,7 +82,7 @@ final class PageCalls {
     /// Folds the call of `row`.
     func fold(_ row: AuditRow) throws {
         try folded.append(Folded(madeAt: row.madeAt.microsecondsSince1970, sequence: row.received?.sequence ?? 0,
-                                 receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.status)))
+                                 receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.statusCase)))
     }
 
     /// Keeps the call of `row` as a notable one; its `callReceived` record is the journal's at
@@ -96,7 +96,7 @@ final class PageCalls {
         let offset = try appended.get()
         notable.append(Key(sequence: row.received?.sequence ?? 0, hasSequence: row.received != nil, rowNotable: Timeline.Call.isNotable(row),
                            madeAt: row.madeAt.microsecondsSince1970, call: row.call, name: row.name,
-                           receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.status),
+                           receiver: receivers.number(of: Timeline.receiver(of: row)), status: statuses.number(of: row.statusCase),
                            offset: offset, length: UInt32(length)))
     }
 
@@ -112,7 +112,7 @@ final class PageCalls {
 
     func receiver(of key: Key) -> ProjectFingerprint? { receivers[key.receiver] }
 
-    func status(of key: Key) -> String { statuses[key.status] }
+    func status(of key: Key) -> String { statuses[key.status].rawValue }
 
     /// The drawing of a notable call: its row read back, its summary and record (the record only
     /// for a call notable on its own, ``Key/rowNotable``) made from its `callReceived` record,
@@ -162,7 +162,7 @@ final class PageCalls {
     /// not delivered, ``Timeline/receiver(of:)``) and its status.
     func forEachFolded(_ body: (_ madeAt: JournalTime, _ sequence: UInt64, _ receiver: ProjectFingerprint?, _ status: String) throws -> Void) throws {
         try folded.forEach { entry in
-            try body(JournalTime(microsecondsSince1970: entry.madeAt), entry.sequence, receivers[entry.receiver], statuses[entry.status])
+            try body(JournalTime(microsecondsSince1970: entry.madeAt), entry.sequence, receivers[entry.receiver], statuses[entry.status].rawValue)
         }
     }
 }

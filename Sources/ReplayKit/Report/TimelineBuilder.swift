@@ -75,6 +75,8 @@ package enum TimelineBuilder {
         }
         var sampler = sampler
         var known = Set<ProjectFingerprint>()
+        // The project last brought into view: most records name the one the record before named.
+        var lastProject: ProjectFingerprint?
         var callOrdinal = 0
         let walk = try JournalWalk(reader: reader, onProgress: onProgress)
         if let redactor { walk.replaceState(redactor.redact(walk.state)) }
@@ -83,13 +85,15 @@ package enum TimelineBuilder {
         let spillingHeld = page != nil
         let side = SideFold<SideLook, SwitchesAndContract> { feed in followSwitchesAndContract(feed, spillingHeld: spillingHeld) }
         var checkerStarted = false
+        // Whether to redact each record, tested as a flag: binding the optional redactor copies it.
+        let redacts = redactor != nil
         while var record = try walk.next() {
-            if let skip = walk.resumedAfter {
+            if walk.followsSkip, let skip = walk.resumedAfter {
                 side.handResumption(after: skip)
                 audit.resume(after: skip)
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
-            if let redactor { record = record.redacted(by: redactor) }
+            if redacts, let redactor { record = record.redacted(by: redactor) }
             // The fact is taken out of the record once for every reader here (each taking-out
             // copies it: a retain of each of its parts, contended with the side thread's); the
             // switches' and the contract's looks read the record in place.
@@ -97,8 +101,9 @@ package enum TimelineBuilder {
             walk.fold(record, lookingBeforeWithFact: { before, recordFact in
                 timeline.labels.learn(from: record)
                 if page != nil, let (call, decision) = recordFact?.gateDecision, case .queued = decision { queuedByGate.insert(call) }
-                for project in projects(in: record, fact: recordFact, before: before) where known.insert(project).inserted {
-                    timeline.projects.append(project)
+                projects(in: record, fact: recordFact, before: before).forEach { project in
+                    if project != lastProject, known.insert(project).inserted { timeline.projects.append(project) }
+                    lastProject = project
                 }
                 audit.consume(record, fact: recordFact, before: before)
                 side.hand(record, looking: SideLook(checker: ContractChecker.look(at: record, in: before),
@@ -262,9 +267,27 @@ package enum TimelineBuilder {
     }
 
     /// The projects a record brings into view (a lane each); `fact` is the one it holds.
-    private static func projects(in record: DecodedRecord, fact: Fact?, before state: borrowing SDKState) -> [ProjectFingerprint] {
-        if let fact { return FactProjects.mentioned(by: fact, in: state) }
-        guard case .snapshot(let snapshot) = record.content else { return [] }
-        return (snapshot.live.map { [$0.fingerprint] } ?? []) + snapshot.projects.keys.sorted()
+    private static func projects(in record: DecodedRecord, fact: Fact?, before state: borrowing SDKState) -> ProjectsInView {
+        if let fact { return .mentioned(FactProjects.mentions(by: fact, in: state)) }
+        guard case .snapshot(let snapshot) = record.content else { return .mentioned(.none) }
+        return .listed((snapshot.live.map { [$0.fingerprint] } ?? []) + snapshot.projects.keys.sorted())
+    }
+
+    /// The projects a record brings into view: the one or two a fact names (no array made, for
+    /// every fact), or a snapshot's list.
+    private enum ProjectsInView {
+        case mentioned(FactProjects.Mentions)
+        case listed([ProjectFingerprint])
+
+        /// Hands out each project, in order.
+        func forEach(_ body: (ProjectFingerprint) -> Void) {
+            switch self {
+            case .mentioned(let mentions):
+                if let first = mentions.first { body(first) }
+                if let second = mentions.second { body(second) }
+            case .listed(let projects):
+                projects.forEach(body)
+            }
+        }
     }
 }

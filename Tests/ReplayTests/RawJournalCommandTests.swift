@@ -124,6 +124,10 @@ struct RawJournalCommandTests {
         (["export", "--redact", "/j"], "-o OUT is required"),
         (["export", "--redact", "--format", "csv", "-o", "x", "/j"], "--format expects journal, ndjson or trace"),
         (["demo", "extra"], "unexpected argument 'extra'"),
+        // A list option takes every argument up to the next option: a journal after it is taken.
+        (["reconcile", "--received", "log.ndjson", "/j"],
+         "missing journal directory: --received took every argument after it up to the next option (log.ndjson /j); put the journal directory before --received, or write --received=FILE"),
+        (["report", "-o", "r.html", "--received", "log.ndjson", "/j"], "--received took every argument after it up to the next option (log.ndjson /j)"),
     ])
     func usageErrors(arguments: [String], message: String) {
         let run = ReplayHarness.run(arguments)

@@ -102,6 +102,34 @@ struct StandardInputTests {
         #expect(error.contains("standard input") && error.contains("empty"), "\(error)")
     }
 
+    @Test("a file of segment files (one sent on its own, or several concatenated) is read as the journal they make")
+    func segmentFileAsJournal() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        let file = path + "-segments.lz4"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(try Self.concatenatedSegments(of: path)).write(to: URL(fileURLWithPath: file))
+        for arguments in [["verify"], ["cat", "--from", "290"], ["audit"], ["check", "--jobs", "1"]] {
+            var fromFile = "", fromDirectory = ""
+            let status = ReplayCommandLine.run(arguments + [file], console: Console(out: { fromFile += $0 }, error: { _ in }))
+            let reference = ReplayCommandLine.run(arguments + [path], console: Console(out: { fromDirectory += $0 }, error: { _ in }))
+            #expect(status == reference, "\(arguments)")
+            #expect(fromFile.replacingOccurrences(of: "/standard-input/", with: "").replacingOccurrences(of: file, with: "J")
+                    == fromDirectory.replacingOccurrences(of: path + "/", with: "").replacingOccurrences(of: path, with: "J"),
+                    "\(arguments)")
+        }
+        // A file that is not one is refused, by its name.
+        var error = ""
+        let notOne = ReplayCommandLine.run(["info", file + "-not"], console: Console(out: { _ in }, error: { error += $0 }))
+        #expect(notOne == 2)
+        try Data("{\"seq\":1}\n".utf8).write(to: URL(fileURLWithPath: file))
+        error = ""
+        let text = ReplayCommandLine.run(["info", file], console: Console(out: { _ in }, error: { error += $0 }))
+        #expect(text == 2)
+        #expect(error.contains(file + ": not a journal segment"), "\(error)")
+    }
+
     @Test("the replay executable reads `-` from its standard input", .enabled(if: Self.executable != nil))
     func executableReadsStandardInput() throws {
         let path = ReplayHarness.temporaryDirectory()

@@ -1,8 +1,9 @@
 import Foundation
 import Journal
 
-/// Opens the journal a command was pointed at: a directory of segment files, or `-` for the
-/// segment files concatenated on standard input (`cat DIR/segment-*.lz4 | replay info -`).
+/// Opens the journal a command was pointed at: a directory of segment files, `-` for the
+/// segment files concatenated on standard input (`cat DIR/segment-*.lz4 | replay info -`), or
+/// a file holding one segment file or several concatenated (a segment sent on its own).
 package enum JournalSource {
     /// The largest journal read from standard input (it is held in memory).
     static let maxStreamBytes = 1 << 30
@@ -14,8 +15,8 @@ package enum JournalSource {
     /// segment).
     package static func open(_ path: String, console: Console, headers: JournalReader.HeaderReading = .everySegment,
                              readMode: JournalReader.ReadMode = .strict) throws -> JournalReader {
-        var reader = path == "-"
-            ? try reader(forStream: try console.readAllBytes())
+        var reader = path == "-" ? try reader(forStream: try console.readAllBytes())
+            : isFile(path) ? try reader(forStream: try readFile(path), source: path)
             : try JournalReader(directory: path, headers: headers)
         guard !reader.segments.isEmpty else {
             throw JournalError.notAJournal(path: path, reason: "no segment files (segment-*.lz4) in this directory")
@@ -34,6 +35,25 @@ package enum JournalSource {
             }
         }
         return bytes
+    }
+
+    /// Whether `path` names a file (or a link to one), not a directory.
+    static func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// The bytes of the file at `path`, up to ``maxStreamBytes``.
+    private static func readFile(_ path: String) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw JournalError.notAJournal(path: path, reason: "the file cannot be opened for reading")
+        }
+        defer { try? handle.close() }
+        guard let data = try handle.read(upToCount: maxStreamBytes + 1) else { return [] }
+        guard data.count <= maxStreamBytes else {
+            throw JournalError.notAJournal(path: path, reason: "a file of more than \(maxStreamBytes >> 20) MiB; give the journal's directory instead")
+        }
+        return [UInt8](data)
     }
 
     /// A reader over a journal given as its concatenated segment files.

@@ -6,6 +6,9 @@ import ReplayKit
 struct Arguments {
     private var remaining: [String]
     private var positionalsOnlyAfter: Int?
+    /// The list options given as `--name A B ...` and what each took (``optionList(_:)``), for
+    /// the error when a positional is missing: the list may have taken it.
+    private var listsTaken: [(name: String, values: [String])] = []
 
     init(_ arguments: some Sequence<String>) {
         remaining = Array(arguments)
@@ -75,6 +78,7 @@ struct Arguments {
                     taken += 1
                 }
                 guard taken > 0 else { throw UsageError("\(name) needs at least one value") }
+                listsTaken.append((name, Array(values.suffix(taken))))
             } else {
                 index += 1
             }
@@ -91,7 +95,11 @@ struct Arguments {
 
     /// Removes and returns the next positional argument, or throws naming what is missing.
     mutating func positional(_ label: String) throws(UsageError) -> String {
-        guard let value = optionalPositional() else { throw UsageError("missing \(label)") }
+        guard let value = optionalPositional() else {
+            guard let list = listsTaken.last else { throw UsageError("missing \(label)") }
+            throw UsageError("missing \(label): \(list.name) took every argument after it up to the next option "
+                             + "(\(list.values.joined(separator: " "))); put the \(label) before \(list.name), or write \(list.name)=FILE")
+        }
         guard !value.isEmpty else { throw UsageError("the \(label) given is empty") }
         return value
     }

@@ -132,13 +132,30 @@ final class PageCalls {
     /// the pass redacted it.
     private func receivedRecord(of key: Key) throws -> DecodedRecord {
         recordsReadAgain += 1
-        let cursor = try journal.records(from: key.sequence)
-        guard key.hasSequence, let view = try cursor.nextView(), view.sequence == key.sequence else {
-            throw SpillError.recordGone(sequence: key.sequence)
+        guard key.hasSequence else { throw SpillError.recordGone(sequence: key.sequence) }
+        // The drawings come in the calls' order, often a few records apart: reading on from the
+        // last one's cursor is cheaper than opening one (which reads, checks and decompresses
+        // the whole block it starts in) when the record lies within ``readsOnWithin`` of it.
+        let cursor: RecordCursor
+        if let rereading, key.sequence > rereading.sequence, key.sequence - rereading.sequence <= Self.readsOnWithin {
+            cursor = rereading.cursor
+        } else {
+            cursor = try journal.records(from: key.sequence)
         }
-        let record = RecordDecoder.decode(view)
-        return redactor.map(record.redacted(by:)) ?? record
+        rereading = nil
+        while let view = try cursor.nextView(), view.sequence <= key.sequence {
+            guard view.sequence == key.sequence else { continue }
+            rereading = (cursor, key.sequence)
+            let record = RecordDecoder.decode(view)
+            return redactor.map(record.redacted(by:)) ?? record
+        }
+        throw SpillError.recordGone(sequence: key.sequence)
     }
+
+    /// The cursor the last `callReceived` record was read again with, and its sequence.
+    private var rereading: (cursor: RecordCursor, sequence: UInt64)?
+    /// How many records on from the last one read again a cursor is read on rather than opened.
+    static let readsOnWithin: UInt64 = 256
 
     /// A drawing's bytes: the status text after its UTF-8 length (four bytes, little-endian),
     /// then the audit row's JSON.

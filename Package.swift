@@ -91,6 +91,13 @@ let package = Package(
                               // of ours imports it, to name it).
                               "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
                               "-l_CFURLSessionInterface", "-lswiftSynchronization", "-Xlinker", "-l:libcurl.so.4",
+                              // jemalloc (Debian's libjemalloc2) in place of glibc's malloc, for
+                              // every library of the process (loaded before libc, it is the one
+                              // malloc and free they all bind to): a pass over a long journal
+                              // allocates each record on the reading thread and frees it on
+                              // another, which glibc's arenas serialize on a lock and jemalloc's
+                              // do not (docs/BENCHMARKS.md, "The page of a long journal").
+                              "-Xlinker", "-l:libjemalloc.so.2",
                           ], .when(platforms: [.linux]))]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.
         .systemLibrary(

@@ -13,6 +13,8 @@ pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # The replay executable links Foundation statically, and with it the system's libcurl.
 ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 ' || missing+=(libcurl4)
+# The replay executable allocates with jemalloc on Linux (Package.swift, replay-main).
+ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2 ' || missing+=(libjemalloc2)
 # The layer check (scripts/layers-check.py) and the fleet check run on Python 3.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # The completion tests load `replay completion zsh` in zsh.

@@ -52,10 +52,10 @@ try:
     get("/j/0/moment?at=%d" % moment)
     print("first moment answered (seq %d): %.2f s" % (moment, time.time() - start))
     while True:
-        state = json.loads(get("/j/0/progress"))
+        # Answered once the page is made, or after a second (as the first paint asks).
+        state = json.loads(get("/j/0/progress?wait=1000"))
         if state["ready"] or state["failed"]:
             break
-        time.sleep(0.25)
     print("page ready: %.2f s %s" % (time.time() - start, "" if state["ready"] else "FAILED: " + state["failed"]))
     status = dict(line.split(":", 1) for line in open("/proc/%d/status" % server.pid) if ":" in line)
     print("server memory: peak %s, resident %s" % (status["VmHWM"].strip(), status["VmRSS"].strip()))

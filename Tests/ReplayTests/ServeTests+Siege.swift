@@ -139,6 +139,31 @@ extension ServeTests {
         #expect(Set(pages.withLock { $0 }).count == 2, "\(pages.withLock { $0 })")
         #expect(pages.withLock { $0 }.allSatisfy { $0.contains(" 200 ") })
     }
+
+    @Test("a progress request that waits is answered once the page is made, not at its next poll")
+    func progressWaitsForThePage() throws {
+        let flights = SingleFlight<Int, String>()
+        // Nothing is being made: it answers at once, whatever the patience.
+        guard case .notMade(nil) = flights.state(of: 0, waitingAtMost: .seconds(600)) else {
+            Issue.record("not made yet")
+            return
+        }
+        let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+        let made = try flights.value(for: 0, waitingAtMost: .nanoseconds(0)) {
+            started.signal()
+            release.wait()
+            return "page"
+        }
+        #expect(made == nil)
+        started.wait()
+        // The wait ends when the page is made (the bound, ten minutes, is never what ends it).
+        DispatchQueue.global().async { release.signal() }
+        guard case .made = flights.state(of: 0, waitingAtMost: .seconds(600)) else {
+            Issue.record("made")
+            return
+        }
+        #expect(flights.makeCount == 1)
+    }
 }
 
 /// Raw loopback sockets for the siege tests: connect, send without `SIGPIPE`, read an answer

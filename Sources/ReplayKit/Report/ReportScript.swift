@@ -289,7 +289,8 @@ window.addEventListener("error", e => window.__reportErrors.push(String(e.messag
     $("summary").innerHTML = `${j.records.toLocaleString("en")} records, seq ${j.first_seq}..${j.last_seq}, ${esc(j.start)} to ${esc(j.end)} (${fmt(j.span_us)}); ` +
       `${D.lanes.length - 1} project(s), ${D.switches.length} switch request(s), ${D.calls.toLocaleString("en")} call(s)` +
       (D.folded ? `; <b>${D.folded.toLocaleString("en")} call(s) folded into ${D.buckets.length} bucket(s)</b> (${D.marks.length ? "the " + D.marks.length.toLocaleString("en") + " notable ones (failed, discarded, pending, held) are drawn one by one" : "no notable call (failed, discarded, pending, held) to draw one by one"})` : "") +
-      `; states embedded for ${Object.keys(D.states).length} moment(s)` + (D.states_skipped ? ` (${D.states_skipped} left out for size)` : "") +
+      (window.replayServe ? "; any moment's state from the server" :
+        `; states embedded for ${Object.keys(D.states).length} moment(s)` + (D.states_skipped ? ` (${D.states_skipped} left out for size)` : "")) +
       (j.unreadable ? `; <b>${j.unreadable} unreadable record(s) skipped</b>` : "") +
       (j.lost_to_damage ? `; <b>${j.lost_to_damage.length} loss(es) to damage gone on past (listed below)</b>` : "") +
       (R ? `; against ${R.logs.length} receipt log(s): ` + VERDICTS.map(v => R.totals[v] && v !== "agreed" ? `<b style="color:${VERDICT[v]}">${R.totals[v]} ${v}</b>` : `${R.totals[v] || 0} ${v}`).join(", ") +

@@ -20,8 +20,13 @@ package struct StateSampler {
         self.sampleLimit = sampleLimit
     }
 
+    /// Keeps no state (and counts none as left out): for a page that asks for each moment's
+    /// state when it is shown (`replay serve`'s).
+    package static let none = StateSampler(byteBudget: 0, sampleLimit: 0)
+
     /// Keeps the state after `sequence` (a switch boundary, a warning), budget permitting.
     mutating func keep(_ state: SDKState, after sequence: UInt64) {
+        guard byteBudget > 0 else { return }
         guard states[sequence] == nil, bytes < byteBudget else {
             if states[sequence] == nil { skipped += 1 }
             return

@@ -92,12 +92,13 @@ package enum FirstPaintPage {
           const failure = document.getElementById("failure"), picker = document.getElementById("journal-picker");
           if (picker) picker.addEventListener("change", () => { location.href = "/j/" + picker.value + "/"; });
           function poll() {
-            fetch("progress").then((answer) => answer.json()).then((state) => {
+            // The server answers once the page is made, or after a second with how far it read.
+            fetch("progress?wait=1000").then((answer) => answer.json()).then((state) => {
               if (state.ready) { location.reload(); return; }
               bar.value = state.read;
               text.textContent = "reading the journal for its page: seq " + state.read + " of about " + bar.max;
               if (state.failed) { failure.textContent = "the page could not be built: " + state.failed + " (reload to try again)"; return; }
-              setTimeout(poll, 500);
+              poll();
             }).catch(() => setTimeout(poll, 1000));
           }
           poll();

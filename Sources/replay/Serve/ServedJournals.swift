@@ -108,7 +108,7 @@ final class ServedJournals: Sendable {
                 }
                 switch route[2] {
                 case "": return .text(try page(journal), type: "text/html; charset=utf-8")
-                case "progress": return progress(journal)
+                case "progress": return progress(journal, request.query)
                 case "state": return try state(journal, request.query)
                 case "moment": return try moment(journal, request.query)
                 case "search": return try search(journal, request.query)
@@ -217,7 +217,8 @@ final class ServedJournals: Sendable {
             let receipts = received?[journal] ?? nil
             let timeline: Timeline
             do {
-                timeline = try TimelineBuilder.build(reader: reader, keeping: .page(receipts), onProgress: { progress.store($0) })
+                // No state is embedded: the served page asks the server for any moment's.
+                timeline = try TimelineBuilder.build(reader: reader, sampler: .none, keeping: .page(receipts), onProgress: { progress.store($0) })
             } catch JournalError.corrupted(let damage) where pageReadMode == .strict {
                 // Damage stops the pass the same way every time: the page says what goes on past it.
                 throw PageStoppedAtDamage(damage: damage)
@@ -230,15 +231,21 @@ final class ServedJournals: Sendable {
     }
 
     /// How far the page's pass has read, as JSON: `ready` once the page is made, `read` the last
-    /// sequence number read, `failed` what stopped the last attempt.
-    private func progress(_ journal: Int) -> HTTPReply {
-        let state = pages.state(of: journal)
+    /// sequence number read, `failed` what stopped the last attempt. With `wait=MS` (at most
+    /// ``progressPatienceMilliseconds``), the answer waits for the page while it is being made:
+    /// the first paint asks again at once, and reloads as soon as the page is made.
+    private func progress(_ journal: Int, _ query: [String: String]) -> HTTPReply {
+        let milliseconds = query["wait"].flatMap(Int.init).map { min(max($0, 0), Self.progressPatienceMilliseconds) } ?? 0
+        let state = pages.state(of: journal, waitingAtMost: .milliseconds(milliseconds))
         var failed: String?
         if case .notMade(let failure) = state { failed = failure }
         let ready = if case .made = state { true } else { false }
         return .json(.object([("ready", .bool(ready)), ("read", .unsigned(pageProgress[journal].load())),
                               ("failed", .optional(failed, JSONValue.string))]))
     }
+
+    /// The longest a `progress?wait=MS` request waits for the page (it holds a worker meanwhile).
+    static let progressPatienceMilliseconds = 1_000
 
     /// The journal's calls and switches by sequence number: opened once and kept, read segment
     /// by segment as moments are asked for.

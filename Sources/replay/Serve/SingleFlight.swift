@@ -94,6 +94,13 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return try flight.get()
     }
 
+    /// Waits up to `patience` for the value of `key` being made to be made (or to fail), and
+    /// returns where it then stands; at once when it is not being made.
+    func state(of key: Key, waitingAtMost patience: DispatchTimeInterval) -> State {
+        if let flight = table.withLock({ $0.flying[key] }) { _ = flight.done.wait(timeout: .now() + patience) }
+        return state(of: key)
+    }
+
     private func claim(_ key: Key) -> Claim {
         table.withLock { table in
             if let value = table.made[key] { return .made(value) }

@@ -115,7 +115,7 @@ struct StandardInputTests {
             let status = ReplayCommandLine.run(arguments + [file], console: Console(out: { fromFile += $0 }, error: { _ in }))
             let reference = ReplayCommandLine.run(arguments + [path], console: Console(out: { fromDirectory += $0 }, error: { _ in }))
             #expect(status == reference, "\(arguments)")
-            #expect(fromFile.replacingOccurrences(of: "/standard-input/", with: "").replacingOccurrences(of: file, with: "J")
+            #expect(fromFile.replacingOccurrences(of: file + "/", with: "").replacingOccurrences(of: file, with: "J")
                     == fromDirectory.replacingOccurrences(of: path + "/", with: "").replacingOccurrences(of: path, with: "J"),
                     "\(arguments)")
         }

@@ -56,10 +56,11 @@ package enum JournalSource {
         return [UInt8](data)
     }
 
-    /// A reader over a journal given as its concatenated segment files.
+    /// A reader over a journal given as its concatenated segment files, read from `source` (a
+    /// file's path, or standard input): the segments are named as if in a directory of that name.
     static func reader(forStream bytes: [UInt8], source: String = "standard input") throws -> JournalReader {
         let storage = InMemoryStorage()
-        let directory = "/standard-input"
+        let directory = source == "standard input" ? "/standard-input" : source
         _ = try SegmentStream.unpack(bytes, source: source, into: storage, directory: directory)
         return try JournalReader(directory: directory, storage: storage)
     }

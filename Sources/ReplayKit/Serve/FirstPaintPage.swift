@@ -92,13 +92,15 @@ package enum FirstPaintPage {
           const failure = document.getElementById("failure"), picker = document.getElementById("journal-picker");
           if (picker) picker.addEventListener("change", () => { location.href = "/j/" + picker.value + "/"; });
           function poll() {
-            // The server answers once the page is made, or after a second with how far it read.
+            // The server answers once the page is made, or after a second with how far it read
+            // (at once when other requests already wait: then this one asks again in a while).
+            const asked = Date.now();
             fetch("progress?wait=1000").then((answer) => answer.json()).then((state) => {
               if (state.ready) { location.reload(); return; }
               bar.value = state.read;
               text.textContent = "reading the journal for its page: seq " + state.read + " of about " + bar.max;
               if (state.failed) { failure.textContent = "the page could not be built: " + state.failed + " (reload to try again)"; return; }
-              poll();
+              if (Date.now() - asked < 500) setTimeout(poll, 500); else poll();
             }).catch(() => setTimeout(poll, 1000));
           }
           poll();

@@ -41,6 +41,9 @@ final class ServedJournals: Sendable {
     let firstPaintPatience: DispatchTimeInterval
     /// The sequence number each entry's page pass has read up to.
     private let pageProgress: [AtomicWord]
+    /// How many `progress?wait=MS` requests are waiting now (each holds one of the server's few
+    /// workers): past ``progressWaitersAtMost``, one is answered at once.
+    private let progressWaiters = Locked(0)
     /// How a page's pass meets damage (`--salvage`: it goes on at the next segment, the page
     /// naming each loss); a moment is always read strictly (a state folded past a lost record
     /// would be wrong).
@@ -235,8 +238,14 @@ final class ServedJournals: Sendable {
     /// ``progressPatienceMilliseconds``), the answer waits for the page while it is being made:
     /// the first paint asks again at once, and reloads as soon as the page is made.
     private func progress(_ journal: Int, _ query: [String: String]) -> HTTPReply {
-        let milliseconds = query["wait"].flatMap(Int.init).map { min(max($0, 0), Self.progressPatienceMilliseconds) } ?? 0
-        let state = pages.state(of: journal, waitingAtMost: .milliseconds(milliseconds))
+        let asked = query["wait"].flatMap(Int.init).map { min(max($0, 0), Self.progressPatienceMilliseconds) } ?? 0
+        let waits = asked > 0 && progressWaiters.withLock { waiters in
+            guard waiters < Self.progressWaitersAtMost else { return false }
+            waiters += 1
+            return true
+        }
+        defer { if waits { progressWaiters.withLock { $0 -= 1 } } }
+        let state = pages.state(of: journal, waitingAtMost: .milliseconds(waits ? asked : 0))
         var failed: String?
         if case .notMade(let failure) = state { failed = failure }
         let ready = if case .made = state { true } else { false }
@@ -246,6 +255,9 @@ final class ServedJournals: Sendable {
 
     /// The longest a `progress?wait=MS` request waits for the page (it holds a worker meanwhile).
     static let progressPatienceMilliseconds = 1_000
+    /// How many `progress?wait=MS` requests wait at once, at most (a quarter of `serve`'s eight
+    /// workers): a few tabs opening journals never hold the workers a moment needs.
+    static let progressWaitersAtMost = 2
 
     /// The journal's calls and switches by sequence number: opened once and kept, read segment
     /// by segment as moments are asked for.

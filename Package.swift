@@ -101,7 +101,7 @@ let package = Package(
                               // malloc and free they all bind to): a pass over a long journal
                               // allocates each record on the reading thread and frees it on
                               // another, which glibc's arenas serialize on a lock and jemalloc's
-                              // do not (docs/BENCHMARKS.md, "The page of a long journal").
+                              // do not (docs/BENCHMARKS.md, "The HTML report").
                               "-Xlinker", "-l:libjemalloc.so.2",
                           ], .when(platforms: [.linux]))]),
         // SQLite from Debian's libsqlite3-dev: only the benchmark's SQLite peer uses it.

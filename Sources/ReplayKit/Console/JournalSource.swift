@@ -7,6 +7,8 @@ import Journal
 package enum JournalSource {
     /// The largest journal read from standard input (it is held in memory).
     static let maxStreamBytes = 1 << 30
+    /// How errors name the journal read from standard input.
+    static let standardInputName = "standard input"
 
     /// A reader over the journal at `path` (`-`: the console's standard input); throws when it
     /// holds no segments. `headers` says when the segments' headers are read: a command that
@@ -27,14 +29,7 @@ package enum JournalSource {
 
     /// The process's standard input, up to ``maxStreamBytes``.
     static func readStandardInput() throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
-            bytes.append(contentsOf: chunk)
-            guard bytes.count <= maxStreamBytes else {
-                throw JournalError.notAJournal(path: "standard input", reason: "more than \(maxStreamBytes >> 20) MiB; copy the journal to a directory instead")
-            }
-        }
-        return bytes
+        try readAll(FileHandle.standardInput, source: standardInputName)
     }
 
     /// Whether `path` names a file (or a link to one), not a directory.
@@ -48,19 +43,27 @@ package enum JournalSource {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw JournalError.notAJournal(path: path, reason: "the file cannot be opened for reading")
         }
-        defer { try? handle.close() }
-        guard let data = try handle.read(upToCount: maxStreamBytes + 1) else { return [] }
-        guard data.count <= maxStreamBytes else {
-            throw JournalError.notAJournal(path: path, reason: "a file of more than \(maxStreamBytes >> 20) MiB; give the journal's directory instead")
+        defer { try? handle.close() }  // read to its end already: closing has nothing left to lose
+        return try readAll(handle, source: path)
+    }
+
+    /// Everything `handle` gives, read from `source`, up to ``maxStreamBytes``.
+    private static func readAll(_ handle: FileHandle, source: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            bytes.append(contentsOf: chunk)
+            guard bytes.count <= maxStreamBytes else {
+                throw JournalError.notAJournal(path: source, reason: "more than \(maxStreamBytes >> 20) MiB; copy the journal to a directory instead")
+            }
         }
-        return [UInt8](data)
+        return bytes
     }
 
     /// A reader over a journal given as its concatenated segment files, read from `source` (a
     /// file's path, or standard input): the segments are named as if in a directory of that name.
-    static func reader(forStream bytes: [UInt8], source: String = "standard input") throws -> JournalReader {
+    static func reader(forStream bytes: [UInt8], source: String = standardInputName) throws -> JournalReader {
         let storage = InMemoryStorage()
-        let directory = source == "standard input" ? "/standard-input" : source
+        let directory = source == standardInputName ? "/standard-input" : source
         _ = try SegmentStream.unpack(bytes, source: source, into: storage, directory: directory)
         return try JournalReader(directory: directory, storage: storage)
     }

@@ -94,7 +94,7 @@ extension CallAudit.Ledger {
     /// ``CallAudit/consume(_:fact:before:)``, handing rows to `emit`.
     mutating func consume(_ record: DecodedRecord, fact: Fact?, before state: SDKState, emit: (AuditRow) -> Void) {
         guard let fact else { return consumeOther(record, emit: emit) }
-        labels.learn(from: fact)
+        labels.learn(from: record)
         consumeFact(fact, record, before: state, emit: emit)
     }
 
@@ -228,7 +228,7 @@ extension CallAudit.Ledger {
         for entry in snapshot.pendingCalls where open[entry.key] == nil {
             open[entry.key] = AuditRow(pending: entry.value, call: entry.key)
         }
-        for call in Array(open.keys) { open[call]?.historyLostBefore = sequence }
+        for index in open.indices { open.values[index].historyLostBefore = sequence }
         for (id, queued) in snapshot.tasks.sorted(by: { $0.key < $1.key }) {
             for call in queued.task.calls where open[call] != nil {
                 open[call]?.bringTask(AuditRow.Task(id: id, project: queued.task.project, path: queued.task.wirePath))

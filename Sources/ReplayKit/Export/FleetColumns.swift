@@ -197,8 +197,7 @@ struct FleetColumns {
     mutating func learnLabels(namedBy record: DecodedRecord) {
         switch record.content {
         case .snapshot(let snapshot): learn(snapshot.live)
-        case .fact(let fact): learn(ProjectLabels.project(namedBy: fact))
-        case .unreadable: break
+        case .fact, .unreadable: learn(ProjectLabels.project(namedBy: record))
         }
     }
 

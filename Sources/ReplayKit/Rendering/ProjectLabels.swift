@@ -1,3 +1,4 @@
+import Journal
 import SDK
 
 /// The names an app gave its projects ("US", "EU brand B"), learned from the `ProjectRef`s a
@@ -24,25 +25,33 @@ package struct ProjectLabels: Sendable {
         if let live = state.live { learn(live) }
     }
 
-    mutating func learn(from fact: Fact) {
-        if let project = Self.project(namedBy: fact) { learn(project) }
-    }
-
-    /// The project configuration (with its label) `fact` carries: an initialize or
-    /// switchProject call's, `initialized`'s, `switchRouted`'s or `switchStarted`'s. Read from
-    /// the kinds that carry one, not a list of every other: a fact declared without a
-    /// `ProjectRef` needs nothing here (`FactJSONDeclarationTests` holds this to the declarations).
+    /// The project configuration (with its label) `fact` carries (``withProject(namedBy:_:)``).
     static func project(namedBy fact: Fact) -> ProjectRef? {
-        if case .callReceived(let received) = fact { return received.call.carriedProject }
-        if case .initialized(let project, _) = fact { return project }
-        if case .switchRouted(_, _, let project, _) = fact { return project }
-        if case .switchStarted(_, _, let project) = fact { return project }
-        return nil
+        project(namedBy: DecodedRecord(sequence: 0, time: JournalTime(microsecondsSince1970: 0), kind: FactCodec.kind(of: fact),
+                                       payloadBytes: 0, content: .fact(fact)))
     }
 
-    /// Hands `body` the project configuration the fact of `record` carries (``project(namedBy:)``),
-    /// if any, read in the record: a fact taken out of its record is a copy of all its parts,
-    /// and most name none.
+    /// The project configuration (with its label) the fact of `record` carries
+    /// (``withProject(namedBy:_:)``).
+    static func project(namedBy record: DecodedRecord) -> ProjectRef? {
+        var named: ProjectRef?
+        withProject(namedBy: record) { named = $0 }
+        return named
+    }
+
+    /// Whether the fact of `record` names a project (``withProject(namedBy:_:)``).
+    static func namesProject(_ record: DecodedRecord) -> Bool {
+        var named = false
+        withProject(namedBy: record) { _ in named = true }
+        return named
+    }
+
+    /// Hands `body` the project configuration (with its label) the fact of `record` carries:
+    /// an initialize or switchProject call's, `initialized`'s, `switchRouted`'s or
+    /// `switchStarted`'s. Read from the kinds that carry one, not a list of every other: a fact
+    /// declared without a `ProjectRef` needs nothing here (`FactJSONDeclarationTests` holds this
+    /// to the declarations). Read in place, and handed out rather than returned: a fact taken
+    /// out of its record is a copy of all its parts, and most name none.
     @inline(__always)
     static func withProject(namedBy record: DecodedRecord, _ body: (ProjectRef) -> Void) {
         switch record.content {
@@ -51,13 +60,6 @@ package struct ProjectLabels: Sendable {
             body(project)
         case .fact, .snapshot, .unreadable: break
         }
-    }
-
-    /// Whether the fact of `record` names a project (``withProject(namedBy:_:)``).
-    static func namesProject(_ record: DecodedRecord) -> Bool {
-        var named = false
-        withProject(namedBy: record) { _ in named = true }
-        return named
     }
 
     mutating func learn(_ project: ProjectRef) {

@@ -87,13 +87,14 @@ package enum TimelineBuilder {
         var checkerStarted = false
         // Whether to redact each record, tested as a flag: binding the optional redactor copies it.
         let redacts = redactor != nil
-        while var record = try walk.next() {
+        while let read = try walk.next() {
             if walk.followsSkip, let skip = walk.resumedAfter {
                 side.handResumption(after: skip)
                 audit.resume(after: skip)
                 timeline.lostToDamage.append(StreamProblems.wentOnPast(skip))
             }
-            if redacts, let redactor { record = record.redacted(by: redactor) }
+            // (A `let`: the closures below read it in place, where a `var` would be read through.)
+            let record = if redacts, let redactor { read.redacted(by: redactor) } else { read }
             // The fact is taken out of the record once for every reader here (each taking-out
             // copies it: a retain of each of its parts, contended with the side thread's); the
             // switches' and the contract's looks read the record in place.

@@ -41,6 +41,11 @@ struct SalvageTests {
         return copy
     }
 
+    /// The lines of `output` that are JSON objects, as objects (the others left out).
+    static func objects(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { line in try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] }
+    }
+
     /// The audit's rows by their first column, the sequence: the lines whose second column is a
     /// time (not the header, nor a summary such as `410 call(s): …`, whose counts differ where
     /// calls are lost).
@@ -127,11 +132,8 @@ struct SalvageTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = try await Self.makeJournal(directory)
         let reader = try JournalReader(directory: journal)
-        func objects(_ output: String) -> [[String: Any]] {
-            output.split(separator: "\n").compactMap { line in try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] }
-        }
         // The intact journal's rows: where each call was received and resolved.
-        let intact = objects(ReplayHarness.run(["audit", "--json", journal]).out).filter { $0["call"] != nil }
+        let intact = Self.objects(ReplayHarness.run(["audit", "--json", journal]).out).filter { $0["call"] != nil }
         func sequence(_ row: [String: Any], _ key: String) -> UInt64? { (row[key] as? NSNumber)?.uint64Value }
         let bases = reader.segments.map(\.baseSequence)
         // Every segment in the middle lost in turn (where calls end depends on the run's timing).
@@ -142,7 +144,7 @@ struct SalvageTests {
             defer { try? FileManager.default.removeItem(atPath: damaged) }
             let salvaged = ReplayHarness.run(["audit", "--json", "--salvage", damaged])
             #expect(salvaged.status == 1)
-            let rows = objects(salvaged.out)
+            let rows = Self.objects(salvaged.out)
             let byCall = Dictionary(rows.filter { $0["call"] != nil }.map { ($0["call"] as! String, $0) }, uniquingKeysWith: { first, _ in first })
             // Lost: made before the segment, ended in it. Crossed: made before, ended after it
             // (or not at all): the row says so, and its gate steps are the intact row's but those
@@ -326,13 +328,10 @@ struct SalvageTests {
             let (read, all) = (try #require(calls(run.out)), try #require(calls(intact.out)))
             #expect(read > 0 && read <= all, "\(read) of \(all)")
             // Every call made after the damage that went on the wire is judged.
-            func objects(_ text: String) -> [[String: Any]] {
-                text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            }
-            let after = Set(objects(ReplayHarness.run(["audit", "--json", "--salvage", damaged]).out).filter { row in
+            let after = Set(Self.objects(ReplayHarness.run(["audit", "--json", "--salvage", damaged]).out).filter { row in
                 ((row["seq"] as? NSNumber)?.uint64Value ?? 0) >= nextBase && !((row["tasks"] as? [Any])?.isEmpty ?? true)
             }.compactMap { $0["call"] as? String })
-            let judged = Set(objects(ReplayHarness.run(["reconcile", "--json", "--salvage", damaged] + (whole ? ["--whole"] : [])
+            let judged = Set(Self.objects(ReplayHarness.run(["reconcile", "--json", "--salvage", damaged] + (whole ? ["--whole"] : [])
                                                        + ["--received", log]).out).compactMap { $0["call"] as? String })
             #expect(!after.isEmpty && after.isSubset(of: judged), "\(after.subtracting(judged).count) of \(after.count) not judged")
         }

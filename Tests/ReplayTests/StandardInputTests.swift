@@ -12,6 +12,13 @@ struct StandardInputTests {
         return try names.flatMap { [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0))) }
     }
 
+    /// What `replay ARGUMENTS` prints and its exit status, its standard input holding `input`.
+    static func run(_ arguments: [String], input: [UInt8] = []) -> (status: Int32, out: String) {
+        var out = ""
+        let status = ReplayCommandLine.run(arguments, console: Console(out: { out += $0 }, error: { _ in }, inputBytes: { input }))
+        return (status, out)
+    }
+
     static func records(_ reader: JournalReader) throws -> [JournalRecord] {
         let cursor = try reader.records()
         var records: [JournalRecord] = []
@@ -87,10 +94,8 @@ struct StandardInputTests {
         try ReplayHarness.writeRawJournal(at: path, records: 300)
         let bytes = try Self.concatenatedSegments(of: path)
         for arguments in [["verify"], ["cat", "--from", "290"], ["info"]] {
-            var fromStream = "", fromDirectory = ""
-            let console = Console(out: { fromStream += $0 }, error: { _ in }, inputBytes: { bytes })
-            let status = ReplayCommandLine.run(arguments + ["-"], console: console)
-            let reference = ReplayCommandLine.run(arguments + [path], console: Console(out: { fromDirectory += $0 }, error: { _ in }))
+            let (status, fromStream) = Self.run(arguments + ["-"], input: bytes)
+            let (reference, fromDirectory) = Self.run(arguments + [path])
             #expect(status == reference)
             #expect(fromStream.replacingOccurrences(of: "/standard-input/", with: "")
                     == fromDirectory.replacingOccurrences(of: path + "/", with: "").replacingOccurrences(of: path, with: "-"),
@@ -111,9 +116,8 @@ struct StandardInputTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data(try Self.concatenatedSegments(of: path)).write(to: URL(fileURLWithPath: file))
         for arguments in [["verify"], ["cat", "--from", "290"], ["audit"], ["check", "--jobs", "1"]] {
-            var fromFile = "", fromDirectory = ""
-            let status = ReplayCommandLine.run(arguments + [file], console: Console(out: { fromFile += $0 }, error: { _ in }))
-            let reference = ReplayCommandLine.run(arguments + [path], console: Console(out: { fromDirectory += $0 }, error: { _ in }))
+            let (status, fromFile) = Self.run(arguments + [file])
+            let (reference, fromDirectory) = Self.run(arguments + [path])
             #expect(status == reference, "\(arguments)")
             #expect(fromFile.replacingOccurrences(of: file + "/", with: "").replacingOccurrences(of: file, with: "J")
                     == fromDirectory.replacingOccurrences(of: path + "/", with: "").replacingOccurrences(of: path, with: "J"),

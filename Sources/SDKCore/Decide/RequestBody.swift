@@ -27,17 +27,20 @@ struct RequestBody: Equatable {
     }
 
     /// The request for `call`, or nil when the call is handled without one: as its declaration
-    /// states it (``CallRequest``).
+    /// states it (``CallRequest``). Never traps: a declaration that could not be built (a POST of
+    /// an argument with no JSON of its own, a shape of another call's) makes none, which
+    /// `CallDeclarationTests` holds no declaration to.
     static func make(for call: PublicCall, identity: Identity, pushToken: String?, time: JournalTime, sdkVersion: String) -> RequestBody? {
         switch call.declaration.request {
         case .none: return nil
-        case .post(let path): return post(path, identity.fields.adding(declaredFields(of: call)))
+        case .post(let path): return declaredFields(of: call).map { post(path, identity.fields.adding($0)) }
         case .built(let shape): return built(shape, for: call, identity: identity, pushToken: pushToken, time: time, sdkVersion: sdkVersion)
         }
     }
 
-    /// Each argument of `call` under its name in the public API, absent optional ones left out.
-    private static func declaredFields(of call: PublicCall) -> JSONFields {
+    /// Each argument of `call` under its name in the public API, absent optional ones left out;
+    /// nil when an argument has no JSON of its own (a call with one declares a built request).
+    private static func declaredFields(of call: PublicCall) -> JSONFields? {
         var fields = JSONFields()
         for (argument, value) in zip(call.declaration.arguments, call.arguments) {
             switch value {
@@ -47,8 +50,7 @@ struct RequestBody: Equatable {
             case .flag(let flag): fields[argument.name] = .bool(flag)
             case .dataFields(let members): if let members { fields[argument.name] = .object(members) }
             case .items(let items): fields[argument.name] = .array(items.map(\.dataValue))
-            case .project, .pushOpen, .attribution, .callName:
-                preconditionFailure("\(argument.kind) has no JSON of its own: a call with it declares a built request")
+            case .project, .pushOpen, .attribution, .callName: return nil
             }
         }
         return fields

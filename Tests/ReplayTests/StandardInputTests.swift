@@ -87,6 +87,32 @@ struct StandardInputTests {
         #expect(!report.isClean)
     }
 
+    @Test("a stream that ends in a segment header cut short reads as the directory does: a torn tail after every record")
+    func cutHeaderIsATornTail() throws {
+        let path = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReplayHarness.writeRawJournal(at: path, records: 300)
+        let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".lz4") }.sorted()
+        let last = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path + "/" + names.last!)))
+        let before = try names.dropLast().flatMap { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "/" + $0))) }
+        let headerLength = 8 + (Int(last[4]) | Int(last[5]) << 8)
+        for cut in [8, 20, 39, 40, 64, headerLength - 1] {
+            // The directory the stream stands for: its last segment cut as the stream is.
+            try Data(last.prefix(cut)).write(to: URL(fileURLWithPath: path + "/" + names.last!))
+            let directory = try JournalReader(directory: path)
+            let stream = try JournalSource.reader(forStream: before + last.prefix(cut))
+            #expect(stream.segments.count == names.count, "cut at \(cut)")
+            #expect(try Self.records(stream) == Self.records(directory), "cut at \(cut)")
+            let streamed = stream.verify(), expected = directory.verify()
+            #expect(streamed.tornTail?.sequence == expected.tornTail?.sequence && expected.tornTail != nil, "cut at \(cut)")
+            #expect(streamed.tornTail?.reason == expected.tornTail?.reason, "cut at \(cut)")
+            #expect(streamed.corruption.isEmpty, "cut at \(cut)")
+        }
+        // A stream of nothing but a cut header: no record, its tail torn.
+        let alone = try JournalSource.reader(forStream: Array(last.prefix(64))).verify()
+        #expect(alone.records == 0 && alone.tornTail != nil)
+    }
+
     @Test("every command given `-` reads the console's standard input")
     func commandsReadTheConsole() throws {
         let path = ReplayHarness.temporaryDirectory()

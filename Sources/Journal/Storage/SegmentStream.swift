@@ -1,7 +1,10 @@
 /// A journal carried as one byte stream: its segment files concatenated in sequence order, as
 /// `cat DIR/segment-*.lz4` prints them (for example, piped off a device). The concatenation is
 /// itself a valid LZ4 frame stream, and every segment starts with its header frame, so the
-/// stream splits back into segments exactly.
+/// stream splits back into segments exactly. A stream that ends in a segment header cut short
+/// (the writer was creating its next segment when it crashed, or the copy stopped there) keeps
+/// it as a last segment of its own, whose header the reader reports as a torn tail, as it does in
+/// a directory.
 public enum SegmentStream {
     /// Splits `bytes` before each segment header and stores each segment in `storage` under
     /// `directory`, named as the writer names it. Returns how many segments there were.
@@ -32,7 +35,7 @@ public enum SegmentStream {
     }
 
     /// Where each segment header begins: the header magic followed by a header whose checksum
-    /// holds.
+    /// holds, or, last, a header cut short by the end of the stream (``cutHeaderBase(in:at:after:)``).
     static func segmentStarts(in bytes: [UInt8], source: String) throws -> [(offset: Int, baseSequence: UInt64)] {
         let magic = withUnsafeBytes(of: SegmentFormat.headerMagic.littleEndian) { Array($0) }
         var starts: [(Int, UInt64)] = []
@@ -48,6 +51,10 @@ public enum SegmentStream {
                         offset += length
                         continue
                     } catch {
+                        if case .truncated = error, let base = cutHeaderBase(in: raw, at: offset, after: starts.last?.1) {
+                            starts.append((offset, base))
+                            break
+                        }
                         // Anything but a newer version is not a header: these bytes belong to
                         // the segment before.
                         if case .newerMajorVersion(let version) = error, newer == nil { newer = version }
@@ -58,5 +65,25 @@ public enum SegmentStream {
         }
         if let newer { throw JournalError.newerFormat(path: source, found: newer, supported: SegmentFormat.currentVersion) }
         return starts
+    }
+
+    /// The base sequence to name a segment by whose header, at `offset`, the end of `raw` cuts
+    /// short: nil unless what there is of it reads as a header's beginning (its magic, a size a
+    /// header can have, as much of the `JRNL` identifier as is there). Its own base sequence when
+    /// the cut leaves it; else the one after the segment before (`previous`), so that it sorts
+    /// last (the reader names the sequence it expected there, not the file's).
+    static func cutHeaderBase(in raw: UnsafeRawBufferPointer, at offset: Int, after previous: UInt64?) -> UInt64? {
+        let remaining = raw.count - offset
+        let size = Int(raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).littleEndian)
+        guard remaining >= 8, (61...SegmentFormat.maxHeaderBytes).contains(size), remaining < 8 + size else { return nil }
+        let identifier = SegmentFormat.headerIdentifier
+        for index in 0..<min(identifier.count, remaining - 8) where raw[offset + 8 + index] != identifier[index] { return nil }
+        // Magic and size (8), identifier (4), version (4), journal id (16), then the base sequence.
+        let baseOffset = offset + 32
+        if remaining >= 40 {
+            let base = raw.loadUnaligned(fromByteOffset: baseOffset, as: UInt64.self).littleEndian
+            if base > (previous ?? 0) { return base }
+        }
+        return (previous ?? 0) + 1
     }
 }

@@ -160,6 +160,37 @@ struct FleetExportTests {
         #expect(copied.out.split(separator: "\n").last == original.out.split(separator: "\n").last)
     }
 
+    /// A fact's row names the call, task and switch the fact declares as fields of its own, so
+    /// that SQL grouping a call's, task's or switch's rows finds every row about it.
+    @Test("every kind of fact: its row's call_id, task_id and switch_id hold the call, task and switch it declares")
+    func subjectsFollowTheDeclarations() async throws {
+        let state = SDKState()
+        var fleet = FleetColumns(reader: try JournalReader(directory: await DemoFixture.shared.journal().journal))
+        var checked = 0
+        for fact in SampleFacts.all {
+            let record = DecodedRecord(sequence: 1, time: state.time, kind: UInt32(FactCodec.kind(of: fact)), payloadBytes: 0, content: .fact(fact))
+            let line = ScratchBytes.withScratch { bytes in
+                fleet.write(for: record, before: state, time: record.time.description, to: &bytes)
+                return "{" + String(decoding: bytes.written.dropFirst(), as: UTF8.self) + "}"
+            }
+            let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            fact.forEachField { field, value in
+                switch value {
+                case .call(let call):
+                    #expect(row["call_id"] as? String == call.uuid.lowercasedText, "\(fact): its \(field.key) in call_id")
+                case .task(let task):
+                    #expect((row["task_id"] as? NSNumber)?.uint64Value == task.number, "\(fact): its \(field.key) in task_id")
+                case .switchID(let id):
+                    #expect((row["switch_id"] as? NSNumber)?.uint64Value == id.number, "\(fact): its \(field.key) in switch_id")
+                default:
+                    return
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 20)
+    }
+
     /// The export writes a row's columns from the record as recorded, on the walking thread, and
     /// redacts the record on the writing thread: what redaction changes must never show in them.
     @Test("the fleet columns of a record and of its redacted copy are the same bytes, for the demo journal and every kind of fact")

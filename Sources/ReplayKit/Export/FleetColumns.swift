@@ -467,18 +467,24 @@ struct FleetColumns {
                 if case .retry(let id, _) = timer { return Subject(task: id) }
                 if case .teardownBound(let id, _) = timer { return Subject(switchID: id) }
                 return Subject()
+            case .retryScheduled(let id, _, _, _):
+                return Subject(task: id)
+            case .switchCancelled(let id, _):
+                return Subject(switchID: id)
+            case .linkResolutionStarted(_, let call, _, _, _):
+                return Subject(call: call)
             case .durabilityRequested(_, let wait):
                 return purpose(wait)
             case .durabilityConfirmed(let confirmation):
                 return state.durabilityWaits[confirmation.request].map(purpose) ?? Subject()
-            // Facts whose row names no call, task or switch.
+            // Facts whose row names no call, task or switch (each one a fact declares is named:
+            // `FleetExportTests.subjectsFollowTheDeclarations`).
             case .engineStarted, .moduleHookCompleted, .authTokenReceived, .notificationReceived, .engineStopping,
                  .linkResolved, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
                  .initialized, .identityChanged, .pushTokenChanged, .attributionChanged, .attributionRefused,
-                 .unknownUserSessionCounted, .unknownUserEventsReleased, .linkResolutionStarted, .staleResultRefused,
-                 .retryScheduled, .authRefreshRequested, .authRefreshFinished, .journalGap,
+                 .unknownUserSessionCounted, .unknownUserEventsReleased, .staleResultRefused,
+                 .authRefreshRequested, .authRefreshFinished, .journalGap,
                  .moduleEventDelivered, .moduleHookStarted, .moduleHookFinished, .messagesStored, .storageCleared,
-                 .switchCancelled,
                  .unknown:
                 return Subject()
             }

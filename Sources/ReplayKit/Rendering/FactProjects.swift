@@ -85,9 +85,13 @@ package enum FactProjects {
         case .linkResolutionStarted(_, _, _, let project, _): return Mentions(project)
         case .linkResolved(let resolution): return Mentions(state.linkJobs[resolution.job]?.project)
         case .durabilityRequested(_, .teardownDisable(let id)): return switchProjects(id, state)
+        // A confirmation is about what its request was about.
+        case .durabilityConfirmed(let confirmation):
+            guard case .teardownDisable(let id)? = state.durabilityWaits[confirmation.request] else { return .none }
+            return switchProjects(id, state)
         case .keyringWriteFailed(let project, _): return Mentions(project)
         // Facts that name no project: none to mention (a durability wait other than a teardown's included).
-        case .engineStarted, .durabilityConfirmed, .moduleHookCompleted, .notificationReceived, .engineStopping,
+        case .engineStarted, .moduleHookCompleted, .notificationReceived, .engineStopping,
              .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable,
              .identityChanged, .pushTokenChanged, .staleResultRefused,
              .retryScheduled, .durabilityRequested, .journalGap,
@@ -100,10 +104,13 @@ package enum FactProjects {
         Mentions(state.tasks[id]?.task.project)
     }
 
+    /// A switch's projects: where it goes, then where it comes from, while it runs; where it
+    /// goes, while it is queued or, landed, replays its held calls or waits for its callbacks
+    /// (the SDK is on that project then).
     private static func switchProjects(_ id: SwitchID, _ state: SDKState) -> Mentions {
-        guard let run = state.switching.inFlight, run.id == id else {
-            return Mentions(state.switching.queue.first { $0.id == id }?.project.fingerprint)
-        }
-        return Mentions(run.to.fingerprint, run.from?.fingerprint)
+        let switching = state.switching
+        if let run = switching.inFlight, run.id == id { return Mentions(run.to.fingerprint, run.from?.fingerprint) }
+        if switching.releasingHeldCalls == id || switching.awaitingCallbacks == id { return Mentions(state.live?.fingerprint) }
+        return Mentions(switching.queue.first { $0.id == id }?.project.fingerprint)
     }
 }

@@ -1,3 +1,4 @@
+import FuzzHarness
 import Journal
 import SDK
 import Testing
@@ -33,5 +34,30 @@ struct FactProjectsTests {
             walk.fold(record)
         }
         #expect(confirmations >= 1 && callbacks >= 2)
+    }
+}
+
+extension FactProjectsTests {
+    @Test("every kind of fact that names a task is about a project when the task is queued")
+    func factsNamingATask() throws {
+        var tasks: Set<UInt64> = []
+        for fact in SampleFacts.all {
+            fact.forEachField { _, value in if case .task(let id) = value { tasks.insert(id.number) } }
+        }
+        var state = SDKState()
+        let time = JournalTime(microsecondsSince1970: 1_764_000_000_000_000)
+        state.evolve(.initialized(project: CraftedJournal.us, generation: 1), at: time)
+        for id in tasks.sorted() {
+            state.evolve(.taskQueued(CraftedJournal.task(id, call: nil, project: CraftedJournal.us, path: "events/track")), at: time)
+        }
+        var checked = 0
+        for fact in SampleFacts.all {
+            var namesTask = false
+            fact.forEachField { _, value in if case .task = value { namesTask = true } }
+            guard namesTask else { continue }
+            #expect(!FactProjects.mentioned(by: fact, in: state).isEmpty, "\(fact)")
+            checked += 1
+        }
+        #expect(checked >= 7)
     }
 }

@@ -60,8 +60,8 @@ package enum FactProjects {
              .messagesStored(_, let project, _), .storageCleared(let project, _):
             return Mentions(project)
         case .taskQueued(let queued): return Mentions(queued.project)
-        case .taskDispatched(let id, _), .taskCompleted(let id, _), .eventBatched(let id, _, _), .eventsExpired(let id, _),
-             .disableCoalesced(let id, _): return task(id, state)
+        case .taskDispatched(let id, _), .retryScheduled(let id, _, _, _), .taskCompleted(let id, _), .eventBatched(let id, _, _),
+             .eventsExpired(let id, _), .disableCoalesced(let id, _): return task(id, state)
         case .callResolved(let call, let outcome):
             switch outcome {
             case .delivered(let project, _): return Mentions(project)
@@ -72,7 +72,9 @@ package enum FactProjects {
             switch outcome {
             case .delivered(let project, _): return Mentions(project)
             case .applied(let project?): return Mentions(project)
-            case .applied(nil), .failed, .discarded: return calls.first.map { Mentions(state.pendingCall($0)?.projectAtCall) } ?? task(id, state)
+            case .applied(nil), .failed, .discarded:
+                if let project = calls.first.flatMap({ state.pendingCall($0)?.projectAtCall }) { return Mentions(project) }
+                return task(id, state)
             }
         case .moduleHookStarted(_, _, let event):
             if case .willSwitchProject(let to) = event { return Mentions(to, state.live?.fingerprint) }
@@ -94,7 +96,7 @@ package enum FactProjects {
         case .engineStarted, .moduleHookCompleted, .notificationReceived, .engineStopping,
              .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable,
              .identityChanged, .pushTokenChanged, .staleResultRefused,
-             .retryScheduled, .durabilityRequested, .journalGap,
+             .durabilityRequested, .journalGap,
              .moduleHookFinished,
              .unknown: return .none
         }

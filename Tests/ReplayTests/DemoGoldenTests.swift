@@ -50,6 +50,17 @@ struct DemoGoldenTests {
         await expect(["diff", "--from", "5", "--to", "5"], matches: "diff-same.txt")
     }
 
+    @Test("the state of the journal's first snapshot, which no fact has advanced, has no time (not 1970)")
+    func firstSnapshotHasNoTime() async {
+        let journal = await DemoFixture.shared.journal().journal
+        let text = ReplayHarness.run(["state", "--at", "1", journal]).out
+        #expect(text.split(separator: "\n").contains { $0.hasPrefix("time ") && $0.hasSuffix(" -") }, "\(text)")
+        #expect(!text.contains("1970"))
+        let json = ReplayHarness.run(["state", "--at", "1", "--json", journal]).out
+        #expect(json.contains("\"state\":{\"time\":null"), "\(json)")
+        #expect(ReplayHarness.run(["state", "--at", "2", journal]).out.contains("time              2025-11-24T16:00:00.000000Z"))
+    }
+
     @Test("audit: every call, filtered by name and project, as NDJSON")
     func audit() async {
         await expect(["audit"], matches: "audit.txt")

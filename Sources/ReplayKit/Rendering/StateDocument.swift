@@ -10,7 +10,9 @@ import SDK
 package enum StateDocument {
     package static func make(_ state: SDKState) -> JSONValue {
         .object([
-            ("time", .string(state.time.description)),
+            // A state no fact has advanced yet (the journal's first snapshot) has no time: null,
+            // not 1970.
+            ("time", state.time.microsecondsSince1970 == 0 ? .null : .string(state.time.description)),
             ("live", live(state)),
             ("identity", .object([("email", .optional(state.email, JSONValue.string)),
                                   ("user_id", .optional(state.userID, JSONValue.string)),

@@ -235,6 +235,14 @@ struct FuzzRegressionTests {
         #expect(JournalReaderFuzzer.run(try Self.fixture("records-numbered-past-the-last-sequence")) == [])
     }
 
+    /// fuzz-journal (a 30-minute run, after about 556,000 inputs): a stream whose last segment is
+    /// based at 2^64 - 1, followed by the beginning of a header cut short. Naming the cut header
+    /// after that segment overflowed; it is now bytes of the segment before.
+    @Test("a header cut short after a segment based at the last sequence is not named past it")
+    func cutHeaderAfterTheLastSequence() throws {
+        #expect(JournalReaderFuzzer.run(try Self.fixture("cut-header-after-the-last-sequence")) == [])
+    }
+
     /// fuzz-journal, invariant 6 (a 20-minute run, after about 49,000 inputs): a block, checksums
     /// repaired, holding a match at offset 0. liblz4 1.9.4 decodes it (as zeros; the block check,
     /// repaired over that output, matched), so the journal read as

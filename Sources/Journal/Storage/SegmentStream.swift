@@ -71,19 +71,22 @@ public enum SegmentStream {
     /// short: nil unless what there is of it reads as a header's beginning (its magic, a size a
     /// header can have, as much of the `JRNL` identifier as is there). Its own base sequence when
     /// the cut leaves it; else the one after the segment before (`previous`), so that it sorts
-    /// last (the reader names the sequence it expected there, not the file's).
+    /// last (the reader names the sequence it expected there, not the file's); nil after a
+    /// segment based at the last sequence there is.
     static func cutHeaderBase(in raw: UnsafeRawBufferPointer, at offset: Int, after previous: UInt64?) -> UInt64? {
         let remaining = raw.count - offset
         let size = Int(raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).littleEndian)
         guard remaining >= 8, (61...SegmentFormat.maxHeaderBytes).contains(size), remaining < 8 + size else { return nil }
         let identifier = SegmentFormat.headerIdentifier
         for index in 0..<min(identifier.count, remaining - 8) where raw[offset + 8 + index] != identifier[index] { return nil }
+        // No name sorts after a segment based at the last sequence there is.
+        let after = previous ?? 0
+        guard after < .max else { return nil }
         // Magic and size (8), identifier (4), version (4), journal id (16), then the base sequence.
-        let baseOffset = offset + 32
         if remaining >= 40 {
-            let base = raw.loadUnaligned(fromByteOffset: baseOffset, as: UInt64.self).littleEndian
-            if base > (previous ?? 0) { return base }
+            let base = raw.loadUnaligned(fromByteOffset: offset + 32, as: UInt64.self).littleEndian
+            if base > after { return base }
         }
-        return (previous ?? 0) + 1
+        return after + 1
     }
 }

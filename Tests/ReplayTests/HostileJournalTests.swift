@@ -146,6 +146,31 @@ struct HostileJournalTests {
         #expect(timeline.error.contains("out of range"))
     }
 
+    @Test("times, durations and counts at the ends of their types are shown or refused, never trapped on")
+    func numbersAtTheEnds() throws {
+        let directory = ReplayHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try CraftedJournal(directory: directory)
+        typealias J = CraftedJournal
+        try journal.appendUnfolded(.callReceived(J.received(1, .initialize(J.us))))
+        try journal.appendUnfolded(.initialized(project: J.us, generation: 1))
+        try journal.appendUnfolded(.taskQueued(J.task(1, call: 1, project: J.us, path: "events/track")))
+        for edge in [Int64.min, .max] {
+            try journal.appendUnfolded(.clockJumped(wall: JournalTime(microsecondsSince1970: edge), jumpMicroseconds: edge))
+            try journal.appendUnfolded(.retryScheduled(task: TaskID(1), attempt: edge < 0 ? .min : .max,
+                                                       due: JournalTime(microsecondsSince1970: edge), reason: .serverBusy("x", failures: .max)))
+            try journal.appendUnfolded(.backgroundTaskBegan(task: .max, budgetMicroseconds: edge))
+            try journal.appendUnfolded(.storageWasUnavailable(reason: "x", waitedMicroseconds: edge, attempts: .max, held: .max, refused: .max))
+            try journal.appendUnfolded(.teardownStepFinished(switch: SwitchID(1), step: .disablePush, outcome: .clean, elapsedMicroseconds: edge))
+        }
+        try journal.appendUnfolded(.networkReachable)
+        try journal.close()
+        runEverything(on: directory)
+        let timeline = ReplayHarness.run(["timeline", directory])
+        #expect(timeline.out.contains("it reads -290308-12-21T19:59:05.224192Z"), "\(timeline.out)")
+        #expect(timeline.out.contains("could not be opened for -9223372036854.7 s"), "\(timeline.out)")
+    }
+
     @Test("reconcile reads past a call whose data alone nests too deep (no verdict reads a call's data); check still names the record")
     func reconcileReadsNoCallData() throws {
         let directory = ReplayHarness.temporaryDirectory()

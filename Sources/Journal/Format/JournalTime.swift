@@ -42,8 +42,8 @@ extension JournalTime: CustomStringConvertible {
         let days = seconds.floorDivided(by: 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
         guard (0...9999).contains(year) else { return nil }
-        let micros = microsecondsSince1970 - seconds * 1_000_000
-        let secondOfDay = seconds - days * 86_400
+        let micros = microsecondsSince1970.floorModulo(by: 1_000_000)
+        let secondOfDay = seconds.floorModulo(by: 86_400)
         // Written digit by digit (a line of every record exported).
         var count = 0
         func put(_ value: Int64, _ width: Int) {
@@ -67,9 +67,9 @@ extension JournalTime: CustomStringConvertible {
     /// The same text for any year: each number zero-padded to its width as text.
     private var paddedDescription: String {
         let seconds = microsecondsSince1970.floorDivided(by: 1_000_000)
-        let micros = microsecondsSince1970 - seconds * 1_000_000
+        let micros = microsecondsSince1970.floorModulo(by: 1_000_000)
         let days = seconds.floorDivided(by: 86_400)
-        let secondOfDay = seconds - days * 86_400
+        let secondOfDay = seconds.floorModulo(by: 86_400)
         let (year, month, day) = Self.civilDate(daysSince1970: days)
         let digits = { (value: Int64, width: Int) -> String in
             let text = String(value)
@@ -84,7 +84,7 @@ extension JournalTime: CustomStringConvertible {
     private static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
         let shifted = days + 719_468
         let era = shifted.floorDivided(by: 146_097)
-        let dayOfEra = shifted - era * 146_097
+        let dayOfEra = shifted.floorModulo(by: 146_097)
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthIndex = (5 * dayOfYear + 2) / 153
@@ -99,5 +99,12 @@ extension Int64 {
     fileprivate func floorDivided(by divisor: Int64) -> Int64 {
         let quotient = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+
+    /// The remainder of ``floorDivided(by:)``, in `0..<divisor` (a positive divisor): taken
+    /// from `%`, not as `self - quotient * divisor`, which overflows near `Int64.min`.
+    fileprivate func floorModulo(by divisor: Int64) -> Int64 {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
     }
 }

@@ -152,8 +152,9 @@ package enum Describe {
 
     /// `2.5 s`, `30 s`: a span of microseconds in seconds, to a tenth.
     static func seconds(_ microseconds: Int64) -> String {
-        let tenths = microseconds / 100_000
-        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+        let sign = microseconds < 0 ? "-" : ""
+        let tenths = microseconds.magnitude / 100_000
+        return tenths % 10 == 0 ? "\(sign)\(tenths / 10) s" : "\(sign)\(tenths / 10).\(tenths % 10) s"
     }
 
     /// A signed span of microseconds in its two largest units, for people: `+8 d 0 h`,

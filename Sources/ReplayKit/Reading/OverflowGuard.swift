@@ -143,6 +143,10 @@ enum OverflowGuard {
             case .timerSet(let timer, let due):
                 check(timer)
                 time(due, "timer due time")
+            case .retryScheduled(let task, let attempt, let due, _):
+                // What it folds into is a retry timer's: bounded as `timerSet`'s.
+                check(.retry(task, attempt: attempt))
+                time(due, "retry due time")
             case .authRefreshRequested(_, let request): identifier(request, "auth request")
             case .authRefreshFinished(_, let request, _): identifier(request, "auth request")
             case .moduleEventDelivered(_, _, _, let generation): identifier(generation, "generation")
@@ -178,7 +182,6 @@ enum OverflowGuard {
             case .notificationReceived, .engineStopping, .networkReachable, .localDataErased, .clockJumped, .backgroundTaskBegan, .backgroundTaskExpired, .backgroundFlushFinished, .backgroundTaskEnded, .storageWasUnavailable, .keyringWriteFailed,
                  .callRejected, .callResolved, .callsResolved, .identityChanged, .pushTokenChanged, .attributionChanged,
                  .attributionRefused, .unknownUserEventHeld, .unknownUserSessionCounted, .unknownUserEventsReleased,
-                 .retryScheduled,
                  .messagesStored, .storageCleared,
                  .unknown: break
             }

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzHarness
 import Journal
 import SDK
 import Testing
@@ -18,6 +19,7 @@ struct HostileJournalTests {
             ["export", "--redact", "--format", "ndjson", "-o", scratch + "/copy.ndjson", path],
             ["export", "--redact", "--format", "trace", "-o", scratch + "/copy.trace.json", path],
             ["report", "-o", scratch + "/report.html", path], ["step", path],
+            ["reconcile", path, "--received", scratch + "/received.ndjson"],
         ]
     }
 
@@ -27,13 +29,17 @@ struct HostileJournalTests {
     private func runEverything(on path: String, allowClean: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
         let scratch = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // A receipt log with nothing received: `reconcile` finds every sent call lost.
+        _ = FileManager.default.createFile(atPath: scratch + "/received.ndjson", contents: Data())
         for arguments in Self.commands(path, scratch: scratch) {
             let run = ReplayHarness.run(arguments, input: ["next 5", "prev", "goto 3", "switch 1", "state", "diff", "find x", "quit"])
             #expect([0, 1, 2].contains(run.status), "\(arguments): status \(run.status)", sourceLocation: sourceLocation)
             if run.status != 0 {
                 // `diff` ends with 1 when the two moments differ, like diff(1), and lists the changes.
                 #expect(!run.error.isEmpty || run.out.contains("CORRUPT") || run.out.contains("violation") || run.out.contains("differ")
-                        || run.out.contains("\"clean\":false") || (arguments[0] == "diff" && run.out.contains("change(s)")),
+                        || run.out.contains("\"clean\":false") || (arguments[0] == "diff" && run.out.contains("change(s)"))
+                        // `reconcile` ends with 1 on any verdict but agreed, and counts them.
+                        || (arguments[0] == "reconcile" && run.out.contains(" lost, ")),
                         "\(arguments) ended with \(run.status) and said nothing", sourceLocation: sourceLocation)
             } else if !allowClean && !["verify", "step"].contains(arguments[0]) {
                 Issue.record("\(arguments) found nothing wrong", sourceLocation: sourceLocation)
@@ -171,6 +177,22 @@ struct HostileJournalTests {
         #expect(timeline.out.contains("could not be opened for -9223372036854.7 s"), "\(timeline.out)")
         // A retry folds into a retry timer: bounded as one (an attempt of Int.max is refused).
         #expect(timeline.error.contains("skipped: attempt is out of range"), "\(timeline.error)")
+    }
+
+    @Test("every kind of fact, its numbers and times at the ends of their types: every command shows or refuses it, never traps")
+    func everyKindAtTheEnds() throws {
+        for high in [false, true] {
+            let directory = ReplayHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let journal = try CraftedJournal(directory: directory)
+            try journal.appendUnfolded(.callReceived(CraftedJournal.received(1, .initialize(CraftedJournal.us))))
+            try journal.appendUnfolded(.initialized(project: CraftedJournal.us, generation: 1))
+            for fact in SampleFacts.all {
+                try journal.appendUnfolded(try ExtremeFieldSource.fact(fact, high: high))
+            }
+            try journal.close()
+            runEverything(on: directory)
+        }
     }
 
     @Test("reconcile reads past a call whose data alone nests too deep (no verdict reads a call's data); check still names the record")

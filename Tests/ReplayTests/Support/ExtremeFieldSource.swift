@@ -1,8 +1,8 @@
 import Journal
 @testable import SDKCore
 
-/// A fact's fields as a record of it holds them, but every number, signed value, attempt and
-/// time at one end of its type: what a hostile journal can put in any fact
+/// A fact's fields as a record of it holds them, but every number, signed value, attempt, time,
+/// task and switch number at one end of its type: what a hostile journal can put in any fact
 /// (`HostileJournalTests.everyKindAtTheEnds`).
 struct ExtremeFieldSource: FactFieldSource {
     var record: RecordFieldSource
@@ -20,9 +20,17 @@ struct ExtremeFieldSource: FactFieldSource {
         }
     }
 
-    mutating func value<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value { try record.value(field) }
-    mutating func optional<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value? { try record.optional(field) }
-    mutating func values<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> [Value] { try record.values(field) }
+    mutating func value<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value {
+        if let extreme = identifier(Value.self) { return extreme }
+        return try record.value(field)
+    }
+    mutating func optional<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> Value? {
+        if let extreme = identifier(Value.self) { return extreme }
+        return try record.optional(field)
+    }
+    mutating func values<Value: FieldCodable>(_ field: FactField) throws(CodecError) -> [Value] {
+        try record.values(field).map { identifier(Value.self) ?? $0 }
+    }
     mutating func number(_ field: FactField) throws(CodecError) -> UInt64 { high ? .max : 0 }
     mutating func signed(_ field: FactField) throws(CodecError) -> Int64 { high ? .max : .min }
     mutating func attempt(_ field: FactField) throws(CodecError) -> Int { high ? .max : .min }
@@ -30,4 +38,12 @@ struct ExtremeFieldSource: FactFieldSource {
     mutating func text(_ field: FactField) throws(CodecError) -> String? { try record.text(field) }
     mutating func texts(_ field: FactField) throws(CodecError) -> [String] { try record.texts(field) }
     mutating func choice<Value: RawRepresentable<String>>(_ field: FactField) throws(CodecError) -> Value { try record.choice(field) }
+
+    /// A task or switch number at the chosen end, when `type` is one; nil for any other value.
+    private func identifier<Value>(_ type: Value.Type) -> Value? {
+        let number: UInt64 = high ? .max : 0
+        if type == TaskID.self { return TaskID(number) as? Value }
+        if type == SwitchID.self { return SwitchID(number) as? Value }
+        return nil
+    }
 }

@@ -75,8 +75,9 @@ public enum SegmentStream {
     /// segment based at the last sequence there is.
     static func cutHeaderBase(in raw: UnsafeRawBufferPointer, at offset: Int, after previous: UInt64?) -> UInt64? {
         let remaining = raw.count - offset
+        guard remaining >= 8 else { return nil }
         let size = Int(raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self).littleEndian)
-        guard remaining >= 8, (61...SegmentFormat.maxHeaderBytes).contains(size), remaining < 8 + size else { return nil }
+        guard (61...SegmentFormat.maxHeaderBytes).contains(size), remaining < 8 + size else { return nil }
         let identifier = SegmentFormat.headerIdentifier
         for index in 0..<min(identifier.count, remaining - 8) where raw[offset + 8 + index] != identifier[index] { return nil }
         // No name sorts after a segment based at the last sequence there is.

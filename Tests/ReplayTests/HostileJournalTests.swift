@@ -157,10 +157,8 @@ struct HostileJournalTests {
         let directory = ReplayHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = try CraftedJournal(directory: directory)
-        typealias J = CraftedJournal
-        try journal.appendUnfolded(.callReceived(J.received(1, .initialize(J.us))))
-        try journal.appendUnfolded(.initialized(project: J.us, generation: 1))
-        try journal.appendUnfolded(.taskQueued(J.task(1, call: 1, project: J.us, path: "events/track")))
+        try journal.appendLaunchOnUS()
+        try journal.appendUnfolded(.taskQueued(CraftedJournal.task(1, call: 1, project: CraftedJournal.us, path: "events/track")))
         for edge in [Int64.min, .max] {
             try journal.appendUnfolded(.clockJumped(wall: JournalTime(microsecondsSince1970: edge), jumpMicroseconds: edge))
             try journal.appendUnfolded(.retryScheduled(task: TaskID(1), attempt: edge < 0 ? .min : .max,
@@ -185,8 +183,7 @@ struct HostileJournalTests {
             let directory = ReplayHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let journal = try CraftedJournal(directory: directory)
-            try journal.appendUnfolded(.callReceived(CraftedJournal.received(1, .initialize(CraftedJournal.us))))
-            try journal.appendUnfolded(.initialized(project: CraftedJournal.us, generation: 1))
+            try journal.appendLaunchOnUS()
             for fact in SampleFacts.all {
                 try journal.appendUnfolded(try ExtremeFieldSource.fact(fact, high: high))
             }

@@ -70,6 +70,28 @@ struct DemoGoldenTests {
         await expect(["audit", "--json"], matches: "audit.ndjson")
     }
 
+    @Test("audit --call: one call by the 8 hex digits its row shows, its UUID or its wire id; an id no row has is said")
+    func auditOneCall() async throws {
+        let journal = await DemoFixture.shared.journal().journal
+        func rows(_ selector: String) -> (rows: [Substring], error: String) {
+            let run = ReplayHarness.run(["audit", "--call", selector, journal])
+            #expect(run.status == 0, "\(selector): \(run.error)")
+            return (run.out.split(separator: "\n").filter { $0.contains("2025-11-24T") }, run.error)
+        }
+        let byShortID = rows("0000000c").rows
+        #expect(byShortID.count == 1 && byShortID[0].contains(" 0000000c  trackPushOpen "), "\(byShortID)")
+        #expect(rows("00000000-0000-4000-8000-00000000000C").rows == byShortID)
+        // The wire id a project's receipt log gives the call (the demo's logs are in its journal's folder).
+        let receipts = try String(contentsOfFile: journal + "/received.ndjson", encoding: .utf8)
+        let receipt = try #require(receipts.split(separator: "\n").first { $0.contains("-call-00000000-0000-4000-8000-000000000004\"") })
+        let wire = try #require(receipt.firstRange(of: "\"call_id\":\"").map { String(receipt[$0.upperBound...].prefix(32)) })
+        let byWire = rows(wire).rows
+        #expect(byWire.count == 1 && byWire[0].contains(" 00000004  track "), "\(wire): \(byWire)")
+        let missing = rows("deadbeef")
+        #expect(missing.rows.isEmpty && missing.error.contains("no call matches --call deadbeef"), "\(missing.error)")
+        #expect(ReplayHarness.run(["audit", "--call", "0000000g", journal]).status == 2)
+    }
+
     @Test("diagnose every switch, and one as JSON")
     func diagnose() async {
         await expect(["diagnose"], matches: "diagnose.txt")

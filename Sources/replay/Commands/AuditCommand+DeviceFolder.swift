@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import ReplayKit
 import SDK
@@ -10,7 +11,14 @@ extension AuditCommand {
         guard receiptLogs.isEmpty else {
             throw UsageError("--received reads one journal's receipts: give a process's journal (\(device.lanes.map(\.path).joined(separator: ", ")))")
         }
-        let merge = try DeviceMerge(folder: device) { path in try JournalSource.open(path, console: console, readMode: salvage.readMode()) }
+        // Each process's journal id, from which `--call`'s wire ids are derived.
+        var streams: [String: UUID] = [:]
+        let merge = try DeviceMerge(folder: device) { path in
+            let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
+            streams[path] = reader.journalID
+            return reader
+        }
+        let laneStreams = device.lanes.map { streams[$0.path] }
         let width = device.roleWidth
         var shown = device.lanes.map { _ in [String: Int]() }
         var named = Set<ProjectFingerprint>()
@@ -18,7 +26,7 @@ extension AuditCommand {
         let audits = device.lanes.enumerated().map { lane, process in
             CallAudit { row in
                 if project != nil { named.formUnion(row.projects) }
-                guard shows(row) else { return }
+                guard shows(row, stream: laneStreams[lane]) else { return }
                 shown[lane][row.status, default: 0] += 1
                 if json {
                     guard case .object(let members) = row.json else { return }

@@ -7,7 +7,7 @@ struct AuditCommand: Command {
     static let name = "audit"
     static let summary = "every public call: live project, gate decision, where it went, how it ended"
     static let help = """
-        usage: replay audit [--project FP] [--call NAME] [--json] [--salvage] [--jobs J] <journal>... [--received <file>...]
+        usage: replay audit [--project FP] [--call NAME|ID] [--json] [--salvage] [--jobs J] <journal>... [--received <file>...]
 
         One row per public call (callReceived): its sequence number, time, short id and name;
         the project the SDK was on when it was made; what the gate did (executed, queued and
@@ -31,7 +31,11 @@ struct AuditCommand: Command {
                          prefix of at least 4 hex digits, or the project's label, e.g. EU);
                          one that names none of the journal's projects is said on standard
                          error, with the projects it names
-          --call NAME    only calls of this name, e.g. track, setEmail (repeatable)
+          --call NAME|ID only calls of this name, e.g. track, setEmail; or the one call of
+                         this id: the 8 hex digits its row shows (0000000c), its UUID (in a
+                         backend's Idempotency-Key, after -call-), or its wire id (callId, 32
+                         hex digits: a receipt log's call_id). Repeatable; an id no row has is
+                         said on standard error
           --json         one JSON object per call (NDJSON), then one {"summary": …}
           --received F...  backends' receipt logs (docs/RECONCILE.md): each row gains what
                          `replay reconcile` says of its call (agreed, lost, duplicate,
@@ -43,7 +47,7 @@ struct AuditCommand: Command {
 
     let journals: JournalList
     let project: ProjectFilter?
-    let calls: Set<PublicCall.Name>
+    let calls: [CallSelector]
     let json: Bool
     let receiptLogs: [String]
     let salvage: SalvageOption
@@ -53,49 +57,39 @@ struct AuditCommand: Command {
         receiptLogs = try arguments.optionList("--received")
         salvage = SalvageOption(arguments: &arguments)
         project = try arguments.option("--project", as: ProjectFilter.expectation, ProjectFilter.init)
-        var calls = Set<PublicCall.Name>()
-        for name in try arguments.options("--call") {
-            guard let call = PublicCall.Name(rawValue: name) else {
-                throw UsageError("--call expects a public call such as track or setEmail, not '\(name)'")
-            }
-            calls.insert(call)
+        calls = try arguments.options("--call").map { text throws(UsageError) in
+            guard let selector = CallSelector(text) else { throw UsageError("--call expects \(CallSelector.expectation), not '\(text)'") }
+            return selector
         }
-        self.calls = calls
         json = arguments.flag("--json")
         journals = try JournalList(arguments: &arguments)
     }
 
     func run(console: Console) throws -> ExitStatus {
         if journals.paths.count == 1, let device = DeviceFolder.open(journals.paths[0]) { return try run(device, console: console) }
-        if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs, jobsGiven: journals.jobsGiven, noteUnmatchedProject: true).status }
+        if let path = journals.single { return try answer(path, console: console, jobs: journals.jobs, jobsGiven: journals.jobsGiven, notesUnmatched: true).status }
         return ManyJournals(command: Self.name, list: journals, json: json).run(console: console) { path, console in
             try answer(path, console: console, jobs: 1)
         }
     }
 
-    /// Whether `row` passes `--call` and `--project` (a call made on, or delivered to, the project).
-    func shows(_ row: AuditRow) -> Bool {
-        guard calls.isEmpty || calls.contains(row.name) else { return false }
-        guard let project else { return true }
-        return (row.liveAtCall.map { project.matches($0, labels: row.labels) } ?? false)
-            || (row.deliveredTo.map { project.matches($0, labels: row.labels) } ?? false)
-    }
-
     /// Audits one journal: its rows, then its summary; its segments `jobs` at a time (with
     /// `jobsGiven`, a note on standard error when some were audited in order: ``JobsNote``).
-    /// With `noteUnmatchedProject` (one journal asked for), a `--project` that names none of
-    /// the journal's projects is said on standard error.
+    /// With `notesUnmatched` (one journal asked for), a `--project` that names none of the
+    /// journal's projects, or `--call` ids none of whose calls is shown, is said on standard
+    /// error; the output and the exit status are the same.
     func answer(_ path: String, console: Console, jobs: Int, jobsGiven: Bool = false,
-                noteUnmatchedProject: Bool = false) throws -> ManyJournals.Answer {
+                notesUnmatched: Bool = false) throws -> ManyJournals.Answer {
         let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
         var shownCounts = CallAudit.StatusCounts()
         let received = try receiptVerdicts(path, console: console)
         var verdictCounts: [String: Int] = [:]
         if !json { console.print(AuditRow.header + (received == nil ? "" : "  received")) }
         var named = Set<ProjectFingerprint>()
+        let stream = reader.journalID
         let emit = { (row: AuditRow) in
             if project != nil { named.formUnion(row.projects) }
-            guard shows(row) else { return }
+            guard shows(row, stream: stream) else { return }
             shownCounts.count(row)
             guard let received else {
                 if json { console.printLine { row.writeJSON(to: &$0) } } else { console.printLine { row.writeLine(to: &$0) } }
@@ -135,9 +129,15 @@ struct AuditCommand: Command {
             (deliveries, statusCounts, labels) = (audit.deliveries, audit.statusCounts, audit.labels)
         }
         let shown = shownCounts.byName
-        if noteUnmatchedProject {
+        if notesUnmatched {
             project?.noteIfUnmatched(named.union(deliveries.keys).union(labels.labelled), labels: labels, command: Self.name,
                                      path: path, console: console)
+            if !calls.isEmpty, calls.allSatisfy(\.namesOneCall), shownCounts.byName.isEmpty {
+                let which = project == nil ? "no call" : "no call of that project"
+                let ids = calls.map(\.text).joined(separator: ", ")
+                console.printError("replay audit: \(path): \(which) matches --call \(ids) "
+                                   + "(a call's id: the 8 hex digits its row shows, its UUID, or its 32-hex wire id)")
+            }
         }
         let statuses = AuditRow.Status.summarized { statusCounts[$0.rawValue] ?? 0 }.map(\.rawValue)
         let delivered = deliveries.sorted { $0.key < $1.key }.filter { project?.matches($0.key, labels: labels) ?? true }

@@ -38,6 +38,8 @@ struct DemoGoldenTests {
                      matches: "timeline-kinds.txt")
         await expect(["timeline", "--project", "7ea1", "--kind", "taskQueued", "--kind", "callResolved"], matches: "timeline-eu.txt")
         await expect(["timeline", "--project", "EU", "--kind", "taskQueued", "--kind", "callResolved"], matches: "timeline-eu.txt")
+        // A call held by a switch and replayed on the project it landed on: its whole story.
+        await expect(["timeline", "--call", "0000000a"], matches: "timeline-call.txt")
         await expect(["timeline", "--json", "--from", "88", "--to", "100"], matches: "timeline.ndjson")
     }
 

@@ -49,11 +49,17 @@ enum CallSelector: Hashable {
     /// Whether `row` is selected; `stream` is the id of the journal it is from (a wire id is
     /// derived from it: none matches without one).
     func matches(_ row: AuditRow, stream: UUID?) -> Bool {
+        if case .name(let name) = self { return row.name == name }
+        return matches(call: row.call, stream: stream)
+    }
+
+    /// Whether the call `call` is the one this selector's id names (a name selects by the row).
+    func matches(call: CallID, stream: UUID?) -> Bool {
         switch self {
-        case .name(let name): row.name == name
-        case .shortID(let digits): row.call.description == digits
-        case .id(let uuid): row.call.uuid == uuid
-        case .wireID(let wire): stream.map { WireCallID(stream: $0, call: row.call) == wire } ?? false
+        case .name: false
+        case .shortID(let digits): call.description == digits
+        case .id(let uuid): call.uuid == uuid
+        case .wireID(let wire): stream.map { WireCallID(stream: $0, call: call) == wire } ?? false
         }
     }
 }

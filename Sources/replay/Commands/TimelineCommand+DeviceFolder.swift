@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import ReplayKit
 import SDK
@@ -7,9 +8,15 @@ extension TimelineCommand {
     /// each line led by its process's role (`--json`: a `process` member), nesting, labels and
     /// the project filter kept per process.
     func run(_ device: DeviceFolder, console: Console) throws -> ExitStatus {
+        // Each process's journal id, from which `--call`'s wire ids are derived.
+        var streams: [String: UUID] = [:]
         let merge = try DeviceMerge(folder: device, start: from.map { .at($0) } ?? .beginning) { path in
-            try JournalSource.open(path, console: console, readMode: salvage.readMode())
+            let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
+            streams[path] = reader.journalID
+            return reader
         }
+        let laneStreams = device.lanes.map { streams[$0.path] }
+        var foundCall = false
         let width = device.roleWidth
         var depths = device.lanes.indices.map { TimelineLine.depth(merge.walk($0).state) }
         var labels = device.lanes.indices.map { lane in
@@ -23,11 +30,13 @@ extension TimelineCommand {
             if let to, !to.includes(sequence: record.sequence, time: record.time) { continue }
             let mentioned = record.fact.map { FactProjects.mentioned(by: $0, in: walk.state) } ?? []
             let live = walk.state.live?.fingerprint
+            let aboutCall = isAboutSelectedCall(record, before: walk.state, stream: laneStreams[lane])
+            foundCall = foundCall || aboutCall
             walk.fold(record)
             let after = TimelineLine.depth(walk.state)
             let shownDepth = record.isSnapshot ? 0 : min(depths[lane], after)
             depths[lane] = after
-            guard kinds.isEmpty || kinds.contains(record.kindName) else { continue }
+            guard kinds.isEmpty || kinds.contains(record.kindName), aboutCall else { continue }
             if let project, !(mentioned.isEmpty ? live.map { project.matches($0, labels: labels[lane]) } ?? false
                                                 : project.matchesAny(mentioned, labels: labels[lane])) { continue }
             let role = device.lanes[lane].role
@@ -39,6 +48,7 @@ extension TimelineCommand {
                               + TimelineLine.line(record, depth: shownDepth, labels: labels[lane]))
             }
         }
+        if !calls.isEmpty && !foundCall { noteNoCall(path: device.path, partly: from != nil || to != nil, console: console) }
         return merge.reportProblems(command: Self.name, console: console) ? .findings : .ok
     }
 }

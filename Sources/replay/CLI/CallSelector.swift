@@ -2,8 +2,8 @@ import Foundation
 import ReplayKit
 import SDK
 
-/// A `--call` argument of `replay audit`: the calls of one name (`track`), or one call by its
-/// id, in any of the forms a support engineer is handed: the eight hex digits `audit` and
+/// A `--call` argument (`replay audit`; `timeline` takes ids only): the calls of one name
+/// (`track`), or one call by its id, in any of the forms a support engineer is handed: the eight hex digits `audit` and
 /// `timeline` show (`0000000c`), the call's UUID (in the `Idempotency-Key` a backend logs, after
 /// `-call-`), or its wire id (`callId`, 32 hex digits: a receipt log's `call_id`).
 enum CallSelector: Hashable {

@@ -132,7 +132,7 @@ struct AuditCommand: Command {
         if notesUnmatched {
             project?.noteIfUnmatched(named.union(deliveries.keys).union(labels.labelled), labels: labels, command: Self.name,
                                      path: path, console: console)
-            if !calls.isEmpty, calls.allSatisfy(\.namesOneCall), shownCounts.byName.isEmpty {
+            if !calls.isEmpty, calls.allSatisfy(\.namesOneCall), shown.isEmpty {
                 let which = project == nil ? "no call" : "no call of that project"
                 let ids = calls.map(\.text).joined(separator: ", ")
                 console.printError("replay audit: \(path): \(which) matches --call \(ids) "

@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import SDK
 
@@ -30,6 +31,11 @@ package final class DeviceMerge {
     /// Lane `lane`'s walk: its state before the record just handed out, and its fold.
     package func walk(_ lane: Int) -> JournalWalk {
         walks[lane]
+    }
+
+    /// Lane `lane`'s journal id (from which its calls' wire ids are derived), when its headers carry one.
+    package func journalID(ofLane lane: Int) -> UUID? {
+        walks[lane].reader.journalID
     }
 
     /// The next record of the device, and its lane; nil once every lane ended.

@@ -1,4 +1,3 @@
-import Foundation
 import Journal
 import ReplayKit
 import SDK
@@ -11,14 +10,11 @@ extension AuditCommand {
         guard receiptLogs.isEmpty else {
             throw UsageError("--received reads one journal's receipts: give a process's journal (\(device.lanes.map(\.path).joined(separator: ", ")))")
         }
-        // Each process's journal id, from which `--call`'s wire ids are derived.
-        var streams: [String: UUID] = [:]
         let merge = try DeviceMerge(folder: device) { path in
-            let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
-            streams[path] = reader.journalID
-            return reader
+            try JournalSource.open(path, console: console, readMode: salvage.readMode())
         }
-        let laneStreams = device.lanes.map { streams[$0.path] }
+        // Each process's journal id, read once: `--call`'s wire ids are derived from it.
+        let streams = device.lanes.indices.map(merge.journalID(ofLane:))
         let width = device.roleWidth
         var shown = device.lanes.map { _ in [String: Int]() }
         var named = Set<ProjectFingerprint>()
@@ -26,7 +22,7 @@ extension AuditCommand {
         let audits = device.lanes.enumerated().map { lane, process in
             CallAudit { row in
                 if project != nil { named.formUnion(row.projects) }
-                guard shows(row, stream: laneStreams[lane]) else { return }
+                guard shows(row, stream: streams[lane]) else { return }
                 shown[lane][row.status, default: 0] += 1
                 if json {
                     guard case .object(let members) = row.json else { return }

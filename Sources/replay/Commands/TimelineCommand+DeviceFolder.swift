@@ -1,4 +1,3 @@
-import Foundation
 import Journal
 import ReplayKit
 import SDK
@@ -8,14 +7,11 @@ extension TimelineCommand {
     /// each line led by its process's role (`--json`: a `process` member), nesting, labels and
     /// the project filter kept per process.
     func run(_ device: DeviceFolder, console: Console) throws -> ExitStatus {
-        // Each process's journal id, from which `--call`'s wire ids are derived.
-        var streams: [String: UUID] = [:]
         let merge = try DeviceMerge(folder: device, start: from.map { .at($0) } ?? .beginning) { path in
-            let reader = try JournalSource.open(path, console: console, readMode: salvage.readMode())
-            streams[path] = reader.journalID
-            return reader
+            try JournalSource.open(path, console: console, readMode: salvage.readMode())
         }
-        let laneStreams = device.lanes.map { streams[$0.path] }
+        // Each process's journal id, read once: `--call`'s wire ids are derived from it.
+        let streams = device.lanes.indices.map(merge.journalID(ofLane:))
         var foundCall = false
         let width = device.roleWidth
         var depths = device.lanes.indices.map { TimelineLine.depth(merge.walk($0).state) }
@@ -30,7 +26,7 @@ extension TimelineCommand {
             if let to, !to.includes(sequence: record.sequence, time: record.time) { continue }
             let mentioned = record.fact.map { FactProjects.mentioned(by: $0, in: walk.state) } ?? []
             let live = walk.state.live?.fingerprint
-            let aboutCall = isAboutSelectedCall(record, before: walk.state, stream: laneStreams[lane])
+            let aboutCall = isAboutSelectedCall(record, before: walk.state, stream: streams[lane])
             foundCall = foundCall || aboutCall
             walk.fold(record)
             let after = TimelineLine.depth(walk.state)

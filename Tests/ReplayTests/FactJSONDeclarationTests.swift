@@ -1,5 +1,6 @@
 import Foundation
 import FuzzHarness
+import Journal
 import Testing
 @testable import ReplayKit
 @testable import SDKCore
@@ -68,7 +69,9 @@ struct FactJSONDeclarationTests {
                 if case .project(let project) = value { declared = project }
                 if case .receivedCall(let received) = value { declared = received.call.carriedProject }
             }
-            #expect(ProjectLabels.project(namedBy: fact) == declared, "\(fact.declaration.map { "\($0.kind)" } ?? "unknown")")
+            let record = DecodedRecord(sequence: 1, time: JournalTime(microsecondsSince1970: 0), kind: FactCodec.kind(of: fact),
+                                       payloadBytes: 0, content: .fact(fact))
+            #expect(ProjectLabels.project(namedBy: record) == declared, "\(fact.declaration.map { "\($0.kind)" } ?? "unknown")")
             if declared != nil { named += 1 }
         }
         #expect(named >= 5, "initialize, switchProject, initialized, switchRouted and switchStarted name one")

@@ -1,4 +1,3 @@
-import Journal
 import SDK
 
 /// The names an app gave its projects ("US", "EU brand B"), learned from the `ProjectRef`s a
@@ -23,12 +22,6 @@ package struct ProjectLabels: Sendable {
     package mutating func learn(from state: SDKState) {
         for project in state.projects.values { learn(project) }
         if let live = state.live { learn(live) }
-    }
-
-    /// The project configuration (with its label) `fact` carries (``withProject(namedBy:_:)``).
-    static func project(namedBy fact: Fact) -> ProjectRef? {
-        project(namedBy: DecodedRecord(sequence: 0, time: JournalTime(microsecondsSince1970: 0), kind: FactCodec.kind(of: fact),
-                                       payloadBytes: 0, content: .fact(fact)))
     }
 
     /// The project configuration (with its label) the fact of `record` carries
